@@ -1,0 +1,41 @@
+"""tilec's dialects: ``ta`` (tensor algebra) and ``tile`` (one CTA's program).
+
+This package is the ground floor: it imports nothing else of tilec.
+``context()`` gives an MLIR context with both dialects loaded.
+"""
+
+from torch_mlir import ir
+from torch_mlir.dialects import ext, irdl
+
+STAGES_ATTR = "tile.stages"  # on scf.for: software-pipeline depth of the loop
+
+
+def _load(dialect) -> None:
+    """Register a Python-defined dialect in the current context.
+
+    Like ``ext.Dialect.load`` but without running CSE over the IRDL definition:
+    IRDL treats one constraint value used twice as "these types are equal", so
+    merging two ``irdl.base "!builtin.tensor"`` would force, say, both operands
+    of ta.contract to have the same type.
+    """
+    irdl.load_dialects(dialect._emit_module())
+    for op in dialect.operations:
+        op._attach_traits()
+    ext._cext.globals._register_dialect_impl(dialect.DIALECT_NAMESPACE, dialect, replace=True)
+    for attr in dialect.attributes:
+        typeid = ir.DynamicAttr.lookup_typeid(attr.attr_name)
+        ext._cext.register_type_caster(typeid, replace=True)(attr)
+    for op in dialect.operations:
+        ext._cext.register_operation(dialect, replace=True)(op)
+        ext._cext.register_op_adaptor(op, replace=True)(op.Adaptor)
+
+
+def context() -> ir.Context:
+    """A fresh MLIR context with the ta and tile dialects loaded."""
+    from . import ta, tile
+
+    ctx = ir.Context()
+    with ctx, ir.Location.unknown():
+        _load(ta.TA)
+        _load(tile.Tile)
+    return ctx

@@ -1,0 +1,72 @@
+"""Layouts as data: where a tile's element (r, c, ...) lives in shared memory.
+
+A layout is a CuTe-style shape/stride pair composed with an XOR swizzle:
+
+    offset(coord) = swizzle(sum(coord[i] * stride[i]))
+    Swizzle(bits=B, base=M, shift=S)(x) = x ^ ((x >> S) & (((1 << B) - 1) << M))
+
+With bf16 rows of 64 elements (128 bytes), Swizzle(3, 3, 3) XORs the 16-byte
+chunk index (offset bits 3..5) with the row index mod 8 (bits 6..8), so the
+eight rows an ldmatrix reads at one logical chunk land in eight different bank
+groups. The same functions are used by the CUDA emitter, the tile interpreter
+and the verifier; only operators + * ^ & >> are used, so they also evaluate on
+numpy arrays and Z3 bit-vectors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import prod
+
+
+@dataclass(frozen=True)
+class Swizzle:
+    """CuTe's Swizzle<B, M, S>: XOR ``bits`` bits at ``base`` with those ``shift`` above."""
+
+    bits: int = 0
+    base: int = 0
+    shift: int = 0
+
+    def __call__(self, offset):
+        if self.bits == 0:
+            return offset
+        mask = ((1 << self.bits) - 1) << self.base
+        return offset ^ ((offset >> self.shift) & mask)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """shape/stride plus swizzle; ``Layout.row_major((128, 64), Swizzle(3, 3, 3))``."""
+
+    shape: tuple[int, ...]
+    stride: tuple[int, ...]
+    swizzle: Swizzle = Swizzle()
+
+    def __post_init__(self):
+        if len(self.shape) != len(self.stride):
+            raise ValueError(f"layout shape {self.shape} and stride {self.stride} differ in rank")
+        if any(s <= 0 for s in self.shape):
+            raise ValueError(f"layout shape {self.shape} must be positive")
+
+    @staticmethod
+    def row_major(shape, swizzle: Swizzle = Swizzle()) -> "Layout":
+        strides, acc = [], 1
+        for extent in reversed(shape):
+            strides.append(acc)
+            acc *= extent
+        return Layout(tuple(shape), tuple(reversed(strides)), swizzle)
+
+    @property
+    def size(self) -> int:
+        """Number of elements of the tile."""
+        return prod(self.shape)
+
+    @property
+    def cosize(self) -> int:
+        """One past the largest offset before swizzling (swizzles permute within 2^k blocks)."""
+        return sum((n - 1) * s for n, s in zip(self.shape, self.stride)) + 1
+
+    def offset(self, *coord):
+        """Element offset of ``coord`` in the buffer."""
+        linear = sum(c * s for c, s in zip(coord, self.stride))
+        return self.swizzle(linear)

@@ -1,0 +1,376 @@
+"""The ``tile`` dialect: one CTA's program over tiles.
+
+Values: register tiles are static ``tensor<128x64xf32>``; global tensors are
+``memref<?x?xbf16>``; shared-memory buffers are ``memref<stages x R x C x T, 3>``
+(address space 3) whose placement is the ``#tile.layout<shape, stride, swizzle>``
+attribute of their ``tile.alloc`` (see ``layout.py``). Loops are upstream
+``scf.for`` carrying a ``tile.stages`` attribute: the software-pipeline depth. Global loads, stores and
+async copies are masked by the tensor bounds: out-of-bounds elements read
+``padding`` (or zero) and are not written.
+"""
+
+
+from collections.abc import Sequence
+from typing import Any
+
+from torch_mlir import ir
+from torch_mlir.dialects import ext
+from torch_mlir.dialects.ext import Operand, Region, Result
+
+from ._verify import Invalid, int_attr, is_float, str_attr, verifier
+from .layout import Layout, Swizzle
+
+SHARED = 3  # the address space of shared memory
+
+
+class Tile(ext.Dialect, name="tile"):
+    """One CTA's program: tiles, shared memory, async copies, mma."""
+
+
+class LayoutAttr(Tile.Attribute, name="layout"):
+    """Shared-memory placement: ``#tile.layout<[128, 64], [64, 1], [3, 3, 3]>``
+    (shape, stride, swizzle bits/base/shift)."""
+
+    shape: ir.ArrayAttr
+    stride: ir.ArrayAttr
+    swizzle: ir.ArrayAttr
+
+
+def layout_attr(layout: Layout) -> ir.Attribute:
+    """The IR attribute of a layout (inside an active context)."""
+    ints = lambda xs: ir.ArrayAttr.get([ir.IntegerAttr.get(ir.IntegerType.get_signless(64), x) for x in xs])
+    sw = layout.swizzle
+    return LayoutAttr.get(ints(layout.shape), ints(layout.stride), ints((sw.bits, sw.base, sw.shift)))
+
+
+def layout_of(attr: ir.Attribute) -> Layout:
+    """The layout an attribute describes; Invalid when it is malformed."""
+    try:
+        params = [[ir.IntegerAttr(v).value for v in ir.ArrayAttr(p)] for p in ir.DynamicAttr(attr).params]
+    except (ValueError, TypeError):
+        raise Invalid("layout must be #tile.layout<[shape], [stride], [bits, base, shift]>") from None
+    shape, stride, swizzle = params
+    if len(swizzle) != 3 or any(x < 0 for x in swizzle):
+        raise Invalid("layout swizzle must be three non-negative integers [bits, base, shift]")
+    try:
+        return Layout(tuple(shape), tuple(stride), Swizzle(*swizzle))
+    except ValueError as err:
+        raise Invalid(str(err)) from None
+
+
+def _tile(t: ir.Type, what: str) -> ir.RankedTensorType:
+    if not isinstance(t, ir.RankedTensorType) or not t.has_static_shape:
+        raise Invalid(f"{what} must be a statically shaped tensor, got {t}")
+    if not is_float(t.element_type):
+        raise Invalid(f"{what} must have an f32, f16 or bf16 element type")
+    return ir.RankedTensorType(t)
+
+
+def _memref(t: ir.Type, what: str, shared: bool) -> ir.MemRefType:
+    if not isinstance(t, ir.MemRefType):
+        raise Invalid(f"{what} must be a memref, got {t}")
+    t = ir.MemRefType(t)
+    space = t.memory_space
+    is_shared = space is not None and ir.IntegerAttr(space).value == SHARED
+    if is_shared != shared:
+        raise Invalid(f"{what} must be in {'shared memory (address space 3)' if shared else 'global memory'}, got {t}")
+    return t
+
+
+def _check_program_id(op):
+    axis = int_attr(op, "axis")
+    if axis not in (0, 1, 2):
+        raise Invalid(f"axis must be 0, 1 or 2, got {axis}")
+
+
+class ProgramIdOp(Tile.Operation, name="program_id"):
+    """The CTA's index along grid ``axis``.
+
+    Example:  %pid = "tile.program_id"() {axis = 0 : i64} : () -> index
+    """
+
+    axis: ir.IntegerAttr
+    res: Result[ir.IndexType]
+    verify_invariants = verifier(_check_program_id)
+
+
+def _check_global_access(memref_t, offsets, tile_t, what):
+    if len(offsets) != memref_t.rank:
+        raise Invalid(f"expects {memref_t.rank} offsets for the {memref_t.rank}-d {what}, got {len(offsets)}")
+    if tile_t.rank != memref_t.rank:
+        raise Invalid(f"tile rank {tile_t.rank} must equal the {what} rank {memref_t.rank}")
+    if tile_t.element_type != memref_t.element_type:
+        raise Invalid(f"tile element type {tile_t.element_type} must equal the {what}'s {memref_t.element_type}")
+
+
+def _check_load(op):
+    res = _tile(op.res.type, "result")
+    src, *offsets = op.operation.operands
+    _check_global_access(_memref(src.type, "source", shared=False), offsets, res, "source")
+    pad = op.attributes["padding"] if "padding" in op.attributes else None
+    if not isinstance(pad, ir.FloatAttr):
+        raise Invalid("requires a float attribute 'padding' (value of out-of-bounds elements)")
+
+
+class LoadOp(Tile.Operation, name="load"):
+    """Load the tile at ``offsets`` of a global tensor; out-of-bounds elements read ``padding``.
+
+    Example:
+        %a = "tile.load"(%A, %m0, %k0) {padding = 0.0 : f32}
+             : (memref<?x?xbf16>, index, index) -> tensor<128x32xbf16>
+    """
+
+    src: Operand[ir.MemRefType]
+    offsets: Sequence[Operand[ir.IndexType]]
+    padding: ir.FloatAttr
+    res: Result[ir.RankedTensorType]
+    verify_invariants = verifier(_check_load)
+
+
+def _check_store(op):
+    value, dst, *offsets = op.operation.operands
+    _check_global_access(_memref(dst.type, "destination", shared=False), offsets, _tile(value.type, "value"),
+                         "destination")
+
+
+class StoreOp(Tile.Operation, name="store"):
+    """Store a tile at ``offsets`` of a global tensor; out-of-bounds elements are skipped.
+
+    Example:
+        "tile.store"(%c, %C, %m0, %n0) : (tensor<128x128xbf16>, memref<?x?xbf16>, index, index) -> ()
+    """
+
+    value: Operand[ir.RankedTensorType]
+    dst: Operand[ir.MemRefType]
+    offsets: Sequence[Operand[ir.IndexType]]
+    verify_invariants = verifier(_check_store)
+
+
+def _check_alloc(op):
+    buf = _memref(op.res.type, "result", shared=True)
+    if not buf.has_static_shape or buf.rank < 2:
+        raise Invalid(f"result must be a static memref of stages x tile, got {buf}")
+    if "layout" not in op.attributes:
+        raise Invalid("requires attribute 'layout'")
+    layout = layout_of(op.attributes["layout"])
+    if tuple(buf.shape[1:]) != layout.shape:
+        raise Invalid(f"layout shape {list(layout.shape)} must equal the tile shape {buf.shape[1:]}")
+    if layout.cosize > layout.size:
+        raise Invalid(f"layout reaches offset {layout.cosize - 1} outside the {layout.size}-element tile")
+
+
+class AllocOp(Tile.Operation, name="alloc"):
+    """A shared-memory buffer of ``stages`` tiles placed by ``layout``.
+
+    Example (3 stages of a swizzled 128x64 bf16 tile):
+        %sa = "tile.alloc"() {layout = #tile.layout<[128, 64], [64, 1], [3, 3, 3]>}
+              : () -> memref<3x128x64xbf16, 3>
+    """
+
+    layout: LayoutAttr
+    res: Result[ir.MemRefType]
+    verify_invariants = verifier(_check_alloc)
+
+
+def _check_async_copy(op):
+    src, *offsets, dst, _stage = op.operation.operands
+    src = _memref(src.type, "source", shared=False)
+    dst = _memref(dst.type, "destination", shared=True)
+    if len(offsets) != src.rank:
+        raise Invalid(f"expects {src.rank} offsets for the {src.rank}-d source, got {len(offsets)}")
+    if dst.rank != src.rank + 1:
+        raise Invalid(f"destination {dst} must be stages x a {src.rank}-d tile")
+    if src.element_type != dst.element_type:
+        raise Invalid("source and destination element types differ")
+
+
+class AsyncCopyOp(Tile.Operation, name="async_copy"):
+    """Start copying the tile at ``offsets`` into stage ``stage`` of a shared buffer
+    (cp.async; out-of-bounds elements become zero). Completes at a later wait_group.
+
+    Example:
+        "tile.async_copy"(%A, %m0, %k0, %sa, %s)
+            : (memref<?x?xbf16>, index, index, memref<3x128x64xbf16, 3>, index) -> ()
+    """
+
+    src: Operand[ir.MemRefType]
+    offsets: Sequence[Operand[ir.IndexType]]
+    dst: Operand[ir.MemRefType]
+    stage: Operand[ir.IndexType]
+    verify_invariants = verifier(_check_async_copy)
+
+
+class CommitGroupOp(Tile.Operation, name="commit_group"):
+    """Close the group of async copies issued since the last commit.
+
+    Example:  "tile.commit_group"() : () -> ()
+    """
+
+
+def _check_wait(op):
+    if int_attr(op, "pending") < 0:
+        raise Invalid("pending must be non-negative")
+
+
+class WaitGroupOp(Tile.Operation, name="wait_group"):
+    """Wait until at most ``pending`` committed groups are still in flight.
+
+    Example:  "tile.wait_group"() {pending = 1 : i64} : () -> ()
+    """
+
+    pending: ir.IntegerAttr
+    verify_invariants = verifier(_check_wait)
+
+
+class BarrierOp(Tile.Operation, name="barrier"):
+    """All threads of the CTA meet here (__syncthreads).
+
+    Example:  "tile.barrier"() : () -> ()
+    """
+
+
+def _check_smem_load(op):
+    buf = _memref(op.src.type, "source", shared=True)
+    res = _tile(op.res.type, "result")
+    if list(res.shape) != list(buf.shape[1:]) or res.element_type != buf.element_type:
+        raise Invalid(f"result must be one {buf.shape[1:]} {buf.element_type} stage of the buffer, got {res}")
+
+
+class SmemLoadOp(Tile.Operation, name="smem_load"):
+    """Read stage ``stage`` of a shared buffer into registers (ldmatrix on sm_80+).
+
+    Example:
+        %a = "tile.smem_load"(%sa, %s) : (memref<3x128x64xbf16, 3>, index) -> tensor<128x64xbf16>
+    """
+
+    src: Operand[ir.MemRefType]
+    stage: Operand[ir.IndexType]
+    res: Result[ir.RankedTensorType]
+    verify_invariants = verifier(_check_smem_load)
+
+
+def _check_mma(op):
+    a, b, acc = (_tile(v.type, w) for v, w in ((op.a, "a"), (op.b, "b"), (op.acc, "acc")))
+    if a.rank != 2 or b.rank != 2 or acc.rank != 2:
+        raise Invalid("a, b and acc must be 2-d tiles")
+    (m, k), (k2, n) = a.shape, b.shape
+    if k != k2 or list(acc.shape) != [m, n]:
+        raise Invalid(f"shapes do not multiply: {m}x{k} * {k2}x{n} into {acc.shape[0]}x{acc.shape[1]}")
+    if a.element_type != b.element_type:
+        raise Invalid("a and b must have the same element type")
+    if not isinstance(acc.element_type, ir.F32Type):
+        raise Invalid("acc must be f32")
+    if op.res.type != op.acc.type:
+        raise Invalid("result type must equal the accumulator type")
+
+
+class MmaOp(Tile.Operation, name="mma"):
+    """res = acc + a @ b on register tiles (mma.sync m16n8k16 on sm_80+).
+
+    Example:
+        %c1 = "tile.mma"(%a, %b, %c0) : (tensor<128x32xbf16>, tensor<32x128xbf16>,
+              tensor<128x128xf32>) -> tensor<128x128xf32>
+    """
+
+    a: Operand[ir.RankedTensorType]
+    b: Operand[ir.RankedTensorType]
+    acc: Operand[ir.RankedTensorType]
+    res: Result[ir.RankedTensorType]
+    verify_invariants = verifier(_check_mma)
+
+
+def _check_reduce(op):
+    str_attr(op, "kind", ("sum", "max", "min"))
+    src, res = _tile(op.src.type, "source"), _tile(op.res.type, "result")
+    dim = int_attr(op, "dim")
+    if not 0 <= dim < src.rank:
+        raise Invalid(f"dim {dim} is out of range for rank {src.rank}")
+    kept = [s for i, s in enumerate(src.shape) if i != dim]
+    if list(res.shape) != kept or res.element_type != src.element_type:
+        raise Invalid(f"result must be the source without dim {dim}: {kept}")
+
+
+class ReduceOp(Tile.Operation, name="reduce"):
+    """Reduce a register tile along ``dim`` (row max / row sum for softmax).
+
+    Example:
+        %m = "tile.reduce"(%s) {kind = "max", dim = 1 : i64} : (tensor<128x64xf32>) -> tensor<128xf32>
+    """
+
+    src: Operand[ir.RankedTensorType]
+    kind: ir.StringAttr
+    dim: ir.IntegerAttr
+    res: Result[ir.RankedTensorType]
+    verify_invariants = verifier(_check_reduce)
+
+
+def _check_map(op):
+    res = _tile(op.res.type, "result")
+    blocks = list(op.body.blocks)
+    if len(blocks) != 1 or len(blocks[0].arguments) != 0:
+        raise Invalid("body must be one block without arguments")
+    ops = list(blocks[0].operations)
+    if not ops or ops[-1].name != "tile.yield" or ops[-1].operands[0].type != res.element_type:
+        raise Invalid(f"body must end with tile.yield of one {res.element_type}")
+
+
+class MapOp(Tile.Operation, name="map"):
+    """Pointwise computation on register tiles (epilogues, exp, rescale); the
+    body reads elements of other tiles with ``tile.elem``.
+
+    Example:
+        %p = "tile.map"() ({
+          %x = "tile.elem"(%s) : (tensor<128x64xf32>) -> f32
+          %y = "tile.elem"(%m) : (tensor<128xf32>) -> f32
+          %d = arith.subf %x, %y : f32
+          %e = math.exp %d : f32
+          "tile.yield"(%e) : (f32) -> ()
+        }) : () -> tensor<128x64xf32>
+    """
+
+    res: Result[ir.RankedTensorType]
+    body: Region
+    verify_invariants = verifier(_check_map)
+
+
+def _enclosing(op, name):
+    parent = op.operation.parent
+    if parent is None or parent.name != name:
+        raise Invalid(f"must be inside a {name} body")
+    return parent.opview
+
+
+def _check_elem(op):
+    res = _tile(_enclosing(op, "tile.map").res.type, "enclosing tile.map result")
+    src = _tile(op.src.type, "source")
+    # the full tile, or a row vector broadcast along the last dim
+    if list(src.shape) not in (list(res.shape), list(res.shape[:-1])):
+        raise Invalid(f"source shape {src.shape} must be {res.shape} or {res.shape[:-1]}")
+    if op.res.type != src.element_type:
+        raise Invalid("result must be the source's element type")
+
+
+class ElemOp(Tile.Operation, name="elem"):
+    """Inside tile.map: the element of ``src`` at the current position (a row
+    vector is broadcast along the last dim).
+
+    Example:  %x = "tile.elem"(%s) : (tensor<128x64xf32>) -> f32
+    """
+
+    src: Operand[ir.RankedTensorType]
+    res: Result[Any]
+    verify_invariants = verifier(_check_elem)
+
+
+def _check_yield(op):
+    _enclosing(op, "tile.map")
+
+
+class YieldOp(Tile.Operation, name="yield", traits=[ir.IsTerminatorTrait]):
+    """Terminates a tile.map body with the result element.
+
+    Example:  "tile.yield"(%v) : (f32) -> ()
+    """
+
+    value: Operand[Any]
+    verify_invariants = verifier(_check_yield)
