@@ -132,3 +132,12 @@ def parse_dim(text: str) -> DimExpr:
         return _ToDim().transform(_PARSER.parse(text))
     except LarkError as err:
         raise DimError(f"invalid dimension expression '{text}'") from err
+
+
+def substitute(expr: DimExpr, values: dict[str, int]) -> DimExpr:
+    """``expr`` with the symbols in ``values`` replaced by integers (folded)."""
+    if expr.op == "sym":
+        return const(values[expr.value]) if expr.value in values else expr
+    if expr.op == "const":
+        return expr
+    return binary(expr.op, *(substitute(a, values) for a in expr.args))

@@ -1,0 +1,206 @@
+"""Spec statements -> ta IR: names, index ranges, and expression elaboration."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from torch_mlir import ir
+from torch_mlir.dialects import func
+
+from tilec.dialects.dims import DimExpr, substitute
+
+from ..diagnostics import SourceLoc, TilecError
+from . import ast
+from .emit import ELEMENT_TYPES, Emitter, mlir_loc, tensor_type
+from .elaborate import elaborate
+from .values import Scalar, free_indices
+
+
+@dataclass
+class Tensor:
+    name: str
+    kind: str  # input, output, let
+    dims: tuple[DimExpr, ...] | None
+    element: str
+    loc: SourceLoc
+    value: ir.Value | None = None
+
+
+class Lowering:
+    """Lowers one spec (a list of statements) into a func.func of ta ops."""
+
+    def __init__(self, source: str, file: str):
+        self.source, self.file = source, file
+        self.params: dict[str, ast.Param] = {}
+        self.consts: dict[str, float] = {}
+        self.tensors: dict[str, Tensor] = {}
+
+    def error(self, message: str, loc: SourceLoc) -> TilecError:
+        return TilecError(message, loc, self.source)
+
+    def declare(self, name: str, loc: SourceLoc) -> None:
+        if name in self.params or name in self.consts or name in self.tensors:
+            raise self.error(f"'{name}' is already declared", loc)
+
+    def run(self, statements: list[ast.Node]) -> ir.Module:
+        module = ir.Module.create(loc=ir.Location.file(self.file, 1, 1))
+        for s in statements:
+            if isinstance(s, ast.Param):
+                self.declare(s.name, s.loc)
+                self.params[s.name] = s
+            elif isinstance(s, ast.Const):
+                self.declare(s.name, s.loc)
+                value = self.elaborate(s.expr, {}, None)
+                if not isinstance(value, Scalar):
+                    raise self.error("a constant must be a number known at compile time", s.expr.loc)
+                self.consts[s.name] = value.value
+            elif isinstance(s, ast.TensorDecl):
+                self.declare_tensor(s)
+        inputs = [t for t in self.tensors.values() if t.kind == "input"]
+        fn = self._function(module, inputs)
+        with ir.InsertionPoint(fn.entry_block):
+            for s in statements:
+                if isinstance(s, ast.Assign):
+                    self.assign(s)
+            outputs = [t for t in self.tensors.values() if t.kind == "output"]
+            for t in outputs:
+                if t.value is None:
+                    raise self.error(f"output '{t.name}' is never assigned", t.loc)
+            func.ReturnOp([t.value for t in outputs], loc=ir.Location.file(self.file, 1, 1))
+        fn.attributes["function_type"] = ir.TypeAttr.get(
+            ir.FunctionType.get([a.type for a in fn.arguments], [t.value.type for t in outputs]))
+        fn.attributes["res_attrs"] = ir.ArrayAttr.get([_named(t.name) for t in outputs])
+        return module
+
+    def declare_tensor(self, s: ast.TensorDecl) -> None:
+        self.declare(s.name, s.loc)
+        if s.dtype not in ELEMENT_TYPES:
+            raise self.error(f"unsupported element type '{s.dtype}'; use f32, f16 or bf16", s.dtype_loc)
+        integers = {}
+        for name in sorted(set().union(*(d.symbols for d in s.dims))):
+            value = self.consts.get(name)
+            if value is not None and value != int(value):
+                raise self.error(f"constant '{name}' = {value} is not an integer and cannot size a dimension", s.loc)
+            if value is not None:
+                integers[name] = int(value)
+            elif name not in self.params:
+                raise self.error(f"unknown shape parameter '{name}' in the shape of '{s.name}'", s.loc)
+        dims = tuple(substitute(d, integers) for d in s.dims)
+        for d in dims:
+            if d.static is not None and d.static < 1:
+                raise self.error(f"dimension '{d}' of '{s.name}' is not positive", s.loc)
+        self.tensors[s.name] = Tensor(s.name, s.io, dims, s.dtype, s.loc)
+
+    def _function(self, module: ir.Module, inputs: list[Tensor]) -> func.FuncOp:
+        types = [tensor_type(t.dims, ELEMENT_TYPES[t.element]()) for t in inputs]
+        name = re.sub(r"\W", "_", Path(self.file).stem) or "spec"
+        with ir.InsertionPoint(module.body), ir.Location.file(self.file, 1, 1):
+            fn = func.FuncOp("_" + name if name[0].isdigit() else name, (types, []))
+            fn.add_entry_block()
+        fn.attributes["arg_attrs"] = ir.ArrayAttr.get([_named(t.name) for t in inputs])
+        i64 = ir.IntegerType.get_signless(64)
+        fn.attributes["ta.params"] = ir.DictAttr.get({
+            p.name: ir.IntegerAttr.get(i64, p.default) if p.default is not None else ir.UnitAttr.get()
+            for p in self.params.values()})
+        for t, arg in zip(inputs, fn.arguments):
+            t.value = arg
+        return fn
+
+    def assign(self, s: ast.Assign) -> None:
+        target = self._target(s)
+        lhs = self._lhs_indices(s, target)
+        extents = _Extents(self)
+        if target.dims is not None:
+            for index, dim in zip(lhs, target.dims):
+                extents.record(index, dim, s.loc)
+        extents.scan(s.expr)
+        for index, node in zip(lhs, s.indices or ()):
+            extents.require(index, node.loc)
+        self.extents = extents.dims
+        self.emitter = Emitter(extents.dims, self.source)
+        value = self.elaborate(s.expr, dict.fromkeys(lhs), extents)
+        extra = [i for i in free_indices(value) if i not in lhs]
+        if extra:
+            raise self.error(f"index '{extra[0]}' is not on the left-hand side; reduce it "
+                             f"(sum[{extra[0]}](...)) or add it to '{target.name}'", s.expr.loc)
+        element = ELEMENT_TYPES[target.element]()
+        with mlir_loc(s.loc):
+            target.value = self.emitter.materialize(value, lhs, element, s.expr.loc)
+        if target.kind == "let":
+            target.dims = tuple(extents.dims[i] for i in lhs)
+
+    def _target(self, s: ast.Assign) -> Tensor:
+        if s.let:
+            self.declare(s.name, s.loc)
+            self.tensors[s.name] = Tensor(s.name, "let", None, "f32", s.loc)
+            return self.tensors[s.name]
+        target = self.tensors.get(s.name)
+        if target is None:
+            raise self.error(f"'{s.name}' is not a declared output; declare it (output {s.name}[...] : f32) "
+                             f"or write 'let {s.name}[...] = ...' for a temporary", s.loc)
+        if target.kind != "output":
+            raise self.error(f"'{s.name}' is an input and cannot be assigned", s.loc)
+        if target.value is not None:
+            raise self.error(f"output '{s.name}' is assigned twice", s.loc)
+        return target
+
+    def _lhs_indices(self, s: ast.Assign, target: Tensor) -> tuple[str, ...]:
+        subs = s.indices or ()
+        if target.dims is not None and len(subs) != len(target.dims):
+            raise self.error(f"'{target.name}' has rank {len(target.dims)} but {len(subs)} indices "
+                             f"are given on the left-hand side", s.loc)
+        names = []
+        for node in subs:
+            if not isinstance(node, ast.Name) or self._is_symbol(node.id):
+                raise self.error("left-hand side indices must be plain index names such as i, j", node.loc)
+            if node.id in names:
+                raise self.error(f"index '{node.id}' appears twice on the left-hand side", node.loc)
+            names.append(node.id)
+        return tuple(names)
+
+    def _is_symbol(self, name: str) -> bool:
+        return name in self.params or name in self.consts or name in self.tensors
+
+    def elaborate(self, node: ast.Node, scope: dict, extents: "_Extents | None"):
+        """The value of expression ``node`` with the index names in ``scope`` bound."""
+        return elaborate(self, node, scope, extents)
+
+
+def _named(name: str) -> ir.DictAttr:
+    return ir.DictAttr.get({"ta.name": ir.StringAttr.get(name)})
+
+
+class _Extents:
+    """The range of every index in one statement, read off the tensors it subscripts."""
+
+    def __init__(self, lowering: Lowering):
+        self.lowering = lowering
+        self.dims: dict[str, DimExpr] = {}
+        self.where: dict[str, SourceLoc] = {}
+
+    def record(self, index: str, dim: DimExpr, loc: SourceLoc) -> None:
+        if index in self.dims and str(self.dims[index]) != str(dim):
+            raise self.lowering.error(
+                f"index '{index}' ranges over '{dim}' here but over '{self.dims[index]}' at "
+                f"{self.where[index]}", loc)
+        self.dims.setdefault(index, dim)
+        self.where.setdefault(index, loc)
+
+    def require(self, index: str, loc: SourceLoc) -> None:
+        if index not in self.dims:
+            raise self.lowering.error(f"cannot tell the range of index '{index}': use it as a plain "
+                                      f"subscript of a tensor with a known shape", loc)
+
+    def scan(self, node) -> None:
+        if isinstance(node, ast.Access):
+            tensor = self.lowering.tensors.get(node.name)
+            if tensor is not None and tensor.dims is not None:
+                for sub, dim in zip(node.subscripts, tensor.dims):
+                    if isinstance(sub, ast.Name) and not self.lowering._is_symbol(sub.id):
+                        self.record(sub.id, dim, sub.loc)
+        for child in vars(node).values():
+            for item in (child if isinstance(child, tuple) else (child,)):
+                if isinstance(item, ast.Node):
+                    self.scan(item)
