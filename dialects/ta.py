@@ -49,9 +49,10 @@ def tensor_dims(value_type: ir.Type) -> list[DimExpr]:
     except DimError as err:
         raise Invalid(str(err)) from None
     for size, dim in zip(t.shape, dims):
+        # a symbolic dim may be dynamic, or static once its parameters are bound
         static = dim.static
-        if (static is None) != ir.ShapedType.is_dynamic_size(size) or (static is not None and static != size):
-            raise Invalid(f"tensor type {t}: size {'?' if static is None and size < 0 else size} "
+        if static is not None and static != size:
+            raise Invalid(f"tensor type {t}: size {'?' if ir.ShapedType.is_dynamic_size(size) else size} "
                           f"does not agree with dimension '{dim}'")
     if not is_float(t.element_type):
         raise Invalid(f"tensor type {t} must have an f32, f16 or bf16 element type")

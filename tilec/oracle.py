@@ -94,7 +94,12 @@ def _map(op, values, env):
     return oracle_scalar.run_body(op, values, env, shape).to(dtype_of(op.result.type))
 
 
+def _constant(op, values, env):
+    return oracle_scalar.scalar_op(op, "arith.constant", [])
+
+
 _HANDLERS = {
+    "arith.constant": _constant,  # hoisted out of ta.map bodies by canonicalisation
     "ta.contract": _contract,
     "ta.reduce": _reduce,
     "ta.softmax": _softmax,

@@ -75,12 +75,12 @@ def run_body(op, values: dict, env: dict[str, int], shape: tuple[int, ...]) -> t
         elif name == "ta.param":
             result = torch.tensor(env[ir.StringAttr(inner.attributes["name"]).value])
         else:
-            result = _scalar_op(inner, name, operands)
+            result = scalar_op(inner, name, operands)
         local[inner.result] = result
     raise TilecError("ta.map body has no ta.yield", mlir_loc(op.location, "<ir>"))
 
 
-def _scalar_op(inner, name: str, operands: list):
+def scalar_op(inner, name: str, operands: list):
     if name == "arith.constant":
         attr = inner.attributes["value"]
         if isinstance(attr, ir.FloatAttr):

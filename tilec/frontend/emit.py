@@ -5,6 +5,7 @@ from __future__ import annotations
 from torch_mlir import ir
 from torch_mlir.dialects import arith, math
 
+from tilec.dialects import ta_builders as tb
 from tilec.dialects.dims import DimExpr
 
 from ..diagnostics import SourceLoc, TilecError
@@ -19,13 +20,6 @@ _MATH_OPS = {"exp": math.ExpOp, "log": math.LogOp, "sqrt": math.SqrtOp, "rsqrt":
 _INDEX_OPS = {"+": arith.AddIOp, "-": arith.SubIOp, "*": arith.MulIOp, "/": arith.FloorDivSIOp}
 _CMPF = {"<": "OLT", "<=": "OLE", ">": "OGT", ">=": "OGE", "==": "OEQ", "!=": "UNE"}
 _CMPI = {"<": "slt", "<=": "sle", ">": "sgt", ">=": "sge", "==": "eq", "!=": "ne"}
-
-
-def tensor_type(dims, element: ir.Type) -> ir.RankedTensorType:
-    """A ta tensor type: static sizes where known, every dim named in the encoding."""
-    shape = [d.static if d.static is not None else ir.ShapedType.get_dynamic_size() for d in dims]
-    names = ir.ArrayAttr.get([ir.StringAttr.get(str(d)) for d in dims])
-    return ir.RankedTensorType.get(shape, element, names)
 
 
 def mlir_loc(loc: SourceLoc) -> ir.Location:
@@ -43,7 +37,7 @@ class Emitter:
         return TilecError(message, loc, self.source)
 
     def _type(self, order, element) -> ir.RankedTensorType:
-        return tensor_type([self.extents[i] for i in order], element)
+        return tb.tensor_type([self.extents[i] for i in order], element)
 
     def materialize(self, v, order: tuple[str, ...], element: ir.Type, loc: SourceLoc) -> ir.Value:
         """A tensor over ``order`` holding ``v`` (as-is when it already is one)."""
@@ -51,14 +45,12 @@ class Emitter:
             return v.value
         if is_bool(v):
             raise self.error("a comparison is not a number; use it in 'where' or select(...)", loc)
-        op = ir.Operation.create("ta.map", results=[self._type(order, element)], regions=1, loc=mlir_loc(loc))
-        block = op.regions[0].blocks.append()
-        with ir.InsertionPoint(block), mlir_loc(loc):
+        def body():
             result = _Body(self, order).number(v, loc)
-            if element != result.type:
-                result = arith.TruncFOp(element, result).result
-            ir.Operation.create("ta.yield", operands=[result])
-        return op.result
+            return arith.TruncFOp(element, result).result if element != result.type else result
+
+        with mlir_loc(loc):
+            return tb.build_map(self._type(order, element), body)
 
     def operand(self, v, order, loc) -> tuple[ir.Value, tuple[str, ...]]:
         """``v`` as a contraction operand: leaves keep their element type (bf16 stays bf16)."""
@@ -68,36 +60,24 @@ class Emitter:
 
     def contract(self, a, b, reduced: tuple[str, ...], loc: SourceLoc) -> Leaf:
         """sum over ``reduced`` of a * b, as one ta.contract; a and b are (value, order) pairs."""
-        (lhs, lhs_idx), (rhs, rhs_idx) = self.operand(*a, loc), self.operand(*b, loc)
+        lhs, lhs_idx = self.operand(*a, loc)
+        rhs, rhs_idx = (lhs, lhs_idx) if b == a else self.operand(*b, loc)  # x * x: one tensor
         domain = tuple(dict.fromkeys(lhs_idx + rhs_idx))
         out = tuple(i for i in domain if i not in reduced)
-        pos = {name: k for k, name in enumerate(domain)}
-        amap = lambda idx: ir.AffineMapAttr.get(
-            ir.AffineMap.get(len(domain), 0, [ir.AffineDimExpr.get(pos[i]) for i in idx]))
-        op = ir.Operation.create(
-            "ta.contract", results=[self._type(out, ir.F32Type.get())], operands=[lhs, rhs],
-            attributes={"maps": ir.ArrayAttr.get([amap(lhs_idx), amap(rhs_idx), amap(out)])},
-            loc=mlir_loc(loc))
-        return Leaf(op.result, out)
+        amap = lambda idx: tb.projection(len(domain), [domain.index(i) for i in idx])
+        with mlir_loc(loc):
+            maps = [amap(lhs_idx), amap(rhs_idx), amap(out)]
+            return Leaf(tb.contract(lhs, rhs, maps, self._type(out, ir.F32Type.get())), out)
 
     def reduce(self, kind: str, v, order, reduced: tuple[str, ...], loc: SourceLoc) -> Leaf:
         """ta.reduce / ta.softmax / ta.logsumexp of ``v`` (laid out in ``order``) over ``reduced``."""
-        f32 = ir.F32Type.get()
-        src = self.materialize(v, order, f32, loc)
+        src = self.materialize(v, order, ir.F32Type.get(), loc)
         dims = [order.index(i) for i in reduced]
-        i64 = ir.IntegerType.get_signless(64)
-        if kind == "softmax":
-            attrs, out = {"dim": ir.IntegerAttr.get(i64, dims[0])}, order
-        elif kind == "logsumexp":
-            attrs, out = {"dim": ir.IntegerAttr.get(i64, dims[0])}, tuple(i for i in order if i not in reduced)
-        else:
-            attrs = {"kind": ir.StringAttr.get(kind),
-                     "dims": ir.ArrayAttr.get([ir.IntegerAttr.get(i64, d) for d in dims])}
-            out = tuple(i for i in order if i not in reduced)
-        op = ir.Operation.create(f"ta.{'reduce' if kind in ('sum', 'max', 'min') else kind}",
-                                 results=[self._type(out, f32)], operands=[src],
-                                 attributes=attrs, loc=mlir_loc(loc))
-        return Leaf(op.result, out)
+        out = order if kind == "softmax" else tuple(i for i in order if i not in reduced)
+        with mlir_loc(loc):
+            if kind in ("softmax", "logsumexp"):
+                return Leaf(tb.along(src, kind, dims[0]), out)
+            return Leaf(tb.reduce(src, kind, dims), out)
 
     def remap(self, value: ir.Value, subscripts: list[Idx], loc: SourceLoc) -> Leaf:
         """src[f(i, j, ...)] for affine subscripts f, as a ta.remap over the named indices."""
@@ -105,11 +85,9 @@ class Emitter:
         pos = {name: k for k, name in enumerate(names)}
         exprs = [self._affine(s.expr, pos, loc) for s in subscripts]
         element = ir.RankedTensorType(value.type).element_type
-        op = ir.Operation.create(
-            "ta.remap", results=[self._type(names, element)], operands=[value],
-            attributes={"map": ir.AffineMapAttr.get(ir.AffineMap.get(len(names), 0, exprs))},
-            loc=mlir_loc(loc))
-        return Leaf(op.result, names)
+        with mlir_loc(loc):
+            amap = ir.AffineMap.get(len(names), 0, exprs)
+            return Leaf(tb.remap(value, amap, self._type(names, element)), names)
 
     def _affine(self, expr, pos, loc) -> ir.AffineExpr:
         kind = expr[0]
@@ -166,12 +144,9 @@ class _Body:
         return self._pointwise(v)
 
     def _at(self, leaf: Leaf) -> ir.Value:
-        positions = [ir.AffineDimExpr.get(self.order.index(i)) for i in leaf.indices]
-        amap = ir.AffineMap.get(len(self.order), 0, positions)
-        element = ir.RankedTensorType(leaf.value.type).element_type
-        at = ir.Operation.create("ta.at", results=[element], operands=[leaf.value],
-                                 attributes={"map": ir.AffineMapAttr.get(amap)}).result
-        if not isinstance(element, ir.F32Type):
+        amap = tb.projection(len(self.order), [self.order.index(i) for i in leaf.indices])
+        at = tb.at(leaf.value, amap)
+        if not isinstance(at.type, ir.F32Type):
             at = arith.ExtFOp(ir.F32Type.get(), at).result
         return at
 
@@ -179,11 +154,9 @@ class _Body:
         kind = expr[0]
         index = ir.IndexType.get()
         if kind == "var":
-            dim = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), self.order.index(expr[1]))
-            return ir.Operation.create("ta.index", results=[index], attributes={"dim": dim}).result
+            return tb.index(self.order.index(expr[1]))
         if kind == "param":
-            return ir.Operation.create("ta.param", results=[index],
-                                       attributes={"name": ir.StringAttr.get(expr[1])}).result
+            return tb.param(expr[1])
         if kind == "int":
             return arith.ConstantOp(index, expr[1]).result
         return _INDEX_OPS[kind](self._index(expr[1]), self._index(expr[2])).result

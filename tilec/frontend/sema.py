@@ -13,7 +13,9 @@ from tilec.dialects.dims import DimExpr, substitute
 
 from ..diagnostics import SourceLoc, TilecError
 from . import ast
-from .emit import ELEMENT_TYPES, Emitter, mlir_loc, tensor_type
+from tilec.dialects.ta_builders import tensor_type
+
+from .emit import ELEMENT_TYPES, Emitter, mlir_loc
 from .elaborate import elaborate
 from .values import Scalar, free_indices
 

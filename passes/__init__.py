@@ -1,0 +1,72 @@
+"""tilec's passes, one module each, registered by their command-line name.
+
+Each module defines ``PASS = PassInfo(...)``: the name (the module name in
+kebab-case), a one-line summary, a frozen dataclass of options
+(``ta-foo{tile-m=64}`` sets ``tile_m: int = 64``) and ``run(module_op, options)``.
+Modules are imported only when a pass is asked for.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+# name -> module, in the order `tilec passes` lists them
+_MODULES = {
+    "ta-decompose-softmax": "ta_decompose_softmax",
+    "ta-specialize-shapes": "ta_specialize_shapes",
+}
+
+
+@dataclass(frozen=True)
+class PassInfo:
+    """A registered pass: name, summary, options type and entry point."""
+
+    name: str
+    summary: str
+    options: type
+    run: Callable  # (module operation, options) -> None; raises on failure
+    description: str = ""
+
+    def option_fields(self) -> list[dataclasses.Field]:
+        return list(dataclasses.fields(self.options))
+
+
+class UnknownPass(KeyError):
+    """No pass of that name is registered."""
+
+
+def names() -> list[str]:
+    """Every registered pass name."""
+    return list(_MODULES)
+
+
+def get(name: str) -> PassInfo:
+    """The pass registered as ``name`` (imports its module on first use)."""
+    if name not in _MODULES:
+        raise UnknownPass(name)
+    return importlib.import_module(f"{__name__}.{_MODULES[name]}").PASS
+
+
+def parse_options(info: PassInfo, raw: dict[str, str]):
+    """Options from ``{key: text}`` (keys in kebab-case); ValueError on a bad key or value."""
+    fields = {f.name.replace("_", "-"): f for f in info.option_fields()}
+    values = {}
+    for key, text in raw.items():
+        field = fields.get(key)
+        if field is None:
+            known = ", ".join(fields) or "none"
+            raise ValueError(f"pass '{info.name}' has no option '{key}' (options: {known})")
+        kind = field.type if isinstance(field.type, type) else {"int": int, "str": str, "bool": bool}[field.type]
+        if kind is bool:
+            if text not in ("true", "false", "1", "0"):
+                raise ValueError(f"option '{key}' of '{info.name}' takes true or false, got '{text}'")
+            values[field.name] = text in ("true", "1")
+        else:
+            try:
+                values[field.name] = kind(text)
+            except ValueError:
+                raise ValueError(f"option '{key}' of '{info.name}' takes {kind.__name__}, got '{text}'") from None
+    return info.options(**values)  # __post_init__ may reject a value with ValueError

@@ -1,0 +1,93 @@
+"""ta-specialize-shapes: bind shape parameters to sizes, making tensor types static.
+
+    ta-specialize-shapes{shapes=M=64,N=32}
+    tensor<?x?xf32, ["M", "N"]>  -->  tensor<64x32xf32, ["M", "N"]>
+    "ta.param"() {name = "N"}    -->  arith.constant 32 : index
+
+Dims keep their names, so verifiers still relate them; parameters without a
+value here keep their default from ``ta.params`` or stay symbolic. Code
+generation for a fixed problem size starts from this form.
+"""
+
+from dataclasses import dataclass
+
+from torch_mlir import ir
+from torch_mlir.dialects import arith
+
+from tilec.dialects.dims import DimError
+from tilec.dialects.ta import tensor_dims
+
+from . import PassInfo
+
+
+@dataclass(frozen=True)
+class Options:
+    shapes: str = ""  # comma-separated NAME=SIZE; empty: use each parameter's default
+
+    def __post_init__(self):
+        parse_shapes(self.shapes)  # fail while the pipeline is parsed, not halfway through it
+
+
+def parse_shapes(text: str) -> dict[str, int]:
+    """``"M=64,N=32"`` -> {"M": 64, "N": 32}; ValueError when malformed."""
+    values = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        name, eq, size = item.partition("=")
+        if not eq or not name.strip().isidentifier() or not size.strip().isdigit() or int(size) < 1:
+            raise ValueError(f"shape '{item}' must look like NAME=SIZE with SIZE >= 1")
+        values[name.strip()] = int(size)
+    return values
+
+
+def _static(t: ir.Type, env: dict[str, int]) -> ir.Type:
+    if not isinstance(t, ir.RankedTensorType) or not isinstance(ir.RankedTensorType(t).encoding, ir.ArrayAttr):
+        return t
+    t = ir.RankedTensorType(t)
+    shape = []
+    for size, dim in zip(t.shape, tensor_dims(t)):
+        try:
+            shape.append(dim.evaluate(env))
+        except DimError:
+            shape.append(size)
+    return ir.RankedTensorType.get(shape, t.element_type, t.encoding)
+
+
+def _specialize(fn, given: dict[str, int]) -> None:
+    env = {}
+    if "ta.params" in fn.attributes:
+        for named in ir.DictAttr(fn.attributes["ta.params"]):
+            if isinstance(named.attr, ir.IntegerAttr):
+                env[named.name] = ir.IntegerAttr(named.attr).value
+    env.update(given)
+
+    def visit(op):
+        for region in op.regions:
+            for block in region.blocks:
+                for arg in block.arguments:
+                    arg.set_type(_static(arg.type, env))
+        for result in op.results:
+            result.set_type(_static(result.type, env))
+        name = op.attributes["name"] if op.name == "ta.param" else None
+        if name is not None and ir.StringAttr(name).value in env:
+            with ir.InsertionPoint(op), op.location:
+                constant = arith.ConstantOp(ir.IndexType.get(), env[ir.StringAttr(name).value])
+            op.result.replace_all_uses_with(constant.result)
+            op.erase()
+            return ir.WalkResult.SKIP
+        return ir.WalkResult.ADVANCE
+
+    fn.operation.walk(visit)
+    ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
+    fn.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(
+        [_static(t, env) for t in ftype.inputs], [_static(t, env) for t in ftype.results]))
+
+
+def run(module: ir.Operation, options: Options) -> None:
+    given = parse_shapes(options.shapes)
+    for op in module.regions[0].blocks[0].operations:
+        if op.operation.name == "func.func":
+            _specialize(op, given)
+
+
+PASS = PassInfo("ta-specialize-shapes", "bind shape parameters, making ta tensor types static", Options, run,
+                __doc__)

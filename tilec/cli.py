@@ -1,0 +1,97 @@
+"""The ``tilec`` command line: compile, run, opt, passes.
+
+Exit status: 0 success, 1 an error in the input (one located message on
+stderr, no traceback unless --debug), 2 command-line misuse.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import traceback
+
+from . import __version__
+from .diagnostics import TilecError
+
+
+def _shapes(text: str) -> dict[str, int]:
+    values = {}
+    for item in filter(None, (p.strip() for p in text.split(","))):
+        name, eq, size = item.partition("=")
+        if not eq or not name.strip().isidentifier() or not size.strip().isdigit() or int(size) < 1:
+            raise argparse.ArgumentTypeError(f"'{item}' is not NAME=SIZE with SIZE >= 1")
+        values[name.strip()] = int(size)
+    return values
+
+
+def _parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--debug", action="store_true", help="show Python tracebacks for errors")
+    parser = argparse.ArgumentParser(prog="tilec", parents=[common],
+                                     description="tilec: tensor-algebra specs in, verified tile kernels out")
+    parser.add_argument("--version", action="version", version=f"tilec {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    compile_ = sub.add_parser("compile", parents=[common], help="lower specs and write or print each stage")
+    compile_.add_argument("specs", nargs="+", metavar="SPEC.ta")
+    compile_.add_argument("--emit", choices=["ta"], default="ta", help="the stage to print or write (default: ta)")
+    out = compile_.add_mutually_exclusive_group()
+    out.add_argument("-o", "--output", metavar="FILE", help="write the result here (one spec only)")
+    out.add_argument("--out-dir", metavar="DIR", help="write every stage of every spec into DIR")
+    compile_.add_argument("--shape", type=_shapes, action="append", default=[], metavar="N=64,...",
+                          help="bind shape parameters (the IR gets static sizes)")
+    compile_.set_defaults(func="tilec.commands:compile_command")
+
+    run = sub.add_parser("run", parents=[common], help="run a spec on random inputs and print checksums")
+    run.add_argument("spec", metavar="SPEC.ta")
+    run.add_argument("--shape", type=_shapes, action="append", default=[], metavar="N=64,...")
+    run.add_argument("--seed", type=int, default=0)
+    run.add_argument("--stage", choices=["ta"], default="ta", help="the stage to execute (default: ta, the oracle)")
+    run.set_defaults(func="tilec.commands:run_command")
+
+    opt = sub.add_parser("opt", parents=[common], help="parse, transform and print IR (mlir-opt style)")
+    opt.add_argument("input", nargs="?", default="-", help="an .mlir file, or - for stdin (default)")
+    opt.add_argument("-o", "--output", metavar="FILE", help="write the result here instead of stdout")
+    opt.add_argument("--pass-pipeline", default="", metavar="PIPELINE",
+                     help="e.g. 'builtin.module(ta-decompose-softmax, canonicalize)'")
+    opt.add_argument("--print-ir-after-all", action="store_true")
+    opt.add_argument("--print-ir-before", action="append", default=[], metavar="PASS")
+    opt.add_argument("--print-ir-after", action="append", default=[], metavar="PASS")
+    opt.add_argument("--print-ir-after-change", action="store_true")
+    opt.add_argument("--dump-dir", metavar="DIR", help="write the IR after each pass to a file in DIR")
+    opt.add_argument("--timing", action="store_true", help="print the time each pass took")
+    opt.add_argument("--split-input-file", action="store_true", help="handle each '// -----' chunk on its own")
+    opt.add_argument("--verify-diagnostics", action="store_true",
+                     help="check errors against '// expected-error {{...}}' comments")
+    opt.add_argument("--mlir-print-op-generic", dest="generic", action="store_true")
+    opt.set_defaults(func="tilec.commands:opt_command")
+
+    passes = sub.add_parser("passes", parents=[common], help="list the registered passes and their options")
+    passes.set_defaults(func="tilec.commands:passes_command")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    module_name, _, func_name = args.func.partition(":")
+    try:
+        import importlib
+
+        return getattr(importlib.import_module(module_name), func_name)(args)
+    except TilecError as err:
+        if args.debug:
+            traceback.print_exc()
+        print(err.format(), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except Exception as err:  # a bug in tilec, not in the input
+        if args.debug:
+            raise
+        print(f"tilec: internal error: {type(err).__name__}: {err}\n"
+              f"(rerun with --debug for the traceback, and please report it)", file=sys.stderr)
+        return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())

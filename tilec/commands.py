@@ -1,0 +1,133 @@
+"""The work behind each ``tilec`` subcommand (see cli.py for the options)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from .diagnostics import TilecError
+
+
+def write_atomically(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that readers never see a partial file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _merged(shapes: list[dict[str, int]]) -> dict[str, int]:
+    merged = {}
+    for item in shapes:
+        merged.update(item)
+    return merged
+
+
+def _lower(spec: str, shapes: dict[str, int]):
+    """The ta module of a spec, with shapes bound when given (inside a context)."""
+    from .frontend import load_spec
+    from .pipeline import build
+
+    module = load_spec(spec)
+    if shapes:
+        text = ",".join(f"{k}={v}" for k, v in shapes.items())
+        _check_params(module, shapes, spec)
+        pm, failures = build(f"builtin.module(ta-specialize-shapes{{shapes={text}}})")
+        pm.run(module.operation)
+    return module
+
+
+def _check_params(module, shapes: dict[str, int], spec: str) -> None:
+    from .signature import bind, signature
+
+    bind(signature(module.body.operations[0]), shapes)
+
+
+def compile_command(args) -> int:
+    from torch_mlir import ir
+
+    from tilec import dialects
+
+    if args.output and len(args.specs) > 1:
+        raise TilecError("-o names one output file; use --out-dir for several specs")
+    shapes = _merged(args.shape)
+    for spec in args.specs:
+        with dialects.context(), ir.Location.unknown():
+            text = str(_lower(spec, shapes))
+        if args.out_dir:
+            path = Path(args.out_dir) / f"{Path(spec).stem}.{args.emit}.mlir"
+            write_atomically(path, text)
+            print(f"{spec}: {args.emit} -> {path}")
+        elif args.output:
+            write_atomically(args.output, text)
+        else:
+            sys.stdout.write(text)
+    return 0
+
+
+def run_command(args) -> int:
+    from torch_mlir import ir
+
+    from tilec import dialects
+
+    from .oracle import evaluate
+    from .signature import bind, random_inputs, signature
+
+    with dialects.context(), ir.Location.unknown():
+        module = _lower(args.spec, {})
+        fn = module.body.operations[0]
+        sig = signature(fn)
+        env = bind(sig, _merged(args.shape))
+        inputs = random_inputs(sig, env, args.seed)
+        outputs = evaluate(fn, inputs, env)
+    print(f"{sig.name}: stage {args.stage}, seed {args.seed}, "
+          + ", ".join(f"{k}={v}" for k, v in env.items()))
+    for spec in sig.outputs:
+        value = outputs[spec.name].double()
+        dtype = str(spec.dtype).removeprefix("torch.")
+        print(f"  {spec.name}: shape {list(value.shape)} {dtype}  sum {value.sum().item():.6e}  "
+              f"abs-sum {value.abs().sum().item():.6e}")
+    return 0
+
+
+def opt_command(args) -> int:
+    from .opt import OptConfig, opt
+
+    if args.input == "-":
+        text, file = sys.stdin.read(), "<stdin>"
+    else:
+        try:
+            text, file = Path(args.input).read_text(), args.input
+        except OSError as err:
+            raise TilecError(f"cannot read '{args.input}': {err.strerror}") from None
+    config = OptConfig(args.pass_pipeline, args.print_ir_after_all, set(args.print_ir_before),
+                       set(args.print_ir_after), args.print_ir_after_change, args.dump_dir, args.timing,
+                       args.split_input_file, args.verify_diagnostics, args.generic)
+    result = opt(text, file, config)
+    if args.verify_diagnostics:
+        return 0
+    if args.output:
+        write_atomically(args.output, result)
+    else:
+        sys.stdout.write(result)
+    return 0
+
+
+def passes_command(args) -> int:
+    from tilec import passes
+
+    for name in passes.names():
+        info = passes.get(name)
+        print(f"{name}: {info.summary}")
+        for field in info.option_fields():
+            print(f"    {field.name.replace('_', '-')}={field.default!r}  ({getattr(field.type, '__name__', field.type)})")
+    print("\nUpstream MLIR passes (canonicalize, cse, symbol-dce, ...) can be mixed in the same pipeline.")
+    return 0

@@ -1,0 +1,118 @@
+"""``tilec opt``: mlir-opt for tilec's dialects and passes.
+
+    tilec opt in.mlir --pass-pipeline='builtin.module(ta-decompose-softmax, cse)' -o out.mlir
+
+Follows mlir-opt's conventions: the input is a file or '-' (stdin); IR dumps
+(--print-ir-*) and --timing go to stderr; --split-input-file cuts the input at
+'// -----' lines and handles each chunk on its own; --verify-diagnostics checks
+the errors against ``// expected-error {{...}}`` comments instead of failing.
+"""
+
+from __future__ import annotations
+
+import gc
+from dataclasses import dataclass, field
+
+from torch_mlir import ir
+
+from tilec import dialects
+
+from . import pipeline
+from .diagnostics import TilecError, from_mlir_error, mlir_loc
+from .expected import check_expected
+
+SPLIT_MARKER = "// -----"
+
+
+@dataclass
+class OptConfig:
+    pipeline: str = ""
+    print_after_all: bool = False
+    print_before: set = field(default_factory=set)
+    print_after: set = field(default_factory=set)
+    print_after_change: bool = False
+    dump_dir: str | None = None
+    timing: bool = False
+    split_input_file: bool = False
+    verify_diagnostics: bool = False
+    generic: bool = False
+
+
+def split_chunks(text: str, split: bool) -> list[tuple[str, int]]:
+    """(chunk, line offset of the chunk in the file)."""
+    if not split:
+        return [(text, 0)]
+    chunks, current, start = [], [], 0
+    for number, line in enumerate(text.splitlines(keepends=True)):
+        if line.strip() == SPLIT_MARKER:
+            chunks.append(("".join(current), start))
+            current, start = [], number + 1
+        else:
+            current.append(line)
+    chunks.append(("".join(current), start))
+    return chunks
+
+
+def run_chunk(chunk: str, offset: int, file: str, config: OptConfig) -> str:
+    """Parse, verify and transform one chunk; returns the printed result."""
+    with dialects.context() as ctx, ir.Location.unknown():
+        try:
+            module = ir.Module.parse(chunk)
+        except ir.MLIRError as err:
+            raise from_mlir_error(err, file, _whole(chunk, offset), offset) from None
+        if config.pipeline:
+            _run_pipeline(module, config, file, chunk, offset)
+        text = module.operation.get_asm(print_generic_op_form=config.generic)
+        del module
+    del ctx
+    return text
+
+
+def _whole(chunk: str, offset: int) -> str:
+    # pad so that line numbers of the chunk are line numbers of the file
+    return "\n" * offset + chunk
+
+
+def _run_pipeline(module, config: OptConfig, file: str, chunk: str, offset: int) -> None:
+    pm, failures = pipeline.build(config.pipeline, config.print_before, config.print_after)
+    if config.print_after_all or config.print_after_change or config.dump_dir:
+        pm.enable_ir_printing(print_after_all=True, print_after_change=config.print_after_change,
+                              tree_printing_dir_path=config.dump_dir)
+    if config.timing:
+        pm.enable_timing()
+    try:
+        pm.run(module.operation)
+    except ir.MLIRError as err:
+        if failures and isinstance(failures[0], TilecError):
+            raise failures[0] from None
+        if failures:
+            raise TilecError(f"a pass failed: {type(failures[0]).__name__}: {failures[0]}") from None
+        raise from_mlir_error(err, file, _whole(chunk, offset), offset) from None
+    finally:
+        del pm  # the timing report is printed when the pass manager goes away
+        gc.collect()
+
+
+def diagnostics_of(chunk: str, offset: int, file: str, config: OptConfig) -> list:
+    """Every error (location, message) that parsing and the pipeline report for a chunk."""
+    with dialects.context(), ir.Location.unknown():
+        try:
+            module = ir.Module.parse(chunk)
+            if config.pipeline:
+                _run_pipeline(module, config, file, chunk, offset)
+        except ir.MLIRError as err:
+            return [(mlir_loc(d.location, file, offset), d.message) for d in err.error_diagnostics]
+        except TilecError as err:
+            return [(err.loc, err.message)]
+    return []
+
+
+def opt(text: str, file: str, config: OptConfig) -> str:
+    """Run ``tilec opt`` over ``text``; raises TilecError on the first error."""
+    outputs = []
+    for chunk, offset in split_chunks(text, config.split_input_file):
+        if config.verify_diagnostics:
+            check_expected(chunk, offset, file, diagnostics_of(chunk, offset, file, config))
+            continue
+        outputs.append(run_chunk(chunk, offset, file, config))
+    return f"\n{SPLIT_MARKER}\n".join(outputs)
