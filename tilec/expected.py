@@ -33,7 +33,9 @@ def check_expected(chunk: str, offset: int, file: str, reported: list) -> None:
     for line, text, comment_line in wanted:
         hit = next((r for r in unmatched if r[0] is not None and r[0].line == line and text in r[1]), None)
         if hit is None:
-            raise TilecError(f"expected error \"{text}\" was not produced", SourceLoc(file, comment_line, 1))
+            near = [m for loc, m in unmatched if loc is not None and loc.line == line]
+            got = f"; on that line: \"{near[0]}\"" if near else ""
+            raise TilecError(f"expected error \"{text}\" was not produced{got}", SourceLoc(file, comment_line, 1))
         unmatched.remove(hit)
     if unmatched:
         loc, message = unmatched[0]

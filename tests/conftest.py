@@ -1,0 +1,44 @@
+"""Shared helpers: lower a spec, run the oracle, call the CLI in-process."""
+
+from pathlib import Path
+
+import pytest
+import torch
+from torch_mlir import ir
+
+from tilec import dialects
+from tilec.cli import main
+from tilec.frontend import load_spec, spec_to_ta
+from tilec.oracle import evaluate
+from tilec.signature import bind, random_inputs, signature
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+
+def run_spec(source: str | Path, shapes: dict | None = None, seed: int = 0, file: str = "test.ta"):
+    """(inputs, outputs, env) of the oracle on random inputs for a spec file or text."""
+    with dialects.context(), ir.Location.unknown():
+        module = load_spec(str(source)) if isinstance(source, Path) else spec_to_ta(source, file)
+        fn = module.body.operations[0]
+        sig = signature(fn)
+        env = bind(sig, shapes or {})
+        inputs = random_inputs(sig, env, seed)
+        return inputs, evaluate(fn, inputs, env), env
+
+
+def close(actual: torch.Tensor, expected: torch.Tensor, dtype=None) -> None:
+    """Compare within the tolerance of the output's dtype."""
+    tol = {torch.float32: 2e-5, torch.float16: 2e-3, torch.bfloat16: 1.6e-2}[dtype or actual.dtype]
+    assert actual.shape == expected.shape, (actual.shape, expected.shape)
+    torch.testing.assert_close(actual.double(), expected.double(), rtol=tol, atol=tol)
+
+
+@pytest.fixture
+def tilec(capfd):
+    """Run ``tilec ARGS...`` in-process; returns (status, stdout, stderr)."""
+    def call(*args):
+        status = main([str(a) for a in args])
+        out, err = capfd.readouterr()
+        return status, out, err
+    return call

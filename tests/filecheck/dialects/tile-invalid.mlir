@@ -1,0 +1,141 @@
+// RUN: tilec opt %s --split-input-file --verify-diagnostics
+// Each verifier rule of the tile dialect, broken once.
+
+func.func @program_id_axis() {
+  // expected-error @+1 {{'tile.program_id' op axis must be 0, 1 or 2, got 3}}
+  %p = "tile.program_id"() {axis = 3 : i64} : () -> index
+  return
+}
+
+// -----
+
+func.func @load_offsets(%A: memref<?x?xbf16>, %i: index) {
+  // expected-error @+1 {{'tile.load' op expects 2 offsets for the 2-d source, got 1}}
+  %a = "tile.load"(%A, %i) {padding = 0.0 : bf16} : (memref<?x?xbf16>, index) -> tensor<16x16xbf16>
+  return
+}
+
+// -----
+
+func.func @load_dynamic_tile(%A: memref<?x?xbf16>, %i: index) {
+  // expected-error @+1 {{'tile.load' op result must be a statically shaped tensor}}
+  %a = "tile.load"(%A, %i, %i) {padding = 0.0 : bf16} : (memref<?x?xbf16>, index, index) -> tensor<?x16xbf16>
+  return
+}
+
+// -----
+
+func.func @load_from_shared(%S: memref<2x16x16xbf16, 3>, %i: index) {
+  // expected-error @+1 {{'tile.load' op source must be in global memory}}
+  %a = "tile.load"(%S, %i, %i, %i) {padding = 0.0 : bf16} : (memref<2x16x16xbf16, 3>, index, index, index) -> tensor<1x16x16xbf16>
+  return
+}
+
+// -----
+
+func.func @store_element_type(%C: memref<?x?xbf16>, %t: tensor<16x16xf32>, %i: index) {
+  // expected-error @+1 {{'tile.store' op tile element type f32 must equal the destination's bf16}}
+  "tile.store"(%t, %C, %i, %i) : (tensor<16x16xf32>, memref<?x?xbf16>, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @alloc_global() {
+  // expected-error @+1 {{'tile.alloc' op result must be in shared memory (address space 3)}}
+  %s = "tile.alloc"() {layout = #tile.layout<[16, 16], [16, 1], [0, 0, 0]>} : () -> memref<2x16x16xbf16>
+  return
+}
+
+// -----
+
+func.func @alloc_layout_shape() {
+  // expected-error @+1 {{'tile.alloc' op layout shape [16, 32] must equal the tile shape [16, 16]}}
+  %s = "tile.alloc"() {layout = #tile.layout<[16, 32], [32, 1], [0, 0, 0]>} : () -> memref<2x16x16xbf16, 3>
+  return
+}
+
+// -----
+
+func.func @alloc_layout_overflows() {
+  // expected-error @+1 {{'tile.alloc' op layout reaches offset 270 outside the 256-element tile}}
+  %s = "tile.alloc"() {layout = #tile.layout<[16, 16], [17, 1], [0, 0, 0]>} : () -> memref<2x16x16xbf16, 3>
+  return
+}
+
+// -----
+
+func.func @async_copy_rank(%A: memref<?x?xbf16>, %S: memref<16x16xbf16, 3>, %i: index) {
+  // expected-error @+1 {{'tile.async_copy' op destination memref<16x16xbf16, 3> must be stages x a 2-d tile}}
+  "tile.async_copy"(%A, %i, %i, %S, %i) : (memref<?x?xbf16>, index, index, memref<16x16xbf16, 3>, index) -> ()
+  return
+}
+
+// -----
+
+func.func @wait_pending() {
+  // expected-error @+1 {{'tile.wait_group' op pending must be non-negative}}
+  "tile.wait_group"() {pending = -1 : i64} : () -> ()
+  return
+}
+
+// -----
+
+func.func @smem_load_shape(%S: memref<2x16x16xbf16, 3>, %i: index) {
+  // expected-error @+1 {{'tile.smem_load' op result must be one [16, 16] bf16 stage of the buffer}}
+  %t = "tile.smem_load"(%S, %i) : (memref<2x16x16xbf16, 3>, index) -> tensor<16x32xbf16>
+  return
+}
+
+// -----
+
+func.func @mma_shapes(%a: tensor<16x32xbf16>, %b: tensor<16x8xbf16>, %c: tensor<16x8xf32>) {
+  // expected-error @+1 {{'tile.mma' op shapes do not multiply: 16x32 * 16x8 into 16x8}}
+  %d = "tile.mma"(%a, %b, %c) : (tensor<16x32xbf16>, tensor<16x8xbf16>, tensor<16x8xf32>) -> tensor<16x8xf32>
+  return
+}
+
+// -----
+
+func.func @mma_accumulator(%a: tensor<16x16xbf16>, %b: tensor<16x8xbf16>, %c: tensor<16x8xbf16>) {
+  // expected-error @+1 {{'tile.mma' op acc must be f32}}
+  %d = "tile.mma"(%a, %b, %c) : (tensor<16x16xbf16>, tensor<16x8xbf16>, tensor<16x8xbf16>) -> tensor<16x8xbf16>
+  return
+}
+
+// -----
+
+func.func @reduce_result(%s: tensor<16x8xf32>) {
+  // expected-error @+1 {{'tile.reduce' op result must be the source without dim 1: [16]}}
+  %m = "tile.reduce"(%s) {kind = "max", dim = 1 : i64} : (tensor<16x8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @map_yield(%s: tensor<16x8xf32>) {
+  // expected-error @+1 {{'tile.map' op body must end with tile.yield of one bf16}}
+  %e = "tile.map"() ({
+    %x = "tile.elem"(%s) : (tensor<16x8xf32>) -> f32
+    "tile.yield"(%x) : (f32) -> ()
+  }) : () -> tensor<16x8xbf16>
+  return
+}
+
+// -----
+
+func.func @elem_shape(%s: tensor<8xf32>) {
+  %e = "tile.map"() ({
+    // expected-error @+1 {{'tile.elem' op source shape [8] must be [16, 8] or [16]}}
+    %x = "tile.elem"(%s) : (tensor<8xf32>) -> f32
+    "tile.yield"(%x) : (f32) -> ()
+  }) : () -> tensor<16x8xf32>
+  return
+}
+
+// -----
+
+func.func @yield_outside(%c: f32) {
+  // expected-error @+1 {{'tile.yield' op must be inside a tile.map body}}
+  "tile.yield"(%c) : (f32) -> ()
+}

@@ -1,0 +1,52 @@
+// RUN: tilec opt %s | tilec opt | filecheck %s
+// Every tile op prints, parses back and prints the same.
+
+// CHECK-LABEL: func.func @gemm_tile
+func.func @gemm_tile(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  // CHECK: "tile.program_id"() {axis = 0 : i64} : () -> index
+  %pm = "tile.program_id"() {axis = 0 : i64} : () -> index
+  // CHECK: "tile.alloc"() {layout = #tile.layout<[128, 64], [64, 1], [3, 3, 3]>} : () -> memref<3x128x64xbf16, 3>
+  %sa = "tile.alloc"() {layout = #tile.layout<[128, 64], [64, 1], [3, 3, 3]>} : () -> memref<3x128x64xbf16, 3>
+  %sb = "tile.alloc"() {layout = #tile.layout<[64, 128], [128, 1], [3, 3, 3]>} : () -> memref<3x64x128xbf16, 3>
+  // CHECK: "tile.load"(%{{.*}}, %{{.*}}, %{{.*}}) {padding = 0.000000e+00 : f32} : (memref<?x?xf32>, index, index) -> tensor<128x128xf32>
+  %acc0 = "tile.load"(%C, %pm, %c0) {padding = 0.0 : f32} : (memref<?x?xf32>, index, index) -> tensor<128x128xf32>
+  // CHECK: scf.for
+  %acc = scf.for %k = %c0 to %c4 step %c1 iter_args(%c = %acc0) -> (tensor<128x128xf32>) {
+    // CHECK: "tile.async_copy"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (memref<?x?xbf16>, index, index, memref<3x128x64xbf16, 3>, index) -> ()
+    "tile.async_copy"(%A, %pm, %k, %sa, %c0) : (memref<?x?xbf16>, index, index, memref<3x128x64xbf16, 3>, index) -> ()
+    "tile.async_copy"(%B, %k, %c0, %sb, %c0) : (memref<?x?xbf16>, index, index, memref<3x64x128xbf16, 3>, index) -> ()
+    // CHECK: "tile.commit_group"() : () -> ()
+    "tile.commit_group"() : () -> ()
+    // CHECK: "tile.wait_group"() {pending = 0 : i64} : () -> ()
+    "tile.wait_group"() {pending = 0 : i64} : () -> ()
+    // CHECK: "tile.barrier"() : () -> ()
+    "tile.barrier"() : () -> ()
+    // CHECK: "tile.smem_load"(%{{.*}}, %{{.*}}) : (memref<3x128x64xbf16, 3>, index) -> tensor<128x64xbf16>
+    %a = "tile.smem_load"(%sa, %c0) : (memref<3x128x64xbf16, 3>, index) -> tensor<128x64xbf16>
+    %b = "tile.smem_load"(%sb, %c0) : (memref<3x64x128xbf16, 3>, index) -> tensor<64x128xbf16>
+    // CHECK: "tile.mma"(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<128x64xbf16>, tensor<64x128xbf16>, tensor<128x128xf32>) -> tensor<128x128xf32>
+    %d = "tile.mma"(%a, %b, %c) : (tensor<128x64xbf16>, tensor<64x128xbf16>, tensor<128x128xf32>) -> tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  // CHECK: } {tile.stages = 3 : i64}
+  } {tile.stages = 3 : i64}
+  // CHECK: "tile.reduce"(%{{.*}}) {dim = 1 : i64, kind = "max"} : (tensor<128x128xf32>) -> tensor<128xf32>
+  %mx = "tile.reduce"(%acc) {kind = "max", dim = 1 : i64} : (tensor<128x128xf32>) -> tensor<128xf32>
+  // CHECK: "tile.map"() ({
+  // CHECK:   "tile.elem"(%{{.*}}) : (tensor<128x128xf32>) -> f32
+  // CHECK:   "tile.elem"(%{{.*}}) : (tensor<128xf32>) -> f32
+  // CHECK:   "tile.yield"(%{{.*}}) : (f32) -> ()
+  // CHECK: }) : () -> tensor<128x128xf32>
+  %e = "tile.map"() ({
+    %x = "tile.elem"(%acc) : (tensor<128x128xf32>) -> f32
+    %y = "tile.elem"(%mx) : (tensor<128xf32>) -> f32
+    %z = arith.subf %x, %y : f32
+    %w = math.exp %z : f32
+    "tile.yield"(%w) : (f32) -> ()
+  }) : () -> tensor<128x128xf32>
+  // CHECK: "tile.store"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (tensor<128x128xf32>, memref<?x?xf32>, index, index) -> ()
+  "tile.store"(%e, %C, %pm, %c0) : (tensor<128x128xf32>, memref<?x?xf32>, index, index) -> ()
+  return
+}

@@ -1,0 +1,77 @@
+"""Every bundled example, run by the oracle, matches plain torch code written independently."""
+
+import math
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from conftest import EXAMPLES, close, run_spec
+
+
+def _f(x):
+    return x.float()
+
+
+def _attention(q, k, v, causal=False):
+    groups = q.shape[1] // k.shape[1]
+    k, v = k.repeat_interleave(groups, dim=1), v.repeat_interleave(groups, dim=1)
+    scores = _f(q) @ _f(k).transpose(-1, -2) / math.sqrt(q.shape[-1])
+    if causal:
+        s, t = scores.shape[-2:]
+        scores = scores.masked_fill(torch.ones(s, t, dtype=torch.bool).triu(1), float("-inf"))
+    return torch.softmax(scores, dim=-1) @ _f(v)
+
+
+REFERENCES = {
+    "gemm": lambda x: {"C": _f(x["A"]) @ _f(x["B"])},
+    "batched_gemm": lambda x: {"C": torch.bmm(_f(x["A"]), _f(x["B"]))},
+    "matmul_bias_gelu": lambda x: {"Y": F.gelu(_f(x["X"]) @ _f(x["W"]) + _f(x["bias"]))},
+    "softmax": lambda x: {"Y": torch.softmax(x["X"], dim=1)},
+    "logsumexp": lambda x: {"L": torch.logsumexp(x["X"], dim=1)},
+    "layernorm": lambda x: {
+        "Y": F.layer_norm(_f(x["X"]), (x["X"].shape[1],), _f(x["gamma"]), _f(x["beta"]), eps=1e-5),
+        "mean": _f(x["X"]).mean(dim=1),
+        "rstd": torch.rsqrt(_f(x["X"]).var(dim=1, unbiased=False) + 1e-5)},
+    "rmsnorm": lambda x: {"Y": F.rms_norm(_f(x["X"]), (x["X"].shape[1],), _f(x["w"]), eps=1e-6)},
+    "attention": lambda x: {"O": _attention(x["Q"], x["K"], x["V"])},
+    "causal_attention": lambda x: {"O": _attention(x["Q"], x["K"], x["V"], causal=True)},
+    "gqa_attention": lambda x: {"O": _attention(x["Q"], x["K"], x["V"])},
+}
+
+# shapes that divide nothing, and size-1 dims
+ODD_SHAPES = {
+    "gemm": {"M": 33, "N": 7, "K": 1},
+    "batched_gemm": {"Bt": 1, "M": 7, "N": 33, "K": 5},
+    "matmul_bias_gelu": {"M": 1, "N": 33, "K": 7},
+    "softmax": {"N": 1, "C": 7},
+    "logsumexp": {"N": 7, "C": 1},
+    "layernorm": {"N": 1, "C": 33},
+    "rmsnorm": {"N": 7, "C": 1},
+    "attention": {"B": 1, "H": 1, "S": 7, "T": 33, "D": 8},
+    "causal_attention": {"B": 1, "H": 2, "S": 33, "D": 1},
+    "gqa_attention": {"B": 1, "H": 4, "S": 1, "T": 7, "D": 16},
+}
+
+
+def test_every_example_has_a_reference():
+    assert sorted(p.stem for p in EXAMPLES.glob("*.ta")) == sorted(REFERENCES)
+
+
+@pytest.mark.parametrize("name", sorted(REFERENCES))
+@pytest.mark.parametrize("shapes", ["default", "odd"])
+def test_example_matches_torch(name, shapes):
+    inputs, outputs, _ = run_spec(EXAMPLES / f"{name}.ta", ODD_SHAPES[name] if shapes == "odd" else None)
+    expected = REFERENCES[name](inputs)
+    assert sorted(outputs) == sorted(expected)
+    for key, value in outputs.items():
+        # the reference is computed in f32; round it like the spec's output
+        close(value, expected[key].to(value.dtype).to(torch.float64))
+
+
+def test_attention_reference_is_not_trivially_equal():
+    """The comparison can fail: a wrong scale gives a different answer."""
+    inputs, outputs, _ = run_spec(EXAMPLES / "attention.ta", {"S": 16, "T": 16})
+    wrong = _attention(inputs["Q"], inputs["K"], inputs["V"] * 1.1)
+    with pytest.raises(AssertionError):
+        close(outputs["O"], wrong.to(torch.bfloat16).double())
