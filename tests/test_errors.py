@@ -1,0 +1,135 @@
+"""Every kind of user mistake gives one located error, exit status 1 (2 for
+command-line misuse), and no traceback."""
+
+import re
+
+import pytest
+
+GEMM_DECLS = "param M = 8, N = 8\ninput A[M, N] : f32\ninput B[M, N] : f32\noutput C[M, N] : f32\n"
+
+# (name, spec text, expected message fragment, line, column)
+BAD_SPECS = [
+    ("syntax-unclosed", "input A[M, K : bf16\n", "unexpected ':'", 1, 14),
+    ("syntax-eof", GEMM_DECLS + "C[i, j] = A[i, j] +\n", "unexpected end of file", 5, 20),
+    ("syntax-character", GEMM_DECLS + "C[i, j] = A[i, j] @ B[i, j]\n", "unexpected character '@'", 5, 19),
+    ("unknown-name", GEMM_DECLS + "C[i, j] = A[i, j] + x\n", "unknown name 'x'", 5, 21),
+    ("unknown-tensor", GEMM_DECLS + "C[i, j] = Z[i, j]\n", "unknown tensor 'Z'", 5, 11),
+    ("unknown-function", GEMM_DECLS + "C[i, j] = foo(A[i, j])\n", "unknown function 'foo'", 5, 11),
+    ("arity", GEMM_DECLS + "C[i, j] = exp(A[i, j], B[i, j])\n", "'exp' takes 1 argument, got 2", 5, 11),
+    ("rank", GEMM_DECLS + "C[i, j] = A[i, j, j]\n", "'A' has rank 2 but is indexed with 3 subscripts", 5, 11),
+    ("shape-mismatch", "param M, N\ninput A[M] : f32\ninput B[N] : f32\noutput C[M] : f32\nC[i] = A[i] + B[i]\n",
+     "index 'i' ranges over 'N' here but over 'M'", 5, 17),
+    ("contraction-mismatch", "param M, N, K, L\ninput A[M, K] : f32\ninput B[L, N] : f32\noutput C[M, N] : f32\n"
+     "C[i, j] = sum[k](A[i, k] * B[k, j])\n", "index 'k' ranges over 'L' here but over 'K'", 5, 30),
+    ("dtype", "param M\ninput A[M] : f64\n", "unsupported element type 'f64'", 2, 14),
+    ("unknown-dim", "param M\ninput A[M, Q] : f32\n", "unknown shape parameter 'Q'", 2, 7),
+    ("assign-input", GEMM_DECLS + "A[i, j] = B[i, j]\n", "'A' is an input and cannot be assigned", 5, 1),
+    ("never-assigned", GEMM_DECLS, "output 'C' is never assigned", 4, 8),
+    ("assigned-twice", GEMM_DECLS + "C[i, j] = A[i, j]\nC[i, j] = B[i, j]\n", "output 'C' is assigned twice", 6, 1),
+    ("undeclared-output", GEMM_DECLS + "C[i, j] = A[i, j]\nD[i] = A[i, i]\n", "'D' is not a declared output", 6, 1),
+    ("free-index", GEMM_DECLS + "C[i, j] = A[i, k]\n", "unknown name 'k'", 5, 16),
+    ("reduction-unused", GEMM_DECLS + "C[i, j] = sum[k](A[i, j])\n", "cannot tell the range of index 'k'", 5, 11),
+    ("softmax-two-indices", GEMM_DECLS + "C[i, j] = softmax[i, j](A[i, j])\n", "'softmax' takes exactly one index", 5, 11),
+    ("comparison-value", GEMM_DECLS + "C[i, j] = A[i, j] < 0\n", "a comparison is not a number", 5, 11),
+    ("duplicate", "param M\nparam M\n", "'M' is already declared", 2, 7),
+    ("fractional-dim", "param M\nconst G = 1.5\ninput A[M / G] : f32\n", "is not an integer", 3, 7),
+    ("sum-without-index", GEMM_DECLS + "C[i, j] = sum(A[i, j])\n", "write sum[j](...)", 5, 11),
+    ("lhs-repeated", GEMM_DECLS + "C[i, i] = A[i, i]\n", "index 'i' appears twice", 5, 6),
+    ("where-not-condition", GEMM_DECLS + "C[i, j] = A[i, j] where B[i, j]\n", "'where' needs a condition", 5, 25),
+    ("non-affine-subscript", GEMM_DECLS + "C[i, j] = A[i * j, j]\n", "subscripts must be affine", 5, 11),
+]
+
+LOCATED = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): error: ")
+
+
+def _check(status, err, expected_status=1):
+    assert status == expected_status, err
+    assert "Traceback" not in err
+    assert err.count("error:") == 1, err
+
+
+@pytest.mark.parametrize("name,text,message,line,col", BAD_SPECS, ids=[b[0] for b in BAD_SPECS])
+def test_bad_spec(tilec, tmp_path, name, text, message, line, col):
+    spec = tmp_path / f"{name}.ta"
+    spec.write_text(text)
+    status, out, err = tilec("compile", spec)
+    _check(status, err)
+    match = LOCATED.match(err)
+    assert match, err
+    assert (match["file"], int(match["line"]), int(match["col"])) == (str(spec), line, col), err
+    assert message in err
+    assert "^" in err.splitlines()[2]  # the caret under the offending column
+
+
+BAD_IR = [
+    ("parse", "func.func @f() {\n  %0 = arith.constant : f32\n  return\n}\n", "expected attribute value", 2),
+    ("verifier", 'func.func @f(%a: tensor<?x?xf32, ["M", "N"]>) {\n'
+     '  %m = "ta.reduce"(%a) {kind = "mean", dims = [1]} : (tensor<?x?xf32, ["M", "N"]>) -> tensor<?xf32, ["M"]>\n'
+     "  return\n}\n", "attribute 'kind' must be one of sum, max, min", 2),
+    ("unknown-op", 'func.func @f() {\n  "ta.bogus"() : () -> ()\n  return\n}\n', "ta.bogus", 2),
+]
+
+
+@pytest.mark.parametrize("name,text,message,line", BAD_IR, ids=[b[0] for b in BAD_IR])
+def test_bad_ir(tilec, tmp_path, name, text, message, line):
+    path = tmp_path / f"{name}.mlir"
+    path.write_text(text)
+    status, out, err = tilec("opt", path)
+    _check(status, err)
+    match = LOCATED.match(err)
+    assert match and match["file"] == str(path) and int(match["line"]) == line, err
+    assert message in err
+
+
+BAD_PIPELINES = [
+    ("builtin.module(ta-decompose-softmax, bogus)", "unknown pass 'bogus'", 38),
+    ("builtin.module(cse,,)", "malformed pass pipeline", 20),
+    ("builtin.module(ta-specialize-shapes{shape=3})", "has no option 'shape'", 16),
+    ("builtin.module(ta-specialize-shapes{shapes=M})", "must look like NAME=SIZE", 16),
+    ("builtin.module(func.func(ta-decompose-softmax))", "runs on the whole module", 26),
+]
+
+
+@pytest.mark.parametrize("pipeline,message,col", BAD_PIPELINES)
+def test_bad_pipeline(tilec, tmp_path, pipeline, message, col):
+    path = tmp_path / "ok.mlir"
+    path.write_text("func.func @f() {\n  return\n}\n")
+    status, out, err = tilec("opt", path, f"--pass-pipeline={pipeline}")
+    _check(status, err)
+    assert err.startswith(f"<pass-pipeline>:1:{col}: error: "), err
+    assert message in err
+
+
+def test_missing_parameter_value(tilec, tmp_path):
+    spec = tmp_path / "p.ta"
+    spec.write_text("param M\ninput A[M] : f32\noutput B[M] : f32\nB[i] = A[i]\n")
+    status, out, err = tilec("run", spec)
+    _check(status, err)
+    assert "shape parameter 'M' has no value; pass --shape M=..." in err
+
+
+def test_unknown_shape_parameter(tilec):
+    status, out, err = tilec("run", "examples/gemm.ta", "--shape", "Q=3")
+    _check(status, err)
+    assert "'Q' is not a shape parameter of gemm" in err
+
+
+def test_missing_file(tilec):
+    status, out, err = tilec("compile", "no/such/spec.ta")
+    _check(status, err)
+    assert "cannot read 'no/such/spec.ta'" in err
+
+
+@pytest.mark.parametrize("args", [["frobnicate"], ["run", "x.ta", "--shape", "M=zero"], ["compile"],
+                                  ["run", "x.ta", "--stage", "gpu"]])
+def test_command_line_misuse_exits_2(tilec, args):
+    with pytest.raises(SystemExit) as exit_info:
+        tilec(*args)
+    assert exit_info.value.code == 2
+
+
+def test_debug_shows_the_traceback(tilec, tmp_path):
+    spec = tmp_path / "bad.ta"
+    spec.write_text("param M\ninput A[M] : f32\noutput B[M] : f32\nB[i] = nope[i]\n")
+    status, out, err = tilec("compile", spec, "--debug")
+    assert status == 1 and "Traceback" in err and "unknown tensor 'nope'" in err
