@@ -17,6 +17,7 @@ from dataclasses import dataclass
 _MODULES = {
     "ta-decompose-softmax": "ta_decompose_softmax",
     "ta-specialize-shapes": "ta_specialize_shapes",
+    "ta-to-loops": "ta_to_loops",
 }
 
 

@@ -34,7 +34,8 @@ def _parser() -> argparse.ArgumentParser:
 
     compile_ = sub.add_parser("compile", parents=[common], help="lower specs and write or print each stage")
     compile_.add_argument("specs", nargs="+", metavar="SPEC.ta")
-    compile_.add_argument("--emit", choices=["ta"], default="ta", help="the stage to print or write (default: ta)")
+    compile_.add_argument("--emit", choices=["ta", "loop"], default="ta",
+                          help="the stage to print or write with -o (default: ta)")
     out = compile_.add_mutually_exclusive_group()
     out.add_argument("-o", "--output", metavar="FILE", help="write the result here (one spec only)")
     out.add_argument("--out-dir", metavar="DIR", help="write every stage of every spec into DIR")
@@ -46,7 +47,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("spec", metavar="SPEC.ta")
     run.add_argument("--shape", type=_shapes, action="append", default=[], metavar="N=64,...")
     run.add_argument("--seed", type=int, default=0)
-    run.add_argument("--stage", choices=["ta"], default="ta", help="the stage to execute (default: ta, the oracle)")
+    run.add_argument("--stage", choices=["ta", "loop"], default="ta",
+                     help="the stage to execute and compare with the oracle (default: ta, the oracle alone)")
     run.set_defaults(func="tilec.commands:run_command")
 
     opt = sub.add_parser("opt", parents=[common], help="parse, transform and print IR (mlir-opt style)")

@@ -61,16 +61,31 @@ def compile_command(args) -> int:
     shapes = _merged(args.shape)
     for spec in args.specs:
         with dialects.context(), ir.Location.unknown():
-            text = str(_lower(spec, shapes))
+            wanted = STAGES if args.out_dir else STAGES[:STAGES.index(args.emit) + 1]
+            stages = _stages(_lower(spec, shapes), wanted)
         if args.out_dir:
-            path = Path(args.out_dir) / f"{Path(spec).stem}.{args.emit}.mlir"
-            write_atomically(path, text)
-            print(f"{spec}: {args.emit} -> {path}")
+            for stage, text in stages.items():
+                path = Path(args.out_dir) / f"{Path(spec).stem}.{stage}.mlir"
+                write_atomically(path, text)
+                print(f"{spec}: {stage} -> {path}")
         elif args.output:
-            write_atomically(args.output, text)
+            write_atomically(args.output, stages[args.emit])
         else:
-            sys.stdout.write(text)
+            sys.stdout.write(stages[args.emit])
     return 0
+
+
+STAGES = ("ta", "loop")
+
+
+def _stages(module, wanted: tuple[str, ...]) -> dict[str, str]:
+    """The printed IR of each wanted stage, from the ta module down."""
+    from .driver import to_loops
+
+    stages = {"ta": str(module)}
+    if "loop" in wanted:
+        stages["loop"] = str(to_loops(module))
+    return stages
 
 
 def run_command(args) -> int:
@@ -78,6 +93,7 @@ def run_command(args) -> int:
 
     from tilec import dialects
 
+    from .compare import compare
     from .oracle import evaluate
     from .signature import bind, random_inputs, signature
 
@@ -88,14 +104,31 @@ def run_command(args) -> int:
         env = bind(sig, _merged(args.shape))
         inputs = random_inputs(sig, env, args.seed)
         outputs = evaluate(fn, inputs, env)
+        staged = _run_stage(args.stage, module, sig, inputs, env)
     print(f"{sig.name}: stage {args.stage}, seed {args.seed}, "
           + ", ".join(f"{k}={v}" for k, v in env.items()))
+    ok = True
     for spec in sig.outputs:
         value = outputs[spec.name].double()
         dtype = str(spec.dtype).removeprefix("torch.")
-        print(f"  {spec.name}: shape {list(value.shape)} {dtype}  sum {value.sum().item():.6e}  "
-              f"abs-sum {value.abs().sum().item():.6e}")
-    return 0
+        line = (f"  {spec.name}: shape {list(value.shape)} {dtype}  sum {value.sum().item():.6e}  "
+                f"abs-sum {value.abs().sum().item():.6e}")
+        if staged is not None:
+            result = compare(staged[spec.name], outputs[spec.name])
+            ok &= result.ok
+            line += f"  | {args.stage} vs oracle: {result}"
+        print(line)
+    return 0 if ok else 1
+
+
+def _run_stage(stage: str, module, sig, inputs, env):
+    """The outputs of ``stage`` on ``inputs``, or None for the oracle itself."""
+    if stage == "ta":
+        return None
+    from .driver import to_loops
+    from .loop_runner import run_loops
+
+    return run_loops(to_loops(module), sig, inputs, env)
 
 
 def opt_command(args) -> int:

@@ -1,0 +1,107 @@
+"""ta-to-loops: lower ta functions to loop nests over buffers (scf / memref / arith / math).
+
+    func @f(%A: tensor<?x?xbf16, ["M", "K"]>, ...) -> tensor<...>
+      -->
+    func @f(%A: memref<?x?xbf16>, ..., %C: memref<?x?xbf16> {ta.output}, %M: index, ...)
+
+Every ta value gets a buffer (the output argument itself when it is returned);
+every op becomes a loop nest with its scalar body inlined: ta.at is a load,
+ta.index a loop variable, ta.param an index argument. Sizes come from the
+shape parameters, so any extent works (no divisibility assumptions). Reductions
+over one index that ta-fuse-reductions grouped into ta.online become a single
+loop over that index with a running max and rescaled sums.
+softmax/logsumexp must be decomposed first (ta-decompose-softmax).
+"""
+
+from dataclasses import dataclass
+
+from torch_mlir import ir
+from torch_mlir.dialects import func
+
+from tilec.dialects.ta import tensor_dims
+
+from . import PassInfo
+from ._loops import Builder
+from ._lower_ops import lower_op
+
+
+@dataclass(frozen=True)
+class Options:
+    pass
+
+
+def _param_names(fn) -> list[str]:
+    if "ta.params" not in fn.attributes:
+        return []
+    return [named.name for named in ir.DictAttr(fn.attributes["ta.params"])]
+
+
+def _lower_function(fn) -> None:
+    ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
+    entry = fn.entry_block
+    ret = list(entry.operations)[-1]
+    params = _param_names(fn)
+    for value in list(ftype.inputs) + list(ftype.results):
+        for dim in tensor_dims(value):
+            missing = dim.symbols - set(params)
+            if missing:
+                raise ValueError(f"dimension '{dim}' uses '{sorted(missing)[0]}', which is not in ta.params")
+    in_types = [_memref(t) for t in ftype.inputs]
+    out_types = [_memref(t) for t in ftype.results]
+    index = ir.IndexType.get()
+    new_types = in_types + out_types + [index] * len(params)
+
+    # a fresh function, built next to the old one, then put in its place
+    with ir.InsertionPoint(fn), fn.location:
+        new = func.FuncOp(ir.StringAttr(fn.attributes["sym_name"]).value, (new_types, []))
+        block = new.add_entry_block()
+    args = list(block.arguments)
+    n_in, n_out = len(in_types), len(out_types)
+    b = Builder(block, dict(zip(params, args[n_in + n_out:])))
+    for old_arg, arg in zip(entry.arguments, args[:n_in]):
+        b.buffers[old_arg] = arg
+    returned = list(ret.operands)
+    for value, out_arg in zip(returned, args[n_in:n_in + n_out]):
+        if value not in b.buffers and returned.count(value) == 1:
+            b.buffers[value] = out_arg  # the producing op writes the output directly
+    with ir.InsertionPoint(block), fn.location:
+        for op in list(entry.operations)[:-1]:
+            lower_op(b, op)
+        for value, out_arg in zip(returned, args[n_in:n_in + n_out]):
+            if b.buffers[value] != out_arg:
+                b.copy(b.buffers[value], out_arg, value.type)
+        b.free_temporaries(set(args))
+        func.ReturnOp([])
+    _copy_attributes(fn, new, n_in, n_out, params)
+    fn.operation.erase()
+
+
+def _memref(t: ir.Type) -> ir.MemRefType:
+    t = ir.RankedTensorType(t)
+    return ir.MemRefType.get(t.shape, t.element_type)
+
+
+def _copy_attributes(old, new, n_in: int, n_out: int, params: list[str]) -> None:
+    names = lambda key, n: ([ir.DictAttr(a) for a in ir.ArrayAttr(old.attributes[key])]
+                            if key in old.attributes else [ir.DictAttr.get({})] * n)
+    ins, outs = names("arg_attrs", n_in), names("res_attrs", n_out)
+    output = lambda d: ir.DictAttr.get({**{a.name: a.attr for a in d}, "ta.output": ir.UnitAttr.get()})
+    param = lambda p: ir.DictAttr.get({"ta.param": ir.StringAttr.get(p)})
+    new.attributes["arg_attrs"] = ir.ArrayAttr.get(ins + [output(d) for d in outs] + [param(p) for p in params])
+    if "ta.params" in old.attributes:
+        new.attributes["ta.params"] = old.attributes["ta.params"]
+    new.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get()
+
+
+def run(module: ir.Operation, options: Options) -> None:
+    for op in list(module.regions[0].blocks[0].operations):
+        if op.operation.name == "func.func" and _is_ta(op):
+            _lower_function(op)
+
+
+def _is_ta(fn) -> bool:
+    ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
+    return any(isinstance(t, ir.RankedTensorType) for t in (*ftype.inputs, *ftype.results))
+
+
+PASS = PassInfo("ta-to-loops", "lower ta to scf loop nests over memref buffers", Options, run, __doc__)

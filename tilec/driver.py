@@ -1,0 +1,36 @@
+"""The compiler's stages, each a straight-line list of passes with the reason for each."""
+
+from __future__ import annotations
+
+from torch_mlir import ir
+
+from .diagnostics import TilecError
+from .pipeline import build
+
+# ta (as the spec frontend emits it) -> loop IR
+LOOP_PIPELINE = [
+    "ta-decompose-softmax",   # softmax/logsumexp -> max, exp, sum, div: the form fusion reads
+    "canonicalize",           # fold constants, drop dead ops
+    # "ta-fuse-reductions",   # reductions over one index -> one pass with running state
+    "canonicalize",           # drop what fusion made dead
+    "cse",
+    "ta-to-loops",            # loop nests over buffers, fused reductions as one loop
+]
+
+
+def run_passes(module: ir.Module, passes: list[str]) -> None:
+    """Run ``passes`` (pipeline elements) on ``module`` in the active context."""
+    pm, failures = build(f"builtin.module({', '.join(passes)})")
+    try:
+        pm.run(module.operation)
+    except ir.MLIRError as err:
+        if failures:
+            raise TilecError(f"{failures[0]}") from None
+        raise TilecError(f"lowering failed: {err}") from None
+
+
+def to_loops(module: ir.Module) -> ir.Module:
+    """The loop-IR module of a ta module (a copy; ``module`` is left as it is)."""
+    copy = ir.Module.parse(str(module))
+    run_passes(copy, LOOP_PIPELINE)
+    return copy

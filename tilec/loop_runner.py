@@ -1,0 +1,78 @@
+"""Run loop IR on the CPU: lower to LLVM and call it through MLIR's ExecutionEngine.
+
+The function ta-to-loops produces takes the input buffers, the output buffers
+(``ta.output``) and one index per shape parameter (``ta.param``). bf16 buffers
+cross the boundary as int16 arrays with the same bits (numpy has no bf16).
+"""
+
+from __future__ import annotations
+
+import ctypes
+
+import numpy as np
+import torch
+from torch_mlir import execution_engine, ir, passmanager
+from torch_mlir.runtime import get_ranked_memref_descriptor
+
+from .signature import Signature
+
+# loop IR -> LLVM dialect, each step a standard upstream conversion
+JIT_PIPELINE = ",".join([
+    "lower-affine",               # affine.apply of ta.remap indices -> arith
+    "convert-scf-to-cf",          # structured loops -> branches
+    "math-expand-ops",            # rsqrt and friends -> ops LLVM has
+    "convert-math-to-llvm",       # exp, log, sqrt -> LLVM intrinsics
+    "convert-math-to-libm",       # tanh, erf -> libm calls
+    "expand-strided-metadata",
+    "finalize-memref-to-llvm",    # buffers -> LLVM structs and malloc/free
+    "convert-arith-to-llvm",
+    "convert-func-to-llvm",       # plus the C interface wrappers for invoke()
+    "convert-cf-to-llvm",
+    "reconcile-unrealized-casts",
+])
+
+
+def _array(t: torch.Tensor) -> np.ndarray:
+    t = t.detach().contiguous()
+    return t.view(torch.int16).numpy() if t.dtype == torch.bfloat16 else t.numpy()
+
+
+def _tensor(a: np.ndarray, dtype: torch.dtype) -> torch.Tensor:
+    t = torch.from_numpy(a)
+    return t.view(torch.bfloat16) if dtype == torch.bfloat16 else t
+
+
+def _argument_roles(fn) -> list[tuple[str, str]]:
+    """(role, name) per argument: role is input, output or param."""
+    roles = []
+    for attrs in ir.ArrayAttr(fn.attributes["arg_attrs"]):
+        d = ir.DictAttr(attrs)
+        if "ta.param" in d:
+            roles.append(("param", ir.StringAttr(d["ta.param"]).value))
+        else:
+            roles.append(("output" if "ta.output" in d else "input", ir.StringAttr(d["ta.name"]).value))
+    return roles
+
+
+def run_loops(module: ir.Module, sig: Signature, inputs: dict[str, torch.Tensor],
+              env: dict[str, int]) -> dict[str, torch.Tensor]:
+    """Execute the loop-IR function of ``module`` (consumed: it is lowered to LLVM)."""
+    fn = module.body.operations[0]
+    roles = _argument_roles(fn)
+    name = ir.StringAttr(fn.attributes["sym_name"]).value
+    outputs = {s.name: np.zeros(s.shape(env), dtype=_array(torch.zeros(0, dtype=s.dtype)).dtype)
+               for s in sig.outputs}
+    keep, args = [], []
+    for role, arg_name in roles:
+        if role == "param":
+            value = ctypes.c_int64(env[arg_name])
+            keep.append(value)
+            args.append(ctypes.pointer(value))
+            continue
+        array = _array(inputs[arg_name]) if role == "input" else outputs[arg_name]
+        keep.append(array)
+        args.append(ctypes.pointer(ctypes.pointer(get_ranked_memref_descriptor(array))))
+    passmanager.PassManager.parse(f"builtin.module({JIT_PIPELINE})").run(module.operation)
+    engine = execution_engine.ExecutionEngine(module, opt_level=2)
+    engine.invoke(name, *args)
+    return {s.name: _tensor(outputs[s.name], s.dtype) for s in sig.outputs}
