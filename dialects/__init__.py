@@ -32,7 +32,7 @@ def _load(dialect) -> None:
 
 def context() -> ir.Context:
     """A fresh MLIR context with the ta and tile dialects loaded."""
-    from . import ta, tile
+    from . import ta, ta_online, tile  # noqa: F401  (ta_online adds ta.online to TA)
 
     ctx = ir.Context()
     with ctx, ir.Location.unknown():

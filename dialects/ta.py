@@ -19,6 +19,7 @@ are f32, f16 or bf16. The ops:
 """
 
 
+from collections.abc import Sequence
 from typing import Any
 
 from torch_mlir import ir
@@ -115,7 +116,7 @@ def _check_map(op):
     if not ops or ops[-1].name != "ta.yield":
         raise Invalid("body must end with ta.yield")
     res_elt = ir.RankedTensorType(op.res.type).element_type
-    if ops[-1].operands[0].type != res_elt:
+    if [v.type for v in ops[-1].operands] != [res_elt]:
         raise Invalid(f"body must yield one {res_elt} value")
 
 
@@ -142,11 +143,10 @@ class MapOp(TA.Operation, name="map"):
 
 def _check_at(op):
     amap = affine_maps_single(op, "map")
-    parent = _enclosing_map(op)
-    res_dims = tensor_dims(parent.res.type)
+    res_dims = domain_dims(_enclosing_map(op))
     dims = tensor_dims(op.src.type)
     if amap.n_dims != len(res_dims):
-        raise Invalid(f"map must range over the {len(res_dims)} dims of the enclosing ta.map, got {amap}")
+        raise Invalid(f"map must range over the {len(res_dims)} dims of the enclosing body, got {amap}")
     positions = projected_dims(amap, "ta.at")
     if len(positions) != len(dims):
         raise Invalid(f"map has {len(positions)} results but the tensor has rank {len(dims)}")
@@ -296,18 +296,28 @@ class FillOp(TA.Operation, name="fill"):
     verify_invariants = verifier(_check_fill)
 
 
+BODY_OPS = ("ta.map", "ta.online")
+
+
 def _enclosing_map(op):
     parent = op.operation.parent
-    if parent is None or parent.name != "ta.map":
-        raise Invalid("must be inside a ta.map body")
+    if parent is None or parent.name not in BODY_OPS:
+        raise Invalid("must be inside a ta.map or ta.online body")
     return parent.opview
+
+
+def domain_dims(body_op) -> list[DimExpr]:
+    """The index space a ta.map or ta.online body runs over."""
+    if body_op.operation.name == "ta.online":
+        return [parse_dim(ir.StringAttr(a).value) for a in ir.ArrayAttr(body_op.attributes["extents"])]
+    return tensor_dims(body_op.res.type)
 
 
 def _check_index(op):
     dim = int_attr(op, "dim")
-    rank = ir.RankedTensorType(_enclosing_map(op).res.type).rank
+    rank = len(domain_dims(_enclosing_map(op)))
     if not 0 <= dim < rank:
-        raise Invalid(f"dim {dim} is out of range for the enclosing ta.map of rank {rank}")
+        raise Invalid(f"dim {dim} is out of range for the enclosing body of rank {rank}")
 
 
 class IndexOp(TA.Operation, name="index"):
@@ -346,11 +356,11 @@ def _check_yield(op):
 
 
 class YieldOp(TA.Operation, name="yield", traits=[ir.IsTerminatorTrait]):
-    """Terminates a ta.map body with the result element.
+    """Terminates a ta.map body with the result element (a ta.online body: its terms).
 
     Example:
         "ta.yield"(%v) : (f32) -> ()
     """
 
-    value: Operand[Any]
+    values: Sequence[Operand[Any]]
     verify_invariants = verifier(_check_yield)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 # name -> module, in the order `tilec passes` lists them
 _MODULES = {
     "ta-decompose-softmax": "ta_decompose_softmax",
+    "ta-fuse-reductions": "ta_fuse_reductions",
     "ta-specialize-shapes": "ta_specialize_shapes",
     "ta-to-loops": "ta_to_loops",
 }

@@ -12,6 +12,7 @@ from __future__ import annotations
 import torch
 from torch_mlir import ir
 
+from tilec.dialects.dims import parse_dim
 from tilec.dialects.ta import tensor_dims
 
 from .diagnostics import TilecError, mlir_loc
@@ -91,7 +92,30 @@ def _remap(op, values, env):
 
 def _map(op, values, env):
     shape = sizes(op.result.type, env)
-    return oracle_scalar.run_body(op, values, env, shape).to(dtype_of(op.result.type))
+    return oracle_scalar.run_body(op, values, env, shape)[0].to(dtype_of(op.result.type))
+
+
+def _online(op, values, env):
+    """The closed form of ta.online (see dialects/ta_online.py): no running state here."""
+    shape = tuple(parse_dim(ir.StringAttr(e).value).evaluate(env) for e in ir.ArrayAttr(op.attributes["extents"]))
+    terms = oracle_scalar.run_body(op, values, env, shape)
+    j = ir.IntegerAttr(op.attributes["dim"]).value
+    kind = ir.StringAttr(op.attributes["kind"]).value
+    if kind == "max":
+        folded = terms[0].amax(j, keepdim=True)
+    elif kind == "min":
+        folded = terms[0].amin(j, keepdim=True)
+    elif len(terms) == 2:
+        x, t = terms
+        folded = (torch.exp(x - x.amax(j, keepdim=True)) * t).sum(j, keepdim=True)
+    else:
+        folded = terms[0].sum(j, keepdim=True)
+    kept = [ir.AffineDimExpr(e).position for e in ir.AffineMapAttr(op.attributes["map"]).value.results]
+    # the terms do not depend on the other dims: any slice along them will do
+    index = tuple(slice(None) if d in kept else 0 for d in range(len(shape)))
+    sliced = folded[index]
+    order = sorted(range(len(kept)), key=kept.__getitem__)
+    return sliced.permute([order.index(k) for k in range(len(kept))]).contiguous()
 
 
 def _constant(op, values, env):
@@ -107,4 +131,5 @@ _HANDLERS = {
     "ta.fill": _fill,
     "ta.remap": _remap,
     "ta.map": _map,
+    "ta.online": _online,
 }

@@ -55,8 +55,8 @@ def _broadcast_view(tensor: torch.Tensor, positions: list[int], rank: int) -> to
     return moved.reshape(shape)
 
 
-def run_body(op, values: dict, env: dict[str, int], shape: tuple[int, ...]) -> torch.Tensor:
-    """The tensor a ta.map computes: its body run once over the whole index space."""
+def run_body(op, values: dict, env: dict[str, int], shape: tuple[int, ...]) -> list[torch.Tensor]:
+    """The values a ta.map / ta.online body yields, computed once over the whole index space."""
     rank = len(shape)
     local = {}
     get = lambda v: local[v] if v in local else values[v]
@@ -64,7 +64,7 @@ def run_body(op, values: dict, env: dict[str, int], shape: tuple[int, ...]) -> t
         name = inner.operation.name
         operands = [get(v) for v in inner.operation.operands]
         if name == "ta.yield":
-            return operands[0].expand(shape).clone()
+            return [v.expand(shape).clone() for v in operands]
         if name == "ta.at":
             amap = ir.AffineMapAttr(inner.attributes["map"]).value
             positions = [ir.AffineDimExpr(e).position for e in amap.results]

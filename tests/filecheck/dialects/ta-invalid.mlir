@@ -112,7 +112,7 @@ func.func @at_dim_mismatch(%a: tensor<?xf32, ["N"]>) {
 // -----
 
 func.func @at_outside_map(%a: tensor<?xf32, ["N"]>) {
-  // expected-error @+1 {{'ta.at' op must be inside a ta.map body}}
+  // expected-error @+1 {{'ta.at' op must be inside a ta.map or ta.online body}}
   %x = "ta.at"(%a) {map = affine_map<(i) -> (i)>} : (tensor<?xf32, ["N"]>) -> f32
   return
 }
@@ -121,7 +121,7 @@ func.func @at_outside_map(%a: tensor<?xf32, ["N"]>) {
 
 func.func @index_dim() {
   %y = "ta.map"() ({
-    // expected-error @+1 {{'ta.index' op dim 3 is out of range for the enclosing ta.map of rank 1}}
+    // expected-error @+1 {{'ta.index' op dim 3 is out of range for the enclosing body of rank 1}}
     %i = "ta.index"() {dim = 3 : i64} : () -> index
     %c = arith.constant 1.0 : f32
     "ta.yield"(%c) : (f32) -> ()
@@ -160,6 +160,6 @@ func.func @fill_type() {
 // -----
 
 func.func @yield_outside(%c: f32) {
-  // expected-error @+1 {{'ta.yield' op must be inside a ta.map body}}
+  // expected-error @+1 {{'ta.yield' op must be inside a ta.map or ta.online body}}
   "ta.yield"(%c) : (f32) -> ()
 }
