@@ -163,3 +163,36 @@ func.func @yield_outside(%c: f32) {
   // expected-error @+1 {{'ta.yield' op must be inside a ta.map or ta.online body}}
   "ta.yield"(%c) : (f32) -> ()
 }
+
+// -----
+
+func.func @online_term_depends_on_dropped_dim(%s: tensor<?x?xf32, ["S", "T"]>, %v: tensor<?x?xf32, ["T", "D"]>) {
+  // expected-error @+1 {{'ta.online' op a term depends on domain dim d2, which is neither kept nor reduced}}
+  %l = "ta.online"() ({
+    %w = "ta.at"(%v) {map = affine_map<(i, j, d) -> (j, d)>} : (tensor<?x?xf32, ["T", "D"]>) -> f32
+    "ta.yield"(%w) : (f32) -> ()
+  }) {kind = "sum", dim = 1 : i64, group = "g0", map = affine_map<(i, j, d) -> (i)>, extents = ["S", "T", "D"]} : () -> tensor<?xf32, ["S"]>
+  return
+}
+
+// -----
+
+func.func @online_two_terms_for_max(%s: tensor<?x?xf32, ["S", "T"]>) {
+  // expected-error @+1 {{'ta.online' op body must yield one term, or two (x, t) for a stabilised sum}}
+  %l = "ta.online"() ({
+    %x = "ta.at"(%s) {map = affine_map<(i, j) -> (i, j)>} : (tensor<?x?xf32, ["S", "T"]>) -> f32
+    "ta.yield"(%x, %x) : (f32, f32) -> ()
+  }) {kind = "max", dim = 1 : i64, group = "g0", map = affine_map<(i, j) -> (i)>, extents = ["S", "T"]} : () -> tensor<?xf32, ["S"]>
+  return
+}
+
+// -----
+
+func.func @online_keeps_reduced_dim(%s: tensor<?x?xf32, ["S", "T"]>) {
+  // expected-error @+1 {{'ta.online' op map must project the 2-d domain onto the result, leaving out dim 1}}
+  %l = "ta.online"() ({
+    %x = "ta.at"(%s) {map = affine_map<(i, j) -> (i, j)>} : (tensor<?x?xf32, ["S", "T"]>) -> f32
+    "ta.yield"(%x) : (f32) -> ()
+  }) {kind = "sum", dim = 1 : i64, group = "g0", map = affine_map<(i, j) -> (i, j)>, extents = ["S", "T"]} : () -> tensor<?x?xf32, ["S", "T"]>
+  return
+}

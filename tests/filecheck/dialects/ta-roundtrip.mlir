@@ -44,3 +44,24 @@ func.func @softmax_logsumexp_remap_fill(%x: tensor<?x8xf32, ["S", "8"]>, %k: ten
   %z = "ta.fill"() {value = 0.0 : f32} : () -> tensor<4x?xf32, ["4", "N"]>
   return %p, %l, %g, %z : tensor<?x8xf32, ["S", "8"]>, tensor<?xf32, ["S"]>, tensor<?x?xbf16, ["H", "T"]>, tensor<4x?xf32, ["4", "N"]>
 }
+
+// CHECK-LABEL: func.func @online
+func.func @online(%s: tensor<?x?xf32, ["S", "T"]>, %v: tensor<?x?xbf16, ["T", "D"]>) -> (tensor<?xf32, ["S"]>, tensor<?x?xf32, ["S", "D"]>) {
+  // CHECK: "ta.online"() ({
+  // CHECK:   "ta.yield"(%{{.*}}, %{{.*}}) : (f32, f32) -> ()
+  // CHECK: }) {dim = 1 : i64, extents = ["S", "T", "D"], group = "g0", kind = "sum", map = #map{{[0-9]*}}} : () -> tensor<?xf32, ["S"]>
+  %l = "ta.online"() ({
+    %x = "ta.at"(%s) {map = affine_map<(i, j, d) -> (i, j)>} : (tensor<?x?xf32, ["S", "T"]>) -> f32
+    %one = arith.constant 1.0 : f32
+    "ta.yield"(%x, %one) : (f32, f32) -> ()
+  }) {kind = "sum", dim = 1 : i64, group = "g0", map = affine_map<(i, j, d) -> (i)>, extents = ["S", "T", "D"]} : () -> tensor<?xf32, ["S"]>
+  // CHECK: "ta.online"() ({
+  // CHECK: }) {dim = 1 : i64, extents = ["S", "T", "D"], group = "g0", kind = "sum", map = #map{{[0-9]*}}} : () -> tensor<?x?xf32, ["S", "D"]>
+  %o = "ta.online"() ({
+    %x = "ta.at"(%s) {map = affine_map<(i, j, d) -> (i, j)>} : (tensor<?x?xf32, ["S", "T"]>) -> f32
+    %w = "ta.at"(%v) {map = affine_map<(i, j, d) -> (j, d)>} : (tensor<?x?xbf16, ["T", "D"]>) -> bf16
+    %t = arith.extf %w : bf16 to f32
+    "ta.yield"(%x, %t) : (f32, f32) -> ()
+  }) {kind = "sum", dim = 1 : i64, group = "g0", map = affine_map<(i, j, d) -> (i, d)>, extents = ["S", "T", "D"]} : () -> tensor<?x?xf32, ["S", "D"]>
+  return %l, %o : tensor<?xf32, ["S"]>, tensor<?x?xf32, ["S", "D"]>
+}
