@@ -20,6 +20,7 @@ class Builder:
         self.buffers: dict = {}   # ta tensor value -> memref
         self.scalars: dict = {}   # function-level scalar (hoisted constant) -> its clone
         self.allocated: list = []
+        self.inlined: set = set()  # values computed where they are read instead of stored
         self._dims: dict[str, ir.Value] = {}
         with ir.InsertionPoint(block), ir.Location.unknown():
             self.c0 = arith.ConstantOp(ir.IndexType.get(), 0).result
@@ -87,6 +88,19 @@ class Builder:
     def load(self, value: ir.Value, indices: list[ir.Value]) -> ir.Value:
         return memref.LoadOp(self.buffer(value), indices).result
 
+    def element(self, value: ir.Value, indices: list[ir.Value]) -> ir.Value:
+        """value[indices]: loaded from its buffer, or computed on the spot if inlined."""
+        if value not in self.inlined:
+            return self.load(value, indices)
+        op = value.owner
+        name = op.operation.name
+        if name == "ta.map":
+            return clone_scalar_ops(self, op.regions[0].blocks[0].operations, indices, {})
+        if name == "ta.remap":
+            amap = ir.AffineMapAttr(op.attributes["map"]).value
+            return self.element(op.operation.operands[0], affine_indices(amap, indices))
+        return _contract_element(self, op, indices)
+
 
 def positions(amap: ir.AffineMap) -> list[int]:
     return [ir.AffineDimExpr(e).position for e in amap.results]
@@ -108,7 +122,7 @@ def clone_scalar_ops(b: Builder, ops, ivs: list[ir.Value], local: dict) -> ir.Va
             return _get(b, local, op.operation.operands[0])
         if name == "ta.at":
             amap = ir.AffineMapAttr(op.attributes["map"]).value
-            result = b.load(op.operation.operands[0], [ivs[p] for p in positions(amap)])
+            result = b.element(op.operation.operands[0], [ivs[p] for p in positions(amap)])
         elif name == "ta.index":
             result = ivs[ir.IntegerAttr(op.attributes["dim"]).value]
         elif name == "ta.param":
@@ -126,6 +140,73 @@ def _get(b: Builder, local: dict, value: ir.Value) -> ir.Value:
     if value in local:
         return local[value]
     return b.scalars[value]
+
+
+def emit_value(b: Builder, value: ir.Value, ivs: list, local: dict) -> ir.Value:
+    """Emit just the ops of a body that ``value`` needs (ivs: the body's index values)."""
+    if value in local:
+        return local[value]
+    owner = value.owner
+    if isinstance(owner, ir.Block) or owner.operation.parent.name not in ("ta.online", "ta.map"):
+        return b.scalars[value]
+    for operand in owner.operation.operands:
+        if operand.owner != owner and _defined_in_body(operand, owner.operation.parent):
+            emit_value(b, operand, ivs, local)
+    clone_scalar_ops(b, [owner], ivs, local)
+    return local[value]
+
+
+def _defined_in_body(value, body_op) -> bool:
+    owner = value.owner
+    return not isinstance(owner, ir.Block) and owner.operation.parent == body_op
+
+
+def _contract_element(b: Builder, op, indices: list) -> ir.Value:
+    """sum over the reduced dims of lhs * rhs at the result point ``indices`` (f32)."""
+    maps = [ir.AffineMapAttr(m).value for m in ir.ArrayAttr(op.attributes["maps"])]
+    out = positions(maps[2])
+    dom = [None] * maps[0].n_dims
+    for p, iv in zip(out, indices):
+        dom[p] = iv
+    reduced = [d for d in range(len(dom)) if d not in out]
+    sizes = {}
+    for value, amap in zip(op.operation.operands, maps):
+        for k, p in enumerate(positions(amap)):
+            sizes.setdefault(p, b.sizes(value.type)[k])
+    lhs, rhs = op.operation.operands
+
+    def accumulate(k: int, acc: ir.Value) -> ir.Value:
+        if k == len(reduced):
+            product = arith.MulFOp(as_f32(b.element(lhs, [dom[p] for p in positions(maps[0])])),
+                                   as_f32(b.element(rhs, [dom[p] for p in positions(maps[1])]))).result
+            return arith.AddFOp(acc, product).result
+        loop = scf.ForOp(b.c0, sizes[reduced[k]], b.c1, [acc])
+        with ir.InsertionPoint(loop.body):
+            dom[reduced[k]] = loop.induction_variable
+            scf.YieldOp([accumulate(k + 1, loop.inner_iter_args[0])])
+        return loop.results[0]
+
+    return accumulate(0, arith.ConstantOp(ir.F32Type.get(), 0.0).result)
+
+
+def find_inlined(ops) -> set:
+    """ta.map / ta.contract / ta.remap results read only by ta.at inside ta.online bodies
+    (or inside maps that are themselves inlined): computed where read, never stored."""
+    inlined = set()
+    for op in reversed(list(ops)):
+        if op.operation.name not in ("ta.map", "ta.contract", "ta.remap"):
+            continue
+        uses = list(op.result.uses)
+        if uses and all(_read_by_inlined_body(u.owner, inlined) for u in uses):
+            inlined.add(op.result)
+    return inlined
+
+
+def _read_by_inlined_body(user, inlined: set) -> bool:
+    if user.name != "ta.at" or user.parent is None:
+        return False
+    body = user.parent
+    return body.name == "ta.online" or (body.name == "ta.map" and body.results[0] in inlined)
 
 
 def affine_indices(amap: ir.AffineMap, ivs: list[ir.Value]) -> list[ir.Value]:

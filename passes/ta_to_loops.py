@@ -21,7 +21,8 @@ from torch_mlir.dialects import func
 from tilec.dialects.ta import tensor_dims
 
 from . import PassInfo
-from ._loops import Builder
+from ._loops import Builder, find_inlined
+from ._lower_online import lower_online_group
 from ._lower_ops import lower_op
 
 
@@ -64,9 +65,19 @@ def _lower_function(fn) -> None:
     for value, out_arg in zip(returned, args[n_in:n_in + n_out]):
         if value not in b.buffers and returned.count(value) == 1:
             b.buffers[value] = out_arg  # the producing op writes the output directly
+    body_ops = list(entry.operations)[:-1]
+    b.inlined = find_inlined(body_ops)
+    lowered_groups = set()
     with ir.InsertionPoint(block), fn.location:
-        for op in list(entry.operations)[:-1]:
-            lower_op(b, op)
+        for op in body_ops:
+            if op.operation.name == "ta.online":
+                group = ir.StringAttr(op.attributes["group"]).value
+                if group not in lowered_groups:
+                    lowered_groups.add(group)
+                    lower_online_group(b, [o for o in body_ops if o.operation.name == "ta.online" and
+                                           ir.StringAttr(o.attributes["group"]).value == group])
+            elif not (op.operation.results and op.result in b.inlined):
+                lower_op(b, op)
         for value, out_arg in zip(returned, args[n_in:n_in + n_out]):
             if b.buffers[value] != out_arg:
                 b.copy(b.buffers[value], out_arg, value.type)

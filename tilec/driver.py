@@ -11,7 +11,7 @@ from .pipeline import build
 LOOP_PIPELINE = [
     "ta-decompose-softmax",   # softmax/logsumexp -> max, exp, sum, div: the form fusion reads
     "canonicalize",           # fold constants, drop dead ops
-    # "ta-fuse-reductions",   # reductions over one index -> one pass with running state
+    "ta-fuse-reductions",     # reductions over one index -> one pass with running state
     "canonicalize",           # drop what fusion made dead
     "cse",
     "ta-to-loops",            # loop nests over buffers, fused reductions as one loop

@@ -1,0 +1,139 @@
+"""Lowering of a ta.online group (ta-to-loops): one loop over the reduced index.
+
+For every point of the dims all results keep:
+    init:  max/min results -inf/+inf, sums 0, one running max per distinct stabiliser x
+    for j:
+        x = ...;  m' = max(m, x);  c = exp(m - m');  p = exp(x - m');  m = m'
+        for the extra dims of each result:
+            max: r = max(r, t)      sum: r = r + t      stabilised sum: r = r * c + p * t
+After the loop a stabilised sum holds sum_j exp(x - max_j x) * t, its closed form:
+the step lemma  exp(a - m') = exp(a - m) * exp(m - m')  carries the partial sum
+from one running max to the next. (c and p are 1 when their exponent would be
+-inf - -inf, i.e. while every x so far is -inf.)
+"""
+
+import math
+
+from torch_mlir import ir
+from torch_mlir.dialects import arith, math as math_d, memref
+
+from tilec.dialects.dims import parse_dim
+
+from ._loops import Builder, positions
+
+
+def _key(value, memo: dict):
+    """A structural key of how ``value`` is computed inside a body (equal keys, equal values)."""
+    if value in memo:
+        return memo[value]
+    owner = value.owner
+    if isinstance(owner, ir.Block) or owner.operation.parent is None or \
+            owner.operation.parent.name not in ("ta.online",):
+        key = ("value", value)
+    else:
+        key = (owner.operation.name, tuple(sorted((k, str(v)) for k, v in owner.operation.attributes.items())),
+               str(value.type), tuple(_key(v, memo) if _inside(v) else ("value", v) for v in owner.operation.operands))
+    memo[value] = key
+    return key
+
+
+def _inside(value) -> bool:
+    owner = value.owner
+    return not isinstance(owner, ir.Block) and owner.operation.parent is not None and \
+        owner.operation.parent.name == "ta.online"
+
+
+def _terms(op) -> list:
+    return list(list(op.regions[0].blocks[0].operations)[-1].operation.operands)
+
+
+def lower_online_group(b: Builder, ops: list) -> None:
+    from ._loops import emit_value  # the ta.map-body cloner, value by value
+
+    first = ops[0]
+    extents = [parse_dim(ir.StringAttr(e).value) for e in ir.ArrayAttr(first.attributes["extents"])]
+    j = ir.IntegerAttr(first.attributes["dim"]).value
+    kept = [positions(ir.AffineMapAttr(op.attributes["map"]).value) for op in ops]
+    common = [d for d in range(len(extents)) if all(d in k for k in kept)]
+    sizes = [b.dim(e) for e in extents]
+    f32 = ir.F32Type.get()
+    bufs = [b.buffer(op.result) for op in ops]
+
+    # one running max per distinct stabiliser
+    stabilisers, memo = {}, {}
+    for op in ops:
+        terms = _terms(op)
+        if len(terms) == 2:
+            stabilisers.setdefault(_key(terms[0], memo), (op, terms[0]))
+    running = {key: memref.AllocOp(ir.MemRefType.get([], f32), [], []).result for key in stabilisers}
+
+    with b.loops([sizes[d] for d in common]) as outer:
+        ivs = [None] * len(extents)
+        for d, iv in zip(common, outer):
+            ivs[d] = iv
+        for key in running:
+            memref.StoreOp(arith.ConstantOp(f32, -math.inf).result, running[key], [])
+        for op, buf, k in zip(ops, bufs, kept):
+            kind = ir.StringAttr(op.attributes["kind"]).value
+            init = {"max": -math.inf, "min": math.inf, "sum": 0.0}[kind]
+            with _extra_loops(b, sizes, k, common, ivs) as inner:
+                memref.StoreOp(arith.ConstantOp(f32, init).result, buf, [inner[d] for d in k])
+        with b.loops([sizes[j]]) as (jv,):
+            ivs[j] = jv
+            scale = {}
+            for key, (op, x_value) in stabilisers.items():
+                x = emit_value(b, x_value, ivs, {})
+                m_old = memref.LoadOp(running[key], []).result
+                m_new = arith.MaximumFOp(m_old, x).result
+                scale[key] = (_exp_or_one(m_old, m_new), _exp_or_one(x, m_new))
+                memref.StoreOp(m_new, running[key], [])
+            for op, buf, k in zip(ops, bufs, kept):
+                _update(b, op, buf, k, common, sizes, ivs, scale, memo)
+    for key in running:
+        memref.DeallocOp(running[key])
+
+
+def _exp_or_one(a: ir.Value, m: ir.Value) -> ir.Value:
+    """exp(a - m), or 1 when a == m (which also covers -inf - -inf)."""
+    one = arith.ConstantOp(ir.F32Type.get(), 1.0).result
+    equal = arith.CmpFOp(arith.CmpFPredicate.OEQ, a, m).result
+    return arith.SelectOp(equal, one, math_d.ExpOp(arith.SubFOp(a, m).result).result).result
+
+
+def _update(b, op, buf, k, common, sizes, ivs, scale, memo) -> None:
+    from ._loops import emit_value
+
+    kind = ir.StringAttr(op.attributes["kind"]).value
+    terms = _terms(op)
+    with _extra_loops(b, sizes, k, common, ivs) as inner:
+        at = [inner[d] for d in k]
+        t = emit_value(b, terms[-1], inner, {})
+        old = memref.LoadOp(buf, at).result
+        if kind == "max":
+            new = arith.MaximumFOp(old, t).result
+        elif kind == "min":
+            new = arith.MinimumFOp(old, t).result
+        elif len(terms) == 2:
+            c, p = scale[_key(terms[0], memo)]
+            new = arith.AddFOp(arith.MulFOp(old, c).result, arith.MulFOp(p, t).result).result
+        else:
+            new = arith.AddFOp(old, t).result
+        memref.StoreOp(new, buf, at)
+
+
+class _extra_loops:
+    """Loops over the dims ``kept`` has beyond ``common``; yields the full index list."""
+
+    def __init__(self, b, sizes, kept, common, ivs):
+        self.extra = [d for d in kept if d not in common]
+        self.loops = b.loops([sizes[d] for d in self.extra])
+        self.ivs = ivs
+
+    def __enter__(self):
+        inner = list(self.ivs)
+        for d, iv in zip(self.extra, self.loops.__enter__()):
+            inner[d] = iv
+        return inner
+
+    def __exit__(self, *exc):
+        return self.loops.__exit__(*exc)
