@@ -18,6 +18,7 @@ from torch_mlir import ir
 from torch_mlir.dialects import arith, math as math_d, memref
 
 from tilec.dialects.dims import parse_dim
+from tilec.dialects.ta_online import term_dims
 
 from ._loops import Builder, positions
 
@@ -54,7 +55,12 @@ def lower_online_group(b: Builder, ops: list) -> None:
     extents = [parse_dim(ir.StringAttr(e).value) for e in ir.ArrayAttr(first.attributes["extents"])]
     j = ir.IntegerAttr(first.attributes["dim"]).value
     kept = [positions(ir.AffineMapAttr(op.attributes["map"]).value) for op in ops]
-    common = [d for d in range(len(extents)) if all(d in k for k in kept)]
+    # loop outside the reduced index only over dims the stabilisers (else the terms) depend
+    # on: a dim only some results keep (like the head dim of softmax·V) goes inside
+    deps = [term_dims(op.regions[0].blocks[0]) for op in ops]
+    driving = [d[0] for d in deps if len(d) == 2] or [t for d in deps for t in d]
+    needed = set().union(*driving) if driving else set()
+    common = [d for d in range(len(extents)) if all(d in k for k in kept) and d in needed]
     sizes = [b.dim(e) for e in extents]
     f32 = ir.F32Type.get()
     bufs = [b.buffer(op.result) for op in ops]

@@ -13,10 +13,12 @@ def _f(x):
     return x.float()
 
 
-def _attention(q, k, v, causal=False):
+def _attention(q, k, v, causal=False, bias=None):
     groups = q.shape[1] // k.shape[1]
     k, v = k.repeat_interleave(groups, dim=1), v.repeat_interleave(groups, dim=1)
     scores = _f(q) @ _f(k).transpose(-1, -2) / math.sqrt(q.shape[-1])
+    if bias is not None:
+        scores = scores + bias
     if causal:
         s, t = scores.shape[-2:]
         scores = scores.masked_fill(torch.ones(s, t, dtype=torch.bool).triu(1), float("-inf"))
@@ -36,6 +38,7 @@ REFERENCES = {
     "rmsnorm": lambda x: {"Y": F.rms_norm(_f(x["X"]), (x["X"].shape[1],), _f(x["w"]), eps=1e-6)},
     "attention": lambda x: {"O": _attention(x["Q"], x["K"], x["V"])},
     "causal_attention": lambda x: {"O": _attention(x["Q"], x["K"], x["V"], causal=True)},
+    "attention_bias": lambda x: {"O": _attention(x["Q"], x["K"], x["V"], bias=x["bias"])},
     "gqa_attention": lambda x: {"O": _attention(x["Q"], x["K"], x["V"])},
 }
 
@@ -50,6 +53,7 @@ ODD_SHAPES = {
     "rmsnorm": {"N": 7, "C": 1},
     "attention": {"B": 1, "H": 1, "S": 7, "T": 33, "D": 8},
     "causal_attention": {"B": 1, "H": 2, "S": 33, "D": 1},
+    "attention_bias": {"B": 2, "H": 1, "S": 7, "T": 1, "D": 33},
     "gqa_attention": {"B": 1, "H": 4, "S": 1, "T": 7, "D": 16},
 }
 

@@ -1,0 +1,164 @@
+"""The loop stage: every example and more specs, JIT-run on the CPU, match the oracle;
+the fused attention makes one pass over the keys and never stores a scores matrix."""
+
+import re
+
+import pytest
+from torch_mlir import ir
+
+from conftest import EXAMPLES
+from test_examples import ODD_SHAPES, REFERENCES
+from tilec import dialects
+from tilec.compare import compare
+from tilec.driver import LOOP_PIPELINE, run_passes, to_loops
+from tilec.frontend import load_spec, spec_to_ta
+from tilec.loop_runner import run_loops
+from tilec.oracle import evaluate
+from tilec.signature import bind, random_inputs, signature
+
+
+def _check_loop_stage(module, shapes, seed=0):
+    fn = module.body.operations[0]
+    sig = signature(fn)
+    env = bind(sig, shapes)
+    inputs = random_inputs(sig, env, seed)
+    expected = evaluate(fn, inputs, env)
+    actual = run_loops(to_loops(module), sig, inputs, env)
+    for name in expected:
+        result = compare(actual[name], expected[name])
+        assert result.ok, f"{name}: {result}"
+
+
+@pytest.mark.parametrize("name", sorted(REFERENCES))
+@pytest.mark.parametrize("shapes", ["default", "odd"])
+def test_example_at_loop_stage(name, shapes):
+    with dialects.context(), ir.Location.unknown():
+        module = load_spec(str(EXAMPLES / f"{name}.ta"))
+        _check_loop_stage(module, ODD_SHAPES[name] if shapes == "odd" else {})
+
+
+MORE_SPECS = {
+    "sum-max-min": ("param N, C\ninput X[N, C] : f32\noutput S[N] : f32\noutput A[N] : f32\noutput B[N] : f32\n"
+                    "S[n] = sum[c](X[n, c])\nA[n] = max[c](X[n, c])\nB[n] = min[c](X[n, c])\n",
+                    [{"N": 1, "C": 1}, {"N": 7, "C": 33}, {"N": 3, "C": 1000}]),
+    "scalar-output": ("param N\ninput X[N] : f32\noutput t[] : f32\nt = sum[i](X[i] * X[i])\n",
+                      [{"N": 1}, {"N": 1000}]),
+    "mask-and": ("param S\ninput X[S, S] : f32\noutput Y[S, S] : f32\n"
+                 "Y[i, j] = X[i, j] where j <= i and i - j < 3 else -1.5\n", [{"S": 1}, {"S": 33}]),
+    "shift": ("param N\ninput X[N + 1] : f32\noutput D[N] : f32\nD[i] = X[i + 1] - X[i + 0]\n",
+              [{"N": 1}, {"N": 7}]),
+    "grouped-heads": ("param H, T\nconst G = 3\ninput K[H / G, T] : bf16\noutput R[H, T] : bf16\n"
+                      "R[h, j] = K[h / G, j]\n", [{"H": 3, "T": 1}, {"H": 9, "T": 33}]),
+    "transpose-broadcast": ("param M, N\ninput A[M, N] : f16\ninput b[M] : f16\noutput T[N, M] : f16\n"
+                            "T[j, i] = A[i, j] + b[i]\n", [{"M": 7, "N": 33}]),
+    "functions": ("param N\ninput X[N] : f32\noutput Y[N] : f32\n"
+                  "Y[i] = select(X[i] > 0, sigmoid(X[i]) + tanh(X[i]), abs(X[i]) - sqrt(abs(X[i]))) "
+                  "+ max(X[i], 0.25) * erf(X[i]) - log(1 + exp(X[i]))\n", [{"N": 33}]),
+    "logsumexp-2d": ("param N, C\ninput X[N, C] : f32\noutput L[N] : f32\nL[n] = logsumexp[c](X[n, c] * 4)\n",
+                     [{"N": 7, "C": 1}, {"N": 2, "C": 1000}]),
+    "softmax-cols": ("param N, C\ninput X[N, C] : f32\noutput P[N, C] : f32\nP[n, c] = softmax[n](X[n, c])\n",
+                     [{"N": 33, "C": 7}]),
+    "variance-and-max-groups": ("param N, C\ninput X[N, C] : f32\noutput V[N] : f32\noutput M[N] : f32\n"
+                                "V[n] = sum[c]((X[n, c] - sum[k](X[n, k]) / C) * (X[n, c] - sum[k](X[n, k]) / C)) / C\n"
+                                "M[n] = sum[c](X[n, c] * exp(X[n, c] - max[k](X[n, k])))\n",
+                                [{"N": 1, "C": 1}, {"N": 7, "C": 33}]),
+    "multi-index-sum": ("param A, B, C\ninput X[A, B, C] : f32\noutput s[A] : f32\n"
+                        "s[a] = sum[b, c](X[a, b, c])\n", [{"A": 7, "B": 1, "C": 33}]),
+    "cross-attention-sq-ne-sk": ("param S, T, D\ninput Q[S, D] : bf16\ninput K[T, D] : bf16\ninput V[T, D] : bf16\n"
+                                 "input bias[S, T] : bf16\noutput O[S, D] : f32\n"
+                                 "O[i, d] = sum[j](softmax[j](sum[e](Q[i, e] * K[j, e]) + bias[i, j]) * V[j, d])\n",
+                                 [{"S": 1, "T": 33, "D": 7}, {"S": 33, "T": 1, "D": 1}]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MORE_SPECS))
+def test_spec_at_loop_stage(name):
+    text, shape_list = MORE_SPECS[name]
+    for shapes in shape_list:
+        with dialects.context(), ir.Location.unknown():
+            _check_loop_stage(spec_to_ta(text, f"{name}.ta"), shapes)
+
+
+def _loads(op, buffer) -> bool:
+    """Whether ``op`` or anything nested in it loads from ``buffer``."""
+    found = []
+
+    def visit(inner):
+        if inner.name == "memref.load" and inner.operands[0] == buffer:
+            found.append(inner)
+        return ir.WalkResult.ADVANCE
+
+    op.walk(visit)
+    return bool(found)
+
+
+@pytest.mark.parametrize("example", ["attention", "causal_attention", "gqa_attention", "attention_bias"])
+def test_fused_attention_is_one_pass_over_keys(example):
+    with dialects.context(), ir.Location.unknown():
+        module = to_loops(load_spec(str(EXAMPLES / f"{example}.ta")))
+        fn = module.body.operations[0]
+        args = {ir.StringAttr(ir.DictAttr(a)["ta.name"]).value if "ta.name" in ir.DictAttr(a)
+                else ir.StringAttr(ir.DictAttr(a)["ta.param"]).value: v
+                for a, v in zip(ir.ArrayAttr(fn.attributes["arg_attrs"]), fn.arguments)}
+        keys = args["T"] if "T" in args else args["S"]
+        loops = []
+
+        def visit(op):
+            if op.name == "scf.for" and op.operands[1] == keys and _loads(op, args["K"]):
+                loops.append(op)
+            return ir.WalkResult.ADVANCE
+
+        fn.operation.walk(visit)
+        # one loop over the keys reads K (the loops around it run over rows and heads)
+        outermost = [op for op in loops if not any(o != op and _contains(o, op) for o in loops)]
+        assert len(outermost) == 1
+        text = str(module)
+    rows = args_name(text, "S")
+    cols = args_name(text, "T") or rows
+    for sizes in re.findall(r"memref.alloc\(([^)]*)\)", text):
+        parts = [p.strip() for p in sizes.split(",")]
+        assert parts.count(rows) + (parts.count(cols) if cols != rows else 0) <= 1, f"a scores buffer: {sizes}"
+
+
+def _contains(outer, inner) -> bool:
+    parent = inner.parent
+    while parent is not None:
+        if parent == outer:
+            return True
+        parent = parent.parent
+    return False
+
+
+def args_name(text: str, param: str) -> str | None:
+    match = re.search(rf'(%arg\d+): index {{ta.param = "{param}"}}', text)
+    return match[1] if match else None
+
+
+@pytest.mark.parametrize("example", ["attention", "causal_attention", "gqa_attention", "attention_bias",
+                                     "softmax", "logsumexp", "layernorm"])
+def test_fusion_applies_from_the_spec_alone(example):
+    with dialects.context(), ir.Location.unknown():
+        module = load_spec(str(EXAMPLES / f"{example}.ta"))
+        run_passes(module, LOOP_PIPELINE[:-1])  # everything before ta-to-loops
+        text = str(module)
+    assert '"ta.online"' in text
+    assert '"ta.reduce"' not in text and "ta.softmax" not in text and "ta.logsumexp" not in text
+
+
+def test_gemm_is_left_alone_by_fusion():
+    with dialects.context(), ir.Location.unknown():
+        module = load_spec(str(EXAMPLES / "gemm.ta"))
+        run_passes(module, LOOP_PIPELINE[:-1])
+        assert '"ta.online"' not in str(module) and '"ta.contract"' in str(module)
+
+
+def test_run_stage_loop_command(tilec):
+    status, out, err = tilec("run", EXAMPLES / "attention.ta", "--stage", "loop", "--shape", "S=9,T=17")
+    assert status == 0, err
+    assert "loop vs oracle: max abs err" in out and "(ok)" in out
+
+
+def test_compile_emit_loop(tilec):
+    status, out, err = tilec("compile", EXAMPLES / "softmax.ta", "--emit", "loop")
+    assert status == 0, err
+    assert "scf.for" in out and "memref" in out and '"ta.' not in out
