@@ -90,7 +90,7 @@ def _check_contract(op):
         raise Invalid(f"iteration dims {missing} appear in no operand")
 
 
-class ContractOp(TA.Operation, name="contract"):
+class ContractOp(TA.Operation, name="contract", traits=[ext.Pure]):
     """Sum of products over the dims missing from the result map (einsum).
 
     Example (C = A @ B):
@@ -120,7 +120,7 @@ def _check_map(op):
         raise Invalid(f"body must yield one {res_elt} value")
 
 
-class MapOp(TA.Operation, name="map"):
+class MapOp(TA.Operation, name="map", traits=[ext.Pure]):
     """A pointwise computation over the result's index space.
 
     The body computes one result element from elements of other tensors, read
@@ -157,7 +157,7 @@ def _check_at(op):
         raise Invalid("result must be the tensor's element type")
 
 
-class AtOp(TA.Operation, name="at"):
+class AtOp(TA.Operation, name="at", traits=[ext.Pure]):
     """Inside ta.map: the element of ``src`` at ``map`` of the current index.
 
     Example:
@@ -190,7 +190,7 @@ def _check_reduce(op):
     _reduced_dims(op.src.type, op.res.type, dims)
 
 
-class ReduceOp(TA.Operation, name="reduce"):
+class ReduceOp(TA.Operation, name="reduce", traits=[ext.Pure]):
     """Reduce the dims ``dims`` with ``kind`` (sum, max or min).
 
     Example (row sums):
@@ -215,7 +215,7 @@ def _check_softmax(op):
     tensor_dims(op.src.type)
 
 
-class SoftmaxOp(TA.Operation, name="softmax"):
+class SoftmaxOp(TA.Operation, name="softmax", traits=[ext.Pure]):
     """softmax along ``dim``: exp(x - max) / sum(exp(x - max)).
 
     Example:
@@ -233,7 +233,7 @@ def _check_logsumexp(op):
     _reduced_dims(op.src.type, op.res.type, [int_attr(op, "dim")])
 
 
-class LogsumexpOp(TA.Operation, name="logsumexp"):
+class LogsumexpOp(TA.Operation, name="logsumexp", traits=[ext.Pure]):
     """log(sum(exp(x))) along ``dim``, which the result drops.
 
     Example:
@@ -259,7 +259,7 @@ def _check_remap(op):
         raise Invalid("result element type must equal the operand element type")
 
 
-class RemapOp(TA.Operation, name="remap"):
+class RemapOp(TA.Operation, name="remap", traits=[ext.Pure]):
     """res[i...] = src[map(i...)]: transpose, broadcast, shifts, grouped heads.
 
     Every index the map produces must be inside ``src`` (checked when run).
@@ -284,7 +284,7 @@ def _check_fill(op):
         raise Invalid("value type must equal the result element type")
 
 
-class FillOp(TA.Operation, name="fill"):
+class FillOp(TA.Operation, name="fill", traits=[ext.Pure]):
     """A tensor whose every element is ``value``.
 
     Example:
@@ -320,7 +320,7 @@ def _check_index(op):
         raise Invalid(f"dim {dim} is out of range for the enclosing body of rank {rank}")
 
 
-class IndexOp(TA.Operation, name="index"):
+class IndexOp(TA.Operation, name="index", traits=[ext.Pure]):
     """Inside ta.map: the current index along result dim ``dim`` (for masks).
 
     Example:
@@ -339,7 +339,7 @@ def _check_param(op):
         raise Invalid(f"'{name}' is not a shape parameter name")
 
 
-class ParamOp(TA.Operation, name="param"):
+class ParamOp(TA.Operation, name="param", traits=[ext.Pure]):
     """Inside ta.map: the value of shape parameter ``name`` (e.g. for 1/sqrt(D)).
 
     Example:

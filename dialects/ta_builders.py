@@ -32,6 +32,16 @@ def projection(rank: int, positions: list[int]) -> ir.AffineMap:
     return ir.AffineMap.get(rank, 0, [ir.AffineDimExpr.get(p) for p in positions])
 
 
+def compose(first: ir.AffineMap, then: ir.AffineMap) -> ir.AffineMap:
+    """The map i -> then(first(i)): ``first`` picks indices of an intermediate space that
+    ``then`` sends on (e.g. an at() map followed by the at() map inside the producer)."""
+    return ir.AffineMap.get(first.n_dims, 0, [e.compose(first) for e in then.results])
+
+
+def is_identity(amap: ir.AffineMap) -> bool:
+    return amap == ir.AffineMap.get_identity(amap.n_dims)
+
+
 def build_map(result_type: ir.Type, body: Callable[[], ir.Value]) -> ir.Value:
     """A ta.map whose body is built by ``body()``, which returns the yielded element."""
     op = ir.Operation.create("ta.map", results=[result_type], regions=1)

@@ -20,6 +20,7 @@ index has to precede another.
 """
 
 from torch_mlir import ir
+from torch_mlir.dialects import ext
 from torch_mlir.dialects.ext import Region, Result
 
 from ._verify import Invalid, affine_maps_single, int_attr, projected_dims, str_attr, verifier
@@ -86,7 +87,7 @@ def _check_online(op):
             raise Invalid(f"a term depends on domain dim d{extra[0]}, which is neither kept nor reduced")
 
 
-class OnlineOp(TA.Operation, name="online"):
+class OnlineOp(TA.Operation, name="online", traits=[ext.Pure]):
     """A one-pass reduction over ``dim`` (see the module docstring for its meaning).
 
     Example (row sums of exp(x - rowmax x), one pass):

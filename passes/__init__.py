@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 # name -> module, in the order `tilec passes` lists them
 _MODULES = {
+    "ta-canonicalize": "ta_canonicalize",
     "ta-decompose-softmax": "ta_decompose_softmax",
     "ta-fuse-reductions": "ta_fuse_reductions",
     "ta-specialize-shapes": "ta_specialize_shapes",

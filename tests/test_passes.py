@@ -56,6 +56,19 @@ def test_decompose_softmax_preserves_meaning(example):
         torch.testing.assert_close(after[name].double(), before[name].double(), rtol=2e-2, atol=2e-2)
 
 
+@pytest.mark.parametrize("example", ["gemm", "matmul_bias_gelu", "layernorm", "gqa_attention", "attention_bias"])
+def test_canonicalize_and_fusion_preserve_meaning(example):
+    shapes = {k: 9 for k in ("S", "T", "C", "M") if k in _params(example)}
+    before, after, text = _run(example, "builtin.module(ta-decompose-softmax, ta-canonicalize, ta-fuse-reductions, "
+                               "ta-canonicalize)", shapes)
+    for name in before:
+        torch.testing.assert_close(after[name].double(), before[name].double(), rtol=2e-2, atol=2e-2)
+
+
+def _params(example: str) -> str:
+    return (EXAMPLES / f"{example}.ta").read_text().splitlines()[1]
+
+
 def test_specialize_shapes_preserves_meaning_and_makes_types_static():
     before, after, text = _run("gemm", "builtin.module(ta-specialize-shapes{shapes=M=16,N=8,K=4})",
                                {"M": 16, "N": 8, "K": 4})

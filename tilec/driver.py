@@ -10,7 +10,7 @@ from .pipeline import build
 # ta (as the spec frontend emits it) -> loop IR
 LOOP_PIPELINE = [
     "ta-decompose-softmax",   # softmax/logsumexp -> max, exp, sum, div: the form fusion reads
-    "canonicalize",           # fold constants, drop dead ops
+    "ta-canonicalize",        # fold reindexing and scales into index maps and results, fold constants
     "ta-fuse-reductions",     # reductions over one index -> one pass with running state
     "canonicalize",           # drop what fusion made dead
     "cse",

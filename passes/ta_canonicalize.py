@@ -1,0 +1,175 @@
+"""ta-canonicalize: the normal form the fusion and lowering patterns expect.
+
+One pattern per function, each named by its rewrite:
+
+    fold_reindex_into_at      at(map{at(x, m1)}, m2)        --> at(x, m1 ∘ m2)
+                              (a map that only transposes or broadcasts disappears)
+    compose_remaps            remap(remap(x, m1), m2)       --> remap(x, m1 ∘ m2)
+    drop_identity_remap       remap(x, identity)            --> x
+    hoist_scale_out_of_contract
+                              contract(map{at(x) * c}, y)   --> map{contract(x, y) * c}
+                              (c constant along the domain: the mma sees x unscaled)
+    fold_constant_map         map{yield constant}           --> fill(constant)
+
+Upstream canonicalize (constant folding in bodies, dead ops) and cse complete it;
+this pass also runs them.
+"""
+
+from dataclasses import dataclass
+
+from torch_mlir import ir, passmanager, rewrite
+from torch_mlir.dialects import arith
+
+from tilec.dialects import ta_builders as tb
+from tilec.dialects.ta import AtOp, ContractOp, MapOp, RemapOp
+
+from . import PassInfo
+
+
+@dataclass(frozen=True)
+class Options:
+    pass
+
+
+def _body(op) -> list:
+    return list(op.regions[0].blocks[0].operations)
+
+
+def _reindexing(map_op):
+    """(x, m) when a ta.map body is just `yield at(x, m)` with no type change, else None."""
+    ops = _body(map_op)
+    if len(ops) != 2 or ops[0].operation.name != "ta.at" or ops[1].operation.operands[0] != ops[0].result:
+        return None
+    return ops[0].operation.operands[0], ir.AffineMapAttr(ops[0].attributes["map"]).value
+
+
+def fold_reindex_into_at(op, rewriter):
+    """at(map{at(x, m1)}, m2) --> at(x, m1 ∘ m2)"""
+    src = op.operation.operands[0]
+    if isinstance(src.owner, ir.Block) or src.owner.name != "ta.map":
+        return True
+    found = _reindexing(src.owner)
+    if found is None:
+        return True
+    x, inner = found
+    outer = ir.AffineMapAttr(op.attributes["map"]).value
+    with rewriter.ip, op.location:
+        rewriter.replace_op(op, [tb.at(x, tb.compose(outer, inner))])
+
+
+def compose_remaps(op, rewriter):
+    """remap(remap(x, m1), m2) --> remap(x, m1 ∘ m2)"""
+    src = op.operation.operands[0]
+    if isinstance(src.owner, ir.Block) or src.owner.name != "ta.remap":
+        return True
+    inner = ir.AffineMapAttr(src.owner.attributes["map"]).value
+    outer = ir.AffineMapAttr(op.attributes["map"]).value
+    with rewriter.ip, op.location:
+        rewriter.replace_op(op, [tb.remap(src.owner.operands[0], tb.compose(outer, inner), op.result.type)])
+
+
+def drop_identity_remap(op, rewriter):
+    """remap(x, identity) --> x"""
+    amap = ir.AffineMapAttr(op.attributes["map"]).value
+    src = op.operation.operands[0]
+    if not tb.is_identity(amap) or src.type != op.result.type:
+        return True
+    rewriter.replace_op(op, [src])
+
+
+def _invariant(value, body_block) -> bool:
+    """Whether a body value is the same at every index (built from constants and parameters)."""
+    owner = value.owner
+    if isinstance(owner, ir.Block) or owner.operation.parent is None or owner.operation.block != body_block:
+        return True  # defined outside the body
+    if owner.operation.name in ("ta.at", "ta.index"):
+        return False
+    return all(_invariant(v, body_block) for v in owner.operation.operands)
+
+
+def _scaled_operand(value):
+    """(x, c, map) when ``value`` is map{yield at(x, m) * c} with c invariant and m a permutation."""
+    if isinstance(value.owner, ir.Block) or value.owner.name != "ta.map":
+        return None
+    ops = _body(value.owner)
+    block = value.owner.regions[0].blocks[0]
+    product = ops[-1].operation.operands[0].owner
+    if isinstance(product, ir.Block) or product.operation.name != "arith.mulf":
+        return None
+    for a, c in (product.operation.operands, reversed(list(product.operation.operands))):
+        at = a.owner
+        if isinstance(at, ir.Block) or at.operation.name != "ta.at" or not _invariant(c, block):
+            continue
+        amap = ir.AffineMapAttr(at.attributes["map"]).value
+        if amap.is_permutation and ir.RankedTensorType(at.operation.operands[0].type).element_type == a.type:
+            return at.operation.operands[0], c, amap
+    return None
+
+
+def hoist_scale_out_of_contract(op, rewriter):
+    """contract(map{at(x) * c}, y) --> map{contract(x, y) * c} (and likewise for the rhs)"""
+    maps = [ir.AffineMapAttr(m).value for m in ir.ArrayAttr(op.attributes["maps"])]
+    for k in (0, 1):
+        found = _scaled_operand(op.operation.operands[k])
+        if found is None:
+            continue
+        x, c, amap = found
+        new_maps = list(maps)
+        new_maps[k] = tb.compose(maps[k], amap)
+        operands = list(op.operation.operands)
+        operands[k] = x
+        with rewriter.ip, op.location:
+            product = tb.contract(operands[0], operands[1], new_maps, op.result.type)
+            rank = ir.RankedTensorType(op.result.type).rank
+            identity = tb.projection(rank, list(range(rank)))
+            scale = _clone_invariant(c)
+
+            def body():
+                acc, factor = tb.at(product, identity), scale()
+                if factor.type != acc.type:  # a bf16 scale multiplies the f32 accumulator
+                    factor = arith.ExtFOp(acc.type, factor).result
+                return arith.MulFOp(acc, factor).result
+
+            result = tb.build_map(op.result.type, body)
+        rewriter.replace_op(op, [result])
+        return None
+    return True
+
+
+def _clone_invariant(value):
+    """A function that re-emits an invariant body value at the current insertion point."""
+    def emit(v):
+        owner = v.owner
+        if isinstance(owner, ir.Block) or owner.operation.parent.name != "ta.map":
+            return v
+        operands = [emit(o) for o in owner.operation.operands]
+        return ir.Operation.create(owner.operation.name, results=[v.type], operands=operands,
+                                   attributes=dict(owner.operation.attributes.items())).result
+    return lambda: emit(value)
+
+
+def fold_constant_map(op, rewriter):
+    """map{yield constant} --> fill(constant)"""
+    yielded = _body(op)[-1].operation.operands[0]
+    constant = yielded.owner
+    if isinstance(constant, ir.Block) or constant.operation.name != "arith.constant":
+        return True
+    with rewriter.ip, op.location:
+        fill = ir.Operation.create("ta.fill", results=[op.result.type],
+                                   attributes={"value": constant.attributes["value"]})
+    rewriter.replace_op(op, [fill.result])
+
+
+def run(module: ir.Operation, options: Options) -> None:
+    patterns = rewrite.RewritePatternSet()
+    patterns.add(AtOp, fold_reindex_into_at)
+    patterns.add(RemapOp, compose_remaps)
+    patterns.add(RemapOp, drop_identity_remap)
+    patterns.add(ContractOp, hoist_scale_out_of_contract)
+    patterns.add(MapOp, fold_constant_map)
+    rewrite.apply_patterns_and_fold_greedily(module, patterns.freeze())
+    passmanager.PassManager.parse("builtin.module(canonicalize, cse)").run(module)
+
+
+PASS = PassInfo("ta-canonicalize", "fold reindexing maps, hoist scales out of contractions, fold constants, CSE",
+                Options, run, __doc__)
