@@ -17,7 +17,7 @@ from torch_mlir import ir
 from torch_mlir.dialects import ext
 from torch_mlir.dialects.ext import Operand, Region, Result
 
-from ._verify import Invalid, int_attr, is_float, str_attr, verifier
+from ._verify import Invalid, affine_maps_single, int_attr, is_float, projected_dims, str_attr, verifier
 from .layout import Layout, Swizzle
 
 SHARED = 3  # the address space of shared memory
@@ -97,8 +97,9 @@ class ProgramIdOp(Tile.Operation, name="program_id"):
 def _check_global_access(memref_t, offsets, tile_t, what):
     if len(offsets) != memref_t.rank:
         raise Invalid(f"expects {memref_t.rank} offsets for the {memref_t.rank}-d {what}, got {len(offsets)}")
-    if tile_t.rank != memref_t.rank:
-        raise Invalid(f"tile rank {tile_t.rank} must equal the {what} rank {memref_t.rank}")
+    # the tile covers the trailing dims; leading dims (a batch) are picked by their offsets
+    if tile_t.rank > memref_t.rank:
+        raise Invalid(f"tile rank {tile_t.rank} must not exceed the {what} rank {memref_t.rank}")
     if tile_t.element_type != memref_t.element_type:
         raise Invalid(f"tile element type {tile_t.element_type} must equal the {what}'s {memref_t.element_type}")
 
@@ -114,6 +115,7 @@ def _check_load(op):
 
 class LoadOp(Tile.Operation, name="load"):
     """Load the tile at ``offsets`` of a global tensor; out-of-bounds elements read ``padding``.
+    A tile of lower rank covers the trailing dims (leading offsets pick e.g. the batch).
 
     Example:
         %a = "tile.load"(%A, %m0, %k0) {padding = 0.0 : f32}
@@ -178,8 +180,8 @@ def _check_async_copy(op):
     dst = _memref(dst.type, "destination", shared=True)
     if len(offsets) != src.rank:
         raise Invalid(f"expects {src.rank} offsets for the {src.rank}-d source, got {len(offsets)}")
-    if dst.rank != src.rank + 1:
-        raise Invalid(f"destination {dst} must be stages x a {src.rank}-d tile")
+    if not 3 <= dst.rank <= src.rank + 1:
+        raise Invalid(f"destination {dst} must be stages x a 2-d tile of the source's trailing dims")
     if src.element_type != dst.element_type:
         raise Invalid("source and destination element types differ")
 
@@ -232,12 +234,16 @@ class BarrierOp(Tile.Operation, name="barrier"):
 def _check_smem_load(op):
     buf = _memref(op.src.type, "source", shared=True)
     res = _tile(op.res.type, "result")
-    if list(res.shape) != list(buf.shape[1:]) or res.element_type != buf.element_type:
-        raise Invalid(f"result must be one {buf.shape[1:]} {buf.element_type} stage of the buffer, got {res}")
+    stage = list(buf.shape[1:])
+    if "transpose" in op.attributes:  # ldmatrix.trans: the register tile is the stage transposed
+        stage = stage[::-1]
+    if list(res.shape) != stage or res.element_type != buf.element_type:
+        raise Invalid(f"result must be one {stage} {buf.element_type} stage of the buffer, got {res}")
 
 
 class SmemLoadOp(Tile.Operation, name="smem_load"):
-    """Read stage ``stage`` of a shared buffer into registers (ldmatrix on sm_80+).
+    """Read stage ``stage`` of a shared buffer into registers (ldmatrix on sm_80+); with a
+    ``transpose`` unit attribute the register tile is the stage transposed (ldmatrix.trans).
 
     Example:
         %a = "tile.smem_load"(%sa, %s) : (memref<3x128x64xbf16, 3>, index) -> tensor<128x64xbf16>
@@ -320,8 +326,8 @@ class MapOp(Tile.Operation, name="map"):
 
     Example:
         %p = "tile.map"() ({
-          %x = "tile.elem"(%s) : (tensor<128x64xf32>) -> f32
-          %y = "tile.elem"(%m) : (tensor<128xf32>) -> f32
+          %x = "tile.elem"(%s) {map = affine_map<(i, j) -> (i, j)>} : (tensor<128x64xf32>) -> f32
+          %y = "tile.elem"(%m) {map = affine_map<(i, j) -> (i)>} : (tensor<128xf32>) -> f32
           %d = arith.subf %x, %y : f32
           %e = math.exp %d : f32
           "tile.yield"(%e) : (f32) -> ()
@@ -343,21 +349,25 @@ def _enclosing(op, name):
 def _check_elem(op):
     res = _tile(_enclosing(op, "tile.map").res.type, "enclosing tile.map result")
     src = _tile(op.src.type, "source")
-    # the full tile, or a row vector broadcast along the last dim
-    if list(src.shape) not in (list(res.shape), list(res.shape[:-1])):
-        raise Invalid(f"source shape {src.shape} must be {res.shape} or {res.shape[:-1]}")
+    amap = affine_maps_single(op, "map")
+    dims = projected_dims(amap, "tile.elem")
+    if amap.n_dims != res.rank or len(dims) != src.rank:
+        raise Invalid(f"map must send the {res.rank} dims of the tile.map to the {src.rank} source dims")
+    if [res.shape[d] for d in dims] != list(src.shape):
+        raise Invalid(f"source shape {src.shape} does not match the map {amap} over {res.shape}")
     if op.res.type != src.element_type:
         raise Invalid("result must be the source's element type")
 
 
 class ElemOp(Tile.Operation, name="elem"):
-    """Inside tile.map: the element of ``src`` at the current position (a row
-    vector is broadcast along the last dim).
+    """Inside tile.map: the element of ``src`` at ``map`` of the current position
+    (broadcasts: a bias row is ``affine_map<(i, j) -> (j)>``).
 
-    Example:  %x = "tile.elem"(%s) : (tensor<128x64xf32>) -> f32
+    Example:  %x = "tile.elem"(%s) {map = affine_map<(i, j) -> (i)>} : (tensor<128xf32>) -> f32
     """
 
     src: Operand[ir.RankedTensorType]
+    map: ir.AffineMapAttr
     res: Result[Any]
     verify_invariants = verifier(_check_elem)
 

@@ -66,7 +66,7 @@ func.func @alloc_layout_overflows() {
 // -----
 
 func.func @async_copy_rank(%A: memref<?x?xbf16>, %S: memref<16x16xbf16, 3>, %i: index) {
-  // expected-error @+1 {{'tile.async_copy' op destination memref<16x16xbf16, 3> must be stages x a 2-d tile}}
+  // expected-error @+1 {{'tile.async_copy' op destination memref<16x16xbf16, 3> must be stages x a 2-d tile of the source's trailing dims}}
   "tile.async_copy"(%A, %i, %i, %S, %i) : (memref<?x?xbf16>, index, index, memref<16x16xbf16, 3>, index) -> ()
   return
 }
@@ -116,7 +116,7 @@ func.func @reduce_result(%s: tensor<16x8xf32>) {
 func.func @map_yield(%s: tensor<16x8xf32>) {
   // expected-error @+1 {{'tile.map' op body must end with tile.yield of one bf16}}
   %e = "tile.map"() ({
-    %x = "tile.elem"(%s) : (tensor<16x8xf32>) -> f32
+    %x = "tile.elem"(%s) {map = affine_map<(i, j) -> (i, j)>} : (tensor<16x8xf32>) -> f32
     "tile.yield"(%x) : (f32) -> ()
   }) : () -> tensor<16x8xbf16>
   return
@@ -126,8 +126,8 @@ func.func @map_yield(%s: tensor<16x8xf32>) {
 
 func.func @elem_shape(%s: tensor<8xf32>) {
   %e = "tile.map"() ({
-    // expected-error @+1 {{'tile.elem' op source shape [8] must be [16, 8] or [16]}}
-    %x = "tile.elem"(%s) : (tensor<8xf32>) -> f32
+    // expected-error @+1 {{'tile.elem' op source shape [8] does not match the map (d0, d1) -> (d0) over [16, 8]}}
+    %x = "tile.elem"(%s) {map = affine_map<(i, j) -> (i)>} : (tensor<8xf32>) -> f32
     "tile.yield"(%x) : (f32) -> ()
   }) : () -> tensor<16x8xf32>
   return
