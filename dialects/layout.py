@@ -70,3 +70,27 @@ class Layout:
         """Element offset of ``coord`` in the buffer."""
         linear = sum(c * s for c, s in zip(coord, self.stride))
         return self.swizzle(linear)
+
+
+def smem_tile_layout(rows: int, cols: int, element_bits: int, swizzle: bool = True) -> Layout:
+    """The row-major shared-memory layout of a rows x cols tile, XOR-swizzled at 16-byte
+    chunks so that the 8 rows an ldmatrix (or a cp.async wave) touches at one logical
+    chunk hit 8 different bank groups.
+
+    For 16-bit elements, a chunk is 8 elements (base 3); the row index is XORed into
+    the chunk index: Swizzle(3, 3, log2(cols) - 3) for rows of >= 64 elements (e.g.
+    CuTe's Swizzle<3,3,3> at 64), Swizzle(2, 3, 3) at 32 and Swizzle(1, 3, 3) at 16,
+    where a row is shorter than the 128 bytes the banks span.
+    """
+    if not swizzle:
+        return Layout.row_major((rows, cols))
+    per_chunk = 128 // element_bits  # elements in 16 bytes
+    base = per_chunk.bit_length() - 1
+    chunks = cols // per_chunk
+    if chunks < 2 or cols & (cols - 1):
+        return Layout.row_major((rows, cols))
+    col_bits = cols.bit_length() - 1
+    if chunks >= 8:
+        return Layout.row_major((rows, cols), Swizzle(3, base, col_bits - base))
+    bits = chunks.bit_length() - 1
+    return Layout.row_major((rows, cols), Swizzle(bits, base, 3))

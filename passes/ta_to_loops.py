@@ -37,10 +37,13 @@ def _param_names(fn) -> list[str]:
     return [named.name for named in ir.DictAttr(fn.attributes["ta.params"])]
 
 
-def _lower_function(fn) -> None:
+def new_signature(fn, suffix: str = ""):
+    """A function over buffers next to ta function ``fn``: (function, Builder, arguments).
+
+    Arguments: one memref per input, one per output (``ta.output``), one index per
+    shape parameter (``ta.param``), in ``ta.params`` order.
+    """
     ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
-    entry = fn.entry_block
-    ret = list(entry.operations)[-1]
     params = _param_names(fn)
     for value in list(ftype.inputs) + list(ftype.results):
         for dim in tensor_dims(value):
@@ -49,16 +52,22 @@ def _lower_function(fn) -> None:
                 raise ValueError(f"dimension '{dim}' uses '{sorted(missing)[0]}', which is not in ta.params")
     in_types = [_memref(t) for t in ftype.inputs]
     out_types = [_memref(t) for t in ftype.results]
-    index = ir.IndexType.get()
-    new_types = in_types + out_types + [index] * len(params)
-
-    # a fresh function, built next to the old one, then put in its place
+    new_types = in_types + out_types + [ir.IndexType.get()] * len(params)
     with ir.InsertionPoint(fn), fn.location:
-        new = func.FuncOp(ir.StringAttr(fn.attributes["sym_name"]).value, (new_types, []))
+        new = func.FuncOp(ir.StringAttr(fn.attributes["sym_name"]).value + suffix, (new_types, []))
         block = new.add_entry_block()
     args = list(block.arguments)
     n_in, n_out = len(in_types), len(out_types)
-    b = Builder(block, dict(zip(params, args[n_in + n_out:])))
+    _copy_attributes(fn, new, n_in, n_out, params)
+    return new, Builder(block, dict(zip(params, args[n_in + n_out:]))), args
+
+
+def _lower_function(fn) -> None:
+    entry = fn.entry_block
+    ret = list(entry.operations)[-1]
+    new, b, args = new_signature(fn)
+    block = new.entry_block
+    n_in, n_out = len(list(entry.arguments)), len(list(ret.operands))
     for old_arg, arg in zip(entry.arguments, args[:n_in]):
         b.buffers[old_arg] = arg
     returned = list(ret.operands)
@@ -83,7 +92,6 @@ def _lower_function(fn) -> None:
                 b.copy(b.buffers[value], out_arg, value.type)
         b.free_temporaries(set(args))
         func.ReturnOp([])
-    _copy_attributes(fn, new, n_in, n_out, params)
     fn.operation.erase()
 
 

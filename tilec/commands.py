@@ -61,8 +61,8 @@ def compile_command(args) -> int:
     shapes = _merged(args.shape)
     for spec in args.specs:
         with dialects.context(), ir.Location.unknown():
-            wanted = STAGES if args.out_dir else STAGES[:STAGES.index(args.emit) + 1]
-            stages = _stages(_lower(spec, shapes), wanted)
+            wanted = STAGES if args.out_dir else (args.emit,)
+            stages = _stages(_lower(spec, shapes), wanted, _schedule(args), every=bool(args.out_dir))
         if args.out_dir:
             for stage, text in stages.items():
                 path = Path(args.out_dir) / f"{Path(spec).stem}.{stage}.mlir"
@@ -75,16 +75,23 @@ def compile_command(args) -> int:
     return 0
 
 
-STAGES = ("ta", "loop")
+STAGES = ("ta", "loop", "tile")
 
 
-def _stages(module, wanted: tuple[str, ...]) -> dict[str, str]:
-    """The printed IR of each wanted stage, from the ta module down."""
-    from .driver import to_loops
+def _stages(module, wanted: tuple[str, ...], schedule: str = "", every: bool = False) -> dict[str, str]:
+    """The printed IR of each wanted stage, from the ta module down. With ``every``, a
+    stage that has no lowering for this spec yet is skipped instead of failing."""
+    from .driver import to_loops, to_tile
 
     stages = {"ta": str(module)}
     if "loop" in wanted:
         stages["loop"] = str(to_loops(module))
+    if "tile" in wanted:
+        try:
+            stages["tile"] = str(to_tile(module, schedule))
+        except TilecError:
+            if not every:
+                raise
     return stages
 
 
@@ -104,7 +111,7 @@ def run_command(args) -> int:
         env = bind(sig, _merged(args.shape))
         inputs = random_inputs(sig, env, args.seed)
         outputs = evaluate(fn, inputs, env)
-        staged = _run_stage(args.stage, module, sig, inputs, env)
+        staged = _run_stage(args.stage, module, sig, inputs, env, _schedule(args))
     print(f"{sig.name}: stage {args.stage}, seed {args.seed}, "
           + ", ".join(f"{k}={v}" for k, v in env.items()))
     ok = True
@@ -121,14 +128,37 @@ def run_command(args) -> int:
     return 0 if ok else 1
 
 
-def _run_stage(stage: str, module, sig, inputs, env):
+def _run_stage(stage: str, module, sig, inputs, env, schedule: str = ""):
     """The outputs of ``stage`` on ``inputs``, or None for the oracle itself."""
     if stage == "ta":
         return None
+    if stage == "tile":
+        from .driver import to_tile
+        from .tile_interpreter import run_tile
+
+        return run_tile(to_tile(module, schedule), sig, inputs, env)
     from .driver import to_loops
     from .loop_runner import run_loops
 
     return run_loops(to_loops(module), sig, inputs, env)
+
+
+def _schedule(args) -> str:
+    """ta-to-tile options from --schedule bm=128,bn=64,..., checked here so errors name the flag."""
+    from tilec import passes
+
+    items = [part.strip() for part in (args.schedule or "").split(",") if part.strip()]
+    raw = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise TilecError(f"--schedule: '{item}' is not KEY=VALUE")
+        raw[key.strip()] = value.strip()
+    try:
+        passes.parse_options(passes.get("ta-to-tile"), raw)
+    except ValueError as err:
+        raise TilecError(f"--schedule: {err}") from None
+    return " ".join(f"{k}={v}" for k, v in raw.items())
 
 
 def opt_command(args) -> int:

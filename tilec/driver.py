@@ -18,6 +18,15 @@ LOOP_PIPELINE = [
 ]
 
 
+# ta -> tile IR for the GEMM family, under a schedule (ta-to-tile's options)
+def tile_pipeline(schedule: str) -> list[str]:
+    return [
+        "ta-canonicalize",                 # scales out of the contraction, reindexing folded
+        f"ta-to-tile{{{schedule}}}",       # CTA tiling, cp.async pipeline, swizzled smem, mma
+        "canonicalize",                    # fold the index arithmetic of constant tile sizes
+    ]
+
+
 def run_passes(module: ir.Module, passes: list[str]) -> None:
     """Run ``passes`` (pipeline elements) on ``module`` in the active context."""
     pm, failures = build(f"builtin.module({', '.join(passes)})")
@@ -27,6 +36,13 @@ def run_passes(module: ir.Module, passes: list[str]) -> None:
         if failures:
             raise TilecError(f"{failures[0]}") from None
         raise TilecError(f"lowering failed: {err}") from None
+
+
+def to_tile(module: ir.Module, schedule: str = "") -> ir.Module:
+    """The tile-IR module of a ta module (a copy), under ``schedule`` ("bm=128 bn=64 ...")."""
+    copy = ir.Module.parse(str(module))
+    run_passes(copy, tile_pipeline(schedule))
+    return copy
 
 
 def to_loops(module: ir.Module) -> ir.Module:

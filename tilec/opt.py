@@ -86,7 +86,7 @@ def _run_pipeline(module, config: OptConfig, file: str, chunk: str, offset: int)
         if failures and isinstance(failures[0], TilecError):
             raise failures[0] from None
         if failures:
-            raise TilecError(f"a pass failed: {type(failures[0]).__name__}: {failures[0]}") from None
+            raise TilecError(f"a pass failed: {type(failures[0]).__name__}: {failures[0]}") from failures[0]
         raise from_mlir_error(err, file, _whole(chunk, offset), offset) from None
     finally:
         del pm  # the timing report is printed when the pass manager goes away

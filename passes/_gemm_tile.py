@@ -1,0 +1,204 @@
+"""ta-to-tile for the GEMM family: recognise contraction + epilogue, then build the tile program."""
+
+from dataclasses import dataclass
+
+from torch_mlir import ir
+from torch_mlir.dialects import arith, func, scf
+
+from tilec.dialects import STAGES_ATTR
+from tilec.dialects.layout import smem_tile_layout
+from tilec.dialects.dims import binary, const
+from tilec.dialects.ta import tensor_dims
+from tilec.dialects.tile import layout_attr
+
+from ._loops import Builder, positions
+from ._tile_epilogue import emit_epilogue
+
+SHARED = 3
+
+
+class NoTileLowering(ValueError):
+    """The function is not of a form ta-to-tile lowers."""
+
+
+@dataclass
+class Gemm:
+    contract: object
+    lhs: int               # argument numbers of the operands
+    rhs: int
+    batch: list            # domain dims of the batch, in output order
+    i: int                 # domain dims of rows, columns and the reduction
+    j: int
+    k: int
+    a_trans: bool          # lhs stored as [k, i]
+    b_trans: bool          # rhs stored as [j, k]
+    epilogue: list         # ta.map ops after the contraction, in order
+    result: object         # the returned value
+
+
+def analyse(fn) -> Gemm:
+    ops = list(fn.entry_block.operations)
+    contracts = [op for op in ops if op.operation.name == "ta.contract"]
+    if len(contracts) != 1:
+        raise NoTileLowering(f"ta-to-tile lowers one contraction per function; "
+                             f"'{ir.StringAttr(fn.attributes['sym_name']).value}' "
+                             f"has {len(contracts)} (attention and reductions come with their own lowering)")
+    c = contracts[0]
+    maps = [positions(ir.AffineMapAttr(m).value) for m in ir.ArrayAttr(c.attributes["maps"])]
+    lhs_map, rhs_map, out = maps
+    reduced = [d for d in range(len(set(lhs_map + rhs_map))) if d not in out]
+    if len(reduced) != 1 or len(out) < 2:
+        raise NoTileLowering("the contraction must reduce one index into an output of rank >= 2")
+    k, (i, j), batch = reduced[0], out[-2:], out[:-2]
+    args = list(fn.arguments)
+    operands = list(c.operation.operands)
+    if any(v not in args for v in operands):
+        raise NoTileLowering("contraction operands must be kernel inputs")
+    a_trans = lhs_map == batch + [k, i]
+    b_trans = rhs_map == batch + [j, k]
+    if lhs_map not in (batch + [i, k], batch + [k, i]) or rhs_map not in (batch + [k, j], batch + [j, k]):
+        raise NoTileLowering("operands must be [batch..., rows, k] / [batch..., k, cols] (or transposed)")
+    epilogue = [op for op in ops if op.operation.name == "ta.map"]
+    others = [op for op in ops if op.operation.name not in ("ta.contract", "ta.map", "arith.constant", "func.return")]
+    if others:
+        raise NoTileLowering(f"'{others[0].operation.name}' cannot be part of a GEMM epilogue")
+    returned = list(ops[-1].operation.operands)
+    if len(returned) != 1:
+        raise NoTileLowering("a GEMM kernel has one output")
+    return Gemm(c, args.index(operands[0]), args.index(operands[1]), batch, i, j, k, a_trans, b_trans,
+                epilogue, returned[0])
+
+
+def _ceildiv(a, b):
+    return arith.CeilDivSIOp(a, b).result
+
+
+def _index(value: int) -> ir.Value:
+    return arith.ConstantOp(ir.IndexType.get(), value).result
+
+
+def _grouped_raster(pid, grid_m, grid_n, group_m: int):
+    """CTA pid -> (pid_m, pid_n), walking group_m rows of tiles at a time (Triton's order)."""
+    group = _index(group_m)
+    width = arith.MulIOp(group, grid_n).result
+    first_m = arith.MulIOp(arith.DivSIOp(pid, width).result, group).result
+    size = arith.MinSIOp(arith.SubIOp(grid_m, first_m).result, group).result
+    in_group = arith.RemSIOp(pid, width).result
+    pid_m = arith.AddIOp(first_m, arith.RemSIOp(in_group, size).result).result
+    pid_n = arith.DivSIOp(in_group, size).result
+    return pid_m, pid_n
+
+
+def lower_gemm(fn, options) -> None:
+    from .ta_to_loops import new_signature  # the same argument convention as loop IR
+
+    g = analyse(fn)
+    new, b, args = new_signature(fn, suffix="")
+    inputs = list(fn.arguments)
+    mem = {v: a for v, a in zip(inputs, args)}
+    out_arg = args[len(inputs)]
+    a, bb = mem[inputs[g.lhs]], mem[inputs[g.rhs]]
+    a_type, b_type = ir.RankedTensorType(inputs[g.lhs].type), ir.RankedTensorType(inputs[g.rhs].type)
+    element = a_type.element_type
+    bits = 16 if not isinstance(element, ir.F32Type) else 32
+    out_dims = tensor_dims(g.contract.result.type)
+    dims = {g.i: out_dims[-2], g.j: out_dims[-1]}
+    lhs_dims = tensor_dims(a_type)
+    dims[g.k] = lhs_dims[-2] if g.a_trans else lhs_dims[-1]
+    s = options
+    f32 = ir.F32Type.get()
+    with ir.InsertionPoint(new.entry_block), fn.location:
+        size_m, size_n, size_k = (b.dim(dims[d]) for d in (g.i, g.j, g.k))
+        grid_m, grid_n = _ceildiv(size_m, _index(s.bm)), _ceildiv(size_n, _index(s.bn))
+        pid = ir.Operation.create("tile.program_id", results=[ir.IndexType.get()],
+                                  attributes={"axis": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0)}).result
+        batch_ids = [ir.Operation.create("tile.program_id", results=[ir.IndexType.get()], attributes={
+            "axis": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 1)}).result] if g.batch else []
+        pid_m, pid_n = _grouped_raster(pid, grid_m, grid_n, s.group_m)
+        m0 = arith.MulIOp(pid_m, _index(s.bm)).result
+        n0 = arith.MulIOp(pid_n, _index(s.bn)).result
+        a_tile = (s.bk, s.bm) if g.a_trans else (s.bm, s.bk)
+        b_tile = (s.bn, s.bk) if g.b_trans else (s.bk, s.bn)
+        sa = _alloc(a_tile, element, bits, s)
+        sb = _alloc(b_tile, element, bits, s)
+        nk = _ceildiv(size_k, _index(s.bk))
+
+        def copy(kt, stage):
+            k0 = arith.MulIOp(kt, _index(s.bk)).result
+            a_off = batch_ids + ([k0, m0] if g.a_trans else [m0, k0])
+            b_off = batch_ids + ([n0, k0] if g.b_trans else [k0, n0])
+            ir.Operation.create("tile.async_copy", operands=[a, *a_off, sa, stage])
+            ir.Operation.create("tile.async_copy", operands=[bb, *b_off, sb, stage])
+            ir.Operation.create("tile.commit_group")
+
+        # prologue: the first stages - 1 K tiles in flight
+        prologue = scf.ForOp(_index(0), _index(s.stages - 1), _index(1))
+        with ir.InsertionPoint(prologue.body):
+            copy(prologue.induction_variable, prologue.induction_variable)
+            scf.YieldOp([])
+        acc_type = ir.RankedTensorType.get([s.bm, s.bn], f32)
+        zero = _constant_tile(acc_type, 0.0)
+        loop = scf.ForOp(_index(0), nk, _index(1), [zero])
+        loop.attributes[STAGES_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), s.stages)
+        with ir.InsertionPoint(loop.body):
+            kt = loop.induction_variable
+            stage = arith.RemSIOp(kt, _index(s.stages)).result
+            # tile kt has landed once at most stages - 2 younger groups are pending
+            _op("tile.wait_group", pending=s.stages - 2)
+            ir.Operation.create("tile.barrier")
+            at = _smem_load(sa, stage, (s.bm, s.bk), element, g.a_trans)
+            bt = _smem_load(sb, stage, (s.bk, s.bn), element, g.b_trans)
+            ahead = arith.AddIOp(kt, _index(s.stages - 1)).result
+            copy(ahead, arith.RemSIOp(ahead, _index(s.stages)).result)
+            acc = ir.Operation.create("tile.mma", results=[acc_type],
+                                      operands=[at, bt, loop.inner_iter_args[0]]).result
+            scf.YieldOp([acc])
+        _op("tile.wait_group", pending=0)
+        # keyed by output dim: batch dims first, then rows and columns
+        rank = len(g.batch) + 2
+        offsets = {rank - 2: m0, rank - 1: n0, **dict(enumerate(batch_ids))}
+        tile_of = {rank - 2: s.bm, rank - 1: s.bn}
+        result = emit_epilogue(g, loop.results[0], mem, b, offsets, tile_of, (s.bm, s.bn))
+        ir.Operation.create("tile.store", operands=[result, out_arg, *batch_ids, m0, n0])
+        func.ReturnOp([])
+    new.attributes["tile.schedule"] = ir.StringAttr.get(options.as_text())
+    tiles = lambda d, t: binary("/", binary("+", d, const(t - 1)), const(t))  # ceil(d / t)
+    grid_x = binary("*", tiles(dims[g.i], s.bm), tiles(dims[g.j], s.bn))
+    grid_y = const(1)
+    for d in g.batch:
+        grid_y = binary("*", grid_y, _batch_extent(g, d))
+    new.attributes["tile.grid"] = ir.ArrayAttr.get([ir.StringAttr.get(str(grid_x)), ir.StringAttr.get(str(grid_y))])
+    new.attributes["tile.threads"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 32 * s.warps)
+    new.attributes["tile.operands"] = ir.StringAttr.get(("t" if g.a_trans else "n") + ("t" if g.b_trans else "n"))
+    fn.operation.erase()
+
+
+def _batch_extent(g, d):
+    out = positions(ir.AffineMapAttr(ir.ArrayAttr(g.contract.attributes["maps"])[2]).value)
+    return tensor_dims(g.contract.result.type)[out.index(d)]
+
+
+def _op(name: str, **attrs) -> None:
+    i64 = ir.IntegerType.get_signless(64)
+    ir.Operation.create(name, attributes={k: ir.IntegerAttr.get(i64, v) for k, v in attrs.items()})
+
+
+def _alloc(tile, element, bits, s) -> ir.Value:
+    layout = smem_tile_layout(tile[0], tile[1], bits, s.swizzle)
+    t = ir.MemRefType.get([s.stages, *tile], element, memory_space=ir.IntegerAttr.get(
+        ir.IntegerType.get_signless(64), SHARED))
+    return ir.Operation.create("tile.alloc", results=[t], attributes={"layout": layout_attr(layout)}).result
+
+
+def _smem_load(buf, stage, shape, element, transpose: bool) -> ir.Value:
+    attrs = {"transpose": ir.UnitAttr.get()} if transpose else {}
+    return ir.Operation.create("tile.smem_load", results=[ir.RankedTensorType.get(list(shape), element)],
+                               operands=[buf, stage], attributes=attrs).result
+
+
+def _constant_tile(tile_type, value: float) -> ir.Value:
+    op = ir.Operation.create("tile.map", results=[tile_type], regions=1)
+    with ir.InsertionPoint(op.regions[0].blocks.append()):
+        c = arith.ConstantOp(ir.RankedTensorType(tile_type).element_type, value).result
+        ir.Operation.create("tile.yield", operands=[c])
+    return op.result

@@ -1,0 +1,88 @@
+"""The epilogue of a GEMM tile program: the ta.map ops after the contraction, on tiles."""
+
+from torch_mlir import ir
+from torch_mlir.dialects import arith
+
+from tilec.dialects import ta_builders as tb
+
+from ._loops import positions
+
+
+class NoEpilogue(ValueError):
+    """An epilogue op that has no tile form yet."""
+
+
+def emit_epilogue(g, acc, mem: dict, b, offsets: dict, tile_of: dict, shape) -> ir.Value:
+    """Tile values of the epilogue maps, in order; returns the tile of the kernel's result.
+
+    ``offsets`` / ``tile_of``: for each output domain dim, the CTA's offset and tile extent
+    (batch dims have an offset and no extent).
+    """
+    rank = len(g.batch) + 2
+    tiles = {g.contract.result: acc}
+    loads: dict = {}
+    scalars = _clone_constants(g.contract.operation.block)
+    for op in g.epilogue:
+        result_type = ir.RankedTensorType(op.result.type)
+        if [str(d) for d in result_type.encoding] != [str(d) for d in g.contract.result.type.encoding]:
+            raise NoEpilogue("epilogue maps must range over the contraction's output")
+        tile_type = ir.RankedTensorType.get(list(shape), result_type.element_type)
+        new = ir.Operation.create("tile.map", results=[tile_type], regions=1)
+        with ir.InsertionPoint(new.regions[0].blocks.append()):
+            local = {}
+            for inner in op.regions[0].blocks[0].operations:
+                name = inner.operation.name
+                if name == "ta.yield":
+                    ir.Operation.create("tile.yield", operands=[local[inner.operation.operands[0]]])
+                    break
+                if name == "ta.at":
+                    src = inner.operation.operands[0]
+                    dims = positions(ir.AffineMapAttr(inner.attributes["map"]).value)
+                    tile, tile_dims = _operand_tile(src, dims, tiles, loads, mem, offsets, tile_of, rank, new)
+                    elem_map = tb.projection(2, [d - (rank - 2) for d in tile_dims])
+                    value = ir.Operation.create("tile.elem", results=[inner.result.type], operands=[tile],
+                                                attributes={"map": ir.AffineMapAttr.get(elem_map)}).result
+                elif name == "ta.param":
+                    value = b.params[ir.StringAttr(inner.attributes["name"]).value]
+                elif name == "ta.index":
+                    raise NoEpilogue("ta.index in a GEMM epilogue has no tile form yet")
+                else:
+                    operands = [local.get(v) or scalars[v] for v in inner.operation.operands]
+                    value = ir.Operation.create(name, results=[r.type for r in inner.operation.results],
+                                                operands=operands,
+                                                attributes=dict(inner.operation.attributes.items())).result
+                local[inner.result] = value
+        tiles[op.result] = new.result
+    return tiles[g.result]
+
+
+def _operand_tile(src, dims, tiles, loads, mem, offsets, tile_of, rank, map_op):
+    """(tile, the output dims its tile dims stand for) of a value read in the epilogue."""
+    if src in tiles:
+        if dims != list(range(rank)):
+            raise NoEpilogue("epilogue maps must read earlier results element for element")
+        return tiles[src], [rank - 2, rank - 1]
+    if src not in mem:
+        raise NoEpilogue("the epilogue may read kernel inputs and earlier epilogue results only")
+    key = (src, tuple(dims))
+    if key not in loads:
+        tile_dims = [d for d in dims if d in tile_of]
+        if dims[:len(dims) - len(tile_dims)] != [d for d in dims if d not in tile_of]:
+            raise NoEpilogue("an epilogue operand must keep its batch dims in front")
+        element = ir.RankedTensorType(src.type).element_type
+        tile_type = ir.RankedTensorType.get([tile_of[d] for d in tile_dims], element)
+        with ir.InsertionPoint(map_op):  # before the tile.map that reads it
+            loads[key] = ir.Operation.create(
+                "tile.load", results=[tile_type], operands=[mem[src], *[offsets[d] for d in dims]],
+                attributes={"padding": ir.FloatAttr.get(element, 0.0)}).result
+    return loads[key], [d for d in dims if d in tile_of]
+
+
+def _clone_constants(block) -> dict:
+    """Function-level constants of the ta function (canonicalisation hoists them), cloned here."""
+    out = {}
+    for op in block.operations:
+        if op.operation.name == "arith.constant":
+            out[op.result] = ir.Operation.create("arith.constant", results=[op.result.type],
+                                                 attributes=dict(op.operation.attributes.items())).result
+    return out

@@ -1,0 +1,60 @@
+"""ta-to-tile: lower a contraction and its pointwise epilogue to one CTA's tile program.
+
+    ta-to-tile{bm=128 bn=128 bk=32 warps=4 stages=3 swizzle=true group-m=8}
+
+The options are the schedule (a frozen, hashable dataclass). The GEMM family is
+lowered: one ta.contract over one reduced index — plain (C[i,j]), batched
+(C[b,i,j]), either operand stored transposed — followed by ta.map epilogues
+(bias, GELU, scaling, dtype cast). Each CTA owns a bm x bn output tile:
+
+    pid -> (pid_m, pid_n) in groups of group-m rows of tiles (L2 reuse)
+    prologue: cp.async the first stages-1 K tiles into swizzled shared memory
+    for kt:  wait until tile kt has landed; barrier;
+             read tile kt (ldmatrix); start the copy of tile kt + stages - 1; mma
+    epilogue: the maps, on the accumulator; masked store
+
+Tiles that run past M, N or K are masked (zero-filled when read, skipped when
+written), so no extent has to divide the tile sizes. The tile IR is built from
+the ta level, where the contraction and its epilogue are explicit; the loop IR
+(ta-to-loops) is the CPU execution path of the same ta.
+"""
+
+from dataclasses import dataclass
+
+from torch_mlir import ir
+
+from . import PassInfo
+from ._gemm_tile import lower_gemm
+
+
+@dataclass(frozen=True)
+class Options:
+    bm: int = 128
+    bn: int = 128
+    bk: int = 32
+    warps: int = 4
+    stages: int = 3
+    swizzle: bool = True
+    group_m: int = 8
+
+    def __post_init__(self):
+        for name in ("bm", "bn", "bk", "warps", "stages", "group_m"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"schedule option {name} must be at least 1")
+        if self.bm % 16 or self.bn % 16 or self.bk % 16:
+            raise ValueError("bm, bn and bk must be multiples of 16 (the mma.sync m16n8k16 shape)")
+        if self.stages < 2:
+            raise ValueError("stages must be at least 2 (one tile in flight while one is used)")
+
+    def as_text(self) -> str:
+        return ",".join(f"{k.replace('_', '-')}={str(v).lower()}" for k, v in self.__dict__.items())
+
+
+def run(module: ir.Operation, options: Options) -> None:
+    for op in list(module.regions[0].blocks[0].operations):
+        if op.operation.name == "func.func":
+            lower_gemm(op, options)
+
+
+PASS = PassInfo("ta-to-tile", "lower a contraction with its epilogue to a pipelined, swizzled tile program",
+                Options, run, __doc__)

@@ -1,0 +1,193 @@
+"""Run tile IR on the CPU: every CTA of the grid in turn, with torch for the arithmetic.
+
+Shared memory is real: each tile.alloc is a flat buffer addressed through its
+layout (shape/stride + swizzle), so a wrong swizzle reads wrong numbers. Async
+copies are queued per commit group and land only at a tile.wait_group that
+retires their group, so a missing wait reads stale data, as it would on a GPU.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+import torch
+from torch_mlir import ir
+
+from tilec.dialects.dims import parse_dim
+from tilec.dialects.tile import layout_of
+
+from .diagnostics import TilecError, mlir_loc
+from .loop_runner import _argument_roles
+from .oracle_scalar import _broadcast_view, scalar_op
+from .signature import Signature, dtype_of
+
+_INDEX = {
+    "arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "arith.muli": lambda a, b: a * b,
+    "arith.divsi": lambda a, b: int(a / b), "arith.remsi": lambda a, b: a - b * int(a / b),
+    "arith.floordivsi": lambda a, b: a // b, "arith.ceildivsi": lambda a, b: -((-a) // b),
+    "arith.minsi": min, "arith.maxsi": max,
+}
+
+
+class _Shared:
+    """A shared-memory buffer: stages x tile, each stage placed by ``layout``."""
+
+    def __init__(self, memref_type, layout):
+        t = ir.MemRefType(memref_type)
+        self.stages, self.layout = t.shape[0], layout
+        self.data = torch.zeros(self.stages * layout.size, dtype=dtype_of(t.element_type))
+        rows, cols = layout.shape
+        r, c = torch.meshgrid(torch.arange(rows), torch.arange(cols), indexing="ij")
+        self.offsets = layout.offset(r, c)
+
+    def write(self, stage: int, tile: torch.Tensor) -> None:
+        self.data[stage * self.layout.size + self.offsets] = tile.to(self.data.dtype)
+
+    def read(self, stage: int) -> torch.Tensor:
+        return self.data[stage * self.layout.size + self.offsets]
+
+
+def _window(tensor: torch.Tensor, offsets: list[int], shape: list[int]):
+    """(index tuple, in-bounds mask) for the tile at ``offsets`` covering the trailing dims."""
+    lead = len(offsets) - len(shape)
+    grids = torch.meshgrid(*[torch.arange(n) + o for n, o in zip(shape, offsets[lead:])], indexing="ij") \
+        if shape else []
+    mask = torch.ones(shape, dtype=torch.bool)
+    for g, size in zip(grids, tensor.shape[lead:]):
+        mask &= (g >= 0) & (g < size)
+    for o, size in zip(offsets[:lead], tensor.shape[:lead]):
+        mask &= 0 <= o < size
+    index = tuple(min(max(o, 0), size - 1) for o, size in zip(offsets[:lead], tensor.shape[:lead]))
+    index += tuple(g.clamp(0, max(size - 1, 0)) for g, size in zip(grids, tensor.shape[lead:]))
+    return index, mask
+
+
+class _CTA:
+    """The state of one CTA while it runs the function body."""
+
+    def __init__(self, pid: tuple[int, int], values: dict):
+        self.pid, self.values = pid, dict(values)
+        self.pending: list = []
+        self.groups: deque = deque()
+
+    def get(self, v):
+        return self.values[v]
+
+    def run_block(self, block, args=()):
+        for arg, value in zip(block.arguments, args):
+            self.values[arg] = value
+        for op in block.operations:
+            name = op.operation.name
+            if name in ("scf.yield", "func.return"):
+                return [self.get(v) for v in op.operation.operands]
+            results = self.step(op, name)
+            for r, v in zip(op.operation.results, results):
+                self.values[r] = v
+        return []
+
+    def step(self, op, name):
+        operands = [self.get(v) for v in op.operation.operands]
+        if name in _INDEX:
+            return [_INDEX[name](*operands)]
+        if name == "arith.constant":
+            attr = op.attributes["value"]
+            return [ir.IntegerAttr(attr).value if isinstance(op.result.type, ir.IndexType)
+                    else scalar_op(op, name, [])]
+        if name == "scf.for":
+            lb, ub, step, *carried = operands
+            for iv in range(lb, ub, step):
+                carried = self.run_block(op.regions[0].blocks[0], [iv, *carried])
+            return carried
+        handler = getattr(self, "op_" + name.removeprefix("tile."), None)
+        if handler is None:
+            raise TilecError(f"the tile interpreter cannot run '{name}'", mlir_loc(op.location, "<tile>"))
+        return handler(op, operands)
+
+    def op_program_id(self, op, operands):
+        return [self.pid[ir.IntegerAttr(op.attributes["axis"]).value]]
+
+    def op_alloc(self, op, operands):
+        return [_Shared(op.result.type, layout_of(op.attributes["layout"]))]
+
+    def op_load(self, op, operands):
+        src, *offsets = operands
+        shape = ir.RankedTensorType(op.result.type).shape
+        index, mask = _window(src, offsets, shape)
+        pad = ir.FloatAttr(op.attributes["padding"]).value
+        return [torch.where(mask, src[index], torch.tensor(pad, dtype=src.dtype))]
+
+    def op_store(self, op, operands):
+        value, dst, *offsets = operands
+        index, mask = _window(dst, offsets, list(value.shape))
+        dst[tuple(i[mask] if isinstance(i, torch.Tensor) else i for i in index)] = value[mask].to(dst.dtype)
+        return []
+
+    def op_async_copy(self, op, operands):
+        src, *offsets, dst, stage = operands
+        index, mask = _window(src, offsets, list(dst.layout.shape))
+        tile = torch.where(mask, src[index], torch.zeros((), dtype=src.dtype))
+        self.pending.append((dst, stage, tile))  # lands when a wait_group retires its group
+        return []
+
+    def op_commit_group(self, op, operands):
+        self.groups.append(self.pending)
+        self.pending = []
+        return []
+
+    def op_wait_group(self, op, operands):
+        while len(self.groups) > ir.IntegerAttr(op.attributes["pending"]).value:
+            for dst, stage, tile in self.groups.popleft():
+                dst.write(stage, tile)
+        return []
+
+    def op_barrier(self, op, operands):
+        return []  # the CTA runs as one thread of control here
+
+    def op_smem_load(self, op, operands):
+        buf, stage = operands
+        tile = buf.read(stage)
+        return [tile.t().contiguous() if "transpose" in op.attributes else tile]
+
+    def op_mma(self, op, operands):
+        a, b, acc = operands
+        return [acc + a.float() @ b.float()]
+
+    def op_reduce(self, op, operands):
+        kind, dim = ir.StringAttr(op.attributes["kind"]).value, ir.IntegerAttr(op.attributes["dim"]).value
+        src = operands[0]
+        return [src.sum(dim) if kind == "sum" else src.amax(dim) if kind == "max" else src.amin(dim)]
+
+    def op_map(self, op, operands):
+        shape = ir.RankedTensorType(op.result.type).shape
+        local = {}
+        for inner in op.regions[0].blocks[0].operations:
+            name = inner.operation.name
+            args = [local[v] if v in local else self._scalar(self.get(v)) for v in inner.operation.operands]
+            if name == "tile.yield":
+                return [args[0].expand(shape).to(dtype_of(op.result.type)).clone()]
+            if name == "tile.elem":
+                amap = ir.AffineMapAttr(inner.attributes["map"]).value
+                dims = [ir.AffineDimExpr(e).position for e in amap.results]
+                local[inner.result] = _broadcast_view(args[0], dims, len(shape))
+            else:
+                local[inner.result] = scalar_op(inner, name, args)
+        raise TilecError("tile.map without tile.yield")
+
+    @staticmethod
+    def _scalar(value):
+        return torch.tensor(value) if isinstance(value, int) else value
+
+
+def run_tile(module: ir.Module, sig: Signature, inputs: dict[str, torch.Tensor],
+             env: dict[str, int]) -> dict[str, torch.Tensor]:
+    """Run the tile function of ``module`` over its whole grid; returns the outputs."""
+    fn = module.body.operations[0]
+    outputs = {s.name: torch.zeros(s.shape(env), dtype=s.dtype) for s in sig.outputs}
+    values = {}
+    for (role, name), arg in zip(_argument_roles(fn), fn.arguments):
+        values[arg] = env[name] if role == "param" else inputs[name] if role == "input" else outputs[name]
+    grid = [parse_dim(ir.StringAttr(g).value).evaluate(env) for g in ir.ArrayAttr(fn.attributes["tile.grid"])]
+    for y in range(grid[1]):
+        for x in range(grid[0]):
+            _CTA((x, y), values).run_block(fn.entry_block)
+    return outputs
