@@ -103,8 +103,12 @@ def _memref(t: ir.Type) -> ir.MemRefType:
 def _copy_attributes(old, new, n_in: int, n_out: int, params: list[str]) -> None:
     names = lambda key, n: ([ir.DictAttr(a) for a in ir.ArrayAttr(old.attributes[key])]
                             if key in old.attributes else [ir.DictAttr.get({})] * n)
-    ins, outs = names("arg_attrs", n_in), names("res_attrs", n_out)
-    output = lambda d: ir.DictAttr.get({**{a.name: a.attr for a in d}, "ta.output": ir.UnitAttr.get()})
+    ftype = ir.FunctionType(ir.TypeAttr(old.attributes["function_type"]).value)
+    with_dims = lambda d, t, extra: ir.DictAttr.get({**{a.name: a.attr for a in d}, **extra,
+                                                     "ta.dims": ir.RankedTensorType(t).encoding})
+    ins = [with_dims(d, t, {}) for d, t in zip(names("arg_attrs", n_in), ftype.inputs)]
+    outs = [with_dims(d, t, {"ta.output": ir.UnitAttr.get()}) for d, t in zip(names("res_attrs", n_out), ftype.results)]
+    output = lambda d: d
     param = lambda p: ir.DictAttr.get({"ta.param": ir.StringAttr.get(p)})
     new.attributes["arg_attrs"] = ir.ArrayAttr.get(ins + [output(d) for d in outs] + [param(p) for p in params])
     if "ta.params" in old.attributes:

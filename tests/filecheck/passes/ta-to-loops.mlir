@@ -2,7 +2,7 @@
 
 // A contraction: zero the result, then one loop per domain dim; sizes come from index arguments.
 // CHECK-LABEL: func.func @gemm
-// CHECK-SAME:  (%[[A:.*]]: memref<?x?xbf16> {ta.name = "A"}, %[[B:.*]]: memref<?x?xbf16> {ta.name = "B"}, %[[C:.*]]: memref<?x?xf32> {ta.name = "C", ta.output}, %[[K:.*]]: index {ta.param = "K"}, %[[M:.*]]: index {ta.param = "M"}, %[[N:.*]]: index {ta.param = "N"})
+// CHECK-SAME:  (%[[A:.*]]: memref<?x?xbf16> {ta.dims = ["M", "K"], ta.name = "A"}, %[[B:.*]]: memref<?x?xbf16> {ta.dims = ["K", "N"], ta.name = "B"}, %[[C:.*]]: memref<?x?xf32> {ta.dims = ["M", "N"], ta.name = "C", ta.output}, %[[K:.*]]: index {ta.param = "K"}, %[[M:.*]]: index {ta.param = "M"}, %[[N:.*]]: index {ta.param = "N"})
 // CHECK:       scf.for %[[I:.*]] = %c0 to %[[M]]
 // CHECK:         scf.for %[[J:.*]] = %c0 to %[[N]]
 // CHECK:           memref.store %{{.*}}, %[[C]][%[[I]], %[[J]]]
