@@ -34,15 +34,20 @@ def _parser() -> argparse.ArgumentParser:
 
     compile_ = sub.add_parser("compile", parents=[common], help="lower specs and write or print each stage")
     compile_.add_argument("specs", nargs="+", metavar="SPEC.ta")
-    compile_.add_argument("--emit", choices=["ta", "loop", "tile"], default="ta",
+    compile_.add_argument("--emit", choices=["ta", "loop", "tile", "cuda"], default="ta",
                           help="the stage to print or write with -o (default: ta)")
     out = compile_.add_mutually_exclusive_group()
-    out.add_argument("-o", "--output", metavar="FILE", help="write the result here (one spec only)")
+    out.add_argument("-o", "--output", metavar="FILE",
+                     help="write the result here (one spec only); a .tkp file is a kernel package")
     out.add_argument("--out-dir", metavar="DIR", help="write every stage of every spec into DIR")
     compile_.add_argument("--shape", type=_shapes, action="append", default=[], metavar="N=64,...",
                           help="bind shape parameters (the IR gets static sizes)")
     compile_.add_argument("--schedule", metavar="bm=128,bn=128,...",
                           help="tile schedule: bm, bn, bk, warps, stages, swizzle, group-m (see 'tilec passes')")
+    compile_.add_argument("--target", action="append", choices=["sm_80", "sm_90a"],
+                          help="GPU architecture of the package's cubins (repeatable; default: both)")
+    compile_.add_argument("--compiler", choices=["nvrtc", "nvcc"], default="nvrtc")
+    compile_.add_argument("--no-cache", action="store_true", help="build the package even if it is cached")
     compile_.set_defaults(func="tilec.commands:compile_command")
 
     run = sub.add_parser("run", parents=[common], help="run a spec on random inputs and print checksums")

@@ -58,6 +58,17 @@ def compile_command(args) -> int:
 
     if args.output and len(args.specs) > 1:
         raise TilecError("-o names one output file; use --out-dir for several specs")
+    if args.output and args.output.endswith(".tkp"):
+        from .package import build
+
+        targets = tuple(args.target or ["sm_80", "sm_90a"])
+        manifest = build(args.specs[0], args.output, _schedule(args), targets, args.compiler, not args.no_cache)
+        where = f" (from the cache: {manifest['cached']})" if "cached" in manifest else ""
+        print(f"{args.specs[0]}: package -> {args.output}{where}")
+        for target, facts in manifest.get("ptxas", {}).items():
+            print(f"  {target}: {facts['registers']} registers, {facts['spill_stores']} bytes spilled, "
+                  f"{manifest['smem_bytes']} bytes shared memory, {manifest['threads']} threads")
+        return 0
     shapes = _merged(args.shape)
     for spec in args.specs:
         with dialects.context(), ir.Location.unknown():
@@ -65,7 +76,7 @@ def compile_command(args) -> int:
             stages = _stages(_lower(spec, shapes), wanted, _schedule(args), every=bool(args.out_dir))
         if args.out_dir:
             for stage, text in stages.items():
-                path = Path(args.out_dir) / f"{Path(spec).stem}.{stage}.mlir"
+                path = Path(args.out_dir) / f"{Path(spec).stem}.{stage}.{'cu' if stage == 'cuda' else 'mlir'}"
                 write_atomically(path, text)
                 print(f"{spec}: {stage} -> {path}")
         elif args.output:
@@ -75,7 +86,7 @@ def compile_command(args) -> int:
     return 0
 
 
-STAGES = ("ta", "loop", "tile")
+STAGES = ("ta", "loop", "tile", "cuda")
 
 
 def _stages(module, wanted: tuple[str, ...], schedule: str = "", every: bool = False) -> dict[str, str]:
@@ -86,9 +97,13 @@ def _stages(module, wanted: tuple[str, ...], schedule: str = "", every: bool = F
     stages = {"ta": str(module)}
     if "loop" in wanted:
         stages["loop"] = str(to_loops(module))
-    if "tile" in wanted:
+    if "tile" in wanted or "cuda" in wanted:
         try:
-            stages["tile"] = str(to_tile(module, schedule))
+            tiled = to_tile(module, schedule)
+            stages["tile"] = str(tiled)
+            if "cuda" in wanted:
+                from .codegen.cuda import emit_cuda
+                stages["cuda"] = emit_cuda(tiled).source
         except TilecError:
             if not every:
                 raise

@@ -1,0 +1,40 @@
+"""Build the GEMM kernel packages the GPU benchmark runs (on the build machine: needs MLIR).
+
+    python bench/build_gemm.py --out bench/out     # then carry bench/out to the GPU machine
+"""
+
+import argparse
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+from tilec.package import build  # noqa: E402
+
+SCHEDULES = [
+    "bm=128 bn=128 bk=32 warps=4 stages=4",
+    "bm=128 bn=256 bk=32 warps=8 stages=3",
+    "bm=256 bn=128 bk=32 warps=8 stages=3",
+    "bm=128 bn=128 bk=64 warps=4 stages=3",
+    "bm=128 bn=128 bk=32 warps=8 stages=4",
+]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", default="bench/out")
+    parser.add_argument("--spec", default="examples/gemm.ta")
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    for n, schedule in enumerate(SCHEDULES):
+        path = os.path.join(args.out, f"gemm_{n}.tkp")
+        start = time.time()
+        manifest = build(args.spec, path, schedule, ("sm_90a",), use_cache=False)
+        facts = manifest["ptxas"]["sm_90a"]
+        print(f"{path}: {schedule}: {facts['registers']} regs, {facts['spill_stores']} B spilled, "
+              f"{manifest['smem_bytes']} B smem ({time.time() - start:.1f} s)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Code generation: tile IR -> CUDA C++ -> cubin."""

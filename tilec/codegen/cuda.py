@@ -1,0 +1,249 @@
+"""CUDA C++ from tile IR, for sm_80+ (cp.async, ldmatrix, mma.sync m16n8k16).
+
+The emitter walks the tile function op by op. Index arithmetic becomes C locals;
+shared buffers become slices of one dynamic shared-memory array, addressed by the
+layout's own offset function (cexpr.py); tile.async_copy becomes 16-byte
+cp.async per thread (a per-element copy when rows are not 16-byte aligned);
+tile.mma becomes, per 16-wide k step, ldmatrix of each warp's fragments and
+mma.sync; register tiles that are only read in the epilogue (tile.load,
+tile.map) are evaluated element by element at the accumulator fragments that
+tile.store writes, with bounds checks (masks).
+
+Warp tiling: ``warps`` warps as wm x wn (wm = 2 when warps >= 2); each warp owns
+(bm/wm) x (bn/wn) of the output: (bm/wm)/16 x (bn/wn)/8 mma tiles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from torch_mlir import ir
+
+from tilec.dialects.dims import parse_dim
+from tilec.dialects.tile import layout_of
+
+from ..diagnostics import TilecError
+from .cexpr import CExpr, dim_expr
+from .cuda_scalar import scalar_statement
+from .cuda_text import PRELUDE, ctype
+
+_INDEX_C = {"arith.addi": "+", "arith.subi": "-", "arith.muli": "*", "arith.divsi": "/", "arith.remsi": "%"}
+
+
+@dataclass
+class Kernel:
+    """What the runtime needs to launch an emitted kernel."""
+
+    name: str
+    source: str
+    threads: int
+    smem_bytes: int
+    grid: list            # dimension expressions (strings) over the parameters
+    args: list            # (role, name, dims) per argument, in order
+    schedule: str
+    target_notes: list = field(default_factory=list)
+
+
+@dataclass
+class _Shared:
+    name: str
+    layout: object
+    stage_elems: int
+    element: str
+
+
+@dataclass
+class _SmemTile:
+    shared: _Shared
+    stage: str
+    transpose: bool
+
+
+@dataclass
+class _Acc:
+    name: str
+
+
+@dataclass
+class _Lazy:
+    op: object            # a tile.load or tile.map, evaluated per element
+
+
+class CudaEmitter:
+    def __init__(self, fn):
+        self.fn = fn
+        self.lines: list[str] = []
+        self.names: dict = {}
+        self.counter = 0
+        self.indent = 1
+        schedule = dict(item.split("=") for item in ir.StringAttr(fn.attributes["tile.schedule"]).value.split(","))
+        self.schedule = schedule
+        self.bm, self.bn, self.bk = (int(schedule[k]) for k in ("bm", "bn", "bk"))
+        self.warps = int(schedule["warps"])
+        self.threads = 32 * self.warps
+        self.wm = 2 if self.warps >= 2 else 1
+        self.wn = self.warps // self.wm
+        self.tm, self.tn = self.bm // self.wm, self.bn // self.wn
+        if self.tm % 16 or self.tn % 16:
+            raise TilecError(f"schedule {ir.StringAttr(fn.attributes['tile.schedule']).value}: each of the "
+                             f"{self.wm}x{self.wn} warps would own {self.tm}x{self.tn}; both must be multiples of 16")
+        self.mi, self.ni = self.tm // 16, self.tn // 8
+        self.smem_bytes = 0
+
+    # -- helpers -------------------------------------------------------------------------------
+    def fresh(self, stem: str) -> str:
+        self.counter += 1
+        return f"{stem}{self.counter}"
+
+    def line(self, text: str) -> None:
+        self.lines.append("    " * self.indent + text)
+
+    def value(self, v):
+        return self.names[v]
+
+    # -- the walk ------------------------------------------------------------------------------
+    def emit(self) -> Kernel:
+        fn = self.fn
+        name = ir.StringAttr(fn.attributes["sym_name"]).value
+        params, args, sig = {}, [], []
+        for attrs, arg in zip(ir.ArrayAttr(fn.attributes["arg_attrs"]), fn.arguments):
+            d = ir.DictAttr(attrs)
+            if "ta.param" in d:
+                pname = ir.StringAttr(d["ta.param"]).value
+                params[pname] = f"p_{pname}"
+                self.names[arg] = f"p_{pname}"
+                args.append(("param", pname, []))
+                sig.append(f"long long p_{pname}")
+                continue
+            aname = ir.StringAttr(d["ta.name"]).value
+            dims = [ir.StringAttr(x).value for x in ir.ArrayAttr(d["ta.dims"])]
+            element = ctype(ir.MemRefType(arg.type).element_type)
+            role = "output" if "ta.output" in d else "input"
+            const = "" if role == "output" else "const "
+            sig.append(f"{const}{element}* __restrict__ g_{aname}")
+            self.names[arg] = ("memref", f"g_{aname}", dims, element)
+            args.append((role, aname, dims))
+        self.params = params
+        self.line(f"const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;")
+        self.line(f"const int warp_m = warp % {self.wm}, warp_n = warp / {self.wm};")
+        self.line("extern __shared__ __align__(128) unsigned char smem[];")
+        self.block(fn.entry_block)
+        body = "\n".join(self.lines)
+        source = (f"{PRELUDE}\n// schedule: {ir.StringAttr(fn.attributes['tile.schedule']).value}\n"
+                  f"extern \"C\" __global__ void __launch_bounds__({self.threads})\n{name}({', '.join(sig)}) {{\n"
+                  f"{body}\n}}\n")
+        grid = [ir.StringAttr(g).value for g in ir.ArrayAttr(fn.attributes["tile.grid"])]
+        return Kernel(name, source, self.threads, self.smem_bytes, grid, args,
+                      ir.StringAttr(fn.attributes["tile.schedule"]).value)
+
+    def block(self, block) -> None:
+        for op in block.operations:
+            name = op.operation.name
+            handler = getattr(self, "op_" + name.replace(".", "_"), None)
+            if handler is None:
+                raise TilecError(f"the CUDA emitter has no rule for '{name}'")
+            handler(op)
+
+    def op_func_return(self, op):
+        pass
+
+    def op_scf_yield(self, op):
+        pass
+
+    def op_arith_constant(self, op):
+        attr = op.attributes["value"]
+        if isinstance(op.result.type, ir.IndexType):
+            self.names[op.result] = f"{ir.IntegerAttr(attr).value}LL"
+        else:
+            self.names[op.result] = ("scalar-const", op)
+
+    def _index_op(self, op, expr: str):
+        name = self.fresh("i")
+        self.line(f"const long long {name} = {expr};")
+        self.names[op.result] = name
+
+    def op_arith_addi(self, op):
+        a, b = (self.value(v) for v in op.operation.operands)
+        self._index_op(op, f"{a} + {b}")
+
+    op_arith_subi = lambda self, op: self._index_op(op, "{} - {}".format(*map(self.value, op.operation.operands)))
+    op_arith_muli = lambda self, op: self._index_op(op, "{} * {}".format(*map(self.value, op.operation.operands)))
+    op_arith_divsi = lambda self, op: self._index_op(op, "{} / {}".format(*map(self.value, op.operation.operands)))
+    op_arith_remsi = lambda self, op: self._index_op(op, "{} % {}".format(*map(self.value, op.operation.operands)))
+    op_arith_minsi = lambda self, op: self._index_op(op, "min({}, {})".format(*map(self.value, op.operation.operands)))
+    op_arith_ceildivsi = lambda self, op: self._index_op(
+        op, "({0} + {1} - 1) / {1}".format(*map(self.value, op.operation.operands)))
+
+    def op_tile_program_id(self, op):
+        axis = ir.IntegerAttr(op.attributes["axis"]).value
+        self._index_op(op, f"(long long)blockIdx.{'xyz'[axis]}")
+
+    def op_tile_alloc(self, op):
+        t = ir.MemRefType(op.result.type)
+        layout = layout_of(op.attributes["layout"])
+        element = ctype(t.element_type)
+        name = self.fresh("s")
+        self.line(f"{element}* {name} = reinterpret_cast<{element}*>(smem + {self.smem_bytes});")
+        self.smem_bytes += t.shape[0] * layout.size * 2 if element != "float" else t.shape[0] * layout.size * 4
+        self.names[op.result] = _Shared(name, layout, layout.size, element)
+
+    def op_scf_for(self, op):
+        lb, ub, step = (self.value(v) for v in list(op.operation.operands)[:3])
+        carried = list(op.operation.operands)[3:]
+        body = op.regions[0].blocks[0]
+        iv = self.fresh("k")
+        self.names[body.arguments[0]] = iv
+        for arg, init, result in zip(list(body.arguments)[1:], carried, op.operation.results):
+            self.names[arg] = self.names[result] = self.value(init)  # carried in place
+        pragma = "#pragma unroll 1" if carried else ""
+        if pragma:
+            self.line(pragma)
+        self.line(f"for (long long {iv} = {lb}; {iv} < {ub}; {iv} += {step}) {{")
+        self.indent += 1
+        self.block(body)
+        self.indent -= 1
+        self.line("}")
+
+    def op_tile_commit_group(self, op):
+        self.line("cp_async_commit();")
+
+    def op_tile_wait_group(self, op):
+        self.line(f"cp_async_wait<{ir.IntegerAttr(op.attributes['pending']).value}>();")
+
+    def op_tile_barrier(self, op):
+        self.line("__syncthreads();")
+
+    def op_tile_smem_load(self, op):
+        buf, stage = (self.value(v) for v in op.operation.operands)
+        self.names[op.result] = _SmemTile(buf, stage, "transpose" in op.attributes)
+
+    def op_tile_load(self, op):
+        self.names[op.result] = _Lazy(op)
+
+    def op_tile_map(self, op):
+        ops = list(op.regions[0].blocks[0].operations)
+        yielded = ops[-1].operation.operands[0]
+        const = yielded.owner
+        if len(ops) <= 2 and not isinstance(const, ir.Block) and const.operation.name == "arith.constant" \
+                and isinstance(ir.RankedTensorType(op.result.type).element_type, ir.F32Type):
+            name = self.fresh("acc")
+            value = ir.FloatAttr(const.attributes["value"]).value
+            self.line(f"float {name}[{self.mi}][{self.ni}][4];")
+            self.line(f"#pragma unroll")
+            self.line(f"for (int e = 0; e < {self.mi * self.ni * 4}; ++e) (&{name}[0][0][0])[e] = {value!r}f;")
+            self.names[op.result] = _Acc(name)
+            return
+        self.names[op.result] = _Lazy(op)
+
+    from .cuda_ops import op_tile_async_copy, op_tile_mma, op_tile_store  # noqa: E402
+
+    def dims_c(self, dims: list[str]) -> list[str]:
+        return [dim_expr(parse_dim(d), self.params) for d in dims]
+
+
+def emit_cuda(module: ir.Module) -> Kernel:
+    """The CUDA kernel of the (single) tile function in ``module``."""
+    fn = module.body.operations[0]
+    if "tile.schedule" not in fn.attributes:
+        raise TilecError("the CUDA emitter takes tile IR (run ta-to-tile first)")
+    return CudaEmitter(fn).emit()

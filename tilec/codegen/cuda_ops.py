@@ -1,0 +1,212 @@
+"""The CUDA rules for the tile ops that move data: async copies, mma, the epilogue store.
+
+Methods of CudaEmitter (imported into its class body).
+"""
+
+from torch_mlir import ir
+
+from ..diagnostics import TilecError
+from .cexpr import CExpr
+from .cuda_scalar import float_literal, scalar_statement
+
+
+def _strides(dims_c: list[str]) -> list[str]:
+    strides, acc = [], "1LL"
+    for d in reversed(dims_c):
+        strides.append(acc)
+        acc = f"{acc} * {d}"
+    return list(reversed(strides))
+
+
+def _base(dims_c, lead_offsets) -> str:
+    strides = _strides(dims_c)
+    return " + ".join([f"{o} * {s}" for o, s in zip(lead_offsets, strides)] or ["0LL"])
+
+
+def op_tile_async_copy(self, op):
+    src, *offs, dst, stage = op.operation.operands
+    _, gname, dims, element = self.value(src)
+    dims_c = self.dims_c(dims)
+    shared = self.value(dst)
+    offsets = [self.value(o) for o in offs]
+    rows, cols = shared.layout.shape
+    per_chunk = 8 if element != "float" else 4
+    chunks = rows * cols // per_chunk
+    iters = -(-chunks // self.threads)
+    n_rows, n_cols = dims_c[-2], dims_c[-1]
+    row0, col0 = offsets[-2], offsets[-1]
+    at = shared.layout.offset(CExpr("r"), CExpr("c"))
+    zero = "0.0f" if element == "float" else f"{element}(0.0f)"
+    self.line(f"{{  // copy a {rows}x{cols} tile of {gname} into stage {self.value(stage)} of {shared.name}")
+    self.indent += 1
+    self.line(f"const {element}* src = {gname} + {_base(dims_c, offsets[:-2])};")
+    self.line("#pragma unroll")
+    self.line(f"for (int it = 0; it < {iters}; ++it) {{")
+    self.indent += 1
+    self.line(f"const int id = tid + it * {self.threads};")
+    if chunks % self.threads:
+        self.line(f"if (id >= {chunks}) break;")
+    self.line(f"const int r = id / {cols // per_chunk}, c = (id % {cols // per_chunk}) * {per_chunk};")
+    self.line(f"const long long gr = {row0} + r, gc = {col0} + c;")
+    self.line(f"{element}* d = {shared.name} + {self.value(stage)} * {shared.stage_elems} + {at.text};")
+    self.line(f"if (({n_cols} % {per_chunk}) == 0) {{  // 16-byte aligned rows: cp.async, zero-filling the tail")
+    self.line(f"    const int bytes = (gr < {n_rows} && gc < {n_cols}) ? "
+              f"(int)min(16LL, ({n_cols} - gc) * {16 // per_chunk}) : 0;")
+    self.line(f"    cp_async16(d, bytes ? src + gr * {n_cols} + gc : src, bytes);")
+    self.line("} else {")
+    self.line(f"    #pragma unroll")
+    self.line(f"    for (int e = 0; e < {per_chunk}; ++e)")
+    self.line(f"        d[e] = (gr < {n_rows} && gc + e < {n_cols}) ? src[gr * {n_cols} + gc + e] : {zero};")
+    self.line("}")
+    self.indent -= 1
+    self.line("}")
+    self.indent -= 1
+    self.line("}")
+
+
+def op_tile_mma(self, op):
+    a, b, acc = (self.value(v) for v in op.operation.operands)
+    if not hasattr(a, "shared") or not hasattr(b, "shared"):
+        raise TilecError("tile.mma operands must come from tile.smem_load")
+    element = a.shared.element
+    if element == "float":
+        raise TilecError("f32 operands: the CUDA emitter generates bf16 and f16 mma only (use bf16/f16 inputs)")
+    mma = "mma_bf16" if element == "__nv_bfloat16" else "mma_f16"
+    self.names[op.result] = acc
+    a_at, b_at = _fragment_addresses(self, a, "a"), _fragment_addresses(self, b, "b")
+    self.line("#pragma unroll")
+    self.line(f"for (int kk = 0; kk < {self.bk // 16}; ++kk) {{")
+    self.indent += 1
+    self.line(f"uint32_t af[{self.mi}][4], bf[{self.ni}][2];")
+    self.line("#pragma unroll")
+    self.line(f"for (int mi = 0; mi < {self.mi}; ++mi)")
+    self.line(f"    {'ldmatrix_x4_trans' if a.transpose else 'ldmatrix_x4'}(af[mi], {a_at});")
+    self.line("#pragma unroll")
+    self.line(f"for (int p = 0; p < {self.ni // 2}; ++p) {{")
+    self.line("    uint32_t r[4];")
+    self.line(f"    {'ldmatrix_x4' if b.transpose else 'ldmatrix_x4_trans'}(r, {b_at});")
+    self.line("    bf[2 * p][0] = r[0]; bf[2 * p][1] = r[1]; bf[2 * p + 1][0] = r[2]; bf[2 * p + 1][1] = r[3];")
+    self.line("}")
+    self.line("#pragma unroll")
+    self.line(f"for (int mi = 0; mi < {self.mi}; ++mi)")
+    self.line("    #pragma unroll")
+    self.line(f"    for (int ni = 0; ni < {self.ni}; ++ni) {mma}({acc.name}[mi][ni], af[mi], bf[ni]);")
+    self.indent -= 1
+    self.line("}")
+
+
+def _fragment_addresses(self, tile, which: str) -> str:
+    """The shared address each lane gives ldmatrix for its fragment of ``tile``."""
+    s = tile.shared
+    base = f"{s.name} + {tile.stage} * {s.stage_elems} + "  # a pointer into the stage
+    k_row = CExpr("(kk * 16 + (lane % 16))")
+    k_col = CExpr("(kk * 16 + ((lane / 8) % 2) * 8)")
+    k_t = CExpr("(kk * 16 + (lane % 8) + (lane / 16) * 8)")
+    if which == "a":
+        m = f"(warp_m * {self.tm} + mi * 16"
+        if tile.transpose:  # stored [k, m]: ldmatrix.trans
+            at = s.layout.offset(k_t, CExpr(m + " + ((lane / 8) % 2) * 8)"))
+        else:               # stored [m, k]
+            at = s.layout.offset(CExpr(m + " + (lane % 16))"), CExpr("(kk * 16 + (lane / 16) * 8)"))
+    else:
+        n = f"(warp_n * {self.tn} + p * 16"
+        if tile.transpose:  # stored [n, k]: plain ldmatrix gives the col-major fragment
+            at = s.layout.offset(CExpr(n + " + (lane % 8) + (lane / 16) * 8)"), k_col)
+        else:               # stored [k, n]: ldmatrix.trans
+            at = s.layout.offset(k_row, CExpr(n + " + (lane / 16) * 8)"))
+    return base + at.text
+
+
+def op_tile_store(self, op):
+    value, dst, *offs = op.operation.operands
+    _, gname, dims, element = self.value(dst)
+    dims_c = self.dims_c(dims)
+    offsets = [self.value(o) for o in offs]
+    n_rows, n_cols = dims_c[-2], dims_c[-1]
+    row0, col0 = offsets[-2], offsets[-1]
+    pair = {"float": "float2", "__nv_bfloat16": "__nv_bfloat162", "__half": "__half2"}[element]
+    self.line(f"{{  // epilogue: every fragment element of the {self.bm}x{self.bn} tile, masked to the output")
+    self.indent += 1
+    self.line(f"{element}* out = {gname} + {_base(dims_c, offsets[:-2])};")
+    self.line("#pragma unroll")
+    self.line(f"for (int mi = 0; mi < {self.mi}; ++mi)")
+    self.line("#pragma unroll")
+    self.line(f"for (int ni = 0; ni < {self.ni}; ++ni)")
+    self.line("#pragma unroll")
+    self.line("for (int h = 0; h < 2; ++h) {")
+    self.indent += 1
+    self.line(f"const int row = warp_m * {self.tm} + mi * 16 + lane / 4 + h * 8;")
+    self.line(f"const int col = warp_n * {self.tn} + ni * 8 + (lane % 4) * 2;")
+    self.line(f"const long long gr = {row0} + row, gc = {col0} + col;")
+    self.line(f"if (gr < {n_rows}) {{")
+    self.indent += 1
+    memo = {}
+    v0 = _element(self, value, ["row", "col"], "h * 2", memo)
+    v1 = _element(self, value, ["row", "(col + 1)"], "h * 2 + 1", memo)
+    self.line(f"if (gc + 1 < {n_cols} && ({n_cols} % 2) == 0) {{")
+    self.line(f"    {pair} both; both.x = {v0}; both.y = {v1};")
+    self.line(f"    *reinterpret_cast<{pair}*>(out + gr * {n_cols} + gc) = both;")
+    self.line("} else {")
+    self.line(f"    if (gc < {n_cols}) out[gr * {n_cols} + gc] = {v0};")
+    self.line(f"    if (gc + 1 < {n_cols}) out[gr * {n_cols} + gc + 1] = {v1};")
+    self.line("}")
+    self.indent -= 1
+    self.line("}")
+    self.indent -= 1
+    self.line("}")
+    self.indent -= 1
+    self.line("}")
+
+
+def _element(self, value, coords: list[str], reg: str, memo: dict) -> str:
+    """C expression of ``value`` at tile coordinates ``coords`` (reg: the accumulator slot)."""
+    key = (value, tuple(coords))
+    if key in memo:
+        return memo[key]
+    tile = self.value(value)
+    if hasattr(tile, "name") and not hasattr(tile, "layout"):  # the accumulator
+        result = f"{tile.name}[mi][ni][{reg}]"
+    elif tile.op.operation.name == "tile.load":
+        result = _global_element(self, tile.op, coords)
+    else:
+        result = _map_element(self, tile.op, coords, reg, memo)
+    memo[key] = result
+    return result
+
+
+def _global_element(self, op, coords) -> str:
+    src, *offs = op.operation.operands
+    _, gname, dims, element = self.value(src)
+    dims_c = self.dims_c(dims)
+    offsets = [self.value(o) for o in offs]
+    lead = len(offsets) - len(coords)
+    index = [f"({o} + {c})" for o, c in zip(offsets[lead:], coords)]
+    bounds = " && ".join(f"{i} < {d}" for i, d in zip(index, dims_c[lead:]))
+    flat = " + ".join(f"{i} * {s}" for i, s in zip(offsets[:lead] + index, _strides(dims_c)))
+    pad = float_literal(ir.FloatAttr(op.attributes["padding"]).value)
+    pad = pad if element == "float" else f"{element}({pad})"
+    var = self.fresh("g")
+    self.line(f"const {element} {var} = ({bounds}) ? {gname}[{flat}] : {pad};")
+    return var
+
+
+def _map_element(self, op, coords, reg, memo) -> str:
+    local = {}
+    for inner in op.regions[0].blocks[0].operations:
+        name = inner.operation.name
+        if name == "tile.yield":
+            return local[inner.operation.operands[0]]
+        if name == "tile.elem":
+            amap = ir.AffineMapAttr(inner.attributes["map"]).value
+            picked = [coords[ir.AffineDimExpr(e).position] for e in amap.results]
+            local[inner.result] = _element(self, inner.operation.operands[0], picked, reg, memo)
+            continue
+        args = []
+        for v in inner.operation.operands:
+            if v in local:
+                args.append(local[v])
+            else:
+                outer = self.value(v)
+                args.append(scalar_statement(self, outer[1], []) if isinstance(outer, tuple) else outer)
+        local[inner.result] = scalar_statement(self, inner, args)
+    raise TilecError("tile.map without tile.yield")

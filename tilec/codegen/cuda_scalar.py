@@ -1,0 +1,58 @@
+"""Scalar ops of tile.map bodies as C statements."""
+
+import math
+
+from torch_mlir import ir
+
+from ..diagnostics import TilecError
+from .cuda_text import ctype
+
+_BINARY = {"arith.addf": "{} + {}", "arith.subf": "{} - {}", "arith.mulf": "{} * {}", "arith.divf": "{} / {}",
+           "arith.maximumf": "fmaxf({}, {})", "arith.minimumf": "fminf({}, {})",
+           "arith.andi": "{} && {}", "arith.ori": "{} || {}",
+           "arith.addi": "{} + {}", "arith.subi": "{} - {}", "arith.muli": "{} * {}"}
+_UNARY = {"arith.negf": "-{}", "math.exp": "expf({})", "math.log": "logf({})", "math.sqrt": "sqrtf({})",
+          "math.rsqrt": "rsqrtf({})", "math.tanh": "tanhf({})", "math.erf": "erff({})", "math.absf": "fabsf({})",
+          "arith.index_cast": "(long long)({})", "arith.sitofp": "(float)({})"}
+_CMPF = {1: "==", 2: ">", 3: ">=", 4: "<", 5: "<=", 6: "!=", 8: "==", 9: ">", 10: ">=", 11: "<", 12: "<=", 13: "!="}
+_CMPI = {0: "==", 1: "!=", 2: "<", 3: "<=", 4: ">", 5: ">="}
+
+
+def float_literal(value: float) -> str:
+    if math.isinf(value):
+        return "__int_as_float(0x7f800000)" if value > 0 else "__int_as_float(0xff800000)"
+    if math.isnan(value):
+        return "__int_as_float(0x7fc00000)"
+    return f"{value!r}f"
+
+
+def _convert(name: str, op, arg: str) -> str:
+    src, dst = str(op.operation.operands[0].type), str(op.result.type)
+    if name == "arith.extf":
+        return {"bf16": "__bfloat162float({})", "f16": "__half2float({})"}[src].format(arg)
+    return {"bf16": "__float2bfloat16_rn({})", "f16": "__float2half_rn({})"}[dst].format(arg)
+
+
+def scalar_statement(emitter, op, args: list[str]) -> str:
+    """Emit ``op`` on C operands ``args``; returns the name holding its result."""
+    name = op.operation.name
+    if name == "arith.constant":
+        attr = op.attributes["value"]
+        expr = float_literal(ir.FloatAttr(attr).value) if isinstance(attr, ir.FloatAttr) else \
+            f"{ir.IntegerAttr(attr).value}LL"
+    elif name in _BINARY:
+        expr = _BINARY[name].format(*args)
+    elif name in _UNARY:
+        expr = _UNARY[name].format(args[0])
+    elif name in ("arith.extf", "arith.truncf"):
+        expr = _convert(name, op, args[0])
+    elif name in ("arith.cmpf", "arith.cmpi"):
+        table = _CMPF if name == "arith.cmpf" else _CMPI
+        expr = f"{args[0]} {table[ir.IntegerAttr(op.attributes['predicate']).value]} {args[1]}"
+    elif name == "arith.select":
+        expr = f"{args[0]} ? {args[1]} : {args[2]}"
+    else:
+        raise TilecError(f"the CUDA emitter has no rule for '{name}' in a tile.map body")
+    var = emitter.fresh("v")
+    emitter.line(f"const {ctype(op.result.type)} {var} = {expr};")
+    return var

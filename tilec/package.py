@@ -1,0 +1,113 @@
+"""Building kernel packages (.tkp): spec -> tile IR -> CUDA -> cubin per target -> zip.
+
+Packages are cached by a hash of everything that affects them (spec text,
+schedule, targets, compiler, tilec version), written atomically.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from torch_mlir import ir
+
+from . import __version__, dialects
+from .codegen.compile import check_limits, compile_cuda
+from .codegen.cuda import emit_cuda
+from .diagnostics import TilecError
+from .driver import to_tile
+from .frontend import load_spec
+from .runtime.package import write_package
+from .signature import signature
+
+_DTYPE_NAMES = {"torch.float32": "f32", "torch.float16": "f16", "torch.bfloat16": "bf16"}
+
+
+def dim_tree(expr):
+    """A DimExpr as JSON data for the runtime: int, parameter name, or [op, a, b]."""
+    if expr.op == "const":
+        return expr.value
+    if expr.op == "sym":
+        return expr.value
+    return [expr.op, dim_tree(expr.args[0]), dim_tree(expr.args[1])]
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get("TILEC_CACHE_DIR", Path.home() / ".cache" / "tilec" / "kernels"))
+
+
+def cache_key(spec_text: str, schedule: str, targets: tuple, compiler: str) -> str:
+    text = "\0".join([spec_text, schedule, ",".join(targets), compiler, __version__])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def build(spec: str, output: str, schedule: str = "", targets: tuple = ("sm_80", "sm_90a"),
+          compiler: str = "nvrtc", use_cache: bool = True) -> dict:
+    """Compile ``spec`` into the package ``output``; returns its manifest (without hashes)."""
+    from tilec.dialects.dims import parse_dim
+
+    text = Path(spec).read_text()
+    key = cache_key(text, schedule, targets, compiler)
+    cached = cache_dir() / f"{key}.tkp"
+    if use_cache and cached.exists():
+        _copy_atomically(cached, Path(output))
+        return {"cached": str(cached)}
+    with dialects.context(), ir.Location.unknown():
+        module = load_spec(spec)
+        sig = signature(module.body.operations[0])
+        kernel = emit_cuda(to_tile(module, schedule))
+    files = {f"{kernel.name}.cu": kernel.source.encode()}
+    manifest = {
+        "kernel": kernel.name, "tilec_version": __version__, "compiler": compiler,
+        "spec": {"file": os.path.basename(spec), "text": text, "sha256": hashlib.sha256(text.encode()).hexdigest()},
+        "schedule": kernel.schedule, "threads": kernel.threads, "smem_bytes": kernel.smem_bytes,
+        "grid": [dim_tree(parse_dim(g)) for g in kernel.grid],
+        "params": list(sig.params),
+        "args": [{"role": role, "name": name,
+                  "dtype": _DTYPE_NAMES[str(_spec_of(sig, role, name).dtype)] if role != "param" else "index",
+                  "dims": [dim_tree(d) for d in _spec_of(sig, role, name).dims] if role != "param" else []}
+                 for role, name, _ in kernel.args],
+        "targets": {}, "ptxas": {},
+    }
+    for target in targets:
+        check_limits(target, kernel.threads, kernel.smem_bytes)
+        cubin, facts = compile_cuda(kernel.source, kernel.name, target, compiler)
+        name = f"{kernel.name}.{target}.cubin"
+        files[name] = cubin
+        manifest["targets"][target] = name
+        manifest["ptxas"][target] = facts.as_dict()
+    _write_atomically(Path(output), manifest, files)
+    if use_cache:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        _copy_atomically(Path(output), cached)
+    return manifest
+
+
+def _spec_of(sig, role: str, name: str):
+    for spec in (sig.inputs if role == "input" else sig.outputs):
+        if spec.name == name:
+            return spec
+    raise TilecError(f"no {role} named {name}")
+
+
+def _write_atomically(path: Path, manifest: dict, files: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        write_package(tmp, manifest, files)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _copy_atomically(src: Path, dst: Path) -> None:
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=dst.parent, prefix=f".{dst.name}.", suffix=".tmp")
+    os.close(fd)
+    shutil.copyfile(src, tmp)
+    os.replace(tmp, dst)

@@ -1,0 +1,93 @@
+"""A loaded kernel: argument checks, output allocation, grid computation and launch."""
+
+from __future__ import annotations
+
+import hashlib
+
+import torch
+
+from .package import Package, PackageError, read_package
+
+_DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
+
+
+def evaluate_dim(tree, env: dict) -> int:
+    """A dimension expression from the manifest: an int, a parameter name, or [op, a, b]."""
+    if isinstance(tree, int):
+        return tree
+    if isinstance(tree, str):
+        return env[tree]
+    op, a, b = tree[0], evaluate_dim(tree[1], env), evaluate_dim(tree[2], env)
+    return {"+": a + b, "-": a - b, "*": a * b}.get(op, a // b if b else 0)
+
+
+class Kernel:
+    """A compiled kernel; call it with torch CUDA tensors in the spec's input order (or by name)."""
+
+    def __init__(self, package: Package):
+        self.package = package
+        m = package.manifest
+        self.name = m["kernel"]
+        self.inputs = [a for a in m["args"] if a["role"] == "input"]
+        self.outputs = [a for a in m["args"] if a["role"] == "output"]
+        self.params = m["params"]
+        self._functions: dict = {}
+        self.op = None
+
+    def _bind(self, tensors: list) -> dict:
+        env = {}
+        for spec, t in zip(self.inputs, tensors):
+            where = f"{self.name}: input '{spec['name']}'"
+            if not isinstance(t, torch.Tensor):
+                raise TypeError(f"{where} must be a torch.Tensor, got {type(t).__name__}")
+            if t.dtype != _DTYPES[spec["dtype"]]:
+                raise TypeError(f"{where} must be {spec['dtype']}, got {t.dtype}")
+            if t.dim() != len(spec["dims"]):
+                raise ValueError(f"{where} must have {len(spec['dims'])} dims, got shape {tuple(t.shape)}")
+            for dim, size in zip(spec["dims"], t.shape):
+                if isinstance(dim, str):
+                    if env.setdefault(dim, size) != size:
+                        raise ValueError(f"{where}: {dim} = {size} here but {env[dim]} elsewhere")
+        for spec, t in zip(self.inputs, tensors):
+            expected = tuple(evaluate_dim(d, env) for d in spec["dims"])
+            if tuple(t.shape) != expected:
+                raise ValueError(f"{self.name}: input '{spec['name']}' has shape {tuple(t.shape)}, expected {expected}")
+        return env
+
+    def __call__(self, *args, **kwargs):
+        tensors = list(args) + [kwargs.pop(spec["name"]) for spec in self.inputs[len(args):] if spec["name"] in kwargs]
+        if kwargs or len(tensors) != len(self.inputs):
+            names = ", ".join(s["name"] for s in self.inputs)
+            raise TypeError(f"{self.name} takes the inputs ({names})")
+        env = self._bind(tensors)
+        device = tensors[0].device if tensors else torch.device("cuda")
+        for spec, t in zip(self.inputs, tensors):
+            if t.device.type != "cuda" or t.device != device:
+                raise ValueError(f"{self.name}: input '{spec['name']}' must be on {device}, got {t.device}")
+            if not t.is_contiguous():
+                raise ValueError(f"{self.name}: input '{spec['name']}' must be contiguous (call .contiguous())")
+        outs = [torch.empty([evaluate_dim(d, env) for d in s["dims"]], dtype=_DTYPES[s["dtype"]], device=device)
+                for s in self.outputs]
+        from .launch import launch
+        launch(self, device, tensors, outs, env)
+        return outs[0] if len(outs) == 1 else tuple(outs)
+
+    def function(self, device):
+        """The CUfunction for ``device`` (module loaded once per device)."""
+        if device.index not in self._functions:
+            from .launch import load_function
+            self._functions[device.index] = load_function(self, device)
+        return self._functions[device.index]
+
+
+def load(path: str, register_op: bool = True) -> Kernel:
+    """Load a package; with ``register_op`` the kernel is also a torch custom op (works
+    under torch.compile: its fake implementation gives the output shapes)."""
+    kernel = Kernel(read_package(path))
+    if register_op:
+        from .custom_op import register
+        kernel.op = register(kernel, hashlib.sha256(str(kernel.package.manifest["files"]).encode()).hexdigest()[:12])
+    return kernel
+
+
+__all__ = ["Kernel", "PackageError", "load"]

@@ -1,0 +1,57 @@
+"""Loading cubins and launching them through the CUDA driver API (cuda-bindings)."""
+
+from __future__ import annotations
+
+import ctypes
+
+import torch
+
+from .kernel import evaluate_dim
+
+
+def _check(result):
+    err = result[0] if isinstance(result, tuple) else result
+    if int(err) != 0:
+        raise RuntimeError(f"CUDA driver error {err}")
+    return result[1] if isinstance(result, tuple) and len(result) == 2 else result[1:] if isinstance(result, tuple) else None
+
+
+def _target(device) -> str:
+    major, minor = torch.cuda.get_device_capability(device)
+    return "sm_90a" if (major, minor) == (9, 0) else "sm_80" if major >= 8 else f"sm_{major}{minor}"
+
+
+def load_function(kernel, device):
+    from cuda.bindings import driver
+
+    torch.cuda.init()
+    with torch.cuda.device(device):
+        torch.zeros(1, device=device)  # makes the primary context current
+        cubin = kernel.package.cubin(_target(device))
+        module = _check(driver.cuModuleLoadData(cubin))
+        function = _check(driver.cuModuleGetFunction(module, kernel.name.encode()))
+        smem = kernel.package.manifest["smem_bytes"]
+        attr = driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+        _check(driver.cuFuncSetAttribute(function, attr, smem))
+    return module, function
+
+
+def launch(kernel, device, inputs, outputs, env) -> None:
+    from cuda.bindings import driver
+
+    _, function = kernel.function(device)
+    m = kernel.package.manifest
+    values, types = [], []
+    tensors = {s["name"]: t for s, t in zip(kernel.inputs, inputs)}
+    tensors.update({s["name"]: t for s, t in zip(kernel.outputs, outputs)})
+    for arg in m["args"]:
+        if arg["role"] == "param":
+            values.append(env[arg["name"]])
+            types.append(ctypes.c_longlong)
+        else:
+            values.append(tensors[arg["name"]].data_ptr())
+            types.append(ctypes.c_void_p)
+    grid = [max(evaluate_dim(g, env), 1) for g in m["grid"]] + [1]
+    stream = driver.CUstream(torch.cuda.current_stream(device).cuda_stream)
+    _check(driver.cuLaunchKernel(function, grid[0], grid[1], grid[2], m["threads"], 1, 1, m["smem_bytes"],
+                                 stream, (tuple(values), tuple(types)), 0))
