@@ -18,6 +18,9 @@ SCHEDULES = [
     "bm=256 bn=128 bk=32 warps=8 stages=3",
     "bm=128 bn=128 bk=64 warps=4 stages=3",
     "bm=128 bn=128 bk=32 warps=8 stages=4",
+    "bm=128 bn=256 bk=64 warps=8 stages=3",
+    "bm=256 bn=128 bk=64 warps=8 stages=3",
+    "bm=128 bn=128 bk=64 warps=8 stages=4",
 ]
 
 

@@ -61,7 +61,7 @@ def build(spec: str, output: str, schedule: str = "", targets: tuple = ("sm_80",
         kernel = emit_cuda(to_tile(module, schedule))
     files = {f"{kernel.name}.cu": kernel.source.encode()}
     manifest = {
-        "kernel": kernel.name, "tilec_version": __version__, "compiler": compiler,
+        "kernel": kernel.name, "variants": kernel.variants, "tilec_version": __version__, "compiler": compiler,
         "spec": {"file": os.path.basename(spec), "text": text, "sha256": hashlib.sha256(text.encode()).hexdigest()},
         "schedule": kernel.schedule, "threads": kernel.threads, "smem_bytes": kernel.smem_bytes,
         "grid": [dim_tree(parse_dim(g)) for g in kernel.grid],

@@ -41,7 +41,7 @@ class Kernel:
     grid: list            # dimension expressions (strings) over the parameters
     args: list            # (role, name, dims) per argument, in order
     schedule: str
-    target_notes: list = field(default_factory=list)
+    variants: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -70,8 +70,10 @@ class _Lazy:
 
 
 class CudaEmitter:
-    def __init__(self, fn):
+    def __init__(self, fn, aligned: bool = True):
         self.fn = fn
+        self.aligned = aligned   # rows of the async-copied inputs are whole 16-byte chunks
+        self.prologue: list[str] = []  # per-thread constants computed before the main loop
         self.lines: list[str] = []
         self.names: dict = {}
         self.counter = 0
@@ -104,7 +106,7 @@ class CudaEmitter:
     # -- the walk ------------------------------------------------------------------------------
     def emit(self) -> Kernel:
         fn = self.fn
-        name = ir.StringAttr(fn.attributes["sym_name"]).value
+        name = ir.StringAttr(fn.attributes["sym_name"]).value + ("" if self.aligned else "_unaligned")
         params, args, sig = {}, [], []
         for attrs, arg in zip(ir.ArrayAttr(fn.attributes["arg_attrs"]), fn.arguments):
             d = ir.DictAttr(attrs)
@@ -128,8 +130,10 @@ class CudaEmitter:
         self.line(f"const int warp_m = warp % {self.wm}, warp_n = warp / {self.wm};")
         self.line("extern __shared__ __align__(128) unsigned char smem[];")
         self.block(fn.entry_block)
-        body = "\n".join(self.lines)
-        source = (f"{PRELUDE}\n// schedule: {ir.StringAttr(fn.attributes['tile.schedule']).value}\n"
+        head, rest = self.lines[:3], self.lines[3:]
+        body = "\n".join(head + ["    " + line for line in self.prologue] + rest)
+        variant = "16-byte aligned rows: cp.async" if self.aligned else "any row length: element copies"
+        source = (f"// schedule: {ir.StringAttr(fn.attributes['tile.schedule']).value}; {variant}\n"
                   f"extern \"C\" __global__ void __launch_bounds__({self.threads})\n{name}({', '.join(sig)}) {{\n"
                   f"{body}\n}}\n")
         grid = [ir.StringAttr(g).value for g in ir.ArrayAttr(fn.attributes["tile.grid"])]
@@ -242,8 +246,12 @@ class CudaEmitter:
 
 
 def emit_cuda(module: ir.Module) -> Kernel:
-    """The CUDA kernel of the (single) tile function in ``module``."""
+    """The CUDA kernels of the (single) tile function in ``module``: one for inputs whose rows
+    are whole 16-byte chunks (cp.async), one ``_unaligned`` for any other row length."""
     fn = module.body.operations[0]
     if "tile.schedule" not in fn.attributes:
         raise TilecError("the CUDA emitter takes tile IR (run ta-to-tile first)")
-    return CudaEmitter(fn).emit()
+    fast, slow = CudaEmitter(fn, aligned=True).emit(), CudaEmitter(fn, aligned=False).emit()
+    fast.source = f"{PRELUDE}\n{fast.source}\n{slow.source}"
+    fast.variants = {"aligned": fast.name, "unaligned": slow.name}
+    return fast

@@ -49,15 +49,14 @@ def op_tile_async_copy(self, op):
     self.line(f"const int r = id / {cols // per_chunk}, c = (id % {cols // per_chunk}) * {per_chunk};")
     self.line(f"const long long gr = {row0} + r, gc = {col0} + c;")
     self.line(f"{element}* d = {shared.name} + {self.value(stage)} * {shared.stage_elems} + {at.text};")
-    self.line(f"if (({n_cols} % {per_chunk}) == 0) {{  // 16-byte aligned rows: cp.async, zero-filling the tail")
-    self.line(f"    const int bytes = (gr < {n_rows} && gc < {n_cols}) ? "
-              f"(int)min(16LL, ({n_cols} - gc) * {16 // per_chunk}) : 0;")
-    self.line(f"    cp_async16(d, bytes ? src + gr * {n_cols} + gc : src, bytes);")
-    self.line("} else {")
-    self.line(f"    #pragma unroll")
-    self.line(f"    for (int e = 0; e < {per_chunk}; ++e)")
-    self.line(f"        d[e] = (gr < {n_rows} && gc + e < {n_cols}) ? src[gr * {n_cols} + gc + e] : {zero};")
-    self.line("}")
+    if self.aligned:  # rows are whole 16-byte chunks: cp.async, zero-filling the tail
+        self.line(f"const int bytes = (gr < {n_rows} && gc < {n_cols}) ? "
+                  f"(int)min(16LL, ({n_cols} - gc) * {16 // per_chunk}) : 0;")
+        self.line(f"cp_async16(d, bytes ? src + gr * {n_cols} + gc : src, bytes);")
+    else:             # element by element (the unaligned variant)
+        self.line("#pragma unroll")
+        self.line(f"for (int e = 0; e < {per_chunk}; ++e)")
+        self.line(f"    d[e] = (gr < {n_rows} && gc + e < {n_cols}) ? src[gr * {n_cols} + gc + e] : {zero};")
     self.indent -= 1
     self.line("}")
     self.indent -= 1
@@ -96,25 +95,46 @@ def op_tile_mma(self, op):
 
 
 def _fragment_addresses(self, tile, which: str) -> str:
-    """The shared address each lane gives ldmatrix for its fragment of ``tile``."""
+    """The shared address each lane gives ldmatrix for its fragment of ``tile``.
+
+    One of (fragment index, k step) moves the address by 16 rows, the other along the
+    row. When the layout repeats every 16 rows (offset(r + 16, c) = offset(r, c) +
+    16 * cols, checked here on the whole tile), the lane's offsets along the row are
+    computed once, before the K loop, and the other index adds a multiple of 16 rows.
+    """
     s = tile.shared
-    base = f"{s.name} + {tile.stage} * {s.stage_elems} + "  # a pointer into the stage
-    k_row = CExpr("(kk * 16 + (lane % 16))")
-    k_col = CExpr("(kk * 16 + ((lane / 8) % 2) * 8)")
-    k_t = CExpr("(kk * 16 + (lane % 8) + (lane / 16) * 8)")
+    rows, cols = s.layout.shape
+    row, col, row_index = _lane_coordinates(self, tile, which)
+    frag = "mi" if which == "a" else "p"
+    stage = f"{s.name} + {tile.stage} * {s.stage_elems}"
+    periodic = all(s.layout.offset(r + 16, c) == s.layout.offset(r, c) + 16 * cols
+                   for r in range(rows - 16) for c in range(cols))
+    if not periodic:
+        return f"{stage} + {s.layout.offset(CExpr(row(frag, 'kk')), CExpr(col(frag, 'kk'))).text}"
+    count = {"mi": self.mi, "p": self.ni // 2, "kk": self.bk // 16}
+    other = "kk" if row_index == frag else frag
+    table = []
+    for n in range(count[other]):
+        f, k = ("0", str(n)) if other == "kk" else (str(n), "0")
+        table.append(s.layout.offset(CExpr(row(f, k)), CExpr(col(f, k))).text)
+    name = self.fresh(f"{which}off")
+    self.prologue.append(f"const int {name}[{len(table)}] = {{{', '.join(table)}}};")
+    return f"{stage} + {name}[{other}] + {row_index} * {16 * cols}"
+
+
+def _lane_coordinates(self, tile, which):
+    """(row(frag, kk), col(frag, kk), the index that moves by 16 rows) of a lane's address."""
     if which == "a":
-        m = f"(warp_m * {self.tm} + mi * 16"
+        m = lambda f: f"(warp_m * {self.tm} + {f} * 16"
         if tile.transpose:  # stored [k, m]: ldmatrix.trans
-            at = s.layout.offset(k_t, CExpr(m + " + ((lane / 8) % 2) * 8)"))
-        else:               # stored [m, k]
-            at = s.layout.offset(CExpr(m + " + (lane % 16))"), CExpr("(kk * 16 + (lane / 16) * 8)"))
-    else:
-        n = f"(warp_n * {self.tn} + p * 16"
-        if tile.transpose:  # stored [n, k]: plain ldmatrix gives the col-major fragment
-            at = s.layout.offset(CExpr(n + " + (lane % 8) + (lane / 16) * 8)"), k_col)
-        else:               # stored [k, n]: ldmatrix.trans
-            at = s.layout.offset(k_row, CExpr(n + " + (lane / 16) * 8)"))
-    return base + at.text
+            return (lambda f, k: f"({k} * 16 + (lane % 8) + (lane / 16) * 8)",
+                    lambda f, k: m(f) + " + ((lane / 8) % 2) * 8)", "kk")
+        return (lambda f, k: m(f) + " + (lane % 16))", lambda f, k: f"({k} * 16 + (lane / 16) * 8)", "mi")
+    n = lambda f: f"(warp_n * {self.tn} + {f} * 16"
+    if tile.transpose:      # stored [n, k]: plain ldmatrix gives the col-major fragment
+        return (lambda f, k: n(f) + " + (lane % 8) + (lane / 16) * 8)",
+                lambda f, k: f"({k} * 16 + ((lane / 8) % 2) * 8)", "p")
+    return (lambda f, k: f"({k} * 16 + (lane % 16))", lambda f, k: n(f) + " + (lane / 16) * 8)", "kk")
 
 
 def op_tile_store(self, op):

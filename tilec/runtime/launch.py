@@ -29,17 +29,26 @@ def load_function(kernel, device):
         torch.zeros(1, device=device)  # makes the primary context current
         cubin = kernel.package.cubin(_target(device))
         module = _check(driver.cuModuleLoadData(cubin))
-        function = _check(driver.cuModuleGetFunction(module, kernel.name.encode()))
         smem = kernel.package.manifest["smem_bytes"]
         attr = driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
-        _check(driver.cuFuncSetAttribute(function, attr, smem))
-    return module, function
+        functions = {}
+        for variant, name in kernel.package.manifest["variants"].items():
+            functions[variant] = _check(driver.cuModuleGetFunction(module, name.encode()))
+            _check(driver.cuFuncSetAttribute(functions[variant], attr, smem))
+    return module, functions
+
+
+def _aligned(inputs) -> bool:
+    """Whether every input's rows are whole 16-byte chunks starting 16-byte aligned (cp.async)."""
+    return all(t.dim() < 2 or ((t.shape[-1] * t.element_size()) % 16 == 0 and t.data_ptr() % 16 == 0)
+               for t in inputs)
 
 
 def launch(kernel, device, inputs, outputs, env) -> None:
     from cuda.bindings import driver
 
-    _, function = kernel.function(device)
+    _, functions = kernel.function(device)
+    function = functions["aligned" if _aligned(inputs) else "unaligned"]
     m = kernel.package.manifest
     values, types = [], []
     tensors = {s["name"]: t for s, t in zip(kernel.inputs, inputs)}
