@@ -7,6 +7,7 @@ stderr, no traceback unless --debug), 2 command-line misuse.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import traceback
 
@@ -76,6 +77,13 @@ def _parser() -> argparse.ArgumentParser:
     opt.add_argument("--mlir-print-op-generic", dest="generic", action="store_true")
     opt.set_defaults(func="tilec.commands:opt_command")
 
+    layout = sub.add_parser("layout", parents=[common], help="show where a shared-memory tile's elements land")
+    layout.add_argument("spec", metavar="SPEC.ta")
+    layout.add_argument("--operand", required=True, help="the input whose shared-memory tile to show, e.g. A")
+    layout.add_argument("--schedule", metavar="bm=128,bn=128,...")
+    layout.add_argument("--png", metavar="FILE", help="also draw every element coloured by its bank")
+    layout.set_defaults(func="tilec.commands:layout_command")
+
     passes = sub.add_parser("passes", parents=[common], help="list the registered passes and their options")
     passes.set_defaults(func="tilec.commands:passes_command")
     return parser
@@ -95,6 +103,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader went away (tilec ... | head): not an error of ours
+        sys.stderr = open(os.devnull, "w")
+        return 0
     except Exception as err:  # a bug in tilec, not in the input
         if args.debug:
             raise

@@ -209,3 +209,38 @@ def passes_command(args) -> int:
             print(f"    {field.name.replace('_', '-')}={field.default!r}  ({getattr(field.type, '__name__', field.type)})")
     print("\nUpstream MLIR passes (canonicalize, cse, symbol-dce, ...) can be mixed in the same pipeline.")
     return 0
+
+
+def layout_command(args) -> int:
+    from torch_mlir import ir
+
+    from tilec import dialects
+    from tilec.dialects.tile import layout_of
+
+    from .driver import to_tile
+    from .layout_view import png, text
+
+    with dialects.context(), ir.Location.unknown():
+        tiled = to_tile(_lower(args.spec, {}), _schedule(args))
+        fn = tiled.body.operations[0]
+        names = {arg: ir.StringAttr(ir.DictAttr(a)["ta.name"]).value
+                 for a, arg in zip(ir.ArrayAttr(fn.attributes["arg_attrs"]), fn.arguments) if "ta.name" in ir.DictAttr(a)}
+        found = []
+
+        def visit(op):
+            if op.name == "tile.async_copy" and names.get(op.operands[0]) == args.operand:
+                alloc = op.operands[len(op.operands) - 2].owner
+                element = ir.MemRefType(alloc.results[0].type).element_type
+                found.append((layout_of(alloc.attributes["layout"]), 4 if isinstance(element, ir.F32Type) else 2))
+            return ir.WalkResult.ADVANCE
+
+        fn.operation.walk(visit)
+    if not found:
+        raise TilecError(f"'{args.operand}' is not staged through shared memory in {args.spec} "
+                         f"(inputs copied there: {', '.join(sorted(set(names.values())))})")
+    layout, element_bytes = found[0]
+    print(text(layout, element_bytes))
+    if args.png:
+        png(layout, element_bytes, args.png)
+        print(f"picture -> {args.png}")
+    return 0

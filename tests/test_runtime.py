@@ -1,0 +1,89 @@
+"""tilec.runtime without a GPU: it imports no compiler; packages are checked before use;
+calls are checked before anything is launched."""
+
+import json
+import subprocess
+import sys
+import zipfile
+
+import pytest
+import torch
+
+from conftest import EXAMPLES
+
+
+def test_runtime_imports_neither_mlir_nor_z3_nor_the_compiler():
+    code = ("import sys, tilec.runtime; bad = [m for m in sys.modules if m.startswith(('torch_mlir', 'z3', "
+            "'lark', 'tilec.dialects', 'tilec.passes', 'tilec.frontend', 'tilec.codegen'))]; print(bad)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
+
+
+@pytest.fixture(scope="module")
+def package(tmp_path_factory):
+    pytest.importorskip("cuda.bindings.nvrtc", reason="NVRTC comes with the 'cuda' extra")
+    from tilec.package import build
+
+    path = tmp_path_factory.mktemp("pkg") / "gemm.tkp"
+    build(str(EXAMPLES / "matmul_bias_gelu.ta"), str(path), "bm=64 bn=64 bk=32", ("sm_90a",), use_cache=False)
+    return path
+
+
+def test_manifest_describes_the_kernel(package):
+    from tilec.runtime import read_package
+
+    m = read_package(str(package)).manifest
+    assert m["format"] == "tilec.package/1" and m["kernel"] == "matmul_bias_gelu"
+    assert [a["name"] for a in m["args"]] == ["X", "W", "bias", "Y", "K", "M", "N"]
+    assert m["args"][0] == {"role": "input", "name": "X", "dtype": "bf16", "dims": ["M", "K"]}
+    assert m["grid"][0] == ["*", ["/", ["+", "M", 127], 128], ["/", ["+", "N", 127], 128]] or m["grid"][0][0] == "*"
+    assert m["spec"]["text"].startswith("# A linear layer") and len(m["spec"]["sha256"]) == 64
+    assert m["ptxas"]["sm_90a"]["registers"] > 0 and m["smem_bytes"] > 0 and m["threads"] == 128
+
+
+def test_tampered_cubin_is_refused(package, tmp_path):
+    from tilec.runtime import PackageError, load
+
+    bad = tmp_path / "bad.tkp"
+    with zipfile.ZipFile(package) as src, zipfile.ZipFile(bad, "w") as dst:
+        for item in src.infolist():
+            data = src.read(item.filename)
+            if item.filename.endswith(".cubin"):
+                middle = len(data) // 2
+                data = data[:middle] + bytes([data[middle] ^ 0xFF]) + data[middle + 1:]
+            dst.writestr(item, data)
+    with pytest.raises(PackageError, match="does not match its hash"):
+        load(str(bad), register_op=False)
+
+
+def test_wrong_format_is_refused(package, tmp_path):
+    from tilec.runtime import PackageError, read_package
+
+    bad = tmp_path / "old.tkp"
+    with zipfile.ZipFile(package) as src, zipfile.ZipFile(bad, "w") as dst:
+        for item in src.infolist():
+            data = src.read(item.filename)
+            if item.filename == "manifest.json":
+                data = json.dumps(dict(json.loads(data), format="tilec.package/0")).encode()
+            dst.writestr(item, data)
+    with pytest.raises(PackageError, match="expected 'tilec.package/1'"):
+        read_package(str(bad))
+
+
+def test_calls_are_checked_before_launch(package):
+    from tilec.runtime import load
+
+    kernel = load(str(package), register_op=False)
+    x, w, bias = torch.zeros(4, 8, dtype=torch.bfloat16), torch.zeros(8, 6, dtype=torch.bfloat16), \
+        torch.zeros(6, dtype=torch.bfloat16)
+    with pytest.raises(TypeError, match="input 'X' must be bf16"):
+        kernel(x.float(), w, bias)
+    with pytest.raises(ValueError, match="K = 7 here but 8 elsewhere"):
+        kernel(x, torch.zeros(7, 6, dtype=torch.bfloat16), bias)
+    with pytest.raises(ValueError, match="input 'bias': N = 5 here but 6 elsewhere"):
+        kernel(x, w, torch.zeros(5, dtype=torch.bfloat16))
+    with pytest.raises(ValueError, match="must be on cuda"):
+        kernel(x, w, bias)
+    with pytest.raises(TypeError, match="takes the inputs \\(X, W, bias\\)"):
+        kernel(x, w)
