@@ -62,8 +62,10 @@ class Kernel:
         env = self._bind(tensors)
         device = tensors[0].device if tensors else torch.device("cuda")
         for spec, t in zip(self.inputs, tensors):
-            if t.device.type != "cuda" or t.device != device:
-                raise ValueError(f"{self.name}: input '{spec['name']}' must be on {device}, got {t.device}")
+            if t.device.type != "cuda":
+                raise ValueError(f"{self.name}: input '{spec['name']}' must be on cuda, got {t.device}")
+            if t.device != device:
+                raise ValueError(f"{self.name}: input '{spec['name']}' is on {t.device}, the others on {device}")
             if not t.is_contiguous():
                 raise ValueError(f"{self.name}: input '{spec['name']}' must be contiguous (call .contiguous())")
         outs = [torch.empty([evaluate_dim(d, env) for d in s["dims"]], dtype=_DTYPES[s["dtype"]], device=device)
