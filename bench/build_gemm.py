@@ -14,13 +14,13 @@ from tilec.package import build  # noqa: E402
 
 SCHEDULES = [
     "bm=128 bn=128 bk=32 warps=4 stages=4",
-    "bm=128 bn=256 bk=32 warps=8 stages=3",
-    "bm=256 bn=128 bk=32 warps=8 stages=3",
-    "bm=128 bn=128 bk=64 warps=4 stages=3",
     "bm=128 bn=128 bk=32 warps=8 stages=4",
-    "bm=128 bn=256 bk=64 warps=8 stages=3",
-    "bm=256 bn=128 bk=64 warps=8 stages=3",
-    "bm=128 bn=128 bk=64 warps=8 stages=4",
+    "bm=128 bn=128 bk=32 warps=8 stages=5",
+    "bm=128 bn=128 bk=64 warps=8 stages=3",
+    "bm=128 bn=256 bk=32 warps=8 stages=4",
+    "bm=256 bn=128 bk=32 warps=8 stages=4",
+    "bm=128 bn=64 bk=32 warps=4 stages=5",
+    "bm=64 bn=128 bk=64 warps=4 stages=4",
 ]
 
 

@@ -81,7 +81,15 @@ def main() -> None:
         print(f"{m}x{n}x{k}: tilec {row['tilec_tflops']:.0f} TFLOP/s ({row['schedule']}), "
               f"cuBLAS {row['cublas_tflops']:.0f}, ratio {row['ratio']:.2f}, "
               f"max rel err {max(errors.values()):.2e}", flush=True)
+    # the kernel as a torch custom op, under torch.compile
+    op = load(sorted(kernels)[0]).op
+    a = torch.randn(300, 200, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(200, 136, device="cuda", dtype=torch.bfloat16)
+    compiled = torch.compile(lambda x, y: op(x, y).float() * 2.0, fullgraph=True)
+    compile_error = max_rel_error(compiled(a, b), (a.float() @ b.float()) * 2.0)
+    print(f"torch.compile with the custom op: max rel err {compile_error:.2e}")
     result = {"gpu": torch.cuda.get_device_name(), "date": datetime.date.today().isoformat(),
+              "torch_compile_custom_op_max_rel_error": compile_error,
               "torch": torch.__version__, "dtype": "bf16", "results": rows}
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     with open(args.out, "w") as handle:

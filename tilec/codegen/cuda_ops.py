@@ -73,23 +73,36 @@ def op_tile_mma(self, op):
     mma = "mma_bf16" if element == "__nv_bfloat16" else "mma_f16"
     self.names[op.result] = acc
     a_at, b_at = _fragment_addresses(self, a, "a"), _fragment_addresses(self, b, "b")
+    steps = self.bk // 16
+    # fragments of k step kk + 1 are loaded while step kk multiplies (two register buffers)
+    self.line(f"uint32_t af[2][{self.mi}][4], bf[2][{self.ni}][2];")
     self.line("#pragma unroll")
-    self.line(f"for (int kk = 0; kk < {self.bk // 16}; ++kk) {{")
+    self.line(f"for (int kk = 0; kk < {steps + 1}; ++kk) {{")
     self.indent += 1
-    self.line(f"uint32_t af[{self.mi}][4], bf[{self.ni}][2];")
+    self.line(f"if (kk < {steps}) {{")
+    self.indent += 1
     self.line("#pragma unroll")
     self.line(f"for (int mi = 0; mi < {self.mi}; ++mi)")
-    self.line(f"    {'ldmatrix_x4_trans' if a.transpose else 'ldmatrix_x4'}(af[mi], {a_at});")
+    self.line(f"    {'ldmatrix_x4_trans' if a.transpose else 'ldmatrix_x4'}(af[kk % 2][mi], {a_at});")
     self.line("#pragma unroll")
     self.line(f"for (int p = 0; p < {self.ni // 2}; ++p) {{")
     self.line("    uint32_t r[4];")
     self.line(f"    {'ldmatrix_x4' if b.transpose else 'ldmatrix_x4_trans'}(r, {b_at});")
-    self.line("    bf[2 * p][0] = r[0]; bf[2 * p][1] = r[1]; bf[2 * p + 1][0] = r[2]; bf[2 * p + 1][1] = r[3];")
+    self.line("    uint32_t* b0 = bf[kk % 2][2 * p];")
+    self.line("    uint32_t* b1 = bf[kk % 2][2 * p + 1];")
+    self.line("    b0[0] = r[0]; b0[1] = r[1]; b1[0] = r[2]; b1[1] = r[3];")
     self.line("}")
+    self.indent -= 1
+    self.line("}")
+    self.line("if (kk > 0) {")
+    self.indent += 1
     self.line("#pragma unroll")
     self.line(f"for (int mi = 0; mi < {self.mi}; ++mi)")
     self.line("    #pragma unroll")
-    self.line(f"    for (int ni = 0; ni < {self.ni}; ++ni) {mma}({acc.name}[mi][ni], af[mi], bf[ni]);")
+    self.line(f"    for (int ni = 0; ni < {self.ni}; ++ni)")
+    self.line(f"        {mma}({acc.name}[mi][ni], af[(kk - 1) % 2][mi], bf[(kk - 1) % 2][ni]);")
+    self.indent -= 1
+    self.line("}")
     self.indent -= 1
     self.line("}")
 
