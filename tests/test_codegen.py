@@ -20,7 +20,7 @@ def _kernel(example: str, schedule: str):
         return emit_cuda(to_tile(load_spec(str(EXAMPLES / f"{example}.ta")), schedule))
 
 
-@pytest.mark.parametrize("example", ["gemm", "batched_gemm", "matmul_bias_gelu"])
+@pytest.mark.parametrize("example", ["gemm", "batched_gemm", "matmul_bias_gelu", "gemm_f32_nt"])
 @pytest.mark.parametrize("target", ["sm_80", "sm_90a"])
 def test_gemm_family_compiles(example, target):
     kernel = _kernel(example, "bm=64 bn=64 bk=32 warps=4 stages=3")

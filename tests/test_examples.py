@@ -27,6 +27,7 @@ def _attention(q, k, v, causal=False, bias=None):
 
 REFERENCES = {
     "gemm": lambda x: {"C": _f(x["A"]) @ _f(x["B"])},
+    "gemm_f32_nt": lambda x: {"C": x["A"].double() @ x["B"].double().t()},
     "batched_gemm": lambda x: {"C": torch.bmm(_f(x["A"]), _f(x["B"]))},
     "matmul_bias_gelu": lambda x: {"Y": F.gelu(_f(x["X"]) @ _f(x["W"]) + _f(x["bias"]))},
     "softmax": lambda x: {"Y": torch.softmax(x["X"], dim=1)},
@@ -45,6 +46,7 @@ REFERENCES = {
 # shapes that divide nothing, and size-1 dims
 ODD_SHAPES = {
     "gemm": {"M": 33, "N": 7, "K": 1},
+    "gemm_f32_nt": {"M": 1, "N": 33, "K": 7},
     "batched_gemm": {"Bt": 1, "M": 7, "N": 33, "K": 5},
     "matmul_bias_gelu": {"M": 1, "N": 33, "K": 7},
     "softmax": {"N": 1, "C": 7},

@@ -18,6 +18,7 @@ from tilec.tile_interpreter import run_tile
 
 GEMMS = {
     "gemm": [{"M": 64, "N": 64, "K": 64}, {"M": 257, "N": 129, "K": 65}, {"M": 1, "N": 1, "K": 1}],
+    "gemm_f32_nt": [{"M": 70, "N": 33, "K": 65}, {"M": 1, "N": 1, "K": 1}],
     "matmul_bias_gelu": [{"M": 33, "N": 70, "K": 100}, {"M": 1, "N": 17, "K": 16}],
     "batched_gemm": [{"Bt": 3, "M": 17, "N": 9, "K": 40}, {"Bt": 1, "M": 32, "N": 32, "K": 1}],
 }

@@ -68,10 +68,11 @@ def op_tile_mma(self, op):
     if not hasattr(a, "shared") or not hasattr(b, "shared"):
         raise TilecError("tile.mma operands must come from tile.smem_load")
     element = a.shared.element
-    if element == "float":
-        raise TilecError("f32 operands: the CUDA emitter generates bf16 and f16 mma only (use bf16/f16 inputs)")
-    mma = "mma_bf16" if element == "__nv_bfloat16" else "mma_f16"
     self.names[op.result] = acc
+    if element == "float":
+        _simt_f32(self, a, b, acc)
+        return
+    mma = "mma_bf16" if element == "__nv_bfloat16" else "mma_f16"
     a_at, b_at = _fragment_addresses(self, a, "a"), _fragment_addresses(self, b, "b")
     steps = self.bk // 16
     # fragments of k step kk + 1 are loaded while step kk multiplies (two register buffers)
@@ -104,6 +105,32 @@ def op_tile_mma(self, op):
     self.indent -= 1
     self.line("}")
     self.indent -= 1
+    self.line("}")
+
+
+def _simt_f32(self, a, b, acc) -> None:
+    """f32 operands: plain FMAs from shared memory, into the same accumulator fragment
+    positions an mma.sync would hold (so the epilogue is shared): thread element
+    [mi][ni][r] is row mi*16 + lane/4 + 8*(r/2), column ni*8 + 2*(lane%4) + r%2."""
+    def at(tile, row: str, col: str) -> str:  # element (row, col) of the register tile
+        r, c = (col, row) if tile.transpose else (row, col)
+        s = tile.shared
+        return f"{s.name}[{tile.stage} * {s.stage_elems} + {s.layout.offset(CExpr(r), CExpr(c)).text}]"
+
+    row = f"(warp_m * {self.tm} + mi * 16 + lane / 4 + h * 8)"
+    col = f"(warp_n * {self.tn} + ni * 8 + (lane % 4) * 2 + e)"
+    self.line("#pragma unroll 4")
+    self.line(f"for (int kk = 0; kk < {self.bk}; ++kk)")
+    self.line("#pragma unroll")
+    self.line(f"for (int mi = 0; mi < {self.mi}; ++mi)")
+    self.line("#pragma unroll")
+    self.line("for (int h = 0; h < 2; ++h) {")
+    self.line(f"    const float x = {at(a, row, 'kk')};")
+    self.line("    #pragma unroll")
+    self.line(f"    for (int ni = 0; ni < {self.ni}; ++ni)")
+    self.line("    #pragma unroll")
+    self.line("    for (int e = 0; e < 2; ++e)")
+    self.line(f"        {acc.name}[mi][ni][h * 2 + e] = fmaf(x, {at(b, 'kk', col)}, {acc.name}[mi][ni][h * 2 + e]);")
     self.line("}")
 
 
