@@ -94,3 +94,65 @@ def smem_tile_layout(rows: int, cols: int, element_bits: int, swizzle: bool = Tr
         return Layout.row_major((rows, cols), Swizzle(3, base, col_bits - base))
     bits = chunks.bit_length() - 1
     return Layout.row_major((rows, cols), Swizzle(bits, base, 3))
+
+
+@dataclass(frozen=True)
+class WarpTiling:
+    """How a CTA's bm x bn accumulator is spread over warps and lanes for mma.sync m16n8k16.
+
+    The warps form wm x wn (wm = 2 when there are at least 2); warp (warp_m, warp_n) owns
+    rows warp_m*tm.. and columns warp_n*tn.., as (tm/16) x (tn/8) mma tiles. The lane
+    mapping is PTX's for m16n8k16 (accumulator and ldmatrix fragments). Like Layout, the
+    functions use only + * // %, so they evaluate on ints, arrays, C expressions and Z3
+    terms alike: the emitter prints them, tests and the verifier check them.
+    """
+
+    bm: int
+    bn: int
+    warps: int
+
+    @property
+    def wm(self) -> int:
+        return 2 if self.warps >= 2 else 1
+
+    @property
+    def wn(self) -> int:
+        return self.warps // self.wm
+
+    @property
+    def tm(self) -> int:
+        return self.bm // self.wm
+
+    @property
+    def tn(self) -> int:
+        return self.bn // self.wn
+
+    @property
+    def mi(self) -> int:
+        return self.tm // 16
+
+    @property
+    def ni(self) -> int:
+        return self.tn // 8
+
+    def accumulator(self, warp_m, warp_n, lane, mi, ni, reg):
+        """(row, col) in the CTA tile of accumulator register ``reg`` (0..3) of mma tile (mi, ni)."""
+        row = warp_m * self.tm + mi * 16 + lane // 4 + (reg // 2) * 8
+        col = warp_n * self.tn + ni * 8 + (lane % 4) * 2 + reg % 2
+        return row, col
+
+    def ldmatrix_a(self, warp_m, lane, mi, kk, transposed: bool):
+        """(row, col) in the stored A tile ([m, k], or [k, m] if transposed) whose address
+        ``lane`` gives ldmatrix(.trans) for fragment mi at k step kk."""
+        m = warp_m * self.tm + mi * 16
+        if transposed:
+            return kk * 16 + lane % 8 + (lane // 16) * 8, m + ((lane // 8) % 2) * 8
+        return m + lane % 16, kk * 16 + (lane // 16) * 8
+
+    def ldmatrix_b(self, warp_n, lane, p, kk, transposed: bool):
+        """(row, col) in the stored B tile ([k, n], or [n, k] if transposed) for the pair of
+        n8 fragments 2p, 2p+1 at k step kk."""
+        n = warp_n * self.tn + p * 16
+        if transposed:
+            return n + lane % 8 + (lane // 16) * 8, kk * 16 + ((lane // 8) % 2) * 8
+        return kk * 16 + lane % 16, n + (lane // 16) * 8

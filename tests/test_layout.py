@@ -40,3 +40,35 @@ def test_swizzle_makes_ldmatrix_conflict_free():
 def test_layout_rejects_rank_mismatch():
     with pytest.raises(ValueError):
         Layout((4, 4), (1,))
+
+
+from tilec.dialects.layout import WarpTiling  # noqa: E402
+
+
+@pytest.mark.parametrize("bm,bn,warps", [(128, 128, 4), (128, 128, 8), (64, 128, 4), (256, 128, 8), (32, 32, 1)])
+def test_accumulator_fragments_cover_the_tile_once(bm, bn, warps):
+    t = WarpTiling(bm, bn, warps)
+    owners = {}
+    for w in range(warps):
+        for lane in range(32):
+            for mi in range(t.mi):
+                for ni in range(t.ni):
+                    for reg in range(4):
+                        cell = t.accumulator(w % t.wm, w // t.wm, lane, mi, ni, reg)
+                        assert cell not in owners, f"{cell} held twice"
+                        owners[cell] = (w, lane, mi, ni, reg)
+    assert set(owners) == {(r, c) for r in range(bm) for c in range(bn)}
+
+
+@pytest.mark.parametrize("transposed", [False, True])
+def test_ldmatrix_lanes_address_the_fragment_rows(transposed):
+    """The 32 lanes of one x4 ldmatrix give 32 distinct 8-element rows of one 16x16 block."""
+    t = WarpTiling(128, 128, 4)
+    for load in (t.ldmatrix_a, t.ldmatrix_b):
+        rows = {load(1, lane, 1, 1, transposed) for lane in range(32)}
+        assert len(rows) == 32
+        r0 = min(r for r, _ in rows)
+        c0 = min(c for _, c in rows)
+        # a 16x16 block read as 32 runs of 8: rows span 16 and columns two starts 8 apart, or the reverse
+        spans = {(r - r0, c - c0) for r, c in rows}
+        assert spans in ({(r, c) for r in range(16) for c in (0, 8)}, {(r, c) for r in range(16) for c in (0, 8)})

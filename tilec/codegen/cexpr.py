@@ -54,6 +54,12 @@ class CExpr:
     def __rshift__(self, o):
         return self._bin(">>", o)
 
+    def __floordiv__(self, o):  # the operands are non-negative: C's / is floor division
+        return self._bin("/", o)
+
+    def __mod__(self, o):
+        return self._bin("%", o)
+
     def __str__(self) -> str:
         return self.text
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from torch_mlir import ir
 
 from tilec.dialects.dims import parse_dim
+from tilec.dialects.layout import WarpTiling
 from tilec.dialects.tile import layout_of
 
 from ..diagnostics import TilecError
@@ -83,13 +84,12 @@ class CudaEmitter:
         self.bm, self.bn, self.bk = (int(schedule[k]) for k in ("bm", "bn", "bk"))
         self.warps = int(schedule["warps"])
         self.threads = 32 * self.warps
-        self.wm = 2 if self.warps >= 2 else 1
-        self.wn = self.warps // self.wm
-        self.tm, self.tn = self.bm // self.wm, self.bn // self.wn
+        self.tiling = WarpTiling(self.bm, self.bn, self.warps)
+        self.wm, self.wn, self.tm, self.tn = self.tiling.wm, self.tiling.wn, self.tiling.tm, self.tiling.tn
         if self.tm % 16 or self.tn % 16:
             raise TilecError(f"schedule {ir.StringAttr(fn.attributes['tile.schedule']).value}: each of the "
                              f"{self.wm}x{self.wn} warps would own {self.tm}x{self.tn}; both must be multiples of 16")
-        self.mi, self.ni = self.tm // 16, self.tn // 8
+        self.mi, self.ni = self.tiling.mi, self.tiling.ni
         self.smem_bytes = 0
 
     # -- helpers -------------------------------------------------------------------------------

@@ -117,8 +117,8 @@ def _simt_f32(self, a, b, acc) -> None:
         s = tile.shared
         return f"{s.name}[{tile.stage} * {s.stage_elems} + {s.layout.offset(CExpr(r), CExpr(c)).text}]"
 
-    row = f"(warp_m * {self.tm} + mi * 16 + lane / 4 + h * 8)"
-    col = f"(warp_n * {self.tn} + ni * 8 + (lane % 4) * 2 + e)"
+    place = lambda reg: self.tiling.accumulator(*map(CExpr, ("warp_m", "warp_n", "lane", "mi", "ni", reg)))
+    row, col = place("(h * 2)")[0].text, place("(h * 2 + e)")[1].text  # the row does not depend on e
     self.line("#pragma unroll 4")
     self.line(f"for (int kk = 0; kk < {self.bk}; ++kk)")
     self.line("#pragma unroll")
@@ -163,18 +163,16 @@ def _fragment_addresses(self, tile, which: str) -> str:
 
 
 def _lane_coordinates(self, tile, which):
-    """(row(frag, kk), col(frag, kk), the index that moves by 16 rows) of a lane's address."""
+    """(row(frag, kk), col(frag, kk), the index that moves by 16 rows) of a lane's ldmatrix
+    address, from the warp tiling's functions (dialects/layout.py)."""
+    lane = CExpr("lane")
     if which == "a":
-        m = lambda f: f"(warp_m * {self.tm} + {f} * 16"
-        if tile.transpose:  # stored [k, m]: ldmatrix.trans
-            return (lambda f, k: f"({k} * 16 + (lane % 8) + (lane / 16) * 8)",
-                    lambda f, k: m(f) + " + ((lane / 8) % 2) * 8)", "kk")
-        return (lambda f, k: m(f) + " + (lane % 16))", lambda f, k: f"({k} * 16 + (lane / 16) * 8)", "mi")
-    n = lambda f: f"(warp_n * {self.tn} + {f} * 16"
-    if tile.transpose:      # stored [n, k]: plain ldmatrix gives the col-major fragment
-        return (lambda f, k: n(f) + " + (lane % 8) + (lane / 16) * 8)",
-                lambda f, k: f"({k} * 16 + ((lane / 8) % 2) * 8)", "p")
-    return (lambda f, k: f"({k} * 16 + (lane % 16))", lambda f, k: n(f) + " + (lane / 16) * 8)", "kk")
+        at = lambda f, k: self.tiling.ldmatrix_a(CExpr("warp_m"), lane, CExpr(f), CExpr(k), tile.transpose)
+        moving = "kk" if tile.transpose else "mi"
+    else:
+        at = lambda f, k: self.tiling.ldmatrix_b(CExpr("warp_n"), lane, CExpr(f), CExpr(k), tile.transpose)
+        moving = "p" if tile.transpose else "kk"
+    return (lambda f, k: at(f, k)[0].text, lambda f, k: at(f, k)[1].text, moving)
 
 
 def op_tile_store(self, op):
@@ -195,8 +193,9 @@ def op_tile_store(self, op):
     self.line("#pragma unroll")
     self.line("for (int h = 0; h < 2; ++h) {")
     self.indent += 1
-    self.line(f"const int row = warp_m * {self.tm} + mi * 16 + lane / 4 + h * 8;")
-    self.line(f"const int col = warp_n * {self.tn} + ni * 8 + (lane % 4) * 2;")
+    row, col = self.tiling.accumulator(*map(CExpr, ("warp_m", "warp_n", "lane", "mi", "ni", "(h * 2)")))
+    self.line(f"const int row = {row.text};")
+    self.line(f"const int col = {col.text};")
     self.line(f"const long long gr = {row0} + row, gc = {col0} + col;")
     self.line(f"if (gr < {n_rows}) {{")
     self.indent += 1
