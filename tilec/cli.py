@@ -49,6 +49,8 @@ def _parser() -> argparse.ArgumentParser:
                           help="GPU architecture of the package's cubins (repeatable; default: both)")
     compile_.add_argument("--compiler", choices=["nvrtc", "nvcc"], default="nvrtc")
     compile_.add_argument("--no-cache", action="store_true", help="build the package even if it is cached")
+    compile_.add_argument("--verify", action="store_true",
+                          help="verify the kernel first (as tilec verify); a package gets the report inside")
     compile_.set_defaults(func="tilec.commands:compile_command")
 
     run = sub.add_parser("run", parents=[common], help="run a spec on random inputs and print checksums")
@@ -76,6 +78,15 @@ def _parser() -> argparse.ArgumentParser:
                      help="check errors against '// expected-error {{...}}' comments")
     opt.add_argument("--mlir-print-op-generic", dest="generic", action="store_true")
     opt.set_defaults(func="tilec.commands:opt_command")
+
+    verify = sub.add_parser("verify", parents=[common], help="prove each kernel of a spec correct (Z3), or refute it")
+    verify.add_argument("spec", metavar="SPEC.ta")
+    verify.add_argument("--schedule", metavar="bm=128,bn=128,...")
+    verify.add_argument("--json", metavar="FILE", help="write the report as JSON (schema tilec.verify/1)")
+    verify.add_argument("--junit", metavar="FILE", help="write the report as JUnit XML")
+    verify.add_argument("--markdown", metavar="FILE", help="write the report as Markdown")
+    verify.add_argument("--strict", action="store_true", help="exit 1 on an unknown verdict too")
+    verify.set_defaults(func="tilec.commands:verify_command")
 
     layout = sub.add_parser("layout", parents=[common], help="show where a shared-memory tile's elements land")
     layout.add_argument("spec", metavar="SPEC.ta")

@@ -62,7 +62,16 @@ def compile_command(args) -> int:
         from .package import build
 
         targets = tuple(args.target or ["sm_80", "sm_90a"])
-        manifest = build(args.specs[0], args.output, _schedule(args), targets, args.compiler, not args.no_cache)
+        report = None
+        if args.verify:
+            from .verify import verify_spec
+
+            report = verify_spec(args.specs[0], _schedule(args))
+            _print_report(report)
+            if report.status():
+                raise TilecError(f"{args.specs[0]}: verification failed ({report.summary()}); no package written")
+        manifest = build(args.specs[0], args.output, _schedule(args), targets, args.compiler,
+                         not args.no_cache and report is None, report=report.as_json() if report else None)
         where = f" (from the cache: {manifest['cached']})" if "cached" in manifest else ""
         print(f"{args.specs[0]}: package -> {args.output}{where}")
         for target, facts in manifest.get("ptxas", {}).items():
@@ -244,3 +253,25 @@ def layout_command(args) -> int:
         png(layout, element_bytes, args.png)
         print(f"picture -> {args.png}")
     return 0
+
+
+def verify_command(args) -> int:
+    from .verify import verify_spec
+
+    report = verify_spec(args.spec, _schedule(args))
+    _print_report(report)
+    for path, text in ((args.json, report.as_json), (args.junit, report.as_junit), (args.markdown, report.as_markdown)):
+        if path:
+            write_atomically(path, text())
+    return report.status(args.strict)
+
+
+def _print_report(report) -> None:
+    for r in report.results:
+        line = f"{r.verdict:>14}  {r.kernel} [{r.stage}] {r.property}: {r.check}  ({r.seconds:.3f} s)"
+        print(line)
+        if r.verdict in ("counterexample", "error", "unknown"):
+            print(f"                {r.detail} {r.counterexample}".rstrip())
+            if r.replay:
+                print(f"                replay: {r.replay}")
+    print(report.summary())

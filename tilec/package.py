@@ -45,7 +45,7 @@ def cache_key(spec_text: str, schedule: str, targets: tuple, compiler: str) -> s
 
 
 def build(spec: str, output: str, schedule: str = "", targets: tuple = ("sm_80", "sm_90a"),
-          compiler: str = "nvrtc", use_cache: bool = True) -> dict:
+          compiler: str = "nvrtc", use_cache: bool = True, report: str | None = None) -> dict:
     """Compile ``spec`` into the package ``output``; returns its manifest (without hashes)."""
     from tilec.dialects.dims import parse_dim
 
@@ -79,6 +79,8 @@ def build(spec: str, output: str, schedule: str = "", targets: tuple = ("sm_80",
         files[name] = cubin
         manifest["targets"][target] = name
         manifest["ptxas"][target] = facts.as_dict()
+    if report is not None:  # the verification report; its hash in the manifest ties it to the cubins
+        files["verify.json"] = report.encode()
     _write_atomically(Path(output), manifest, files)
     if use_cache:
         cached.parent.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,160 @@
+"""tilec verify: every correct kernel is proved; every deliberately broken one is refuted."""
+
+import json
+import re
+
+import pytest
+from torch_mlir import ir
+
+from conftest import EXAMPLES
+from tilec import dialects
+from tilec.driver import run_passes, to_loops, to_tile
+from tilec.frontend import load_spec
+from tilec.verify import verify_spec
+from tilec.verify.kernels import check_tile
+from tilec.verify.online import check_online
+
+SCHEDULE = "bm=64 bn=64 bk=32 warps=4 stages=3"
+
+
+@pytest.mark.parametrize("example", ["gemm", "gemm_f32_nt", "batched_gemm", "matmul_bias_gelu", "attention",
+                                     "causal_attention", "gqa_attention", "attention_bias", "softmax", "logsumexp"])
+def test_correct_kernels_are_proved(example):
+    report = verify_spec(str(EXAMPLES / f"{example}.ta"), SCHEDULE)
+    assert report.results, "nothing was checked"
+    bad = [(r.check, r.verdict, r.detail, r.counterexample) for r in report.results if r.verdict != "proved"]
+    assert not bad, bad
+
+
+def _tile_texts():
+    with dialects.context(), ir.Location.unknown():
+        module = load_spec(str(EXAMPLES / "matmul_bias_gelu.ta"))
+        tiled = str(to_tile(module, SCHEDULE))
+        reference = ir.Module.parse(str(module))
+        run_passes(reference, ["ta-canonicalize"])
+        return tiled, str(reference)
+
+
+def _const(text: str, value: str) -> str:
+    return re.search(rf"(%cst\w*) = arith.constant {re.escape(value)} : f32", text)[1]
+
+
+def _acc_init(t: str) -> str:
+    zero = re.search(r'"tile.map"\(\) \(\{\n\s+"tile.yield"\((%cst\w*)\) : \(f32\)', t)[1]
+    return t.replace(f'"tile.yield"({zero}) : (f32)', f'"tile.yield"({_const(t, "1.000000e+00")}) : (f32)', 1)
+
+
+TILE_MUTANTS = {
+    "wrong XOR term (row >> 1)": lambda t: t.replace("[32, 64], [64, 1], [3, 3, 3]", "[32, 64], [64, 1], [3, 3, 4]"),
+    "swizzle that is not a bijection": lambda t: t.replace("[64, 1], [3, 3, 3]", "[64, 1], [3, 3, 0]"),
+    "missing barrier": lambda t: t.replace('      "tile.barrier"() : () -> ()\n', "", 1),
+    "missing pipeline wait": lambda t: t.replace('      "tile.wait_group"() {pending = 1 : i64} : () -> ()\n', "", 1),
+    "wait for too little": lambda t: t.replace("{pending = 1 : i64}", "{pending = 2 : i64}", 1),
+    "dropped remainder K tile": lambda t: re.sub(r"arith.ceildivsi (%arg\d+), %c32", r"arith.floordivsi \1, %c32", t),
+    "swapped offsets of A": lambda t: re.sub(r'"tile.async_copy"\(%arg0, (%\w+), (%\w+),',
+                                             r'"tile.async_copy"(%arg0, \2, \1,', t),
+    "B copied from A": lambda t: t.replace('"tile.async_copy"(%arg1,', '"tile.async_copy"(%arg0,'),
+    "wrong accumulator initialisation": _acc_init,
+    "wrong epilogue (bias subtracted)": lambda t: re.sub(r"arith.addf (%\d+), (%\d+) : f32\n(\s+)\"tile.yield\"",
+                                                         r'arith.subf \1, \2 : f32\n\3"tile.yield"', t, count=1),
+    "out-of-range program id": lambda t: t.replace('tile.grid = ["(M+63)/64*((N+63)/64)"',
+                                                   'tile.grid = ["(M+63)/64*((N+63)/64)+1"'),
+    "read from the wrong stage": lambda t: re.sub(r"(\n\s+%\d+ = arith.remsi %arg7, )%c3( : index\n\s+\"tile.wait_group\")",
+                                                  r"\1%c2\2", t, count=1),
+    "copy into the stage being read": lambda t: re.sub(r"arith.addi %arg7, %c2 : index", "arith.addi %arg7, %c3 : index", t),
+    "prologue copies all into stage 0": lambda t: re.sub(r"(\"tile.async_copy\"\([^)]*), %arg7\) : ", r"\1, %c0) : ", t,
+                                                         count=2),
+    "raster group not clamped": lambda t: re.sub(r"arith.remsi (%\d+), (%\d+) : index\n(\s+%\d+ = arith.addi)",
+                                                 r"arith.remsi \1, %c8 : index\n\3", t, count=1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TILE_MUTANTS))
+def test_broken_tile_kernels_are_refuted(name):
+    tiled, reference = _tile_texts()
+    mutated = TILE_MUTANTS[name](tiled)
+    assert mutated != tiled, "the mutation did not apply"
+    with dialects.context(), ir.Location.unknown():
+        results = check_tile(ir.Module.parse(mutated), ir.Module.parse(reference), "m.ta", SCHEDULE)
+    refuted = [r for r in results if r.verdict in ("counterexample", "error")]
+    assert refuted, f"{name}: every property was still proved"
+    assert all(r.counterexample or r.detail for r in refuted)
+
+
+def _loop_text(example="attention"):
+    with dialects.context(), ir.Location.unknown():
+        return str(to_loops(load_spec(str(EXAMPLES / f"{example}.ta"))))
+
+
+def _online_names(text: str):
+    match = re.search(r"(%\d+) = memref.load (%alloc_?\d*)\[\] : memref<f32>\n\s+(%\d+) = arith.maximumf \1, (%\d+)",
+                      text)
+    return match[1], match[2], match[3], match[4]  # m, running buffer, m', x
+
+
+ONLINE_MUTANTS = {
+    "wrong rescale factor exp(m' - m)": lambda t, m, buf, m2, x: t.replace(f"arith.subf {m}, {m2}",
+                                                                             f"arith.subf {m2}, {m}", 1),
+    "stale running max": lambda t, m, buf, m2, x: t.replace(f"memref.store {m2}, {buf}[]", f"memref.store {m}, {buf}[]", 1),
+    "new term not rescaled (p = 1)": lambda t, m, buf, m2, x: re.sub(
+        rf"(%\d+) = arith.subf {x}, {m2} : f32\n(\s+)(%\d+) = math.exp \1 : f32\n(\s+)(%\d+) = arith.select "
+        rf"(%\d+), (%cst\w*), \3 : f32", r"\1 = arith.subf " + f"{x}, {m2}" + r" : f32\n\2\3 = math.exp \1 : f32"
+        r"\n\4\5 = arith.select \6, \7, \7 : f32", t, count=1),
+}
+# exp(x - m) for p is *not* a mutant: whenever x differs from the new max, the max did not
+# change (m' = m), and when x is the new max the guard gives 1 = exp(0); the verifier proves it.
+
+
+@pytest.mark.parametrize("example", ["attention", "causal_attention"])
+@pytest.mark.parametrize("name", sorted(ONLINE_MUTANTS))
+def test_broken_online_softmax_is_refuted(example, name):
+    text = _loop_text(example)
+    mutated = ONLINE_MUTANTS[name](text, *_online_names(text))
+    assert mutated != text
+    with dialects.context(), ir.Location.unknown():
+        results = check_online(ir.Module.parse(mutated), "a.ta")
+    assert results and any(r.verdict == "counterexample" for r in results), [r.verdict for r in results]
+
+
+def test_reports(tilec, tmp_path):
+    paths = {k: tmp_path / f"r.{k}" for k in ("json", "junit", "markdown")}
+    status, out, err = tilec("verify", EXAMPLES / "matmul_bias_gelu.ta", "--schedule", "bm=64,bn=64,bk=32",
+                             "--json", paths["json"], "--junit", paths["junit"], "--markdown", paths["markdown"])
+    assert status == 0, err
+    assert re.search(r"^\d+ proved / 0 counterexample / 0 unknown$", out.splitlines()[-1])
+    data = json.loads(paths["json"].read_text())
+    assert data["schema"] == "tilec.verify/1" and data["tools"]["z3"]
+    row = data["results"][0]
+    assert set(row) >= {"kernel", "stage", "property", "check", "verdict", "seconds", "domain", "counterexample"}
+    assert {r["property"] for r in data["results"]} >= {"equivalence", "in-bounds", "swizzle", "races", "coverage"}
+    assert paths["junit"].read_text().startswith('<?xml') and "<testsuite" in paths["junit"].read_text()
+    assert "| kernel | stage | property |" in paths["markdown"].read_text()
+
+
+def test_counterexample_exits_1_with_a_replay_command(tilec, tmp_path, monkeypatch):
+    import tilec.verify.kernels as kernels
+
+    original = kernels.check_tile
+
+    def broken(tiled, reference, path, schedule):
+        text = TILE_MUTANTS["dropped remainder K tile"](str(tiled))
+        return original(ir.Module.parse(text), reference, path, schedule)
+
+    monkeypatch.setattr(kernels, "check_tile", broken)
+    status, out, err = tilec("verify", EXAMPLES / "gemm.ta", "--schedule", "bm=64,bn=64,bk=32")
+    assert status == 1
+    assert "counterexample" in out and "replay: tilec run" in out and "--stage tile" in out
+
+
+def test_verified_package_carries_its_report(tilec, tmp_path, monkeypatch):
+    pytest.importorskip("cuda.bindings.nvrtc")
+    from tilec.runtime import read_package
+
+    monkeypatch.setenv("TILEC_CACHE_DIR", str(tmp_path / "cache"))
+    out = tmp_path / "g.tkp"
+    status, stdout, err = tilec("compile", EXAMPLES / "gemm.ta", "-o", out, "--target", "sm_90a", "--verify",
+                                "--schedule", "bm=64,bn=64,bk=32")
+    assert status == 0, err
+    package = read_package(str(out))
+    report = json.loads(package.files["verify.json"])
+    assert report["summary"]["counterexample"] == 0 and "verify.json" in package.manifest["files"]

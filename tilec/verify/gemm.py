@@ -1,0 +1,127 @@
+"""Properties of a GEMM-family tile program (see symbolic.py for how it is read).
+
+coverage   every output tile is owned by exactly one CTA; every k < K lies in a K tile
+pipeline   iteration kt reads the stage where tile kt landed, after its group completed,
+           and no copy overwrites a stage while a thread may still read it (races)
+equivalence the accumulator of (i, j) sums A and B at the reference's indices: the ta
+           contraction's index maps, for every CTA, k tile and k step; it starts at 0
+in-bounds  tile offsets are never negative (the tensor-extent masks bound them above)
+"""
+
+from __future__ import annotations
+
+import z3
+from torch_mlir import ir
+
+from .solver import Outcome, prove
+from .symbolic import Program
+
+
+def _schedule(fn) -> dict:
+    return {k: v for k, v in (item.split("=") for item in ir.StringAttr(fn.attributes["tile.schedule"]).value.split(","))}
+
+
+def _loop_events(p: Program, loop: str) -> list:
+    return [e for e in p.events if e.loop == loop]
+
+
+def output_coverage(p: Program) -> tuple[str, Outcome]:
+    store = next(e for e in p.events if e.kind == "store")
+    m0, n0 = store.data["offsets"][-2:]
+    s = _schedule(p.fn)
+    bm, bn = int(s["bm"]), int(s["bn"])
+    pid = p.pids[0]
+    pid2 = z3.Int("pid0'")
+    m0b, n0b = (z3.substitute(x, (pid, pid2)) for x in (m0, n0))
+    dims = [p.values[a] for a, (role, _, _) in p.args.items() if role == "output"][0]
+    rows, cols = dims[-2], dims[-1]
+    grid_x = p.grid[0]
+    claim = z3.And(z3.Implies(pid != pid2, z3.Or(m0 != m0b, n0 != n0b)),
+                   m0 >= 0, n0 >= 0, m0 % bm == 0, n0 % bn == 0,
+                   m0 < (rows + bm - 1) / bm * bm, n0 < (cols + bn - 1) / bn * bn)
+    bounded = [x <= 4096 for x in p.params.values()]
+    outcome = prove(claim, p.assumptions + [pid2 >= 0, pid2 < grid_x] + bounded, timeout_ms=30000,
+                    watch={"pid": pid, "pid'": pid2, "m0": m0, "n0": n0, **p.params})
+    return "every output tile is owned by exactly one CTA (grouped raster is a bijection)", outcome
+
+
+def k_coverage(p: Program, size_k) -> tuple[str, Outcome]:
+    iv, lb, ub, _ = p.loops["main"]
+    bk = int(_schedule(p.fn)["bk"])
+    k = z3.Int("k")
+    claim = z3.And(lb == 0, k / bk < ub)
+    return "every k < K lies in one of the K tiles the loop visits", \
+        prove(claim, p.assumptions + [k >= 0, k < size_k], watch={"k": k, **p.params, "tiles": ub})
+
+
+def pipeline(p: Program, reference) -> list[tuple[str, str, Outcome]]:
+    """Stage/group/barrier discipline of the main loop; see the module docstring."""
+    kt, lb, nk, _ = p.loops["main"]
+    s_iv, _, P, _ = p.loops["prologue"]
+    body = _loop_events(p, "main")
+    kinds = [e.kind for e in body]
+    out = []
+    reads = [e for e in body if e.kind == "read"]
+    copies_main = [e for e in body if e.kind == "copy"]
+    copies_pro = [e for e in _loop_events(p, "prologue") if e.kind == "copy"]
+    waits = [i for i, e in enumerate(body) if e.kind == "wait"]
+    first_read = kinds.index("read") if reads else len(kinds)
+    first_copy = kinds.index("copy") if copies_main else len(kinds)
+    commits_before_read = kinds[:first_read].count("commit")
+    commits_per_iter = kinds.count("commit")
+    pro_kinds = [e.kind for e in _loop_events(p, "prologue")]
+    commits_per_pro = pro_kinds.count("commit")
+    base = p.assumptions + [kt >= lb, kt < nk]
+    # 1. the group holding tile kt has completed when iteration kt reads it
+    wait_before = [i for i in waits if i < first_read]
+    pending = body[wait_before[-1]].data["pending"] if wait_before else None
+    committed = P * commits_per_pro + kt * commits_per_iter + commits_before_read
+    group_of_tile = z3.If(kt < P, kt * commits_per_pro, P * commits_per_pro + (kt - P) * commits_per_iter)
+    if pending is None:
+        outcome = prove(z3.BoolVal(False), base, watch={"kt": kt, **p.params})
+        outcome.detail = "no tile.wait_group before the shared-memory reads of the loop"
+    else:
+        outcome = prove(group_of_tile < committed - pending, base, watch={"kt": kt, "P": P, **p.params})
+    out.append(("pipeline", "iteration kt waits until the copy of tile kt has landed", outcome))
+    # 2. a barrier lies between the wait and the reads (other threads' copies become visible)
+    has_barrier = any(body[i].kind == "barrier" for i in range(wait_before[-1] if wait_before else 0, first_read))
+    outcome = prove(z3.BoolVal(has_barrier), base, watch={"kt": kt})
+    if not has_barrier:
+        outcome.detail = "no tile.barrier between the wait and the reads: other threads' copies may not be visible"
+    out.append(("races", "a barrier separates the wait from the shared-memory reads", outcome))
+    # 3. reads see tile kt's stage, and no newer copy has been issued into it
+    for read in reads:
+        buf = read.data["buffer"]
+        pro = [e for e in copies_pro if e.data["dst"] == buf]
+        main = [e for e in copies_main if e.data["dst"] == buf]
+        if not pro or not main:
+            out.append(("pipeline", "every stage read was filled by a copy",
+                        Outcome("counterexample", 0.0, {}, "a shared buffer is read but never copied into")))
+            continue
+        stage_of = lambda n: z3.If(n < P, z3.substitute(pro[0].data["stage"], (s_iv, n)),
+                                   z3.substitute(main[0].data["stage"], (kt, n - P)))
+        tag = f"{pro[0].data['src']} tile"
+        outcome = prove(stage_of(kt) == read.data["stage"], base, watch={"kt": kt, "read stage": read.data["stage"]})
+        out.append(("pipeline", f"{tag}: iteration kt reads the stage tile kt was copied to", outcome))
+        n2 = z3.Int("n''")
+        issued = P + kt + (1 if first_copy < first_read else 0)
+        outcome = prove(stage_of(n2) != read.data["stage"], base + [n2 > kt, n2 < issued],
+                        watch={"kt": kt, "newer copy": n2})
+        out.append(("races", f"{tag}: no copy issued after tile kt's overwrites its stage before it is read",
+                    outcome))
+        # the copy of this iteration writes while other threads may still read: it must target another
+        # stage than this iteration's read, and than the previous iteration's unless a barrier separates them
+        write_stage = main[0].data["stage"]
+        barrier_between = any(e.kind == "barrier" for e in body[first_read:first_copy]) if first_copy > first_read \
+            else False
+        wrap_barrier = any(e.kind == "barrier" for e in body[:first_copy]) or \
+            any(e.kind == "barrier" for e in body[first_read:])
+        claims = []
+        if not barrier_between:
+            claims.append(write_stage != read.data["stage"])
+        if not wrap_barrier:
+            claims.append(z3.Implies(kt >= 1, write_stage != z3.substitute(read.data["stage"], (kt, kt - 1))))
+        outcome = prove(z3.And(*claims) if claims else z3.BoolVal(True), base,
+                        watch={"kt": kt, "written stage": write_stage, "read stage": read.data["stage"]})
+        out.append(("races", f"{tag}: no thread copies into a stage another thread may still be reading", outcome))
+    return out

@@ -1,0 +1,245 @@
+"""Value facts of a GEMM-family tile program, against the ta reference it was built from.
+
+The reference is the ta function the tile program was lowered from: its contraction's
+index maps say which A and B elements meet in C[i, j]; its ta.map bodies say what the
+epilogue computes. Inputs are uninterpreted (one Z3 real per element read, named by
+tensor and index), transcendental functions and dtype casts are uninterpreted functions:
+an equality proved holds for every input and every implementation of them.
+"""
+
+from __future__ import annotations
+
+import z3
+from torch_mlir import ir
+
+from .solver import Outcome, prove
+from .symbolic import Program, dim
+
+
+class Reference:
+    """The ta contraction and epilogue, with the index of each domain dim as a Z3 term."""
+
+    def __init__(self, ta_fn, params: dict):
+        ops = list(ta_fn.entry_block.operations)
+        self.contract = next(op for op in ops if op.operation.name == "ta.contract")
+        self.maps = [[ir.AffineDimExpr(e).position for e in ir.AffineMapAttr(m).value.results]
+                     for m in ir.ArrayAttr(self.contract.attributes["maps"])]
+        names = {arg: ir.StringAttr(ir.DictAttr(a)["ta.name"]).value
+                 for a, arg in zip(ir.ArrayAttr(ta_fn.attributes["arg_attrs"]), ta_fn.arguments)}
+        self.names = names
+        self.lhs, self.rhs = (names[v] for v in self.contract.operation.operands)
+        self.epilogue = [op for op in ops if op.operation.name == "ta.map"]
+        self.result = list(ops[-1].operation.operands)[0]
+        out = self.maps[2]
+        self.reduced = [d for d in range(len(set(self.maps[0] + self.maps[1]))) if d not in out][0]
+        extents = {}
+        for value, positions in zip(self.contract.operation.operands, self.maps):
+            for d, pos in zip(ir.RankedTensorType(value.type).encoding, positions):
+                extents[pos] = ir.StringAttr(d).value
+        self.size_k = dim(extents[self.reduced], params)
+
+
+def operand_indices(p: Program, ref: Reference) -> list[tuple[str, Outcome]]:
+    """acc[i][j] += A[...] * B[...] at the reference's indices, for the copy that filled the stage."""
+    kt, _, nk, _ = p.loops["main"]
+    s_iv, _, P, _ = p.loops["prologue"]
+    sched = {k: int(v) for k, v in (x.split("=") for x in ir.StringAttr(p.fn.attributes["tile.schedule"]).value.split(","))
+             if v.isdigit()}
+    store = next(e for e in p.events if e.kind == "store")
+    offsets = store.data["offsets"]
+    i, j, kk = z3.Ints("i j kk")
+    mma = next(e for e in p.events if e.kind == "mma")
+    out_pos = ref.maps[2]
+    domain = {d: off for d, off in zip(out_pos[:-2], offsets[:-2])}
+    domain[out_pos[-2]], domain[out_pos[-1]] = offsets[-2] + i, offsets[-1] + j
+    domain[ref.reduced] = kt * sched["bk"] + kk
+    ranges = [i >= 0, i < sched["bm"], j >= 0, j < sched["bn"], kk >= 0, kk < sched["bk"], kt >= 0, kt < nk]
+    results = []
+    for which, operand, name, positions, local in (("A", mma.data["a"], ref.lhs, ref.maps[0], (i, kk)),
+                                                    ("B", mma.data["b"], ref.rhs, ref.maps[1], (kk, j))):
+        if not (isinstance(operand, tuple) and operand[0] == "smem"):
+            results.append((f"mma operand {which} comes from shared memory",
+                            Outcome("counterexample", 0.0, {}, "the mma operand is not a tile.smem_load")))
+            continue
+        _, buf, _, transposed = operand
+        r, c = (local[1], local[0]) if transposed else local
+        fill = [e for e in p.events if e.kind == "copy" and e.data["dst"] == buf]
+        pro = [e for e in fill if e.loop == "prologue"]
+        main = [e for e in fill if e.loop == "main"]
+        if not pro or not main or any(e.data["src"] != fill[0].data["src"] for e in fill):
+            results.append((f"operand {which} reads {name}",
+                            Outcome("counterexample", 0.0, {"buffer source": fill[0].data["src"] if fill else None},
+                                    f"the shared buffer of operand {which} is not filled from {name}")))
+            continue
+        src = fill[0].data["src"]
+        at = lambda n, e_pro, e_main: z3.If(n < P, z3.substitute(e_pro, (s_iv, n)), z3.substitute(e_main, (kt, n - P)))
+        kernel = [at(kt, a, b) for a, b in zip(pro[0].data["offsets"], main[0].data["offsets"])]
+        lead = len(kernel) - 2
+        kernel = kernel[:lead] + [kernel[lead] + r, kernel[lead + 1] + c]
+        reference = [domain[d] for d in positions]
+        claim = z3.And(z3.BoolVal(src == name), *[a == b for a, b in zip(kernel, reference)])
+        watch = {"kt": kt, "i": i, "j": j, "kk": kk, **p.params,
+                 **{f"kernel index {n}": x for n, x in enumerate(kernel)},
+                 **{f"reference index {n}": x for n, x in enumerate(reference)}}
+        outcome = prove(claim, p.assumptions + ranges, watch=watch)
+        if src != name:
+            outcome.detail = f"operand {which} is read from {src}, the reference multiplies {name}"
+        results.append((f"operand {which}: acc(i, j) accumulates {name} at the reference's indices", outcome))
+    return results
+
+
+def accumulator_starts_at_zero(p: Program) -> tuple[str, Outcome]:
+    _, _, _, loop = p.loops["main"]
+    init = list(loop.operation.operands)[3]
+    value = _constant_tile(init)
+    outcome = prove(z3.BoolVal(value == 0.0), [], watch={})
+    if value != 0.0:
+        outcome.model = {"initial accumulator": value}
+    return "the accumulator starts at 0", outcome
+
+
+def _constant_tile(value):
+    op = value.owner
+    if isinstance(op, ir.Block) or op.operation.name != "tile.map":
+        return None
+    yielded = list(op.regions[0].blocks[0].operations)[-1].operation.operands[0]
+    const = yielded.owner
+    if isinstance(const, ir.Block) or const.operation.name != "arith.constant":
+        return None
+    return ir.FloatAttr(const.attributes["value"]).value
+
+
+def offsets_not_negative(p: Program) -> tuple[str, Outcome]:
+    claims, kt = [], p.loops["main"][0]
+    s_iv, _, P, _ = p.loops["prologue"]
+    bounds = list(p.assumptions) + [kt >= 0, kt < p.loops["main"][2], s_iv >= 0, s_iv < P]
+    for e in p.events:
+        if e.kind in ("copy", "store"):
+            claims += [o >= 0 for o in e.data["offsets"]]
+    return "every tile offset is >= 0 (the extent masks bound it above)", \
+        prove(z3.And(*claims), bounds, watch={"kt": kt, "s": s_iv, **p.params, **{f"pid{n}": x for n, x in enumerate(p.pids)}})
+
+
+class _Values:
+    """Z3 values of scalar ops; uninterpreted functions shared by kernel and reference."""
+
+    def __init__(self, params: dict):
+        self.params, self.functions = params, {}
+
+    def function(self, name: str, arity: int, domain=z3.RealSort()):
+        key = (name, arity)
+        if key not in self.functions:
+            self.functions[key] = z3.Function(name, *([domain] * arity), z3.RealSort())
+        return self.functions[key]
+
+    def tensor(self, name: str, indices: list):
+        return self.function(f"tensor_{name}", len(indices), z3.IntSort())(*indices)
+
+    def scalar(self, op, args: list):
+        name = op.operation.name
+        arith = {"arith.addf": lambda a, b: a + b, "arith.subf": lambda a, b: a - b,
+                 "arith.mulf": lambda a, b: a * b, "arith.divf": lambda a, b: a / b,
+                 "arith.negf": lambda a: -a,
+                 "arith.maximumf": lambda a, b: z3.If(a >= b, a, b), "arith.minimumf": lambda a, b: z3.If(a <= b, a, b),
+                 "arith.select": lambda c, a, b: z3.If(c, a, b)}
+        if name in arith:
+            return arith[name](*args)
+        if name == "arith.constant":
+            attr = op.attributes["value"]
+            return z3.RealVal(ir.FloatAttr(attr).value) if isinstance(attr, ir.FloatAttr) else \
+                z3.IntVal(ir.IntegerAttr(attr).value)
+        if name in ("arith.index_cast",):
+            return args[0]
+        if name == "arith.sitofp":
+            return z3.ToReal(args[0])
+        if name in ("arith.extf", "arith.truncf"):  # a rounding: the same unknown function on both sides
+            src, dst = str(op.operation.operands[0].type), str(op.result.type)
+            return self.function(f"{name}_{src}_{dst}", 1)(args[0])
+        if name == "arith.cmpf":
+            predicate = ir.IntegerAttr(op.attributes["predicate"]).value
+            table = {2: lambda a, b: a > b, 3: lambda a, b: a >= b, 4: lambda a, b: a < b, 5: lambda a, b: a <= b,
+                     1: lambda a, b: a == b, 6: lambda a, b: a != b}
+            return table.get(predicate, lambda a, b: self.function(f"cmpf{predicate}", 2)(a, b) > 0)(*args)
+        if name.startswith("math."):
+            return self.function(name, len(args))(*args)
+        raise ValueError(f"the verifier has no value rule for '{name}'")
+
+
+def epilogue_equivalence(p: Program, ref: Reference) -> tuple[str, Outcome]:
+    """The stored value of element (i, j) equals the reference's output expression."""
+    store = next(e for e in p.events if e.kind == "store")
+    offsets = store.data["offsets"]
+    i, j = z3.Ints("i j")
+    acc = z3.Real("acc")  # the accumulator: equal on both sides by the operand-index proof
+    vals = _Values(p.params)
+    coords = [i, j]
+
+    def kernel_value(value, at: list):
+        kind = p.values.get(value)
+        if isinstance(kind, tuple) and kind[0] in ("loop-result", "mma"):
+            return acc
+        if isinstance(kind, tuple) and kind[0] == "gload":
+            _, name, offs = kind
+            lead = len(offs) - len(at)
+            return vals.tensor(name, offs[:lead] + [o + c for o, c in zip(offs[lead:], at)])
+        op = value.owner
+        local = {}
+        for inner in op.regions[0].blocks[0].operations:
+            name = inner.operation.name
+            if name == "tile.yield":
+                return local[inner.operation.operands[0]]
+            if name == "tile.elem":
+                dims = [ir.AffineDimExpr(e).position for e in ir.AffineMapAttr(inner.attributes["map"]).value.results]
+                local[inner.result] = kernel_value(inner.operation.operands[0], [at[d] for d in dims])
+            else:
+                args = [local[v] if v in local else _outer(p, v, vals) for v in inner.operation.operands]
+                local[inner.result] = vals.scalar(inner, args)
+        raise ValueError("tile.map without tile.yield")
+
+    domain = offsets[:-2] + [offsets[-2] + i, offsets[-1] + j]
+
+    def reference_value(value):
+        if value == ref.contract.result:
+            return acc
+        if value in ref.names:
+            return None  # read through ta.at, below
+        op = value.owner
+        local = {}
+        for inner in op.regions[0].blocks[0].operations:
+            name = inner.operation.name
+            if name == "ta.yield":
+                return local[inner.operation.operands[0]]
+            if name == "ta.at":
+                src = inner.operation.operands[0]
+                dims = [ir.AffineDimExpr(e).position for e in ir.AffineMapAttr(inner.attributes["map"]).value.results]
+                if src in ref.names:
+                    local[inner.result] = vals.tensor(ref.names[src], [domain[d] for d in dims])
+                elif dims == list(range(len(domain))):
+                    local[inner.result] = reference_value(src)
+                else:
+                    raise ValueError("a reference map reads an earlier result at other indices")
+            elif name == "ta.param":
+                local[inner.result] = p.params[ir.StringAttr(inner.attributes["name"]).value]
+            else:
+                args = [local[v] if v in local else _reference_outer(v, vals) for v in inner.operation.operands]
+                local[inner.result] = vals.scalar(inner, args)
+        raise ValueError("ta.map without ta.yield")
+
+    kernel = kernel_value(store.data["value"], coords)
+    reference = reference_value(ref.result)
+    watch = {"i": i, "j": j, "kernel": kernel, "reference": reference, **p.params}
+    return "the stored value of (i, j) is the reference's epilogue of the accumulator", \
+        prove(kernel == reference, p.assumptions + [i >= 0, j >= 0], watch=watch)
+
+
+def _outer(p: Program, value, vals: _Values):
+    known = p.values.get(value)
+    if isinstance(known, tuple) and known[0] == "float":
+        return z3.RealVal(known[1])
+    if known is not None and not isinstance(known, tuple):
+        return known  # an index (a parameter)
+    return vals.scalar(value.owner, [])
+
+
+def _reference_outer(value, vals: _Values):
+    return vals.scalar(value.owner, [])

@@ -1,0 +1,89 @@
+"""Verification reports: JSON (schema ``tilec.verify/1``), JUnit XML and Markdown."""
+
+from __future__ import annotations
+
+import json
+import platform
+from dataclasses import asdict, dataclass, field
+from xml.sax.saxutils import escape, quoteattr
+
+SCHEMA = "tilec.verify/1"
+
+
+@dataclass
+class Result:
+    """One property of one kernel."""
+
+    kernel: str
+    stage: str                     # tile | loop
+    property: str                  # equivalence | in-bounds | swizzle | races | coverage | pipeline
+    check: str                     # what exactly was checked, e.g. "A tile: bijection"
+    verdict: str                   # proved | counterexample | unknown | error
+    seconds: float
+    domain: str                    # for what the verdict holds
+    counterexample: dict = field(default_factory=dict)
+    detail: str = ""
+    replay: str = ""
+
+
+@dataclass
+class Report:
+    spec: str
+    spec_sha256: str
+    schedule: str
+    results: list = field(default_factory=list)
+
+    def counts(self) -> dict:
+        out = {v: 0 for v in ("proved", "counterexample", "unknown", "error")}
+        for r in self.results:
+            out[r.verdict] += 1
+        return out
+
+    def summary(self) -> str:
+        c = self.counts()
+        return (f"{c['proved']} proved / {c['counterexample']} counterexample / {c['unknown']} unknown"
+                + (f" / {c['error']} error" if c["error"] else ""))
+
+    def status(self, strict: bool = False) -> int:
+        c = self.counts()
+        return 1 if c["counterexample"] or c["error"] or (strict and c["unknown"]) else 0
+
+    def as_json(self) -> str:
+        import z3
+
+        from tilec import __version__
+
+        data = {"schema": SCHEMA, "tools": {"tilec": __version__, "z3": z3.get_version_string(),
+                                            "python": platform.python_version()},
+                "spec": self.spec, "spec_sha256": self.spec_sha256, "schedule": self.schedule,
+                "summary": self.counts(), "results": [asdict(r) for r in self.results]}
+        return json.dumps(data, indent=2)
+
+    def as_junit(self) -> str:
+        c = self.counts()
+        cases = []
+        for r in self.results:
+            name = quoteattr(f"{r.property}: {r.check}")
+            body = ""
+            if r.verdict in ("counterexample", "error"):
+                body = f"<failure message={quoteattr(r.verdict)}>{escape(json.dumps(r.counterexample) + ' ' + r.detail)}</failure>"
+            elif r.verdict == "unknown":
+                body = f"<skipped message={quoteattr(r.detail or 'unknown')}/>"
+            cases.append(f'  <testcase classname={quoteattr(r.kernel + "." + r.stage)} name={name} '
+                         f'time="{r.seconds:.3f}">{body}</testcase>')
+        return (f'<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name={quoteattr("tilec verify " + self.spec)} '
+                f'tests="{len(self.results)}" failures="{c["counterexample"]}" errors="{c["error"]}" '
+                f'skipped="{c["unknown"]}">\n' + "\n".join(cases) + "\n</testsuite>\n")
+
+    def as_markdown(self) -> str:
+        lines = [f"# tilec verify: {self.spec}", "", f"**{self.summary()}** (schedule `{self.schedule}`)", "",
+                 "| kernel | stage | property | check | verdict | time (s) | domain |",
+                 "| --- | --- | --- | --- | --- | --- | --- |"]
+        for r in self.results:
+            lines.append(f"| {r.kernel} | {r.stage} | {r.property} | {r.check} | {r.verdict} | {r.seconds:.3f} | "
+                         f"{r.domain} |")
+        for r in self.results:
+            if r.verdict == "counterexample":
+                lines += ["", f"**Counterexample — {r.property}: {r.check}**: `{json.dumps(r.counterexample)}`",
+                          r.detail, f"Replay: `{r.replay}`" if r.replay else ""]
+        return "\n".join(lines) + "\n"

@@ -1,0 +1,89 @@
+"""Z3 plumbing: bit-vector terms that the layout functions can run on, and prove()."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import z3
+
+WIDTH = 32  # bits of the bit-vector terms: offsets and indices of one CTA stay far below 2^31
+
+
+class BV:
+    """A Z3 bit-vector with Python's integer operators (unsigned / and %, logical >>), so the
+    functions of dialects/layout.py evaluate on it unchanged."""
+
+    def __init__(self, term):
+        self.term = term
+
+    @staticmethod
+    def var(name: str) -> "BV":
+        return BV(z3.BitVec(name, WIDTH))
+
+    @staticmethod
+    def lift(value) -> "BV":
+        return value if isinstance(value, BV) else BV(z3.BitVecVal(value, WIDTH))
+
+    def _op(self, other, fn, swap=False):
+        a, b = self.term, BV.lift(other).term
+        return BV(fn(b, a) if swap else fn(a, b))
+
+    __add__ = lambda self, o: self._op(o, lambda a, b: a + b)
+    __radd__ = lambda self, o: self._op(o, lambda a, b: a + b, True)
+    __sub__ = lambda self, o: self._op(o, lambda a, b: a - b)
+    __mul__ = lambda self, o: self._op(o, lambda a, b: a * b)
+    __rmul__ = lambda self, o: self._op(o, lambda a, b: a * b, True)
+    __floordiv__ = lambda self, o: self._op(o, z3.UDiv)
+    __mod__ = lambda self, o: self._op(o, z3.URem)
+    __xor__ = lambda self, o: self._op(o, lambda a, b: a ^ b)
+    __and__ = lambda self, o: self._op(o, lambda a, b: a & b)
+    __rshift__ = lambda self, o: self._op(o, z3.LShR)
+
+    def __lt__(self, o):
+        return z3.ULT(self.term, BV.lift(o).term)
+
+    def __eq__(self, o):  # noqa: D105 — a Z3 formula, not a bool
+        return self.term == BV.lift(o).term
+
+    def __ne__(self, o):
+        return self.term != BV.lift(o).term
+
+    __hash__ = object.__hash__
+
+
+@dataclass
+class Outcome:
+    verdict: str                    # proved | counterexample | unknown | error
+    seconds: float
+    model: dict = field(default_factory=dict)
+    detail: str = ""
+
+
+def prove(claim, assumptions=(), timeout_ms: int = 60000, watch: dict | None = None) -> Outcome:
+    """Is ``claim`` true whenever ``assumptions`` hold? A counterexample reports ``watch``'s values."""
+    solver = z3.Solver()
+    solver.set("timeout", timeout_ms)
+    solver.add(*assumptions)
+    solver.add(z3.Not(claim))
+    start = time.perf_counter()
+    result = solver.check()
+    seconds = time.perf_counter() - start
+    if result == z3.unsat:
+        return Outcome("proved", seconds)
+    if result == z3.sat:
+        model = solver.model()
+        values = {name: _value(model.eval(term, model_completion=True)) for name, term in (watch or {}).items()}
+        return Outcome("counterexample", seconds, values)
+    return Outcome("unknown", seconds, detail=f"solver gave up ({solver.reason_unknown()}) "
+                                              f"within {timeout_ms / 1000:.0f} s")
+
+
+def _value(v):
+    if z3.is_bv_value(v) or z3.is_int_value(v):
+        return v.as_long()
+    if z3.is_rational_value(v):
+        return float(v.as_fraction())
+    if z3.is_true(v) or z3.is_false(v):
+        return z3.is_true(v)
+    return str(v)

@@ -1,0 +1,132 @@
+"""Symbolic execution of a GEMM tile program: index arithmetic on Z3 integers.
+
+The function body is walked once; each scf.for body once, with its induction variable a
+fresh symbol bounded by the loop's range. What the properties need is recorded as events
+in program order: copies (source, offsets, destination buffer, stage), commits, waits,
+barriers, shared reads, the mma, the epilogue and the store.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import z3
+from torch_mlir import ir
+
+from tilec.dialects.dims import parse_dim
+
+_INDEX = {"arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "arith.muli": lambda a, b: a * b,
+          "arith.divsi": lambda a, b: a / b, "arith.floordivsi": lambda a, b: a / b,
+          "arith.remsi": lambda a, b: a % b, "arith.ceildivsi": lambda a, b: (a + b - 1) / b,
+          "arith.minsi": lambda a, b: z3.If(a < b, a, b), "arith.maxsi": lambda a, b: z3.If(a > b, a, b)}
+
+
+@dataclass
+class Event:
+    kind: str            # copy | commit | wait | barrier | read | mma | store | load
+    loop: str            # "" (straight line), "prologue" or "main"
+    op: object
+    data: dict = field(default_factory=dict)
+
+
+@dataclass
+class Program:
+    fn: object
+    params: dict                          # name -> z3 Int
+    args: dict                            # block argument -> (role, name, dims)
+    assumptions: list
+    events: list = field(default_factory=list)
+    loops: dict = field(default_factory=dict)   # "prologue"/"main" -> (iv, lb, ub)
+    values: dict = field(default_factory=dict)
+    pids: list = field(default_factory=list)
+    grid: list = field(default_factory=list)
+
+
+def dim(expr: str, params: dict):
+    def walk(e):
+        if e.op == "const":
+            return z3.IntVal(e.value)
+        if e.op == "sym":
+            return params[e.value]
+        a, b = walk(e.args[0]), walk(e.args[1])
+        return {"+": a + b, "-": a - b, "*": a * b, "/": a / b}[e.op]
+    return walk(parse_dim(expr))
+
+
+def execute(fn) -> Program:
+    params, args = {}, {}
+    for attrs, arg in zip(ir.ArrayAttr(fn.attributes["arg_attrs"]), fn.arguments):
+        d = ir.DictAttr(attrs)
+        if "ta.param" in d:
+            name = ir.StringAttr(d["ta.param"]).value
+            params[name] = z3.Int(name)
+        else:
+            args[arg] = ("output" if "ta.output" in d else "input", ir.StringAttr(d["ta.name"]).value,
+                         [ir.StringAttr(x).value for x in ir.ArrayAttr(d["ta.dims"])])
+    program = Program(fn, params, args, [p >= 1 for p in params.values()])
+    for attrs, arg in zip(ir.ArrayAttr(fn.attributes["arg_attrs"]), fn.arguments):
+        if arg in args:
+            program.values[arg] = [dim(d, params) for d in args[arg][2]]
+        else:
+            program.values[arg] = params[ir.StringAttr(ir.DictAttr(attrs)["ta.param"]).value]
+    grid = [dim(ir.StringAttr(g).value, params) for g in ir.ArrayAttr(fn.attributes["tile.grid"])]
+    program.grid = grid
+    _block(program, fn.entry_block, "", grid)
+    return program
+
+
+def _block(p: Program, block, loop: str, grid) -> None:
+    for op in block.operations:
+        name = op.operation.name
+        operands = list(op.operation.operands)
+        get = lambda v: p.values.get(v)
+        if name in _INDEX:
+            p.values[op.result] = _INDEX[name](get(operands[0]), get(operands[1]))
+        elif name == "arith.constant":
+            attr = op.attributes["value"]
+            p.values[op.result] = z3.IntVal(ir.IntegerAttr(attr).value) if isinstance(op.result.type, ir.IndexType) \
+                else ("float", ir.FloatAttr(attr).value)
+        elif name == "tile.program_id":
+            axis = ir.IntegerAttr(op.attributes["axis"]).value
+            pid = z3.Int(f"pid{axis}")
+            p.assumptions += [pid >= 0, pid < grid[axis]]
+            p.pids.append(pid)
+            p.values[op.result] = pid
+        elif name == "scf.for":
+            lb, ub, step = (get(v) for v in operands[:3])
+            kind = "main" if len(operands) > 3 else "prologue"
+            iv = z3.Int("kt" if kind == "main" else "s")
+            body = op.regions[0].blocks[0]
+            p.values[body.arguments[0]] = iv
+            for arg, init in zip(list(body.arguments)[1:], operands[3:]):
+                p.values[arg] = ("carried", init)
+            p.loops[kind] = (iv, lb, ub, op)
+            _block(p, body, kind, grid)
+            for result, init in zip(op.operation.results, operands[3:]):
+                p.values[result] = ("loop-result", init)
+        elif name == "tile.async_copy":
+            src, *offs, dst, stage = operands
+            p.events.append(Event("copy", loop, op, {"src": p.args[src][1], "offsets": [get(o) for o in offs],
+                                                     "dst": dst, "stage": get(stage)}))
+        elif name == "tile.smem_load":
+            p.values[op.result] = ("smem", operands[0], get(operands[1]), "transpose" in op.attributes)
+            p.events.append(Event("read", loop, op, {"buffer": operands[0], "stage": get(operands[1])}))
+        elif name in ("tile.commit_group", "tile.barrier"):
+            p.events.append(Event(name.removeprefix("tile.").removesuffix("_group"), loop, op))
+        elif name == "tile.wait_group":
+            p.events.append(Event("wait", loop, op, {"pending": ir.IntegerAttr(op.attributes["pending"]).value}))
+        elif name == "tile.mma":
+            p.events.append(Event("mma", loop, op, {"a": get(operands[0]), "b": get(operands[1]),
+                                                    "acc": get(operands[2])}))
+            p.values[op.result] = ("mma", op)
+        elif name == "tile.store":
+            p.events.append(Event("store", loop, op, {"value": operands[0], "dst": p.args[operands[1]][1],
+                                                      "offsets": [get(o) for o in operands[2:]]}))
+        elif name == "tile.load":
+            p.values[op.result] = ("gload", p.args[operands[0]][1], [get(o) for o in operands[1:]])
+        elif name in ("tile.alloc", "tile.map"):
+            p.values[op.result] = ("op", op)
+        elif name in ("scf.yield", "func.return"):
+            pass
+        else:
+            raise ValueError(f"the verifier has no rule for '{name}'")
