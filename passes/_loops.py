@@ -21,6 +21,7 @@ class Builder:
         self.scalars: dict = {}   # function-level scalar (hoisted constant) -> its clone
         self.allocated: list = []
         self.inlined: set = set()  # values computed where they are read instead of stored
+        self.numbers: dict = {}    # ta value -> number of the op that defines it
         self._dims: dict[str, ir.Value] = {}
         with ir.InsertionPoint(block), ir.Location.unknown():
             self.c0 = arith.ConstantOp(ir.IndexType.get(), 0).result
@@ -53,7 +54,10 @@ class Builder:
         if value not in self.buffers:
             t = ir.RankedTensorType(value.type)
             dynamic = [s for s, n in zip(self.sizes(t), t.shape) if ir.ShapedType.is_dynamic_size(n)]
-            self.buffers[value] = memref.AllocOp(ir.MemRefType.get(t.shape, t.element_type), dynamic, []).result
+            alloc = memref.AllocOp(ir.MemRefType.get(t.shape, t.element_type), dynamic, [])
+            if value in self.numbers:  # which ta op's value the buffer holds (read by the verifier)
+                alloc.attributes["ta.holds"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), self.numbers[value])
+            self.buffers[value] = alloc.result
             self.allocated.append(self.buffers[value])
         return self.buffers[value]
 

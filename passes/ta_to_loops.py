@@ -76,9 +76,11 @@ def _lower_function(fn) -> None:
             b.buffers[value] = out_arg  # the producing op writes the output directly
     body_ops = list(entry.operations)[:-1]
     b.inlined = find_inlined(body_ops)
+    b.numbers = {op.result: n for n, op in enumerate(body_ops) if len(op.operation.results) == 1}
     lowered_groups = set()
     with ir.InsertionPoint(block), fn.location:
-        for op in body_ops:
+        for number, op in enumerate(body_ops):
+            before = len(list(block.operations))
             if op.operation.name == "ta.online":
                 group = ir.StringAttr(op.attributes["group"]).value
                 if group not in lowered_groups:
@@ -87,12 +89,20 @@ def _lower_function(fn) -> None:
                                            ir.StringAttr(o.attributes["group"]).value == group])
             elif not (op.operation.results and op.result in b.inlined):
                 lower_op(b, op)
+            _tag_origin(list(block.operations)[before:], number)
         for value, out_arg in zip(returned, args[n_in:n_in + n_out]):
             if b.buffers[value] != out_arg:
                 b.copy(b.buffers[value], out_arg, value.type)
         b.free_temporaries(set(args))
         func.ReturnOp([])
     fn.operation.erase()
+
+
+def _tag_origin(new_ops, number: int) -> None:
+    """Mark the loop nests lowered from the number-th ta op (read by the verifier)."""
+    for op in new_ops:
+        if op.operation.name == "scf.for":
+            op.operation.attributes["ta.origin"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), number)
 
 
 def _memref(t: ir.Type) -> ir.MemRefType:

@@ -158,3 +158,44 @@ def test_verified_package_carries_its_report(tilec, tmp_path, monkeypatch):
     package = read_package(str(out))
     report = json.loads(package.files["verify.json"])
     assert report["summary"]["counterexample"] == 0 and "verify.json" in package.manifest["files"]
+
+
+def _loop_modules(example: str):
+    from tilec.driver import LOOP_PIPELINE
+
+    with dialects.context(), ir.Location.unknown():
+        ta = load_spec(str(EXAMPLES / f"{example}.ta"))
+        run_passes(ta, LOOP_PIPELINE[:-1])
+        loops = ir.Module.parse(str(ta))
+        run_passes(loops, LOOP_PIPELINE[-1:])
+        return str(ta), str(loops)
+
+
+LOOP_MUTANTS = {
+    # rmsnorm: the weight read at the row index instead of the column index
+    "map reads the wrong index": ("rmsnorm", lambda t: re.sub(r"memref.load %arg1\[(%arg\d+)\]",
+                                                              "memref.load %arg1[%arg5]", t, count=1)),
+    # rmsnorm: the sum of squares starts at 1
+    "reduction starts at the wrong value": ("rmsnorm", lambda t: t.replace(
+        "%cst_0 = arith.constant 0.000000e+00 : f32", "%cst_0 = arith.constant 1.000000e+00 : f32", 1)),
+    # gemm: the contraction subtracts
+    "contraction subtracts": ("gemm", lambda t: re.sub(r"(%\d+) = arith.addf (%\d+), (%\d+) : f32\n(\s+)memref.store",
+                                                       r"\1 = arith.subf \2, \3 : f32\n\4memref.store", t, count=1)),
+    # rmsnorm: the last column is never visited
+    "loop stops one short": ("rmsnorm", lambda t: re.sub(r"scf.for (%arg6) = %c0 to (%arg3) step %c1",
+                                                         r"scf.for \1 = %c1 to \2 step %c1", t, count=1)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LOOP_MUTANTS))
+def test_broken_loop_nests_are_refuted(name):
+    from tilec.verify.loops import check_loops
+
+    example, mutate = LOOP_MUTANTS[name]
+    ta, loops = _loop_modules(example)
+    mutated = mutate(loops)
+    assert mutated != loops
+    with dialects.context(), ir.Location.unknown():
+        ta_module, loop_module = ir.Module.parse(ta), ir.Module.parse(mutated)  # kept alive while checked
+        results = check_loops(ta_module.body.operations[0], loop_module.body.operations[0], "x.ta")
+    assert any(r.verdict == "counterexample" for r in results), [(r.check, r.verdict) for r in results]

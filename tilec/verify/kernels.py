@@ -27,8 +27,16 @@ def check_spec(module, schedule: str, path: str) -> list[Result]:
         reference = ir.Module.parse(str(module))
         run_passes(reference, ["ta-canonicalize"])
         results += check_tile(tiled, reference, path, schedule)
+    from tilec.driver import LOOP_PIPELINE
+
+    from .loops import check_loops
     from .online import check_online
-    results += check_online(to_loops(module), path)
+    lowered_ta = ir.Module.parse(str(module))
+    run_passes(lowered_ta, LOOP_PIPELINE[:-1])  # the ta that ta-to-loops lowers
+    loops = ir.Module.parse(str(lowered_ta))
+    run_passes(loops, LOOP_PIPELINE[-1:])
+    results += check_loops(lowered_ta.body.operations[0], loops.body.operations[0], path)
+    results += check_online(loops, path)
     return results
 
 

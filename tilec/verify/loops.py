@@ -1,0 +1,286 @@
+"""Translation validation of ta-to-loops: each ta op against the loop nests lowered from it.
+
+ta-to-loops tags every top-level loop nest with the number of the ta op it came from
+(``ta.origin``). For each op, one iteration of its innermost body is executed on Z3
+terms: every ta value is an uninterpreted function of its indices, a load from the buffer
+that holds it is that function applied to the load's indices. Then, for all loop
+indices and all shapes:
+
+    ta.map       the stored element is the map body at those indices
+    ta.reduce    the result starts at the identity; each step stores kind(old, src[...])
+    ta.contract  the result starts at 0; each step stores old + lhs[...] * rhs[...]
+    ta.remap     the stored element is src at the map of the indices
+    ta.fill      the stored element is the fill value
+    and every loop runs from 0 to the extent of its domain dim, by 1.
+
+A fold that stores kind(old, t) at indices independent of the reduced loop computes the
+reduction over the whole range: with the bounds proved, the loop nest is the ta op.
+ta.online groups are proved by the step lemma (online.py).
+"""
+
+from __future__ import annotations
+
+import math
+
+import z3
+from torch_mlir import ir
+
+from .gemm_values import _Values
+from .report import Result
+from .solver import prove
+from .symbolic import dim
+
+_IDENTITY = {"sum": 0.0, "max": -math.inf, "min": math.inf}
+
+
+def check_loops(ta_fn, loop_fn, path: str) -> list[Result]:
+    params = {n.name: z3.Int(n.name) for n in ir.DictAttr(ta_fn.attributes["ta.params"])}
+    assumptions = [p >= 1 for p in params.values()]
+    vals = _Values(params)
+    ta_ops = list(ta_fn.entry_block.operations)[:-1]
+    ta_args = list(ta_fn.arguments)
+    returned = list(list(ta_fn.entry_block.operations)[-1].operation.operands)
+    loop_args = list(loop_fn.arguments)
+    # which ta value each buffer holds: inputs, outputs (what is returned), and tagged allocs
+    buffers = dict(zip(loop_args, ta_args))
+    buffers.update(zip(loop_args[len(ta_args):], returned))
+    for op in loop_fn.entry_block.operations:
+        if op.operation.name == "memref.alloc" and "ta.holds" in op.attributes:
+            buffers[op.result] = ta_ops[ir.IntegerAttr(op.attributes["ta.holds"]).value].result
+    index_env = _function_level_indices(loop_fn, params)
+    name = ir.StringAttr(loop_fn.attributes["sym_name"]).value
+    rows = []
+    nests: dict = {}
+    for op in loop_fn.entry_block.operations:
+        if op.operation.name == "scf.for" and "ta.origin" in op.attributes:
+            nests.setdefault(ir.IntegerAttr(op.attributes["ta.origin"]).value, []).append(op)
+    for number, ta_op in enumerate(ta_ops):
+        kind = ta_op.operation.name
+        if kind in ("arith.constant", "ta.online") or number not in nests:
+            continue
+        runs = [_execute(nest, buffers, vals, params, index_env) for nest in nests[number]]
+        claim, domain_ok, watch = _expected(ta_op, runs, vals, params, buffers)
+        outcome = prove(z3.And(claim, *domain_ok), assumptions + [c for r in runs for c in r.bounds],
+                        watch=watch)
+        if outcome.verdict == "counterexample":
+            outcome.detail = f"the loops lowered from {kind} do not compute it"
+        rows.append(Result(name, "loop", "equivalence", f"op #{number} ({kind}) equals its loop nests",
+                           outcome.verdict, round(outcome.seconds, 4), "all shapes, all loop indices; "
+                           "values uninterpreted, real arithmetic", outcome.model, outcome.detail,
+                           f"tilec run {path} --stage loop" if outcome.verdict == "counterexample" else ""))
+    return rows
+
+
+def _function_level_indices(fn, params: dict) -> dict:
+    env = {}
+    for attrs, arg in zip(ir.ArrayAttr(fn.attributes["arg_attrs"]), fn.arguments):
+        d = ir.DictAttr(attrs)
+        if "ta.param" in d:
+            env[arg] = params[ir.StringAttr(d["ta.param"]).value]
+    _index_ops(fn.entry_block.operations, env)
+    return env
+
+
+def _index_ops(ops, env) -> None:
+    table = {"arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "arith.muli": lambda a, b: a * b,
+             "arith.floordivsi": lambda a, b: a / b, "arith.divsi": lambda a, b: a / b}
+    for op in ops:
+        name = op.operation.name
+        if name == "arith.constant" and isinstance(op.result.type, ir.IndexType):
+            env[op.result] = z3.IntVal(ir.IntegerAttr(op.attributes["value"]).value)
+        elif name in table and all(v in env for v in op.operation.operands):
+            env[op.result] = table[name](*(env[v] for v in op.operation.operands))
+
+
+class _Run:
+    def __init__(self):
+        self.ivs, self.ubs, self.bounds, self.stores, self.steps_ok = [], [], [], [], []
+
+
+def _execute(nest, buffers, vals, params, index_env) -> _Run:
+    run = _Run()
+    env = dict(index_env)
+    op = nest
+    while True:
+        lb, ub, step = (env.get(v) for v in list(op.operation.operands)[:3])
+        iv = z3.Int(f"i{len(run.ivs)}")
+        run.ivs.append(iv)
+        run.ubs.append(ub)
+        run.bounds += [iv >= 0, iv < ub]
+        run.steps_ok += [lb == 0, step == 1]
+        body = op.regions[0].blocks[0]
+        env[body.arguments[0]] = iv
+        inner = [o for o in body.operations if o.operation.name == "scf.for"]
+        if not inner:
+            break
+        _scalars(list(body.operations), env, buffers, vals, params, run)
+        op = inner[0]
+    _scalars(list(body.operations), env, buffers, vals, params, run)
+    return run
+
+
+def _scalars(ops, env, buffers, vals, params, run) -> None:
+    for op in ops:
+        name = op.operation.name
+        operands = list(op.operation.operands)
+        get = lambda v: env[v] if v in env else _outer(v, vals)
+        if name == "scf.for":
+            continue
+        if name == "memref.load":
+            ta = buffers.get(operands[0])
+            idx = [env[v] for v in operands[1:]]
+            env[op.result] = vals.tensor(_key(vals, ta), idx) if ta is not None else z3.Real(f"unknown{len(env)}")
+        elif name == "memref.store":
+            run.stores.append((operands[1], [env[v] for v in operands[2:]], get(operands[0])))
+        elif name == "affine.apply":
+            amap = ir.AffineMapAttr(op.attributes["map"]).value
+            env[op.result] = affine(amap.results[0], [env[v] for v in operands])
+        elif name == "arith.constant" and isinstance(op.result.type, ir.IndexType):
+            env[op.result] = z3.IntVal(ir.IntegerAttr(op.attributes["value"]).value)
+        elif name in ("arith.addi", "arith.subi", "arith.muli", "arith.floordivsi"):
+            a, b = (env[v] for v in operands)
+            env[op.result] = {"arith.addi": a + b, "arith.subi": a - b, "arith.muli": a * b,
+                              "arith.floordivsi": a / b}[name]
+        elif name == "arith.cmpi":
+            a, b = (env[v] for v in operands)
+            pred = ir.IntegerAttr(op.attributes["predicate"]).value
+            env[op.result] = [a == b, a != b, a < b, a <= b, a > b, a >= b][pred]
+        elif name == "arith.constant" and _infinite(op):
+            env[op.result] = vals.function("inf" if ir.FloatAttr(op.attributes["value"]).value > 0 else "ninf", 0)()
+        elif op.operation.results:
+            env[op.result] = vals.scalar(op, [get(v) for v in operands])
+
+
+def affine(expr, dims):
+    """An affine expression on Z3 integers (floor division: the operands are non-negative)."""
+    if isinstance(expr, ir.AffineDimExpr):
+        return dims[expr.position]
+    if isinstance(expr, ir.AffineConstantExpr):
+        return z3.IntVal(expr.value)
+    a, b = affine(expr.lhs, dims), affine(expr.rhs, dims)
+    if isinstance(expr, ir.AffineAddExpr):
+        return a + b
+    if isinstance(expr, ir.AffineMulExpr):
+        return a * b
+    if isinstance(expr, ir.AffineModExpr):
+        return a % b
+    return a / b if isinstance(expr, ir.AffineFloorDivExpr) else (a + b - 1) / b
+
+
+def _infinite(op) -> bool:
+    attr = op.attributes["value"]
+    return isinstance(attr, ir.FloatAttr) and math.isinf(ir.FloatAttr(attr).value)
+
+
+def _key(vals, value) -> str:
+    names = vals.__dict__.setdefault("value_names", {})
+    if value not in names:
+        names[value] = f"t{len(names)}"
+    return names[value]
+
+
+def _expected(ta_op, runs, vals, params, buffers):
+    from tilec.dialects.ta import tensor_dims
+
+    name = ta_op.operation.name
+    result = ta_op.result
+    T = lambda v, idx: vals.tensor(_key(vals, v), idx)
+    ext = lambda v, term: term if isinstance(ir.RankedTensorType(v.type).element_type, ir.F32Type) else \
+        vals.function(f"arith.extf_{ir.RankedTensorType(v.type).element_type}_f32", 1)(term)
+    rdims = [dim(str(d), params) for d in tensor_dims(result.type)]
+    constant = lambda x: vals.function("inf" if x > 0 else "ninf", 0)() if math.isinf(x) else z3.RealVal(x)
+    claims, domain = [], []
+
+    def store_of(run):
+        if len(run.stores) != 1:
+            return None
+        return run.stores[0]
+
+    def check(run, extents, index, value):
+        nonlocal claims, domain
+        stored = store_of(run)
+        if stored is None or len(run.ivs) != len(extents):
+            claims.append(z3.BoolVal(False))
+            return
+        _, idx, got = stored
+        domain += run.steps_ok + [ub == e for ub, e in zip(run.ubs, extents)]
+        claims += [a == b for a, b in zip(idx, index)] + [len(idx) == len(index), got == value]
+
+    if name == "ta.map":
+        run = runs[0]
+        check(run, rdims, run.ivs, _map_value(ta_op, run.ivs, vals, params, T))
+    elif name == "ta.fill":
+        check(runs[0], rdims, runs[0].ivs, constant(ir.FloatAttr(ta_op.attributes["value"]).value))
+    elif name == "ta.remap":
+        src = ta_op.operation.operands[0]
+        amap = ir.AffineMapAttr(ta_op.attributes["map"]).value
+        run = runs[0]
+        check(run, rdims, run.ivs, T(src, [affine(e, run.ivs) for e in amap.results]))
+    elif name in ("ta.reduce", "ta.contract") and len(runs) == 2:
+        init, fold = runs
+        if name == "ta.reduce":
+            kind = ir.StringAttr(ta_op.attributes["kind"]).value
+            src = ta_op.operation.operands[0]
+            dims = [ir.IntegerAttr(d).value for d in ir.ArrayAttr(ta_op.attributes["dims"])]
+            extents = [dim(str(d), params) for d in tensor_dims(src.type)]
+            kept = [iv for k, iv in enumerate(fold.ivs) if k not in dims]
+            old, new = T(result, kept), T(src, fold.ivs)
+            step = {"sum": old + new, "max": z3.If(old >= new, old, new), "min": z3.If(old <= new, old, new)}[kind]
+            check(init, rdims, init.ivs, constant(_IDENTITY[kind]))
+            check(fold, extents, kept, step)
+        else:
+            maps = [[ir.AffineDimExpr(e).position for e in ir.AffineMapAttr(m).value.results]
+                    for m in ir.ArrayAttr(ta_op.attributes["maps"])]
+            lhs, rhs = ta_op.operation.operands
+            extents = {}
+            for v, ps in ((lhs, maps[0]), (rhs, maps[1])):
+                for d, p in zip(tensor_dims(v.type), ps):
+                    extents.setdefault(p, dim(str(d), params))
+            at = lambda ps: [fold.ivs[p] for p in ps] if len(fold.ivs) > max(ps, default=-1) else []
+            product = ext(lhs, T(lhs, at(maps[0]))) * ext(rhs, T(rhs, at(maps[1])))
+            check(init, rdims, init.ivs, z3.RealVal(0))
+            check(fold, [extents[p] for p in range(len(extents))], at(maps[2]), T(result, at(maps[2])) + product)
+    else:
+        claims.append(z3.BoolVal(False))
+    watch = {f"i{n}": iv for n, iv in enumerate(runs[-1].ivs)} if runs else {}
+    return z3.And(*claims), domain, {**watch, **params}
+
+
+def _map_value(ta_op, ivs, vals, params, T):
+    local = {}
+    for inner in ta_op.regions[0].blocks[0].operations:
+        name = inner.operation.name
+        operands = list(inner.operation.operands)
+        if name == "ta.yield":
+            return local[operands[0]]
+        if name == "ta.at":
+            amap = ir.AffineMapAttr(inner.attributes["map"]).value
+            local[inner.result] = T(operands[0], [ivs[ir.AffineDimExpr(e).position] for e in amap.results])
+        elif name == "ta.index":
+            local[inner.result] = ivs[ir.IntegerAttr(inner.attributes["dim"]).value]
+        elif name == "ta.param":
+            local[inner.result] = params[ir.StringAttr(inner.attributes["name"]).value]
+        elif name == "arith.cmpi":
+            a, b = (local[v] for v in operands)
+            pred = ir.IntegerAttr(inner.attributes["predicate"]).value
+            local[inner.result] = [a == b, a != b, a < b, a <= b, a > b, a >= b][pred]
+        elif name in ("arith.addi", "arith.subi", "arith.muli", "arith.floordivsi"):
+            a, b = (local[v] for v in operands)
+            local[inner.result] = {"arith.addi": a + b, "arith.subi": a - b, "arith.muli": a * b,
+                                   "arith.floordivsi": a / b}[name]
+        elif name == "arith.constant" and isinstance(inner.result.type, ir.IndexType):
+            local[inner.result] = z3.IntVal(ir.IntegerAttr(inner.attributes["value"]).value)
+        elif name == "arith.constant" and _infinite(inner):
+            value = ir.FloatAttr(inner.attributes["value"]).value
+            local[inner.result] = vals.function("inf" if value > 0 else "ninf", 0)()
+        else:
+            args = [local[v] if v in local else _outer(v, vals) for v in operands]
+            local[inner.result] = vals.scalar(inner, args)
+    raise ValueError("ta.map without ta.yield")
+
+
+def _outer(value, vals):
+    op = value.owner
+    if _infinite(op):
+        return vals.function("inf" if ir.FloatAttr(op.attributes["value"]).value > 0 else "ninf", 0)()
+    return vals.scalar(op, [])
