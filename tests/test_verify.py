@@ -199,3 +199,26 @@ def test_broken_loop_nests_are_refuted(name):
         ta_module, loop_module = ir.Module.parse(ta), ir.Module.parse(mutated)  # kept alive while checked
         results = check_loops(ta_module.body.operations[0], loop_module.body.operations[0], "x.ta")
     assert any(r.verdict == "counterexample" for r in results), [(r.check, r.verdict) for r in results]
+
+
+def test_verify_a_package(tilec, tmp_path, monkeypatch):
+    pytest.importorskip("cuda.bindings.nvrtc")
+    import zipfile
+
+    monkeypatch.setenv("TILEC_CACHE_DIR", str(tmp_path / "cache"))
+    out = tmp_path / "g.tkp"
+    assert tilec("compile", EXAMPLES / "gemm.ta", "-o", out, "--target", "sm_90a",
+                 "--schedule", "bm=64,bn=64,bk=32")[0] == 0
+    status, stdout, err = tilec("verify", out)
+    assert status == 0, err
+    assert "the package's CUDA source is what this spec and schedule lower to" in stdout
+    # a package whose source (and hash) was replaced is not vouched for
+    forged = tmp_path / "forged.tkp"
+    from tilec.runtime.package import read_package, write_package
+    package = read_package(str(out))
+    files = dict(package.files)
+    files["gemm.cu"] = files["gemm.cu"] + b"\n// edited\n"
+    manifest = {k: v for k, v in package.manifest.items() if k not in ("files", "format")}
+    write_package(str(forged), manifest, files)
+    status, stdout, err = tilec("verify", forged)
+    assert status == 1 and "was not built from its spec" in stdout

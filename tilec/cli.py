@@ -80,7 +80,7 @@ def _parser() -> argparse.ArgumentParser:
     opt.set_defaults(func="tilec.commands:opt_command")
 
     verify = sub.add_parser("verify", parents=[common], help="prove each kernel of a spec correct (Z3), or refute it")
-    verify.add_argument("spec", metavar="SPEC.ta")
+    verify.add_argument("spec", metavar="SPEC.ta|PKG.tkp")
     verify.add_argument("--schedule", metavar="bm=128,bn=128,...")
     verify.add_argument("--json", metavar="FILE", help="write the report as JSON (schema tilec.verify/1)")
     verify.add_argument("--junit", metavar="FILE", help="write the report as JUnit XML")

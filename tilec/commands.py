@@ -256,9 +256,14 @@ def layout_command(args) -> int:
 
 
 def verify_command(args) -> int:
-    from .verify import verify_spec
+    from .verify import verify_package, verify_spec
 
-    report = verify_spec(args.spec, _schedule(args))
+    if args.spec.endswith(".tkp"):
+        if args.schedule:
+            raise TilecError("--schedule: a package is verified with the schedule it was built with")
+        report = verify_package(args.spec)
+    else:
+        report = verify_spec(args.spec, _schedule(args))
     _print_report(report)
     for path, text in ((args.json, report.as_json), (args.junit, report.as_junit), (args.markdown, report.as_markdown)):
         if path:
