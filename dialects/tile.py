@@ -372,6 +372,25 @@ class ElemOp(Tile.Operation, name="elem"):
     verify_invariants = verifier(_check_elem)
 
 
+def _check_index(op):
+    res = _tile(_enclosing(op, "tile.map").res.type, "enclosing tile.map result")
+    dim = int_attr(op, "dim")
+    if not 0 <= dim < res.rank:
+        raise Invalid(f"dim {dim} is out of range for the enclosing tile.map of rank {res.rank}")
+
+
+class IndexOp(Tile.Operation, name="index"):
+    """Inside tile.map: the current position along ``dim`` within the tile (0 .. extent - 1);
+    add the tile's offset for the global index (masks such as j <= i).
+
+    Example:  %r = "tile.index"() {dim = 0 : i64} : () -> index
+    """
+
+    dim: ir.IntegerAttr
+    res: Result[ir.IndexType]
+    verify_invariants = verifier(_check_index)
+
+
 def _check_yield(op):
     _enclosing(op, "tile.map")
 

@@ -169,6 +169,10 @@ class _CTA:
                 amap = ir.AffineMapAttr(inner.attributes["map"]).value
                 dims = [ir.AffineDimExpr(e).position for e in amap.results]
                 local[inner.result] = _broadcast_view(args[0], dims, len(shape))
+            elif name == "tile.index":
+                d = ir.IntegerAttr(inner.attributes["dim"]).value
+                local[inner.result] = torch.arange(shape[d]).reshape([shape[d] if k == d else 1
+                                                                      for k in range(len(shape))])
             else:
                 local[inner.result] = scalar_op(inner, name, args)
         raise TilecError("tile.map without tile.yield")

@@ -139,3 +139,15 @@ func.func @yield_outside(%c: f32) {
   // expected-error @+1 {{'tile.yield' op must be inside a tile.map body}}
   "tile.yield"(%c) : (f32) -> ()
 }
+
+// -----
+
+func.func @index_dim(%s: tensor<16x8xf32>) {
+  %e = "tile.map"() ({
+    // expected-error @+1 {{'tile.index' op dim 2 is out of range for the enclosing tile.map of rank 2}}
+    %i = "tile.index"() {dim = 2 : i64} : () -> index
+    %x = "tile.elem"(%s) {map = affine_map<(i, j) -> (i, j)>} : (tensor<16x8xf32>) -> f32
+    "tile.yield"(%x) : (f32) -> ()
+  }) : () -> tensor<16x8xf32>
+  return
+}

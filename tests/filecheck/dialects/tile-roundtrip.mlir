@@ -35,11 +35,13 @@ func.func @gemm_tile(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?x?x
   // CHECK: "tile.reduce"(%{{.*}}) {dim = 1 : i64, kind = "max"} : (tensor<128x128xf32>) -> tensor<128xf32>
   %mx = "tile.reduce"(%acc) {kind = "max", dim = 1 : i64} : (tensor<128x128xf32>) -> tensor<128xf32>
   // CHECK: "tile.map"() ({
+  // CHECK:   "tile.index"() {dim = 1 : i64} : () -> index
   // CHECK:   "tile.elem"(%{{.*}}) {map = #map{{[0-9]*}}} : (tensor<128x128xf32>) -> f32
   // CHECK:   "tile.elem"(%{{.*}}) {map = #map{{[0-9]*}}} : (tensor<128xf32>) -> f32
   // CHECK:   "tile.yield"(%{{.*}}) : (f32) -> ()
   // CHECK: }) : () -> tensor<128x128xf32>
   %e = "tile.map"() ({
+    %col = "tile.index"() {dim = 1 : i64} : () -> index
     %x = "tile.elem"(%acc) {map = affine_map<(i, j) -> (i, j)>} : (tensor<128x128xf32>) -> f32
     %y = "tile.elem"(%mx) {map = affine_map<(i, j) -> (i)>} : (tensor<128xf32>) -> f32
     %z = arith.subf %x, %y : f32
