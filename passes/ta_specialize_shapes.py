@@ -77,6 +77,11 @@ def _specialize(fn, given: dict[str, int]) -> None:
         return ir.WalkResult.ADVANCE
 
     fn.operation.walk(visit)
+    if "ta.params" in fn.attributes:  # the bound values become the parameters' values
+        i64 = ir.IntegerType.get_signless(64)
+        fn.attributes["ta.params"] = ir.DictAttr.get({
+            named.name: ir.IntegerAttr.get(i64, given[named.name]) if named.name in given else named.attr
+            for named in ir.DictAttr(fn.attributes["ta.params"])})
     ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
     fn.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(
         [_static(t, env) for t in ftype.inputs], [_static(t, env) for t in ftype.results]))

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from torch_mlir import ir
 
 from . import PassInfo
+from ._attention_tile import lower_attention
 from ._gemm_tile import lower_gemm
 
 
@@ -52,8 +53,10 @@ class Options:
 
 def run(module: ir.Operation, options: Options) -> None:
     for op in list(module.regions[0].blocks[0].operations):
-        if op.operation.name == "func.func":
-            lower_gemm(op, options)
+        if op.operation.name != "func.func":
+            continue
+        has_online = any(inner.operation.name == "ta.online" for inner in op.entry_block.operations)
+        (lower_attention if has_online else lower_gemm)(op, options)
 
 
 PASS = PassInfo("ta-to-tile", "lower a contraction with its epilogue to a pipelined, swizzled tile program",

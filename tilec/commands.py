@@ -129,7 +129,8 @@ def run_command(args) -> int:
     from .signature import bind, random_inputs, signature
 
     with dialects.context(), ir.Location.unknown():
-        module = _lower(args.spec, {})
+        # the tile stage sizes register tiles (e.g. the head dim) from the shapes it is given
+        module = _lower(args.spec, _merged(args.shape) if args.stage == "tile" else {})
         fn = module.body.operations[0]
         sig = signature(fn)
         env = bind(sig, _merged(args.shape))

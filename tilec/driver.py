@@ -21,7 +21,11 @@ LOOP_PIPELINE = [
 # ta -> tile IR for the GEMM family, under a schedule (ta-to-tile's options)
 def tile_pipeline(schedule: str) -> list[str]:
     return [
+        "ta-decompose-softmax",            # softmax -> max, exp, sum, div: the form fusion reads
         "ta-canonicalize",                 # scales out of the contraction, reindexing folded
+        "ta-fuse-reductions",              # softmax·V -> one online pass over keys
+        "canonicalize",
+        "cse",
         f"ta-to-tile{{{schedule}}}",       # CTA tiling, cp.async pipeline, swizzled smem, mma
         "canonicalize",                    # fold the index arithmetic of constant tile sizes
     ]

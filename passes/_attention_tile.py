@@ -1,0 +1,106 @@
+"""ta-to-tile for fused attention: a ta.online group over keys -> a FlashAttention-style CTA.
+
+The input is what ta-fuse-reductions makes of softmax(Q·Kᵀ ...)·V: a contraction S over the
+head dim, and ta.online ops over the key index j whose stabiliser x is pointwise in S (scale,
+bias, masks), one summing 1 (the normaliser L) and one summing V[..., j, d] (the numerator
+O), then pointwise maps (O / L, the cast). Each CTA owns bm query rows of one batch/head:
+
+    Q tile -> shared memory once; K and V blocks of bn keys stream through a cp.async pipeline
+    for each key block:  s = Q·Kᵀ (mma);  x = the stabiliser on s (masked beyond the keys)
+                         m' = max(m, rowmax x);  c = exp(m - m');  p = exp(x - m')
+                         l = l·c + rowsum p;  acc = acc·c + p·V (mma)
+    epilogue: the maps, with O = acc and L = l; masked store
+
+This is the online-softmax recurrence ta.online defines (see dialects/ta_online.py); it
+comes from the fused IR, not from recognising "attention" by name.
+"""
+
+from torch_mlir import ir
+from torch_mlir.dialects import arith, func, scf
+
+from tilec.dialects import STAGES_ATTR
+from tilec.dialects.dims import binary, const
+from tilec.dialects.layout import smem_tile_layout
+from tilec.dialects.ta import tensor_dims
+from tilec.dialects.tile import layout_attr
+
+from ._gemm_tile import NoTileLowering, _ceildiv, _index, _op
+from ._loops import positions
+from ._tile_attention_body import AttentionBody
+
+
+def analyse(fn):
+    ops = list(fn.entry_block.operations)
+    online = [op for op in ops if op.operation.name == "ta.online"]
+    groups = {ir.StringAttr(op.attributes["group"]).value for op in online}
+    if len(groups) != 1 or len(online) != 2:
+        raise NoTileLowering("ta-to-tile lowers one online group of two sums (normaliser and numerator)")
+    terms = [list(list(op.regions[0].blocks[0].operations)[-1].operation.operands) for op in online]
+    if any(len(t) != 2 for t in terms):
+        raise NoTileLowering("the online sums must be stabilised by a running max")
+    by_t = {}
+    for op, (_, t) in zip(online, terms):
+        by_t["ones" if _is_one(t) else "values"] = op
+    if set(by_t) != {"ones", "values"}:
+        raise NoTileLowering("one online sum must add 1 (the normaliser) and one a value tensor (the numerator)")
+    return by_t["ones"], by_t["values"], [op for op in ops if op.operation.name == "ta.map" and
+                                         op.operation.block == fn.entry_block]
+
+
+def _is_one(value) -> bool:
+    owner = value.owner
+    return not isinstance(owner, ir.Block) and owner.operation.name == "arith.constant" and \
+        ir.FloatAttr(owner.attributes["value"]).value == 1.0
+
+
+def lower_attention(fn, options) -> None:
+    from .ta_to_loops import new_signature
+
+    norm, numer, epilogue = analyse(fn)
+    body = AttentionBody(fn, norm, numer, epilogue, options)
+    new, b, args = new_signature(fn)
+    body.bind_arguments(args, b)
+    s = options
+    with ir.InsertionPoint(new.entry_block), fn.location:
+        body.clone_constants()
+        ids = body.program_ids()
+        sq = body.alloc(s.bm, 1)
+        sk, sv = body.alloc(s.bn, s.stages), body.alloc(s.bn, s.stages)
+        body.copy_q(sq)
+        n_blocks = _ceildiv(body.key_extent(), _index(s.bn))
+        prologue = scf.ForOp(_index(0), _index(s.stages - 1), _index(1))
+        with ir.InsertionPoint(prologue.body):
+            body.copy_kv(prologue.induction_variable, prologue.induction_variable, sk, sv)
+            scf.YieldOp([])
+        init = [body.constant_tile([s.bm], float("-inf")), body.constant_tile([s.bm], 0.0),
+                body.constant_tile([s.bm, body.head_dim], 0.0)]
+        loop = scf.ForOp(_index(0), n_blocks, _index(1), init)
+        loop.attributes[STAGES_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), s.stages)
+        with ir.InsertionPoint(loop.body):
+            kt = loop.induction_variable
+            m, l, acc = loop.inner_iter_args
+            stage = arith.RemSIOp(kt, _index(s.stages)).result
+            # the Q group and K/V block kt have landed once at most stages - 2 younger groups are pending
+            _op("tile.wait_group", pending=s.stages - 2)
+            ir.Operation.create("tile.barrier")
+            q = body.smem_load(sq, _index(0), [s.bm, body.head_dim], False)
+            k = body.smem_load(sk, stage, [body.head_dim, s.bn], True)
+            v = body.smem_load(sv, stage, [s.bn, body.head_dim], False)
+            ahead = arith.AddIOp(kt, _index(s.stages - 1)).result
+            body.copy_kv(ahead, arith.RemSIOp(ahead, _index(s.stages)).result, sk, sv)
+            scores = body.mma(q, k, body.constant_tile([s.bm, s.bn], 0.0))
+            x = body.stabiliser(scores, kt)
+            m_new, l_new, acc_new = body.online_step(m, l, acc, x, v)
+            scf.YieldOp([m_new, l_new, acc_new])
+        _op("tile.wait_group", pending=0)
+        m, l, acc = loop.results
+        result = body.epilogue(l, acc)
+        body.store(result)
+        func.ReturnOp([])
+    new.attributes["tile.schedule"] = ir.StringAttr.get(options.as_text())
+    grid_x = binary("/", binary("+", body.query_dim, const(s.bm - 1)), const(s.bm))
+    new.attributes["tile.grid"] = ir.ArrayAttr.get([ir.StringAttr.get(str(grid_x)),
+                                                    ir.StringAttr.get(str(body.batch_count))])
+    new.attributes["tile.threads"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 32 * s.warps)
+    new.attributes["tile.kind"] = ir.StringAttr.get("attention")
+    fn.operation.erase()

@@ -1,0 +1,183 @@
+"""The pieces of the attention tile program (see _attention_tile.py for its shape)."""
+
+import math
+
+from torch_mlir import ir
+from torch_mlir.dialects import arith
+
+from tilec.dialects import ta_builders as tb
+from tilec.dialects.dims import binary, const
+from tilec.dialects.layout import smem_tile_layout
+from tilec.dialects.ta import tensor_dims
+from tilec.dialects.tile import layout_attr
+
+from ._gemm_tile import NoTileLowering, _index
+from ._loops import positions
+
+_I64 = lambda: ir.IntegerType.get_signless(64)
+
+
+def _def_tree(value, body) -> list:
+    """The ops of ``body`` that ``value`` depends on, in order."""
+    needed, stack = set(), [value]
+    while stack:
+        v = stack.pop()
+        owner = v.owner
+        if isinstance(owner, ir.Block) or owner.operation.block != body or owner.operation in needed:
+            continue
+        needed.add(owner.operation)
+        stack += list(owner.operation.operands)
+    return [op for op in body.operations if op.operation in needed]
+
+
+class AttentionBody:
+    def __init__(self, fn, norm, numer, epilogue, options):
+        self.fn, self.norm, self.numer, self.epilogue_maps, self.s = fn, norm, numer, epilogue, options
+        self.extents = [ir.StringAttr(e).value for e in ir.ArrayAttr(numer.attributes["extents"])]
+        from tilec.dialects.dims import parse_dim
+        self.dims = [parse_dim(e) for e in self.extents]
+        self.j = ir.IntegerAttr(numer.attributes["dim"]).value
+        body = numer.regions[0].blocks[0]
+        self.x_value, t_value = list(list(body.operations)[-1].operation.operands)
+        self.x_ops = _def_tree(self.x_value, body)
+        at_s = [op for op in self.x_ops if op.operation.name == "ta.at" and
+                not isinstance(op.operation.operands[0].owner, ir.Block) and
+                op.operation.operands[0].owner.name == "ta.contract"]
+        if len(at_s) != 1:
+            raise NoTileLowering("the stabiliser must read one contraction (the scores)")
+        self.contract = at_s[0].operation.operands[0].owner
+        pos_s = positions(ir.AffineMapAttr(at_s[0].attributes["map"]).value)
+        self.batch, self.i = pos_s[:-2], pos_s[-2]
+        if pos_s[-1] != self.j:
+            raise NoTileLowering("the scores must be indexed by the key index last")
+        kept_o = positions(ir.AffineMapAttr(numer.attributes["map"]).value)
+        extra = [d for d in kept_o if d not in self.batch and d != self.i]
+        if len(extra) != 1 or kept_o != self.batch + [self.i, extra[0]]:
+            raise NoTileLowering("the numerator must keep [batch..., query, head dim]")
+        self.d = extra[0]
+        self.v_value = self._value_tensor(t_value)
+        size = ir.RankedTensorType(self.v_value.type).shape[-1]
+        self.head_dim = size if not ir.ShapedType.is_dynamic_size(size) else self._static(self.dims[self.d])
+        self.query_dim = self.dims[self.i]
+        count = const(1)
+        for d in self.batch:
+            count = binary("*", count, self.dims[d])
+        self.batch_count = count
+
+    def _static(self, dim) -> int:
+        if dim.static is not None:
+            return dim.static
+        defaults = {n.name: n.attr for n in ir.DictAttr(self.fn.attributes["ta.params"])}
+        attr = defaults.get(str(dim))
+        if not isinstance(attr, ir.IntegerAttr):
+            raise NoTileLowering(f"the head dim '{dim}' must be known: give it a default or --shape {dim}=...")
+        return ir.IntegerAttr(attr).value
+
+    def _value_tensor(self, t):
+        owner = t.owner
+        if not isinstance(owner, ir.Block) and owner.operation.name == "arith.extf":
+            owner = owner.operation.operands[0].owner
+        if isinstance(owner, ir.Block) or owner.operation.name != "ta.at":
+            raise NoTileLowering("the numerator must sum an element of a value tensor")
+        if positions(ir.AffineMapAttr(owner.attributes["map"]).value) != self.batch + [self.j, self.d]:
+            raise NoTileLowering("the value tensor must be indexed [batch..., key, head dim]")
+        return owner.operation.operands[0]
+
+    # -- arguments and indices -------------------------------------------------------------------
+    def bind_arguments(self, args, builder) -> None:
+        self.b = builder
+        self.mem = dict(zip(self.fn.arguments, args))
+        self.out = args[len(list(self.fn.arguments))]
+
+    def clone_constants(self) -> None:
+        self.scalars = {}
+        for op in self.fn.entry_block.operations:
+            if op.operation.name == "arith.constant":
+                self.scalars[op.result] = ir.Operation.create(
+                    "arith.constant", results=[op.result.type], attributes=dict(op.operation.attributes.items())).result
+
+    def program_ids(self):
+        pid = lambda axis: ir.Operation.create("tile.program_id", results=[ir.IndexType.get()], attributes={
+            "axis": ir.IntegerAttr.get(_I64(), axis)}).result
+        self.q0 = arith.MulIOp(pid(0), _index(self.s.bm)).result
+        flat = pid(1)
+        self.batch_ids = {}
+        for d in reversed(self.batch):  # the last batch dim varies fastest
+            extent = self.b.dim(self.dims[d])
+            self.batch_ids[d] = arith.RemSIOp(flat, extent).result
+            flat = arith.DivSIOp(flat, extent).result
+
+    def key_extent(self):
+        return self.b.dim(self.dims[self.j])
+
+    def _source(self, value):
+        """(kernel argument, affine map from the value's dims to the argument's) through a remap."""
+        owner = value.owner
+        if not isinstance(owner, ir.Block) and owner.operation.name == "ta.remap":
+            return self.mem[owner.operation.operands[0]], ir.AffineMapAttr(owner.attributes["map"]).value
+        if value not in self.mem:
+            raise NoTileLowering("Q, K and V must be kernel inputs (or grouped-head views of them)")
+        rank = ir.RankedTensorType(value.type).rank
+        return self.mem[value], ir.AffineMap.get_identity(rank)
+
+    def _offsets(self, value, coords: list):
+        """Offsets into the argument behind ``value`` for the value's coordinates ``coords``."""
+        arg, amap = self._source(value)
+        return [self._affine(e, coords) for e in amap.results], arg
+
+    def _affine(self, expr, coords):
+        if isinstance(expr, ir.AffineDimExpr):
+            return coords[expr.position]
+        if isinstance(expr, ir.AffineConstantExpr):
+            return _index(expr.value)
+        a, b = self._affine(expr.lhs, coords), self._affine(expr.rhs, coords)
+        if isinstance(expr, ir.AffineAddExpr):
+            return arith.AddIOp(a, b).result
+        if isinstance(expr, ir.AffineMulExpr):
+            return arith.MulIOp(a, b).result
+        return arith.FloorDivSIOp(a, b).result
+
+    # -- shared memory and copies ------------------------------------------------------------------
+    def alloc(self, rows: int, stages: int):
+        element = ir.RankedTensorType(self.v_value.type).element_type
+        layout = smem_tile_layout(rows, self.head_dim, 16 if not isinstance(element, ir.F32Type) else 32,
+                                  self.s.swizzle)
+        t = ir.MemRefType.get([stages, rows, self.head_dim], element,
+                              memory_space=ir.IntegerAttr.get(_I64(), 3))
+        return ir.Operation.create("tile.alloc", results=[t], attributes={"layout": layout_attr(layout)}).result
+
+    def _batch_coords(self, maps_batch):
+        return [self.batch_ids[d] for d in maps_batch]
+
+    def copy_q(self, sq) -> None:
+        lhs, rhs = self.contract.operation.operands
+        cmaps = [positions(ir.AffineMapAttr(m).value) for m in ir.ArrayAttr(self.contract.attributes["maps"])]
+        # contract domain dim -> online domain dim, through the scores' index map
+        self.c_to_o = {c: o for c, o in zip(cmaps[2], self.batch + [self.i, self.j])}
+        e = [d for d in cmaps[0] if d not in cmaps[2]][0]
+        if cmaps[0][-2:] != [cmaps[2][-2], e] or cmaps[1][-2:] != [cmaps[2][-1], e]:
+            raise NoTileLowering("the scores must be Q[..., i, e] * K[..., j, e]")
+        coords = [self.batch_ids[self.c_to_o[c]] for c in cmaps[0][:-2]] + [self.q0, _index(0)]
+        offsets, arg = self._offsets(lhs, coords)
+        ir.Operation.create("tile.async_copy", operands=[arg, *offsets, sq, _index(0)])
+        ir.Operation.create("tile.commit_group")
+        self.k_value, self.k_batch = rhs, [self.c_to_o[c] for c in cmaps[1][:-2]]
+
+    def copy_kv(self, block, stage, sk, sv) -> None:
+        j0 = arith.MulIOp(block, _index(self.s.bn)).result
+        for value, batch, buf in ((self.k_value, self.k_batch, sk), (self.v_value, self.batch, sv)):
+            offsets, arg = self._offsets(value, [self.batch_ids[d] for d in batch] + [j0, _index(0)])
+            ir.Operation.create("tile.async_copy", operands=[arg, *offsets, buf, stage])
+        ir.Operation.create("tile.commit_group")
+
+    def smem_load(self, buf, stage, shape, transpose: bool):
+        element = ir.MemRefType(buf.type).element_type
+        attrs = {"transpose": ir.UnitAttr.get()} if transpose else {}
+        return ir.Operation.create("tile.smem_load", results=[ir.RankedTensorType.get(shape, element)],
+                                   operands=[buf, stage], attributes=attrs).result
+
+    def mma(self, a, b, acc):
+        return ir.Operation.create("tile.mma", results=[acc.type], operands=[a, b, acc]).result
+
+    from ._tile_attention_math import (constant_tile, epilogue, online_step, stabiliser,  # noqa: E402
+                                       store, tile_map)

@@ -1,0 +1,161 @@
+"""Tile maps of the attention program: the stabiliser, the online step, the epilogue.
+(Methods of AttentionBody.)"""
+
+import math
+
+from torch_mlir import ir
+from torch_mlir.dialects import arith, math as math_d
+
+from tilec.dialects import ta_builders as tb
+
+from ._gemm_tile import NoTileLowering, _index
+from ._loops import positions
+
+_I64 = lambda: ir.IntegerType.get_signless(64)
+
+
+def tile_map(self, shape, element, body):
+    op = ir.Operation.create("tile.map", results=[ir.RankedTensorType.get(list(shape), element)], regions=1)
+    with ir.InsertionPoint(op.regions[0].blocks.append()):
+        ir.Operation.create("tile.yield", operands=[body()])
+    return op.result
+
+
+def _elem(tile, dims: list, rank: int):
+    t = ir.RankedTensorType(tile.type)
+    return ir.Operation.create("tile.elem", results=[t.element_type], operands=[tile],
+                               attributes={"map": ir.AffineMapAttr.get(tb.projection(rank, dims))}).result
+
+
+def _tile_index(dim: int):
+    return ir.Operation.create("tile.index", results=[ir.IndexType.get()],
+                               attributes={"dim": ir.IntegerAttr.get(_I64(), dim)}).result
+
+
+def constant_tile(self, shape, value: float):
+    f32 = ir.F32Type.get()
+    return tile_map(self, shape, f32, lambda: arith.ConstantOp(f32, value).result)
+
+
+def _exp_or_one(a, m):
+    one = arith.ConstantOp(ir.F32Type.get(), 1.0).result
+    equal = arith.CmpFOp(arith.CmpFPredicate.OEQ, a, m).result
+    return arith.SelectOp(equal, one, math_d.ExpOp(arith.SubFOp(a, m).result).result).result
+
+
+def stabiliser(self, scores, kt):
+    """x on the bm x bn block of keys kt, -inf beyond the last key."""
+    s = self.s
+    j0 = arith.MulIOp(kt, _index(s.bn)).result
+    loads = {}
+    for op in self.x_ops:  # tensors other than the scores, read as tiles of this block
+        if op.operation.name == "ta.at" and op.operation.operands[0] != self.contract.result:
+            src = op.operation.operands[0]
+            dims = positions(ir.AffineMapAttr(op.attributes["map"]).value)
+            tile_dims = [d for d in dims if d in (self.i, self.j)]
+            if dims[:len(dims) - len(tile_dims)] != [d for d in dims if d in self.batch]:
+                raise NoTileLowering("a tensor read by the stabiliser must keep its batch dims in front")
+            coords = [self.batch_ids[d] if d in self.batch else self.q0 if d == self.i else j0 for d in dims]
+            offsets, arg = self._offsets(src, coords)
+            element = ir.RankedTensorType(src.type).element_type
+            shape = [s.bm if d == self.i else s.bn for d in tile_dims]
+            tile = ir.Operation.create("tile.load", results=[ir.RankedTensorType.get(shape, element)],
+                                       operands=[arg, *offsets],
+                                       attributes={"padding": ir.FloatAttr.get(element, 0.0)}).result
+            loads[op.result] = (tile, [0 if d == self.i else 1 for d in tile_dims])
+    key_extent = self.key_extent()
+
+    def body():
+        local = {}
+        for op in self.x_ops:
+            name = op.operation.name
+            if name == "ta.at" and op.operation.operands[0] == self.contract.result:
+                value = _elem(scores, [0, 1], 2)
+            elif name == "ta.at":
+                tile, dims = loads[op.result]
+                value = _elem(tile, dims, 2)
+            elif name == "ta.index":
+                d = ir.IntegerAttr(op.attributes["dim"]).value
+                value = arith.AddIOp(self.q0, _tile_index(0)).result if d == self.i else \
+                    arith.AddIOp(j0, _tile_index(1)).result if d == self.j else self.batch_ids[d]
+            elif name == "ta.param":
+                value = self.b.params[ir.StringAttr(op.attributes["name"]).value]
+            else:
+                operands = [local[v] if v in local else self.scalars[v] for v in op.operation.operands]
+                value = ir.Operation.create(name, results=[r.type for r in op.operation.results], operands=operands,
+                                            attributes=dict(op.operation.attributes.items())).result
+            local[op.result] = value
+        x = local[self.x_value]
+        inside = arith.CmpIOp(arith.CmpIPredicate.slt, arith.AddIOp(j0, _tile_index(1)).result, key_extent).result
+        return arith.SelectOp(inside, x, arith.ConstantOp(ir.F32Type.get(), -math.inf).result).result
+
+    return tile_map(self, [s.bm, s.bn], ir.F32Type.get(), body)
+
+
+def _reduce(tile, kind: str):
+    t = ir.RankedTensorType(tile.type)
+    return ir.Operation.create("tile.reduce", results=[ir.RankedTensorType.get([t.shape[0]], t.element_type)],
+                               operands=[tile], attributes={"kind": ir.StringAttr.get(kind),
+                                                            "dim": ir.IntegerAttr.get(_I64(), 1)}).result
+
+
+def online_step(self, m, l, acc, x, v):
+    """One key block of the recurrence: m' = max(m, rowmax x), rescale by exp(m - m')."""
+    s, f32 = self.s, ir.F32Type.get()
+    rows, row = [s.bm], [0]
+    rowmax = _reduce(x, "max")
+    m_new = tile_map(self, rows, f32, lambda: arith.MaximumFOp(_elem(m, row, 1), _elem(rowmax, row, 1)).result)
+    c = tile_map(self, rows, f32, lambda: _exp_or_one(_elem(m, row, 1), _elem(m_new, row, 1)))
+    p = tile_map(self, [s.bm, s.bn], f32, lambda: _exp_or_one(_elem(x, [0, 1], 2), _elem(m_new, [0], 2)))
+    rowsum = _reduce(p, "sum")
+    l_new = tile_map(self, rows, f32, lambda: arith.AddFOp(arith.MulFOp(_elem(l, row, 1), _elem(c, row, 1)).result,
+                                                          _elem(rowsum, row, 1)).result)
+    element = ir.RankedTensorType(v.type).element_type
+    p_low = tile_map(self, [s.bm, s.bn], element, lambda: arith.TruncFOp(element, _elem(p, [0, 1], 2)).result
+                     if element != f32 else _elem(p, [0, 1], 2))
+    scaled = tile_map(self, [s.bm, self.head_dim], f32,
+                      lambda: arith.MulFOp(_elem(acc, [0, 1], 2), _elem(c, [0], 2)).result)
+    return m_new, l_new, self.mma(p_low, v, scaled)
+
+
+def epilogue(self, l, acc):
+    """The ta.map ops after the online group, on tiles: the numerator is acc, the normaliser l."""
+    tiles = {self.numer.result: acc, self.norm.result: l}
+    rank = len(self.batch) + 2
+    result = None
+    for op in self.epilogue_maps:
+        element = ir.RankedTensorType(op.result.type).element_type
+
+        def body(op=op):
+            local = {}
+            for inner in op.regions[0].blocks[0].operations:
+                name = inner.operation.name
+                if name == "ta.yield":
+                    return local[inner.operation.operands[0]]
+                if name == "ta.at":
+                    src = inner.operation.operands[0]
+                    if src not in tiles:
+                        raise NoTileLowering("the attention epilogue may read the online results only")
+                    dims = [d - (rank - 2) for d in positions(ir.AffineMapAttr(inner.attributes["map"]).value)
+                            if d >= rank - 2]
+                    value = _elem(tiles[src], dims, 2)
+                elif name == "ta.param":
+                    value = self.b.params[ir.StringAttr(inner.attributes["name"]).value]
+                else:
+                    operands = [local[v] if v in local else self.scalars[v] for v in inner.operation.operands]
+                    value = ir.Operation.create(name, results=[r.type for r in inner.operation.results],
+                                                operands=operands,
+                                                attributes=dict(inner.operation.attributes.items())).result
+                local[inner.result] = value
+            raise NoTileLowering("ta.map without ta.yield")
+
+        result = tile_map(self, [self.s.bm, self.head_dim], element, body)
+        tiles[op.result] = result
+    if result is None:
+        raise NoTileLowering("attention without a normalising epilogue")
+    return result
+
+
+def store(self, result) -> None:
+    ir.Operation.create("tile.store", operands=[result, self.out, *[self.batch_ids[d] for d in self.batch],
+                                                self.q0, _index(0)])
