@@ -110,10 +110,11 @@ class WarpTiling:
     bm: int
     bn: int
     warps: int
+    rows_only: bool = False  # every warp owns whole rows (row reductions stay inside a warp)
 
     @property
     def wm(self) -> int:
-        return 2 if self.warps >= 2 else 1
+        return self.warps if self.rows_only else 2 if self.warps >= 2 else 1
 
     @property
     def wn(self) -> int:

@@ -57,7 +57,10 @@ class AttentionBody:
         self.d = extra[0]
         self.v_value = self._value_tensor(t_value)
         size = ir.RankedTensorType(self.v_value.type).shape[-1]
-        self.head_dim = size if not ir.ShapedType.is_dynamic_size(size) else self._static(self.dims[self.d])
+        if ir.ShapedType.is_dynamic_size(size):
+            raise NoTileLowering(f"the head dim '{self.dims[self.d]}' sizes the register tiles: fix it at compile "
+                                 f"time (--shape {self.dims[self.d]}=...)")
+        self.head_dim = size
         self.query_dim = self.dims[self.i]
         count = const(1)
         for d in self.batch:

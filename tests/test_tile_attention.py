@@ -52,8 +52,18 @@ def test_f16_and_sq_different_from_sk():
 
 def test_the_program_is_an_online_recurrence():
     with dialects.context(), ir.Location.unknown():
-        text = str(to_tile(load_spec(str(EXAMPLES / "causal_attention.ta")), "bm=32 bn=32 stages=3"))
+        module = load_spec(str(EXAMPLES / "causal_attention.ta"))
+        run_passes(module, ["ta-specialize-shapes{shapes=D=64}"])
+        text = str(to_tile(module, "bm=32 bn=32 stages=3"))
     # one pipelined loop over key blocks carrying (row max, row sum, accumulator), two mmas in it
     assert text.count("tile.stages = 3") == 1 and text.count('"tile.mma"') == 2
     assert 'kind = "max"' in text and 'kind = "sum"' in text and "math.exp" in text
     assert "tensor<32xf32>, tensor<32xf32>, tensor<32x64xf32>" in text
+
+
+def test_the_head_dim_must_be_fixed():
+    from tilec.diagnostics import TilecError
+
+    with dialects.context(), ir.Location.unknown():
+        with pytest.raises(TilecError, match="fix it at compile time"):
+            to_tile(load_spec(str(EXAMPLES / "attention.ta")), "bm=32 bn=32")

@@ -71,7 +71,8 @@ def compile_command(args) -> int:
             if report.status():
                 raise TilecError(f"{args.specs[0]}: verification failed ({report.summary()}); no package written")
         manifest = build(args.specs[0], args.output, _schedule(args), targets, args.compiler,
-                         not args.no_cache and report is None, report=report.as_json() if report else None)
+                         not args.no_cache and report is None, report=report.as_json() if report else None,
+                         shapes=_merged(args.shape))
         where = f" (from the cache: {manifest['cached']})" if "cached" in manifest else ""
         print(f"{args.specs[0]}: package -> {args.output}{where}")
         for target, facts in manifest.get("ptxas", {}).items():
@@ -129,11 +130,13 @@ def run_command(args) -> int:
     from .signature import bind, random_inputs, signature
 
     with dialects.context(), ir.Location.unknown():
-        # the tile stage sizes register tiles (e.g. the head dim) from the shapes it is given
-        module = _lower(args.spec, _merged(args.shape) if args.stage == "tile" else {})
-        fn = module.body.operations[0]
-        sig = signature(fn)
+        module = _lower(args.spec, {})
+        sig = signature(module.body.operations[0])
         env = bind(sig, _merged(args.shape))
+        if args.stage == "tile":  # tile programs are compiled for the shapes they run at
+            from .driver import run_passes
+            run_passes(module, [f"ta-specialize-shapes{{shapes={','.join(f'{k}={v}' for k, v in env.items())}}}"])
+        fn = module.body.operations[0]
         inputs = random_inputs(sig, env, args.seed)
         outputs = evaluate(fn, inputs, env)
         staged = _run_stage(args.stage, module, sig, inputs, env, _schedule(args))

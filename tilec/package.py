@@ -45,12 +45,15 @@ def cache_key(spec_text: str, schedule: str, targets: tuple, compiler: str) -> s
 
 
 def build(spec: str, output: str, schedule: str = "", targets: tuple = ("sm_80", "sm_90a"),
-          compiler: str = "nvrtc", use_cache: bool = True, report: str | None = None) -> dict:
+          compiler: str = "nvrtc", use_cache: bool = True, report: str | None = None,
+          shapes: dict | None = None) -> dict:
     """Compile ``spec`` into the package ``output``; returns its manifest (without hashes)."""
     from tilec.dialects.dims import parse_dim
 
     text = Path(spec).read_text()
-    key = cache_key(text, schedule, targets, compiler)
+    shapes = dict(shapes or {})
+    fixed = ",".join(f"{k}={v}" for k, v in sorted(shapes.items()))
+    key = cache_key(text + "\0" + fixed, schedule, targets, compiler)
     cached = cache_dir() / f"{key}.tkp"
     if use_cache and cached.exists():
         _copy_atomically(cached, Path(output))
@@ -58,6 +61,11 @@ def build(spec: str, output: str, schedule: str = "", targets: tuple = ("sm_80",
     with dialects.context(), ir.Location.unknown():
         module = load_spec(spec)
         sig = signature(module.body.operations[0])
+        if shapes:  # sizes fixed at compile time (e.g. the head dim of attention)
+            from .driver import run_passes
+            from .signature import bind
+            bind(sig, shapes)
+            run_passes(module, [f"ta-specialize-shapes{{shapes={fixed}}}"])
         kernel = emit_cuda(to_tile(module, schedule))
     files = {f"{kernel.name}.cu": kernel.source.encode()}
     manifest = {
@@ -65,7 +73,7 @@ def build(spec: str, output: str, schedule: str = "", targets: tuple = ("sm_80",
         "spec": {"file": os.path.basename(spec), "text": text, "sha256": hashlib.sha256(text.encode()).hexdigest()},
         "schedule": kernel.schedule, "threads": kernel.threads, "smem_bytes": kernel.smem_bytes,
         "grid": [dim_tree(parse_dim(g)) for g in kernel.grid],
-        "params": list(sig.params),
+        "params": list(sig.params), "fixed": shapes,
         "args": [{"role": role, "name": name,
                   "dtype": _DTYPE_NAMES[str(_spec_of(sig, role, name).dtype)] if role != "param" else "index",
                   "dims": [dim_tree(d) for d in _spec_of(sig, role, name).dims] if role != "param" else []}

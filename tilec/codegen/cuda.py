@@ -25,6 +25,7 @@ from tilec.dialects.tile import layout_of
 
 from ..diagnostics import TilecError
 from .cexpr import CExpr, dim_expr
+from .cuda_regs import copy_carried, materialize_map
 from .cuda_scalar import scalar_statement
 from .cuda_text import PRELUDE, ctype
 
@@ -84,7 +85,8 @@ class CudaEmitter:
         self.bm, self.bn, self.bk = (int(schedule[k]) for k in ("bm", "bn", "bk"))
         self.warps = int(schedule["warps"])
         self.threads = 32 * self.warps
-        self.tiling = WarpTiling(self.bm, self.bn, self.warps)
+        self.attention = "tile.kind" in fn.attributes
+        self.tiling = WarpTiling(self.bm, self.bn, self.warps, rows_only=self.attention)
         self.wm, self.wn, self.tm, self.tn = self.tiling.wm, self.tiling.wn, self.tiling.tm, self.tiling.tn
         if self.tm % 16 or self.tn % 16:
             raise TilecError(f"schedule {ir.StringAttr(fn.attributes['tile.schedule']).value}: each of the "
@@ -152,7 +154,8 @@ class CudaEmitter:
         pass
 
     def op_scf_yield(self, op):
-        pass
+        if self.attention:
+            copy_carried(self, op)
 
     def op_arith_constant(self, op):
         attr = op.attributes["value"]
@@ -225,6 +228,9 @@ class CudaEmitter:
         self.names[op.result] = _Lazy(op)
 
     def op_tile_map(self, op):
+        if self.attention:
+            materialize_map(self, op)
+            return
         ops = list(op.regions[0].blocks[0].operations)
         yielded = ops[-1].operation.operands[0]
         const = yielded.owner
@@ -240,6 +246,7 @@ class CudaEmitter:
         self.names[op.result] = _Lazy(op)
 
     from .cuda_ops import op_tile_async_copy, op_tile_mma, op_tile_store  # noqa: E402
+    from .cuda_regs import op_tile_reduce  # noqa: E402
 
     def dims_c(self, dims: list[str]) -> list[str]:
         return [dim_expr(parse_dim(d), self.params) for d in dims]

@@ -6,6 +6,8 @@ Methods of CudaEmitter (imported into its class body).
 from torch_mlir import ir
 
 from ..diagnostics import TilecError
+from tilec.dialects.layout import WarpTiling
+
 from .cexpr import CExpr
 from .cuda_scalar import float_literal, scalar_statement
 
@@ -63,19 +65,46 @@ def op_tile_async_copy(self, op):
     self.line("}")
 
 
+class _Using:
+    """Temporarily emit with another warp tiling (the mma's own output shape)."""
+
+    def __init__(self, emitter, tiling, k: int):
+        self.e, self.t, self.k = emitter, tiling, k
+
+    def __enter__(self):
+        e = self.e
+        self.saved = (e.tiling, e.mi, e.ni, e.tm, e.tn, e.bk)
+        e.tiling, e.mi, e.ni, e.tm, e.tn, e.bk = self.t, self.t.mi, self.t.ni, self.t.tm, self.t.tn, self.k
+
+    def __exit__(self, *exc):
+        e = self.e
+        e.tiling, e.mi, e.ni, e.tm, e.tn, e.bk = self.saved
+
+
 def op_tile_mma(self, op):
     a, b, acc = (self.value(v) for v in op.operation.operands)
-    if not hasattr(a, "shared") or not hasattr(b, "shared"):
-        raise TilecError("tile.mma operands must come from tile.smem_load")
-    element = a.shared.element
+    k, n = ir.RankedTensorType(op.operation.operands[0].type).shape[1], ir.RankedTensorType(op.result.type).shape[1]
     self.names[op.result] = acc
+    tiling = WarpTiling(self.bm, n, self.warps, rows_only=True) if self.attention else self.tiling
+    with _Using(self, tiling, k if self.attention else self.bk):
+        _mma(self, op, a, b, acc)
+
+
+def _mma(self, op, a, b, acc):
+    from .cuda_regs import Frag
+
+    if not hasattr(b, "shared") or not (hasattr(a, "shared") or isinstance(a, Frag)):
+        raise TilecError("tile.mma: b must come from tile.smem_load, a from tile.smem_load or registers")
+    element = b.shared.element
     if element == "float":
         _simt_f32(self, a, b, acc)
         return
     mma = "mma_bf16" if element == "__nv_bfloat16" else "mma_f16"
-    a_at, b_at = _fragment_addresses(self, a, "a"), _fragment_addresses(self, b, "b")
+    a_at = _fragment_addresses(self, a, "a") if not isinstance(a, Frag) else None
+    b_at = _fragment_addresses(self, b, "b")
     steps = self.bk // 16
     # fragments of k step kk + 1 are loaded while step kk multiplies (two register buffers)
+    self.line("{")
     self.line(f"uint32_t af[2][{self.mi}][4], bf[2][{self.ni}][2];")
     self.line("#pragma unroll")
     self.line(f"for (int kk = 0; kk < {steps + 1}; ++kk) {{")
@@ -83,8 +112,16 @@ def op_tile_mma(self, op):
     self.line(f"if (kk < {steps}) {{")
     self.indent += 1
     self.line("#pragma unroll")
-    self.line(f"for (int mi = 0; mi < {self.mi}; ++mi)")
-    self.line(f"    {'ldmatrix_x4_trans' if a.transpose else 'ldmatrix_x4'}(af[kk % 2][mi], {a_at});")
+    self.line(f"for (int mi = 0; mi < {self.mi}; ++mi) {{")
+    if a_at is not None:
+        self.line(f"    {'ldmatrix_x4_trans' if a.transpose else 'ldmatrix_x4'}(af[kk % 2][mi], {a_at});")
+    else:  # the A fragment of k step kk is the accumulator fragment of columns 16kk.. (FlashAttention-2)
+        p = a.name
+        self.line(f"    af[kk % 2][mi][0] = pack2({p}[mi][2 * kk][0], {p}[mi][2 * kk][1]);")
+        self.line(f"    af[kk % 2][mi][1] = pack2({p}[mi][2 * kk][2], {p}[mi][2 * kk][3]);")
+        self.line(f"    af[kk % 2][mi][2] = pack2({p}[mi][2 * kk + 1][0], {p}[mi][2 * kk + 1][1]);")
+        self.line(f"    af[kk % 2][mi][3] = pack2({p}[mi][2 * kk + 1][2], {p}[mi][2 * kk + 1][3]);")
+    self.line("}")
     self.line("#pragma unroll")
     self.line(f"for (int p = 0; p < {self.ni // 2}; ++p) {{")
     self.line("    uint32_t r[4];")
@@ -105,6 +142,7 @@ def op_tile_mma(self, op):
     self.indent -= 1
     self.line("}")
     self.indent -= 1
+    self.line("}")
     self.line("}")
 
 
@@ -176,6 +214,17 @@ def _lane_coordinates(self, tile, which):
 
 
 def op_tile_store(self, op):
+    from .cuda_regs import Frag
+
+    tile = self.value(op.operation.operands[0])
+    if isinstance(tile, Frag):
+        with _Using(self, tile.tiling, self.bk):
+            _store(self, op)
+    else:
+        _store(self, op)
+
+
+def _store(self, op):
     value, dst, *offs = op.operation.operands
     _, gname, dims, element = self.value(dst)
     dims_c = self.dims_c(dims)

@@ -34,6 +34,13 @@ __device__ __forceinline__ void mma_bf16(float* d, const uint32_t* a, const uint
                  : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
+// two 16-bit values as one register of an mma A fragment (lo in the low half)
+__device__ __forceinline__ uint32_t pack2(__nv_bfloat16 lo, __nv_bfloat16 hi) {
+    __nv_bfloat162 v; v.x = lo; v.y = hi; return *reinterpret_cast<uint32_t*>(&v);
+}
+__device__ __forceinline__ uint32_t pack2(__half lo, __half hi) {
+    __half2 v; v.x = lo; v.y = hi; return *reinterpret_cast<uint32_t*>(&v);
+}
 __device__ __forceinline__ void mma_f16(float* d, const uint32_t* a, const uint32_t* b) {
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
                  "{%0,%1,%2,%3};\n"

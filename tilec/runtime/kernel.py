@@ -48,6 +48,9 @@ class Kernel:
                 if isinstance(dim, str):
                     if env.setdefault(dim, size) != size:
                         raise ValueError(f"{where}: {dim} = {size} here but {env[dim]} elsewhere")
+        for name, size in self.package.manifest.get("fixed", {}).items():
+            if env.get(name, size) != size:
+                raise ValueError(f"{self.name} was compiled for {name} = {size}, got {env[name]}")
         for spec, t in zip(self.inputs, tensors):
             expected = tuple(evaluate_dim(d, env) for d in spec["dims"])
             if tuple(t.shape) != expected:

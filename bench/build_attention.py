@@ -1,0 +1,41 @@
+"""Build the attention kernel packages the GPU benchmark runs (build machine: needs MLIR).
+
+    python bench/build_attention.py --out bench/out/attention
+"""
+
+import argparse
+import os
+import re
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+from tilec.package import build  # noqa: E402
+
+SCHEDULES = {64: ["bm=64 bn=64 warps=4 stages=3", "bm=128 bn=64 warps=8 stages=3"],
+             128: ["bm=64 bn=64 warps=4 stages=3", "bm=128 bn=64 warps=8 stages=2"]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", default="bench/out/attention")
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        for example in ("attention", "causal_attention"):
+            text = open(f"examples/{example}.ta").read()
+            for d, schedules in SCHEDULES.items():
+                spec = os.path.join(tmp, f"{example}.ta")
+                with open(spec, "w") as handle:  # the head dim is part of the register tiles
+                    handle.write(re.sub(r"D = \d+", f"D = {d}", text))
+                for n, schedule in enumerate(schedules):
+                    path = os.path.join(args.out, f"{example}_d{d}_{n}.tkp")
+                    manifest = build(spec, path, schedule, ("sm_90a",), use_cache=False, shapes={"D": d})
+                    facts = manifest["ptxas"]["sm_90a"]
+                    print(f"{path}: {schedule}: {facts['registers']} regs, {facts['spill_stores']} B spilled, "
+                          f"{manifest['smem_bytes']} B smem")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,162 @@
+"""Register tiles of attention programs: tiles spread over the threads like mma accumulators.
+
+A [bm, n] tile is ``T name[mi][ni][4]`` per thread (the accumulator fragments of a warp
+tiling in which each warp owns whole rows, so row reductions stay inside a warp); a [bm]
+row vector is ``float name[mi][2]`` (the two rows, lane/4 and lane/4 + 8, of each
+16-row slice). tile.map becomes a loop over the thread's fragment elements, tile.reduce a
+loop over its columns and two shuffles across the 4 lanes that share a row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from torch_mlir import ir
+
+from tilec.dialects.layout import WarpTiling
+
+from ..diagnostics import TilecError
+from .cexpr import CExpr
+from .cuda_scalar import scalar_statement
+from .cuda_text import ctype
+
+
+@dataclass
+class Frag:
+    name: str
+    tiling: WarpTiling
+    element: str
+
+
+@dataclass
+class Rows:
+    name: str
+    tiling: WarpTiling
+
+
+def tiling_for(self, cols: int) -> WarpTiling:
+    return WarpTiling(self.bm, cols, self.warps, rows_only=True)
+
+
+def _position(self, tiling, reg: str):
+    row, col = tiling.accumulator(*map(CExpr, ("warp_m", "warp_n", "lane", "mi", "ni")), CExpr(reg))
+    return row.text, col.text
+
+
+def materialize_map(self, op) -> None:
+    t = ir.RankedTensorType(op.result.type)
+    element = ctype(t.element_type)
+    name = self.fresh("r")
+    if t.rank == 2:
+        tiling = tiling_for(self, t.shape[1])
+        self.line(f"{element} {name}[{tiling.mi}][{tiling.ni}][4];")
+        loops = [("mi", tiling.mi), ("ni", tiling.ni), ("e", 4)]
+        target, reg = f"{name}[mi][ni][e]", "e"
+        result = Frag(name, tiling, element)
+    else:
+        tiling = tiling_for(self, 8)
+        self.line(f"float {name}[{tiling.mi}][2];")
+        loops = [("mi", tiling.mi), ("h", 2)]
+        target, reg = f"{name}[mi][h]", "(h * 2)"
+        result = Rows(name, tiling)
+    for var, count in loops:
+        self.line("#pragma unroll")
+        self.line(f"for (int {var} = 0; {var} < {count}; ++{var})")
+    self.line("{")
+    self.indent += 1
+    row, col = _position(self, tiling, reg)
+    value = _body(self, op, t.rank, row, col, reg)
+    self.line(f"{target} = {value};")
+    self.indent -= 1
+    self.line("}")
+    self.names[op.result] = result
+
+
+def _body(self, op, rank: int, row: str, col: str, reg: str) -> str:
+    from .cuda_ops import _global_element
+
+    local = {}
+
+    def get(v):
+        if v in local:
+            return local[v]
+        outer = self.value(v)
+        return scalar_statement(self, outer[1], []) if isinstance(outer, tuple) else outer
+
+    for inner in op.regions[0].blocks[0].operations:
+        name = inner.operation.name
+        if name == "tile.yield":
+            return get(inner.operation.operands[0])
+        if name == "tile.elem":
+            src = inner.operation.operands[0]
+            dims = [ir.AffineDimExpr(e).position for e in ir.AffineMapAttr(inner.attributes["map"]).value.results]
+            local[inner.result] = _element(self, src, dims, rank, row, col, reg)
+        elif name == "tile.index":
+            d = ir.IntegerAttr(inner.attributes["dim"]).value
+            var = self.fresh("x")
+            self.line(f"const long long {var} = {row if d == 0 else col};")
+            local[inner.result] = var
+        else:
+            local[inner.result] = scalar_statement(self, inner, [get(v) for v in inner.operation.operands])
+    raise TilecError("tile.map without tile.yield")
+
+
+def _element(self, src, dims, rank, row, col, reg) -> str:
+    from .cuda_ops import _global_element
+
+    tile = self.value(src)
+    if isinstance(tile, Frag):
+        return f"{tile.name}[mi][ni][{reg}]"
+    if isinstance(tile, Rows):
+        return f"{tile.name}[mi][{'h' if rank == 1 else f'({reg}) / 2'}]"
+    if hasattr(tile, "op") and tile.op.operation.name == "tile.load":
+        coords = [row if d == 0 else col for d in dims]
+        return _global_element(self, tile.op, coords)
+    raise TilecError(f"a register tile of kind {type(tile).__name__} cannot be read element by element")
+
+
+def op_tile_reduce(self, op) -> None:
+    src = self.value(op.operation.operands[0])
+    kind = ir.StringAttr(op.attributes["kind"]).value
+    if not isinstance(src, Frag) or ir.IntegerAttr(op.attributes["dim"]).value != 1:
+        raise TilecError("tile.reduce: rows of a register tile only")
+    combine = {"max": "fmaxf({}, {})", "sum": "{} + {}", "min": "fminf({}, {})"}[kind]
+    name = self.fresh("r")
+    t = src.tiling
+    self.line(f"float {name}[{t.mi}][2];")
+    self.line("#pragma unroll")
+    self.line(f"for (int mi = 0; mi < {t.mi}; ++mi)")
+    self.line("#pragma unroll")
+    self.line("for (int h = 0; h < 2; ++h) {")
+    self.indent += 1
+    self.line(f"float v = {src.name}[mi][0][h * 2];")
+    self.line(f"v = {combine.format('v', f'{src.name}[mi][0][h * 2 + 1]')};")
+    self.line("#pragma unroll")
+    self.line(f"for (int ni = 1; ni < {t.ni}; ++ni) {{")
+    self.line(f"    v = {combine.format('v', f'{src.name}[mi][ni][h * 2]')};")
+    self.line(f"    v = {combine.format('v', f'{src.name}[mi][ni][h * 2 + 1]')};")
+    self.line("}")
+    self.line("// the 4 lanes of a quad hold the same row")
+    self.line(f"v = {combine.format('v', '__shfl_xor_sync(0xffffffffu, v, 1)')};")
+    self.line(f"v = {combine.format('v', '__shfl_xor_sync(0xffffffffu, v, 2)')};")
+    self.line(f"{name}[mi][h] = v;")
+    self.indent -= 1
+    self.line("}")
+    self.names[op.result] = Rows(name, t)
+
+
+def copy_carried(self, yield_op) -> None:
+    """scf.yield in a loop carrying register tiles: copy each new tile into the carried one."""
+    loop = yield_op.operation.parent
+    args = list(loop.regions[0].blocks[0].arguments)[1:]
+    for arg, value in zip(args, yield_op.operation.operands):
+        carried, new = self.value(arg), self.value(value)
+        if not isinstance(carried, (Frag, Rows)) or carried.name == new.name:
+            continue
+        count = carried.tiling.mi * (carried.tiling.ni * 4 if isinstance(carried, Frag) else 2)
+        cast = f"({ctype_of(carried)}*)"
+        self.line(f"for (int e = 0; e < {count}; ++e) ({cast}{carried.name})[e] = ({cast}{new.name})[e];")
+
+
+def ctype_of(tile) -> str:
+    return tile.element if isinstance(tile, Frag) else "float"
