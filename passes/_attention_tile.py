@@ -68,6 +68,10 @@ def lower_attention(fn, options) -> None:
         sk, sv = body.alloc(s.bn, s.stages), body.alloc(s.bn, s.stages)
         body.copy_q(sq)
         n_blocks = _ceildiv(body.key_extent(), _index(s.bn))
+        offset = body.causal_offset()
+        if offset is not None:  # causal: blocks above the diagonal are fully masked; stop before them
+            last_row = arith.AddIOp(body.q0, _index(s.bm + offset)).result
+            n_blocks = arith.MinSIOp(n_blocks, _ceildiv(last_row, _index(s.bn))).result
         prologue = scf.ForOp(_index(0), _index(s.stages - 1), _index(1))
         with ir.InsertionPoint(prologue.body):
             body.copy_kv(prologue.induction_variable, prologue.induction_variable, sk, sv)

@@ -113,6 +113,32 @@ class AttentionBody:
     def key_extent(self):
         return self.b.dim(self.dims[self.j])
 
+    def causal_offset(self):
+        """c when the stabiliser is -inf wherever j > i + c (a mask 'j <= i + c'), else None.
+
+        Key blocks that lie wholly beyond i + c for every row of the CTA contribute
+        exp(-inf - m) = 0 and can be skipped."""
+        index_of = {}
+        for op in self.x_ops:
+            if op.operation.name == "ta.index":
+                index_of[op.result] = ir.IntegerAttr(op.attributes["dim"]).value
+        for op in self.x_ops:
+            if op.operation.name != "arith.select":
+                continue
+            cond, _, fill = op.operation.operands
+            owner = fill.owner
+            if isinstance(owner, ir.Block) or owner.operation.name != "arith.constant" or \
+                    ir.FloatAttr(owner.attributes["value"]).value != float("-inf"):
+                continue
+            cmp = cond.owner
+            if isinstance(cmp, ir.Block) or cmp.operation.name != "arith.cmpi":
+                continue
+            pred = ir.IntegerAttr(cmp.attributes["predicate"]).value
+            lhs, rhs = (index_of.get(v) for v in cmp.operation.operands)
+            if (lhs, rhs) == (self.j, self.i) and pred in (2, 3):   # j < i, j <= i
+                return 0 if pred == 3 else -1
+        return None
+
     def _source(self, value):
         """(kernel argument, affine map from the value's dims to the argument's) through a remap."""
         owner = value.owner
