@@ -83,3 +83,22 @@ def test_layout_command(tilec, tmp_path):
     assert "worst case 8-way bank conflict" in out
     status, out, err = tilec("layout", EXAMPLES / "gemm.ta", "--operand", "Z")
     assert status == 1 and "'Z' is not staged through shared memory" in err
+
+
+ATTENTION = [("attention", 64), ("attention", 96), ("causal_attention", 128), ("gqa_attention", 64),
+             ("attention_bias", 64)]
+
+
+@pytest.mark.parametrize("example,head_dim", ATTENTION)
+@pytest.mark.parametrize("target", ["sm_80", "sm_90a"])
+def test_attention_compiles(example, head_dim, target):
+    from tilec.driver import run_passes
+
+    with dialects.context(), ir.Location.unknown():
+        module = load_spec(str(EXAMPLES / f"{example}.ta"))
+        run_passes(module, [f"ta-specialize-shapes{{shapes=D={head_dim}}}"])
+        kernel = emit_cuda(to_tile(module, "bm=64 bn=64 warps=4 stages=2"))
+    check_limits(target, kernel.threads, kernel.smem_bytes)
+    cubin, facts = compile_cuda(kernel.source, kernel.name, target)
+    assert cubin[:4] == b"\x7fELF" and facts.registers > 0
+    assert "__shfl_xor_sync" in kernel.source and "pack2(" in kernel.source

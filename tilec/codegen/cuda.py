@@ -177,6 +177,8 @@ class CudaEmitter:
     op_arith_muli = lambda self, op: self._index_op(op, "{} * {}".format(*map(self.value, op.operation.operands)))
     op_arith_divsi = lambda self, op: self._index_op(op, "{} / {}".format(*map(self.value, op.operation.operands)))
     op_arith_remsi = lambda self, op: self._index_op(op, "{} % {}".format(*map(self.value, op.operation.operands)))
+    op_arith_floordivsi = lambda self, op: self._index_op(  # non-negative operands here
+        op, "{} / {}".format(*map(self.value, op.operation.operands)))
     op_arith_minsi = lambda self, op: self._index_op(op, "min({}, {})".format(*map(self.value, op.operation.operands)))
     op_arith_ceildivsi = lambda self, op: self._index_op(
         op, "({0} + {1} - 1) / {1}".format(*map(self.value, op.operation.operands)))

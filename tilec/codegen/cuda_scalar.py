@@ -11,7 +11,7 @@ _BINARY = {"arith.addf": "{} + {}", "arith.subf": "{} - {}", "arith.mulf": "{} *
            "arith.maximumf": "fmaxf({}, {})", "arith.minimumf": "fminf({}, {})",
            "arith.andi": "{} && {}", "arith.ori": "{} || {}",
            "arith.addi": "{} + {}", "arith.subi": "{} - {}", "arith.muli": "{} * {}"}
-_UNARY = {"arith.negf": "-{}", "math.exp": "expf({})", "math.log": "logf({})", "math.sqrt": "sqrtf({})",
+_UNARY = {"arith.negf": "-{}", "math.exp": "__expf({})", "math.log": "logf({})", "math.sqrt": "sqrtf({})",
           "math.rsqrt": "rsqrtf({})", "math.tanh": "tanhf({})", "math.erf": "erff({})", "math.absf": "fabsf({})",
           "arith.index_cast": "(long long)({})", "arith.sitofp": "(float)({})"}
 _CMPF = {1: "==", 2: ">", 3: ">=", 4: "<", 5: "<=", 6: "!=", 8: "==", 9: ">", 10: ">=", 11: "<", 12: "<=", 13: "!="}
