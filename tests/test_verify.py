@@ -223,3 +223,54 @@ def test_verify_a_package(tilec, tmp_path, monkeypatch):
     write_package(str(forged), manifest, files)
     status, stdout, err = tilec("verify", forged)
     assert status == 1 and "was not built from its spec" in stdout
+
+
+def _attention_tile_text(example="causal_attention"):
+    with dialects.context(), ir.Location.unknown():
+        module = load_spec(str(EXAMPLES / f"{example}.ta"))
+        run_passes(module, ["ta-specialize-shapes{shapes=D=64}"])
+        return str(to_tile(module, "bm=32 bn=32 stages=3"))
+
+
+def _in_map(text: str, result_type: str, edit):
+    """Apply ``edit`` to the first tile.map producing ``result_type`` that contains math.exp."""
+    pattern = r'(%\d+) = "tile.map"\(\) \(\{\n((?:(?!"tile.map").)*?)\n\s+\}\) : \(\) -> '
+    for match in re.finditer(pattern + re.escape(result_type) + r"\n", text, re.S):
+        body = match[2]
+        if "math.exp" in body and '"tile.map"' not in body:
+            return text[:match.start(2)] + edit(body) + text[match.end(2):]
+    return text
+
+
+def _swap_first_subf(body):
+    return re.sub(r"arith.subf (%\d+), (%\d+)", r"arith.subf \2, \1", body, count=1)
+
+
+ATTENTION_MUTANTS = {
+    "wrong rescale factor exp(m' - m)": lambda t: _in_map(t, "tensor<32xf32>", _swap_first_subf),
+    "stale running max": lambda t: re.sub(r"scf.yield (%\d+), ", "scf.yield %arg9, ", t, count=1),
+    "block exponentials against the old max": lambda t: _in_map(
+        t, "tensor<32x32xf32>", lambda b: re.sub(r'"tile.elem"\((%\d+)\) \{map = (#map\d*)\} : \(tensor<32xf32>\)',
+                                                 r'"tile.elem"(%arg9) {map = \2} : (tensor<32xf32>)', b, count=1)),
+    "accumulator not rescaled": lambda t: re.sub(r'("tile.mma"\(%\d+, %\d+, )(%\d+)(\) : \(tensor<32x32xbf16>)',
+                                                 r"\1%arg11\3", t, count=1),
+    "missing wait before reading a stage": lambda t: t.replace(
+        '      "tile.wait_group"() {pending = 1 : i64} : () -> ()\n', "", 1),
+    "skipped block that is not fully masked": lambda t: re.sub(
+        r"= arith.addi (%\d+), %c32 : index\n(\s+)(%\d+) = arith.ceildivsi", r"= arith.addi \1, %c0 : index\n\2\3"
+        r" = arith.ceildivsi", t, count=1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ATTENTION_MUTANTS))
+def test_broken_attention_tile_kernels_are_refuted(name):
+    from tilec.verify.attention import check_attention
+
+    text = _attention_tile_text()
+    mutated = ATTENTION_MUTANTS[name](text)
+    assert mutated != text, "the mutation did not apply"
+    with dialects.context(), ir.Location.unknown():
+        module = ir.Module.parse(mutated)
+        results = check_attention(module, "a.ta")
+    refuted = [r for r in results if r.verdict in ("counterexample", "error")]
+    assert refuted, f"{name}: every property was still proved"

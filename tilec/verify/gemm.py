@@ -71,12 +71,15 @@ def pipeline(p: Program, reference) -> list[tuple[str, str, Outcome]]:
     commits_per_iter = kinds.count("commit")
     pro_kinds = [e.kind for e in _loop_events(p, "prologue")]
     commits_per_pro = pro_kinds.count("commit")
+    straight = [e for e in p.events if e.loop == ""]
+    first_main = next((k for k, e in enumerate(p.events) if e.loop == "main"), len(p.events))
+    pre = sum(1 for e in p.events[:first_main] if e.loop == "" and e.kind == "commit")
     base = p.assumptions + [kt >= lb, kt < nk]
     # 1. the group holding tile kt has completed when iteration kt reads it
     wait_before = [i for i in waits if i < first_read]
     pending = body[wait_before[-1]].data["pending"] if wait_before else None
-    committed = P * commits_per_pro + kt * commits_per_iter + commits_before_read
-    group_of_tile = z3.If(kt < P, kt * commits_per_pro, P * commits_per_pro + (kt - P) * commits_per_iter)
+    committed = pre + P * commits_per_pro + kt * commits_per_iter + commits_before_read
+    group_of_tile = pre + z3.If(kt < P, kt * commits_per_pro, P * commits_per_pro + (kt - P) * commits_per_iter)
     if pending is None:
         outcome = prove(z3.BoolVal(False), base, watch={"kt": kt, **p.params})
         outcome.detail = "no tile.wait_group before the shared-memory reads of the loop"
@@ -94,6 +97,14 @@ def pipeline(p: Program, reference) -> list[tuple[str, str, Outcome]]:
         buf = read.data["buffer"]
         pro = [e for e in copies_pro if e.data["dst"] == buf]
         main = [e for e in copies_main if e.data["dst"] == buf]
+        once = [k for k, e in enumerate(p.events[:first_main]) if e.kind == "copy" and e.data["dst"] == buf]
+        if once and not pro and not main:  # filled once before the loop (a resident tile)
+            group = sum(1 for e in p.events[:once[-1]] if e.loop == "" and e.kind == "commit")
+            ok = pending is not None and prove(group < committed - pending, base).verdict == "proved"
+            out.append(("pipeline", f"{p.events[once[-1]].data['src']} tile: its copy has landed before it is read",
+                        Outcome("proved" if ok else "counterexample", 0.0, {} if ok else {"kt": 0},
+                                "" if ok else "the copy's group may still be pending at the first read")))
+            continue
         if not pro or not main:
             out.append(("pipeline", "every stage read was filled by a copy",
                         Outcome("counterexample", 0.0, {}, "a shared buffer is read but never copied into")))

@@ -144,6 +144,15 @@ class _Values:
                  "arith.select": lambda c, a, b: z3.If(c, a, b)}
         if name in arith:
             return arith[name](*args)
+        integer = {"arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "arith.muli": lambda a, b: a * b,
+                   "arith.floordivsi": lambda a, b: a / b, "arith.divsi": lambda a, b: a / b,
+                   "arith.remsi": lambda a, b: a % b}
+        if name in integer:
+            return integer[name](*args)
+        if name == "arith.cmpi":
+            pred = ir.IntegerAttr(op.attributes["predicate"]).value
+            return [lambda a, b: a == b, lambda a, b: a != b, lambda a, b: a < b, lambda a, b: a <= b,
+                    lambda a, b: a > b, lambda a, b: a >= b][pred](*args)
         if name == "arith.constant":
             attr = op.attributes["value"]
             return z3.RealVal(ir.FloatAttr(attr).value) if isinstance(attr, ir.FloatAttr) else \

@@ -20,14 +20,19 @@ def check_spec(module, schedule: str, path: str) -> list[Result]:
 
     results = []
     try:
-        tiled = to_tile(module, schedule)
+        specialized = ir.Module.parse(str(module))  # tile programs are built for fixed register tiles
+        defaults = {n.name: ir.IntegerAttr(n.attr).value for n in ir.DictAttr(
+            specialized.body.operations[0].attributes["ta.params"]) if isinstance(n.attr, ir.IntegerAttr)}
+        if "D" in defaults and any(op.operation.name == "ta.softmax" for op in
+                                   specialized.body.operations[0].entry_block.operations):
+            run_passes(specialized, [f"ta-specialize-shapes{{shapes=D={defaults['D']}}}"])
+        tiled = to_tile(specialized, schedule)
     except TilecError:
         tiled = None
     fn = tiled.body.operations[0] if tiled is not None else None
-    if fn is not None and "tile.kind" in fn.attributes:  # attention: its tile checks are not written yet
-        results.append(Result(ir.StringAttr(fn.attributes["sym_name"]).value, "tile", "equivalence",
-                              "attention tile program against the fused loop IR", "unknown", 0.0, "—", {},
-                              "no checks for attention tile programs yet (the loop IR below is checked)"))
+    if fn is not None and "tile.kind" in fn.attributes:
+        from .attention import check_attention
+        results += check_attention(tiled, path)
     elif fn is not None:
         reference = ir.Module.parse(str(module))
         run_passes(reference, ["ta-canonicalize"])

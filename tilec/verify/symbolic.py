@@ -119,12 +119,14 @@ def _block(p: Program, block, loop: str, grid) -> None:
             p.events.append(Event("mma", loop, op, {"a": get(operands[0]), "b": get(operands[1]),
                                                     "acc": get(operands[2])}))
             p.values[op.result] = ("mma", op)
+            if loop == "main" and "mma" in [e.kind for e in p.events[:-1] if e.loop == "main"]:
+                p.events[-1].data["second"] = True
         elif name == "tile.store":
             p.events.append(Event("store", loop, op, {"value": operands[0], "dst": p.args[operands[1]][1],
                                                       "offsets": [get(o) for o in operands[2:]]}))
         elif name == "tile.load":
             p.values[op.result] = ("gload", p.args[operands[0]][1], [get(o) for o in operands[1:]])
-        elif name in ("tile.alloc", "tile.map"):
+        elif name in ("tile.alloc", "tile.map", "tile.reduce"):
             p.values[op.result] = ("op", op)
         elif name in ("scf.yield", "func.return"):
             pass
