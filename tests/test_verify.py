@@ -262,15 +262,25 @@ ATTENTION_MUTANTS = {
 }
 
 
+ATTENTION_MUTANTS["causal mask off by one"] = lambda t: t.replace("arith.cmpi sle", "arith.cmpi slt", 1)
+ATTENTION_MUTANTS["wrong grouped head index"] = ("gqa_attention", lambda t: re.sub(
+    r"arith.floordivsi (%\d+), %c4", r"arith.floordivsi \1, %c1", t, count=1))
+
+
 @pytest.mark.parametrize("name", sorted(ATTENTION_MUTANTS))
 def test_broken_attention_tile_kernels_are_refuted(name):
-    from tilec.verify.attention import check_attention
+    from tilec.driver import tile_pipeline
+    from tilec.verify.attention import check_attention, check_reference
 
-    text = _attention_tile_text()
-    mutated = ATTENTION_MUTANTS[name](text)
+    example, mutate = ATTENTION_MUTANTS[name] if isinstance(ATTENTION_MUTANTS[name], tuple) else \
+        ("causal_attention", ATTENTION_MUTANTS[name])
+    text = _attention_tile_text(example)
+    mutated = mutate(text)
     assert mutated != text, "the mutation did not apply"
     with dialects.context(), ir.Location.unknown():
         module = ir.Module.parse(mutated)
-        results = check_attention(module, "a.ta")
+        fused = load_spec(str(EXAMPLES / f"{example}.ta"))
+        run_passes(fused, ["ta-specialize-shapes{shapes=D=64}"] + tile_pipeline("")[:-2])
+        results = check_attention(module, "a.ta") + check_reference(module, fused, "a.ta")
     refuted = [r for r in results if r.verdict in ("counterexample", "error")]
     assert refuted, f"{name}: every property was still proved"

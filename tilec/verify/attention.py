@@ -60,6 +60,8 @@ def check_attention(tiled, path: str) -> list[Result]:
     for check, outcome in _online_step(p, fn):
         add("equivalence", check, outcome, "every row and key; every sequence length by induction over key blocks")
     add("coverage", *_skipped_blocks_masked(p, fn, bm, bn), "all shapes, program ids, rows and skipped keys")
+    from .gemm_values import offsets_not_negative
+    add("in-bounds", *offsets_not_negative(execute(fn)), "all shapes, program ids and key blocks")
     return rows
 
 
@@ -215,3 +217,197 @@ def dim_of_keys(p, fn):
     from .symbolic import dim
     dims = [ir.StringAttr(x).value for x in ir.ArrayAttr(ir.DictAttr(ir.ArrayAttr(fn.attributes["arg_attrs"])[1])["ta.dims"])]
     return dim(dims[-2], p.params)
+
+
+def check_reference(tiled, fused, path: str) -> list[Result]:
+    """The stabiliser and the Q, K, V reads of the tile program against the fused ta."""
+    fn = tiled.body.operations[0]
+    kernel = ir.StringAttr(fn.attributes["sym_name"]).value
+    sched = dict(x.split("=") for x in ir.StringAttr(fn.attributes["tile.schedule"]).value.split(","))
+    bn = int(sched["bn"])
+    p = execute(fn)
+    ref = _Reference(fused.body.operations[0], p)
+    kt, _, _, loop = p.loops["main"]
+    store = next(e for e in p.events if e.kind == "store")
+    batch_ids, q0 = store.data["offsets"][:-2], store.data["offsets"][-2]
+    pos0, pos1, e_idx = z3.Ints("pos0 pos1 e")
+    coords = {ref.i: q0 + pos0, ref.j: kt * bn + pos1, **dict(zip(ref.batch, batch_ids))}
+    rows = []
+    add = lambda check, outcome: rows.append(Result(
+        kernel, "tile", "equivalence", check, outcome.verdict, round(outcome.seconds, 4),
+        "all shapes, program ids, key blocks, rows and keys; values uninterpreted", outcome.model, outcome.detail,
+        f"tilec run {path} --stage tile" if outcome.verdict == "counterexample" else ""))
+    # the stabiliser x(i, j), for keys inside the sequence
+    body = loop.regions[0].blocks[0]
+    maxes = [op for op in body.operations if op.operation.name == "tile.reduce" and
+             ir.StringAttr(op.attributes["kind"]).value == "max"]
+    s = _Scalars(p, loop)
+    score = z3.Real("score")
+    tile_x = _stabiliser_value(s, p, maxes[0].operation.operands[0].owner, score)
+    ref_x = ref.stabiliser(coords, score, s)
+    bounds = p.assumptions + [pos0 >= 0, pos1 >= 0, kt >= 0, kt * bn + pos1 < ref.keys]
+    add("the stabiliser x(i, j) is the reference's (scale, bias, masks) for every key",
+        prove(tile_x == ref_x, bounds, watch={"kt": kt, "row": pos0, "col": pos1, **p.params}))
+    # Q, K and V are read at the reference's indices
+    for name, buf_role, index in (("Q", "q", [q0 + pos0, e_idx]), ("K", "k", [kt * bn + pos1, e_idx]),
+                                  ("V", "v", [kt * bn + pos1, e_idx])):
+        kernel_index, reference_index = ref.operand(buf_role, p, index, coords, e_idx)
+        claim = z3.And(*[a == b for a, b in zip(kernel_index, reference_index)]) if kernel_index else z3.BoolVal(False)
+        add(f"{name} is read at the reference's indices",
+            prove(claim, bounds + [e_idx >= 0], watch={"kt": kt, "row": pos0, "key": pos1, "e": e_idx, **p.params,
+                                                       **{f"kernel {n}": x for n, x in enumerate(kernel_index)},
+                                                       **{f"reference {n}": x for n, x in enumerate(reference_index)}}))
+    return rows
+
+
+def _stabiliser_value(s, p, x_map, score):
+    """The tile program's x: its stabiliser map, the scores a symbol, -inf a constant."""
+    local = {}
+    for inner in x_map.regions[0].blocks[0].operations:
+        name = inner.operation.name
+        if name == "tile.yield":
+            return local[inner.operation.operands[0]]
+        if name == "tile.elem":
+            src = inner.operation.operands[0]
+            owner = src.owner
+            if owner.operation.name == "tile.mma":
+                local[inner.result] = score
+            else:
+                kind = p.values.get(src)
+                dims = [ir.AffineDimExpr(e).position for e in ir.AffineMapAttr(inner.attributes["map"]).value.results]
+                _, tensor, offs = kind
+                lead = len(offs) - len(dims)
+                pos = [z3.Int("pos0"), z3.Int("pos1")]
+                local[inner.result] = s.vals.tensor(tensor, offs[:lead] + [o + pos[d] for o, d in zip(offs[lead:], dims)])
+            continue
+        args = [local[v] if v in local else s._outer(v) for v in inner.operation.operands]
+        if name == "tile.index":
+            local[inner.result] = z3.Int(f"pos{ir.IntegerAttr(inner.attributes['dim']).value}")
+        elif name == "arith.constant" and _infinite(inner):
+            local[inner.result] = s.neg_inf
+        elif name == "math.exp":
+            local[inner.result] = s.exp(args[0])
+        else:
+            local[inner.result] = s.vals.scalar(inner, args)
+    raise ValueError("tile.map without tile.yield")
+
+
+class _Reference:
+    """The fused ta function's online group, read the way the tile lowering reads it."""
+
+    def __init__(self, fn, p):
+        from ..verify.symbolic import dim
+        from tilec.passes._loops import positions
+
+        self.fn = fn
+        self.names = {arg: ir.StringAttr(ir.DictAttr(a)["ta.name"]).value
+                      for a, arg in zip(ir.ArrayAttr(fn.attributes["arg_attrs"]), fn.arguments)}
+        online = [op for op in fn.entry_block.operations if op.operation.name == "ta.online"]
+        self.numer = next(op for op in online if not _is_one(list(op.regions[0].blocks[0].operations)[-1]
+                                                             .operation.operands[1]))
+        body = self.numer.regions[0].blocks[0]
+        self.x_value, self.t_value = list(list(body.operations)[-1].operation.operands)
+        self.body = body
+        at_s = next(op for op in body.operations if op.operation.name == "ta.at" and
+                    not isinstance(op.operation.operands[0].owner, ir.Block) and
+                    op.operation.operands[0].owner.name == "ta.contract")
+        self.contract = at_s.operation.operands[0].owner
+        pos = positions(ir.AffineMapAttr(at_s.attributes["map"]).value)
+        self.batch, self.i, self.j = pos[:-2], pos[-2], pos[-1]
+        extents = [ir.StringAttr(e).value for e in ir.ArrayAttr(self.numer.attributes["extents"])]
+        self.keys = dim(extents[self.j], p.params)
+        self.positions = positions
+
+    def stabiliser(self, coords, score, s):
+        local = {}
+        for op in self.body.operations:
+            name = op.operation.name
+            if name == "ta.yield":
+                return local[self.x_value]
+            operands = list(op.operation.operands)
+            if name == "ta.at":
+                src = operands[0]
+                dims = self.positions(ir.AffineMapAttr(op.attributes["map"]).value)
+                if src == self.contract.result:
+                    local[op.result] = score
+                elif src in self.names:
+                    local[op.result] = s.vals.tensor(self.names[src], [coords.get(d, z3.Int(f"d{d}")) for d in dims])
+                else:
+                    local[op.result] = z3.Real(f"other{len(local)}")
+            elif name == "ta.index":
+                d = ir.IntegerAttr(op.attributes["dim"]).value
+                local[op.result] = coords.get(d, z3.Int(f"d{d}"))
+            elif name == "ta.param":
+                local[op.result] = s.p.params[ir.StringAttr(op.attributes["name"]).value]
+            elif name == "arith.constant" and _infinite(op):
+                local[op.result] = s.neg_inf
+            elif name == "math.exp":
+                local[op.result] = s.exp(local[operands[0]])
+            else:
+                args = [local[v] if v in local else _reference_outer(v, s) for v in operands]
+                local[op.result] = s.vals.scalar(op, args)
+        raise ValueError("ta.online without ta.yield")
+
+    def operand(self, role, p, index, coords, e):
+        """(kernel's global index, reference's) of the element ``index`` (row, col) of Q, K or V."""
+        cmaps = [self.positions(ir.AffineMapAttr(m).value) for m in ir.ArrayAttr(self.contract.attributes["maps"])]
+        c_to_o = {c: o for c, o in zip(cmaps[2], self.batch + [self.i, self.j])}
+        if role in ("q", "k"):
+            value = self.contract.operation.operands[0 if role == "q" else 1]
+            dims = [coords[c_to_o[c]] if c in c_to_o else e for c in cmaps[0 if role == "q" else 1]]
+        else:
+            t = self.t_value.owner
+            at = t if t.operation.name == "ta.at" else t.operation.operands[0].owner
+            value = at.operation.operands[0]
+            dims = [coords.get(d, e) for d in self.positions(ir.AffineMapAttr(at.attributes["map"]).value)]
+        tensor, reference = self._through_remap(value, dims)
+        kernel = _kernel_index(p, tensor, role, index)
+        return kernel, reference
+
+    def _through_remap(self, value, dims):
+        owner = value.owner
+        if not isinstance(owner, ir.Block) and owner.operation.name == "ta.remap":
+            from .loops import affine
+            amap = ir.AffineMapAttr(owner.attributes["map"]).value
+            return self.names[owner.operation.operands[0]], [affine(x, dims) for x in amap.results]
+        return self.names[value], dims
+
+
+def _reference_outer(value, s):
+    op = value.owner
+    if _infinite(op):
+        return s.neg_inf
+    return s.vals.scalar(op, [])
+
+
+def _is_one(value) -> bool:
+    owner = value.owner
+    return not isinstance(owner, ir.Block) and owner.operation.name == "arith.constant" and \
+        ir.FloatAttr(owner.attributes["value"]).value == 1.0
+
+
+def _kernel_index(p, tensor: str, role: str, index):
+    """Global index the tile program reads for element (row, col) of its Q / K / V tile."""
+    kt, _, _, _ = p.loops["main"]
+    s_iv, _, P, _ = p.loops["prologue"]
+    copies = [e for e in p.events if e.kind == "copy" and e.data["src"] == tensor]
+    if role == "q":
+        once = [e for e in copies if e.loop == ""]
+        if not once:
+            return []
+        offs = once[0].data["offsets"]
+        row = index[0] - p.events[[e.kind for e in p.events].index("store")].data["offsets"][-2]
+        return offs[:-2] + [offs[-2] + row, offs[-1] + index[1]]
+    pro = [e for e in copies if e.loop == "prologue"]
+    main = [e for e in copies if e.loop == "main"]
+    if not pro or not main:
+        return []
+    at = lambda a, b: z3.If(kt < P, z3.substitute(a, (s_iv, kt)), z3.substitute(b, (kt, kt - P)))
+    offs = [at(a, b) for a, b in zip(pro[0].data["offsets"], main[0].data["offsets"])]
+    # index[0] is the global key j: row j - kt*bn of the block the copy of block kt brought in
+    return offs[:-2] + [offs[-2] + (index[0] - _block_origin(p, kt)), offs[-1] + index[1]]
+
+
+def _block_origin(p, kt):
+    sched = dict(x.split("=") for x in ir.StringAttr(p.fn.attributes["tile.schedule"]).value.split(","))
+    return kt * int(sched["bn"])

@@ -31,8 +31,13 @@ def check_spec(module, schedule: str, path: str) -> list[Result]:
         tiled = None
     fn = tiled.body.operations[0] if tiled is not None else None
     if fn is not None and "tile.kind" in fn.attributes:
-        from .attention import check_attention
+        from tilec.driver import tile_pipeline
+
+        from .attention import check_attention, check_reference
         results += check_attention(tiled, path)
+        fused = ir.Module.parse(str(specialized))
+        run_passes(fused, tile_pipeline("")[:-2])  # the ta that ta-to-tile lowered
+        results += check_reference(tiled, fused, path)
     elif fn is not None:
         reference = ir.Module.parse(str(module))
         run_passes(reference, ["ta-canonicalize"])
