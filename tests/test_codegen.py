@@ -102,3 +102,15 @@ def test_attention_compiles(example, head_dim, target):
     cubin, facts = compile_cuda(kernel.source, kernel.name, target)
     assert cubin[:4] == b"\x7fELF" and facts.registers > 0
     assert "__shfl_xor_sync" in kernel.source and "pack2(" in kernel.source
+
+
+@pytest.mark.parametrize("target", ["sm_80", "sm_90a"])
+def test_f16_attention_compiles(target):
+    from tilec.frontend import spec_to_ta
+
+    spec = ("param S, T\ninput Q[S, 64] : f16\ninput K[T, 64] : f16\ninput V[T, 64] : f16\noutput O[S, 64] : f16\n"
+            "O[i, d] = sum[j](softmax[j](sum[e](Q[i, e] * K[j, e]) * 0.125) * V[j, d])\n")
+    with dialects.context(), ir.Location.unknown():
+        kernel = emit_cuda(to_tile(spec_to_ta(spec, "f16.ta"), "bm=64 bn=64 warps=4 stages=2"))
+    cubin, facts = compile_cuda(kernel.source, kernel.name, target)
+    assert "mma_f16" in kernel.source and cubin[:4] == b"\x7fELF"
