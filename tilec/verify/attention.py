@@ -14,6 +14,8 @@ coverage   key blocks the loop skips are masked (-inf) for every row of the CTA
 
 from __future__ import annotations
 
+import math
+
 import z3
 from torch_mlir import ir
 
@@ -21,7 +23,7 @@ from tilec.dialects.layout import WarpTiling
 from tilec.dialects.tile import layout_of
 
 from . import gemm, layouts
-from .gemm_values import _Values
+from .gemm_values import _Values, evaluate
 from .report import Result
 from .solver import prove
 from .symbolic import execute
@@ -74,7 +76,8 @@ class _Scalars:
     """Per-element symbolic values of the loop's tiles (one row i, one key j, one column d)."""
 
     def __init__(self, p, loop):
-        self.p, self.vals, self.exp = p, _Values(p.params), z3.Function("exp", z3.RealSort(), z3.RealSort())
+        self.p, self.vals = p, _Values(p.params)
+        self.exp = self.vals.function("math.exp", 1)  # the body's math.exp: one function on both sides
         self.sym = {}
         body = loop.regions[0].blocks[0]
         m, l, acc = list(body.arguments)[1:]
@@ -101,39 +104,21 @@ class _Scalars:
         return result
 
     def _map(self, op):
-        local = {}
-        for inner in op.regions[0].blocks[0].operations:
+        def read(inner, local):
             name = inner.operation.name
-            args = [local[v] if v in local else self._outer(v) for v in inner.operation.operands] \
-                if name not in ("tile.elem",) else []
-            if name == "tile.yield":
-                return args[0]
             if name == "tile.elem":
-                local[inner.result] = self.tile(inner.operation.operands[0])
-            elif name == "math.exp":
-                local[inner.result] = self.exp(args[0])
-            elif name == "arith.constant" and _infinite(inner):
-                local[inner.result] = self.neg_inf
-            elif name == "tile.index":
-                local[inner.result] = z3.Int(f"pos{ir.IntegerAttr(inner.attributes['dim']).value}")
-            else:
-                local[inner.result] = self.vals.scalar(inner, args)
-        raise ValueError("tile.map without tile.yield")
+                return self.tile(inner.operation.operands[0])
+            return _position(inner) if name == "tile.index" else None
+
+        return evaluate(op.regions[0].blocks[0], self.vals, read, self._outer)
 
     def _outer(self, value):
         known = self.p.values.get(value)
         if isinstance(known, tuple) and known[0] == "float":
-            import math
             return self.neg_inf if math.isinf(known[1]) else z3.RealVal(known[1])
         if known is not None and not isinstance(known, tuple):
             return known
         return self.tile(value)
-
-
-def _infinite(op) -> bool:
-    import math
-    attr = op.attributes["value"]
-    return isinstance(attr, ir.FloatAttr) and math.isinf(ir.FloatAttr(attr).value)
 
 
 def _online_step(p, fn):
@@ -262,34 +247,26 @@ def check_reference(tiled, fused, path: str) -> list[Result]:
 
 def _stabiliser_value(s, p, x_map, score):
     """The tile program's x: its stabiliser map, the scores a symbol, -inf a constant."""
-    local = {}
-    for inner in x_map.regions[0].blocks[0].operations:
+    def read(inner, local):
         name = inner.operation.name
-        if name == "tile.yield":
-            return local[inner.operation.operands[0]]
-        if name == "tile.elem":
-            src = inner.operation.operands[0]
-            owner = src.owner
-            if owner.operation.name == "tile.mma":
-                local[inner.result] = score
-            else:
-                kind = p.values.get(src)
-                dims = [ir.AffineDimExpr(e).position for e in ir.AffineMapAttr(inner.attributes["map"]).value.results]
-                _, tensor, offs = kind
-                lead = len(offs) - len(dims)
-                pos = [z3.Int("pos0"), z3.Int("pos1")]
-                local[inner.result] = s.vals.tensor(tensor, offs[:lead] + [o + pos[d] for o, d in zip(offs[lead:], dims)])
-            continue
-        args = [local[v] if v in local else s._outer(v) for v in inner.operation.operands]
         if name == "tile.index":
-            local[inner.result] = z3.Int(f"pos{ir.IntegerAttr(inner.attributes['dim']).value}")
-        elif name == "arith.constant" and _infinite(inner):
-            local[inner.result] = s.neg_inf
-        elif name == "math.exp":
-            local[inner.result] = s.exp(args[0])
-        else:
-            local[inner.result] = s.vals.scalar(inner, args)
-    raise ValueError("tile.map without tile.yield")
+            return _position(inner)
+        if name != "tile.elem":
+            return None
+        src = inner.operation.operands[0]
+        if src.owner.operation.name == "tile.mma":
+            return score
+        _, tensor, offs = p.values.get(src)
+        dims = [ir.AffineDimExpr(e).position for e in ir.AffineMapAttr(inner.attributes["map"]).value.results]
+        lead = len(offs) - len(dims)
+        pos = [z3.Int("pos0"), z3.Int("pos1")]
+        return s.vals.tensor(tensor, offs[:lead] + [o + pos[d] for o, d in zip(offs[lead:], dims)])
+
+    return evaluate(x_map.regions[0].blocks[0], s.vals, read, s._outer)
+
+
+def _position(op):
+    return z3.Int(f"pos{ir.IntegerAttr(op.attributes['dim']).value}")
 
 
 class _Reference:
@@ -319,34 +296,24 @@ class _Reference:
         self.positions = positions
 
     def stabiliser(self, coords, score, s):
-        local = {}
-        for op in self.body.operations:
+        def read(op, local):
             name = op.operation.name
-            if name == "ta.yield":
-                return local[self.x_value]
-            operands = list(op.operation.operands)
-            if name == "ta.at":
-                src = operands[0]
-                dims = self.positions(ir.AffineMapAttr(op.attributes["map"]).value)
-                if src == self.contract.result:
-                    local[op.result] = score
-                elif src in self.names:
-                    local[op.result] = s.vals.tensor(self.names[src], [coords.get(d, z3.Int(f"d{d}")) for d in dims])
-                else:
-                    local[op.result] = z3.Real(f"other{len(local)}")
-            elif name == "ta.index":
+            if name == "ta.param":
+                return s.p.params[ir.StringAttr(op.attributes["name"]).value]
+            if name == "ta.index":
                 d = ir.IntegerAttr(op.attributes["dim"]).value
-                local[op.result] = coords.get(d, z3.Int(f"d{d}"))
-            elif name == "ta.param":
-                local[op.result] = s.p.params[ir.StringAttr(op.attributes["name"]).value]
-            elif name == "arith.constant" and _infinite(op):
-                local[op.result] = s.neg_inf
-            elif name == "math.exp":
-                local[op.result] = s.exp(local[operands[0]])
-            else:
-                args = [local[v] if v in local else _reference_outer(v, s) for v in operands]
-                local[op.result] = s.vals.scalar(op, args)
-        raise ValueError("ta.online without ta.yield")
+                return coords.get(d, z3.Int(f"d{d}"))
+            if name != "ta.at":
+                return None
+            src = op.operation.operands[0]
+            if src == self.contract.result:
+                return score
+            if src in self.names:
+                dims = self.positions(ir.AffineMapAttr(op.attributes["map"]).value)
+                return s.vals.tensor(self.names[src], [coords.get(d, z3.Int(f"d{d}")) for d in dims])
+            return z3.Real(f"other{len(local)}")
+
+        return evaluate(self.body, s.vals, read, lambda v: s.vals.scalar(v.owner, []))[0]
 
     def operand(self, role, p, index, coords, e):
         """(kernel's global index, reference's) of the element ``index`` (row, col) of Q, K or V."""
@@ -371,13 +338,6 @@ class _Reference:
             amap = ir.AffineMapAttr(owner.attributes["map"]).value
             return self.names[owner.operation.operands[0]], [affine(x, dims) for x in amap.results]
         return self.names[value], dims
-
-
-def _reference_outer(value, s):
-    op = value.owner
-    if _infinite(op):
-        return s.neg_inf
-    return s.vals.scalar(op, [])
 
 
 def _is_one(value) -> bool:

@@ -9,6 +9,8 @@ an equality proved holds for every input and every implementation of them.
 
 from __future__ import annotations
 
+import math
+
 import z3
 from torch_mlir import ir
 
@@ -120,6 +122,24 @@ def offsets_not_negative(p: Program) -> tuple[str, Outcome]:
         prove(z3.And(*claims), bounds, watch={"kt": kt, "s": s_iv, **p.params, **{f"pid{n}": x for n, x in enumerate(p.pids)}})
 
 
+def evaluate(block, vals: "_Values", read, outer):
+    """The Z3 value a ta.map / ta.online / tile.map body yields (a list for several).
+
+    ``read(op, local)`` gives the value of the ops that read tiles or tensors (ta.at,
+    tile.elem, ta.index, tile.index, ta.param) or None; ``outer(v)`` the values defined
+    outside the body; every other op is evaluated by ``vals``."""
+    local = {}
+    get = lambda v: local[v] if v in local else outer(v)
+    for op in block.operations:
+        name = op.operation.name
+        if name in ("ta.yield", "tile.yield"):
+            values = [get(v) for v in op.operation.operands]
+            return values[0] if len(values) == 1 else values
+        special = read(op, local)
+        local[op.result] = special if special is not None else vals.scalar(op, [get(v) for v in op.operation.operands])
+    raise ValueError("a body without a terminator")
+
+
 class _Values:
     """Z3 values of scalar ops; uninterpreted functions shared by kernel and reference."""
 
@@ -155,8 +175,12 @@ class _Values:
                     lambda a, b: a > b, lambda a, b: a >= b][pred](*args)
         if name == "arith.constant":
             attr = op.attributes["value"]
-            return z3.RealVal(ir.FloatAttr(attr).value) if isinstance(attr, ir.FloatAttr) else \
-                z3.IntVal(ir.IntegerAttr(attr).value)
+            if not isinstance(attr, ir.FloatAttr):
+                return z3.IntVal(ir.IntegerAttr(attr).value)
+            value = ir.FloatAttr(attr).value
+            if math.isinf(value):  # one uninterpreted constant per infinity, the same on both sides
+                return self.function("inf" if value > 0 else "ninf", 0)()
+            return z3.RealVal(value)
         if name in ("arith.index_cast",):
             return args[0]
         if name == "arith.sitofp":
@@ -191,48 +215,36 @@ def epilogue_equivalence(p: Program, ref: Reference) -> tuple[str, Outcome]:
             _, name, offs = kind
             lead = len(offs) - len(at)
             return vals.tensor(name, offs[:lead] + [o + c for o, c in zip(offs[lead:], at)])
-        op = value.owner
-        local = {}
-        for inner in op.regions[0].blocks[0].operations:
-            name = inner.operation.name
-            if name == "tile.yield":
-                return local[inner.operation.operands[0]]
-            if name == "tile.elem":
-                dims = [ir.AffineDimExpr(e).position for e in ir.AffineMapAttr(inner.attributes["map"]).value.results]
-                local[inner.result] = kernel_value(inner.operation.operands[0], [at[d] for d in dims])
-            else:
-                args = [local[v] if v in local else _outer(p, v, vals) for v in inner.operation.operands]
-                local[inner.result] = vals.scalar(inner, args)
-        raise ValueError("tile.map without tile.yield")
+
+        def read(op, local):
+            if op.operation.name != "tile.elem":
+                return None
+            dims = [ir.AffineDimExpr(e).position for e in ir.AffineMapAttr(op.attributes["map"]).value.results]
+            return kernel_value(op.operation.operands[0], [at[d] for d in dims])
+
+        return evaluate(value.owner.regions[0].blocks[0], vals, read, lambda v: _outer(p, v, vals))
 
     domain = offsets[:-2] + [offsets[-2] + i, offsets[-1] + j]
 
     def reference_value(value):
         if value == ref.contract.result:
             return acc
-        if value in ref.names:
-            return None  # read through ta.at, below
-        op = value.owner
-        local = {}
-        for inner in op.regions[0].blocks[0].operations:
-            name = inner.operation.name
-            if name == "ta.yield":
-                return local[inner.operation.operands[0]]
-            if name == "ta.at":
-                src = inner.operation.operands[0]
-                dims = [ir.AffineDimExpr(e).position for e in ir.AffineMapAttr(inner.attributes["map"]).value.results]
-                if src in ref.names:
-                    local[inner.result] = vals.tensor(ref.names[src], [domain[d] for d in dims])
-                elif dims == list(range(len(domain))):
-                    local[inner.result] = reference_value(src)
-                else:
-                    raise ValueError("a reference map reads an earlier result at other indices")
-            elif name == "ta.param":
-                local[inner.result] = p.params[ir.StringAttr(inner.attributes["name"]).value]
-            else:
-                args = [local[v] if v in local else _reference_outer(v, vals) for v in inner.operation.operands]
-                local[inner.result] = vals.scalar(inner, args)
-        raise ValueError("ta.map without ta.yield")
+
+        def read(op, local):
+            name = op.operation.name
+            if name == "ta.param":
+                return p.params[ir.StringAttr(op.attributes["name"]).value]
+            if name != "ta.at":
+                return None
+            src = op.operation.operands[0]
+            dims = [ir.AffineDimExpr(e).position for e in ir.AffineMapAttr(op.attributes["map"]).value.results]
+            if src in ref.names:
+                return vals.tensor(ref.names[src], [domain[d] for d in dims])
+            if dims != list(range(len(domain))):
+                raise ValueError("a reference map reads an earlier result at other indices")
+            return reference_value(src)
+
+        return evaluate(value.owner.regions[0].blocks[0], vals, read, lambda v: vals.scalar(v.owner, []))
 
     kernel = kernel_value(store.data["value"], coords)
     reference = reference_value(ref.result)
@@ -250,5 +262,3 @@ def _outer(p: Program, value, vals: _Values):
     return vals.scalar(value.owner, [])
 
 
-def _reference_outer(value, vals: _Values):
-    return vals.scalar(value.owner, [])

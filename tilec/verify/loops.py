@@ -25,7 +25,7 @@ import math
 import z3
 from torch_mlir import ir
 
-from .gemm_values import _Values
+from .gemm_values import _Values, evaluate
 from .report import Result
 from .solver import prove
 from .symbolic import dim
@@ -123,7 +123,7 @@ def _scalars(ops, env, buffers, vals, params, run) -> None:
     for op in ops:
         name = op.operation.name
         operands = list(op.operation.operands)
-        get = lambda v: env[v] if v in env else _outer(v, vals)
+        get = lambda v: env[v] if v in env else vals.scalar(v.owner, [])
         if name == "scf.for":
             continue
         if name == "memref.load":
@@ -135,18 +135,6 @@ def _scalars(ops, env, buffers, vals, params, run) -> None:
         elif name == "affine.apply":
             amap = ir.AffineMapAttr(op.attributes["map"]).value
             env[op.result] = affine(amap.results[0], [env[v] for v in operands])
-        elif name == "arith.constant" and isinstance(op.result.type, ir.IndexType):
-            env[op.result] = z3.IntVal(ir.IntegerAttr(op.attributes["value"]).value)
-        elif name in ("arith.addi", "arith.subi", "arith.muli", "arith.floordivsi"):
-            a, b = (env[v] for v in operands)
-            env[op.result] = {"arith.addi": a + b, "arith.subi": a - b, "arith.muli": a * b,
-                              "arith.floordivsi": a / b}[name]
-        elif name == "arith.cmpi":
-            a, b = (env[v] for v in operands)
-            pred = ir.IntegerAttr(op.attributes["predicate"]).value
-            env[op.result] = [a == b, a != b, a < b, a <= b, a > b, a >= b][pred]
-        elif name == "arith.constant" and _infinite(op):
-            env[op.result] = vals.function("inf" if ir.FloatAttr(op.attributes["value"]).value > 0 else "ninf", 0)()
         elif op.operation.results:
             env[op.result] = vals.scalar(op, [get(v) for v in operands])
 
@@ -165,11 +153,6 @@ def affine(expr, dims):
     if isinstance(expr, ir.AffineModExpr):
         return a % b
     return a / b if isinstance(expr, ir.AffineFloorDivExpr) else (a + b - 1) / b
-
-
-def _infinite(op) -> bool:
-    attr = op.attributes["value"]
-    return isinstance(attr, ir.FloatAttr) and math.isinf(ir.FloatAttr(attr).value)
 
 
 def _key(vals, value) -> str:
@@ -247,40 +230,15 @@ def _expected(ta_op, runs, vals, params, buffers):
 
 
 def _map_value(ta_op, ivs, vals, params, T):
-    local = {}
-    for inner in ta_op.regions[0].blocks[0].operations:
-        name = inner.operation.name
-        operands = list(inner.operation.operands)
-        if name == "ta.yield":
-            return local[operands[0]]
+    def read(op, local):
+        name = op.operation.name
         if name == "ta.at":
-            amap = ir.AffineMapAttr(inner.attributes["map"]).value
-            local[inner.result] = T(operands[0], [ivs[ir.AffineDimExpr(e).position] for e in amap.results])
-        elif name == "ta.index":
-            local[inner.result] = ivs[ir.IntegerAttr(inner.attributes["dim"]).value]
-        elif name == "ta.param":
-            local[inner.result] = params[ir.StringAttr(inner.attributes["name"]).value]
-        elif name == "arith.cmpi":
-            a, b = (local[v] for v in operands)
-            pred = ir.IntegerAttr(inner.attributes["predicate"]).value
-            local[inner.result] = [a == b, a != b, a < b, a <= b, a > b, a >= b][pred]
-        elif name in ("arith.addi", "arith.subi", "arith.muli", "arith.floordivsi"):
-            a, b = (local[v] for v in operands)
-            local[inner.result] = {"arith.addi": a + b, "arith.subi": a - b, "arith.muli": a * b,
-                                   "arith.floordivsi": a / b}[name]
-        elif name == "arith.constant" and isinstance(inner.result.type, ir.IndexType):
-            local[inner.result] = z3.IntVal(ir.IntegerAttr(inner.attributes["value"]).value)
-        elif name == "arith.constant" and _infinite(inner):
-            value = ir.FloatAttr(inner.attributes["value"]).value
-            local[inner.result] = vals.function("inf" if value > 0 else "ninf", 0)()
-        else:
-            args = [local[v] if v in local else _outer(v, vals) for v in operands]
-            local[inner.result] = vals.scalar(inner, args)
-    raise ValueError("ta.map without ta.yield")
+            amap = ir.AffineMapAttr(op.attributes["map"]).value
+            return T(op.operation.operands[0], [ivs[ir.AffineDimExpr(e).position] for e in amap.results])
+        if name == "ta.index":
+            return ivs[ir.IntegerAttr(op.attributes["dim"]).value]
+        if name == "ta.param":
+            return params[ir.StringAttr(op.attributes["name"]).value]
+        return None
 
-
-def _outer(value, vals):
-    op = value.owner
-    if _infinite(op):
-        return vals.function("inf" if ir.FloatAttr(op.attributes["value"]).value > 0 else "ninf", 0)()
-    return vals.scalar(op, [])
+    return evaluate(ta_op.regions[0].blocks[0], vals, read, lambda v: vals.scalar(v.owner, []))
