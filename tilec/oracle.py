@@ -81,7 +81,7 @@ def _remap(op, values, env):
     amap = ir.AffineMapAttr(op.attributes["map"]).value
     shape = sizes(op.result.type, env)
     grid = [torch.arange(n).reshape([n if k == d else 1 for k in range(len(shape))]) for d, n in enumerate(shape)]
-    coords = [oracle_scalar.affine(e, grid) for e in amap.results]
+    coords = [torch.as_tensor(oracle_scalar.affine(e, grid)) for e in amap.results]  # a constant is an int
     for axis, (c, n) in enumerate(zip(coords, src.shape)):
         if c.numel() and (int(c.min()) < 0 or int(c.max()) >= n):
             raise TilecError(f"ta.remap reads dim {axis} of its operand at {int(c.min())}..{int(c.max())}, "

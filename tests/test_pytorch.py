@@ -1,0 +1,96 @@
+"""PyTorch code through tilec.compile, on the CPU stages, against torch eager."""
+
+import math
+import warnings
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+import tilec
+from tilec.diagnostics import TilecError
+from tilec.pytorch.api import TilecFallbackWarning
+
+torch.manual_seed(0)
+
+
+def _attention(q, k, v):
+    scores = q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])
+    return torch.softmax(scores, dim=-1) @ v
+
+
+def _rmsnorm(x, w):
+    return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * w
+
+
+CASES = {
+    "matmul": (lambda a, b: a @ b, lambda: (torch.randn(33, 17), torch.randn(17, 9))),
+    "matmul_size_1": (lambda a, b: a @ b, lambda: (torch.randn(1, 17), torch.randn(17, 5))),
+    "linear_bias_gelu": (lambda x, w, b: F.gelu(F.linear(x, w, b)), lambda: (torch.randn(6, 16), torch.randn(24, 16), torch.randn(24))),
+    "softmax": (lambda x: torch.softmax(x, dim=-1), lambda: (torch.randn(7, 33),)),
+    "layernorm": (lambda x: F.layer_norm(x, (32,)), lambda: (torch.randn(5, 32),)),
+    "rmsnorm": (_rmsnorm, lambda: (torch.randn(5, 32), torch.randn(32))),
+    "attention": (_attention, lambda: (torch.randn(2, 19, 16), torch.randn(2, 23, 16), torch.randn(2, 23, 16))),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+@pytest.mark.parametrize("stage", ["oracle", "loop"])
+def test_matches_torch_eager(name, stage):
+    fn, make = CASES[name]
+    args = make()
+    graph = tilec.compile(fn, args, stage=stage, strict=True, name=name)
+    assert '"ta.' in graph.ta
+    torch.testing.assert_close(graph(*args), fn(*args), rtol=1e-4, atol=1e-4)
+
+
+def test_module_parameters_are_inputs_not_constants():
+    model = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.GELU(), torch.nn.LayerNorm(32))
+    x = torch.randn(4, 16)
+    graph = tilec.compile(model, (x,), strict=True)
+    assert "dense_resource" not in graph.ta and "0.weight" not in graph.ta
+    with torch.no_grad():
+        torch.testing.assert_close(graph(x), model(x), rtol=1e-4, atol=1e-4)
+        model[0].weight.mul_(2)  # the compiled graph reads the module's current parameters
+        torch.testing.assert_close(graph(x), model(x), rtol=1e-4, atol=1e-4)
+
+
+def test_attention_spec_fuses_into_one_pass():
+    args = CASES["attention"][1]()
+    graph = tilec.compile(_attention, args, strict=True)
+    from tilec.driver import to_loops
+
+    with graph.context:
+        loops = str(to_loops(graph.module))
+    assert "ta.online" not in loops and loops.count("memref.alloc") < 6
+
+
+def _unsupported(x):
+    return torch.sort(x, dim=-1).values  # sort has no ta rule
+
+
+class _Sorting(torch.nn.Module):
+    def forward(self, x):
+        return torch.sort(x, dim=-1).values
+
+
+def test_unsupported_op_is_located_in_user_code():
+    x = torch.randn(4, 8)
+    with pytest.raises(TilecError) as err:
+        tilec.compile(_Sorting(), (x,), strict=True)
+    assert "test_pytorch.py" in str(err.value.loc) and "'tm_tensor.sort'" in err.value.message
+
+
+def test_unsupported_op_falls_back_to_torch():
+    x = torch.randn(4, 8)
+    with pytest.warns(TilecFallbackWarning, match="leaves this graph to torch"):
+        graph = tilec.compile(_unsupported, (x,))
+    assert graph.ta == "" and "tm_tensor.sort" in graph.fallback_reason
+    torch.testing.assert_close(graph(x), _unsupported(x))
+
+
+def test_called_with_other_shapes_is_an_error():
+    a, b = torch.randn(3, 4), torch.randn(4, 5)
+    graph = tilec.compile(lambda a, b: a @ b, (a, b), stage="oracle")
+    with pytest.raises(TilecError, match="compiled for input shapes"):
+        graph(torch.randn(5, 4), b)

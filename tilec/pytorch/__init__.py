@@ -1,0 +1,1 @@
+"""PyTorch in, ta out: ``tilec.compile`` and the ``torch.compile`` backend."""

@@ -1,0 +1,95 @@
+"""``tilec.compile``: PyTorch code in, a callable backed by tilec's stages out.
+
+    graph = tilec.compile(model, (x,))            # torch.export -> linalg -> ta
+    y = graph(x)                                  # runs the loop stage on the CPU
+    print(graph.ta)                               # the raised ta IR
+
+An op tilec has no rule for is reported with the user's source line; by
+default the whole graph then stays in torch (a warning says why), with
+``strict=True`` it is an error.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import torch
+
+from ..diagnostics import TilecError
+from .raising import Unsupported
+
+STAGES = ("oracle", "loop", "tile")
+
+
+class TilecFallbackWarning(UserWarning):
+    """A graph (or part of one) stays in torch."""
+
+
+class CompiledGraph:
+    """A torch function raised to ta, run through one of tilec's CPU stages."""
+
+    def __init__(self, fn, example_inputs: tuple, stage: str, strict: bool, name: str):
+        from tilec.dialects import context
+
+        from .importer import import_torch, state_of
+
+        if stage not in STAGES:
+            raise ValueError(f"stage must be one of {', '.join(STAGES)}, not {stage!r}")
+        self.fn, self.stage, self.fallback_reason = fn, stage, None
+        self.shapes = [tuple(t.shape) for t in example_inputs]
+        self._state = lambda: state_of(fn)
+        self.context = context()
+        with self.context, torch.no_grad():
+            try:
+                self.module, self.graph = import_torch(fn, tuple(example_inputs), name)
+            except Unsupported as err:
+                message = f"{err.op_name}: {err.reason}"
+                if strict:
+                    raise TilecError(f"tilec cannot compile '{err.op_name}': {err.reason}", err.loc) from None
+                where = f"{err.loc}: " if err.loc else ""
+                self.fallback_reason, self.module, self.graph = f"{where}{message}", None, None
+                warnings.warn(f"{where}tilec leaves this graph to torch: {message}", TilecFallbackWarning,
+                              stacklevel=3)
+
+    @property
+    def ta(self) -> str:
+        """The ta IR of the graph ('' when it stays in torch)."""
+        return str(self.module) if self.module is not None else ""
+
+    def __call__(self, *args):
+        if self.module is None:
+            return self.fn(*args)
+        shapes = [tuple(t.shape) for t in args]
+        if shapes != self.shapes:
+            raise TilecError(f"compiled for input shapes {self.shapes}, called with {shapes}")
+        if any(t.is_cuda for t in args):
+            raise TilecError("this graph runs on the CPU stages only; for the GPU compile a spec with "
+                             "`tilec compile` and load its package with tilec.runtime")
+        state = [t.detach() for t in self._state().values()]
+        inputs = dict(zip(self.graph.state_names + self.graph.input_names, state + [a.detach() for a in args]))
+        outputs = self._run(inputs)
+        results = [outputs[n] for n in self.graph.output_names]
+        return results[0] if len(results) == 1 else tuple(results)
+
+    def _run(self, inputs: dict) -> dict:
+        from torch_mlir import ir
+
+        from ..oracle import evaluate
+        from ..signature import signature
+
+        with self.context, ir.Location.unknown():
+            fn = self.module.body.operations[0]
+            if self.stage == "oracle":
+                return evaluate(fn, inputs, {})
+            from ..commands import _run_stage
+
+            return _run_stage(self.stage, self.module, signature(fn), inputs, {})
+
+
+def compile(fn, example_inputs, *, stage: str = "loop", strict: bool = False, name: str = "graph") -> CompiledGraph:
+    """Raise ``fn`` (an nn.Module or a function of tensors) at ``example_inputs`` into ta.
+
+    ``stage`` picks how calls run: "oracle" (ta with torch), "loop" (loop IR through MLIR's
+    ExecutionEngine) or "tile" (the tile interpreter; GEMM and attention shapes only).
+    """
+    return CompiledGraph(fn, tuple(example_inputs), stage, strict, name)

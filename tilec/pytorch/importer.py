@@ -1,0 +1,124 @@
+"""PyTorch code -> linalg-on-tensors -> a ta module.
+
+    module, graph = import_torch(fn, (x, w))
+
+``torch.export`` traces ``fn`` at the example inputs' shapes; torch-mlir's FX
+importer lowers the graph to linalg-on-tensors in a tilec context; ``Raiser``
+turns that into one ta function. An nn.Module's parameters and buffers become
+leading inputs (named after them), so the ta function never embeds weights.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import torch
+from torch_mlir import ir, passmanager
+from torch_mlir import fx
+from torch_mlir.dialects import func
+
+from torch_mlir.compiler_utils import TorchMlirCompilerError
+
+from .raising import Raiser, Unsupported, ta_type
+
+_SUPPORTED_DTYPES = (torch.float32, torch.float16, torch.bfloat16)
+
+
+@dataclass(frozen=True)
+class Graph:
+    """What the ta function takes: state tensors (parameters, buffers) then user inputs."""
+
+    state_names: tuple[str, ...]
+    input_names: tuple[str, ...]
+    output_names: tuple[str, ...]
+
+
+class _WithState(torch.nn.Module):
+    """Calls ``module`` with its parameters and buffers passed as inputs."""
+
+    def __init__(self, module: torch.nn.Module, names: list[str]):
+        super().__init__()
+        self.names = names
+        self.held = [module]  # in a list: its parameters must not be this module's (export would freeze them)
+
+    def forward(self, *args):
+        state = dict(zip(self.names, args[:len(self.names)]))
+        return torch.func.functional_call(self.held[0], state, args[len(self.names):])
+
+
+def _function_module(fn) -> torch.nn.Module:
+    """A module whose forward is ``fn`` itself (no wrapper frame: locations name the user's lines)."""
+    return type("Function", (torch.nn.Module,), {"forward": staticmethod(fn)})()
+
+
+def state_of(fn) -> dict[str, torch.Tensor]:
+    if not isinstance(fn, torch.nn.Module):
+        return {}
+    return {**dict(fn.named_parameters()), **dict(fn.named_buffers())}
+
+
+def _linalg(fn, args: tuple, context: ir.Context):
+    state = state_of(fn)
+    wrapped = _WithState(fn, list(state)) if isinstance(fn, torch.nn.Module) else _function_module(fn)
+    example = tuple(t.detach() for t in state.values()) + tuple(args)
+    program = torch.export.export(wrapped, example, strict=False)
+    # torch-mlir imports into a context of its own (with its torch dialect); the linalg
+    # text, locations included, is read back into tilec's context
+    try:
+        lowered = fx.export_and_import(program, output_type="linalg-on-tensors")
+    except TorchMlirCompilerError as err:
+        diagnostics = [line for line in str(err).splitlines() if "error:" in line]
+        raise Unsupported("torch-mlir", (diagnostics or ["cannot lower the graph to linalg"])[0].strip(), None) from None
+    text = lowered.operation.get_asm(enable_debug_info=True, print_generic_op_form=True)
+    with context:
+        # ops of torch-mlir's own dialects (tm_tensor.sort, ...) are read as unregistered
+        # ones; the raiser reports them as unsupported
+        context.allow_unregistered_dialects = True
+        try:
+            return ir.Module.parse(text), list(state)
+        finally:
+            context.allow_unregistered_dialects = False
+
+
+def _ident(name: str) -> str:
+    name = re.sub(r"\W", "_", name)
+    return "_" + name if not name or name[0].isdigit() else name
+
+
+def import_torch(fn, args: tuple, name: str = "graph") -> tuple[ir.Module, Graph]:
+    """The ta module of ``fn`` at ``args`` (call inside a tilec context)."""
+    for k, a in enumerate(args):
+        if not isinstance(a, torch.Tensor):
+            raise TypeError(f"example input {k} is a {type(a).__name__}; tilec.compile takes tensors")
+        if a.dtype not in _SUPPORTED_DTYPES:
+            raise TypeError(f"example input {k} has dtype {a.dtype}; tilec kernels take f32, f16 and bf16")
+    linalg, state_names = _linalg(fn, args, ir.Context.current)
+    with ir.Location.name(name):
+        return _build(linalg, state_names, len(args), name)
+
+
+def _build(linalg, state_names, n_args, name):
+    source = next(op for op in linalg.body.operations if op.operation.name == "func.func")
+    names = [_ident(n) for n in state_names] + [f"in{k}" for k in range(n_args)]
+    source_type = ir.FunctionType(ir.TypeAttr(source.attributes["function_type"]).value)
+    module = ir.Module.create(ir.Location.name(name))
+    arg_types = [ta_type(ir.RankedTensorType(t).shape, ir.RankedTensorType(t).element_type)
+                 for t in source_type.inputs]
+    with ir.InsertionPoint(module.body), ir.Location.name(name):
+        fn_op = func.FuncOp(_ident(name), (arg_types, []))
+        block = fn_op.add_entry_block()
+    with ir.InsertionPoint(block):
+        results = Raiser(source, names).raise_body(list(fn_op.arguments))
+        with ir.Location.name(name):
+            func.ReturnOp(results)
+    outputs = [f"out{k}" for k in range(len(results))]
+    fn_op.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(arg_types, [r.type for r in results]))
+    named = lambda n: ir.DictAttr.get({"ta.name": ir.StringAttr.get(n)})
+    fn_op.attributes["arg_attrs"] = ir.ArrayAttr.get([named(n) for n in names])
+    fn_op.attributes["res_attrs"] = ir.ArrayAttr.get([named(n) for n in outputs])
+    fn_op.attributes["ta.params"] = ir.DictAttr.get({})
+    pm = passmanager.PassManager.parse("builtin.module(canonicalize, cse)")
+    module.operation.verify()
+    pm.run(module.operation)
+    return module, Graph(tuple(names[:len(state_names)]), tuple(names[len(state_names):]), tuple(outputs))

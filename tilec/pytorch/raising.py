@@ -1,0 +1,308 @@
+"""Raise torch-mlir's linalg-on-tensors into a ta function.
+
+Each linalg op becomes the ta op that says the same thing:
+
+    linalg.matmul / batch_matmul, a generic summing products   -> ta.contract
+    linalg.generic, all loops parallel                           -> ta.map (body copied)
+    linalg.generic reducing with addf / maximumf / minimumf      -> ta.map + ta.reduce
+    linalg.transpose / broadcast, unit-dim expand/collapse_shape -> a View (no op)
+    tensor.empty, linalg.fill as an accumulator's start          -> nothing
+
+Shapes are the example inputs' (static); f64 arithmetic that torch's
+decompositions introduce (layer_norm's statistics) is carried out in f32, the
+precision of the kernels tilec emits. An op with no rule raises ``Unsupported``
+naming the op and the user's source line torch.export recorded.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from torch_mlir import ir
+from torch_mlir.dialects import arith
+
+from tilec.dialects import ta_builders as tb
+from tilec.dialects.dims import parse_dim
+
+from ..diagnostics import SourceLoc
+from .bodies import BodyCopier, combiner
+from .views import View
+
+_REDUCE_KIND = {"arith.addf": "sum", "arith.maximumf": "max", "arith.minimumf": "min",
+                "arith.maxnumf": "max", "arith.minnumf": "min"}
+_IDENTITY = {"sum": 0.0, "max": float("-inf"), "min": float("inf")}
+_VIEW_OPS = ("linalg.transpose", "linalg.broadcast", "tensor.expand_shape", "tensor.collapse_shape")
+
+
+_FRAME = re.compile(r'"(?P<file>[^"]*)":(?P<line>\d+):(?P<col>\d+)')
+_LIBRARY = (f"{os.sep}torch{os.sep}", f"{os.sep}tilec{os.sep}pytorch{os.sep}", f"{os.sep}torch_mlir{os.sep}")
+
+
+def user_frame(location) -> SourceLoc | None:
+    """The innermost frame of a torch.export location that is the user's code (not torch's
+    or this importer's); the innermost frame of all when every frame is a library's."""
+    frames = [SourceLoc(m["file"], int(m["line"]), max(int(m["col"]), 1)) for m in _FRAME.finditer(str(location))]
+    users = [f for f in frames if not any(part in f.file for part in _LIBRARY)]
+    return (users or frames or [None])[0]
+
+
+class Unsupported(Exception):
+    """A linalg op tilec has no ta rule for."""
+
+    def __init__(self, op_name: str, reason: str, loc: SourceLoc | None):
+        super().__init__(f"{op_name}: {reason}")
+        self.op_name, self.reason, self.loc = op_name, reason, loc
+
+
+def element(t: ir.Type) -> ir.Type:
+    """The ta element type for a linalg one (f64 carried out in f32)."""
+    return ir.F32Type.get() if isinstance(t, ir.F64Type) or str(t) == "f64" else t
+
+
+def ta_type(shape, elem: ir.Type) -> ir.RankedTensorType:
+    return tb.tensor_type([parse_dim(str(n)) for n in shape], element(elem))
+
+
+class Raiser:
+    """Raises one linalg function into ``fn`` (a func.func with ta types, entry block empty)."""
+
+    def __init__(self, source_fn, names: list[str]):
+        self.source_fn, self.names = source_fn, names
+        self.views: dict = {}
+        self.fills: dict = {}  # linalg.fill results: their scalar constant op
+
+    def unsupported(self, op, reason: str) -> Unsupported:
+        return Unsupported(op.operation.name, reason, user_frame(op.location))
+
+    def raise_body(self, args: list) -> list:
+        """Raise every op of the source function; ``args`` are the ta arguments."""
+        for arg, ta_arg in zip(self.source_fn.arguments, args):
+            self.views[arg] = _without_unit_dims(ta_arg)
+        for op in self.source_fn.entry_block.operations:
+            name = op.operation.name
+            if name == "func.return":
+                return [self.materialize(self.views[v], v.type) for v in op.operation.operands]
+            with op.location:
+                self._raise(op, name)
+        raise self.unsupported(self.source_fn, "function has no return")
+
+    def _raise(self, op, name: str) -> None:
+        if name in ("arith.constant", "tensor.empty"):
+            return  # constants are copied into the bodies that use them
+        if name == "linalg.fill":
+            self.fills[op.results[0]] = op.operation.operands[0]
+            return
+        if name in ("linalg.matmul", "linalg.batch_matmul"):
+            self._named_contraction(op)
+        elif name == "linalg.generic":
+            self._generic(op)
+        elif name in _VIEW_OPS:
+            self.views[op.results[0]] = self._view(op, name)
+        else:
+            raise self.unsupported(op, "no ta rule for this op")
+
+    # -- views ------------------------------------------------------------------------
+
+    def _view(self, op, name: str) -> View:
+        src = self.view_of(op, op.operation.operands[0])
+        result_type = ir.RankedTensorType(op.results[0].type)
+        if name == "linalg.transpose":
+            return src.transposed(list(ir.DenseI64ArrayAttr(op.attributes["permutation"])))
+        if name == "linalg.broadcast":
+            return src.broadcast(result_type.rank, list(ir.DenseI64ArrayAttr(op.attributes["dimensions"])))
+        groups = [[ir.IntegerAttr(i).value for i in ir.ArrayAttr(g)]
+                  for g in ir.ArrayAttr(op.attributes["reassociation"])]
+        sizes_in = ir.RankedTensorType(op.operation.operands[0].type).shape
+        view = src.reassociated(groups, name == "tensor.expand_shape", sizes_in, result_type.shape)
+        if view is None:
+            raise self.unsupported(op, "a reshape that merges or splits dims larger than 1")
+        return view
+
+    def view_of(self, op, value) -> View:
+        if value in self.views:
+            return self.views[value]
+        if value in self.fills:
+            raise self.unsupported(op, "reads a filled tensor (only an accumulator may start from a fill)")
+        raise self.unsupported(op, f"reads a value tilec did not raise ({value.owner.name})")
+
+    def materialize(self, view: View, linalg_type) -> ir.Value:
+        """A ta tensor with the linalg value's shape (a ta.map when the view permutes or drops dims)."""
+        t = ir.RankedTensorType(linalg_type)
+        if view.is_whole and list(ir.RankedTensorType(view.value.type).shape) == list(t.shape):
+            return view.value
+        dims = [ir.AffineDimExpr.get(k) for k in range(t.rank)]
+        amap = view.read_map(dims, t.rank)
+        return tb.build_map(ta_type(t.shape, t.element_type), lambda: tb.at(view.value, amap))
+
+    # -- contractions -----------------------------------------------------------------
+
+    def _named_contraction(self, op) -> None:
+        batch = op.operation.name == "linalg.batch_matmul"
+        if "indexing_maps" in op.attributes:
+            maps = [ir.AffineMapAttr(m).value for m in ir.ArrayAttr(op.attributes["indexing_maps"])]
+        else:
+            d = [ir.AffineDimExpr.get(k) for k in range(4 if batch else 3)]
+            b, (m, n, k) = (d[:1], d[1:]) if batch else ([], d)
+            maps = [ir.AffineMap.get(len(d), 0, r) for r in (b + [m, k], b + [k, n], b + [m, n])]
+        lhs, rhs, out = op.operation.operands
+        self._contract(op, lhs, rhs, out, maps)
+
+    def _contract(self, op, lhs, rhs, out, maps) -> None:
+        domain = Domain(op, maps)
+        n = len(domain.live)
+        reads = []
+        for value, amap in ((lhs, maps[0]), (rhs, maps[1])):
+            view = self.view_of(op, value)
+            read = view.read_map(domain.results(amap), n)
+            if read is None:
+                raise self.unsupported(op, "an operand indexed by something other than loop dims")
+            reads.append((view.value, read))
+        out_results = domain.results(maps[2])
+        kept = [k for k, r in enumerate(out_results) if r is not None]
+        out_type = ir.RankedTensorType(out.type)
+        out_map = ir.AffineMap.get(n, 0, [out_results[k] for k in kept])
+        shape = [out_type.shape[k] for k in kept]
+        self._zero_start(op, out, "sum")
+        result = ir.Operation.create(
+            "ta.contract", results=[ta_type(shape, ir.F32Type.get())], operands=[reads[0][0], reads[1][0]],
+            attributes={"maps": ir.ArrayAttr.get([ir.AffineMapAttr.get(m) for m in (reads[0][1], reads[1][1], out_map)])}
+        ).result
+        if element(out_type.element_type) != ir.F32Type.get():
+            acc = result
+            result = tb.build_map(ta_type(shape, out_type.element_type), lambda: arith.TruncFOp(
+                element(out_type.element_type), tb.at(acc, ir.AffineMap.get_identity(len(shape)))).result)
+        dims = [None] * out_type.rank
+        for t, k in enumerate(kept):
+            dims[k] = t
+        self.views[op.results[0]] = View(result, tuple(dims))
+
+    def _zero_start(self, op, out, kind: str) -> None:
+        """The accumulator must start at the reduction's identity (a fill with it)."""
+        fill = self.fills.get(out)
+        value = fill.owner.attributes["value"] if fill is not None and "value" in fill.owner.attributes else None
+        if value is None or not isinstance(value, ir.FloatAttr) or ir.FloatAttr(value).value != _IDENTITY[kind]:
+            raise self.unsupported(op, f"a {kind} that does not start from {_IDENTITY[kind]}")
+
+    # -- generics ---------------------------------------------------------------------
+
+    def _generic(self, op) -> None:
+        maps = [ir.AffineMapAttr(m).value for m in ir.ArrayAttr(op.attributes["indexing_maps"])]
+        iterators = [str(ir.Attribute(a)).split("<")[-1].rstrip(">") for a in ir.ArrayAttr(op.attributes["iterator_types"])]
+        reduced = [k for k, it in enumerate(iterators) if it == "reduction"]
+        n_in = len(op.operation.operands) - len(op.results)
+        block = op.regions[0].blocks[0]
+        yielded = list(list(block.operations)[-1].operation.operands)
+        used = [k for k, r in enumerate(op.results) if list(r.uses)]
+        if len(used) > 1:
+            raise self.unsupported(op, "more than one of its results is used")
+        k = used[0] if used else 0
+        out_arg = block.arguments[n_in + k]
+        out_map = maps[n_in + k]
+        value = yielded[k]
+        if reduced:
+            kind, value = combiner(value, out_arg)
+            if kind is None:
+                raise self.unsupported(op, "a reduction other than a sum, max or min of its body")
+            kind = _REDUCE_KIND.get(kind)
+            if kind is None:
+                raise self.unsupported(op, "a reduction other than a sum, max or min of its body")
+            lhs_rhs = self._contraction_operands(op, value, block, n_in)
+            if kind == "sum" and lhs_rhs is not None:
+                lhs, rhs, lhs_map, rhs_map = lhs_rhs
+                self._contract(op, lhs, rhs, op.operation.operands[n_in + k], [lhs_map, rhs_map, out_map])
+                return
+            self._zero_start(op, op.operation.operands[n_in + k], kind)
+        elif any(a == out_arg for a in _uses_of_block_args(block, value)):
+            raise self.unsupported(op, "an elementwise body that reads its output")
+        domain = Domain(op, maps)
+        elem = element(ir.RankedTensorType(op.results[k].type).element_type)
+        reads = self._reads(op, maps, block, n_in, domain)
+        copier = BodyCopier(self, op, reads, domain.position)
+        full = tb.build_map(ta_type(domain.shape, elem), lambda: copier.copy(value))
+        live_reduced = [domain.position[d] for d in reduced if d in domain.position]
+        result = tb.reduce(full, kind, live_reduced) if live_reduced else full
+        remaining = [p for p in range(len(domain.live)) if p not in live_reduced]
+        dims = [remaining.index(ir.AffineDimExpr(r).position) if r is not None else None
+                for r in domain.results(out_map)]
+        self.views[op.results[k]] = View(result, tuple(dims))
+
+    def _reads(self, op, maps, block, n_in, domain) -> dict:
+        """Block argument -> (ta tensor, projection) for each input."""
+        reads = {}
+        for i in range(n_in):
+            view = self.view_of(op, op.operation.operands[i])
+            read = view.read_map(domain.results(maps[i]), len(domain.live))
+            if read is None:
+                raise self.unsupported(op, f"input {i} is indexed by something other than loop dims")
+            reads[block.arguments[i]] = (view.value, read)
+        return reads
+
+    def _contraction_operands(self, op, value, block, n_in):
+        """(lhs, rhs, lhs map, rhs map) when ``value`` is a product of two inputs (maybe widened)."""
+        owner = value.owner
+        if isinstance(owner, ir.Block) or owner.name != "arith.mulf":
+            return None
+        sides = []
+        for v in owner.operands:
+            while not isinstance(v.owner, ir.Block) and v.owner.name == "arith.extf":
+                v = v.owner.operands[0]
+            if not isinstance(v.owner, ir.Block) or list(block.arguments).index(v) >= n_in:
+                return None
+            sides.append(list(block.arguments).index(v))
+        maps = [ir.AffineMapAttr(m).value for m in ir.ArrayAttr(op.attributes["indexing_maps"])]
+        return (op.operation.operands[sides[0]], op.operation.operands[sides[1]], maps[sides[0]], maps[sides[1]])
+
+
+def _uses_of_block_args(block, value) -> list:
+    seen, stack, args = set(), [value], []
+    while stack:
+        v = stack.pop()
+        if isinstance(v.owner, ir.Block):
+            args.append(v)
+        elif v.owner.operation not in seen:
+            seen.add(v.owner.operation)
+            stack.extend(v.owner.operands)
+    return args
+
+
+def _without_unit_dims(value) -> View:
+    """An argument seen without its size-1 dims (a ta.remap drops them)."""
+    t = ir.RankedTensorType(value.type)
+    live = [k for k, n in enumerate(t.shape) if n != 1]
+    if len(live) == t.rank:
+        return View.whole(value)
+    results, dims = [], []
+    for k in range(t.rank):
+        dims.append(live.index(k) if k in live else None)
+        results.append(ir.AffineDimExpr.get(live.index(k)) if k in live else ir.AffineConstantExpr.get(0))
+    amap = ir.AffineMap.get(len(live), 0, results)
+    remapped = ir.Operation.create("ta.remap", results=[ta_type([t.shape[k] for k in live], t.element_type)],
+                                   operands=[value], attributes={"map": ir.AffineMapAttr.get(amap)}).result
+    return View(remapped, tuple(dims))
+
+
+class Domain:
+    """A linalg op's loops with the unit ones dropped (ta tensors have no unit dims)."""
+
+    def __init__(self, op, maps):
+        extents = [_extent(op, maps, d) for d in range(maps[0].n_dims)]
+        self.live = [d for d, n in enumerate(extents) if n != 1]
+        self.position = {d: p for p, d in enumerate(self.live)}
+        self.shape = [extents[d] for d in self.live]
+
+    def results(self, amap) -> list:
+        """Per result of a linalg map: the ta domain dim it reads, or None (constant, unit)."""
+        out = []
+        for r in amap.results:
+            live = isinstance(r, ir.AffineDimExpr) and ir.AffineDimExpr(r).position in self.position
+            out.append(ir.AffineDimExpr.get(self.position[ir.AffineDimExpr(r).position]) if live else None)
+        return out
+
+
+def _extent(op, maps, d: int) -> int:
+    for value, amap in zip(op.operation.operands, maps):
+        for k, r in enumerate(amap.results):
+            if isinstance(r, ir.AffineDimExpr) and ir.AffineDimExpr(r).position == d:
+                return ir.RankedTensorType(value.type).shape[k]
+    raise ValueError(f"loop dim d{d} indexes no operand")
