@@ -16,6 +16,7 @@ naming the op and the user's source line torch.export recorded.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 
@@ -97,6 +98,8 @@ class Raiser:
             self._named_contraction(op)
         elif name == "linalg.generic":
             self._generic(op)
+        elif name == "tensor.extract_slice":
+            self.views[op.results[0]] = self._slice(op)
         elif name in _VIEW_OPS:
             self.views[op.results[0]] = self._view(op, name)
         else:
@@ -114,10 +117,40 @@ class Raiser:
         groups = [[ir.IntegerAttr(i).value for i in ir.ArrayAttr(g)]
                   for g in ir.ArrayAttr(op.attributes["reassociation"])]
         sizes_in = ir.RankedTensorType(op.operation.operands[0].type).shape
-        view = src.reassociated(groups, name == "tensor.expand_shape", sizes_in, result_type.shape)
-        if view is None:
-            raise self.unsupported(op, "a reshape that merges or splits dims larger than 1")
-        return view
+        expand = name == "tensor.expand_shape"
+        view = src.reassociated(groups, expand, sizes_in, result_type.shape)
+        if view is not None:
+            return view
+        # a real reshape: index arithmetic in a ta.remap of the source, laid out as linalg has it
+        source = self.materialize(src, op.operation.operands[0].type)
+        outer = lambda sizes, group, i: math.prod(sizes[k] for k in group[i + 1:])
+        d = ir.AffineDimExpr.get
+        if expand:  # source dim g = row-major position of the result dims of group g
+            exprs = [sum((d(k) * outer(result_type.shape, g, i) for i, k in enumerate(g)), ir.AffineConstantExpr.get(0))
+                     for g in groups]
+        else:  # source dim k of group g = a digit of result dim g
+            exprs = [None] * len(sizes_in)
+            for r, g in enumerate(groups):
+                for i, k in enumerate(g):
+                    exprs[k] = ir.AffineExpr.get_mod(ir.AffineExpr.get_floor_div(d(r), outer(sizes_in, g, i)), sizes_in[k])
+        amap = ir.AffineMap.get(result_type.rank, 0, exprs)
+        remapped = ir.Operation.create("ta.remap", results=[ta_type(result_type.shape, result_type.element_type)],
+                                       operands=[source], attributes={"map": ir.AffineMapAttr.get(amap)}).result
+        return _without_unit_dims(remapped)
+
+    def _slice(self, op) -> View:
+        """tensor.extract_slice with static offsets and strides: a ta.remap."""
+        src_type, result_type = ir.RankedTensorType(op.operation.operands[0].type), ir.RankedTensorType(op.results[0].type)
+        if len(op.operation.operands) > 1 or src_type.rank != result_type.rank:
+            raise self.unsupported(op, "a slice with dynamic offsets or one that drops dims")
+        offsets = list(ir.DenseI64ArrayAttr(op.attributes["static_offsets"]))
+        strides = list(ir.DenseI64ArrayAttr(op.attributes["static_strides"]))
+        source = self.materialize(self.view_of(op, op.operation.operands[0]), src_type)
+        exprs = [ir.AffineDimExpr.get(k) * strides[k] + offsets[k] for k in range(src_type.rank)]
+        amap = ir.AffineMap.get(result_type.rank, 0, exprs)
+        remapped = ir.Operation.create("ta.remap", results=[ta_type(result_type.shape, result_type.element_type)],
+                                       operands=[source], attributes={"map": ir.AffineMapAttr.get(amap)}).result
+        return _without_unit_dims(remapped)
 
     def view_of(self, op, value) -> View:
         if value in self.views:
