@@ -19,6 +19,13 @@ def _attention(q, k, v):
     return torch.softmax(scores, dim=-1) @ v
 
 
+def _causal_attention(q, k, v):
+    s = q.shape[-2]
+    mask = torch.ones(s, s, dtype=torch.bool).tril()  # an index mask: inlined where it is read
+    scores = (q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])).masked_fill(~mask, float("-inf"))
+    return torch.softmax(scores, dim=-1) @ v
+
+
 def _rmsnorm(x, w):
     return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * w
 
@@ -31,6 +38,7 @@ CASES = {
     "layernorm": (lambda x: F.layer_norm(x, (32,)), lambda: (torch.randn(5, 32),)),
     "rmsnorm": (_rmsnorm, lambda: (torch.randn(5, 32), torch.randn(32))),
     "attention": (_attention, lambda: (torch.randn(2, 19, 16), torch.randn(2, 23, 16), torch.randn(2, 23, 16))),
+    "causal_attention": (_causal_attention, lambda: (torch.randn(2, 19, 16), torch.randn(2, 19, 16), torch.randn(2, 19, 16))),
 }
 
 
@@ -55,7 +63,7 @@ def test_module_parameters_are_inputs_not_constants():
         torch.testing.assert_close(graph(x), model(x), rtol=1e-4, atol=1e-4)
 
 
-@pytest.mark.parametrize("name", ["matmul", "linear_bias_gelu", "attention"])
+@pytest.mark.parametrize("name", ["matmul", "linear_bias_gelu", "attention", "causal_attention"])
 def test_tile_stage_matches_torch_eager(name):
     fn, make = CASES[name]
     args = make()
@@ -70,10 +78,11 @@ def _buffers(graph) -> list[str]:
         return re.findall(r"memref.alloc\(\)[^:]*: memref<([^>]*)>", str(to_loops(graph.module)))
 
 
-def test_attention_fuses_into_one_pass_over_keys():
-    args = CASES["attention"][1]()  # 19 queries, 23 keys
-    buffers = _buffers(tilec.compile(_attention, args, strict=True))
-    assert buffers and not [b for b in buffers if "19x23" in b], buffers  # no scores buffer
+@pytest.mark.parametrize("name, scores", [("attention", "19x23"), ("causal_attention", "19x19")])
+def test_attention_fuses_into_one_pass_over_keys(name, scores):
+    fn, make = CASES[name]
+    buffers = _buffers(tilec.compile(fn, make(), strict=True))
+    assert buffers and not [b for b in buffers if scores in b], buffers  # no scores buffer
 
 
 class Block(torch.nn.Module):

@@ -29,6 +29,15 @@ def combiner(value, out_arg):
     return None, None
 
 
+class Lazy:
+    """An elementwise generic over integers or booleans, kept as its body: ta tensors are
+    floating point, so a mask built from indices is computed where it is read."""
+
+    def __init__(self, generic, value, reads: dict, domain):
+        self.generic, self.value, self.reads, self.domain = generic, value, reads, domain
+        self.type = ir.RankedTensorType.get(domain.shape, value.type)
+
+
 def _demote(t: ir.Type) -> ir.Type:
     return ir.F32Type.get() if str(t) == "f64" else t
 
@@ -36,8 +45,8 @@ def _demote(t: ir.Type) -> ir.Type:
 class BodyCopier:
     """Copies the slice of a generic's body that computes one value."""
 
-    def __init__(self, raiser, generic, reads: dict, positions: dict):
-        self.raiser, self.generic, self.reads, self.positions = raiser, generic, reads, positions
+    def __init__(self, raiser, generic, reads: dict, index_value):
+        self.raiser, self.generic, self.reads, self.index_value = raiser, generic, reads, index_value
         self.copied: dict = {}
 
     def copy(self, value) -> ir.Value:
@@ -48,8 +57,13 @@ class BodyCopier:
         if isinstance(owner, ir.Block):
             if value not in self.reads:
                 raise self.raiser.unsupported(self.generic, "its body reads its output")
-            tensor, amap = self.reads[value]
-            result = tb.at(tensor, amap)
+            read = self.reads[value]
+            if isinstance(read, ir.Attribute):  # a splat constant
+                result = self._constant(read)
+            elif isinstance(read[0], Lazy):
+                result = self._inline(*read)
+            else:
+                result = tb.at(*read)
         else:
             result = self._op(owner)
         self.copied[key] = result
@@ -59,16 +73,10 @@ class BodyCopier:
         name = op.name
         if len(op.results) != 1:
             raise self.raiser.unsupported(self.generic, f"its body uses '{name}'")
-        if name == "linalg.index":  # a unit loop's index is 0
-            dim = ir.IntegerAttr(op.attributes["dim"]).value
-            if dim in self.positions:
-                return tb.index(self.positions[dim])
-            return arith.ConstantOp(ir.IndexType.get(), 0).result
+        if name == "linalg.index":
+            return self.index_value(ir.IntegerAttr(op.attributes["dim"]).value)
         if name == "arith.constant":
-            attr = op.attributes["value"]
-            if isinstance(attr, ir.FloatAttr) and str(attr.type) == "f64":
-                return arith.ConstantOp(ir.F32Type.get(), ir.FloatAttr(attr).value).result
-            return arith.ConstantOp(op.results[0].type, attr).result
+            return self._constant(op.attributes["value"])
         operands = [self.copy(v) for v in op.operands]
         result_type = _demote(op.results[0].type)
         if name in ("arith.extf", "arith.truncf") and operands[0].type == result_type:
@@ -77,6 +85,26 @@ class BodyCopier:
             return self._power(op, operands[0])
         attrs = {name: op.attributes[name] for name in op.attributes}
         return ir.Operation.create(name, results=[result_type], operands=operands, attributes=attrs).result
+
+    def _inline(self, lazy: "Lazy", amap: ir.AffineMap) -> ir.Value:
+        """The element of ``lazy`` that ``amap`` (this body's domain -> lazy's live dims) reads."""
+        def read_through(read):
+            if isinstance(read, ir.Attribute):
+                return read
+            return (read[0], tb.compose(amap, read[1]))
+
+        def index_value(dim: int) -> ir.Value:
+            if dim not in lazy.domain.position:
+                return arith.ConstantOp(ir.IndexType.get(), 0).result
+            return tb.index(ir.AffineDimExpr(amap.results[lazy.domain.position[dim]]).position)
+
+        reads = {arg: read_through(r) for arg, r in lazy.reads.items()}
+        return BodyCopier(self.raiser, lazy.generic, reads, index_value).copy(lazy.value)
+
+    def _constant(self, attr) -> ir.Value:
+        if isinstance(attr, ir.FloatAttr) and str(attr.type) == "f64":
+            return arith.ConstantOp(ir.F32Type.get(), ir.FloatAttr(attr).value).result
+        return arith.ConstantOp(attr.type, attr).result
 
     def _power(self, op, base: ir.Value) -> ir.Value:
         exponent = op.operands[1].owner

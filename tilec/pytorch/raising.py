@@ -27,7 +27,7 @@ from tilec.dialects import ta_builders as tb
 from tilec.dialects.dims import parse_dim
 
 from ..diagnostics import SourceLoc
-from .bodies import BodyCopier, combiner
+from .bodies import BodyCopier, Lazy, combiner
 from .views import View
 
 _REDUCE_KIND = {"arith.addf": "sum", "arith.maximumf": "max", "arith.minimumf": "min",
@@ -251,8 +251,13 @@ class Raiser:
         domain = Domain(op, maps)
         elem = element(ir.RankedTensorType(op.results[k].type).element_type)
         reads = self._reads(op, maps, block, n_in, domain)
-        copier = BodyCopier(self, op, reads, domain.position)
-        full = tb.build_map(ta_type(domain.shape, elem), lambda: copier.copy(value))
+        if not reduced and not isinstance(elem, (ir.F32Type, ir.F16Type, ir.BF16Type)):
+            # integer and boolean tensors (masks built from indices) are not ta tensors:
+            # their body is copied into each map that reads them
+            full = Lazy(op, value, reads, domain)
+        else:
+            copier = BodyCopier(self, op, reads, domain.index_value)
+            full = tb.build_map(ta_type(domain.shape, elem), lambda: copier.copy(value))
         live_reduced = [domain.position[d] for d in reduced if d in domain.position]
         result = tb.reduce(full, kind, live_reduced) if live_reduced else full
         remaining = [p for p in range(len(domain.live)) if p not in live_reduced]
@@ -264,6 +269,10 @@ class Raiser:
         """Block argument -> (ta tensor, projection) for each input."""
         reads = {}
         for i in range(n_in):
+            splat = _splat(op.operation.operands[i])
+            if splat is not None:  # a constant tensor of one value: that scalar, copied in
+                reads[block.arguments[i]] = splat
+                continue
             view = self.view_of(op, op.operation.operands[i])
             read = view.read_map(domain.results(maps[i]), len(domain.live))
             if read is None:
@@ -299,6 +308,17 @@ def _uses_of_block_args(block, value) -> list:
     return args
 
 
+def _splat(value):
+    """The scalar attribute of an ``arith.constant dense<x>`` tensor, else None."""
+    owner = value.owner
+    if isinstance(owner, ir.Block) or owner.name != "arith.constant":
+        return None
+    attr = owner.attributes["value"]
+    if not isinstance(attr, ir.DenseElementsAttr) or not ir.DenseElementsAttr(attr).is_splat:
+        return None
+    return ir.DenseElementsAttr(attr).get_splat_value()
+
+
 def _without_unit_dims(value) -> View:
     """An argument seen without its size-1 dims (a ta.remap drops them)."""
     t = ir.RankedTensorType(value.type)
@@ -323,6 +343,12 @@ class Domain:
         self.live = [d for d, n in enumerate(extents) if n != 1]
         self.position = {d: p for p, d in enumerate(self.live)}
         self.shape = [extents[d] for d in self.live]
+
+    def index_value(self, dim: int) -> ir.Value:
+        """Inside the map over this domain: the index of linalg loop ``dim`` (0 for a unit one)."""
+        if dim in self.position:
+            return tb.index(self.position[dim])
+        return arith.ConstantOp(ir.IndexType.get(), 0).result
 
     def results(self, amap) -> list:
         """Per result of a linalg map: the ta domain dim it reads, or None (constant, unit)."""
