@@ -16,6 +16,7 @@ from torch_mlir import ir
 
 from . import __version__, dialects
 from .codegen.compile import check_limits, compile_cuda
+from .dialects.dims import parse_dim
 from .codegen.cuda import emit_cuda
 from .diagnostics import TilecError
 from .driver import to_tile
@@ -48,8 +49,6 @@ def build(spec: str, output: str, schedule: str = "", targets: tuple = ("sm_80",
           compiler: str = "nvrtc", use_cache: bool = True, report: str | None = None,
           shapes: dict | None = None) -> dict:
     """Compile ``spec`` into the package ``output``; returns its manifest (without hashes)."""
-    from tilec.dialects.dims import parse_dim
-
     text = Path(spec).read_text()
     shapes = dict(shapes or {})
     fixed = ",".join(f"{k}={v}" for k, v in sorted(shapes.items()))
@@ -60,20 +59,35 @@ def build(spec: str, output: str, schedule: str = "", targets: tuple = ("sm_80",
         return {"cached": str(cached)}
     with dialects.context(), ir.Location.unknown():
         module = load_spec(spec)
-        sig = signature(module.body.operations[0])
         if shapes:  # sizes fixed at compile time (e.g. the head dim of attention)
             from .driver import run_passes
             from .signature import bind
-            bind(sig, shapes)
+            bind(signature(module.body.operations[0]), shapes)
             run_passes(module, [f"ta-specialize-shapes{{shapes={fixed}}}"])
-        kernel = emit_cuda(to_tile(module, schedule))
+        manifest, files = package_module(module, os.path.basename(spec), text, schedule, targets, compiler, shapes)
+    if report is not None:  # the verification report; its hash in the manifest ties it to the cubins
+        files["verify.json"] = report.encode()
+    write_atomically(Path(output), manifest, files)
+    if use_cache:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        _copy_atomically(Path(output), cached)
+    return manifest
+
+
+def package_module(module: ir.Module, source_name: str, text: str, schedule: str = "",
+                   targets: tuple = ("sm_80", "sm_90a"), compiler: str = "nvrtc",
+                   shapes: dict | None = None) -> tuple[dict, dict]:
+    """(manifest, files) of the package of a ta module (in its context); ``text`` is the
+    source it came from (a spec, or the ta IR of a PyTorch graph), kept in the manifest."""
+    sig = signature(module.body.operations[0])
+    kernel = emit_cuda(to_tile(module, schedule))
     files = {f"{kernel.name}.cu": kernel.source.encode()}
     manifest = {
         "kernel": kernel.name, "variants": kernel.variants, "tilec_version": __version__, "compiler": compiler,
-        "spec": {"file": os.path.basename(spec), "text": text, "sha256": hashlib.sha256(text.encode()).hexdigest()},
+        "spec": {"file": source_name, "text": text, "sha256": hashlib.sha256(text.encode()).hexdigest()},
         "schedule": kernel.schedule, "threads": kernel.threads, "smem_bytes": kernel.smem_bytes,
         "grid": [dim_tree(parse_dim(g)) for g in kernel.grid],
-        "params": list(sig.params), "fixed": shapes,
+        "params": list(sig.params), "fixed": dict(shapes or {}),
         "args": [{"role": role, "name": name,
                   "dtype": _DTYPE_NAMES[str(_spec_of(sig, role, name).dtype)] if role != "param" else "index",
                   "dims": [dim_tree(d) for d in _spec_of(sig, role, name).dims] if role != "param" else []}
@@ -87,13 +101,7 @@ def build(spec: str, output: str, schedule: str = "", targets: tuple = ("sm_80",
         files[name] = cubin
         manifest["targets"][target] = name
         manifest["ptxas"][target] = facts.as_dict()
-    if report is not None:  # the verification report; its hash in the manifest ties it to the cubins
-        files["verify.json"] = report.encode()
-    _write_atomically(Path(output), manifest, files)
-    if use_cache:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        _copy_atomically(Path(output), cached)
-    return manifest
+    return manifest, files
 
 
 def _spec_of(sig, role: str, name: str):
@@ -103,7 +111,7 @@ def _spec_of(sig, role: str, name: str):
     raise TilecError(f"no {role} named {name}")
 
 
-def _write_atomically(path: Path, manifest: dict, files: dict) -> None:
+def write_atomically(path: Path, manifest: dict, files: dict) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     os.close(fd)

@@ -35,7 +35,7 @@ class CompiledGraph:
 
         if stage not in STAGES:
             raise ValueError(f"stage must be one of {', '.join(STAGES)}, not {stage!r}")
-        self.fn, self.stage, self.fallback_reason = fn, stage, None
+        self.fn, self.stage, self.fallback_reason, self.name = fn, stage, None, name
         self.shapes = [tuple(t.shape) for t in example_inputs]
         self._state = lambda: state_of(fn)
         self.context = context()
@@ -70,6 +70,26 @@ class CompiledGraph:
         outputs = self._run(inputs)
         results = [outputs[n] for n in self.graph.output_names]
         return results[0] if len(results) == 1 else tuple(results)
+
+    def package(self, path: str, schedule: str = "", targets: tuple = ("sm_80", "sm_90a"),
+                compiler: str = "nvrtc") -> dict:
+        """Write the graph's CUDA kernel package to ``path`` (load it with tilec.runtime.load
+        on a GPU machine); the graph must lower to one tile kernel (a GEMM with its epilogue,
+        or attention). Returns the manifest."""
+        from pathlib import Path
+
+        from torch_mlir import ir
+
+        from ..package import package_module, write_atomically
+
+        if self.module is None:
+            raise TilecError(f"this graph stays in torch ({self.fallback_reason}); it has no kernel")
+        with self.context, ir.Location.unknown():
+            module = ir.Module.parse(str(self.module))
+            manifest, files = package_module(module, f"{self.name}.ta.mlir", str(self.module), schedule,
+                                             tuple(targets), compiler)
+        write_atomically(Path(path), manifest, files)
+        return manifest
 
     def _run(self, inputs: dict) -> dict:
         from torch_mlir import ir

@@ -101,7 +101,8 @@ class Raiser:
         elif name == "tensor.extract_slice":
             self.views[op.results[0]] = self._slice(op)
         elif name in _VIEW_OPS:
-            self.views[op.results[0]] = self._view(op, name)
+            if op.results[0] not in self.views:  # (a batched matmul raises its expand_shape)
+                self.views[op.results[0]] = self._view(op, name)
         else:
             raise self.unsupported(op, "no ta rule for this op")
 
@@ -179,10 +180,37 @@ class Raiser:
             b, (m, n, k) = (d[:1], d[1:]) if batch else ([], d)
             maps = [ir.AffineMap.get(len(d), 0, r) for r in (b + [m, k], b + [k, n], b + [m, n])]
         lhs, rhs, out = op.operation.operands
+        unbatched = self._batched_matmul(op, lhs, rhs) if batch else None
+        if unbatched is not None:  # matmul of >3-D tensors: contract over all batch dims
+            src_lhs, src_rhs, expand = unbatched
+            d = [ir.AffineDimExpr.get(k) for k in range(ir.RankedTensorType(expand.type).rank + 1)]
+            b, (m, n, k) = d[:-3], d[-3:]
+            maps = [ir.AffineMap.get(len(d), 0, r) for r in (b + [m, k], b + [k, n], b + [m, n])]
+            self._contract(op, src_lhs, src_rhs, expand, maps, start=out, target=expand)
+            return
         self._contract(op, lhs, rhs, out, maps)
 
-    def _contract(self, op, lhs, rhs, out, maps) -> None:
-        domain = Domain(op, maps)
+    def _batched_matmul(self, op, lhs, rhs):
+        """torch-mlir lowers a matmul of N-D tensors to collapse_shape (batch dims into one),
+        batch_matmul, expand_shape: (lhs source, rhs source, the expanded result) when it is that."""
+        uses = list(op.results[0].uses)
+        sources = []
+        for value in (lhs, rhs):
+            owner = value.owner
+            if isinstance(owner, ir.Block) or owner.name != "tensor.collapse_shape":
+                return None
+            sources.append(owner.operands[0])
+        if len(uses) != 1 or uses[0].owner.name != "tensor.expand_shape":
+            return None
+        expand = uses[0].owner.results[0]
+        shapes = [ir.RankedTensorType(v.type).shape for v in (*sources, expand)]
+        ranks = {len(s) for s in shapes}
+        if len(ranks) != 1 or len({tuple(s[:-2]) for s in shapes}) != 1:
+            return None
+        return sources[0], sources[1], expand
+
+    def _contract(self, op, lhs, rhs, out, maps, start=None, target=None) -> None:
+        domain = Domain([lhs, rhs, out], maps)
         n = len(domain.live)
         reads = []
         for value, amap in ((lhs, maps[0]), (rhs, maps[1])):
@@ -196,7 +224,7 @@ class Raiser:
         out_type = ir.RankedTensorType(out.type)
         out_map = ir.AffineMap.get(n, 0, [out_results[k] for k in kept])
         shape = [out_type.shape[k] for k in kept]
-        self._zero_start(op, out, "sum")
+        self._zero_start(op, start if start is not None else out, "sum")
         result = ir.Operation.create(
             "ta.contract", results=[ta_type(shape, ir.F32Type.get())], operands=[reads[0][0], reads[1][0]],
             attributes={"maps": ir.ArrayAttr.get([ir.AffineMapAttr.get(m) for m in (reads[0][1], reads[1][1], out_map)])}
@@ -208,7 +236,7 @@ class Raiser:
         dims = [None] * out_type.rank
         for t, k in enumerate(kept):
             dims[k] = t
-        self.views[op.results[0]] = View(result, tuple(dims))
+        self.views[target if target is not None else op.results[0]] = View(result, tuple(dims))
 
     def _zero_start(self, op, out, kind: str) -> None:
         """The accumulator must start at the reduction's identity (a fill with it)."""
@@ -248,7 +276,7 @@ class Raiser:
             self._zero_start(op, op.operation.operands[n_in + k], kind)
         elif any(a == out_arg for a in _uses_of_block_args(block, value)):
             raise self.unsupported(op, "an elementwise body that reads its output")
-        domain = Domain(op, maps)
+        domain = Domain(list(op.operation.operands), maps)
         elem = element(ir.RankedTensorType(op.results[k].type).element_type)
         reads = self._reads(op, maps, block, n_in, domain)
         if not reduced and not isinstance(elem, (ir.F32Type, ir.F16Type, ir.BF16Type)):
@@ -338,8 +366,8 @@ def _without_unit_dims(value) -> View:
 class Domain:
     """A linalg op's loops with the unit ones dropped (ta tensors have no unit dims)."""
 
-    def __init__(self, op, maps):
-        extents = [_extent(op, maps, d) for d in range(maps[0].n_dims)]
+    def __init__(self, operands: list, maps):
+        extents = [_extent(operands, maps, d) for d in range(maps[0].n_dims)]
         self.live = [d for d, n in enumerate(extents) if n != 1]
         self.position = {d: p for p, d in enumerate(self.live)}
         self.shape = [extents[d] for d in self.live]
@@ -359,8 +387,8 @@ class Domain:
         return out
 
 
-def _extent(op, maps, d: int) -> int:
-    for value, amap in zip(op.operation.operands, maps):
+def _extent(operands, maps, d: int) -> int:
+    for value, amap in zip(operands, maps):
         for k, r in enumerate(amap.results):
             if isinstance(r, ir.AffineDimExpr) and ir.AffineDimExpr(r).position == d:
                 return ir.RankedTensorType(value.type).shape[k]
