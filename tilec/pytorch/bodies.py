@@ -39,7 +39,8 @@ class Lazy:
 
 
 def _demote(t: ir.Type) -> ir.Type:
-    return ir.F32Type.get() if str(t) == "f64" else t
+    """Body arithmetic is f32 (see raising.element)."""
+    return ir.F32Type.get() if str(t) in ("f64", "bf16", "f16") else t
 
 
 class BodyCopier:
@@ -64,6 +65,8 @@ class BodyCopier:
                 result = self._inline(*read)
             else:
                 result = tb.at(*read)
+                if str(result.type) in ("bf16", "f16"):  # an input's element, widened once
+                    result = arith.ExtFOp(ir.F32Type.get(), result).result
         else:
             result = self._op(owner)
         self.copied[key] = result
@@ -80,7 +83,7 @@ class BodyCopier:
         operands = [self.copy(v) for v in op.operands]
         result_type = _demote(op.results[0].type)
         if name in ("arith.extf", "arith.truncf") and operands[0].type == result_type:
-            return operands[0]  # a widening to f64 (or back) that f32 arithmetic makes moot
+            return operands[0]  # a widening (or rounding) that f32 arithmetic makes moot
         if name == "math.fpowi":
             return self._power(op, operands[0])
         attrs = {name: op.attributes[name] for name in op.attributes}
@@ -102,7 +105,7 @@ class BodyCopier:
         return BodyCopier(self.raiser, lazy.generic, reads, index_value).copy(lazy.value)
 
     def _constant(self, attr) -> ir.Value:
-        if isinstance(attr, ir.FloatAttr) and str(attr.type) == "f64":
+        if isinstance(attr, ir.FloatAttr) and str(attr.type) in ("f64", "bf16", "f16"):
             return arith.ConstantOp(ir.F32Type.get(), ir.FloatAttr(attr).value).result
         return arith.ConstantOp(attr.type, attr).result
 

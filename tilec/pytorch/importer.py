@@ -20,7 +20,7 @@ from torch_mlir.dialects import func
 
 from torch_mlir.compiler_utils import TorchMlirCompilerError
 
-from .raising import Raiser, Unsupported, ta_type
+from .raising import Raiser, Unsupported, io_type
 
 _SUPPORTED_DTYPES = (torch.float32, torch.float16, torch.bfloat16)
 
@@ -103,7 +103,7 @@ def _build(linalg, state_names, n_args, name):
     names = [_ident(n) for n in state_names] + [f"in{k}" for k in range(n_args)]
     source_type = ir.FunctionType(ir.TypeAttr(source.attributes["function_type"]).value)
     module = ir.Module.create(ir.Location.name(name))
-    arg_types = [ta_type(ir.RankedTensorType(t).shape, ir.RankedTensorType(t).element_type)
+    arg_types = [io_type(ir.RankedTensorType(t).shape, ir.RankedTensorType(t).element_type)
                  for t in source_type.inputs]
     with ir.InsertionPoint(module.body), ir.Location.name(name):
         fn_op = func.FuncOp(_ident(name), (arg_types, []))

@@ -56,13 +56,23 @@ class Unsupported(Exception):
         self.op_name, self.reason, self.loc = op_name, reason, loc
 
 
+_WIDENED = ("f64", "bf16", "f16")
+
+
 def element(t: ir.Type) -> ir.Type:
-    """The ta element type for a linalg one (f64 carried out in f32)."""
-    return ir.F32Type.get() if isinstance(t, ir.F64Type) or str(t) == "f64" else t
+    """The element type of an intermediate ta tensor: floats are f32, as in the spec language
+    (a fused kernel keeps intermediates in registers; torch's bf16 roundings between ops go)."""
+    return ir.F32Type.get() if str(t) in _WIDENED else t
 
 
 def ta_type(shape, elem: ir.Type) -> ir.RankedTensorType:
+    """An intermediate tensor's ta type."""
     return tb.tensor_type([parse_dim(str(n)) for n in shape], element(elem))
+
+
+def io_type(shape, elem: ir.Type) -> ir.RankedTensorType:
+    """An input's or output's ta type: its own precision (f64 as f32)."""
+    return tb.tensor_type([parse_dim(str(n)) for n in shape], ir.F32Type.get() if str(elem) == "f64" else elem)
 
 
 class Raiser:
@@ -72,6 +82,9 @@ class Raiser:
         self.source_fn, self.names = source_fn, names
         self.views: dict = {}
         self.fills: dict = {}  # linalg.fill results: their scalar constant op
+        # batched-matmul results (and elementwise ops on them) kept with their batch dims
+        # apart: linalg value -> (View over the uncollapsed shape, that shape)
+        self.unmerged: dict = {}
 
     def unsupported(self, op, reason: str) -> Unsupported:
         return Unsupported(op.operation.name, reason, user_frame(op.location))
@@ -83,7 +96,7 @@ class Raiser:
         for op in self.source_fn.entry_block.operations:
             name = op.operation.name
             if name == "func.return":
-                return [self.materialize(self.views[v], v.type) for v in op.operation.operands]
+                return [self.materialize(self.view_of(op, v), v.type, output=True) for v in op.operation.operands]
             with op.location:
                 self._raise(op, name)
         raise self.unsupported(self.source_fn, "function has no return")
@@ -100,9 +113,11 @@ class Raiser:
             self._generic(op)
         elif name == "tensor.extract_slice":
             self.views[op.results[0]] = self._slice(op)
+        elif name == "tensor.expand_shape" and op.operation.operands[0] in self.unmerged and \
+                self.unmerged[op.operation.operands[0]][1] == list(ir.RankedTensorType(op.results[0].type).shape):
+            self.views[op.results[0]] = self.unmerged[op.operation.operands[0]][0]  # the batch dims apart again
         elif name in _VIEW_OPS:
-            if op.results[0] not in self.views:  # (a batched matmul raises its expand_shape)
-                self.views[op.results[0]] = self._view(op, name)
+            self.views[op.results[0]] = self._view(op, name)
         else:
             raise self.unsupported(op, "no ta rule for this op")
 
@@ -124,20 +139,7 @@ class Raiser:
             return view
         # a real reshape: index arithmetic in a ta.remap of the source, laid out as linalg has it
         source = self.materialize(src, op.operation.operands[0].type)
-        outer = lambda sizes, group, i: math.prod(sizes[k] for k in group[i + 1:])
-        d = ir.AffineDimExpr.get
-        if expand:  # source dim g = row-major position of the result dims of group g
-            exprs = [sum((d(k) * outer(result_type.shape, g, i) for i, k in enumerate(g)), ir.AffineConstantExpr.get(0))
-                     for g in groups]
-        else:  # source dim k of group g = a digit of result dim g
-            exprs = [None] * len(sizes_in)
-            for r, g in enumerate(groups):
-                for i, k in enumerate(g):
-                    exprs[k] = ir.AffineExpr.get_mod(ir.AffineExpr.get_floor_div(d(r), outer(sizes_in, g, i)), sizes_in[k])
-        amap = ir.AffineMap.get(result_type.rank, 0, exprs)
-        remapped = ir.Operation.create("ta.remap", results=[ta_type(result_type.shape, result_type.element_type)],
-                                       operands=[source], attributes={"map": ir.AffineMapAttr.get(amap)}).result
-        return _without_unit_dims(remapped)
+        return _reshape(source, groups, expand, sizes_in, result_type)
 
     def _slice(self, op) -> View:
         """tensor.extract_slice with static offsets and strides: a ta.remap."""
@@ -156,18 +158,39 @@ class Raiser:
     def view_of(self, op, value) -> View:
         if value in self.views:
             return self.views[value]
+        if value in self.unmerged:  # read as linalg has it: collapse the batch dims now
+            view, shape = self.unmerged[value]
+            t = ir.RankedTensorType(value.type)
+            source = self.materialize(view, ir.RankedTensorType.get(shape, t.element_type))
+            lead = len(shape) - t.rank + 1
+            groups = [list(range(lead))] + [[k] for k in range(lead, len(shape))]
+            self.views[value] = _reshape(source, groups, False, shape, t)
+            return self.views[value]
         if value in self.fills:
             raise self.unsupported(op, "reads a filled tensor (only an accumulator may start from a fill)")
         raise self.unsupported(op, f"reads a value tilec did not raise ({value.owner.name})")
 
-    def materialize(self, view: View, linalg_type) -> ir.Value:
-        """A ta tensor with the linalg value's shape (a ta.map when the view permutes or drops dims)."""
+    def materialize(self, view: View, linalg_type, output: bool = False) -> ir.Value:
+        """A ta tensor with the linalg value's shape (a ta.map when the view permutes or drops
+        dims); an ``output`` has the linalg value's own precision."""
         t = ir.RankedTensorType(linalg_type)
-        if view.is_whole and list(ir.RankedTensorType(view.value.type).shape) == list(t.shape):
+        result_type = (io_type if output else ta_type)(t.shape, t.element_type)
+        if isinstance(view.value, Lazy):
+            raise self.unsupported(self.source_fn, "returns an integer or boolean tensor")
+        if view.is_whole and ir.RankedTensorType(view.value.type) == result_type:
             return view.value
         dims = [ir.AffineDimExpr.get(k) for k in range(t.rank)]
         amap = view.read_map(dims, t.rank)
-        return tb.build_map(ta_type(t.shape, t.element_type), lambda: tb.at(view.value, amap))
+        elem = ir.RankedTensorType(result_type).element_type
+
+        def body():
+            value = tb.at(view.value, amap)
+            if value.type == elem:
+                return value
+            wider = ir.FloatType(elem).width > ir.FloatType(value.type).width
+            return (arith.ExtFOp if wider else arith.TruncFOp)(elem, value).result
+
+        return tb.build_map(result_type, body)
 
     # -- contractions -----------------------------------------------------------------
 
@@ -180,37 +203,35 @@ class Raiser:
             b, (m, n, k) = (d[:1], d[1:]) if batch else ([], d)
             maps = [ir.AffineMap.get(len(d), 0, r) for r in (b + [m, k], b + [k, n], b + [m, n])]
         lhs, rhs, out = op.operation.operands
-        unbatched = self._batched_matmul(op, lhs, rhs) if batch else None
+        unbatched = self._batched_matmul(lhs, rhs) if batch else None
         if unbatched is not None:  # matmul of >3-D tensors: contract over all batch dims
-            src_lhs, src_rhs, expand = unbatched
-            d = [ir.AffineDimExpr.get(k) for k in range(ir.RankedTensorType(expand.type).rank + 1)]
+            src_lhs, src_rhs, shape = unbatched
+            d = [ir.AffineDimExpr.get(k) for k in range(len(shape) + 1)]
             b, (m, n, k) = d[:-3], d[-3:]
             maps = [ir.AffineMap.get(len(d), 0, r) for r in (b + [m, k], b + [k, n], b + [m, n])]
-            self._contract(op, src_lhs, src_rhs, expand, maps, start=out, target=expand)
+            out_type = ir.RankedTensorType.get(shape, ir.RankedTensorType(out.type).element_type)
+            view = self._contract(op, src_lhs, src_rhs, out, maps, out_type)
+            self.unmerged[op.results[0]] = (view, shape)
             return
-        self._contract(op, lhs, rhs, out, maps)
+        self.views[op.results[0]] = self._contract(op, lhs, rhs, out, maps, ir.RankedTensorType(out.type))
 
-    def _batched_matmul(self, op, lhs, rhs):
-        """torch-mlir lowers a matmul of N-D tensors to collapse_shape (batch dims into one),
-        batch_matmul, expand_shape: (lhs source, rhs source, the expanded result) when it is that."""
-        uses = list(op.results[0].uses)
+    def _batched_matmul(self, lhs, rhs):
+        """torch-mlir lowers a matmul of N-D tensors to collapse_shape (batch dims into one)
+        then batch_matmul: (lhs source, rhs source, result shape) when it is that."""
         sources = []
         for value in (lhs, rhs):
             owner = value.owner
             if isinstance(owner, ir.Block) or owner.name != "tensor.collapse_shape":
                 return None
             sources.append(owner.operands[0])
-        if len(uses) != 1 or uses[0].owner.name != "tensor.expand_shape":
+        shapes = [ir.RankedTensorType(v.type).shape for v in sources]
+        if len(shapes[0]) != len(shapes[1]) or shapes[0][:-2] != shapes[1][:-2]:
             return None
-        expand = uses[0].owner.results[0]
-        shapes = [ir.RankedTensorType(v.type).shape for v in (*sources, expand)]
-        ranks = {len(s) for s in shapes}
-        if len(ranks) != 1 or len({tuple(s[:-2]) for s in shapes}) != 1:
-            return None
-        return sources[0], sources[1], expand
+        return sources[0], sources[1], shapes[0][:-2] + [shapes[0][-2], shapes[1][-1]]
 
-    def _contract(self, op, lhs, rhs, out, maps, start=None, target=None) -> None:
-        domain = Domain([lhs, rhs, out], maps)
+    def _contract(self, op, lhs, rhs, start, maps, out_type) -> View:
+        """ta.contract of lhs and rhs (an accumulator ``start`` at 0) with the linalg result type ``out_type``."""
+        domain = Domain([lhs, rhs], maps)
         n = len(domain.live)
         reads = []
         for value, amap in ((lhs, maps[0]), (rhs, maps[1])):
@@ -218,13 +239,12 @@ class Raiser:
             read = view.read_map(domain.results(amap), n)
             if read is None:
                 raise self.unsupported(op, "an operand indexed by something other than loop dims")
-            reads.append((view.value, read))
+            reads.append(_unwidened(view.value, read))
         out_results = domain.results(maps[2])
         kept = [k for k, r in enumerate(out_results) if r is not None]
-        out_type = ir.RankedTensorType(out.type)
         out_map = ir.AffineMap.get(n, 0, [out_results[k] for k in kept])
         shape = [out_type.shape[k] for k in kept]
-        self._zero_start(op, start if start is not None else out, "sum")
+        self._zero_start(op, start, "sum")
         result = ir.Operation.create(
             "ta.contract", results=[ta_type(shape, ir.F32Type.get())], operands=[reads[0][0], reads[1][0]],
             attributes={"maps": ir.ArrayAttr.get([ir.AffineMapAttr.get(m) for m in (reads[0][1], reads[1][1], out_map)])}
@@ -236,7 +256,7 @@ class Raiser:
         dims = [None] * out_type.rank
         for t, k in enumerate(kept):
             dims[k] = t
-        self.views[target if target is not None else op.results[0]] = View(result, tuple(dims))
+        return View(result, tuple(dims))
 
     def _zero_start(self, op, out, kind: str) -> None:
         """The accumulator must start at the reduction's identity (a fill with it)."""
@@ -248,6 +268,8 @@ class Raiser:
     # -- generics ---------------------------------------------------------------------
 
     def _generic(self, op) -> None:
+        if self._unmerged_elementwise(op):
+            return
         maps = [ir.AffineMapAttr(m).value for m in ir.ArrayAttr(op.attributes["indexing_maps"])]
         iterators = [str(ir.Attribute(a)).split("<")[-1].rstrip(">") for a in ir.ArrayAttr(op.attributes["iterator_types"])]
         reduced = [k for k, it in enumerate(iterators) if it == "reduction"]
@@ -271,7 +293,9 @@ class Raiser:
             lhs_rhs = self._contraction_operands(op, value, block, n_in)
             if kind == "sum" and lhs_rhs is not None:
                 lhs, rhs, lhs_map, rhs_map = lhs_rhs
-                self._contract(op, lhs, rhs, op.operation.operands[n_in + k], [lhs_map, rhs_map, out_map])
+                out = op.operation.operands[n_in + k]
+                self.views[op.results[k]] = self._contract(op, lhs, rhs, out, [lhs_map, rhs_map, out_map],
+                                                           ir.RankedTensorType(out.type))
                 return
             self._zero_start(op, op.operation.operands[n_in + k], kind)
         elif any(a == out_arg for a in _uses_of_block_args(block, value)):
@@ -293,6 +317,32 @@ class Raiser:
                 for r in domain.results(out_map)]
         self.views[op.results[k]] = View(result, tuple(dims))
 
+    def _unmerged_elementwise(self, op) -> bool:
+        """An elementwise op (identity maps) on batched-matmul results: done with the batch
+        dims apart, so a following expand_shape costs nothing."""
+        maps = [ir.AffineMapAttr(m).value for m in ir.ArrayAttr(op.attributes["indexing_maps"])]
+        n_in = len(op.operation.operands) - len(op.results)
+        inputs = op.operation.operands[:n_in]
+        block = op.regions[0].blocks[0]
+        if len(op.results) != 1 or not any(v in self.unmerged for v in inputs) or \
+                any(not tb.is_identity(m) for m in maps) or \
+                any(o.name == "linalg.index" for o in block.operations):
+            return False
+        layouts = {(self.unmerged[v][0].dims, tuple(self.unmerged[v][1])) for v in inputs if v in self.unmerged}
+        if len(layouts) != 1 or any(v not in self.unmerged and _splat(v) is None for v in inputs):
+            return False
+        dims, shape = layouts.pop()
+        like = next(self.unmerged[v][0].value for v in inputs if v in self.unmerged)
+        rank = ir.RankedTensorType(like.type).rank
+        reads = {arg: (self.unmerged[v][0].value, ir.AffineMap.get_identity(rank)) if v in self.unmerged else _splat(v)
+                 for arg, v in zip(block.arguments, inputs)}
+        elem = element(ir.RankedTensorType(op.results[0].type).element_type)
+        copier = BodyCopier(self, op, reads, lambda dim: None)
+        value = list(block.operations)[-1].operation.operands[0]
+        result = tb.build_map(ta_type(ir.RankedTensorType(like.type).shape, elem), lambda: copier.copy(value))
+        self.unmerged[op.results[0]] = (View(result, dims), list(shape))
+        return True
+
     def _reads(self, op, maps, block, n_in, domain) -> dict:
         """Block argument -> (ta tensor, projection) for each input."""
         reads = {}
@@ -305,7 +355,7 @@ class Raiser:
             read = view.read_map(domain.results(maps[i]), len(domain.live))
             if read is None:
                 raise self.unsupported(op, f"input {i} is indexed by something other than loop dims")
-            reads[block.arguments[i]] = (view.value, read)
+            reads[block.arguments[i]] = _unwidened(view.value, read)
         return reads
 
     def _contraction_operands(self, op, value, block, n_in):
@@ -334,6 +384,38 @@ def _uses_of_block_args(block, value) -> list:
             seen.add(v.owner.operation)
             stack.extend(v.owner.operands)
     return args
+
+
+def _reshape(source, groups, expand: bool, sizes_in, result_type) -> View:
+    """expand_shape / collapse_shape of ``source`` (laid out as linalg has it) by a ta.remap."""
+    outer = lambda sizes, group, i: math.prod(sizes[k] for k in group[i + 1:])
+    d = ir.AffineDimExpr.get
+    if expand:  # source dim g = row-major position of the result dims of group g
+        exprs = [sum((d(k) * outer(result_type.shape, g, i) for i, k in enumerate(g)), ir.AffineConstantExpr.get(0))
+                 for g in groups]
+    else:  # source dim k of group g = a digit of result dim g
+        exprs = [None] * len(sizes_in)
+        for r, g in enumerate(groups):
+            for i, k in enumerate(g):
+                exprs[k] = ir.AffineExpr.get_mod(ir.AffineExpr.get_floor_div(d(r), outer(sizes_in, g, i)), sizes_in[k])
+    amap = ir.AffineMap.get(result_type.rank, 0, exprs)
+    remapped = ir.Operation.create("ta.remap", results=[ta_type(result_type.shape, result_type.element_type)],
+                                   operands=[source], attributes={"map": ir.AffineMapAttr.get(amap)}).result
+    return _without_unit_dims(remapped)
+
+
+def _unwidened(value, read: ir.AffineMap):
+    """(tensor, map) for a contraction operand: a ta.map that only widens a tensor (torch's
+    bf16 matmul reads f32 copies) is read through, so the kernel takes the bf16 input."""
+    owner = None if isinstance(value, Lazy) else value.owner
+    if owner is None or isinstance(owner, ir.Block) or owner.name != "ta.map":
+        return value, read
+    ops = list(owner.regions[0].blocks[0].operations)
+    names = [o.name for o in ops]
+    if names != ["ta.at", "arith.extf", "ta.yield"] or ops[1].operands[0] != ops[0].result:
+        return value, read
+    inner = ir.AffineMapAttr(ops[0].attributes["map"]).value
+    return ops[0].operands[0], tb.compose(read, inner)
 
 
 def _splat(value):
