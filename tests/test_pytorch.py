@@ -141,3 +141,26 @@ def test_called_with_other_shapes_is_an_error():
     graph = tilec.compile(lambda a, b: a @ b, (a, b), stage="oracle")
     with pytest.raises(TilecError, match="compiled for input shapes"):
         graph(torch.randn(5, 4), b)
+
+
+def _bf16(*shapes):
+    return tuple(torch.randn(*s).to(torch.bfloat16) for s in shapes)
+
+
+BF16 = {
+    "attention": (_attention, lambda: _bf16((2, 2, 40, 64), (2, 2, 70, 64), (2, 2, 70, 64))),
+    "causal_attention": (_causal_attention, lambda: _bf16((2, 2, 70, 64), (2, 2, 70, 64), (2, 2, 70, 64))),
+    "linear_bias_gelu": (CASES["linear_bias_gelu"][0], lambda: _bf16((40, 32), (72, 32), (72,))),
+}
+
+
+@pytest.mark.parametrize("name", BF16)
+def test_bf16_graphs_are_one_kernel_and_match_on_the_tile_stage(name, tmp_path):
+    fn, make = BF16[name]
+    args = make()
+    graph = tilec.compile(fn, args, stage="tile", strict=True)
+    expected = fn(*(a.float() for a in args))  # intermediates in f32, as tilec computes them
+    torch.testing.assert_close(graph(*args).float(), expected, rtol=2e-2, atol=2e-2)
+    manifest = graph.package(str(tmp_path / f"{name}.tkp"), "bm=64 bn=64 warps=4 stages=2", ("sm_90a",))
+    assert manifest["targets"] == {"sm_90a": f"{manifest['kernel']}.sm_90a.cubin"}
+    assert [a["dtype"] for a in manifest["args"] if a["role"] != "param"] == ["bf16"] * len(manifest["args"])

@@ -440,7 +440,7 @@ def _without_unit_dims(value) -> View:
         dims.append(live.index(k) if k in live else None)
         results.append(ir.AffineDimExpr.get(live.index(k)) if k in live else ir.AffineConstantExpr.get(0))
     amap = ir.AffineMap.get(len(live), 0, results)
-    remapped = ir.Operation.create("ta.remap", results=[ta_type([t.shape[k] for k in live], t.element_type)],
+    remapped = ir.Operation.create("ta.remap", results=[io_type([t.shape[k] for k in live], t.element_type)],
                                    operands=[value], attributes={"map": ir.AffineMapAttr.get(amap)}).result
     return View(remapped, tuple(dims))
 
