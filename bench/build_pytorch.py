@@ -1,0 +1,33 @@
+"""Compile the PyTorch cases of bench/pytorch_cases.py into kernel packages (build machine).
+
+    python bench/build_pytorch.py --out bench/out/pytorch
+"""
+
+import argparse
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+import tilec  # noqa: E402
+from bench.pytorch_cases import CASES  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", default="bench/out/pytorch")
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    for name, (fn, shapes, schedule, _, _) in CASES.items():
+        example = [torch.zeros(s, dtype=torch.bfloat16) for s in shapes]
+        graph = tilec.compile(fn, example, stage="oracle", strict=True, name=name)
+        path = os.path.join(args.out, f"{name}.tkp")
+        manifest = graph.package(path, schedule, ("sm_90a",))
+        facts = manifest["ptxas"]["sm_90a"]
+        print(f"{path}: {schedule}: {facts['registers']} regs, {facts['spill_stores']} B spilled")
+
+
+if __name__ == "__main__":
+    main()
