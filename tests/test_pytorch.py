@@ -164,3 +164,30 @@ def test_bf16_graphs_are_one_kernel_and_match_on_the_tile_stage(name, tmp_path):
     manifest = graph.package(str(tmp_path / f"{name}.tkp"), "bm=64 bn=64 warps=4 stages=2", ("sm_90a",))
     assert manifest["targets"] == {"sm_90a": f"{manifest['kernel']}.sm_90a.cubin"}
     assert [a["dtype"] for a in manifest["args"] if a["role"] != "param"] == ["bf16"] * len(manifest["args"])
+
+
+def test_torch_compile_backend_runs_graphs_through_tilec(monkeypatch):
+    import tilec.pytorch.backend as backend
+
+    built = []
+
+    class Recording(backend.CompiledGraph):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            built.append(self)
+
+    monkeypatch.setattr(backend, "CompiledGraph", Recording)
+    torch._dynamo.reset()
+    model = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.GELU(), torch.nn.LayerNorm(32))
+    x = torch.randn(4, 16)
+    with torch.no_grad():
+        torch.testing.assert_close(torch.compile(model, backend="tilec")(x), model(x), rtol=1e-4, atol=1e-4)
+    assert built and built[0].module is not None and '"ta.contract"' in built[0].ta
+
+
+def test_torch_compile_backend_leaves_unsupported_graphs_to_torch():
+    torch._dynamo.reset()
+    x = torch.randn(4, 8)
+    with pytest.warns(TilecFallbackWarning):
+        out = torch.compile(_unsupported, backend="tilec")(x)
+    torch.testing.assert_close(out, _unsupported(x))

@@ -28,7 +28,7 @@ class TilecFallbackWarning(UserWarning):
 class CompiledGraph:
     """A torch function raised to ta, run through one of tilec's CPU stages."""
 
-    def __init__(self, fn, example_inputs: tuple, stage: str, strict: bool, name: str):
+    def __init__(self, fn, example_inputs: tuple, stage: str, strict: bool, name: str, schedule: str = ""):
         from tilec.dialects import context
 
         from .importer import import_torch, state_of
@@ -36,6 +36,7 @@ class CompiledGraph:
         if stage not in STAGES:
             raise ValueError(f"stage must be one of {', '.join(STAGES)}, not {stage!r}")
         self.fn, self.stage, self.fallback_reason, self.name = fn, stage, None, name
+        self.schedule, self._loaded = schedule, None
         self.shapes = [tuple(t.shape) for t in example_inputs]
         self._state = lambda: state_of(fn)
         self.context = context()
@@ -62,10 +63,9 @@ class CompiledGraph:
         shapes = [tuple(t.shape) for t in args]
         if shapes != self.shapes:
             raise TilecError(f"compiled for input shapes {self.shapes}, called with {shapes}")
-        if any(t.is_cuda for t in args):
-            raise TilecError("this graph runs on the CPU stages only; for the GPU compile a spec with "
-                             "`tilec compile` and load its package with tilec.runtime")
         state = [t.detach() for t in self._state().values()]
+        if any(t.is_cuda for t in args):  # the graph's kernel, built once (cached) and launched
+            return self._kernel(args[0].device)(*state, *(a.detach() for a in args))
         inputs = dict(zip(self.graph.state_names + self.graph.input_names, state + [a.detach() for a in args]))
         outputs = self._run(inputs)
         results = [outputs[n] for n in self.graph.output_names]
@@ -91,6 +91,24 @@ class CompiledGraph:
         write_atomically(Path(path), manifest, files)
         return manifest
 
+    def _kernel(self, device):
+        """The graph's CUDA kernel for ``device``: a package in tilec's kernel cache, keyed by
+        the ta IR, the schedule and the target, built here on first use."""
+        if self._loaded is None:
+            import hashlib
+
+            from ..package import cache_dir
+            from ..runtime import load
+            from ..runtime.launch import target_of
+
+            target = target_of(device)
+            key = hashlib.sha256("\0".join([self.ta, self.schedule, target]).encode()).hexdigest()
+            path = cache_dir() / f"graph-{key}.tkp"
+            if not path.exists():
+                self.package(str(path), self.schedule, (target,))
+            self._loaded = load(str(path), register_op=False)
+        return self._loaded
+
     def _run(self, inputs: dict) -> dict:
         from torch_mlir import ir
 
@@ -106,10 +124,13 @@ class CompiledGraph:
             return _run_stage(self.stage, self.module, signature(fn), inputs, {})
 
 
-def compile(fn, example_inputs, *, stage: str = "loop", strict: bool = False, name: str = "graph") -> CompiledGraph:
+def compile(fn, example_inputs, *, stage: str = "loop", strict: bool = False, name: str = "graph",
+            schedule: str = "") -> CompiledGraph:
     """Raise ``fn`` (an nn.Module or a function of tensors) at ``example_inputs`` into ta.
 
-    ``stage`` picks how calls run: "oracle" (ta with torch), "loop" (loop IR through MLIR's
-    ExecutionEngine) or "tile" (the tile interpreter; GEMM and attention shapes only).
+    On CPU tensors ``stage`` picks how calls run: "oracle" (ta with torch), "loop" (loop IR
+    through MLIR's ExecutionEngine) or "tile" (the tile interpreter; GEMM and attention
+    only). On CUDA tensors the graph's kernel (one GEMM with its epilogue, or attention)
+    is built under ``schedule`` and launched through tilec.runtime.
     """
-    return CompiledGraph(fn, tuple(example_inputs), stage, strict, name)
+    return CompiledGraph(fn, tuple(example_inputs), stage, strict, name, schedule)

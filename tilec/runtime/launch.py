@@ -16,7 +16,8 @@ def _check(result):
     return result[1] if isinstance(result, tuple) and len(result) == 2 else result[1:] if isinstance(result, tuple) else None
 
 
-def _target(device) -> str:
+def target_of(device) -> str:
+    """The cubin target a package needs for ``device``."""
     major, minor = torch.cuda.get_device_capability(device)
     return "sm_90a" if (major, minor) == (9, 0) else "sm_80" if major >= 8 else f"sm_{major}{minor}"
 
@@ -27,7 +28,7 @@ def load_function(kernel, device):
     torch.cuda.init()
     with torch.cuda.device(device):
         torch.zeros(1, device=device)  # makes the primary context current
-        cubin = kernel.package.cubin(_target(device))
+        cubin = kernel.package.cubin(target_of(device))
         module = _check(driver.cuModuleLoadData(cubin))
         smem = kernel.package.manifest["smem_bytes"]
         attr = driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
