@@ -16,7 +16,7 @@ import warnings
 import torch
 
 from ..diagnostics import TilecError
-from .raising import Unsupported
+from .support import Unsupported
 
 STAGES = ("oracle", "loop", "tile")
 

@@ -20,7 +20,8 @@ from torch_mlir.dialects import func
 
 from torch_mlir.compiler_utils import TorchMlirCompilerError
 
-from .raising import Raiser, Unsupported, io_type
+from .raising import Raiser
+from .support import Unsupported, io_type
 
 _SUPPORTED_DTYPES = (torch.float32, torch.float16, torch.bfloat16)
 

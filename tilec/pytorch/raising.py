@@ -6,73 +6,32 @@ Each linalg op becomes the ta op that says the same thing:
     linalg.generic, all loops parallel                           -> ta.map (body copied)
     linalg.generic reducing with addf / maximumf / minimumf      -> ta.map + ta.reduce
     linalg.transpose / broadcast, unit-dim expand/collapse_shape -> a View (no op)
+    other reshapes, static tensor.extract_slice                  -> ta.remap
+    collapse_shape + batch_matmul (an N-D matmul)                -> ta.contract over every batch dim
+    elementwise ops on integers or booleans (index masks)        -> inlined where read
     tensor.empty, linalg.fill as an accumulator's start          -> nothing
 
-Shapes are the example inputs' (static); f64 arithmetic that torch's
-decompositions introduce (layer_norm's statistics) is carried out in f32, the
-precision of the kernels tilec emits. An op with no rule raises ``Unsupported``
+Shapes are the example inputs' (static); intermediates are f32 as in the spec
+language (see support.element). An op with no rule raises ``Unsupported``
 naming the op and the user's source line torch.export recorded.
 """
 
 from __future__ import annotations
 
-import math
-import os
-import re
-
 from torch_mlir import ir
 from torch_mlir.dialects import arith
 
 from tilec.dialects import ta_builders as tb
-from tilec.dialects.dims import parse_dim
 
-from ..diagnostics import SourceLoc
 from .bodies import BodyCopier, Lazy, combiner
+from .support import (Domain, Unsupported, element, io_type, reshape_remap, splat, ta_type, unwidened, user_frame,
+                      without_unit_dims)
 from .views import View
 
 _REDUCE_KIND = {"arith.addf": "sum", "arith.maximumf": "max", "arith.minimumf": "min",
                 "arith.maxnumf": "max", "arith.minnumf": "min"}
 _IDENTITY = {"sum": 0.0, "max": float("-inf"), "min": float("inf")}
 _VIEW_OPS = ("linalg.transpose", "linalg.broadcast", "tensor.expand_shape", "tensor.collapse_shape")
-
-
-_FRAME = re.compile(r'"(?P<file>[^"]*)":(?P<line>\d+):(?P<col>\d+)')
-_LIBRARY = (f"{os.sep}torch{os.sep}", f"{os.sep}tilec{os.sep}pytorch{os.sep}", f"{os.sep}torch_mlir{os.sep}")
-
-
-def user_frame(location) -> SourceLoc | None:
-    """The innermost frame of a torch.export location that is the user's code (not torch's
-    or this importer's); the innermost frame of all when every frame is a library's."""
-    frames = [SourceLoc(m["file"], int(m["line"]), max(int(m["col"]), 1)) for m in _FRAME.finditer(str(location))]
-    users = [f for f in frames if not any(part in f.file for part in _LIBRARY)]
-    return (users or frames or [None])[0]
-
-
-class Unsupported(Exception):
-    """A linalg op tilec has no ta rule for."""
-
-    def __init__(self, op_name: str, reason: str, loc: SourceLoc | None):
-        super().__init__(f"{op_name}: {reason}")
-        self.op_name, self.reason, self.loc = op_name, reason, loc
-
-
-_WIDENED = ("f64", "bf16", "f16")
-
-
-def element(t: ir.Type) -> ir.Type:
-    """The element type of an intermediate ta tensor: floats are f32, as in the spec language
-    (a fused kernel keeps intermediates in registers; torch's bf16 roundings between ops go)."""
-    return ir.F32Type.get() if str(t) in _WIDENED else t
-
-
-def ta_type(shape, elem: ir.Type) -> ir.RankedTensorType:
-    """An intermediate tensor's ta type."""
-    return tb.tensor_type([parse_dim(str(n)) for n in shape], element(elem))
-
-
-def io_type(shape, elem: ir.Type) -> ir.RankedTensorType:
-    """An input's or output's ta type: its own precision (f64 as f32)."""
-    return tb.tensor_type([parse_dim(str(n)) for n in shape], ir.F32Type.get() if str(elem) == "f64" else elem)
 
 
 class Raiser:
@@ -92,7 +51,7 @@ class Raiser:
     def raise_body(self, args: list) -> list:
         """Raise every op of the source function; ``args`` are the ta arguments."""
         for arg, ta_arg in zip(self.source_fn.arguments, args):
-            self.views[arg] = _without_unit_dims(ta_arg)
+            self.views[arg] = without_unit_dims(ta_arg)
         for op in self.source_fn.entry_block.operations:
             name = op.operation.name
             if name == "func.return":
@@ -139,7 +98,7 @@ class Raiser:
             return view
         # a real reshape: index arithmetic in a ta.remap of the source, laid out as linalg has it
         source = self.materialize(src, op.operation.operands[0].type)
-        return _reshape(source, groups, expand, sizes_in, result_type)
+        return reshape_remap(source, groups, expand, sizes_in, result_type)
 
     def _slice(self, op) -> View:
         """tensor.extract_slice with static offsets and strides: a ta.remap."""
@@ -153,7 +112,7 @@ class Raiser:
         amap = ir.AffineMap.get(result_type.rank, 0, exprs)
         remapped = ir.Operation.create("ta.remap", results=[ta_type(result_type.shape, result_type.element_type)],
                                        operands=[source], attributes={"map": ir.AffineMapAttr.get(amap)}).result
-        return _without_unit_dims(remapped)
+        return without_unit_dims(remapped)
 
     def view_of(self, op, value) -> View:
         if value in self.views:
@@ -164,7 +123,7 @@ class Raiser:
             source = self.materialize(view, ir.RankedTensorType.get(shape, t.element_type))
             lead = len(shape) - t.rank + 1
             groups = [list(range(lead))] + [[k] for k in range(lead, len(shape))]
-            self.views[value] = _reshape(source, groups, False, shape, t)
+            self.views[value] = reshape_remap(source, groups, False, shape, t)
             return self.views[value]
         if value in self.fills:
             raise self.unsupported(op, "reads a filled tensor (only an accumulator may start from a fill)")
@@ -239,7 +198,7 @@ class Raiser:
             read = view.read_map(domain.results(amap), n)
             if read is None:
                 raise self.unsupported(op, "an operand indexed by something other than loop dims")
-            reads.append(_unwidened(view.value, read))
+            reads.append(unwidened(view.value, read))
         out_results = domain.results(maps[2])
         kept = [k for k, r in enumerate(out_results) if r is not None]
         out_map = ir.AffineMap.get(n, 0, [out_results[k] for k in kept])
@@ -329,12 +288,12 @@ class Raiser:
                 any(o.name == "linalg.index" for o in block.operations):
             return False
         layouts = {(self.unmerged[v][0].dims, tuple(self.unmerged[v][1])) for v in inputs if v in self.unmerged}
-        if len(layouts) != 1 or any(v not in self.unmerged and _splat(v) is None for v in inputs):
+        if len(layouts) != 1 or any(v not in self.unmerged and splat(v) is None for v in inputs):
             return False
         dims, shape = layouts.pop()
         like = next(self.unmerged[v][0].value for v in inputs if v in self.unmerged)
         rank = ir.RankedTensorType(like.type).rank
-        reads = {arg: (self.unmerged[v][0].value, ir.AffineMap.get_identity(rank)) if v in self.unmerged else _splat(v)
+        reads = {arg: (self.unmerged[v][0].value, ir.AffineMap.get_identity(rank)) if v in self.unmerged else splat(v)
                  for arg, v in zip(block.arguments, inputs)}
         elem = element(ir.RankedTensorType(op.results[0].type).element_type)
         copier = BodyCopier(self, op, reads, lambda dim: None)
@@ -347,15 +306,15 @@ class Raiser:
         """Block argument -> (ta tensor, projection) for each input."""
         reads = {}
         for i in range(n_in):
-            splat = _splat(op.operation.operands[i])
-            if splat is not None:  # a constant tensor of one value: that scalar, copied in
-                reads[block.arguments[i]] = splat
+            constant = splat(op.operation.operands[i])
+            if constant is not None:  # a constant tensor of one value: that scalar, copied in
+                reads[block.arguments[i]] = constant
                 continue
             view = self.view_of(op, op.operation.operands[i])
             read = view.read_map(domain.results(maps[i]), len(domain.live))
             if read is None:
                 raise self.unsupported(op, f"input {i} is indexed by something other than loop dims")
-            reads[block.arguments[i]] = _unwidened(view.value, read)
+            reads[block.arguments[i]] = unwidened(view.value, read)
         return reads
 
     def _contraction_operands(self, op, value, block, n_in):
@@ -384,94 +343,3 @@ def _uses_of_block_args(block, value) -> list:
             seen.add(v.owner.operation)
             stack.extend(v.owner.operands)
     return args
-
-
-def _reshape(source, groups, expand: bool, sizes_in, result_type) -> View:
-    """expand_shape / collapse_shape of ``source`` (laid out as linalg has it) by a ta.remap."""
-    outer = lambda sizes, group, i: math.prod(sizes[k] for k in group[i + 1:])
-    d = ir.AffineDimExpr.get
-    if expand:  # source dim g = row-major position of the result dims of group g
-        exprs = [sum((d(k) * outer(result_type.shape, g, i) for i, k in enumerate(g)), ir.AffineConstantExpr.get(0))
-                 for g in groups]
-    else:  # source dim k of group g = a digit of result dim g
-        exprs = [None] * len(sizes_in)
-        for r, g in enumerate(groups):
-            for i, k in enumerate(g):
-                exprs[k] = ir.AffineExpr.get_mod(ir.AffineExpr.get_floor_div(d(r), outer(sizes_in, g, i)), sizes_in[k])
-    amap = ir.AffineMap.get(result_type.rank, 0, exprs)
-    remapped = ir.Operation.create("ta.remap", results=[ta_type(result_type.shape, result_type.element_type)],
-                                   operands=[source], attributes={"map": ir.AffineMapAttr.get(amap)}).result
-    return _without_unit_dims(remapped)
-
-
-def _unwidened(value, read: ir.AffineMap):
-    """(tensor, map) for a contraction operand: a ta.map that only widens a tensor (torch's
-    bf16 matmul reads f32 copies) is read through, so the kernel takes the bf16 input."""
-    owner = None if isinstance(value, Lazy) else value.owner
-    if owner is None or isinstance(owner, ir.Block) or owner.name != "ta.map":
-        return value, read
-    ops = list(owner.regions[0].blocks[0].operations)
-    names = [o.name for o in ops]
-    if names != ["ta.at", "arith.extf", "ta.yield"] or ops[1].operands[0] != ops[0].result:
-        return value, read
-    inner = ir.AffineMapAttr(ops[0].attributes["map"]).value
-    return ops[0].operands[0], tb.compose(read, inner)
-
-
-def _splat(value):
-    """The scalar attribute of an ``arith.constant dense<x>`` tensor, else None."""
-    owner = value.owner
-    if isinstance(owner, ir.Block) or owner.name != "arith.constant":
-        return None
-    attr = owner.attributes["value"]
-    if not isinstance(attr, ir.DenseElementsAttr) or not ir.DenseElementsAttr(attr).is_splat:
-        return None
-    return ir.DenseElementsAttr(attr).get_splat_value()
-
-
-def _without_unit_dims(value) -> View:
-    """An argument seen without its size-1 dims (a ta.remap drops them)."""
-    t = ir.RankedTensorType(value.type)
-    live = [k for k, n in enumerate(t.shape) if n != 1]
-    if len(live) == t.rank:
-        return View.whole(value)
-    results, dims = [], []
-    for k in range(t.rank):
-        dims.append(live.index(k) if k in live else None)
-        results.append(ir.AffineDimExpr.get(live.index(k)) if k in live else ir.AffineConstantExpr.get(0))
-    amap = ir.AffineMap.get(len(live), 0, results)
-    remapped = ir.Operation.create("ta.remap", results=[io_type([t.shape[k] for k in live], t.element_type)],
-                                   operands=[value], attributes={"map": ir.AffineMapAttr.get(amap)}).result
-    return View(remapped, tuple(dims))
-
-
-class Domain:
-    """A linalg op's loops with the unit ones dropped (ta tensors have no unit dims)."""
-
-    def __init__(self, operands: list, maps):
-        extents = [_extent(operands, maps, d) for d in range(maps[0].n_dims)]
-        self.live = [d for d, n in enumerate(extents) if n != 1]
-        self.position = {d: p for p, d in enumerate(self.live)}
-        self.shape = [extents[d] for d in self.live]
-
-    def index_value(self, dim: int) -> ir.Value:
-        """Inside the map over this domain: the index of linalg loop ``dim`` (0 for a unit one)."""
-        if dim in self.position:
-            return tb.index(self.position[dim])
-        return arith.ConstantOp(ir.IndexType.get(), 0).result
-
-    def results(self, amap) -> list:
-        """Per result of a linalg map: the ta domain dim it reads, or None (constant, unit)."""
-        out = []
-        for r in amap.results:
-            live = isinstance(r, ir.AffineDimExpr) and ir.AffineDimExpr(r).position in self.position
-            out.append(ir.AffineDimExpr.get(self.position[ir.AffineDimExpr(r).position]) if live else None)
-        return out
-
-
-def _extent(operands, maps, d: int) -> int:
-    for value, amap in zip(operands, maps):
-        for k, r in enumerate(amap.results):
-            if isinstance(r, ir.AffineDimExpr) and ir.AffineDimExpr(r).position == d:
-                return ir.RankedTensorType(value.type).shape[k]
-    raise ValueError(f"loop dim d{d} indexes no operand")
