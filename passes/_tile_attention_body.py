@@ -125,17 +125,22 @@ class AttentionBody:
         for op in self.x_ops:
             if op.operation.name != "arith.select":
                 continue
-            cond, _, fill = op.operation.operands
-            owner = fill.owner
-            if isinstance(owner, ir.Block) or owner.operation.name != "arith.constant" or \
-                    ir.FloatAttr(owner.attributes["value"]).value != float("-inf"):
+            cond, kept, fill = op.operation.operands
+            masked_when_true = _is_neg_inf(kept)  # select(c, -inf, x): c says where it is masked
+            if not masked_when_true and not _is_neg_inf(fill):
                 continue
             cmp = cond.owner
             if isinstance(cmp, ir.Block) or cmp.operation.name != "arith.cmpi":
                 continue
             pred = ir.IntegerAttr(cmp.attributes["predicate"]).value
             lhs, rhs = (index_of.get(v) for v in cmp.operation.operands)
-            if (lhs, rhs) == (self.j, self.i) and pred in (2, 3):   # j < i, j <= i
+            if (lhs, rhs) == (self.i, self.j):  # i REL j  ->  j REL' i
+                pred = _SWAPPED.get(pred)
+            elif (lhs, rhs) != (self.j, self.i):
+                continue
+            if masked_when_true:  # the keys kept are where the comparison fails
+                pred = _NEGATED.get(pred)
+            if pred in (2, 3):   # keep j < i, j <= i
                 return 0 if pred == 3 else -1
         return None
 
@@ -210,3 +215,14 @@ class AttentionBody:
 
     from ._tile_attention_math import (constant_tile, epilogue, online_step, stabiliser,  # noqa: E402
                                        store, tile_map)
+
+
+# arith.cmpi predicates: 0 eq, 1 ne, 2 slt, 3 sle, 4 sgt, 5 sge
+_SWAPPED = {0: 0, 1: 1, 2: 4, 3: 5, 4: 2, 5: 3}   # a P b  <=>  b P' a
+_NEGATED = {0: 1, 1: 0, 2: 5, 3: 4, 4: 3, 5: 2}   # not (a P b)  <=>  a P' b
+
+
+def _is_neg_inf(value) -> bool:
+    owner = value.owner
+    return not isinstance(owner, ir.Block) and owner.operation.name == "arith.constant" and \
+        isinstance(owner.attributes["value"], ir.FloatAttr) and ir.FloatAttr(owner.attributes["value"]).value == float("-inf")

@@ -71,11 +71,28 @@ class CompiledGraph:
         results = [outputs[n] for n in self.graph.output_names]
         return results[0] if len(results) == 1 else tuple(results)
 
+    def verify(self, schedule: str = ""):
+        """The Z3 verification report of the graph's kernel against its ta (tilec.verify.Report)."""
+        import hashlib
+
+        from torch_mlir import ir
+
+        from ..verify.kernels import check_spec
+        from ..verify.report import Report
+
+        if self.module is None:
+            raise TilecError(f"this graph stays in torch ({self.fallback_reason}); there is no kernel to verify")
+        report = Report(f"{self.name} (PyTorch)", hashlib.sha256(self.ta.encode()).hexdigest(), schedule or "default")
+        with self.context, ir.Location.unknown():
+            report.results += check_spec(ir.Module.parse(self.ta), schedule, self.name)
+        return report
+
     def package(self, path: str, schedule: str = "", targets: tuple = ("sm_80", "sm_90a"),
-                compiler: str = "nvrtc") -> dict:
+                compiler: str = "nvrtc", verify: bool = False) -> dict:
         """Write the graph's CUDA kernel package to ``path`` (load it with tilec.runtime.load
         on a GPU machine); the graph must lower to one tile kernel (a GEMM with its epilogue,
-        or attention). Returns the manifest."""
+        or attention); with ``verify`` the Z3 report is checked first (no package on a failure)
+        and shipped inside it. Returns the manifest."""
         from pathlib import Path
 
         from torch_mlir import ir
@@ -84,10 +101,15 @@ class CompiledGraph:
 
         if self.module is None:
             raise TilecError(f"this graph stays in torch ({self.fallback_reason}); it has no kernel")
+        report = self.verify(schedule) if verify else None
+        if report is not None and report.status():
+            raise TilecError(f"{self.name}: verification failed ({report.summary()}); no package written")
         with self.context, ir.Location.unknown():
             module = ir.Module.parse(str(self.module))
             manifest, files = package_module(module, f"{self.name}.ta.mlir", str(self.module), schedule,
                                              tuple(targets), compiler)
+        if report is not None:  # its hash in the manifest ties it to the cubins
+            files["verify.json"] = report.as_json().encode()
         write_atomically(Path(path), manifest, files)
         return manifest
 

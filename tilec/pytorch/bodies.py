@@ -38,6 +38,22 @@ class Lazy:
         self.type = ir.RankedTensorType.get(domain.shape, value.type)
 
 
+def _reciprocal(value):
+    """1/c for a non-zero finite float constant c (in the body being built), else None."""
+    owner = value.owner
+    if isinstance(owner, ir.Block) or owner.name != "arith.constant" or \
+            not isinstance(owner.attributes["value"], ir.FloatAttr):
+        return None
+    c = ir.FloatAttr(owner.attributes["value"]).value
+    return 1.0 / c if c != 0 and abs(c) != float("inf") else None
+
+
+def _is_constant(value, number: int) -> bool:
+    owner = value.owner
+    return not isinstance(owner, ir.Block) and owner.name == "arith.constant" and \
+        isinstance(owner.attributes["value"], ir.IntegerAttr) and ir.IntegerAttr(owner.attributes["value"]).value == number
+
+
 def _demote(t: ir.Type) -> ir.Type:
     """Body arithmetic is f32 (see raising.element)."""
     return ir.F32Type.get() if str(t) in ("f64", "bf16", "f16") else t
@@ -80,14 +96,41 @@ class BodyCopier:
             return self.index_value(ir.IntegerAttr(op.attributes["dim"]).value)
         if name == "arith.constant":
             return self._constant(op.attributes["value"])
+        if name == "arith.cmpi":
+            compared = self._index_comparison(op)
+            if compared is not None:
+                return compared
         operands = [self.copy(v) for v in op.operands]
         result_type = _demote(op.results[0].type)
         if name in ("arith.extf", "arith.truncf") and operands[0].type == result_type:
             return operands[0]  # a widening (or rounding) that f32 arithmetic makes moot
         if name == "math.fpowi":
             return self._power(op, operands[0])
+        reciprocal = _reciprocal(operands[1]) if name == "arith.divf" else None
+        if reciprocal is not None:  # x / c as x * (1/c): the scale form the lowerings fold (within 1 ulp)
+            return arith.MulFOp(operands[0], arith.ConstantOp(operands[0].type, reciprocal).result).result
         attrs = {name: op.attributes[name] for name in op.attributes}
         return ir.Operation.create(name, results=[result_type], operands=operands, attributes=attrs).result
+
+    def _index_comparison(self, op):
+        """``cmpi p, (i64(a) - i64(b)), 0`` (torch's tril / triu) as ``cmpi p, a, b`` on the
+        indices themselves: the form the spec's ``where j <= i`` has, which the attention
+        lowering reads to skip fully masked key blocks."""
+        difference, zero = op.operands
+        if not _is_constant(zero, 0):
+            return None
+        subtract = self.copy(difference).owner  # copied first: it may come from an inlined mask
+        if isinstance(subtract, ir.Block) or subtract.name != "arith.subi":
+            return None
+        sides = []
+        for v in subtract.operands:
+            cast = v.owner
+            if isinstance(cast, ir.Block) or cast.name != "arith.index_cast" or \
+                    not isinstance(cast.operands[0].type, ir.IndexType):
+                return None
+            sides.append(cast.operands[0])
+        return ir.Operation.create("arith.cmpi", results=[ir.IntegerType.get_signless(1)], operands=sides,
+                                   attributes={"predicate": op.attributes["predicate"]}).result
 
     def _inline(self, lazy: "Lazy", amap: ir.AffineMap) -> ir.Value:
         """The element of ``lazy`` that ``amap`` (this body's domain -> lazy's live dims) reads."""

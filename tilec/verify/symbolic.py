@@ -72,6 +72,14 @@ def execute(fn) -> Program:
     grid = [dim(ir.StringAttr(g).value, params) for g in ir.ArrayAttr(fn.attributes["tile.grid"])]
     program.grid = grid
     _block(program, fn.entry_block, "", grid)
+    from tilec.diagnostics import TilecError
+
+    if "main" not in program.loops:
+        raise TilecError("the kernel has no main loop to verify: its shapes fit one k (or key) block, so the "
+                         "loop was folded away; verify at a schedule with smaller bk (or bn)")
+    if "prologue" not in program.loops:
+        raise TilecError("the kernel has no prologue loop to verify: with stages=2 it is one iteration and "
+                         "is folded away; verify at stages >= 3")
     return program
 
 
