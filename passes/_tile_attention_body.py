@@ -1,14 +1,10 @@
 """The pieces of the attention tile program (see _attention_tile.py for its shape)."""
 
-import math
-
 from torch_mlir import ir
 from torch_mlir.dialects import arith
 
-from tilec.dialects import ta_builders as tb
 from tilec.dialects.dims import binary, const
 from tilec.dialects.layout import smem_tile_layout
-from tilec.dialects.ta import tensor_dims
 from tilec.dialects.tile import layout_attr
 
 from ._gemm_tile import NoTileLowering, _index

@@ -234,3 +234,23 @@ def test_verifying_a_folded_loop_is_a_clear_error():
     graph = tilec.compile(fn, _bf16((40, 32), (72, 32), (72,)), stage="oracle", strict=True)
     with pytest.raises(TilecError, match="no main loop"):
         graph.verify()
+
+
+class _Partly(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(8, 8)
+
+    def forward(self, x):
+        y = torch.softmax(self.lin(x), -1)
+        z = torch.sort(y, -1).values  # no ta rule: stays in torch between two compiled regions
+        return F.layer_norm(torch.relu(z * 2 + 1), (8,))
+
+
+def test_unsupported_op_splits_the_graph_into_compiled_regions():
+    model, x = _Partly(), torch.randn(4, 8)
+    with pytest.warns(TilecFallbackWarning, match="compiles 2 region"):
+        graph = tilec.compile(model, (x,))
+    assert len(graph.regions) == 2 and all('"ta.' in r.ta for r in graph.regions)
+    with torch.no_grad():
+        torch.testing.assert_close(graph(x), model(x), rtol=1e-4, atol=1e-4)

@@ -28,7 +28,8 @@ class TilecFallbackWarning(UserWarning):
 class CompiledGraph:
     """A torch function raised to ta, run through one of tilec's CPU stages."""
 
-    def __init__(self, fn, example_inputs: tuple, stage: str, strict: bool, name: str, schedule: str = ""):
+    def __init__(self, fn, example_inputs: tuple, stage: str, strict: bool, name: str, schedule: str = "",
+                 partition_rest: bool = True):
         from tilec.dialects import context
 
         from .importer import import_torch, state_of
@@ -36,7 +37,7 @@ class CompiledGraph:
         if stage not in STAGES:
             raise ValueError(f"stage must be one of {', '.join(STAGES)}, not {stage!r}")
         self.fn, self.stage, self.fallback_reason, self.name = fn, stage, None, name
-        self.schedule, self._loaded = schedule, None
+        self.schedule, self._loaded, self.partitioned = schedule, None, None
         self.shapes = [tuple(t.shape) for t in example_inputs]
         self._state = lambda: state_of(fn)
         self.context = context()
@@ -49,8 +50,23 @@ class CompiledGraph:
                     raise TilecError(f"tilec cannot compile '{err.op_name}': {err.reason}", err.loc) from None
                 where = f"{err.loc}: " if err.loc else ""
                 self.fallback_reason, self.module, self.graph = f"{where}{message}", None, None
-                warnings.warn(f"{where}tilec leaves this graph to torch: {message}", TilecFallbackWarning,
-                              stacklevel=3)
+                if partition_rest:
+                    from .importer import exportable
+                    from .partition import partition
+
+                    wrapped, example, _ = exportable(fn, tuple(example_inputs))
+                    self.partitioned = partition(wrapped, example, stage, schedule)
+                regions = self.regions
+                what = f"tilec compiles {len(regions)} region(s) of this graph and leaves the rest to torch" \
+                    if regions else "tilec leaves this graph to torch"
+                warnings.warn(f"{where}{what}: {message}", TilecFallbackWarning, stacklevel=3)
+
+    @property
+    def regions(self) -> list["CompiledGraph"]:
+        """The compiled regions of a graph tilec raised in parts (empty otherwise)."""
+        if self.partitioned is None:
+            return []
+        return [m.graph_ for m in self.partitioned.children() if hasattr(m, "graph_")]
 
     @property
     def ta(self) -> str:
@@ -58,6 +74,8 @@ class CompiledGraph:
         return str(self.module) if self.module is not None else ""
 
     def __call__(self, *args):
+        if self.module is None and self.partitioned is not None:
+            return self.partitioned(*(t.detach() for t in self._state().values()), *args)
         if self.module is None:
             return self.fn(*args)
         shapes = [tuple(t.shape) for t in args]

@@ -59,10 +59,15 @@ def state_of(fn) -> dict[str, torch.Tensor]:
     return {**dict(fn.named_parameters()), **dict(fn.named_buffers())}
 
 
-def _linalg(fn, args: tuple, context: ir.Context):
+def exportable(fn, args: tuple) -> tuple[torch.nn.Module, tuple, list[str]]:
+    """(a module to export, its example inputs, the state names): state tensors lead."""
     state = state_of(fn)
     wrapped = _WithState(fn, list(state)) if isinstance(fn, torch.nn.Module) else _function_module(fn)
-    example = tuple(t.detach() for t in state.values()) + tuple(args)
+    return wrapped, tuple(t.detach() for t in state.values()) + tuple(args), list(state)
+
+
+def _linalg(fn, args: tuple, context: ir.Context):
+    wrapped, example, state = exportable(fn, args)
     program = torch.export.export(wrapped, example, strict=False)
     # torch-mlir imports into a context of its own (with its torch dialect); the linalg
     # text, locations included, is read back into tilec's context
@@ -77,7 +82,7 @@ def _linalg(fn, args: tuple, context: ir.Context):
         # ones; the raiser reports them as unsupported
         context.allow_unregistered_dialects = True
         try:
-            return ir.Module.parse(text), list(state)
+            return ir.Module.parse(text), state
         finally:
             context.allow_unregistered_dialects = False
 

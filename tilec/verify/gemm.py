@@ -71,7 +71,6 @@ def pipeline(p: Program, reference) -> list[tuple[str, str, Outcome]]:
     commits_per_iter = kinds.count("commit")
     pro_kinds = [e.kind for e in _loop_events(p, "prologue")]
     commits_per_pro = pro_kinds.count("commit")
-    straight = [e for e in p.events if e.loop == ""]
     first_main = next((k for k, e in enumerate(p.events) if e.loop == "main"), len(p.events))
     pre = sum(1 for e in p.events[:first_main] if e.loop == "" and e.kind == "commit")
     base = p.assumptions + [kt >= lb, kt < nk]

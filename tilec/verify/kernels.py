@@ -16,7 +16,7 @@ SYMBOLIC = "all shapes (M, N, K >= 1), all program ids, k tiles and lanes"
 
 def check_spec(module, schedule: str, path: str) -> list[Result]:
     from tilec.diagnostics import TilecError
-    from tilec.driver import run_passes, to_loops, to_tile
+    from tilec.driver import run_passes, to_tile
 
     results = []
     try:
