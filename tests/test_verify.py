@@ -284,3 +284,41 @@ def test_broken_attention_tile_kernels_are_refuted(name):
         results = check_attention(module, "a.ta") + check_reference(module, fused, "a.ta")
     refuted = [r for r in results if r.verdict in ("counterexample", "error")]
     assert refuted, f"{name}: every property was still proved"
+
+
+TWO_STAGES = "bm=64 bn=64 bk=32 warps=4 stages=2"  # the one-iteration prologue is inlined
+
+
+def _two_stage_texts():
+    with dialects.context(), ir.Location.unknown():
+        module = load_spec(str(EXAMPLES / "gemm.ta"))
+        tiled = str(to_tile(module, TWO_STAGES))
+        reference = ir.Module.parse(str(module))
+        run_passes(reference, ["ta-canonicalize"])
+        return tiled, str(reference)
+
+
+TWO_STAGE_MUTANTS = {
+    "no wait before reading a stage": lambda t: t.replace(
+        '      "tile.wait_group"() {pending = 0 : i64} : () -> ()\n', "", 1),
+    "prologue copies A into stage 1": lambda t: re.sub(r'("tile.async_copy"\(%arg0, %\w+, %c0, %\w+, )%c0\)',
+                                                       r"\1%c1)", t, count=1),
+}
+
+
+def test_two_stage_kernels_are_proved():
+    tiled, reference = _two_stage_texts()
+    assert tiled.count("scf.for") == 1  # no prologue loop left
+    with dialects.context(), ir.Location.unknown():
+        results = check_tile(ir.Module.parse(tiled), ir.Module.parse(reference), "m.ta", TWO_STAGES)
+    assert results and {r.verdict for r in results} == {"proved"}
+
+
+@pytest.mark.parametrize("name", sorted(TWO_STAGE_MUTANTS))
+def test_broken_two_stage_kernels_are_refuted(name):
+    tiled, reference = _two_stage_texts()
+    mutated = TWO_STAGE_MUTANTS[name](tiled)
+    assert mutated != tiled, "the mutation did not apply"
+    with dialects.context(), ir.Location.unknown():
+        results = check_tile(ir.Module.parse(mutated), ir.Module.parse(reference), "m.ta", TWO_STAGES)
+    assert [r for r in results if r.verdict in ("counterexample", "error")], f"{name}: every property was still proved"

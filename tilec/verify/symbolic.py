@@ -78,9 +78,25 @@ def execute(fn) -> Program:
         raise TilecError("the kernel has no main loop to verify: its shapes fit one k (or key) block, so the "
                          "loop was folded away; verify at a schedule with smaller bk (or bn)")
     if "prologue" not in program.loops:
-        raise TilecError("the kernel has no prologue loop to verify: with stages=2 it is one iteration and "
-                         "is folded away; verify at stages >= 3")
+        _unfold_prologue(program)
     return program
+
+
+def _unfold_prologue(p: Program) -> None:
+    """With two stages the prologue is one iteration and canonicalization inlines it: its
+    copies (of the tensors the main loop also copies) and their commit stand in straight-line
+    code before the main loop. Read them back as the prologue's iteration s = 0 of 1."""
+    first_main = next(k for k, e in enumerate(p.events) if e.loop == "main")
+    streamed = {e.data["src"] for e in p.events if e.loop == "main" and e.kind == "copy"}
+    start = next((k for k, e in enumerate(p.events[:first_main])
+                  if e.kind == "copy" and e.data["src"] in streamed), None)
+    if start is None:
+        return
+    for e in p.events[start:first_main]:
+        if e.kind in ("copy", "commit"):
+            e.loop = "prologue"
+    s = z3.Int("s")
+    p.loops["prologue"] = (s, z3.IntVal(0), z3.IntVal(1), None)
 
 
 def _block(p: Program, block, loop: str, grid) -> None:
