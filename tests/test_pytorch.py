@@ -151,6 +151,7 @@ def _bf16(*shapes):
 BF16 = {
     "attention": (_attention, lambda: _bf16((2, 2, 40, 64), (2, 2, 70, 64), (2, 2, 70, 64))),
     "causal_attention": (_causal_attention, lambda: _bf16((2, 2, 70, 64), (2, 2, 70, 64), (2, 2, 70, 64))),
+    "causal_attention_batch_1": (_causal_attention, lambda: _bf16((1, 2, 70, 64), (1, 2, 70, 64), (1, 2, 70, 64))),
     "linear_bias_gelu": (CASES["linear_bias_gelu"][0], lambda: _bf16((40, 32), (72, 32), (72,))),
 }
 

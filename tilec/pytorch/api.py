@@ -81,12 +81,17 @@ class CompiledGraph:
         shapes = [tuple(t.shape) for t in args]
         if shapes != self.shapes:
             raise TilecError(f"compiled for input shapes {self.shapes}, called with {shapes}")
+        from .support import squeezed
+
         state = [t.detach() for t in self._state().values()]
+        tensors = [t.reshape(squeezed(t.shape)) for t in state + [a.detach() for a in args]]  # views
         if any(t.is_cuda for t in args):  # the graph's kernel, built once (cached) and launched
-            return self._kernel(args[0].device)(*state, *(a.detach() for a in args))
-        inputs = dict(zip(self.graph.state_names + self.graph.input_names, state + [a.detach() for a in args]))
-        outputs = self._run(inputs)
-        results = [outputs[n] for n in self.graph.output_names]
+            results = self._kernel(args[0].device)(*tensors)
+            results = list(results) if isinstance(results, tuple) else [results]
+        else:
+            outputs = self._run(dict(zip(self.graph.state_names + self.graph.input_names, tensors)))
+            results = [outputs[n] for n in self.graph.output_names]
+        results = [r.reshape(shape) for r, shape in zip(results, self.graph.output_shapes)]
         return results[0] if len(results) == 1 else tuple(results)
 
     def verify(self, schedule: str = ""):

@@ -21,7 +21,7 @@ from torch_mlir.dialects import func
 from torch_mlir.compiler_utils import TorchMlirCompilerError
 
 from .raising import Raiser
-from .support import Unsupported, io_type
+from .support import Unsupported, io_type, squeezed
 
 _SUPPORTED_DTYPES = (torch.float32, torch.float16, torch.bfloat16)
 
@@ -33,6 +33,8 @@ class Graph:
     state_names: tuple[str, ...]
     input_names: tuple[str, ...]
     output_names: tuple[str, ...]
+    input_shapes: tuple[tuple[int, ...], ...]    # as torch has them (state first); the ta function
+    output_shapes: tuple[tuple[int, ...], ...]   # takes and returns them without size-1 dims
 
 
 class _WithState(torch.nn.Module):
@@ -109,7 +111,7 @@ def _build(linalg, state_names, n_args, name):
     names = [_ident(n) for n in state_names] + [f"in{k}" for k in range(n_args)]
     source_type = ir.FunctionType(ir.TypeAttr(source.attributes["function_type"]).value)
     module = ir.Module.create(ir.Location.name(name))
-    arg_types = [io_type(ir.RankedTensorType(t).shape, ir.RankedTensorType(t).element_type)
+    arg_types = [io_type(squeezed(ir.RankedTensorType(t).shape), ir.RankedTensorType(t).element_type)
                  for t in source_type.inputs]
     with ir.InsertionPoint(module.body), ir.Location.name(name):
         fn_op = func.FuncOp(_ident(name), (arg_types, []))
@@ -127,4 +129,6 @@ def _build(linalg, state_names, n_args, name):
     pm = passmanager.PassManager.parse("builtin.module(canonicalize, cse)")
     module.operation.verify()
     pm.run(module.operation)
-    return module, Graph(tuple(names[:len(state_names)]), tuple(names[len(state_names):]), tuple(outputs))
+    shapes = lambda types: tuple(tuple(ir.RankedTensorType(t).shape) for t in types)
+    return module, Graph(tuple(names[:len(state_names)]), tuple(names[len(state_names):]), tuple(outputs),
+                         shapes(source_type.inputs), shapes(source_type.results))

@@ -24,8 +24,8 @@ from torch_mlir.dialects import arith
 from tilec.dialects import ta_builders as tb
 
 from .bodies import BodyCopier, Lazy, combiner
-from .support import (Domain, Unsupported, element, io_type, reshape_remap, splat, ta_type, unwidened, user_frame,
-                      without_unit_dims)
+from .support import (Domain, Unsupported, element, io_type, reshape_remap, splat, squeezed, ta_type, unwidened,
+                      user_frame, without_unit_dims)
 from .views import View
 
 _REDUCE_KIND = {"arith.addf": "sum", "arith.maximumf": "max", "arith.minimumf": "min",
@@ -51,7 +51,12 @@ class Raiser:
     def raise_body(self, args: list) -> list:
         """Raise every op of the source function; ``args`` are the ta arguments."""
         for arg, ta_arg in zip(self.source_fn.arguments, args):
-            self.views[arg] = without_unit_dims(ta_arg)
+            shape = ir.RankedTensorType(arg.type).shape
+            if ir.RankedTensorType(ta_arg.type).rank < len(shape):  # taken squeezed: unit dims unread
+                live = iter(range(len(shape)))
+                self.views[arg] = View(ta_arg, tuple(None if n == 1 else next(live) for n in shape))
+            else:
+                self.views[arg] = without_unit_dims(ta_arg)
         for op in self.source_fn.entry_block.operations:
             name = op.operation.name
             if name == "func.return":
@@ -133,13 +138,15 @@ class Raiser:
         """A ta tensor with the linalg value's shape (a ta.map when the view permutes or drops
         dims); an ``output`` has the linalg value's own precision."""
         t = ir.RankedTensorType(linalg_type)
-        result_type = (io_type if output else ta_type)(t.shape, t.element_type)
+        shape = squeezed(t.shape) if output else list(t.shape)  # outputs are returned squeezed too
+        result_type = (io_type if output else ta_type)(shape, t.element_type)
         if isinstance(view.value, Lazy):
             raise self.unsupported(self.source_fn, "returns an integer or boolean tensor")
         if view.is_whole and ir.RankedTensorType(view.value.type) == result_type:
             return view.value
-        dims = [ir.AffineDimExpr.get(k) for k in range(t.rank)]
-        amap = view.read_map(dims, t.rank)
+        live = iter(range(len(shape)))
+        dims = [None if len(shape) < t.rank and n == 1 else ir.AffineDimExpr.get(next(live)) for n in t.shape]
+        amap = view.read_map(dims, len(shape))
         elem = ir.RankedTensorType(result_type).element_type
 
         def body():

@@ -101,6 +101,13 @@ def splat(value):
     return ir.DenseElementsAttr(attr).get_splat_value()
 
 
+def squeezed(shape) -> list[int]:
+    """A graph input's or output's shape as the ta function takes it: no size-1 dims (the
+    caller reshapes, which is free), unless that leaves none."""
+    kept = [n for n in shape if n != 1]
+    return kept if kept else list(shape)
+
+
 def without_unit_dims(value) -> View:
     """An argument seen without its size-1 dims (a ta.remap drops them)."""
     t = ir.RankedTensorType(value.type)
