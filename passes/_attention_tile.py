@@ -20,12 +20,8 @@ from torch_mlir.dialects import arith, func, scf
 
 from tilec.dialects import STAGES_ATTR
 from tilec.dialects.dims import binary, const
-from tilec.dialects.layout import smem_tile_layout
-from tilec.dialects.ta import tensor_dims
-from tilec.dialects.tile import layout_attr
 
 from ._gemm_tile import NoTileLowering, _ceildiv, _index, _op
-from ._loops import positions
 from ._tile_attention_body import AttentionBody
 
 
@@ -63,7 +59,7 @@ def lower_attention(fn, options) -> None:
     s = options
     with ir.InsertionPoint(new.entry_block), fn.location:
         body.clone_constants()
-        ids = body.program_ids()
+        body.program_ids()
         sq = body.alloc(s.bm, 1)
         sk, sv = body.alloc(s.bn, s.stages), body.alloc(s.bn, s.stages)
         body.copy_q(sq)

@@ -11,7 +11,7 @@ from tilec.dialects.dims import binary, const
 from tilec.dialects.ta import tensor_dims
 from tilec.dialects.tile import layout_attr
 
-from ._loops import Builder, positions
+from ._loops import positions
 from ._tile_epilogue import emit_epilogue
 
 SHARED = 3
@@ -98,7 +98,7 @@ def lower_gemm(fn, options) -> None:
     mem = {v: a for v, a in zip(inputs, args)}
     out_arg = args[len(inputs)]
     a, bb = mem[inputs[g.lhs]], mem[inputs[g.rhs]]
-    a_type, b_type = ir.RankedTensorType(inputs[g.lhs].type), ir.RankedTensorType(inputs[g.rhs].type)
+    a_type = ir.RankedTensorType(inputs[g.lhs].type)
     element = a_type.element_type
     bits = 16 if not isinstance(element, ir.F32Type) else 32
     out_dims = tensor_dims(g.contract.result.type)

@@ -1,7 +1,6 @@
 """The epilogue of a GEMM tile program: the ta.map ops after the contraction, on tiles."""
 
 from torch_mlir import ir
-from torch_mlir.dialects import arith
 
 from tilec.dialects import ta_builders as tb
 

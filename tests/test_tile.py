@@ -3,7 +3,6 @@ the oracle at shapes that divide the tiles and shapes that do not; broken kernel
 (wrong swizzle, missing wait, dropped remainder tile) give wrong numbers."""
 
 import pytest
-import torch
 from torch_mlir import ir
 
 from conftest import EXAMPLES

@@ -204,7 +204,6 @@ def test_broken_loop_nests_are_refuted(name):
 
 def test_verify_a_package(tilec, tmp_path, monkeypatch):
     pytest.importorskip("cuda.bindings.nvrtc")
-    import zipfile
 
     monkeypatch.setenv("TILEC_CACHE_DIR", str(tmp_path / "cache"))
     out = tmp_path / "g.tkp"

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from lark import Lark
 from lark.exceptions import UnexpectedInput
-from torch_mlir import ir, passmanager
+from torch_mlir import passmanager
 
 from tilec import passes
 

@@ -24,9 +24,8 @@ from tilec.dialects.layout import WarpTiling
 from tilec.dialects.tile import layout_of
 
 from ..diagnostics import TilecError
-from .cexpr import CExpr, dim_expr
+from .cexpr import dim_expr
 from .cuda_regs import copy_carried, materialize_map
-from .cuda_scalar import scalar_statement
 from .cuda_text import PRELUDE, ctype
 
 _INDEX_C = {"arith.addi": "+", "arith.subi": "-", "arith.muli": "*", "arith.divsi": "/", "arith.remsi": "%"}
@@ -128,7 +127,7 @@ class CudaEmitter:
             self.names[arg] = ("memref", f"g_{aname}", dims, element)
             args.append((role, aname, dims))
         self.params = params
-        self.line(f"const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;")
+        self.line("const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;")
         self.line(f"const int warp_m = warp % {self.wm}, warp_n = warp / {self.wm};")
         self.line("extern __shared__ __align__(128) unsigned char smem[];")
         self.block(fn.entry_block)
@@ -241,7 +240,7 @@ class CudaEmitter:
             name = self.fresh("acc")
             value = ir.FloatAttr(const.attributes["value"]).value
             self.line(f"float {name}[{self.mi}][{self.ni}][4];")
-            self.line(f"#pragma unroll")
+            self.line("#pragma unroll")
             self.line(f"for (int e = 0; e < {self.mi * self.ni * 4}; ++e) (&{name}[0][0][0])[e] = {value!r}f;")
             self.names[op.result] = _Acc(name)
             return

@@ -73,7 +73,6 @@ def materialize_map(self, op) -> None:
 
 
 def _body(self, op, rank: int, row: str, col: str, reg: str) -> str:
-    from .cuda_ops import _global_element
 
     local = {}
 
