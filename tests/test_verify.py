@@ -27,10 +27,10 @@ def test_correct_kernels_are_proved(example):
     assert not bad, bad
 
 
-def _tile_texts():
+def _tile_texts(example="matmul_bias_gelu", schedule=SCHEDULE):
     with dialects.context(), ir.Location.unknown():
-        module = load_spec(str(EXAMPLES / "matmul_bias_gelu.ta"))
-        tiled = str(to_tile(module, SCHEDULE))
+        module = load_spec(str(EXAMPLES / f"{example}.ta"))
+        tiled = str(to_tile(module, schedule))
         reference = ir.Module.parse(str(module))
         run_passes(reference, ["ta-canonicalize"])
         return tiled, str(reference)
@@ -288,15 +288,6 @@ def test_broken_attention_tile_kernels_are_refuted(name):
 TWO_STAGES = "bm=64 bn=64 bk=32 warps=4 stages=2"  # the one-iteration prologue is inlined
 
 
-def _two_stage_texts():
-    with dialects.context(), ir.Location.unknown():
-        module = load_spec(str(EXAMPLES / "gemm.ta"))
-        tiled = str(to_tile(module, TWO_STAGES))
-        reference = ir.Module.parse(str(module))
-        run_passes(reference, ["ta-canonicalize"])
-        return tiled, str(reference)
-
-
 TWO_STAGE_MUTANTS = {
     "no wait before reading a stage": lambda t: t.replace(
         '      "tile.wait_group"() {pending = 0 : i64} : () -> ()\n', "", 1),
@@ -306,7 +297,7 @@ TWO_STAGE_MUTANTS = {
 
 
 def test_two_stage_kernels_are_proved():
-    tiled, reference = _two_stage_texts()
+    tiled, reference = _tile_texts("gemm", TWO_STAGES)
     assert tiled.count("scf.for") == 1  # no prologue loop left
     with dialects.context(), ir.Location.unknown():
         results = check_tile(ir.Module.parse(tiled), ir.Module.parse(reference), "m.ta", TWO_STAGES)
@@ -315,7 +306,7 @@ def test_two_stage_kernels_are_proved():
 
 @pytest.mark.parametrize("name", sorted(TWO_STAGE_MUTANTS))
 def test_broken_two_stage_kernels_are_refuted(name):
-    tiled, reference = _two_stage_texts()
+    tiled, reference = _tile_texts("gemm", TWO_STAGES)
     mutated = TWO_STAGE_MUTANTS[name](tiled)
     assert mutated != tiled, "the mutation did not apply"
     with dialects.context(), ir.Location.unknown():

@@ -139,7 +139,9 @@ def run_command(args) -> int:
         fn = module.body.operations[0]
         inputs = random_inputs(sig, env, args.seed)
         outputs = evaluate(fn, inputs, env)
-        staged = _run_stage(args.stage, module, sig, inputs, env, _schedule(args))
+        from .driver import run_stage
+
+        staged = run_stage(args.stage, module, sig, inputs, env, _schedule(args))
     print(f"{sig.name}: stage {args.stage}, seed {args.seed}, "
           + ", ".join(f"{k}={v}" for k, v in env.items()))
     ok = True
@@ -154,21 +156,6 @@ def run_command(args) -> int:
             line += f"  | {args.stage} vs oracle: {result}"
         print(line)
     return 0 if ok else 1
-
-
-def _run_stage(stage: str, module, sig, inputs, env, schedule: str = ""):
-    """The outputs of ``stage`` on ``inputs``, or None for the oracle itself."""
-    if stage == "ta":
-        return None
-    if stage == "tile":
-        from .driver import to_tile
-        from .tile_interpreter import run_tile
-
-        return run_tile(to_tile(module, schedule), sig, inputs, env)
-    from .driver import to_loops
-    from .loop_runner import run_loops
-
-    return run_loops(to_loops(module), sig, inputs, env)
 
 
 def _schedule(args) -> str:

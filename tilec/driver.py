@@ -54,3 +54,16 @@ def to_loops(module: ir.Module) -> ir.Module:
     copy = ir.Module.parse(str(module))
     run_passes(copy, LOOP_PIPELINE)
     return copy
+
+
+def run_stage(stage: str, module: ir.Module, sig, inputs: dict, env: dict, schedule: str = ""):
+    """The outputs of ``stage`` ("loop" or "tile") on ``inputs``, or None for "ta" (the oracle itself)."""
+    if stage == "ta":
+        return None
+    if stage == "tile":
+        from .tile_interpreter import run_tile
+
+        return run_tile(to_tile(module, schedule), sig, inputs, env)
+    from .loop_runner import run_loops
+
+    return run_loops(to_loops(module), sig, inputs, env)

@@ -15,6 +15,7 @@ from torch_mlir import ir
 from tilec.dialects.dims import parse_dim
 from tilec.dialects.ta import tensor_dims
 
+from .affine import affine
 from .diagnostics import TilecError, mlir_loc
 from .signature import dtype_of
 from . import oracle_scalar
@@ -81,7 +82,7 @@ def _remap(op, values, env):
     amap = ir.AffineMapAttr(op.attributes["map"]).value
     shape = sizes(op.result.type, env)
     grid = [torch.arange(n).reshape([n if k == d else 1 for k in range(len(shape))]) for d, n in enumerate(shape)]
-    coords = [torch.as_tensor(oracle_scalar.affine(e, grid)) for e in amap.results]  # a constant is an int
+    coords = [torch.as_tensor(affine(e, grid)) for e in amap.results]  # a constant is an int
     for axis, (c, n) in enumerate(zip(coords, src.shape)):
         if c.numel() and (int(c.min()) < 0 or int(c.max()) >= n):
             raise TilecError(f"ta.remap reads dim {axis} of its operand at {int(c.min())}..{int(c.max())}, "

@@ -25,24 +25,6 @@ _ELEMENTWISE = {
 }
 
 
-def affine(expr: ir.AffineExpr, dims: list):
-    """Evaluate an affine expression with dim i bound to ``dims[i]`` (ints or tensors)."""
-    if isinstance(expr, ir.AffineDimExpr):
-        return dims[expr.position]
-    if isinstance(expr, ir.AffineConstantExpr):
-        return expr.value
-    lhs, rhs = affine(expr.lhs, dims), affine(expr.rhs, dims)
-    if isinstance(expr, ir.AffineAddExpr):
-        return lhs + rhs
-    if isinstance(expr, ir.AffineMulExpr):
-        return lhs * rhs
-    if isinstance(expr, ir.AffineFloorDivExpr):
-        return lhs // rhs
-    if isinstance(expr, ir.AffineCeilDivExpr):
-        return -((-lhs) // rhs)
-    if isinstance(expr, ir.AffineModExpr):
-        return lhs % rhs
-    raise TilecError(f"unsupported affine expression {expr}")
 
 
 def _broadcast_view(tensor: torch.Tensor, positions: list[int], rank: int) -> torch.Tensor:

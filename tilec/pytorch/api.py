@@ -164,9 +164,9 @@ class CompiledGraph:
             fn = self.module.body.operations[0]
             if self.stage == "oracle":
                 return evaluate(fn, inputs, {})
-            from ..commands import _run_stage
+            from ..driver import run_stage
 
-            return _run_stage(self.stage, self.module, signature(fn), inputs, {})
+            return run_stage(self.stage, self.module, signature(fn), inputs, {}, self.schedule)
 
 
 def compile(fn, example_inputs, *, stage: str = "loop", strict: bool = False, name: str = "graph",

@@ -25,6 +25,8 @@ import math
 import z3
 from torch_mlir import ir
 
+from tilec.affine import affine as evaluate_affine
+
 from .gemm_values import _Values, evaluate
 from .report import Result
 from .solver import prove
@@ -140,19 +142,8 @@ def _scalars(ops, env, buffers, vals, params, run) -> None:
 
 
 def affine(expr, dims):
-    """An affine expression on Z3 integers (floor division: the operands are non-negative)."""
-    if isinstance(expr, ir.AffineDimExpr):
-        return dims[expr.position]
-    if isinstance(expr, ir.AffineConstantExpr):
-        return z3.IntVal(expr.value)
-    a, b = affine(expr.lhs, dims), affine(expr.rhs, dims)
-    if isinstance(expr, ir.AffineAddExpr):
-        return a + b
-    if isinstance(expr, ir.AffineMulExpr):
-        return a * b
-    if isinstance(expr, ir.AffineModExpr):
-        return a % b
-    return a / b if isinstance(expr, ir.AffineFloorDivExpr) else (a + b - 1) / b
+    """An affine expression on Z3 integers (the operands of divisions are non-negative)."""
+    return evaluate_affine(expr, dims, const=z3.IntVal, floordiv=lambda a, b: a / b)
 
 
 def _key(vals, value) -> str:
