@@ -251,8 +251,6 @@ class Raiser:
         value = yielded[k]
         if reduced:
             kind, value = combiner(value, out_arg)
-            if kind is None:
-                raise self.unsupported(op, "a reduction other than a sum, max or min of its body")
             kind = _REDUCE_KIND.get(kind)
             if kind is None:
                 raise self.unsupported(op, "a reduction other than a sum, max or min of its body")
