@@ -1,0 +1,43 @@
+"""The installed package is the whole package: pyproject lists every Python package in the tree.
+
+CI also builds the wheel, installs it into a fresh environment and runs the README's main
+command from outside the checkout (.ci/run); this test catches a missing entry in seconds.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _config() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+
+
+def _tree_packages() -> set[str]:
+    """Every directory with an __init__.py, named as it installs (package-dir applied)."""
+    found = set()
+    for name, where in _config()["package-dir"].items():
+        base = ROOT / where
+        for init in base.rglob("__init__.py"):
+            rel = init.parent.relative_to(base).parts
+            if "__pycache__" in rel:
+                continue
+            found.add(".".join((name, *rel)))
+    return found
+
+
+def test_pyproject_lists_every_package():
+    listed = set(_config()["packages"])
+    tree = _tree_packages()
+    assert tree - listed == set(), f"packages missing from pyproject.toml: {sorted(tree - listed)}"
+    assert listed - tree == set(), f"pyproject.toml lists packages that do not exist: {sorted(listed - tree)}"
+
+
+def test_package_data_is_listed():
+    data = _config()["package-data"]
+    for path in (ROOT / "tilec").rglob("*.lark"):
+        package = ".".join(("tilec", *path.parent.relative_to(ROOT / "tilec").parts))
+        assert any(path.match(pattern) for pattern in data.get(package, [])), path
