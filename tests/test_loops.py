@@ -162,3 +162,62 @@ def test_compile_emit_loop(tilec):
     status, out, err = tilec("compile", EXAMPLES / "softmax.ta", "--emit", "loop")
     assert status == 0, err
     assert "scf.for" in out and "memref" in out and '"ta.' not in out
+
+
+# what a JIT-ed loop program may call: libc's allocator and memory functions, libm's
+# float functions. Anything else (libgcc's __truncsfbf2, __extendhfsf2, ...) is missing
+# from some Linux machines users have (GCC 12's libgcc on Debian 12 / Ubuntu 22.04).
+LIBC = {"malloc", "free", "memset", "memcpy", "memmove", "aligned_alloc", "abort"}
+LIBM = {"expf", "logf", "tanhf", "erff", "sqrtf", "powf", "exp2f", "log2f", "log1pf", "expm1f",
+        "fabsf", "floorf", "ceilf", "fmaf", "fmaxf", "fminf", "sinf", "cosf", "atan2f", "roundf",
+        "exp", "log", "tanh", "erf", "sqrt", "pow", "fma"}
+
+
+def _undefined_symbols(module) -> set[str]:
+    import shutil
+    import subprocess
+    import tempfile
+
+    from torch_mlir import execution_engine, passmanager
+
+    from tilec.loop_runner import JIT_PIPELINE
+
+    fn = ir.StringAttr(module.body.operations[0].attributes["sym_name"]).value
+    passmanager.PassManager.parse(f"builtin.module({JIT_PIPELINE})").run(module.operation)
+    # no bf16 arithmetic may reach LLVM: on a CPU without native bf16 it becomes a libgcc call,
+    # which the object file of this (possibly bf16-capable) machine would not show
+    converts = [line for line in str(module).splitlines()
+                if re.search(r"llvm\.(fptrunc|fpext|fadd|fmul|fsub|fdiv)\b.*\bbf16\b", line)]
+    assert converts == [], converts[:3]
+    engine = execution_engine.ExecutionEngine(module, opt_level=2)
+    engine.raw_lookup(f"_mlir_ciface_{fn}")  # compiles the module
+    nm = shutil.which("nm")
+    if nm is None:
+        pytest.skip("nm (binutils) is not installed")
+    with tempfile.TemporaryDirectory() as tmp:
+        engine.dump_to_object_file(f"{tmp}/jit.o")
+        out = subprocess.run([nm, "-u", f"{tmp}/jit.o"], capture_output=True, text=True, check=True).stdout
+    return {line.split()[-1] for line in out.splitlines() if line.strip()}
+
+
+@pytest.mark.parametrize("name", sorted(REFERENCES))
+def test_jit_needs_only_libc_and_libm(name):
+    with dialects.context(), ir.Location.unknown():
+        symbols = _undefined_symbols(to_loops(load_spec(str(EXAMPLES / f"{name}.ta"))))
+    assert symbols <= LIBC | LIBM, f"JIT-ed {name} needs {sorted(symbols - LIBC - LIBM)}"
+
+
+def test_bf16_conversion_rounds_like_torch():
+    """The expanded bf16 truncation rounds to nearest even, with NaN and infinities kept."""
+    import torch
+
+    text = "param N\ninput X[N] : f32\noutput Y[N] : bf16\nY[i] = X[i]\n"
+    with dialects.context(), ir.Location.unknown():
+        module = spec_to_ta(text, "cast.ta")
+        sig = signature(module.body.operations[0])
+        x = torch.tensor([1.0, 1.00390625, 1.01171875, -3.3e38, 3.4e38, float("inf"), float("-inf"),
+                          float("nan"), 1e-40, -0.0, 65504.0, 0.1])
+        y = run_loops(to_loops(module), sig, {"X": x}, {"N": x.numel()})["Y"]
+    expected = x.to(torch.bfloat16)
+    same = (y.view(torch.int16) == expected.view(torch.int16)) | (y.isnan() & expected.isnan())
+    assert bool(same.all()), (y, expected)

@@ -255,3 +255,31 @@ def test_unsupported_op_splits_the_graph_into_compiled_regions():
     assert len(graph.regions) == 2 and all('"ta.' in r.ta for r in graph.regions)
     with torch.no_grad():
         torch.testing.assert_close(graph(x), model(x), rtol=1e-4, atol=1e-4)
+
+
+def test_loop_stage_jits_once_per_graph(monkeypatch):
+    """Calls after the first reuse the JIT-ed program (no lowering, no ExecutionEngine)."""
+    import tilec.loop_runner as loop_runner
+
+    built = []
+    original = loop_runner.LoopProgram.__init__
+
+    def counting(self, *args, **kwargs):
+        built.append(1)
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(loop_runner.LoopProgram, "__init__", counting)
+    fn, make = CASES["linear_bias_gelu"]
+    graph = tilec.compile(fn, make(), stage="loop", strict=True)
+    for _ in range(3):
+        args = make()
+        torch.testing.assert_close(graph(*args), fn(*args), rtol=1e-4, atol=1e-4)
+    assert len(built) == 1
+
+
+def test_bf16_model_runs_on_the_loop_stage():
+    model = torch.nn.Sequential(torch.nn.Linear(16, 8), torch.nn.GELU()).to(torch.bfloat16)
+    x = torch.randn(4, 16, dtype=torch.bfloat16)
+    graph = tilec.compile(model, (x,), stage="loop", strict=True)
+    with torch.no_grad():
+        torch.testing.assert_close(graph(x), model(x), rtol=2e-2, atol=2e-2)

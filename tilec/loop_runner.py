@@ -3,6 +3,11 @@
 The function ta-to-loops produces takes the input buffers, the output buffers
 (``ta.output``) and one index per shape parameter (``ta.param``). bf16 buffers
 cross the boundary as int16 arrays with the same bits (numpy has no bf16).
+
+The JIT-ed code may call nothing beyond libc and libm: bf16 conversions are
+expanded to integer arithmetic first, because LLVM otherwise lowers them to
+libgcc helpers (``__truncsfbf2``) that GCC 12's libgcc (Debian 12, Ubuntu
+22.04) lacks on CPUs without native bf16 instructions.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ JIT_PIPELINE = ",".join([
     "convert-math-to-libm",       # tanh, erf -> libm calls
     "expand-strided-metadata",
     "finalize-memref-to-llvm",    # buffers -> LLVM structs and malloc/free
+    "arith-expand{include-bf16=true}",  # bf16 truncf/extf -> integer ops (no libgcc helper)
     "convert-arith-to-llvm",
     "convert-func-to-llvm",       # plus the C interface wrappers for invoke()
     "convert-cf-to-llvm",
@@ -54,25 +60,36 @@ def _argument_roles(fn) -> list[tuple[str, str]]:
     return roles
 
 
+class LoopProgram:
+    """Loop IR lowered to machine code once, callable many times (one ExecutionEngine)."""
+
+    def __init__(self, module: ir.Module, sig: Signature):
+        fn = module.body.operations[0]
+        self.sig = sig
+        self.roles = _argument_roles(fn)
+        self.name = ir.StringAttr(fn.attributes["sym_name"]).value
+        passmanager.PassManager.parse(f"builtin.module({JIT_PIPELINE})").run(module.operation)
+        self.module = module  # the engine refers to it
+        self.engine = execution_engine.ExecutionEngine(module, opt_level=2)
+
+    def __call__(self, inputs: dict[str, torch.Tensor], env: dict[str, int]) -> dict[str, torch.Tensor]:
+        outputs = {s.name: np.zeros(s.shape(env), dtype=_array(torch.zeros(0, dtype=s.dtype)).dtype)
+                   for s in self.sig.outputs}
+        keep, args = [], []
+        for role, arg_name in self.roles:
+            if role == "param":
+                value = ctypes.c_int64(env[arg_name])
+                keep.append(value)
+                args.append(ctypes.pointer(value))
+                continue
+            array = _array(inputs[arg_name]) if role == "input" else outputs[arg_name]
+            keep.append(array)
+            args.append(ctypes.pointer(ctypes.pointer(get_ranked_memref_descriptor(array))))
+        self.engine.invoke(self.name, *args)
+        return {s.name: _tensor(outputs[s.name], s.dtype) for s in self.sig.outputs}
+
+
 def run_loops(module: ir.Module, sig: Signature, inputs: dict[str, torch.Tensor],
               env: dict[str, int]) -> dict[str, torch.Tensor]:
-    """Execute the loop-IR function of ``module`` (consumed: it is lowered to LLVM)."""
-    fn = module.body.operations[0]
-    roles = _argument_roles(fn)
-    name = ir.StringAttr(fn.attributes["sym_name"]).value
-    outputs = {s.name: np.zeros(s.shape(env), dtype=_array(torch.zeros(0, dtype=s.dtype)).dtype)
-               for s in sig.outputs}
-    keep, args = [], []
-    for role, arg_name in roles:
-        if role == "param":
-            value = ctypes.c_int64(env[arg_name])
-            keep.append(value)
-            args.append(ctypes.pointer(value))
-            continue
-        array = _array(inputs[arg_name]) if role == "input" else outputs[arg_name]
-        keep.append(array)
-        args.append(ctypes.pointer(ctypes.pointer(get_ranked_memref_descriptor(array))))
-    passmanager.PassManager.parse(f"builtin.module({JIT_PIPELINE})").run(module.operation)
-    engine = execution_engine.ExecutionEngine(module, opt_level=2)
-    engine.invoke(name, *args)
-    return {s.name: _tensor(outputs[s.name], s.dtype) for s in sig.outputs}
+    """Execute the loop-IR function of ``module`` once (consumed: it is lowered to LLVM)."""
+    return LoopProgram(module, sig)(inputs, env)

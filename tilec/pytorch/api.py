@@ -38,6 +38,7 @@ class CompiledGraph:
             raise ValueError(f"stage must be one of {', '.join(STAGES)}, not {stage!r}")
         self.fn, self.stage, self.fallback_reason, self.name = fn, stage, None, name
         self.schedule, self._loaded, self.partitioned = schedule, None, None
+        self._programs = {}  # input shapes -> the loop stage JIT-ed once (tilec.loop_runner.LoopProgram)
         self.shapes = [tuple(t.shape) for t in example_inputs]
         self._state = lambda: state_of(fn)
         self.context = context()
@@ -164,6 +165,14 @@ class CompiledGraph:
             fn = self.module.body.operations[0]
             if self.stage == "oracle":
                 return evaluate(fn, inputs, {})
+            if self.stage == "loop":  # lowered and JIT-ed on the first call only
+                key = tuple(tuple(t.shape) for t in inputs.values())
+                if key not in self._programs:
+                    from ..driver import to_loops
+                    from ..loop_runner import LoopProgram
+
+                    self._programs[key] = LoopProgram(to_loops(self.module), signature(fn))
+                return self._programs[key](inputs, {})
             from ..driver import run_stage
 
             return run_stage(self.stage, self.module, signature(fn), inputs, {}, self.schedule)
