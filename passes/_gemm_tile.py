@@ -21,6 +21,17 @@ class NoTileLowering(ValueError):
     """The function is not of a form ta-to-tile lowers."""
 
 
+class NeedsStaticSize(NoTileLowering):
+    """A size the tile program is built for (register tiles) is a symbolic parameter.
+
+    The driver binds ``param`` to its default (or to the user's --shape) and lowers
+    again; the fixed size is recorded in the package and in the verification report."""
+
+    def __init__(self, message: str, param: str | None):
+        super().__init__(message)
+        self.param = param
+
+
 @dataclass
 class Gemm:
     contract: object

@@ -5,9 +5,10 @@ from torch_mlir.dialects import arith
 
 from tilec.dialects.dims import binary, const
 from tilec.dialects.layout import smem_tile_layout
+from tilec.dialects.ta import tensor_dims
 from tilec.dialects.tile import layout_attr
 
-from ._gemm_tile import NoTileLowering, _index
+from ._gemm_tile import NeedsStaticSize, NoTileLowering, _index
 from ._loops import positions
 
 _I64 = lambda: ir.IntegerType.get_signless(64)
@@ -54,23 +55,15 @@ class AttentionBody:
         self.v_value = self._value_tensor(t_value)
         size = ir.RankedTensorType(self.v_value.type).shape[-1]
         if ir.ShapedType.is_dynamic_size(size):
-            raise NoTileLowering(f"the head dim '{self.dims[self.d]}' sizes the register tiles: fix it at compile "
-                                 f"time (--shape {self.dims[self.d]}=...)")
+            dim = self.dims[self.d]
+            raise NeedsStaticSize(f"the head dim '{dim}' sizes the register tiles: give it a default or fix it at "
+                                  f"compile time (--shape {dim}=...)", dim.value if dim.op == "sym" else None)
         self.head_dim = size
         self.query_dim = self.dims[self.i]
         count = const(1)
         for d in self.batch:
             count = binary("*", count, self.dims[d])
         self.batch_count = count
-
-    def _static(self, dim) -> int:
-        if dim.static is not None:
-            return dim.static
-        defaults = {n.name: n.attr for n in ir.DictAttr(self.fn.attributes["ta.params"])}
-        attr = defaults.get(str(dim))
-        if not isinstance(attr, ir.IntegerAttr):
-            raise NoTileLowering(f"the head dim '{dim}' must be known: give it a default or --shape {dim}=...")
-        return ir.IntegerAttr(attr).value
 
     def _value_tensor(self, t):
         owner = t.owner
@@ -187,11 +180,24 @@ class AttentionBody:
         e = [d for d in cmaps[0] if d not in cmaps[2]][0]
         if cmaps[0][-2:] != [cmaps[2][-2], e] or cmaps[1][-2:] != [cmaps[2][-1], e]:
             raise NoTileLowering("the scores must be Q[..., i, e] * K[..., j, e]")
+        self._check_score_head_dim(lhs, "query")
+        self._check_score_head_dim(rhs, "key")
         coords = [self.batch_ids[self.c_to_o[c]] for c in cmaps[0][:-2]] + [self.q0, _index(0)]
         offsets, arg = self._offsets(lhs, coords)
         ir.Operation.create("tile.async_copy", operands=[arg, *offsets, sq, _index(0)])
         ir.Operation.create("tile.commit_group")
         self.k_value, self.k_batch = rhs, [self.c_to_o[c] for c in cmaps[1][:-2]]
+
+    def _check_score_head_dim(self, value, what: str) -> None:
+        """The Q and K tiles are head_dim wide: their own head dim must be that size."""
+        size = ir.RankedTensorType(value.type).shape[-1]
+        dim = tensor_dims(value.type)[-1]
+        if ir.ShapedType.is_dynamic_size(size):
+            raise NeedsStaticSize(f"the {what} head dim '{dim}' sizes the register tiles: give it a default or fix "
+                                  f"it at compile time (--shape {dim}=...)", dim.value if dim.op == "sym" else None)
+        if size != self.head_dim:
+            raise NoTileLowering(f"the {what} head dim '{dim}' ({size}) differs from the value head dim "
+                                 f"'{self.dims[self.d]}' ({self.head_dim}); ta-to-tile needs them equal")
 
     def copy_kv(self, block, stage, sk, sv) -> None:
         j0 = arith.MulIOp(block, _index(self.s.bn)).result

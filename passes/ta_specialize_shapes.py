@@ -4,9 +4,10 @@
     tensor<?x?xf32, ["M", "N"]>  -->  tensor<64x32xf32, ["M", "N"]>
     "ta.param"() {name = "N"}    -->  arith.constant 32 : index
 
-Dims keep their names, so verifiers still relate them; parameters without a
-value here keep their default from ``ta.params`` or stay symbolic. Code
-generation for a fixed problem size starts from this form.
+Dims keep their names, so verifiers still relate them. Only the named
+parameters are bound (a kernel then fixes exactly the sizes it says it fixes);
+``defaults=true`` binds every other parameter that has a default as well.
+Code generation for a fixed problem size starts from this form.
 """
 
 from dataclasses import dataclass
@@ -22,7 +23,8 @@ from . import PassInfo
 
 @dataclass(frozen=True)
 class Options:
-    shapes: str = ""  # comma-separated NAME=SIZE; empty: use each parameter's default
+    shapes: str = ""        # comma-separated NAME=SIZE
+    defaults: bool = False  # also bind every other parameter to its default
 
     def __post_init__(self):
         parse_shapes(self.shapes)  # fail while the pipeline is parsed, not halfway through it
@@ -52,9 +54,9 @@ def _static(t: ir.Type, env: dict[str, int]) -> ir.Type:
     return ir.RankedTensorType.get(shape, t.element_type, t.encoding)
 
 
-def _specialize(fn, given: dict[str, int]) -> None:
+def _specialize(fn, given: dict[str, int], defaults: bool) -> None:
     env = {}
-    if "ta.params" in fn.attributes:
+    if defaults and "ta.params" in fn.attributes:
         for named in ir.DictAttr(fn.attributes["ta.params"]):
             if isinstance(named.attr, ir.IntegerAttr):
                 env[named.name] = ir.IntegerAttr(named.attr).value
@@ -91,7 +93,7 @@ def run(module: ir.Operation, options: Options) -> None:
     given = parse_shapes(options.shapes)
     for op in module.regions[0].blocks[0].operations:
         if op.operation.name == "func.func":
-            _specialize(op, given)
+            _specialize(op, given, options.defaults)
 
 
 PASS = PassInfo("ta-specialize-shapes", "bind shape parameters, making ta tensor types static", Options, run,

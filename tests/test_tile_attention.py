@@ -67,3 +67,30 @@ def test_the_head_dim_must_be_fixed():
     with dialects.context(), ir.Location.unknown():
         with pytest.raises(TilecError, match="fix it at compile time"):
             to_tile(load_spec(str(EXAMPLES / "attention.ta")), "bm=32 bn=32")
+
+
+def test_compile_uses_the_specs_own_head_dim_default(tilec):
+    status, out, err = tilec("compile", EXAMPLES / "attention.ta", "--emit", "cuda")
+    assert status == 0, err
+    assert "__global__" in out
+
+
+NARROW_VALUES = """param S, T, E = 64, D = 32
+input Q[S, E] : bf16
+input K[T, E] : bf16
+input V[T, D] : bf16
+output O[S, D] : f32
+O[i, d] = sum[j](softmax[j](sum[e](Q[i, e] * K[j, e]) * rsqrt(E)) * V[j, d])
+"""
+
+
+def test_value_head_dim_unlike_query_head_dim_is_declined_not_miscompiled(tilec, tmp_path):
+    """Q/K tiles are as wide as the value head dim: a narrower V must not lower to a wrong kernel."""
+    spec = tmp_path / "narrow.ta"
+    spec.write_text(NARROW_VALUES)
+    status, out, err = tilec("compile", spec, "--emit", "tile")
+    assert status == 1 and "the query head dim 'E' (64) differs from the value head dim 'D' (32)" in err
+    status, out, err = tilec("verify", spec)
+    assert status == 1 and "error  narrow [tile] build" in out
+    status, out, err = tilec("run", spec, "--stage", "loop", "--shape", "S=5,T=7")
+    assert status == 0, out + err  # the loop stage computes it

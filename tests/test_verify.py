@@ -17,14 +17,51 @@ from tilec.verify.online import check_online
 SCHEDULE = "bm=64 bn=64 bk=32 warps=4 stages=3"
 
 
+LOOP_ONLY = ("softmax", "logsumexp", "layernorm", "rmsnorm")  # no tile kernel yet: their loop IR is checked
+
+
 @pytest.mark.parametrize("example", ["gemm", "gemm_f32_nt", "batched_gemm", "matmul_bias_gelu", "attention",
                                      "causal_attention", "gqa_attention", "attention_bias", "softmax", "logsumexp"])
 def test_correct_kernels_are_proved(example):
-    report = verify_spec(str(EXAMPLES / f"{example}.ta"), SCHEDULE)
+    stage = "loop" if example in LOOP_ONLY else "tile"
+    report = verify_spec(str(EXAMPLES / f"{example}.ta"), SCHEDULE, stage=stage)
     assert report.results, "nothing was checked"
     bad = [(r.check, r.verdict, r.detail, r.counterexample) for r in report.results
            if r.verdict != "proved" and not (r.verdict == "unknown" and r.check.startswith("attention tile"))]
     assert not bad, bad
+    stages = {r.stage for r in report.results}
+    assert stages == ({"loop"} if stage == "loop" else {"tile", "cuda", "loop"})
+
+
+@pytest.mark.parametrize("example", LOOP_ONLY)
+def test_a_spec_without_tile_kernel_is_an_error_not_a_skip(example):
+    report = verify_spec(str(EXAMPLES / f"{example}.ta"), SCHEDULE)
+    errors = [r for r in report.results if r.verdict == "error"]
+    assert [(r.stage, r.property) for r in errors] == [("tile", "build")]
+    assert errors[0].detail.startswith("no tile kernel: ")
+    assert report.status() == 1
+
+
+def test_a_head_dim_without_default_is_an_error_and_shape_fixes_it(tmp_path):
+    text = (EXAMPLES / "attention.ta").read_text()
+    spec = tmp_path / "renamed.ta"
+    spec.write_text(re.sub(r"\bD\b", "E", text).replace("E = 64", "E"))
+    report = verify_spec(str(spec), SCHEDULE)
+    assert report.status() == 1 and any("--shape E=" in r.detail for r in report.results if r.verdict == "error")
+    report = verify_spec(str(spec), SCHEDULE, shapes={"E": 32})
+    assert report.status() == 0, report.summary()
+    assert sum(r.stage == "tile" for r in report.results) >= 20
+
+
+def test_a_renamed_head_dim_is_checked_like_d(tmp_path):
+    """The head dim is found by the lowering, not by its name: every tile check stays."""
+    spec = tmp_path / "renamed.ta"
+    spec.write_text(re.sub(r"\bD\b", "E", (EXAMPLES / "attention.ta").read_text()))
+    renamed = verify_spec(str(spec), SCHEDULE)
+    original = verify_spec(str(EXAMPLES / "attention.ta"), SCHEDULE)
+    assert renamed.status() == 0
+    assert [r.check for r in renamed.results if r.stage == "tile"] == \
+        [r.check for r in original.results if r.stage == "tile"]
 
 
 def _tile_texts(example="matmul_bias_gelu", schedule=SCHEDULE):
@@ -76,7 +113,7 @@ def test_broken_tile_kernels_are_refuted(name):
     mutated = TILE_MUTANTS[name](tiled)
     assert mutated != tiled, "the mutation did not apply"
     with dialects.context(), ir.Location.unknown():
-        results = check_tile(ir.Module.parse(mutated), ir.Module.parse(reference), "m.ta", SCHEDULE)
+        results = check_tile(ir.Module.parse(mutated), ir.Module.parse(reference), "m.ta")
     refuted = [r for r in results if r.verdict in ("counterexample", "error")]
     assert refuted, f"{name}: every property was still proved"
     assert all(r.counterexample or r.detail for r in refuted)
@@ -137,14 +174,30 @@ def test_counterexample_exits_1_with_a_replay_command(tilec, tmp_path, monkeypat
 
     original = kernels.check_tile
 
-    def broken(tiled, reference, path, schedule):
+    def broken(tiled, reference, replay):
         text = TILE_MUTANTS["dropped remainder K tile"](str(tiled))
-        return original(ir.Module.parse(text), reference, path, schedule)
+        return original(ir.Module.parse(text), reference, replay)
 
     monkeypatch.setattr(kernels, "check_tile", broken)
     status, out, err = tilec("verify", EXAMPLES / "gemm.ta", "--schedule", "bm=64,bn=64,bk=32")
     assert status == 1
-    assert "counterexample" in out and "replay: tilec run" in out and "--stage tile" in out
+    replay = next(line.split("replay: ", 1)[1] for line in out.splitlines() if "replay: " in line)
+    # everything needed to see it: the stage, the kernel's whole schedule and the sizes of the model
+    assert replay.startswith(f"tilec run {EXAMPLES / 'gemm.ta'} --stage tile --schedule bm=64,bn=64,bk=32,warps=4,")
+    shapes = dict(item.split("=") for item in replay.split("--shape ")[1].split(","))
+    assert set(shapes) == {"M", "N", "K"} and all(int(v) >= 1 for v in shapes.values()), replay
+
+
+def test_replay_carries_fixed_sizes_and_schedule():
+    from tilec.driver import build_tile
+    from tilec.verify.replay import Replay
+
+    with dialects.context(), ir.Location.unknown():
+        built = build_tile(load_spec(str(EXAMPLES / "attention.ta")), {"S": 100}, SCHEDULE)
+        replay = Replay.of("a.ta", built.tile.body.operations[0], built.fixed)
+    command = replay({"T": 65, "pid": 3})
+    assert command.startswith("tilec run a.ta --stage tile --schedule bm=64,bn=64,bk=32,warps=4,stages=3,")
+    assert command.endswith("--shape S=100,D=64,T=65"), command
 
 
 def test_verified_package_carries_its_report(tilec, tmp_path, monkeypatch):
@@ -211,7 +264,7 @@ def test_verify_a_package(tilec, tmp_path, monkeypatch):
                  "--schedule", "bm=64,bn=64,bk=32")[0] == 0
     status, stdout, err = tilec("verify", out)
     assert status == 0, err
-    assert "the package's CUDA source is what this spec and schedule lower to" in stdout
+    assert "the package's CUDA source is what this spec, schedule and sizes lower to" in stdout
     # a package whose source (and hash) was replaced is not vouched for
     forged = tmp_path / "forged.tkp"
     from tilec.runtime.package import read_package, write_package
@@ -222,6 +275,29 @@ def test_verify_a_package(tilec, tmp_path, monkeypatch):
     write_package(str(forged), manifest, files)
     status, stdout, err = tilec("verify", forged)
     assert status == 1 and "was not built from its spec" in stdout
+
+
+def test_attention_package_is_verified_at_its_own_sizes(tilec, tmp_path, monkeypatch):
+    """compile --shape D=32 --verify proves the D=32 kernel it ships; verify PKG rebuilds that one."""
+    pytest.importorskip("cuda.bindings.nvrtc")
+    import json
+
+    from tilec.runtime import read_package
+
+    monkeypatch.setenv("TILEC_CACHE_DIR", str(tmp_path / "cache"))
+    out = tmp_path / "a.tkp"
+    status, stdout, err = tilec("compile", EXAMPLES / "attention.ta", "-o", out, "--target", "sm_90a", "--verify",
+                                "--shape", "D=32", "--schedule", "bm=64,bn=64,bk=32")
+    assert status == 0, err
+    package = read_package(str(out))
+    assert package.manifest["fixed"] == {"D": 32}
+    report = json.loads(package.files["verify.json"])
+    tile_rows = [r for r in report["results"] if r["stage"] == "tile"]
+    assert tile_rows and all(r["verdict"] == "proved" for r in tile_rows)
+    assert any("tile 64x32" in r["check"] for r in tile_rows)  # the shared tiles of head dim 32
+    status, stdout, err = tilec("verify", out)
+    assert status == 0, stdout + err
+    assert "proved  attention [cuda] equivalence: the package's CUDA source" in stdout
 
 
 def _attention_tile_text(example="causal_attention"):
@@ -300,7 +376,7 @@ def test_two_stage_kernels_are_proved():
     tiled, reference = _tile_texts("gemm", TWO_STAGES)
     assert tiled.count("scf.for") == 1  # no prologue loop left
     with dialects.context(), ir.Location.unknown():
-        results = check_tile(ir.Module.parse(tiled), ir.Module.parse(reference), "m.ta", TWO_STAGES)
+        results = check_tile(ir.Module.parse(tiled), ir.Module.parse(reference), "m.ta")
     assert results and {r.verdict for r in results} == {"proved"}
 
 
@@ -310,5 +386,5 @@ def test_broken_two_stage_kernels_are_refuted(name):
     mutated = TWO_STAGE_MUTANTS[name](tiled)
     assert mutated != tiled, "the mutation did not apply"
     with dialects.context(), ir.Location.unknown():
-        results = check_tile(ir.Module.parse(mutated), ir.Module.parse(reference), "m.ta", TWO_STAGES)
+        results = check_tile(ir.Module.parse(mutated), ir.Module.parse(reference), "m.ta")
     assert [r for r in results if r.verdict in ("counterexample", "error")], f"{name}: every property was still proved"

@@ -15,14 +15,24 @@ from . import __version__
 from .diagnostics import TilecError
 
 
+MAX_SIZE = 2**31 - 1  # as in the spec language: no dimension is larger
+
+
 def _shapes(text: str) -> dict[str, int]:
     values = {}
     for item in filter(None, (p.strip() for p in text.split(","))):
-        name, eq, size = item.partition("=")
-        if not eq or not name.strip().isidentifier() or not size.strip().isdigit() or int(size) < 1:
-            raise argparse.ArgumentTypeError(f"'{item}' is not NAME=SIZE with SIZE >= 1")
-        values[name.strip()] = int(size)
+        name, eq, size = (part.strip() for part in item.partition("="))
+        number = size.isascii() and size.isdigit() and len(size.lstrip("0")) <= 10  # int() of no huge string
+        if not eq or not name.isidentifier() or not number or not 1 <= int(size) <= MAX_SIZE:
+            raise argparse.ArgumentTypeError(f"'{item[:60]}' is not NAME=SIZE with 1 <= SIZE <= 2^31 - 1")
+        values[name] = int(size)
     return values
+
+
+def _seed(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or len(text.lstrip("0")) > 20 or int(text) >= 2**64:
+        raise argparse.ArgumentTypeError(f"'{text[:60]}' is not a seed (an integer from 0 to 2^64 - 1)")
+    return int(text)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -56,7 +66,7 @@ def _parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", parents=[common], help="run a spec on random inputs and print checksums")
     run.add_argument("spec", metavar="SPEC.ta")
     run.add_argument("--shape", type=_shapes, action="append", default=[], metavar="N=64,...")
-    run.add_argument("--seed", type=int, default=0)
+    run.add_argument("--seed", type=_seed, default=0)
     run.add_argument("--schedule", metavar="bm=128,bn=128,...", help="tile schedule for --stage tile")
     run.add_argument("--stage", choices=["ta", "loop", "tile"], default="ta",
                      help="the stage to execute and compare with the oracle (default: ta, the oracle alone)")
@@ -82,6 +92,13 @@ def _parser() -> argparse.ArgumentParser:
     verify = sub.add_parser("verify", parents=[common], help="prove each kernel of a spec correct (Z3), or refute it")
     verify.add_argument("spec", metavar="SPEC.ta|PKG.tkp")
     verify.add_argument("--schedule", metavar="bm=128,bn=128,...")
+    verify.add_argument("--shape", type=_shapes, action="append", default=[], metavar="N=64,...",
+                        help="sizes fixed at compile time, as for tilec compile (the kernel verified is the one built)")
+    verify.add_argument("--target", action="append", choices=["sm_80", "sm_90a"],
+                        help="architectures the CUDA must compile for (repeatable; default: both)")
+    verify.add_argument("--stage", choices=["tile", "loop"], default="tile",
+                        help="tile (default): the tile kernel, its CUDA and the loop IR; "
+                             "loop: the loop IR only, for specs with no tile kernel")
     verify.add_argument("--json", metavar="FILE", help="write the report as JSON (schema tilec.verify/1)")
     verify.add_argument("--junit", metavar="FILE", help="write the report as JUnit XML")
     verify.add_argument("--markdown", metavar="FILE", help="write the report as Markdown")

@@ -33,22 +33,12 @@ def _merged(shapes: list[dict[str, int]]) -> dict[str, int]:
 
 def _lower(spec: str, shapes: dict[str, int]):
     """The ta module of a spec, with shapes bound when given (inside a context)."""
+    from .driver import specialize
     from .frontend import load_spec
-    from .pipeline import build
 
     module = load_spec(spec)
-    if shapes:
-        text = ",".join(f"{k}={v}" for k, v in shapes.items())
-        _check_params(module, shapes, spec)
-        pm, failures = build(f"builtin.module(ta-specialize-shapes{{shapes={text}}})")
-        pm.run(module.operation)
+    specialize(module, shapes)
     return module
-
-
-def _check_params(module, shapes: dict[str, int], spec: str) -> None:
-    from .signature import bind, signature
-
-    bind(signature(module.body.operations[0]), shapes)
 
 
 def compile_command(args) -> int:
@@ -62,17 +52,9 @@ def compile_command(args) -> int:
         from .package import build
 
         targets = tuple(args.target or ["sm_80", "sm_90a"])
-        report = None
-        if args.verify:
-            from .verify import verify_spec
-
-            report = verify_spec(args.specs[0], _schedule(args))
-            _print_report(report)
-            if report.status():
-                raise TilecError(f"{args.specs[0]}: verification failed ({report.summary()}); no package written")
         manifest = build(args.specs[0], args.output, _schedule(args), targets, args.compiler,
-                         not args.no_cache and report is None, report=report.as_json() if report else None,
-                         shapes=_merged(args.shape))
+                         not args.no_cache, verify=args.verify, shapes=_merged(args.shape),
+                         on_report=_print_report)
         where = f" (from the cache: {manifest['cached']})" if "cached" in manifest else ""
         print(f"{args.specs[0]}: package -> {args.output}{where}")
         for target, facts in manifest.get("ptxas", {}).items():
@@ -85,10 +67,13 @@ def compile_command(args) -> int:
             wanted = STAGES if args.out_dir else (args.emit,)
             stages = _stages(_lower(spec, shapes), wanted, _schedule(args), every=bool(args.out_dir))
         if args.out_dir:
+            skipped = stages.pop("skipped", None)
             for stage, text in stages.items():
                 path = Path(args.out_dir) / f"{Path(spec).stem}.{stage}.{'cu' if stage == 'cuda' else 'mlir'}"
                 write_atomically(path, text)
                 print(f"{spec}: {stage} -> {path}")
+            if skipped:
+                print(f"{spec}: tile, cuda -> not written: {skipped}")
         elif args.output:
             write_atomically(args.output, stages[args.emit])
         else:
@@ -101,22 +86,23 @@ STAGES = ("ta", "loop", "tile", "cuda")
 
 def _stages(module, wanted: tuple[str, ...], schedule: str = "", every: bool = False) -> dict[str, str]:
     """The printed IR of each wanted stage, from the ta module down. With ``every``, a
-    stage that has no lowering for this spec yet is skipped instead of failing."""
-    from .driver import to_loops, to_tile
+    stage that has no lowering for this spec yet is left out, its reason under "skipped"."""
+    from .driver import build_tile, to_loops
 
     stages = {"ta": str(module)}
     if "loop" in wanted:
         stages["loop"] = str(to_loops(module))
     if "tile" in wanted or "cuda" in wanted:
         try:
-            tiled = to_tile(module, schedule)
+            tiled = build_tile(module, {}, schedule).tile
             stages["tile"] = str(tiled)
             if "cuda" in wanted:
                 from .codegen.cuda import emit_cuda
                 stages["cuda"] = emit_cuda(tiled).source
-        except TilecError:
+        except TilecError as err:
             if not every:
                 raise
+            stages["skipped"] = err.message
     return stages
 
 
@@ -134,8 +120,8 @@ def run_command(args) -> int:
         sig = signature(module.body.operations[0])
         env = bind(sig, _merged(args.shape))
         if args.stage == "tile":  # tile programs are compiled for the shapes they run at
-            from .driver import run_passes
-            run_passes(module, [f"ta-specialize-shapes{{shapes={','.join(f'{k}={v}' for k, v in env.items())}}}"])
+            from .driver import specialize
+            specialize(module, env)
         fn = module.body.operations[0]
         inputs = random_inputs(sig, env, args.seed)
         outputs = evaluate(fn, inputs, env)
@@ -217,11 +203,11 @@ def layout_command(args) -> int:
     from tilec import dialects
     from tilec.dialects.tile import layout_of
 
-    from .driver import to_tile
+    from .driver import build_tile
     from .layout_view import png, text
 
     with dialects.context(), ir.Location.unknown():
-        tiled = to_tile(_lower(args.spec, {}), _schedule(args))
+        tiled = build_tile(_lower(args.spec, {}), {}, _schedule(args)).tile
         fn = tiled.body.operations[0]
         names = {arg: ir.StringAttr(ir.DictAttr(a)["ta.name"]).value
                  for a, arg in zip(ir.ArrayAttr(fn.attributes["arg_attrs"]), fn.arguments) if "ta.name" in ir.DictAttr(a)}
@@ -250,11 +236,13 @@ def verify_command(args) -> int:
     from .verify import verify_package, verify_spec
 
     if args.spec.endswith(".tkp"):
-        if args.schedule:
-            raise TilecError("--schedule: a package is verified with the schedule it was built with")
+        if args.schedule or args.shape or args.target or args.stage != "tile":
+            raise TilecError("a package is verified with the schedule, sizes and targets it was built with "
+                             "(--schedule, --shape, --target and --stage do not apply)")
         report = verify_package(args.spec)
     else:
-        report = verify_spec(args.spec, _schedule(args))
+        report = verify_spec(args.spec, _schedule(args), _merged(args.shape), args.stage,
+                             tuple(args.target or ["sm_80", "sm_90a"]))
     _print_report(report)
     for path, text in ((args.json, report.as_json), (args.junit, report.as_junit), (args.markdown, report.as_markdown)):
         if path:
@@ -267,7 +255,7 @@ def _print_report(report) -> None:
         line = f"{r.verdict:>14}  {r.kernel} [{r.stage}] {r.property}: {r.check}  ({r.seconds:.3f} s)"
         print(line)
         if r.verdict in ("counterexample", "error", "unknown"):
-            print(f"                {r.detail} {r.counterexample}".rstrip())
+            print(f"                {r.detail} {r.counterexample or ''}".rstrip())
             if r.replay:
                 print(f"                replay: {r.replay}")
     print(report.summary())

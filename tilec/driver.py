@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from torch_mlir import ir
 
 from .diagnostics import TilecError
@@ -32,14 +34,68 @@ def tile_pipeline(schedule: str) -> list[str]:
 
 
 def run_passes(module: ir.Module, passes: list[str]) -> None:
-    """Run ``passes`` (pipeline elements) on ``module`` in the active context."""
+    """Run ``passes`` (pipeline elements) on ``module`` in the active context.
+
+    A tilec pass's failure becomes a TilecError whose ``origin`` is the pass's exception."""
     pm, failures = build(f"builtin.module({', '.join(passes)})")
     try:
         pm.run(module.operation)
     except ir.MLIRError as err:
-        if failures:
-            raise TilecError(f"{failures[0]}") from None
-        raise TilecError(f"lowering failed: {err}") from None
+        error = TilecError(f"{failures[0]}" if failures else f"lowering failed: {err}")
+        error.origin = failures[0] if failures else None
+        raise error from None
+
+
+def specialize(module: ir.Module, shapes: dict[str, int]) -> None:
+    """Bind shape parameters of ``module`` (in place) to sizes; names are checked first."""
+    if not shapes:
+        return
+    from .signature import signature
+
+    sig = signature(module.body.operations[0])
+    for name, size in shapes.items():  # the others may stay symbolic: sizes are checked when bound in full
+        if name not in sig.params:
+            known = ", ".join(sig.params) or "none"
+            raise TilecError(f"'{name}' is not a shape parameter of {sig.name} (parameters: {known})")
+        if not 1 <= size < 2**31:
+            raise TilecError(f"shape parameter '{name}' = {size}: sizes are between 1 and 2^31 - 1")
+    run_passes(module, [f"ta-specialize-shapes{{shapes={','.join(f'{k}={v}' for k, v in shapes.items())}}}"])
+
+
+@dataclass
+class TileBuild:
+    """A tile kernel and what it was built from: the one object that is verified, emitted and packaged.
+
+    ``ta`` is the spec's ta with ``fixed`` sizes bound (those the user gave, and those the
+    tile program needs fixed, e.g. a head dim, taken from the parameter's default)."""
+
+    ta: ir.Module
+    tile: ir.Module
+    schedule: str
+    fixed: dict = field(default_factory=dict)
+
+
+def build_tile(module: ir.Module, shapes: dict[str, int] | None = None, schedule: str = "") -> TileBuild:
+    """Lower a ta module to its tile kernel under ``schedule``, fixing ``shapes``; a size the
+    lowering needs fixed is bound to its parameter's default (an error names it if none)."""
+    from tilec.passes._gemm_tile import NeedsStaticSize
+
+    fn = module.body.operations[0]
+    defaults = {n.name: ir.IntegerAttr(n.attr).value for n in ir.DictAttr(fn.attributes["ta.params"])
+                if isinstance(n.attr, ir.IntegerAttr)} if "ta.params" in fn.attributes else {}
+    fixed = dict(shapes or {})
+    ta = ir.Module.parse(str(module))
+    specialize(ta, fixed)
+    while True:
+        try:
+            return TileBuild(ta, to_tile(ta, schedule), schedule, fixed)
+        except TilecError as err:
+            need = getattr(err, "origin", None)
+            if not isinstance(need, NeedsStaticSize) or need.param is None or need.param in fixed \
+                    or need.param not in defaults:
+                raise
+            fixed[need.param] = defaults[need.param]
+            specialize(ta, {need.param: defaults[need.param]})
 
 
 def to_tile(module: ir.Module, schedule: str = "") -> ir.Module:

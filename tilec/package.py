@@ -19,7 +19,7 @@ from .codegen.compile import check_limits, compile_cuda
 from .dialects.dims import parse_dim
 from .codegen.cuda import emit_cuda
 from .diagnostics import TilecError
-from .driver import to_tile
+from .driver import build_tile
 from .frontend import load_spec
 from .runtime.package import write_package
 from .signature import signature
@@ -46,48 +46,64 @@ def cache_key(spec_text: str, schedule: str, targets: tuple, compiler: str) -> s
 
 
 def build(spec: str, output: str, schedule: str = "", targets: tuple = ("sm_80", "sm_90a"),
-          compiler: str = "nvrtc", use_cache: bool = True, report: str | None = None,
-          shapes: dict | None = None) -> dict:
-    """Compile ``spec`` into the package ``output``; returns its manifest (without hashes)."""
+          compiler: str = "nvrtc", use_cache: bool = True, verify: bool = False,
+          shapes: dict | None = None, on_report=None) -> dict:
+    """Compile ``spec`` into the package ``output``; returns its manifest (without hashes).
+
+    With ``verify`` the tile kernel that is packaged is the one verified (one TileBuild):
+    ``on_report(report)`` sees the report, a failing one stops the build, a passing one is
+    shipped inside the package."""
     text = Path(spec).read_text()
     shapes = dict(shapes or {})
     fixed = ",".join(f"{k}={v}" for k, v in sorted(shapes.items()))
     key = cache_key(text + "\0" + fixed, schedule, targets, compiler)
     cached = cache_dir() / f"{key}.tkp"
-    if use_cache and cached.exists():
+    if use_cache and not verify and cached.exists():
         _copy_atomically(cached, Path(output))
         return {"cached": str(cached)}
     with dialects.context(), ir.Location.unknown():
         module = load_spec(spec)
-        if shapes:  # sizes fixed at compile time (e.g. the head dim of attention)
-            from .driver import run_passes
-            from .signature import bind
-            bind(signature(module.body.operations[0]), shapes)
-            run_passes(module, [f"ta-specialize-shapes{{shapes={fixed}}}"])
-        manifest, files = package_module(module, os.path.basename(spec), text, schedule, targets, compiler, shapes)
+        tiled = build_tile(module, shapes, schedule)
+        report = None
+        if verify:
+            report = verify_build(module, tiled, spec, text, schedule, targets)
+            if on_report is not None:
+                on_report(report)
+            if report.status():
+                raise TilecError(f"{spec}: verification failed ({report.summary()}); no package written")
+        manifest, files = package_build(tiled, os.path.basename(spec), text, targets, compiler)
     if report is not None:  # the verification report; its hash in the manifest ties it to the cubins
-        files["verify.json"] = report.encode()
+        files["verify.json"] = report.as_json().encode()
     write_atomically(Path(output), manifest, files)
-    if use_cache:
+    if use_cache and report is None:
         cached.parent.mkdir(parents=True, exist_ok=True)
         _copy_atomically(Path(output), cached)
     return manifest
 
 
-def package_module(module: ir.Module, source_name: str, text: str, schedule: str = "",
-                   targets: tuple = ("sm_80", "sm_90a"), compiler: str = "nvrtc",
-                   shapes: dict | None = None) -> tuple[dict, dict]:
-    """(manifest, files) of the package of a ta module (in its context); ``text`` is the
+def verify_build(module, tiled, name: str, text: str, schedule: str, targets: tuple):
+    """The verification report of the TileBuild ``tiled`` of ``module`` (what will be packaged)."""
+    from .verify.kernels import check_spec
+    from .verify.report import Report
+
+    report = Report(name, hashlib.sha256(text.encode()).hexdigest(), schedule or "default")
+    report.results += check_spec(module, schedule, name, tiled.fixed, build=tiled, targets=targets)
+    return report
+
+
+def package_build(tiled, source_name: str, text: str, targets: tuple = ("sm_80", "sm_90a"),
+                  compiler: str = "nvrtc") -> tuple[dict, dict]:
+    """(manifest, files) of the package of a TileBuild (in its context); ``text`` is the
     source it came from (a spec, or the ta IR of a PyTorch graph), kept in the manifest."""
-    sig = signature(module.body.operations[0])
-    kernel = emit_cuda(to_tile(module, schedule))
+    sig = signature(tiled.ta.body.operations[0])
+    kernel = emit_cuda(tiled.tile)
     files = {f"{kernel.name}.cu": kernel.source.encode()}
     manifest = {
         "kernel": kernel.name, "variants": kernel.variants, "tilec_version": __version__, "compiler": compiler,
         "spec": {"file": source_name, "text": text, "sha256": hashlib.sha256(text.encode()).hexdigest()},
         "schedule": kernel.schedule, "threads": kernel.threads, "smem_bytes": kernel.smem_bytes,
         "grid": [dim_tree(parse_dim(g)) for g in kernel.grid],
-        "params": list(sig.params), "fixed": dict(shapes or {}),
+        "params": list(sig.params), "fixed": dict(tiled.fixed),
         "args": [{"role": role, "name": name,
                   "dtype": _DTYPE_NAMES[str(_spec_of(sig, role, name).dtype)] if role != "param" else "index",
                   "dims": [dim_tree(d) for d in _spec_of(sig, role, name).dims] if role != "param" else []}

@@ -121,17 +121,19 @@ class CompiledGraph:
 
         from torch_mlir import ir
 
-        from ..package import package_module, write_atomically
+        from ..driver import build_tile
+        from ..package import package_build, verify_build, write_atomically
 
         if self.module is None:
             raise TilecError(f"this graph stays in torch ({self.fallback_reason}); it has no kernel")
-        report = self.verify(schedule) if verify else None
-        if report is not None and report.status():
-            raise TilecError(f"{self.name}: verification failed ({report.summary()}); no package written")
         with self.context, ir.Location.unknown():
             module = ir.Module.parse(str(self.module))
-            manifest, files = package_module(module, f"{self.name}.ta.mlir", str(self.module), schedule,
-                                             tuple(targets), compiler)
+            tiled = build_tile(module, {}, schedule)  # the one kernel that is verified and packaged
+            report = verify_build(module, tiled, f"{self.name}.ta.mlir", self.ta, schedule, tuple(targets)) \
+                if verify else None
+            if report is not None and report.status():
+                raise TilecError(f"{self.name}: verification failed ({report.summary()}); no package written")
+            manifest, files = package_build(tiled, f"{self.name}.ta.mlir", str(self.module), tuple(targets), compiler)
         if report is not None:  # its hash in the manifest ties it to the cubins
             files["verify.json"] = report.as_json().encode()
         write_atomically(Path(path), manifest, files)

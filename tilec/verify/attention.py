@@ -24,13 +24,18 @@ from tilec.dialects.tile import layout_of
 
 from . import gemm, layouts
 from .gemm_values import _Values, evaluate
+from .replay import Replay
 from .report import Result
 from .solver import prove
 from .symbolic import execute
 
 
-def check_attention(tiled, path: str) -> list[Result]:
+def check_attention(tiled, replay) -> list[Result]:
+    """Layout, pipeline, online-step, skipped-block and in-bounds properties of an attention
+    tile program; ``replay`` is a Replay (or the spec's path)."""
     fn = tiled.body.operations[0]
+    if isinstance(replay, str):
+        replay = Replay.of(replay, fn)
     kernel = ir.StringAttr(fn.attributes["sym_name"]).value
     sched = dict(x.split("=") for x in ir.StringAttr(fn.attributes["tile.schedule"]).value.split(","))
     bm, bn, warps = int(sched["bm"]), int(sched["bn"]), int(sched["warps"])
@@ -38,7 +43,7 @@ def check_attention(tiled, path: str) -> list[Result]:
     rows = []
     add = lambda prop, check, outcome, domain: rows.append(Result(
         kernel, "tile", prop, check, outcome.verdict, round(outcome.seconds, 4), domain, outcome.model, outcome.detail,
-        f"tilec run {path} --stage tile" if outcome.verdict == "counterexample" else ""))
+        replay(outcome.model) if outcome.verdict == "counterexample" else ""))
     mmas = [e for e in p.events if e.kind == "mma"]
     for event in mmas:
         n = ir.RankedTensorType(event.op.result.type).shape[1]
@@ -204,9 +209,11 @@ def dim_of_keys(p, fn):
     return dim(dims[-2], p.params)
 
 
-def check_reference(tiled, fused, path: str) -> list[Result]:
+def check_reference(tiled, fused, replay) -> list[Result]:
     """The stabiliser and the Q, K, V reads of the tile program against the fused ta."""
     fn = tiled.body.operations[0]
+    if isinstance(replay, str):
+        replay = Replay.of(replay, fn)
     kernel = ir.StringAttr(fn.attributes["sym_name"]).value
     sched = dict(x.split("=") for x in ir.StringAttr(fn.attributes["tile.schedule"]).value.split(","))
     bn = int(sched["bn"])
@@ -221,7 +228,7 @@ def check_reference(tiled, fused, path: str) -> list[Result]:
     add = lambda check, outcome: rows.append(Result(
         kernel, "tile", "equivalence", check, outcome.verdict, round(outcome.seconds, 4),
         "all shapes, program ids, key blocks, rows and keys; values uninterpreted", outcome.model, outcome.detail,
-        f"tilec run {path} --stage tile" if outcome.verdict == "counterexample" else ""))
+        replay(outcome.model) if outcome.verdict == "counterexample" else ""))
     # the stabiliser x(i, j), for keys inside the sequence
     body = loop.regions[0].blocks[0]
     maxes = [op for op in body.operations if op.operation.name == "tile.reduce" and

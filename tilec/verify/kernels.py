@@ -8,41 +8,58 @@ from tilec.dialects.layout import WarpTiling
 from tilec.dialects.tile import layout_of
 
 from . import gemm, gemm_values, layouts
+from .cuda import check_cuda
+from .replay import Replay
 from .report import Result
 from .symbolic import execute
 
 SYMBOLIC = "all shapes (M, N, K >= 1), all program ids, k tiles and lanes"
 
 
-def check_spec(module, schedule: str, path: str) -> list[Result]:
+def check_spec(module, schedule: str, path: str, shapes: dict | None = None, stage: str = "tile",
+               build=None, targets: tuple = ("sm_80", "sm_90a")) -> list[Result]:
+    """Every property of the kernels of ``module`` (a ta module): the tile kernel built under
+    ``schedule`` and ``shapes`` (or the given ``build``, the very one that is packaged), its
+    CUDA, and the loop IR. With ``stage="loop"`` only the loop IR is checked (specs with no
+    tile kernel); otherwise a tile kernel that cannot be built is an ``error`` row."""
     from tilec.diagnostics import TilecError
-    from tilec.driver import run_passes, to_tile
+    from tilec.driver import build_tile
 
     results = []
-    try:
-        specialized = ir.Module.parse(str(module))  # tile programs are built for fixed register tiles
-        defaults = {n.name: ir.IntegerAttr(n.attr).value for n in ir.DictAttr(
-            specialized.body.operations[0].attributes["ta.params"]) if isinstance(n.attr, ir.IntegerAttr)}
-        if "D" in defaults and any(op.operation.name == "ta.softmax" for op in
-                                   specialized.body.operations[0].entry_block.operations):
-            run_passes(specialized, [f"ta-specialize-shapes{{shapes=D={defaults['D']}}}"])
-        tiled = to_tile(specialized, schedule)
-    except TilecError:
-        tiled = None
-    fn = tiled.body.operations[0] if tiled is not None else None
-    if fn is not None and "tile.kind" in fn.attributes:
-        from tilec.driver import tile_pipeline
+    if stage == "tile" and build is None:
+        try:
+            build = build_tile(module, shapes, schedule)
+        except TilecError as err:
+            name = ir.StringAttr(module.body.operations[0].attributes["sym_name"]).value
+            results.append(Result(name, "tile", "build", "the spec lowers to a tile kernel", "error", 0.0,
+                                  f"schedule '{schedule or 'default'}', shapes {dict(shapes or {})}",
+                                  detail=f"no tile kernel: {err.message}"))
+    if build is not None:
+        results += check_build(build, path)
+        results += check_cuda(build, targets)[0]
+    results += _check_loop_ir(module, path)
+    return results
 
+
+def check_build(build, path: str) -> list[Result]:
+    """The tile properties of a TileBuild, checked against the ta it was lowered from."""
+    from tilec.driver import run_passes, tile_pipeline
+
+    fn = build.tile.body.operations[0]
+    replay = Replay.of(path, fn, build.fixed)
+    if "tile.kind" in fn.attributes:
         from .attention import check_attention, check_reference
-        results += check_attention(tiled, path)
-        fused = ir.Module.parse(str(specialized))
+
+        fused = ir.Module.parse(str(build.ta))
         run_passes(fused, tile_pipeline("")[:-2])  # the ta that ta-to-tile lowered
-        results += check_reference(tiled, fused, path)
-    elif fn is not None:
-        reference = ir.Module.parse(str(module))
-        run_passes(reference, ["ta-canonicalize"])
-        results += check_tile(tiled, reference, path, schedule)
-    from tilec.driver import LOOP_PIPELINE
+        return check_attention(build.tile, replay) + check_reference(build.tile, fused, replay)
+    reference = ir.Module.parse(str(build.ta))
+    run_passes(reference, ["ta-canonicalize"])
+    return check_tile(build.tile, reference, replay)
+
+
+def _check_loop_ir(module, path: str) -> list[Result]:
+    from tilec.driver import LOOP_PIPELINE, run_passes
 
     from .loops import check_loops
     from .online import check_online
@@ -50,9 +67,7 @@ def check_spec(module, schedule: str, path: str) -> list[Result]:
     run_passes(lowered_ta, LOOP_PIPELINE[:-1])  # the ta that ta-to-loops lowers
     loops = ir.Module.parse(str(lowered_ta))
     run_passes(loops, LOOP_PIPELINE[-1:])
-    results += check_loops(lowered_ta.body.operations[0], loops.body.operations[0], path)
-    results += check_online(loops, path)
-    return results
+    return check_loops(lowered_ta.body.operations[0], loops.body.operations[0], path) + check_online(loops, path)
 
 
 def _row(kernel, prop, check, outcome, domain, replay="") -> Result:
@@ -60,8 +75,12 @@ def _row(kernel, prop, check, outcome, domain, replay="") -> Result:
                   outcome.model, outcome.detail, replay if outcome.verdict == "counterexample" else "")
 
 
-def check_tile(tiled, reference, path: str, schedule: str) -> list[Result]:
+def check_tile(tiled, reference, replay) -> list[Result]:
+    """GEMM-family tile properties of ``tiled`` against the canonical ta ``reference``;
+    ``replay`` is a Replay (or a spec path: the kernel's own schedule, no fixed sizes)."""
     fn = tiled.body.operations[0]
+    if isinstance(replay, str):
+        replay = Replay.of(replay, fn)
     ref_fn = reference.body.operations[0]
     kernel = ir.StringAttr(fn.attributes["sym_name"]).value
     sched = dict(x.split("=") for x in ir.StringAttr(fn.attributes["tile.schedule"]).value.split(","))
@@ -69,12 +88,6 @@ def check_tile(tiled, reference, path: str, schedule: str) -> list[Result]:
     threads = 32 * int(sched["warps"])
     p = execute(fn)
     ref = gemm_values.Reference(ref_fn, p.params)
-    flag = ",".join(f"{k}={v}" for k, v in sched.items())
-
-    def replay(model):
-        shapes = ",".join(f"{k}={model[k]}" for k in p.params if k in model and model[k] >= 1)
-        return f"tilec run {path} --stage tile --schedule {flag}" + (f" --shape {shapes}" if shapes else "")
-
     rows = []
     add = lambda prop, check, outcome, domain=SYMBOLIC: rows.append(
         _row(kernel, prop, check, outcome, domain, replay(outcome.model)))

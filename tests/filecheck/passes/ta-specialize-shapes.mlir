@@ -28,3 +28,14 @@ func.func @keep_unbound(%x: tensor<?x?xf32, ["K", "M"]>) -> tensor<?xf32, ["M"]>
   %s = "ta.reduce"(%x) {kind = "sum", dims = [0]} : (tensor<?x?xf32, ["K", "M"]>) -> tensor<?xf32, ["M"]>
   return %s : tensor<?xf32, ["M"]>
 }
+
+// -----
+
+// A parameter with a default is bound only when named: the kernel fixes what it says it fixes.
+// CHECK-LABEL: func.func @default_stays_symbolic
+// CHECK-SAME:  (%arg0: tensor<?x64xf32, ["K", "M"]>) -> tensor<64xf32, ["M"]>
+func.func @default_stays_symbolic(%x: tensor<?x?xf32, ["K", "M"]>) -> tensor<?xf32, ["M"]>
+    attributes {ta.params = {K = 16 : i64, M}} {
+  %s = "ta.reduce"(%x) {kind = "sum", dims = [0]} : (tensor<?x?xf32, ["K", "M"]>) -> tensor<?xf32, ["M"]>
+  return %s : tensor<?xf32, ["M"]>
+}

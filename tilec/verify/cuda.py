@@ -1,0 +1,59 @@
+"""The shipped form of a kernel: the tile module is emitted as CUDA and compiled per target.
+
+A proof about a tile program says nothing if its CUDA cannot be built, so verification
+runs the same emitter and compiler as packaging, on the same tile module, and reports
+each as a row: ``proved`` when the source was emitted and compiled (with the ptxas
+facts), ``error`` with the emitter's or compiler's message otherwise.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import time
+
+from .report import Result
+
+
+@functools.lru_cache(maxsize=64)
+def _compiled(source: str, name: str, target: str, compiler: str):
+    from tilec.codegen.compile import compile_cuda
+
+    cubin, facts = compile_cuda(source, name, target, compiler)
+    return hashlib.sha256(cubin).hexdigest(), facts
+
+
+def check_cuda(build, targets: tuple = ("sm_80", "sm_90a"), compiler: str = "nvrtc") -> tuple[list[Result], object]:
+    """(rows, Kernel or None): emitting ``build.tile`` and compiling it for each target."""
+    from tilec.codegen.compile import check_limits
+    from tilec.codegen.cuda import emit_cuda
+    from tilec.diagnostics import TilecError
+
+    from torch_mlir import ir
+
+    fn = build.tile.body.operations[0]
+    name = ir.StringAttr(fn.attributes["sym_name"]).value
+    start = time.perf_counter()
+    try:
+        kernel = emit_cuda(build.tile)
+    except (TilecError, ValueError, KeyError, NotImplementedError) as err:
+        return [Result(name, "cuda", "build", "the tile program is emitted as CUDA", "error",
+                       round(time.perf_counter() - start, 4), "the emitted module",
+                       detail=f"the CUDA emitter failed: {err}")], None
+    digest = hashlib.sha256(kernel.source.encode()).hexdigest()
+    rows = [Result(name, "cuda", "build", "the tile program is emitted as CUDA", "proved",
+                   round(time.perf_counter() - start, 4), f"source sha256 {digest[:16]}")]
+    for target in targets:
+        start = time.perf_counter()
+        check = f"the CUDA source compiles for {target} ({compiler})"
+        try:
+            check_limits(target, kernel.threads, kernel.smem_bytes)
+            cubin, facts = _compiled(kernel.source, kernel.name, target, compiler)
+        except TilecError as err:
+            rows.append(Result(name, "cuda", "build", check, "error", round(time.perf_counter() - start, 4),
+                               f"source sha256 {digest[:16]}", detail=" | ".join(err.message.splitlines()[:4])[:800]))
+            continue
+        rows.append(Result(name, "cuda", "build", check, "proved", round(time.perf_counter() - start, 4),
+                           f"cubin sha256 {cubin[:16]}", counterexample={},
+                           detail=f"{facts.registers} registers, {facts.spill_stores} bytes spilled"))
+    return rows, kernel

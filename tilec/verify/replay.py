@@ -1,0 +1,47 @@
+"""Replay commands for counterexamples: everything needed to see the failure again.
+
+A tile counterexample names concrete sizes (from the Z3 model); the command gives the
+spec, the stage, the schedule the kernel was built with (read from the tile function, not
+assumed) and every size: the model's, then those fixed when the kernel was built.
+
+    tilec run a.ta --stage tile --schedule bm=64,bn=64,bk=32,warps=4,stages=2,... --shape S=65,T=1,D=64
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, field
+
+from torch_mlir import ir
+
+
+@dataclass
+class Replay:
+    """Builds the replay command of a tile kernel's counterexample."""
+
+    path: str
+    schedule: str                      # "bm=64,bn=64,..." as --schedule takes it
+    fixed: dict = field(default_factory=dict)   # sizes bound when the kernel was built
+    params: tuple = ()                 # the kernel's symbolic sizes (a model may give them)
+
+    @classmethod
+    def of(cls, path: str, tiled_fn, fixed: dict | None = None) -> "Replay":
+        """The replay of the tile function ``tiled_fn`` built from ``path`` with ``fixed`` sizes."""
+        schedule = ir.StringAttr(tiled_fn.attributes["tile.schedule"]).value
+        params = []
+        for attrs in ir.ArrayAttr(tiled_fn.attributes["arg_attrs"]):
+            d = ir.DictAttr(attrs)
+            if "ta.param" in d:
+                params.append(ir.StringAttr(d["ta.param"]).value)
+        return cls(path, schedule, dict(fixed or {}), tuple(params))
+
+    def __call__(self, model: dict | None = None) -> str:
+        shapes = {k: v for k, v in self.fixed.items()}
+        for name in self.params:
+            value = (model or {}).get(name)
+            if isinstance(value, int) and value >= 1:
+                shapes[name] = value
+        command = ["tilec", "run", self.path, "--stage", "tile", "--schedule", self.schedule]
+        if shapes:
+            command += ["--shape", ",".join(f"{k}={v}" for k, v in shapes.items())]
+        return shlex.join(command)
