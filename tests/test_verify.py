@@ -9,7 +9,7 @@ from torch_mlir import ir
 from conftest import EXAMPLES
 from tilec import dialects
 from tilec.driver import run_passes, to_loops, to_tile
-from tilec.frontend import load_spec
+from tilec.frontend import load_spec, spec_to_ta
 from tilec.verify import verify_spec
 from tilec.verify.kernels import check_tile
 from tilec.verify.online import check_online
@@ -218,14 +218,19 @@ def _loop_modules(example: str):
     from tilec.driver import LOOP_PIPELINE
 
     with dialects.context(), ir.Location.unknown():
-        ta = load_spec(str(EXAMPLES / f"{example}.ta"))
+        ta = spec_to_ta(example, "x.ta") if "\n" in example else load_spec(str(EXAMPLES / f"{example}.ta"))
         run_passes(ta, LOOP_PIPELINE[:-1])
         loops = ir.Module.parse(str(ta))
         run_passes(loops, LOOP_PIPELINE[-1:])
         return str(ta), str(loops)
 
 
+SCALAR_SUM = "param N = 16\ninput X[N] : f32\noutput total[] : f32\ntotal = sum[i](X[i])\n"
+
 LOOP_MUTANTS = {
+    # a reduction to a rank-0 output: its initial store sits outside every loop
+    "scalar sum starts at 1": (SCALAR_SUM, lambda t: t.replace(
+        "%cst = arith.constant 0.000000e+00 : f32", "%cst = arith.constant 1.000000e+00 : f32", 1)),
     # rmsnorm: the weight read at the row index instead of the column index
     "map reads the wrong index": ("rmsnorm", lambda t: re.sub(r"memref.load %arg1\[(%arg\d+)\]",
                                                               "memref.load %arg1[%arg5]", t, count=1)),
@@ -253,6 +258,30 @@ def test_broken_loop_nests_are_refuted(name):
         ta_module, loop_module = ir.Module.parse(ta), ir.Module.parse(mutated)  # kept alive while checked
         results = check_loops(ta_module.body.operations[0], loop_module.body.operations[0], "x.ta")
     assert any(r.verdict == "counterexample" for r in results), [(r.check, r.verdict) for r in results]
+
+
+def test_scalar_reduction_is_proved_at_every_size(tmp_path):
+    """A rank-0 output: its loop nest is proved (no false counterexample at N=1), and it is not
+    taken for an online-softmax running max."""
+    spec = tmp_path / "total.ta"
+    spec.write_text(SCALAR_SUM)
+    report = verify_spec(str(spec), stage="loop")
+    assert [(r.check, r.verdict) for r in report.results] == [("op #0 (ta.reduce) equals its loop nests", "proved")]
+
+
+def test_an_unreadable_loop_nest_is_an_error_not_a_counterexample():
+    from tilec.verify.loops import check_loops
+
+    ta, loops = _loop_modules("gemm")
+    # the initialisation nest of the contraction is lost: the fold alone proves nothing either way
+    mutated = re.sub(r"scf.for[^\n]*\{\n(\s+)scf.for[^\n]*\{\n\s+memref.store %cst[^\n]*\n\s+\}\n\s+\} \{ta.origin = 0 : i64\}",
+                     "", loops, count=1)
+    assert mutated != loops
+    with dialects.context(), ir.Location.unknown():
+        ta_module, loop_module = ir.Module.parse(ta), ir.Module.parse(mutated)
+        results = check_loops(ta_module.body.operations[0], loop_module.body.operations[0], "x.ta")
+    row = next(r for r in results if "ta.contract" in r.check)
+    assert row.verdict == "error" and "form this check does not read" in row.detail
 
 
 def test_verify_a_package(tilec, tmp_path, monkeypatch):
@@ -388,3 +417,53 @@ def test_broken_two_stage_kernels_are_refuted(name):
     with dialects.context(), ir.Location.unknown():
         results = check_tile(ir.Module.parse(mutated), ir.Module.parse(reference), "m.ta")
     assert [r for r in results if r.verdict in ("counterexample", "error")], f"{name}: every property was still proved"
+
+
+PER_HEAD_BIAS = """param B = 1, H = 4, S = 128, T = 128, D = 64
+input Q[B, H, S, D] : bf16
+input K[B, H, T, D] : bf16
+input V[B, H, T, D] : bf16
+input slopes[H] : f32
+output O[B, H, S, D] : bf16
+O[b, h, i, d] = sum[j](softmax[j](sum[e](Q[b, h, i, e] * K[b, h, j, e]) * rsqrt(D) + slopes[h] * (j - i)) * V[b, h, j, d])
+"""
+
+SLIDING_WINDOW = """param S = 128, D = 64
+const W = 32
+input Q[S, D] : bf16
+input K[S, D] : bf16
+input V[S, D] : bf16
+output O[S, D] : bf16
+O[i, d] = sum[j](softmax[j](sum[e](Q[i, e] * K[j, e]) * rsqrt(D) where j <= i and i - j < W else -inf) * V[j, d])
+"""
+
+
+@pytest.mark.parametrize("text", [PER_HEAD_BIAS, SLIDING_WINDOW], ids=["per-head-bias", "sliding-window"])
+def test_attention_variants_are_proved_and_their_cuda_compiles(text, tmp_path):
+    """A per-head 1-D bias once proved and then failed in NVRTC; an integer constant and 'and' in a
+    mask once crashed the verifier. Proved now covers the emitted, compiled CUDA."""
+    pytest.importorskip("cuda.bindings.nvrtc")
+    spec = tmp_path / "variant.ta"
+    spec.write_text(text)
+    report = verify_spec(str(spec), SCHEDULE, targets=("sm_90a",))
+    bad = [(r.stage, r.check, r.verdict, r.detail) for r in report.results if r.verdict != "proved"]
+    assert not bad, bad
+    assert any(r.stage == "cuda" and "compiles for sm_90a" in r.check for r in report.results)
+
+
+def test_cuda_that_does_not_compile_is_an_error_row(tmp_path, monkeypatch):
+    pytest.importorskip("cuda.bindings.nvrtc")
+    import tilec.codegen.cuda as cuda
+
+    original = cuda.emit_cuda
+
+    def broken(module):
+        kernel = original(module)
+        kernel.source = kernel.source.replace("__syncthreads();", "__syncthreads()", 1)
+        return kernel
+
+    monkeypatch.setattr(cuda, "emit_cuda", broken)
+    report = verify_spec(str(EXAMPLES / "gemm.ta"), SCHEDULE, targets=("sm_80",))
+    rows = [r for r in report.results if r.stage == "cuda" and "compiles" in r.check]
+    assert [r.verdict for r in rows] == ["error"] and "NVRTC failed" in rows[0].detail
+    assert report.status() == 1

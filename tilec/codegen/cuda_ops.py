@@ -289,7 +289,8 @@ def _global_element(self, op, coords) -> str:
     offsets = [self.value(o) for o in offs]
     lead = len(offsets) - len(coords)
     index = [f"({o} + {c})" for o, c in zip(offsets[lead:], coords)]
-    bounds = " && ".join(f"{i} < {d}" for i, d in zip(index, dims_c[lead:]))
+    # a tensor read only at batch offsets (a per-head vector) needs no bound: those are in range
+    bounds = " && ".join(f"{i} < {d}" for i, d in zip(index, dims_c[lead:])) or "true"
     flat = " + ".join(f"{i} * {s}" for i, s in zip(offsets[:lead] + index, _strides(dims_c)))
     pad = float_literal(ir.FloatAttr(op.attributes["padding"]).value)
     pad = pad if element == "float" else f"{element}({pad})"

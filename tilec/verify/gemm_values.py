@@ -169,6 +169,9 @@ class _Values:
                    "arith.remsi": lambda a, b: a % b}
         if name in integer:
             return integer[name](*args)
+        if name in ("arith.andi", "arith.ori", "arith.xori") and ir.IntegerType(op.result.type).width == 1:
+            a, b = (x if z3.is_bool(x) else x != 0 for x in args)  # i1: a condition, or a constant 0/1
+            return {"arith.andi": z3.And, "arith.ori": z3.Or, "arith.xori": z3.Xor}[name](a, b)
         if name == "arith.cmpi":
             pred = ir.IntegerAttr(op.attributes["predicate"]).value
             return [lambda a, b: a == b, lambda a, b: a != b, lambda a, b: a < b, lambda a, b: a <= b,

@@ -42,7 +42,22 @@ def check_spec(module, schedule: str, path: str, shapes: dict | None = None, sta
 
 
 def check_build(build, path: str) -> list[Result]:
-    """The tile properties of a TileBuild, checked against the ta it was lowered from."""
+    """The tile properties of a TileBuild, checked against the ta it was lowered from; a
+    kernel the checks cannot read is one ``error`` row, never a crash or a silent skip."""
+    from tilec.diagnostics import TilecError
+
+    try:
+        return _check_build(build, path)
+    except (TilecError, ValueError, KeyError, StopIteration, IndexError) as err:
+        fn = build.tile.body.operations[0]
+        message = err.message if isinstance(err, TilecError) else f"{type(err).__name__}: {err}"
+        return [Result(ir.StringAttr(fn.attributes["sym_name"]).value, "tile", "equivalence",
+                       "the tile program can be checked against its ta", "error", 0.0,
+                       f"schedule {build.schedule or 'default'}, fixed sizes {build.fixed}",
+                       detail=f"the tile checks could not run: {message}")]
+
+
+def _check_build(build, path: str) -> list[Result]:
     from tilec.driver import run_passes, tile_pipeline
 
     fn = build.tile.body.operations[0]

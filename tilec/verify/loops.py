@@ -56,12 +56,20 @@ def check_loops(ta_fn, loop_fn, path: str) -> list[Result]:
     for op in loop_fn.entry_block.operations:
         if op.operation.name == "scf.for" and "ta.origin" in op.attributes:
             nests.setdefault(ir.IntegerAttr(op.attributes["ta.origin"]).value, []).append(op)
+    scalar_inits = _scalar_inits(loop_fn, buffers, vals, index_env)
     for number, ta_op in enumerate(ta_ops):
         kind = ta_op.operation.name
         if kind in ("arith.constant", "ta.online") or number not in nests:
             continue
         runs = [_execute(nest, buffers, vals, params, index_env) for nest in nests[number]]
-        claim, domain_ok, watch = _expected(ta_op, runs, vals, params, buffers)
+        if ta_op.results and ta_op.result in scalar_inits:  # a rank-0 result starts outside any loop
+            runs.insert(0, scalar_inits[ta_op.result])
+        claim, domain_ok, watch, problem = _expected(ta_op, runs, vals, params, buffers)
+        if problem:  # a form the check cannot read is no evidence either way
+            rows.append(Result(name, "loop", "equivalence", f"op #{number} ({kind}) equals its loop nests",
+                               "error", 0.0, "all shapes, all loop indices", {},
+                               f"the loops lowered from {kind} have a form this check does not read: {problem}"))
+            continue
         outcome = prove(z3.And(claim, *domain_ok), assumptions + [c for r in runs for c in r.bounds],
                         watch=watch)
         if outcome.verdict == "counterexample":
@@ -71,6 +79,20 @@ def check_loops(ta_fn, loop_fn, path: str) -> list[Result]:
                            "values uninterpreted, real arithmetic", outcome.model, outcome.detail,
                            f"tilec run {path} --stage loop" if outcome.verdict == "counterexample" else ""))
     return rows
+
+
+def _scalar_inits(loop_fn, buffers, vals, index_env) -> dict:
+    """ta value -> a loop-free run holding the store that initialises its rank-0 buffer."""
+    inits = {}
+    for op in loop_fn.entry_block.operations:
+        if op.operation.name != "memref.store" or len(op.operation.operands) != 2:
+            continue
+        value, buf = op.operation.operands
+        if buf in buffers:
+            run = _Run()
+            run.stores.append((buf, [], index_env[value] if value in index_env else vals.scalar(value.owner, [])))
+            inits[buffers[buf]] = run
+    return inits
 
 
 def _function_level_indices(fn, params: dict) -> dict:
@@ -163,7 +185,7 @@ def _expected(ta_op, runs, vals, params, buffers):
         vals.function(f"arith.extf_{ir.RankedTensorType(v.type).element_type}_f32", 1)(term)
     rdims = [dim(str(d), params) for d in tensor_dims(result.type)]
     constant = lambda x: vals.function("inf" if x > 0 else "ninf", 0)() if math.isinf(x) else z3.RealVal(x)
-    claims, domain = [], []
+    claims, domain, problems = [], [], []
 
     def store_of(run):
         if len(run.stores) != 1:
@@ -174,7 +196,8 @@ def _expected(ta_op, runs, vals, params, buffers):
         nonlocal claims, domain
         stored = store_of(run)
         if stored is None or len(run.ivs) != len(extents):
-            claims.append(z3.BoolVal(False))
+            problems.append(f"a nest of {len(run.ivs)} loops with {len(run.stores)} stores where "
+                            f"{len(extents)} loops and one store were expected")
             return
         _, idx, got = stored
         domain += run.steps_ok + [ub == e for ub, e in zip(run.ubs, extents)]
@@ -215,9 +238,10 @@ def _expected(ta_op, runs, vals, params, buffers):
             check(init, rdims, init.ivs, z3.RealVal(0))
             check(fold, [extents[p] for p in range(len(extents))], at(maps[2]), T(result, at(maps[2])) + product)
     else:
-        claims.append(z3.BoolVal(False))
+        problems.append(f"{len(runs)} loop nests (an initialisation and a fold were expected)"
+                        if name in ("ta.reduce", "ta.contract") else f"no rule for {name}")
     watch = {f"i{n}": iv for n, iv in enumerate(runs[-1].ivs)} if runs else {}
-    return z3.And(*claims), domain, {**watch, **params}
+    return z3.And(*claims), domain, {**watch, **params}, "; ".join(problems)
 
 
 def _map_value(ta_op, ivs, vals, params, T):

@@ -47,8 +47,10 @@ def _running_max_loops(fn):
             body = op.regions[0].blocks[0]
             loads = {inner.operation.operands[0] for inner in body.operations if inner.operation.name == "memref.load"}
             for inner in body.operations:  # an update (load, then store) of a rank-0 buffer: the running max
-                if inner.operation.name == "memref.store" and inner.operation.operands[1] in loads and \
-                        ir.MemRefType(inner.operation.operands[1].type).rank == 0:
+                buf = inner.operation.operands[1] if inner.operation.name == "memref.store" else None
+                # a local rank-0 buffer (not an output argument: a scalar sum reduces into its output)
+                if buf is not None and buf in loads and ir.MemRefType(buf.type).rank == 0 and \
+                        not isinstance(buf.owner, ir.Block):
                     found.append((op, inner.operation.operands[1]))
                     break
         return ir.WalkResult.ADVANCE

@@ -108,7 +108,7 @@ def _block(p: Program, block, loop: str, grid) -> None:
             p.values[op.result] = _INDEX[name](get(operands[0]), get(operands[1]))
         elif name == "arith.constant":
             attr = op.attributes["value"]
-            p.values[op.result] = z3.IntVal(ir.IntegerAttr(attr).value) if isinstance(op.result.type, ir.IndexType) \
+            p.values[op.result] = z3.IntVal(ir.IntegerAttr(attr).value) if isinstance(attr, ir.IntegerAttr) \
                 else ("float", ir.FloatAttr(attr).value)
         elif name == "tile.program_id":
             axis = ir.IntegerAttr(op.attributes["axis"]).value
