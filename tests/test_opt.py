@@ -3,6 +3,8 @@
 import subprocess
 import sys
 
+import pytest
+
 from conftest import EXAMPLES
 
 PIPELINE = "--pass-pipeline=builtin.module(ta-decompose-softmax, canonicalize, cse)"
@@ -109,3 +111,28 @@ def test_console_script_runs_an_example():
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert "Y: shape [64, 5] float32  sum 6.400000e+01" in result.stdout
+
+
+@pytest.mark.parametrize("pipeline", [
+    "builtin.module(snapshot-op-locations{filename=OUT})",
+    "builtin.module(canonicalize, snapshot-op-locations)",
+    "builtin.module(func.func(view-op-graph))",
+])
+def test_passes_that_write_files_need_an_explicit_flag(tilec, tmp_path, pipeline):
+    """A pipeline is data: it may not write files the user did not name."""
+    source = tmp_path / "in.mlir"
+    source.write_text("module {}\n")
+    target = tmp_path / "written.txt"
+    status, out, err = tilec("opt", source, "--pass-pipeline", pipeline.replace("OUT", str(target)))
+    assert status == 1 and "writes files of its own; pass --allow-file-writes" in err
+    assert err.startswith("<pass-pipeline>:1:") and not target.exists()
+
+
+def test_allow_file_writes_runs_them(tilec, tmp_path):
+    source = tmp_path / "in.mlir"
+    source.write_text("module {}\n")
+    target = tmp_path / "written.txt"
+    status, out, err = tilec("opt", source, "--allow-file-writes",
+                             "--pass-pipeline", f"builtin.module(snapshot-op-locations{{filename={target}}})")
+    assert status == 0, err
+    assert target.exists()

@@ -283,3 +283,12 @@ def test_bf16_model_runs_on_the_loop_stage():
     graph = tilec.compile(model, (x,), stage="loop", strict=True)
     with torch.no_grad():
         torch.testing.assert_close(graph(x), model(x), rtol=2e-2, atol=2e-2)
+
+
+def test_compile_prints_no_warning_of_torch_internals():
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        tilec.compile(lambda a, b: a @ b, (torch.randn(3, 4), torch.randn(4, 5)), strict=True)
+    assert [str(w.message) for w in caught if issubclass(w.category, FutureWarning)] == []

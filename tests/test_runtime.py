@@ -87,3 +87,21 @@ def test_calls_are_checked_before_launch(package):
         kernel(x, w, bias)
     with pytest.raises(TypeError, match="takes the inputs \\(X, W, bias\\)"):
         kernel(x, w)
+
+
+def test_outputs_get_the_mode_the_umask_asks_for(tilec, tmp_path):
+    """Written through a temporary file, an output still gets 0666 less the umask, not 0600."""
+    import os
+    import stat
+
+    old = os.umask(0o022)
+    try:
+        out = tmp_path / "gemm.mlir"
+        assert tilec("compile", EXAMPLES / "gemm.ta", "-o", out)[0] == 0
+        assert stat.S_IMODE(out.stat().st_mode) == 0o644
+        os.umask(0o077)
+        out2 = tmp_path / "gemm2.mlir"
+        assert tilec("compile", EXAMPLES / "gemm.ta", "-o", out2)[0] == 0
+        assert stat.S_IMODE(out2.stat().st_mode) == 0o600
+    finally:
+        os.umask(old)

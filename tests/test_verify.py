@@ -467,3 +467,10 @@ def test_cuda_that_does_not_compile_is_an_error_row(tmp_path, monkeypatch):
     rows = [r for r in report.results if r.stage == "cuda" and "compiles" in r.check]
     assert [r.verdict for r in rows] == ["error"] and "NVRTC failed" in rows[0].detail
     assert report.status() == 1
+
+
+def test_a_report_prints_as_the_cli_shows_it():
+    report = verify_spec(str(EXAMPLES / "gemm.ta"), SCHEDULE, stage="loop")
+    text = str(report)
+    assert text.splitlines()[-1] == report.summary() and "Report(" not in text
+    assert "proved  gemm [loop] equivalence" in text

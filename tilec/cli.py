@@ -87,6 +87,8 @@ def _parser() -> argparse.ArgumentParser:
     opt.add_argument("--verify-diagnostics", action="store_true",
                      help="check errors against '// expected-error {{...}}' comments")
     opt.add_argument("--mlir-print-op-generic", dest="generic", action="store_true")
+    opt.add_argument("--allow-file-writes", action="store_true",
+                     help="let passes that write files of their own run (e.g. snapshot-op-locations{filename=...})")
     opt.set_defaults(func="tilec.commands:opt_command")
 
     verify = sub.add_parser("verify", parents=[common], help="prove each kernel of a spec correct (Z3), or refute it")

@@ -7,20 +7,32 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .diagnostics import TilecError
+from .diagnostics import MAX_PACKAGE_BYTES, TilecError, check_output, read_input, read_input_bytes
 
 
 def write_atomically(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that readers never see a partial file."""
+    """Write ``text`` to ``path`` so that readers never see a partial file (a character
+    device such as /dev/null is written through, never replaced)."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        if path.exists() and not path.is_file() and not path.is_dir():
+            with open(path, "w") as handle:
+                handle.write(text)
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        from .fileio import umask_mode  # the mode open() would give: mkstemp's 0600 is not the user's
+        os.fchmod(fd, umask_mode())
+    except OSError as err:
+        raise TilecError(f"cannot write '{path}': {err.strerror}") from None
     try:
         with os.fdopen(fd, "w") as handle:
             handle.write(text)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as err:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(err, OSError):
+            raise TilecError(f"cannot write '{path}': {err.strerror}") from None
         raise
 
 
@@ -29,6 +41,15 @@ def _merged(shapes: list[dict[str, int]]) -> dict[str, int]:
     for item in shapes:
         merged.update(item)
     return merged
+
+
+def _check_specs(specs) -> None:
+    """Refuse, before any work, a spec that cannot be read: missing, not a regular file
+    (a FIFO, /dev/urandom), too large, not UTF-8."""
+    from .frontend import read_spec
+
+    for spec in specs:
+        read_spec(spec)
 
 
 def _lower(spec: str, shapes: dict[str, int]):
@@ -48,6 +69,11 @@ def compile_command(args) -> int:
 
     if args.output and len(args.specs) > 1:
         raise TilecError("-o names one output file; use --out-dir for several specs")
+    _check_specs(args.specs)
+    if args.output:
+        check_output(args.output, "-o")
+    if args.out_dir:
+        check_output(args.out_dir, "--out-dir", directory=True)
     if args.output and args.output.endswith(".tkp"):
         from .package import build
 
@@ -165,16 +191,22 @@ def _schedule(args) -> str:
 def opt_command(args) -> int:
     from .opt import OptConfig, opt
 
+    from .diagnostics import MAX_INPUT_BYTES, decode_source
+
+    if args.output:
+        check_output(args.output, "-o")
+    if args.dump_dir:
+        check_output(args.dump_dir, "--dump-dir", directory=True)
     if args.input == "-":
-        text, file = sys.stdin.read(), "<stdin>"
+        data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        if len(data) > MAX_INPUT_BYTES:
+            raise TilecError(f"the standard input is larger than {MAX_INPUT_BYTES >> 20} MiB, the limit for an input")
+        text, file = decode_source(data, "<stdin>"), "<stdin>"
     else:
-        try:
-            text, file = Path(args.input).read_text(), args.input
-        except OSError as err:
-            raise TilecError(f"cannot read '{args.input}': {err.strerror}") from None
+        text, file = read_input(args.input), args.input
     config = OptConfig(args.pass_pipeline, args.print_ir_after_all, set(args.print_ir_before),
                        set(args.print_ir_after), args.print_ir_after_change, args.dump_dir, args.timing,
-                       args.split_input_file, args.verify_diagnostics, args.generic)
+                       args.split_input_file, args.verify_diagnostics, args.generic, args.allow_file_writes)
     result = opt(text, file, config)
     if args.verify_diagnostics:
         return 0
@@ -206,6 +238,8 @@ def layout_command(args) -> int:
     from .driver import build_tile
     from .layout_view import png, text
 
+    if args.png:
+        check_output(args.png, "--png")
     with dialects.context(), ir.Location.unknown():
         tiled = build_tile(_lower(args.spec, {}), {}, _schedule(args)).tile
         fn = tiled.body.operations[0]
@@ -227,7 +261,10 @@ def layout_command(args) -> int:
     layout, element_bytes = found[0]
     print(text(layout, element_bytes))
     if args.png:
-        png(layout, element_bytes, args.png)
+        try:
+            png(layout, element_bytes, args.png)
+        except OSError as err:
+            raise TilecError(f"--png: cannot write '{args.png}': {err.strerror}") from None
         print(f"picture -> {args.png}")
     return 0
 
@@ -235,6 +272,13 @@ def layout_command(args) -> int:
 def verify_command(args) -> int:
     from .verify import verify_package, verify_spec
 
+    for path, flag in ((args.json, "--json"), (args.junit, "--junit"), (args.markdown, "--markdown")):
+        if path:
+            check_output(path, flag)
+    if args.spec.endswith(".tkp"):
+        read_input_bytes(args.spec, MAX_PACKAGE_BYTES)
+    else:
+        _check_specs([args.spec])
     if args.spec.endswith(".tkp"):
         if args.schedule or args.shape or args.target or args.stage != "tile":
             raise TilecError("a package is verified with the schedule, sizes and targets it was built with "
@@ -251,11 +295,4 @@ def verify_command(args) -> int:
 
 
 def _print_report(report) -> None:
-    for r in report.results:
-        line = f"{r.verdict:>14}  {r.kernel} [{r.stage}] {r.property}: {r.check}  ({r.seconds:.3f} s)"
-        print(line)
-        if r.verdict in ("counterexample", "error", "unknown"):
-            print(f"                {r.detail} {r.counterexample or ''}".rstrip())
-            if r.replay:
-                print(f"                replay: {r.replay}")
-    print(report.summary())
+    print(report.as_text())

@@ -11,6 +11,7 @@ the errors against ``// expected-error {{...}}`` comments instead of failing.
 from __future__ import annotations
 
 import gc
+import re
 from dataclasses import dataclass, field
 
 from torch_mlir import ir
@@ -18,10 +19,11 @@ from torch_mlir import ir
 from tilec import dialects
 
 from . import pipeline
-from .diagnostics import TilecError, from_mlir_error, mlir_loc
+from .diagnostics import SourceLoc, TilecError, from_mlir_error, mlir_loc
 from .expected import check_expected
 
 SPLIT_MARKER = "// -----"
+MAX_NESTING = 256  # brackets open at once; MLIR's recursive parser overflows the stack near 10,000
 
 
 @dataclass
@@ -36,6 +38,7 @@ class OptConfig:
     split_input_file: bool = False
     verify_diagnostics: bool = False
     generic: bool = False
+    allow_file_writes: bool = False  # passes that write files of their own (snapshot-op-locations, ...)
 
 
 def split_chunks(text: str, split: bool) -> list[tuple[str, int]]:
@@ -74,7 +77,8 @@ def _whole(chunk: str, offset: int) -> str:
 
 
 def _run_pipeline(module, config: OptConfig, file: str, chunk: str, offset: int) -> None:
-    pm, failures = pipeline.build(config.pipeline, config.print_before, config.print_after)
+    pm, failures = pipeline.build(config.pipeline, config.print_before, config.print_after,
+                                  config.allow_file_writes)
     if config.print_after_all or config.print_after_change or config.dump_dir:
         pm.enable_ir_printing(print_after_all=True, print_after_change=config.print_after_change,
                               tree_printing_dir_path=config.dump_dir)
@@ -107,8 +111,51 @@ def diagnostics_of(chunk: str, offset: int, file: str, config: OptConfig) -> lis
     return []
 
 
+_SPEC_START = re.compile(r"(param|const|input|output|let)\s+[A-Za-z_]|[A-Za-z_]\w*\s*(\[[^\]]*\])?\s*=[^=]")
+
+
+def _refuse_spec(text: str, file: str) -> None:
+    """A spec given to tilec opt: say how to get its IR instead of an MLIR parse error."""
+    lines = (line.strip() for line in text.split("\n"))
+    first = next((line for line in lines if line and not line.startswith(("#", "//"))), "")
+    if file.endswith(".ta") or _SPEC_START.match(first):
+        raise TilecError(f"'{file}' is a tilec spec, not MLIR; lower it to ta IR first: "
+                         f"tilec compile {file} --emit ta | tilec opt -")
+
+
+def check_nesting(text: str, file: str, limit: int = MAX_NESTING) -> None:
+    """Refuse text with more than ``limit`` brackets open at once, before MLIR parses it (its
+    parser recurses on every nested attribute, type, region and op). Strings and comments are
+    skipped; '>' closes only outside '->' and '>='. An estimate that errs on the deep side."""
+    depth, line, line_start, i, n = 0, 1, 0, 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "\n":
+            line, line_start = line + 1, i + 1
+        elif c == '"':  # a string, to its closing quote (or the end of the line)
+            i += 1
+            while i < n and text[i] not in '"\n':
+                i += 2 if text[i] == "\\" else 1
+            if i < n and text[i] == "\n":
+                continue
+        elif c == "/" and text.startswith("//", i):
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        elif c in "([{<":
+            depth += 1
+            if depth > limit:
+                raise TilecError(f"more than {limit} brackets are open here; IR nested this deep is refused",
+                                 SourceLoc(file, line, i - line_start + 1), text)
+        elif c in ")]}" or (c == ">" and text[i - 1:i] != "-" and text[i + 1:i + 2] != "="):
+            depth = max(depth - 1, 0)
+        i += 1
+
+
 def opt(text: str, file: str, config: OptConfig) -> str:
     """Run ``tilec opt`` over ``text``; raises TilecError on the first error."""
+    _refuse_spec(text, file)
+    check_nesting(text, file)
     outputs = []
     for chunk, offset in split_chunks(text, config.split_input_file):
         if config.verify_diagnostics:

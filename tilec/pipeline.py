@@ -90,19 +90,45 @@ def pass_names(elements: list[Element]) -> list[str]:
     return [e.name for e in elements]
 
 
-def build(text: str, print_before: set[str] = frozenset(), print_after: set[str] = frozenset()
-          ) -> tuple[passmanager.PassManager, list]:
+def build(text: str, print_before: set[str] = frozenset(), print_after: set[str] = frozenset(),
+          allow_file_writes: bool = False) -> tuple[passmanager.PassManager, list]:
     """A PassManager for ``text`` (in the active context), and a list that collects
-    the first error a tilec pass raised (the PassManager only reports "failed")."""
+    the first error a tilec pass raised (the PassManager only reports "failed").
+    Passes that write files are refused unless ``allow_file_writes``."""
     pm = passmanager.PassManager("builtin.module")
     failures: list[Exception] = []
-    for element in parse(text):
+    elements = parse(text)
+    check_file_writes(elements, text, allow_file_writes)
+    for element in elements:
         if element.name in print_before:
             pm.add(_printer(f"IR Dump Before {element.name}"), name="print-ir")
         _add(pm, element, text, failures)
         if element.name in print_after:
             pm.add(_printer(f"IR Dump After {element.name}"), name="print-ir")
     return pm, failures
+
+
+# Upstream passes that write files (or start programs) of their own: a pipeline is data,
+# so these run only when the caller opts in (tilec opt --allow-file-writes).
+WRITES_FILES = {"snapshot-op-locations", "view-op-graph", "print-op-graph", "mlir-print-ir-tree"}
+_FILE_OPTIONS = {"filename", "file", "path", "dir", "output", "output-file", "dump-dir"}
+
+
+def _writes_files(element: Element) -> bool:
+    return element.name in WRITES_FILES or any(k in _FILE_OPTIONS for k in element.options) or \
+        any(_writes_files(child) for child in element.children or ())
+
+
+def check_file_writes(elements: list[Element], text: str, allowed: bool) -> None:
+    """Refuse (with a located error) any pass that would write files, unless ``allowed``."""
+    if allowed:
+        return
+    for element in elements:
+        if _writes_files(element):
+            bad = element if element.name in WRITES_FILES or element.children is None else \
+                next(c for c in element.children if _writes_files(c))
+            raise _error(f"'{bad.name}' writes files of its own; pass --allow-file-writes to run it",
+                         text, bad.col)
 
 
 def _add(pm, element: Element, text: str, failures: list) -> None:

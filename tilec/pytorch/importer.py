@@ -10,7 +10,9 @@ leading inputs (named after them), so the ta function never embeds weights.
 
 from __future__ import annotations
 
+import contextlib
 import re
+import warnings
 from dataclasses import dataclass
 
 import torch
@@ -68,13 +70,29 @@ def exportable(fn, args: tuple) -> tuple[torch.nn.Module, tuple, list[str]]:
     return wrapped, tuple(t.detach() for t in state.values()) + tuple(args), list(state)
 
 
+@contextlib.contextmanager
+def _quiet_export():
+    """torch.export deep-copies pytree specs through a deprecated isinstance check and warns
+    (FutureWarning) on every call; that is torch's own business, not the user's code."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r".*isinstance\(treespec, LeafSpec\).*", category=FutureWarning)
+        yield
+
+
+def export(wrapped: torch.nn.Module, example: tuple):
+    """torch.export.export(wrapped, example) (non-strict), without torch's internal warnings."""
+    with _quiet_export():
+        return torch.export.export(wrapped, example, strict=False)
+
+
 def _linalg(fn, args: tuple, context: ir.Context):
     wrapped, example, state = exportable(fn, args)
-    program = torch.export.export(wrapped, example, strict=False)
+    program = export(wrapped, example)
     # torch-mlir imports into a context of its own (with its torch dialect); the linalg
     # text, locations included, is read back into tilec's context
     try:
-        lowered = fx.export_and_import(program, output_type="linalg-on-tensors")
+        with _quiet_export():
+            lowered = fx.export_and_import(program, output_type="linalg-on-tensors")
     except TorchMlirCompilerError as err:
         diagnostics = [line for line in str(err).splitlines() if "error:" in line]
         raise Unsupported("torch-mlir", (diagnostics or ["cannot lower the graph to linalg"])[0].strip(), None) from None

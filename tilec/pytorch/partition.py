@@ -53,7 +53,9 @@ def partition(wrapped: torch.nn.Module, example: tuple, stage: str, schedule: st
     """The exported ``wrapped`` with its raisable regions compiled; None when there are none."""
     from .api import CompiledGraph
 
-    module = torch.export.export(wrapped, example, strict=False).module()
+    from .importer import export
+
+    module = export(wrapped, example).module()
     partitioner = CapabilityBasedPartitioner(module, _Raised(), allows_single_node_partition=False)
     regions = partitioner.propose_partitions()
     if not regions:

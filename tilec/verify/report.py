@@ -48,6 +48,22 @@ class Report:
         c = self.counts()
         return 1 if c["counterexample"] or c["error"] or (strict and c["unknown"]) else 0
 
+    def as_text(self) -> str:
+        """The report as ``tilec verify`` prints it: one line per check, details under the
+        ones that did not prove, the summary last."""
+        lines = []
+        for r in self.results:
+            lines.append(f"{r.verdict:>14}  {r.kernel} [{r.stage}] {r.property}: {r.check}  ({r.seconds:.3f} s)")
+            if r.verdict in ("counterexample", "error", "unknown"):
+                lines.append(f"                {r.detail} {r.counterexample or ''}".rstrip())
+                if r.replay:
+                    lines.append(f"                replay: {r.replay}")
+        lines.append(self.summary())
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.as_text()
+
     def as_json(self) -> str:
         import z3
 
