@@ -35,8 +35,9 @@ def parse_shapes(text: str) -> dict[str, int]:
     values = {}
     for item in filter(None, (part.strip() for part in text.split(","))):
         name, eq, size = item.partition("=")
-        if not eq or not name.strip().isidentifier() or not size.strip().isdigit() or int(size) < 1:
-            raise ValueError(f"shape '{item}' must look like NAME=SIZE with SIZE >= 1")
+        digits = size.strip().isascii() and size.strip().isdigit() and len(size.strip().lstrip("0")) <= 10
+        if not eq or not name.strip().isidentifier() or not digits or not 1 <= int(size) <= 2**31 - 1:
+            raise ValueError(f"shape '{item[:60]}' must look like NAME=SIZE with 1 <= SIZE <= 2^31 - 1")
         values[name.strip()] = int(size)
     return values
 

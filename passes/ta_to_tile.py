@@ -20,6 +20,7 @@ the ta level, where the contraction and its epilogue are explicit; the loop IR
 """
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from torch_mlir import ir
 
@@ -38,14 +39,38 @@ class Options:
     swizzle: bool = True
     group_m: int = 8
 
+    # the targets' limits (sm_80, sm_90a), checked before anything is built
+    MAX_TILE: ClassVar[int] = 256          # bm, bn, bk
+    MAX_STAGES: ClassVar[int] = 8
+    WARPS: ClassVar[tuple] = (1, 2, 4, 8, 16)
+    MAX_GROUP_M: ClassVar[int] = 64
+    MAX_SMEM: ClassVar[int] = 227 * 1024   # shared memory per CTA on sm_90a, the most of any target
+
     def __post_init__(self):
         for name in ("bm", "bn", "bk", "warps", "stages", "group_m"):
             if getattr(self, name) < 1:
                 raise ValueError(f"schedule option {name} must be at least 1")
+        for name in ("bm", "bn", "bk"):
+            if getattr(self, name) > self.MAX_TILE:
+                raise ValueError(f"schedule option {name}={getattr(self, name)} is larger than {self.MAX_TILE}")
         if self.bm % 16 or self.bn % 16 or self.bk % 16:
             raise ValueError("bm, bn and bk must be multiples of 16 (the mma.sync m16n8k16 shape)")
         if self.stages < 2:
             raise ValueError("stages must be at least 2 (one tile in flight while one is used)")
+        if self.stages > self.MAX_STAGES:
+            raise ValueError(f"stages={self.stages} is more than {self.MAX_STAGES} (the pipeline depth a CTA can hold)")
+        if self.warps not in self.WARPS:
+            raise ValueError(f"warps={self.warps} is not one of {', '.join(map(str, self.WARPS))}")
+        if self.group_m > self.MAX_GROUP_M:
+            raise ValueError(f"group-m={self.group_m} is larger than {self.MAX_GROUP_M}")
+        if self.smem_bytes(2) > self.MAX_SMEM:
+            raise ValueError(f"the A and B tiles need {self.smem_bytes(2)} bytes of shared memory with 16-bit "
+                             f"elements ((bm*bk + bk*bn) * 2 bytes * {self.stages} stages); a CTA has at most "
+                             f"{self.MAX_SMEM} (227 KiB): lower stages, bk, bm or bn")
+
+    def smem_bytes(self, element_bytes: int) -> int:
+        """Shared memory of the staged A and B tiles: (bm*bk + bk*bn) * element_bytes * stages."""
+        return (self.bm * self.bk + self.bk * self.bn) * element_bytes * self.stages
 
     def as_text(self) -> str:
         return ",".join(f"{k.replace('_', '-')}={str(v).lower()}" for k, v in self.__dict__.items())

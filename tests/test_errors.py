@@ -22,7 +22,7 @@ BAD_SPECS = [
     ("contraction-mismatch", "param M, N, K, L\ninput A[M, K] : f32\ninput B[L, N] : f32\noutput C[M, N] : f32\n"
      "C[i, j] = sum[k](A[i, k] * B[k, j])\n", "index 'k' ranges over 'L' here but over 'K'", 5, 30),
     ("dtype", "param M\ninput A[M] : f64\n", "unsupported element type 'f64'", 2, 14),
-    ("unknown-dim", "param M\ninput A[M, Q] : f32\n", "unknown shape parameter 'Q'", 2, 7),
+    ("unknown-dim", "param M\ninput A[M, Q] : f32\n", "unknown shape parameter 'Q'", 2, 12),
     ("assign-input", GEMM_DECLS + "A[i, j] = B[i, j]\n", "'A' is an input and cannot be assigned", 5, 1),
     ("never-assigned", GEMM_DECLS, "output 'C' is never assigned", 4, 8),
     ("assigned-twice", GEMM_DECLS + "C[i, j] = A[i, j]\nC[i, j] = B[i, j]\n", "output 'C' is assigned twice", 6, 1),
@@ -32,7 +32,7 @@ BAD_SPECS = [
     ("softmax-two-indices", GEMM_DECLS + "C[i, j] = softmax[i, j](A[i, j])\n", "'softmax' takes exactly one index", 5, 11),
     ("comparison-value", GEMM_DECLS + "C[i, j] = A[i, j] < 0\n", "a comparison is not a number", 5, 11),
     ("duplicate", "param M\nparam M\n", "'M' is already declared", 2, 7),
-    ("fractional-dim", "param M\nconst G = 1.5\ninput A[M / G] : f32\n", "is not an integer", 3, 7),
+    ("fractional-dim", "param M\nconst G = 1.5\ninput A[M / G] : f32\n", "is not an integer", 3, 9),
     ("sum-without-index", GEMM_DECLS + "C[i, j] = sum(A[i, j])\n", "write sum[j](...)", 5, 11),
     ("lhs-repeated", GEMM_DECLS + "C[i, i] = A[i, i]\n", "index 'i' appears twice", 5, 6),
     ("where-not-condition", GEMM_DECLS + "C[i, j] = A[i, j] where B[i, j]\n", "'where' needs a condition", 5, 25),

@@ -70,9 +70,9 @@ def compile_command(args) -> int:
     if args.output and len(args.specs) > 1:
         raise TilecError("-o names one output file; use --out-dir for several specs")
     _check_specs(args.specs)
-    if args.output:
+    if args.output is not None:
         check_output(args.output, "-o")
-    if args.out_dir:
+    if args.out_dir is not None:
         check_output(args.out_dir, "--out-dir", directory=True)
     if args.output and args.output.endswith(".tkp"):
         from .package import build
@@ -193,9 +193,9 @@ def opt_command(args) -> int:
 
     from .diagnostics import MAX_INPUT_BYTES, decode_source
 
-    if args.output:
+    if args.output is not None:
         check_output(args.output, "-o")
-    if args.dump_dir:
+    if args.dump_dir is not None:
         check_output(args.dump_dir, "--dump-dir", directory=True)
     if args.input == "-":
         data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
@@ -238,7 +238,7 @@ def layout_command(args) -> int:
     from .driver import build_tile
     from .layout_view import png, text
 
-    if args.png:
+    if args.png is not None:
         check_output(args.png, "--png")
     with dialects.context(), ir.Location.unknown():
         tiled = build_tile(_lower(args.spec, {}), {}, _schedule(args)).tile
@@ -273,7 +273,7 @@ def verify_command(args) -> int:
     from .verify import verify_package, verify_spec
 
     for path, flag in ((args.json, "--json"), (args.junit, "--junit"), (args.markdown, "--markdown")):
-        if path:
+        if path is not None:
             check_output(path, flag)
     if args.spec.endswith(".tkp"):
         read_input_bytes(args.spec, MAX_PACKAGE_BYTES)

@@ -19,11 +19,11 @@ from torch_mlir import ir
 from tilec import dialects
 
 from . import pipeline
-from .diagnostics import SourceLoc, TilecError, from_mlir_error, mlir_loc
+from .diagnostics import TilecError, check_nesting, from_mlir_error, mlir_loc
 from .expected import check_expected
 
 SPLIT_MARKER = "// -----"
-MAX_NESTING = 256  # brackets open at once; MLIR's recursive parser overflows the stack near 10,000
+MAX_PIPELINE_NESTING = 32  # anchors such as builtin.module(func.func(...)) within one another
 
 
 @dataclass
@@ -89,8 +89,10 @@ def _run_pipeline(module, config: OptConfig, file: str, chunk: str, offset: int)
     except ir.MLIRError as err:
         if failures and isinstance(failures[0], TilecError):
             raise failures[0] from None
-        if failures:
-            raise TilecError(f"a pass failed: {type(failures[0]).__name__}: {failures[0]}") from failures[0]
+        if failures:  # a Python error inside an MLIR callback carries its traceback as text: keep its last line
+            said = [line for line in str(failures[0]).splitlines() if line.strip()]
+            detail = said[-1].strip() if said and "Traceback" in str(failures[0]) else str(failures[0])
+            raise TilecError(f"a pass failed: {type(failures[0]).__name__}: {detail}") from failures[0]
         raise from_mlir_error(err, file, _whole(chunk, offset), offset) from None
     finally:
         del pm  # the timing report is printed when the pass manager goes away
@@ -123,39 +125,11 @@ def _refuse_spec(text: str, file: str) -> None:
                          f"tilec compile {file} --emit ta | tilec opt -")
 
 
-def check_nesting(text: str, file: str, limit: int = MAX_NESTING) -> None:
-    """Refuse text with more than ``limit`` brackets open at once, before MLIR parses it (its
-    parser recurses on every nested attribute, type, region and op). Strings and comments are
-    skipped; '>' closes only outside '->' and '>='. An estimate that errs on the deep side."""
-    depth, line, line_start, i, n = 0, 1, 0, 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == "\n":
-            line, line_start = line + 1, i + 1
-        elif c == '"':  # a string, to its closing quote (or the end of the line)
-            i += 1
-            while i < n and text[i] not in '"\n':
-                i += 2 if text[i] == "\\" else 1
-            if i < n and text[i] == "\n":
-                continue
-        elif c == "/" and text.startswith("//", i):
-            end = text.find("\n", i)
-            i = n if end < 0 else end
-            continue
-        elif c in "([{<":
-            depth += 1
-            if depth > limit:
-                raise TilecError(f"more than {limit} brackets are open here; IR nested this deep is refused",
-                                 SourceLoc(file, line, i - line_start + 1), text)
-        elif c in ")]}" or (c == ">" and text[i - 1:i] != "-" and text[i + 1:i + 2] != "="):
-            depth = max(depth - 1, 0)
-        i += 1
-
-
 def opt(text: str, file: str, config: OptConfig) -> str:
     """Run ``tilec opt`` over ``text``; raises TilecError on the first error."""
     _refuse_spec(text, file)
     check_nesting(text, file)
+    check_nesting(config.pipeline, pipeline.PIPELINE_FILE, MAX_PIPELINE_NESTING, "a pass pipeline")
     outputs = []
     for chunk, offset in split_chunks(text, config.split_input_file):
         if config.verify_diagnostics:

@@ -147,12 +147,40 @@ def _add(pm, element: Element, text: str, failures: list) -> None:
         if child.name in passes.names():
             raise _error(f"tilec pass '{child.name}' runs on the whole module; move it out of "
                          f"'{element.name}(...)'", text, child.col)
-    try:
-        pm.add(element.text)
-    except ValueError:
-        what = "anchor" if element.children is not None else "pass"
-        raise _error(f"unknown {what} '{element.name}' (see 'tilec passes' and mlir-opt's pass list)",
-                     text, element.col) from None
+    said = _quietly(pm.add, element.text)
+    if said is None:
+        return
+    bare = element.name if element.children is None else f"{element.name}(cse)"
+    if _quietly(passmanager.PassManager("builtin.module").add, bare) is None:  # known: what is inside is wrong
+        lines = [line.strip(" :") for line in said.splitlines() if line.strip(" :")]
+        reason = (lines[0] if lines else "invalid").removeprefix("<Pass-Options-Parser>: ").split("error: ")[-1]
+        inside = "options" if element.children is None else "pipeline"
+        raise _error(f"bad {inside} in '{element.name}': {reason}", text, element.col)
+    what = "anchor" if element.children is not None else "pass"
+    raise _error(f"unknown {what} '{element.name}' (see 'tilec passes' and mlir-opt's pass list)",
+                 text, element.col)
+
+
+def _quietly(add, text: str) -> str | None:
+    """None when ``add(text)`` succeeds, else what MLIR printed on stderr while refusing it
+    (kept out of the user's terminal: the error we raise says it once, located)."""
+    import os
+    import tempfile
+
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as sink:
+        os.dup2(sink.fileno(), 2)
+        try:
+            add(text)
+            return None
+        except ValueError as err:
+            failure = str(err)
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        sink.seek(0)
+        return sink.read().decode(errors="replace") or failure
 
 
 def _python_pass(info, options, failures: list):

@@ -3,12 +3,17 @@
 A spec's function carries ``ta.name`` on each argument and result and a
 ``ta.params`` dictionary (parameter -> default, or unit when it has none).
 ``bind`` turns defaults, ``--shape`` values and actual input shapes into one
-consistent set of parameter values.
+consistent set of parameter values, each size at most MAX_SIZE; ``random_inputs``
+allocates only within MAX_RUN_ELEMENTS per tensor and MAX_RUN_BYTES in all.
+A spec's inputs and outputs carry where they are declared (argument locations,
+and the names in the return's fused location), so size errors point there.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+import re
+from dataclasses import dataclass, field
 
 import torch
 from torch_mlir import ir
@@ -16,7 +21,12 @@ from torch_mlir import ir
 from tilec.dialects.dims import DimError, DimExpr
 from tilec.dialects.ta import tensor_dims
 
-from .diagnostics import TilecError
+from .diagnostics import SourceLoc, TilecError, mlir_loc
+
+MAX_SIZE = 2**31 - 1            # one dimension (as in the spec language and --shape)
+MAX_ELEMENTS = 2**62            # one tensor, so that offsets and byte sizes fit in 64 bits
+MAX_RUN_ELEMENTS = 2**31        # one tensor that tilec run allocates on the CPU
+MAX_RUN_BYTES = 4 * 2**30       # every tensor tilec run allocates (inputs, outputs, temporaries)
 
 _DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16,
            "i1": torch.bool, "index": torch.int64, "i64": torch.int64}
@@ -37,6 +47,7 @@ class TensorSpec:
     name: str
     dims: tuple[DimExpr, ...]
     dtype: torch.dtype
+    loc: SourceLoc | None = field(default=None, compare=False)  # where it is declared, when known
 
     def shape(self, env: dict[str, int]) -> tuple[int, ...]:
         return tuple(d.evaluate(env) for d in self.dims)
@@ -48,6 +59,7 @@ class Signature:
     inputs: tuple[TensorSpec, ...]
     outputs: tuple[TensorSpec, ...]
     params: dict  # name -> default int or None
+    temporaries: tuple[TensorSpec, ...] = ()  # the other tensor values the function computes
 
 
 def _name(attrs, index: int, prefix: str) -> str:
@@ -57,21 +69,66 @@ def _name(attrs, index: int, prefix: str) -> str:
     return ir.StringAttr(d["ta.name"]).value if "ta.name" in d else f"{prefix}{index}"
 
 
+def _declared(loc) -> SourceLoc | None:
+    """A spec's location (loc("f.ta":3:7)); None for unknown or generated ones."""
+    found = mlir_loc(loc, "<ir>")
+    return found if found is not None and found.file != "<ir>" else None
+
+
+_NAMED = re.compile(r'"(?P<name>(?:[^"\\]|\\.)*)"\("(?P<file>[^"]*)":(?P<line>\d+):(?P<col>\d+)\)')
+
+
+def _output_locs(fn) -> dict[str, SourceLoc]:
+    """name -> declaration, from the return's location loc(fused["C"("f.ta":4:8), ...])."""
+    ops = list(fn.entry_block.operations) if len(fn.regions[0].blocks) else []
+    if not ops or ops[-1].operation.name != "func.return":
+        return {}
+    return {m["name"]: SourceLoc(m["file"], int(m["line"]), int(m["col"]))
+            for m in _NAMED.finditer(str(ops[-1].location))}
+
+
+def _temporaries(fn) -> tuple[TensorSpec, ...]:
+    found = []
+    for op in fn.entry_block.operations if len(fn.regions[0].blocks) else ():
+        for result in op.results:
+            if not isinstance(result.type, ir.RankedTensorType):
+                continue
+            try:
+                dims = tuple(tensor_dims(result.type))
+            except Exception:  # not a ta tensor (no named dims): nothing to size
+                continue
+            found.append(TensorSpec(f"the {op.operation.name} result", dims,
+                                    dtype_of(result.type), _declared(op.location)))
+    return tuple(found)
+
+
 def signature(fn) -> Signature:
     """Read the interface of a ta ``func.func``."""
     ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
     arg_attrs = fn.attributes["arg_attrs"] if "arg_attrs" in fn.attributes else None
     res_attrs = fn.attributes["res_attrs"] if "res_attrs" in fn.attributes else None
-    spec = lambda t, attrs, i, p: TensorSpec(_name(attrs, i, p), tuple(tensor_dims(t)), dtype_of(t))
+    spec = lambda t, attrs, i, p, loc: TensorSpec(_name(attrs, i, p), tuple(tensor_dims(t)), dtype_of(t), loc)
     params = {}
     if "ta.params" in fn.attributes:
         for named in ir.DictAttr(fn.attributes["ta.params"]):
             value = named.attr
             params[named.name] = ir.IntegerAttr(value).value if isinstance(value, ir.IntegerAttr) else None
-    return Signature(ir.StringAttr(fn.attributes["sym_name"]).value,
-                     tuple(spec(t, arg_attrs, i, "arg") for i, t in enumerate(ftype.inputs)),
-                     tuple(spec(t, res_attrs, i, "out") for i, t in enumerate(ftype.results)),
-                     params)
+    blocks = len(fn.regions[0].blocks)
+    arg_locs = [_declared(a.location) for a in fn.arguments] if blocks else []
+    out_locs = _output_locs(fn)
+    inputs = tuple(spec(t, arg_attrs, i, "arg", arg_locs[i] if i < len(arg_locs) else None)
+                   for i, t in enumerate(ftype.inputs))
+    outputs = tuple(spec(t, res_attrs, i, "out", None) for i, t in enumerate(ftype.results))
+    outputs = tuple(TensorSpec(o.name, o.dims, o.dtype, out_locs.get(o.name)) for o in outputs)
+    return Signature(ir.StringAttr(fn.attributes["sym_name"]).value, inputs, outputs, params, _temporaries(fn))
+
+
+def _size_error(spec: TensorSpec, message: str) -> TilecError:
+    return TilecError(message, spec.loc)
+
+
+def _what(spec: TensorSpec) -> str:
+    return spec.name if spec.name.startswith("the ") else f"'{spec.name}'"  # a temporary, or a named tensor
 
 
 def bind(sig: Signature, given: dict[str, int], inputs: dict[str, torch.Tensor] | None = None) -> dict[str, int]:
@@ -89,21 +146,53 @@ def bind(sig: Signature, given: dict[str, int], inputs: dict[str, torch.Tensor] 
     missing = [k for k in sig.params if k not in env]
     if missing:
         raise TilecError(f"shape parameter '{missing[0]}' has no value; pass --shape {missing[0]}=...")
+    for name, value in env.items():
+        if not 1 <= value <= MAX_SIZE:
+            raise TilecError(f"shape parameter '{name}' = {value}: sizes are between 1 and 2^31 - 1")
     for spec in (*sig.inputs, *sig.outputs):
         try:
             shape = spec.shape(env)
         except DimError as err:
-            raise TilecError(f"shape of '{spec.name}': {err}") from None
+            raise _size_error(spec, f"shape of '{spec.name}': {err}") from None
         if any(n < 1 for n in shape):
-            raise TilecError(f"'{spec.name}' would have shape {list(shape)} = "
-                             f"[{', '.join(map(str, spec.dims))}]; every size must be at least 1")
+            raise _size_error(spec, f"'{spec.name}' would have shape {list(shape)} = "
+                                    f"[{', '.join(map(str, spec.dims))}]; every size must be at least 1")
+        if any(n > MAX_SIZE for n in shape) or math.prod(shape) > MAX_ELEMENTS:
+            raise _size_error(spec, f"'{spec.name}' would have shape {_shape_text(shape)} = "
+                                    f"[{', '.join(map(str, spec.dims))}]; a size is at most 2^31 - 1 and a "
+                                    f"tensor has at most 2^62 elements")
         if inputs and spec in sig.inputs and tuple(inputs[spec.name].shape) != shape:
             raise TilecError(f"input '{spec.name}' has shape {list(inputs[spec.name].shape)} but the spec "
                              f"says [{', '.join(map(str, spec.dims))}] = {list(shape)}")
     return env
 
 
+def _shape_text(shape) -> str:
+    return "[" + ", ".join(str(n) if n < 10**12 else f"~{n:.3g}" for n in shape) + "]"
+
+
+def check_allocation(sig: Signature, env: dict[str, int]) -> None:
+    """Refuse to run a function whose tensors would not fit: each of its inputs, outputs and
+    temporaries has at most MAX_RUN_ELEMENTS elements, and all of them MAX_RUN_BYTES bytes."""
+    total = 0
+    for spec in (*sig.inputs, *sig.outputs, *sig.temporaries):
+        try:
+            shape = spec.shape(env)
+        except DimError:
+            continue  # bind() has reported the inputs and outputs; a temporary's dims follow them
+        elements = math.prod(shape)
+        if elements > MAX_RUN_ELEMENTS:
+            raise _size_error(spec, f"{_what(spec)} would have shape {_shape_text(shape)}, {elements:.3g} "
+                                    f"elements; tilec runs tensors of at most 2^31 elements")
+        total += elements * torch.empty((), dtype=spec.dtype).element_size()
+        if total > MAX_RUN_BYTES:
+            raise _size_error(spec, f"the tensors up to {_what(spec)} {_shape_text(shape)} need {total / 2**30:.1f} "
+                                    f"GiB; tilec runs a function within {MAX_RUN_BYTES // 2**30} GiB")
+
+
 def random_inputs(sig: Signature, env: dict[str, int], seed: int) -> dict[str, torch.Tensor]:
-    """Standard-normal inputs of the right shapes and dtypes, reproducible from ``seed``."""
+    """Standard-normal inputs of the right shapes and dtypes, reproducible from ``seed``
+    (refused before anything is allocated when the function would not fit: check_allocation)."""
+    check_allocation(sig, env)
     gen = torch.Generator().manual_seed(seed)
     return {s.name: torch.randn(s.shape(env), generator=gen).to(s.dtype) for s in sig.inputs}

@@ -1,10 +1,8 @@
 """Frontends: the math-spec language (``*.ta``) to ta IR."""
 
-from pathlib import Path
-
 from torch_mlir import ir
 
-from ..diagnostics import TilecError, from_mlir_error
+from ..diagnostics import MAX_SPEC_BYTES, from_mlir_error, read_input
 from .ast import parse
 from .sema import Lowering
 
@@ -21,10 +19,11 @@ def spec_to_ta(text: str, file: str) -> ir.Module:
     return module
 
 
+def read_spec(path: str) -> str:
+    """The text of a spec file: a regular UTF-8 file of at most MAX_SPEC_BYTES, else a TilecError."""
+    return read_input(path, MAX_SPEC_BYTES)
+
+
 def load_spec(path: str) -> ir.Module:
     """Read a spec file and lower it (inside an active context)."""
-    try:
-        text = Path(path).read_text()
-    except OSError as err:
-        raise TilecError(f"cannot read '{path}': {err.strerror}") from None
-    return spec_to_ta(text, path)
+    return spec_to_ta(read_spec(path), path)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import math
 
 from . import ast
-from .values import (BINARY_FUNCTIONS, COMPARISONS, LOGIC, UNARY_FUNCTIONS, Idx, Leaf, Pw, Scalar,
+from .limits import MAX_INDICES, MAX_INT
+from .values import (BINARY_FUNCTIONS, COMPARISONS, LOGIC, UNARY_FUNCTIONS, FoldError, Idx, Leaf, Pw, Scalar,
                      as_idx, fold, free_indices, is_bool)
 
 _REDUCERS = ("sum", "max", "min", "softmax", "logsumexp")
@@ -30,7 +31,7 @@ def elaborate(low, node, scope: dict, extents):
         _numeric(low, x, node.x)
         if isinstance(x, Idx):
             return Idx(("-", ("int", 0), x.expr))
-        return fold("neg", (x,)) or Pw("neg", (x,), node.loc)
+        return _fold(low, "neg", (x,), node.loc) or Pw("neg", (x,), node.loc)
     if isinstance(node, ast.Where):
         value, cond = (elaborate(low, n, scope, extents) for n in (node.value, node.cond))
         fill = elaborate(low, node.fill, scope, extents) if node.fill else Scalar(0.0)
@@ -82,7 +83,7 @@ def _access(low, node: ast.Access, scope, extents):
         idx = as_idx(elaborate(low, sub, scope, extents))
         if idx is None:
             raise low.error("a subscript must be an integer index expression such as i, i + 1 or h / G", sub.loc)
-        subs.append(idx)
+        subs.append(_check_index(low, idx, sub.loc))
     names = [s.expr[1] for s in subs if s.expr[0] == "var"]
     if len(names) == len(subs) and len(set(names)) == len(names):
         return Leaf(value, tuple(names))
@@ -109,7 +110,7 @@ def _call(low, node: ast.Call, scope, extents):
         return Pw("select", args, node.loc)
     for a, n in zip(args, node.args):
         _numeric(low, a, n)
-    return fold(fn, args) or Pw(fn, args, node.loc)
+    return _fold(low, fn, args, node.loc) or Pw(fn, args, node.loc)
 
 
 def _reduction(low, node: ast.Reduction, scope, extents):
@@ -127,6 +128,8 @@ def _reduction(low, node: ast.Reduction, scope, extents):
                             f"left-hand side or of an enclosing reduction", node.loc)
         extents.require(index, node.loc)
     inner = {**scope, **dict.fromkeys(node.indices)} if binds else scope
+    if len(inner) > MAX_INDICES:
+        raise low.error(f"{len(inner)} indices are in use here; a statement has at most {MAX_INDICES}", node.loc)
     body = elaborate(low, node.body, inner, extents)
     _numeric(low, body, node.body)
     free = free_indices(body)
@@ -156,5 +159,30 @@ def _binary(low, node: ast.Binary, scope, extents):
         return Pw(node.op, (a, b), node.loc)
     ia, ib = as_idx(a), as_idx(b)
     if ia is not None and ib is not None and (isinstance(a, Idx) or isinstance(b, Idx)):
-        return Idx((node.op, ia.expr, ib.expr))
-    return fold(node.op, (a, b)) or Pw(node.op, (a, b), node.loc)
+        if node.op == "/" and ib.expr == ("int", 0):
+            raise low.error("division of an index by zero", node.b.loc)
+        if node.op == "/" and not (ib.expr[0] == "param" or ib.expr[0] == "int" and ib.expr[1] > 0):
+            raise low.error("an index is divided only by a positive integer constant or a shape parameter "
+                            "(a divisor that can be zero has no value)", node.b.loc)
+        return _check_index(low, Idx((node.op, ia.expr, ib.expr)), node.loc)
+    return _fold(low, node.op, (a, b), node.loc) or Pw(node.op, (a, b), node.loc)
+
+
+def _fold(low, fn, args, loc):
+    """fold(), its errors at ``loc``."""
+    try:
+        return fold(fn, args)
+    except FoldError as err:
+        raise low.error(str(err), loc) from None
+
+
+def _check_index(low, idx: Idx, loc) -> Idx:
+    """Integer constants in index arithmetic stay within MAX_INT (MLIR's index constants are
+    64-bit; products of two such constants still fit)."""
+    expr = idx.expr
+    if expr[0] == "int" and abs(expr[1]) > MAX_INT:
+        raise low.error(f"the integer {expr[1]} is too large for an index; the limit is 2^31 - 1", loc)
+    if expr[0] in ("+", "-", "*", "/"):
+        for part in expr[1:]:
+            _check_index(low, Idx(part), loc)
+    return idx

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,7 @@ from tilec.dialects.ta_builders import tensor_type
 
 from .emit import ELEMENT_TYPES, Emitter, mlir_loc
 from .elaborate import elaborate
+from .limits import MAX_INT, MAX_RANK
 from .values import Scalar, free_indices
 
 
@@ -51,6 +53,8 @@ class Lowering:
         for s in statements:
             if isinstance(s, ast.Param):
                 self.declare(s.name, s.loc)
+                if s.default is not None and s.default < 1:
+                    raise self.error(f"parameter '{s.name}' = {s.default}: a size must be at least 1", s.default_loc)
                 self.params[s.name] = s
             elif isinstance(s, ast.Const):
                 self.declare(s.name, s.loc)
@@ -60,6 +64,10 @@ class Lowering:
                 self.consts[s.name] = value.value
             elif isinstance(s, ast.TensorDecl):
                 self.declare_tensor(s)
+        if not any(t.kind == "output" for t in self.tensors.values()):
+            first = statements[0].loc if statements else SourceLoc(self.file, 1, 1)
+            raise self.error("the spec declares no output; a spec needs at least one, e.g. "
+                             "'output C[M, N] : f32' and its assignment 'C[i, j] = ...'", first)
         inputs = [t for t in self.tensors.values() if t.kind == "input"]
         fn = self._function(module, inputs)
         with ir.InsertionPoint(fn.entry_block):
@@ -70,7 +78,9 @@ class Lowering:
             for t in outputs:
                 if t.value is None:
                     raise self.error(f"output '{t.name}' is never assigned", t.loc)
-            func.ReturnOp([t.value for t in outputs], loc=ir.Location.file(self.file, 1, 1))
+            # the return's location names where each output is declared (read by signature())
+            declared = [ir.Location.name(t.name, childLoc=mlir_loc(t.loc)) for t in outputs]
+            func.ReturnOp([t.value for t in outputs], loc=ir.Location.fused(declared))
         fn.attributes["function_type"] = ir.TypeAttr.get(
             ir.FunctionType.get([a.type for a in fn.arguments], [t.value.type for t in outputs]))
         fn.attributes["res_attrs"] = ir.ArrayAttr.get([_named(t.name) for t in outputs])
@@ -80,19 +90,28 @@ class Lowering:
         self.declare(s.name, s.loc)
         if s.dtype not in ELEMENT_TYPES:
             raise self.error(f"unsupported element type '{s.dtype}'; use f32, f16 or bf16", s.dtype_loc)
+        if len(s.dims) > MAX_RANK:
+            raise self.error(f"'{s.name}' has {len(s.dims)} dimensions; tensors have at most {MAX_RANK}", s.loc)
         integers = {}
+        dim_locs = s.dim_locs or (s.loc,) * len(s.dims)
         for name in sorted(set().union(*(d.symbols for d in s.dims))):
             value = self.consts.get(name)
-            if value is not None and value != int(value):
-                raise self.error(f"constant '{name}' = {value} is not an integer and cannot size a dimension", s.loc)
+            loc = next(at for d, at in zip(s.dims, dim_locs) if name in d.symbols)  # the first dim using it
+            if value is not None and not (math.isfinite(value) and value == int(value)):
+                raise self.error(f"constant '{name}' = {value} is not an integer and cannot size a dimension", loc)
+            if value is not None and not 1 <= value <= MAX_INT:
+                raise self.error(f"constant '{name}' = {int(value)} cannot size a dimension: sizes are "
+                                 f"between 1 and 2^31 - 1", loc)
             if value is not None:
                 integers[name] = int(value)
             elif name not in self.params:
-                raise self.error(f"unknown shape parameter '{name}' in the shape of '{s.name}'", s.loc)
+                raise self.error(f"unknown shape parameter '{name}' in the shape of '{s.name}'", loc)
         dims = tuple(substitute(d, integers) for d in s.dims)
-        for d in dims:
+        for d, loc in zip(dims, dim_locs):
             if d.static is not None and d.static < 1:
-                raise self.error(f"dimension '{d}' of '{s.name}' is not positive", s.loc)
+                raise self.error(f"dimension '{d}' of '{s.name}' is not positive", loc)
+            if d.static is not None and d.static > MAX_INT:
+                raise self.error(f"dimension of '{s.name}' is {d.static}; sizes are at most 2^31 - 1", loc)
         self.tensors[s.name] = Tensor(s.name, s.io, dims, s.dtype, s.loc)
 
     def _function(self, module: ir.Module, inputs: list[Tensor]) -> func.FuncOp:
@@ -100,7 +119,7 @@ class Lowering:
         name = re.sub(r"\W", "_", Path(self.file).stem) or "spec"
         with ir.InsertionPoint(module.body), ir.Location.file(self.file, 1, 1):
             fn = func.FuncOp("_" + name if name[0].isdigit() else name, (types, []))
-            fn.add_entry_block()
+            fn.add_entry_block(arg_locs=[mlir_loc(t.loc) for t in inputs])
         fn.attributes["arg_attrs"] = ir.ArrayAttr.get([_named(t.name) for t in inputs])
         i64 = ir.IntegerType.get_signless(64)
         fn.attributes["ta.params"] = ir.DictAttr.get({
@@ -150,6 +169,8 @@ class Lowering:
 
     def _lhs_indices(self, s: ast.Assign, target: Tensor) -> tuple[str, ...]:
         subs = s.indices or ()
+        if len(subs) > MAX_RANK:
+            raise self.error(f"'{s.name}' would have {len(subs)} dimensions; tensors have at most {MAX_RANK}", s.loc)
         if target.dims is not None and len(subs) != len(target.dims):
             raise self.error(f"'{target.name}' has rank {len(target.dims)} but {len(subs)} indices "
                              f"are given on the left-hand side", s.loc)

@@ -16,6 +16,7 @@ import math
 from dataclasses import dataclass
 
 from ..diagnostics import SourceLoc
+from .limits import F32_MAX
 
 COMPARISONS = ("<", "<=", ">", ">=", "==", "!=")
 LOGIC = ("and", "or")
@@ -90,18 +91,51 @@ def as_idx(v) -> Idx | None:
     return Idx(("int", n)) if n is not None else None
 
 
+def _sigmoid(a: float) -> float:
+    if a >= 0:
+        return 1 / (1 + math.exp(-a))
+    return math.exp(a) / (1 + math.exp(a))  # no overflow for large negative a
+
+
 _FOLD = {
-    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
-    "/": lambda a, b: a / b if b else math.copysign(math.inf, a) if a else math.nan,
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b, "/": lambda a, b: a / b,
     "neg": lambda a: -a, "exp": math.exp, "log": lambda a: math.log(a) if a > 0 else -math.inf if a == 0 else math.nan,
     "sqrt": lambda a: math.sqrt(a) if a >= 0 else math.nan, "rsqrt": lambda a: 1 / math.sqrt(a) if a > 0 else math.inf if a == 0 else math.nan,
-    "tanh": math.tanh, "sigmoid": lambda a: 1 / (1 + math.exp(-a)), "abs": abs, "erf": math.erf,
+    "tanh": math.tanh, "sigmoid": _sigmoid, "abs": abs, "erf": math.erf,
     "max": max, "min": min,
 }
 
 
+class FoldError(ValueError):
+    """A constant expression with no finite f32 value (1 / 0, exp(1000), sqrt(-1))."""
+
+
+def _spelled(fn: str, values) -> str:
+    shown = [f"{v:g}" for v in values]
+    if fn in ("+", "-", "*", "/"):
+        return f"{shown[0]} {fn} {shown[1]}"
+    return f"-{shown[0]}" if fn == "neg" else f"{fn}({', '.join(shown)})"
+
+
 def fold(fn: str, args: tuple):
-    """Fold an operation on compile-time numbers; None when it cannot be folded."""
-    if fn in _FOLD and all(isinstance(a, Scalar) for a in args):
-        return Scalar(float(_FOLD[fn](*(a.value for a in args))))
-    return None
+    """Fold an operation on compile-time numbers; None when it cannot be folded.
+
+    The value must be an f32: ``fold("exp", (Scalar(1000.0),))`` raises FoldError, as do a
+    division by zero and a NaN; infinities are kept only when an operand is one (``-inf``)."""
+    if fn not in _FOLD or not all(isinstance(a, Scalar) for a in args):
+        return None
+    values = [a.value for a in args]
+    try:
+        if fn == "/" and values[1] == 0:
+            raise ZeroDivisionError
+        value = float(_FOLD[fn](*values))
+    except ZeroDivisionError:
+        raise FoldError(f"division by zero in the constant {_spelled(fn, values)}") from None
+    except OverflowError:
+        value = None
+    if value is not None and math.isnan(value):
+        raise FoldError(f"the constant {_spelled(fn, values)} is not a number (NaN)")
+    if all(math.isfinite(v) for v in values) and (value is None or not abs(value) <= F32_MAX):
+        what = f"is {value:g}" if value is not None and math.isinf(value) else "overflows f32"
+        raise FoldError(f"the constant {_spelled(fn, values)} {what} (a finite f32 is at most {F32_MAX:.7g})")
+    return Scalar(value)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import zipfile
 from dataclasses import dataclass
 
@@ -40,16 +41,45 @@ def read_package(path: str) -> Package:
     """Read and check a .tkp file."""
     try:
         with zipfile.ZipFile(path) as archive:
+            unpacked = sum(info.file_size for info in archive.infolist())
+            if unpacked > MAX_UNPACKED:  # a zip bomb, or not a kernel package
+                raise PackageError(f"{path}: {unpacked} bytes unpacked; a package holds at most {MAX_UNPACKED}")
             manifest = json.loads(archive.read("manifest.json"))
-            files = {name: archive.read(name) for name in manifest.get("files", {})}
-    except (OSError, KeyError, zipfile.BadZipFile, json.JSONDecodeError) as err:
+            _check_manifest(manifest, path)
+            files = {name: archive.read(name) for name in manifest["files"]}
+    except (OSError, KeyError, zipfile.BadZipFile, json.JSONDecodeError, UnicodeDecodeError) as err:
         raise PackageError(f"{path}: not a readable tilec package ({err})") from None
-    if manifest.get("format") != FORMAT:
-        raise PackageError(f"{path}: format {manifest.get('format')!r}, expected {FORMAT!r}")
     for name, digest in manifest["files"].items():
         if sha256(files[name]) != digest:
             raise PackageError(f"{path}: {name} does not match its hash in the manifest")
     return Package(manifest, files)
+
+
+MAX_UNPACKED = 64 * 1024 * 1024
+# manifest fields read before anything is trusted: name -> type (a manifest is data, checked as such)
+_SCHEDULE = re.compile(r"([a-z][a-z0-9-]*=[A-Za-z0-9_]+(,[a-z][a-z0-9-]*=[A-Za-z0-9_]+)*)?")
+_MANIFEST = {"format": str, "files": dict, "kernel": str, "spec": dict, "schedule": str, "targets": dict}
+
+
+def _check_manifest(manifest, path: str) -> None:
+    if not isinstance(manifest, dict):
+        raise PackageError(f"{path}: manifest.json is not a JSON object")
+    if manifest.get("format") != FORMAT:
+        raise PackageError(f"{path}: format {manifest.get('format')!r}, expected {FORMAT!r}")
+    for key, kind in _MANIFEST.items():
+        if not isinstance(manifest.get(key), kind):
+            raise PackageError(f"{path}: manifest.json needs '{key}' ({kind.__name__})")
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in manifest["files"].items()):
+        raise PackageError(f"{path}: manifest.json 'files' must map names to sha256 digests")
+    if not all(isinstance(manifest["spec"].get(k), str) for k in ("file", "text")):
+        raise PackageError(f"{path}: manifest.json 'spec' needs 'file' and 'text'")
+    if f"{manifest['kernel']}.cu" not in manifest["files"]:
+        raise PackageError(f"{path}: manifest.json lists no CUDA source for kernel '{manifest['kernel']}'")
+    if not _SCHEDULE.fullmatch(manifest["schedule"]):  # it is spliced into a pass pipeline: KEY=VALUE items only
+        raise PackageError(f"{path}: manifest.json 'schedule' is not KEY=VALUE,...")
+    fixed = manifest.get("fixed", {})
+    if not isinstance(fixed, dict) or not all(isinstance(v, int) and 1 <= v < 2**31 for v in fixed.values()):
+        raise PackageError(f"{path}: manifest.json 'fixed' must map names to sizes")
 
 
 def write_package(path: str, manifest: dict, files: dict) -> None:

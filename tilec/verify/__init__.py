@@ -55,7 +55,13 @@ def verify_package(path: str) -> Report:
 def _ta_of(text: str, name: str, spec_to_ta):
     """The ta module of a package's source: a spec, or the ta IR of a PyTorch graph."""
     if name.endswith(".mlir"):
-        return ir.Module.parse(text)
+        from ..diagnostics import check_nesting, from_mlir_error
+
+        check_nesting(text, name)  # a package is data: no IR deep enough to overflow MLIR's parser
+        try:
+            return ir.Module.parse(text)
+        except ir.MLIRError as err:
+            raise from_mlir_error(err, name, text) from None
     return spec_to_ta(text, name)
 
 

@@ -1,0 +1,1 @@
+#m = affine_map<(d0) -> (d9)>

@@ -1,0 +1,4 @@
+func.func @f() {
+  %0 = arith.constant 1e999 : f32
+  return
+}

@@ -1,0 +1,4 @@
+func.func @f() {
+  %0 = arith.constant : f32
+  return
+}

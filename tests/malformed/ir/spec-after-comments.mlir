@@ -1,0 +1,4 @@
+// a comment
+# spec comment
+
+input A[4] : f32
