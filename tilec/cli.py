@@ -114,6 +114,22 @@ def _parser() -> argparse.ArgumentParser:
     layout.add_argument("--png", metavar="FILE", help="also draw every element coloured by its bank")
     layout.set_defaults(func="tilec.commands:layout_command")
 
+    fuzz = sub.add_parser("fuzz", parents=[common],
+                          help="run random valid specs through the stages against an independent reference")
+    fuzz.add_argument("--count", type=int, default=100, metavar="N", help="how many cases (default: 100)")
+    fuzz.add_argument("--seed", type=int, default=0, help="the stream of cases (default: 0)")
+    fuzz.add_argument("--case", type=int, metavar="I", help="run only case I of the stream, and show it")
+    fuzz.add_argument("--stages", default="ta,loop,tile,verify", metavar="ta,loop,tile,verify",
+                      help="the stages to run and check (default: all four)")
+    fuzz.add_argument("--out", default="fuzz-out", metavar="DIR",
+                      help="where reproducers of findings go (default: fuzz-out, created on the first finding)")
+    fuzz.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",
+                      help="time limit per case; a case past it is a hang (default: 60; 0: no limit, in-process)")
+    fuzz.add_argument("--skip-known", action="store_true",
+                      help="generate none of the constructs of known bugs (see docs/reliability.md)")
+    fuzz.add_argument("--no-shrink", action="store_true", help="save findings as generated, unshrunk")
+    fuzz.set_defaults(func="tilec.fuzz:fuzz_command")
+
     passes = sub.add_parser("passes", parents=[common], help="list the registered passes and their options")
     passes.set_defaults(func="tilec.commands:passes_command")
     return parser

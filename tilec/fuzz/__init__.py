@@ -1,0 +1,88 @@
+"""``tilec fuzz``: random valid specs, each run through the stages and checked against an
+independent torch reference; failures are shrunk and saved as reproducers.
+
+    tilec fuzz --count 200 --seed 1 --stages ta,loop,tile     # exit 1 if anything was found
+    tilec fuzz --seed 1 --case 17                             # replay one case, verbosely
+
+Modules: model (specs as data, rendered to text), generator + exprs + forms (the random specs),
+reference (the torch reference), runner (one case through the stages), watchdog (time limit,
+worker process), shrinker, known (features of known bugs), report (summary and reproducers).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from .generator import KNOWN_FEATURES, generate
+from .known import known_bug
+from .model import render
+from .report import Tally, save
+from .runner import STAGES
+from .shrinker import shrink
+from .watchdog import Watchdog
+
+
+def parse_stages(text: str) -> tuple[str, ...]:
+    """The stages named in ``text``, in pipeline order.  parse_stages("loop,ta") == ("ta", "loop")"""
+    from tilec.diagnostics import TilecError
+
+    names = [s.strip() for s in text.split(",") if s.strip()]
+    unknown = [s for s in names if s not in STAGES]
+    if unknown or not names:
+        raise TilecError(f"--stages: '{(unknown or [text])[0]}' is not a stage; choose from {', '.join(STAGES)}")
+    return tuple(s for s in STAGES if s in names)
+
+
+def fuzz_command(args) -> int:
+    """Run the fuzzer as ``tilec fuzz`` asks; 1 if there is any finding, else 0.
+
+        fuzz_command(argparse.Namespace(count=20, seed=1, case=None, stages="ta,loop", out="fuzz-out",
+                                        timeout=60.0, skip_known=False, no_shrink=False))
+    """
+    stages = parse_stages(args.stages)
+    avoid = KNOWN_FEATURES if args.skip_known else frozenset()
+    indices = [args.case] if args.case is not None else range(args.count)
+    tally = Tally(stages)
+    shrunk_kinds: dict[str, str] = {}
+    start = time.monotonic()
+    with Watchdog(args.timeout) as dog:
+        for index in indices:
+            case = generate(args.seed, index, avoid)
+            result = dog.run(case, stages)
+            if args.case is not None:
+                _show(case, result)
+            elif index and index % 50 == 0:
+                print(f"  ... {index} cases, {len(tally.findings)} findings ({time.monotonic() - start:.0f} s)",
+                      flush=True)
+            for finding in result["findings"]:
+                kind = finding["kind"]
+                small, tries, shown = case, 0, result
+                if not args.no_shrink and kind not in shrunk_kinds:
+                    small, tries, smaller = shrink(case, finding, dog.run)
+                    shown = smaller or result
+                    # the shrunk spec tells which known bug it is, if any: it lacks what did not matter
+                    finding["known"] = known_bug(small.spec, finding["stage"])
+                oracle_ok = shown["outcomes"].get("ta", {}).get("status") == "pass"
+                stem = save(Path(args.out), case, small, finding, stages, args, tries, shrunk_kinds.get(kind),
+                            oracle_ok)
+                shrunk_kinds.setdefault(kind, stem)
+                mark = f" [known: {finding['known']}]" if finding["known"] else ""
+                print(f"case {index}: {kind}{mark} -> {Path(args.out) / stem}.ta", flush=True)
+            tally.add(case, result)
+    print(tally.summary(args.seed, time.monotonic() - start, args.out if tally.findings else None))
+    return 1 if tally.findings else 0
+
+
+def _show(case, result) -> None:
+    """One case in full: its spec, sizes and every stage's outcome."""
+    print(f"case {case.index} of seed {case.seed} ({case.form}), shapes "
+          f"{', '.join(f'{k}={v}' for k, v in case.env().items()) or 'none'}:")
+    print("  " + render(case.spec).rstrip().replace("\n", "\n  "))
+    for stage, outcome in result["outcomes"].items():
+        extra = f" {outcome['verdicts']}" if outcome.get("verdicts") else ""
+        message = f": {outcome['message'].splitlines()[0]}" if outcome["message"] else ""
+        print(f"  {stage}: {outcome['status']}{extra}{message}")
+
+
+__all__ = ["fuzz_command", "generate", "parse_stages"]

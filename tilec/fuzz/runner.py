@@ -1,0 +1,190 @@
+"""Run one generated case through tilec's stages and judge each against the independent reference.
+
+    result = run_case(generate(1, 7), ("ta", "loop", "tile", "verify"))
+    result["outcomes"]["loop"]["status"]   # pass | mismatch | crash | error | rejected | n/a | skipped
+    result["findings"]                     # [{"stage", "kind", "message", "known"}]
+
+Stages: ``ta`` is tilec's oracle (tilec.oracle.evaluate); ``loop`` the JIT-run loop IR
+(driver.run_stage); ``tile`` the tile interpreter on what driver.to_tile builds at the case's
+sizes (a TilecError from the lowering means ta-to-tile does not take this form: "n/a");
+``verify`` is tilec.verify.verify_spec on the spec written to a file. A located TilecError
+is a rejection, not a finding; any other exception, an unlocated TilecError and a mismatch are
+findings, and so are verdicts that contradict the runs (a counterexample for a stage that
+matched, a proof of equivalence for one that did not). An ``error`` verdict (the verifier cannot
+check that kernel) is counted and its reason kept, but is not a finding.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import traceback
+from pathlib import Path
+
+from .known import known_bug
+from .model import Case, render
+from .reference import DTYPES, check, reference
+
+STAGES = ("ta", "loop", "tile", "verify")
+
+
+def _finding(case: Case, stage: str, kind: str, message: str) -> dict:
+    return {"stage": stage, "kind": kind, "message": message[:2000], "known": known_bug(case.spec, stage)}
+
+
+def _where(err: BaseException) -> str:
+    """"@module.function" of the innermost frame, so that two crashes of one type stay apart."""
+    frames = traceback.extract_tb(err.__traceback__)
+    return f"@{Path(frames[-1].filename).stem}.{frames[-1].name}" if frames else ""
+
+
+def _crash(err: BaseException) -> str:
+    frames = traceback.extract_tb(err.__traceback__)
+    where = f" (at {Path(frames[-1].filename).name}:{frames[-1].lineno} in {frames[-1].name})" if frames else ""
+    return f"{type(err).__name__}: {err}{where}"
+
+
+class _Run:
+    """Outcomes and findings of one case, filled stage by stage."""
+
+    def __init__(self, case: Case, expected: dict):
+        self.case, self.expected = case, expected
+        self.outcomes: dict = {}
+        self.findings: list = []
+
+    def record(self, stage: str, status: str, message: str = "", kind: str | None = None) -> None:
+        self.outcomes[stage] = {"status": status, "message": message[:2000]}
+        if kind:
+            self.findings.append(_finding(self.case, stage, kind, message))
+
+    def failed(self, stage: str, err: BaseException) -> None:
+        """An exception in ``stage``: a located TilecError rejects the spec, the rest are findings."""
+        from tilec.diagnostics import TilecError
+
+        if isinstance(err, TilecError):
+            located = err.loc is not None
+            self.record(stage, "rejected" if located else "error", err.format(),
+                        None if located else f"{stage}-unlocated-error")
+        else:
+            self.record(stage, "crash", _crash(err), f"{stage}-crash:{type(err).__name__}{_where(err)}")
+
+    def judge(self, stage: str, actual: dict) -> None:
+        """Compare every output of a stage with the reference."""
+        for out in self.case.spec.outputs:
+            if out.name not in actual:
+                self.record(stage, "crash", f"no output '{out.name}'", f"{stage}-crash:missing-output")
+                return
+            result = check(actual[out.name], self.expected[out.name], DTYPES[out.dtype])
+            if not result.ok:
+                self.record(stage, "mismatch", f"{out.name}: {result}", f"{stage}-mismatch")
+                return
+        self.record(stage, "pass")
+
+    def stage(self, stage: str, thunk) -> None:
+        try:
+            actual = thunk()
+        except Exception as err:  # a stage may fail any way: that is what is being looked for
+            self.failed(stage, err)
+            return
+        self.judge(stage, actual)
+
+
+def warm() -> None:
+    """Import what the stages use (torch, MLIR, the passes), so that a first case is not slower."""
+    from tilec import dialects, driver, oracle, tile_interpreter  # noqa: F401
+    from tilec import loop_runner, passes, verify  # noqa: F401
+
+
+def run_case(case: Case, stages=STAGES, progress=lambda stage, done: None) -> dict:
+    """Run ``case`` through ``stages``; ``progress(stage, outcomes so far)`` is called as each one
+    starts (the watchdog names the stage that hung). The result is plain data (it crosses processes)."""
+    from torch_mlir import ir
+
+    from tilec import dialects, driver
+    from tilec.frontend import spec_to_ta
+    from tilec.oracle import evaluate
+    from tilec.signature import signature
+
+    progress("reference", {})
+    inputs, expected = reference(case)
+    run = _Run(case, expected)
+    env = case.env()
+    text = render(case.spec)
+    with dialects.context(), ir.Location.unknown():
+        progress("ta", run.outcomes)
+        try:
+            module = spec_to_ta(text, "case.ta")
+            fn = module.body.operations[0]
+            sig = signature(fn)
+        except Exception as err:
+            run.failed("ta", err)
+            for stage in stages:
+                run.outcomes.setdefault(stage, {"status": "skipped", "message": "the spec did not lower to ta"})
+            return {"outcomes": run.outcomes, "findings": run.findings}
+        if "ta" in stages:
+            run.stage("ta", lambda: evaluate(fn, inputs, env))
+        if "loop" in stages:
+            progress("loop", run.outcomes)
+            run.stage("loop", lambda: driver.run_stage("loop", module, sig, inputs, env))
+        if "tile" in stages:
+            progress("tile", run.outcomes)
+            _tile(run, module, sig, inputs, env)
+    if "verify" in stages:
+        progress("verify", run.outcomes)
+        _verify(run, text, env)
+    return {"outcomes": run.outcomes, "findings": run.findings}
+
+
+def _tile(run: _Run, module, sig, inputs: dict, env: dict) -> None:
+    """The tile stage at the case's sizes; a form ta-to-tile does not lower is "n/a"."""
+    from torch_mlir import ir
+
+    from tilec import driver
+    from tilec.diagnostics import TilecError
+    from tilec.tile_interpreter import run_tile
+
+    try:
+        fixed = ir.Module.parse(str(module))
+        driver.specialize(fixed, env)
+        tiled = driver.to_tile(fixed)
+    except TilecError as err:
+        run.record("tile", "n/a", err.message)
+        return
+    except Exception as err:
+        run.failed("tile", err)
+        return
+    run.stage("tile", lambda: run_tile(tiled, sig, inputs, env))
+
+
+def _verify(run: _Run, text: str, env: dict) -> None:
+    """tilec verify at the case's sizes (CUDA emitted, not compiled: no targets), and its verdicts
+    held against the tile and loop runs."""
+    from tilec.verify import verify_spec
+
+    with tempfile.TemporaryDirectory(prefix="tilec-fuzz-") as tmp:
+        path = Path(tmp) / "case.ta"
+        path.write_text(text)
+        try:
+            report = verify_spec(str(path), "", dict(env), "tile", ())
+        except Exception as err:
+            run.failed("verify", err)
+            return
+    rows = [r for r in report.results if not (r.property == "build" and r.stage == "tile")]
+    verdicts = {}
+    for r in rows:
+        verdicts[r.verdict] = verdicts.get(r.verdict, 0) + 1
+    run.outcomes["verify"] = {"status": "pass", "message": "", "verdicts": verdicts}
+    for stage in ("tile", "loop"):
+        ran = run.outcomes.get(stage, {}).get("status")
+        mine = [r for r in rows if r.stage == stage or (stage == "tile" and r.stage == "cuda")]
+        refuted = [r for r in mine if r.verdict == "counterexample"]
+        if refuted and ran == "pass":
+            run.record("verify", "counterexample", f"{refuted[0].check}: {refuted[0].detail}",
+                       "verify-false-counterexample")
+        proved = [r for r in mine if r.property == "equivalence" and r.verdict == "proved"]
+        if ran == "mismatch" and proved and not refuted:
+            run.record("verify", "missed", f"{stage} mismatches but '{proved[0].check}' is proved",
+                       "verify-missed-mismatch")
+    # an error row is the verifier saying it cannot check a kernel: recorded, not a finding
+    run.outcomes["verify"]["verdicts"] = verdicts
+    run.outcomes["verify"]["errors"] = [f"[{r.stage}] {r.check}: {r.detail}"[:300] for r in rows
+                                        if r.verdict == "error"]
