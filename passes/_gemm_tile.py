@@ -69,6 +69,10 @@ def analyse(fn) -> Gemm:
     b_trans = rhs_map == batch + [j, k]
     if lhs_map not in (batch + [i, k], batch + [k, i]) or rhs_map not in (batch + [k, j], batch + [j, k]):
         raise NoTileLowering("operands must be [batch..., rows, k] / [batch..., k, cols] (or transposed)")
+    types = [ir.RankedTensorType(v.type).element_type for v in operands]
+    if types[0] != types[1]:
+        raise NoTileLowering(f"the contraction's operands are {types[0]} and {types[1]}: the mma reads one "
+                             f"element type (cast one operand in the spec)")
     epilogue = [op for op in ops if op.operation.name == "ta.map"]
     others = [op for op in ops if op.operation.name not in ("ta.contract", "ta.map", "arith.constant", "func.return")]
     if others:
@@ -123,8 +127,7 @@ def lower_gemm(fn, options) -> None:
         grid_m, grid_n = _ceildiv(size_m, _index(s.bm)), _ceildiv(size_n, _index(s.bn))
         pid = ir.Operation.create("tile.program_id", results=[ir.IndexType.get()],
                                   attributes={"axis": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0)}).result
-        batch_ids = [ir.Operation.create("tile.program_id", results=[ir.IndexType.get()], attributes={
-            "axis": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 1)}).result] if g.batch else []
+        batch_ids = _batch_ids(g, b) if g.batch else []
         pid_m, pid_n = _grouped_raster(pid, grid_m, grid_n, s.group_m)
         m0 = arith.MulIOp(pid_m, _index(s.bm)).result
         n0 = arith.MulIOp(pid_n, _index(s.bn)).result
@@ -182,6 +185,18 @@ def lower_gemm(fn, options) -> None:
     new.attributes["tile.threads"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 32 * s.warps)
     new.attributes["tile.operands"] = ir.StringAttr.get(("t" if g.a_trans else "n") + ("t" if g.b_trans else "n"))
     fn.operation.erase()
+
+
+def _batch_ids(g, b) -> list:
+    """One program id over all batch dims, split into an index per dim (the last fastest)."""
+    flat = ir.Operation.create("tile.program_id", results=[ir.IndexType.get()], attributes={
+        "axis": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 1)}).result
+    ids = []
+    for d in reversed(g.batch[1:]):
+        extent = b.dim(_batch_extent(g, d))
+        ids.insert(0, arith.RemSIOp(flat, extent).result)
+        flat = arith.DivSIOp(flat, extent).result
+    return [flat] + ids
 
 
 def _batch_extent(g, d):

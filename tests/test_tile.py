@@ -9,7 +9,7 @@ from conftest import EXAMPLES
 from tilec import dialects
 from tilec.compare import compare
 from tilec.diagnostics import TilecError
-from tilec.driver import to_tile
+from tilec.driver import run_passes, to_tile
 from tilec.frontend import load_spec, spec_to_ta
 from tilec.oracle import evaluate
 from tilec.signature import bind, random_inputs, signature
@@ -103,3 +103,49 @@ def test_run_stage_tile_command(tilec):
                              "--schedule", "bm=32,bn=32,bk=16")
     assert status == 0, err
     assert "tile vs oracle" in out and "(ok)" in out
+
+
+TWO_BATCH_DIMS = """param P = 2, Q = 3, M = 64, N = 48, K = 32
+input A[P, Q, M, K] : bf16
+input B[P, Q, K, N] : bf16
+output C[P, Q, M, N] : f32
+C[p, q, i, j] = sum[k](A[p, q, i, k] * B[p, q, k, j])
+"""
+
+
+def test_gemm_with_two_batch_dims_matches_and_is_proved(tmp_path):
+    """One program id is split into an index per batch dim; a swapped split is refuted."""
+    import re
+
+    from tilec.verify import verify_spec
+    from tilec.verify.kernels import check_tile
+
+    spec = tmp_path / "batch2.ta"
+    spec.write_text(TWO_BATCH_DIMS)
+    schedule = "bm=32 bn=32 bk=16"
+    with dialects.context(), ir.Location.unknown():
+        module = spec_to_ta(TWO_BATCH_DIMS, "batch2.ta")
+        results = _run(module, {"P": 2, "Q": 3, "M": 33, "N": 17, "K": 20}, schedule)
+        assert all(r.ok for r in results), [str(r) for r in results]
+    report = verify_spec(str(spec), schedule, targets=("sm_80",))
+    assert report.status() == 0, report.as_text()
+    with dialects.context(), ir.Location.unknown():
+        module = spec_to_ta(TWO_BATCH_DIMS, "batch2.ta")
+        tiled = str(to_tile(module, schedule))
+        # the batch index p read as pid % Q instead of pid / Q
+        mutated = re.sub(r"(%\d+) = arith.divsi (%\d+), (%arg\d+) : index", r"\1 = arith.remsi \2, \3 : index",
+                         tiled, count=1)
+        assert mutated != tiled
+        reference = ir.Module.parse(str(module))
+        run_passes(reference, ["ta-canonicalize"])
+        results = check_tile(ir.Module.parse(mutated), reference, "batch2.ta")
+        verdicts = [r.verdict for r in results]
+    assert "counterexample" in verdicts
+
+
+def test_mixed_operand_types_are_declined(tilec, tmp_path):
+    spec = tmp_path / "mixed.ta"
+    spec.write_text("param M, N, K\ninput A[M, K] : bf16\ninput B[K, N] : f16\noutput C[M, N] : f32\n"
+                    "C[i, j] = sum[k](A[i, k] * B[k, j])\n")
+    status, out, err = tilec("compile", spec, "--emit", "tile")
+    assert status == 1 and "operands are bf16 and f16" in err and "internal" not in err

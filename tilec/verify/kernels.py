@@ -126,6 +126,9 @@ def check_tile(tiled, reference, replay) -> list[Result]:
         "every warp, lane, mma tile and register")
     check, outcome = gemm.output_coverage(p)
     add("coverage", check, outcome, "M, N <= 4096 (the raster divides by a grid size; Z3 integer arithmetic)")
+    batch = gemm.batch_coverage(p)
+    if batch is not None:
+        add("coverage", *batch)
     add("coverage", *gemm.k_coverage(p, ref.size_k))
     for prop, check, outcome in gemm.pipeline(p, ref):
         add(prop, check, outcome)
