@@ -22,6 +22,8 @@ from .runner import STAGES
 from .shrinker import shrink
 from .watchdog import Watchdog
 
+SHRINK_PER_CLASS = 2   # later findings of a class (and known bug) are saved as generated
+
 
 def parse_stages(text: str) -> tuple[str, ...]:
     """The stages named in ``text``, in pipeline order.  parse_stages("loop,ta") == ("ta", "loop")"""
@@ -44,7 +46,7 @@ def fuzz_command(args) -> int:
     avoid = KNOWN_FEATURES if args.skip_known else frozenset()
     indices = [args.case] if args.case is not None else range(args.count)
     tally = Tally(stages)
-    shrunk_kinds: dict[str, str] = {}
+    shrunk: dict[tuple, list] = {}   # (class, known bug) -> stems of the shrunk reproducers
     start = time.monotonic()
     with Watchdog(args.timeout) as dog:
         for index in indices:
@@ -56,22 +58,29 @@ def fuzz_command(args) -> int:
                 print(f"  ... {index} cases, {len(tally.findings)} findings ({time.monotonic() - start:.0f} s)",
                       flush=True)
             for finding in result["findings"]:
-                kind = finding["kind"]
-                small, tries, shown = case, 0, result
-                if not args.no_shrink and kind not in shrunk_kinds:
-                    small, tries, smaller = shrink(case, finding, dog.run)
-                    shown = smaller or result
-                    # the shrunk spec tells which known bug it is, if any: it lacks what did not matter
-                    finding["known"] = known_bug(small.spec, finding["stage"])
-                oracle_ok = shown["outcomes"].get("ta", {}).get("status") == "pass"
-                stem = save(Path(args.out), case, small, finding, stages, args, tries, shrunk_kinds.get(kind),
-                            oracle_ok)
-                shrunk_kinds.setdefault(kind, stem)
+                stem = _keep(finding, case, result, dog, args, stages, shrunk)
                 mark = f" [known: {finding['known']}]" if finding["known"] else ""
-                print(f"case {index}: {kind}{mark} -> {Path(args.out) / stem}.ta", flush=True)
+                print(f"case {index}: {finding['kind']}{mark} -> {Path(args.out) / stem}.ta", flush=True)
             tally.add(case, result)
     print(tally.summary(args.seed, time.monotonic() - start, args.out if tally.findings else None))
     return 1 if tally.findings else 0
+
+
+def _keep(finding: dict, case, result: dict, dog, args, stages: tuple, shrunk: dict) -> str:
+    """Shrink a finding (the first SHRINK_PER_CLASS of its class and known bug) and save it;
+    returns the stem of its files. The shrunk spec decides the known-bug mark: it keeps only
+    what the failure needs."""
+    done = shrunk.setdefault((finding["kind"], finding["known"]), [])
+    later = None if args.no_shrink or len(done) < SHRINK_PER_CLASS else done[0]
+    small, tries, shown = case, 0, result
+    if not args.no_shrink and later is None:
+        small, tries, smaller = shrink(case, finding, dog.run)
+        shown = smaller or result
+        finding["known"] = known_bug(small.spec, finding["stage"])
+    oracle_ok = shown["outcomes"].get("ta", {}).get("status") == "pass"
+    stem = save(Path(args.out), case, small, finding, stages, args, tries, later, oracle_ok)
+    done.append(stem)
+    return stem
 
 
 def _show(case, result) -> None:

@@ -38,7 +38,7 @@ def read(g, scope: list, base: str = "X") -> tuple:
     when the scope is empty (``sc[]``, or ``sc`` by its bare name)."""
     if not scope or g.chance(0.08):
         name = g.input((), base="sc")
-        if "rank0-bare" not in g.avoid and g.chance(0.12):
+        if "rank0-bare" not in g.avoid and g.chance(0.04):
             return ("bare", name)
         return ("read", name, ())
     n = g.pick([(1, 1), (2, min(2, len(scope))), (3, len(scope))])

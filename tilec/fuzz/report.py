@@ -49,11 +49,10 @@ class Tally:
         known = sum(1 for _, f in self.findings if f["known"])
         cases = len({i for i, _ in self.findings})
         lines.append(f"findings: {len(self.findings)} in {cases} cases ({known} of a known bug)")
-        kinds = Counter(f["kind"] for _, f in self.findings)
-        for kind, n in kinds.most_common():
-            notes = sorted({f["known"] for _, f in self.findings if f["kind"] == kind and f["known"]})
-            first = min(i for i, f in self.findings if f["kind"] == kind)
-            lines.append(f"  {kind:40} {n:5}  first in case {first}" + "".join(f"  [known: {k}]" for k in notes))
+        classes = Counter((f["kind"], f["known"]) for _, f in self.findings)
+        for (kind, known), n in classes.most_common():
+            first = min(i for i, f in self.findings if (f["kind"], f["known"]) == (kind, known))
+            lines.append(f"  {kind:44} {n:5}  first in case {first}" + (f"  [known: {known}]" if known else ""))
         if out:
             lines.append(f"reproducers in {out}/")
         return "\n".join(lines)
