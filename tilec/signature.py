@@ -27,6 +27,7 @@ MAX_SIZE = 2**31 - 1            # one dimension (as in the spec language and --s
 MAX_ELEMENTS = 2**62            # one tensor, so that offsets and byte sizes fit in 64 bits
 MAX_RUN_ELEMENTS = 2**31        # one tensor that tilec run allocates on the CPU
 MAX_RUN_BYTES = 4 * 2**30       # every tensor tilec run allocates (inputs, outputs, temporaries)
+MAX_RUN_WORK = 2**34            # multiply-adds of one contraction that tilec run computes (~1 s for the oracle)
 
 _DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16,
            "i1": torch.bool, "index": torch.int64, "i64": torch.int64}
@@ -60,6 +61,7 @@ class Signature:
     outputs: tuple[TensorSpec, ...]
     params: dict  # name -> default int or None
     temporaries: tuple[TensorSpec, ...] = ()  # the other tensor values the function computes
+    work: tuple[TensorSpec, ...] = ()  # the iteration space of each contraction (its "shape" is the work)
 
 
 def _name(attrs, index: int, prefix: str) -> str:
@@ -85,6 +87,29 @@ def _output_locs(fn) -> dict[str, SourceLoc]:
         return {}
     return {m["name"]: SourceLoc(m["file"], int(m["line"]), int(m["col"]))
             for m in _NAMED.finditer(str(ops[-1].location))}
+
+
+def _iteration_space(op) -> tuple[DimExpr, ...] | None:
+    """The extents of a ta.contract's loops (each read off an operand or the result that it indexes)."""
+    try:
+        maps = [ir.AffineMapAttr(m).value for m in ir.ArrayAttr(op.attributes["maps"])]
+        types = [v.type for v in op.operands] + [op.results[0].type]
+        extents = {}
+        for amap, t in zip(maps, types):
+            for position, expr in enumerate(amap.results):
+                extents.setdefault(ir.AffineDimExpr(expr).position, tensor_dims(t)[position])
+        return tuple(extents[k] for k in sorted(extents))
+    except Exception:  # not the form the oracle runs either: nothing to bound here
+        return None
+
+
+def _work(fn) -> tuple[TensorSpec, ...]:
+    found = []
+    for op in fn.entry_block.operations if len(fn.regions[0].blocks) else ():
+        space = _iteration_space(op) if op.operation.name == "ta.contract" else None
+        if space is not None:
+            found.append(TensorSpec("the ta.contract", space, torch.float32, _declared(op.location)))
+    return tuple(found)
 
 
 def _temporaries(fn) -> tuple[TensorSpec, ...]:
@@ -120,7 +145,8 @@ def signature(fn) -> Signature:
                    for i, t in enumerate(ftype.inputs))
     outputs = tuple(spec(t, res_attrs, i, "out", None) for i, t in enumerate(ftype.results))
     outputs = tuple(TensorSpec(o.name, o.dims, o.dtype, out_locs.get(o.name)) for o in outputs)
-    return Signature(ir.StringAttr(fn.attributes["sym_name"]).value, inputs, outputs, params, _temporaries(fn))
+    return Signature(ir.StringAttr(fn.attributes["sym_name"]).value, inputs, outputs, params, _temporaries(fn),
+                     _work(fn))
 
 
 def _size_error(spec: TensorSpec, message: str) -> TilecError:
@@ -173,7 +199,8 @@ def _shape_text(shape) -> str:
 
 def check_allocation(sig: Signature, env: dict[str, int]) -> None:
     """Refuse to run a function whose tensors would not fit: each of its inputs, outputs and
-    temporaries has at most MAX_RUN_ELEMENTS elements, and all of them MAX_RUN_BYTES bytes."""
+    temporaries has at most MAX_RUN_ELEMENTS elements, and all of them MAX_RUN_BYTES bytes;
+    and one that would run too long: each contraction at most MAX_RUN_WORK multiply-adds."""
     total = 0
     for spec in (*sig.inputs, *sig.outputs, *sig.temporaries):
         try:
@@ -188,6 +215,15 @@ def check_allocation(sig: Signature, env: dict[str, int]) -> None:
         if total > MAX_RUN_BYTES:
             raise _size_error(spec, f"the tensors up to {_what(spec)} {_shape_text(shape)} need {total / 2**30:.1f} "
                                     f"GiB; tilec runs a function within {MAX_RUN_BYTES // 2**30} GiB")
+    for space in sig.work:
+        try:
+            extents = space.shape(env)
+        except DimError:
+            continue
+        if math.prod(extents) > MAX_RUN_WORK:
+            raise _size_error(space, f"this contraction iterates over {_shape_text(extents)}, "
+                                     f"{math.prod(extents):.3g} multiply-adds; tilec run computes at most "
+                                     f"2^34 per contraction (give smaller --shape values)")
 
 
 def random_inputs(sig: Signature, env: dict[str, int], seed: int) -> dict[str, torch.Tensor]:

@@ -274,6 +274,9 @@ def spec_sizes(c: Corpus) -> None:
     budget = "param N = 30000\ninput X[N] : f32\noutput Y[N] : f32\nlet P[i, j] = X[i] * X[j]\n" \
              "let Q[i, j] = \u2038P[i, j] + 1\nY[i] = sum[j](Q[i, j])\n"
     c.file("spec", "size-budget-run", budget, "GiB", command=("run", "{file}"))
+    work = GEMM.replace("M = 64, N = 64, K = 32", "M = 8192, N = 8192, K = 8192").replace("= sum", "= \u2038sum")
+    c.file("spec", "size-work-run", work, "multiply-adds", command=("run", "{file}"))
+    c.file("spec", "size-work-loop", work, "multiply-adds", command=("run", "{file}", "--stage", "loop"))
 
 
 def spec_syntax(c: Corpus) -> None:
@@ -562,6 +565,8 @@ def cli_cases(c: Corpus) -> None:
           loc=[8, 11], loc_file=gemm)
     c.cli("shape-attention-run", ["run", "{examples}/attention.ta", "--shape", "S=65536,T=65536"], 1,
           "at most 2^31 elements", loc=[9, 35], loc_file="{examples}/attention.ta")
+    c.cli("shape-work-gemm-run", ["run", gemm, "--shape", "M=16384,N=16384,K=16384"], 1, "multiply-adds",
+          loc=[8, 11], loc_file=gemm)
     c.cli("shape-max-compile-is-fine", ["compile", gemm, "--shape", f"M={2**31 - 1}"], 0, "")
     for name, value in [("negative", "-1"), ("2p64", str(2**64)), ("text", "abc"), ("float", "1.5")]:
         c.cli(f"seed-{name}", ["run", gemm, "--seed", value], 2, "is not a seed")
