@@ -8,8 +8,10 @@ For every point of the dims all results keep:
             max: r = max(r, t)      sum: r = r + t      stabilised sum: r = r * c + p * t
 After the loop a stabilised sum holds sum_j exp(x - max_j x) * t, its closed form:
 the step lemma  exp(a - m') = exp(a - m) * exp(m - m')  carries the partial sum
-from one running max to the next. (c and p are 1 when their exponent would be
--inf - -inf, i.e. while every x so far is -inf.)
+from one running max to the next. (c is 1 when its exponent would be -inf - -inf,
+i.e. while every x so far is -inf; p is 0 for x = -inf, so a row whose every x is
+-inf keeps its sums at 0 and its softmax is 0 / 0 = NaN in every stage, as in the
+oracle and torch.softmax.)
 """
 
 import math
@@ -91,7 +93,7 @@ def lower_online_group(b: Builder, ops: list) -> None:
                 x = emit_value(b, x_value, ivs, {})
                 m_old = memref.LoadOp(running[key], []).result
                 m_new = arith.MaximumFOp(m_old, x).result
-                scale[key] = (_exp_or_one(m_old, m_new), _exp_or_one(x, m_new))
+                scale[key] = (_exp_or_one(m_old, m_new), exp_or_zero(x, m_new))
                 memref.StoreOp(m_new, running[key], [])
             for op, buf, k in zip(ops, bufs, kept):
                 _update(b, op, buf, k, common, sizes, ivs, scale, memo)
@@ -104,6 +106,15 @@ def _exp_or_one(a: ir.Value, m: ir.Value) -> ir.Value:
     one = arith.ConstantOp(ir.F32Type.get(), 1.0).result
     equal = arith.CmpFOp(arith.CmpFPredicate.OEQ, a, m).result
     return arith.SelectOp(equal, one, math_d.ExpOp(arith.SubFOp(a, m).result).result).result
+
+
+def exp_or_zero(x: ir.Value, m: ir.Value) -> ir.Value:
+    """exp(x - m), or 0 when x is -inf: a masked term adds nothing, also while every x so far
+    is -inf (then exp(-inf - -inf) would be NaN). A row whose every x is -inf keeps its sums
+    at 0, so its softmax is 0 / 0 = NaN, as the ta semantics (torch.softmax) says."""
+    zero = arith.ConstantOp(ir.F32Type.get(), 0.0).result
+    masked = arith.CmpFOp(arith.CmpFPredicate.OEQ, x, arith.ConstantOp(ir.F32Type.get(), -math.inf).result).result
+    return arith.SelectOp(masked, zero, math_d.ExpOp(arith.SubFOp(x, m).result).result).result
 
 
 def _update(b, op, buf, k, common, sizes, ivs, scale, memo) -> None:

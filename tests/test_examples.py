@@ -81,3 +81,17 @@ def test_attention_reference_is_not_trivially_equal():
     wrong = _attention(inputs["Q"], inputs["K"], inputs["V"] * 1.1)
     with pytest.raises(AssertionError):
         close(outputs["O"], wrong.to(torch.bfloat16).double())
+
+
+def test_compare_treats_matching_nan_and_inf_as_equal():
+    import torch
+
+    from tilec.compare import compare
+
+    expected = torch.tensor([float("nan"), float("inf"), -float("inf"), 1.0])
+    assert compare(expected.clone(), expected).ok
+    result = compare(torch.tensor([float("nan"), float("inf"), -float("inf"), 1.0]), expected)
+    assert result.max_abs == 0.0 and result.max_rel == 0.0
+    for wrong in ([0.0, float("inf"), -float("inf"), 1.0], [float("nan"), 1.0, -float("inf"), 1.0],
+                  [float("nan"), float("inf"), -float("inf"), float("nan")]):
+        assert not compare(torch.tensor(wrong), expected).ok, wrong

@@ -94,3 +94,54 @@ def test_value_head_dim_unlike_query_head_dim_is_declined_not_miscompiled(tilec,
     assert status == 1 and "error  narrow [tile] build" in out
     status, out, err = tilec("run", spec, "--stage", "loop", "--shape", "S=5,T=7")
     assert status == 0, out + err  # the loop stage computes it
+
+
+FULLY_MASKED_FIRST_ROW = """param S, T, D = 16
+input Q[S, D] : f32
+input K[T, D] : f32
+input V[T, D] : f32
+output O[S, D] : f32
+O[i, d] = sum[j](softmax[j](sum[e](Q[i, e] * K[j, e]) where j < i else -inf) * V[j, d])
+"""
+
+
+def test_fully_masked_rows_are_nan_in_every_stage():
+    """One documented semantics: softmax of a row with every score -inf is 0 / 0 = NaN (as
+    torch.softmax), in the oracle, the loop IR and the tile program; other rows are unaffected."""
+    import torch
+
+    from tilec.driver import run_stage, specialize
+
+    with dialects.context(), ir.Location.unknown():
+        module = spec_to_ta(FULLY_MASKED_FIRST_ROW, "masked.ta")
+        specialize(module, {"S": 20, "T": 37})
+        fn = module.body.operations[0]
+        sig = signature(fn)
+        env = bind(sig, {})
+        inputs = random_inputs(sig, env, 0)
+        expected = evaluate(fn, inputs, env)["O"]
+        staged = {stage: run_stage(stage, module, sig, inputs, env, "bm=16 bn=16 stages=2")["O"]
+                  for stage in ("loop", "tile")}
+    assert bool(expected[0].isnan().all()) and not bool(expected[1:].isnan().any())
+    for stage, actual in staged.items():
+        assert bool(actual[0].isnan().all()), stage
+        assert compare(actual, expected).ok, stage
+
+
+def test_fully_masked_softmax_and_logsumexp_agree(tmp_path):
+    import torch
+
+    from tilec.driver import run_stage
+
+    text = ("param S, T\ninput X[S, T] : f32\noutput P[S, T] : f32\noutput L[S] : f32\n"
+            "P[i, j] = softmax[j](X[i, j] where j < i else -inf)\nL[i] = logsumexp[j](X[i, j] where j < i else -inf)\n")
+    with dialects.context(), ir.Location.unknown():
+        module = spec_to_ta(text, "m.ta")
+        sig = signature(module.body.operations[0])
+        env = bind(sig, {"S": 5, "T": 7})
+        inputs = random_inputs(sig, env, 0)
+        expected = evaluate(module.body.operations[0], inputs, env)
+        actual = run_stage("loop", module, sig, inputs, env)
+    assert bool(expected["P"][0].isnan().all()) and expected["L"][0] == -torch.inf
+    for name in ("P", "L"):
+        assert compare(actual[name], expected[name]).ok, name

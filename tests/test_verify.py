@@ -240,6 +240,9 @@ LOOP_MUTANTS = {
     # gemm: the contraction subtracts
     "contraction subtracts": ("gemm", lambda t: re.sub(r"(%\d+) = arith.addf (%\d+), (%\d+) : f32\n(\s+)memref.store",
                                                        r"\1 = arith.subf \2, \3 : f32\n\4memref.store", t, count=1)),
+    # softmax: a masked term (x = -inf) adds 1 instead of 0
+    "masked term counted as 1": ("softmax", lambda t: t.replace(
+        "%10 = arith.select %7, %cst_7, %9 : f32", "%10 = arith.select %7, %cst_6, %9 : f32", 1)),
     # rmsnorm: the last column is never visited
     "loop stops one short": ("rmsnorm", lambda t: re.sub(r"scf.for (%arg6) = %c0 to (%arg3) step %c1",
                                                          r"scf.for \1 = %c1 to \2 step %c1", t, count=1)),
@@ -256,7 +259,8 @@ def test_broken_loop_nests_are_refuted(name):
     assert mutated != loops
     with dialects.context(), ir.Location.unknown():
         ta_module, loop_module = ir.Module.parse(ta), ir.Module.parse(mutated)  # kept alive while checked
-        results = check_loops(ta_module.body.operations[0], loop_module.body.operations[0], "x.ta")
+        results = check_loops(ta_module.body.operations[0], loop_module.body.operations[0], "x.ta") + \
+            check_online(loop_module, "x.ta")
     assert any(r.verdict == "counterexample" for r in results), [(r.check, r.verdict) for r in results]
 
 
@@ -366,6 +370,9 @@ ATTENTION_MUTANTS = {
 }
 
 
+# the old rule p = 1 where x = m' counted each key of a fully masked row (output: mean of V)
+ATTENTION_MUTANTS["masked key counted as 1"] = lambda t: _in_map(
+    t, "tensor<32x32xf32>", lambda b: re.sub(r"arith.select (%\d+), %cst, ", r"arith.select \1, %cst_0, ", b, count=1))
 ATTENTION_MUTANTS["causal mask off by one"] = lambda t: t.replace("arith.cmpi sle", "arith.cmpi slt", 1)
 ATTENTION_MUTANTS["wrong grouped head index"] = ("gqa_attention", lambda t: re.sub(
     r"arith.floordivsi (%\d+), %c4", r"arith.floordivsi \1, %c1", t, count=1))

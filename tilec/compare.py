@@ -26,8 +26,9 @@ def compare(actual: torch.Tensor, expected: torch.Tensor) -> Comparison:
     a, e = actual.double(), expected.double()
     if a.shape != e.shape:
         return Comparison(float("inf"), float("inf"), False)
-    same = (a == e) | (a.isnan() & e.isnan())
+    same = (a == e) | (a.isnan() & e.isnan())  # equal infinities and NaN where NaN is expected agree
     diff = torch.where(same, torch.zeros_like(a), (a - e).abs())
-    rel = diff / e.abs().clamp_min(atol)
-    ok = bool((diff <= atol + rtol * e.abs()).all())
+    rel = torch.where(same, torch.zeros_like(a), diff / e.abs().clamp_min(atol))
+    # where the expected value is inf or NaN only the same value agrees (inf <= inf would pass anything)
+    ok = bool((same | (e.isfinite() & (diff <= atol + rtol * e.abs()))).all())
     return Comparison(float(diff.max()) if diff.numel() else 0.0, float(rel.max()) if rel.numel() else 0.0, ok)

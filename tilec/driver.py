@@ -119,7 +119,7 @@ def run_stage(stage: str, module: ir.Module, sig, inputs: dict, env: dict, sched
     if stage == "tile":
         from .tile_interpreter import run_tile
 
-        return run_tile(to_tile(module, schedule), sig, inputs, env)
+        return run_tile(build_tile(module, {}, schedule).tile, sig, inputs, env)
     from .loop_runner import run_loops
 
     return run_loops(to_loops(module), sig, inputs, env)

@@ -164,6 +164,19 @@ def _online_step(p, fn):
     }
     for check, claim in claims.items():
         results.append((check, prove(claim, axioms + facts + [s.m != s.neg_inf], watch={"m": s.m, "x": x, "m'": m_new})))
+    # fully masked rows (every x = -inf): the documented result is 0 / 0 = NaN, as in the oracle;
+    # it holds because a masked key adds nothing and such a row's state stays l = 0, acc = 0
+    # (a block sum of zero terms is 0: the termwise fact below, folded)
+    masked_row = [s.m == s.neg_inf, rowmax == s.neg_inf]
+    masked = {
+        "a masked key adds nothing: p = 0 where x = -inf": (z3.Implies(x == s.neg_inf, p_x == 0), []),
+        "a fully masked row keeps l = 0 through a fully masked block":
+            (l_new == 0, masked_row + [s.l == 0, rowsum == 0]),
+        "a fully masked row keeps acc = 0 through a fully masked block":
+            (acc_new == 0, masked_row + [s.acc == 0, pv_sum == 0]),
+    }
+    for check, (claim, premises) in masked.items():
+        results.append((check, prove(claim, axioms + facts + premises, watch={"m": s.m, "x": x, "m'": m_new})))
     return results
 
 

@@ -73,7 +73,7 @@ def _step_lemma(loop, running):
     for old, new, t in ctx.updates:
         # invariant s * exp(m) = sum_j exp(x_j) t_j, carried across one key
         claims.append(new * exp(m_new) == old * exp(m) + exp(x) * t)
-    axioms = [exp(z3.RealVal(0)) == 1]
+    axioms = [exp(z3.RealVal(0)) == 1, exp(ctx.ninf) == 0]
     for a in (m, x):  # the one identity the rescale uses: exp(a - m') * exp(m') = exp(a)
         axioms.append(exp(a - m_new) * exp(m_new) == exp(a))
     outcome = prove(z3.And(*claims), axioms, timeout_ms=20000, watch={"m": m, "x": x, "m'": m_new})
@@ -92,6 +92,7 @@ class _Context:
 
     def __init__(self, running, m, exp):
         self.running, self.m, self.exp = running, m, exp
+        self.ninf = z3.Real("ninf")
         self.env, self.defs = {}, {}
         self.loaded = {}          # buffer -> symbol of its value before this key
         self.m_new = self.x = None
@@ -131,9 +132,11 @@ class _Context:
             self.env[op.result] = self.val(operands[0]) == self.val(operands[1])
         elif name == "arith.select" and z3.is_bool(self.env.get(operands[0], z3.Real("_"))):
             self.env[op.result] = z3.If(self.env[operands[0]], self.val(operands[1]), self.val(operands[2]))
-        elif name == "arith.constant" and isinstance(op.attributes["value"], ir.FloatAttr) and \
-                abs(ir.FloatAttr(op.attributes["value"]).value) != float("inf"):
-            self.env[op.result] = z3.RealVal(ir.FloatAttr(op.attributes["value"]).value)
+        elif name == "arith.constant" and isinstance(op.attributes["value"], ir.FloatAttr):
+            value = ir.FloatAttr(op.attributes["value"]).value
+            # -inf is one symbol whose exponential is 0 (the axiom the masked-term rule relies on)
+            self.env[op.result] = self.ninf if value == float("-inf") else \
+                z3.Real("pinf") if value == float("inf") else z3.RealVal(value)
         elif name == "scf.for" and not list(op.operation.results):
             self.run(op.regions[0].blocks[0])
         for r in op.operation.results:
