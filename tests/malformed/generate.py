@@ -431,7 +431,7 @@ def ir_files(c: Corpus) -> None:
         "type-parens": "#a = " + "(" * 10000 + "i32" + ")" * 10000 + "\n",
         "affine-map": "#m = affine_map<(d0) -> (" + "(" * 10000 + "d0" + ")" * 10000 + ")>\n",
         "tensor-types": "func.func private @f(" + "tuple<" * 10000 + "i32" + ">" * 10000 + ")\n",
-        "unclosed-brackets": "#a = " + "[" * 100000 + "\n",
+        "unclosed-brackets": "#a = " + "[" * 20000 + "\n",
     }
     for name, text in deep.items():
         c.file("ir", f"deep-{name}", text, "IR nested this deep is refused", loc=[None, None], subprocess=True)
