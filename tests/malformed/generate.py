@@ -538,6 +538,7 @@ def packages(c: Corpus) -> None:
         "ir-parse-error": ("g.mlir", "func.func @f() {\n  %0 = arith.constant : f32\n}\n", [2, 22],
                            "expected attribute value"),
         "ir-nul": ("g.mlir", "func.func @f() {\x00}\n", [1, 17], "a NUL character"),
+        "too-large": ("g.ta", "#" * (64 * 1024) + "\n", None, "a spec is limited to 64 KiB"),
     }
     for name, (file, text, loc, message) in spec_errors.items():
         c.file("pkg", f"source-{name}", _package(spec={"file": file, "text": text}), message, loc=loc, loc_file=file)
