@@ -38,6 +38,12 @@ def test_example_at_loop_stage(name, shapes):
 
 
 MORE_SPECS = {
+    # 1.0 is an f32 (not the integer 1): 1.0 / N is a real division, 1 / N an index one
+    "float-literal-over-param": ("param N\ninput X[N] : f32\noutput Y[N] : f32\nY[i] = X[i] * (1.0 / N)\n",
+                                 [{"N": 1}, {"N": 7}]),
+    # a rank-0 input read by its bare name, and a rank-0 result read back
+    "rank-0-by-name": ("param N\ninput s[] : f32\ninput X[N] : f32\noutput t[] : f32\noutput Y[N] : f32\n"
+                       "t = sum[i](X[i]) * s\nY[i] = X[i] / t + s\n", [{"N": 1}, {"N": 9}]),
     "sum-max-min": ("param N, C\ninput X[N, C] : f32\noutput S[N] : f32\noutput A[N] : f32\noutput B[N] : f32\n"
                     "S[n] = sum[c](X[n, c])\nA[n] = max[c](X[n, c])\nB[n] = min[c](X[n, c])\n",
                     [{"N": 1, "C": 1}, {"N": 7, "C": 33}, {"N": 3, "C": 1000}]),

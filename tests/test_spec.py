@@ -126,3 +126,17 @@ def test_shape_mismatch_of_given_inputs_is_reported():
         sig = signature(module.body.operations[0])
         with pytest.raises(TilecError, match=r"input 'A' has shape \[3, 4\] but the spec says \[M, K\] = \[3, 5\]"):
             bind(sig, {"K": 5}, {"A": torch.zeros(3, 4)})
+
+
+def test_float_literals_are_not_index_arithmetic():
+    """1.0 / N divides reals (oracle: 1/7 per element), 1 / N would be an index (0)."""
+    import torch
+
+    from conftest import run_spec
+
+    inputs, outputs, env = run_spec("param N\ninput X[N] : f32\noutput Y[N] : f32\nY[i] = X[i] * (1.0 / N)\n",
+                                    {"N": 7})
+    torch.testing.assert_close(outputs["Y"], inputs["X"] / 7)
+    inputs, outputs, env = run_spec("param N\nconst G = 2.0\ninput X[N] : f32\noutput Y[N] : f32\n"
+                                    "Y[i] = X[i] / G\n", {"N": 3})
+    torch.testing.assert_close(outputs["Y"], inputs["X"] / 2)

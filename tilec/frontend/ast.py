@@ -24,6 +24,7 @@ class Node:
 @dataclass(frozen=True)
 class Number(Node):
     value: float
+    integer: bool = False  # spelled without '.' or an exponent
 
 
 @dataclass(frozen=True)
@@ -188,7 +189,7 @@ class _Build(Transformer):
         if value > F32_MAX:
             raise TilecError(f"the number {_abbreviated(str(items[0]))} is too large for f32 (at most {F32_MAX:.7g})",
                              self._loc(items[0]), self.source)
-        return Number(self._loc(items[0]), value)
+        return Number(self._loc(items[0]), value, str(items[0]).isdigit())
 
     @v_args(meta=True)
     def inf(self, meta, items):

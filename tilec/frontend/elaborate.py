@@ -15,7 +15,7 @@ _REDUCERS = ("sum", "max", "min", "softmax", "logsumexp")
 def elaborate(low, node, scope: dict, extents):
     """The value of ``node``; ``scope`` holds the bound index names, ``low`` the symbols."""
     if isinstance(node, ast.Number):
-        return Scalar(node.value)
+        return Scalar(node.value, node.integer)
     if isinstance(node, ast.Inf):
         return Scalar(math.inf)
     if isinstance(node, ast.Name):
@@ -51,7 +51,7 @@ def _numeric(low, v, node) -> None:
 def _name(low, node: ast.Name, scope):
     name = node.id
     if name in low.consts:
-        return Scalar(low.consts[name])
+        return Scalar(low.consts[name], name in low.integer_consts)
     if name in low.params:
         return Idx(("param", name))
     if name in scope:
@@ -60,10 +60,11 @@ def _name(low, node: ast.Name, scope):
     if tensor is None:
         raise low.error(f"unknown name '{name}': not a tensor, constant or shape parameter, nor an index "
                         f"of the left-hand side or of an enclosing reduction", node.loc)
-    return _tensor_value(low, tensor, (), node)
+    return Leaf(_tensor_value(low, tensor, (), node), ())  # a rank-0 tensor read by its name
 
 
-def _tensor_value(low, tensor, subscripts, node) -> Leaf:
+def _tensor_value(low, tensor, subscripts, node):
+    """The ta value of ``tensor``, checked to be assigned and indexed by its rank."""
     if tensor.value is None:
         raise low.error(f"'{tensor.name}' is read before it is assigned", node.loc)
     rank = len(tensor.dims)

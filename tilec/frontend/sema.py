@@ -39,6 +39,7 @@ class Lowering:
         self.source, self.file = source, file
         self.params: dict[str, ast.Param] = {}
         self.consts: dict[str, float] = {}
+        self.integer_consts: set[str] = set()  # const G = 4 (not 4.0): usable in index arithmetic
         self.tensors: dict[str, Tensor] = {}
 
     def error(self, message: str, loc: SourceLoc) -> TilecError:
@@ -62,6 +63,8 @@ class Lowering:
                 if not isinstance(value, Scalar):
                     raise self.error("a constant must be a number known at compile time", s.expr.loc)
                 self.consts[s.name] = value.value
+                if value.integer:
+                    self.integer_consts.add(s.name)
             elif isinstance(s, ast.TensorDecl):
                 self.declare_tensor(s)
         if not any(t.kind == "output" for t in self.tensors.values()):

@@ -27,6 +27,7 @@ BINARY_FUNCTIONS = ("max", "min")
 @dataclass(frozen=True)
 class Scalar:
     value: float
+    integer: bool = False  # written as an integer (4, const G = 4): index arithmetic may use it
 
 
 @dataclass(frozen=True)
@@ -77,8 +78,8 @@ def is_bool(v) -> bool:
 
 
 def int_value(v) -> int | None:
-    """The integer a Scalar holds, else None."""
-    if isinstance(v, Scalar) and math.isfinite(v.value) and v.value == int(v.value):
+    """The integer an integer Scalar holds, else None (``1.0`` is an f32, not an index)."""
+    if isinstance(v, Scalar) and v.integer and math.isfinite(v.value) and v.value == int(v.value):
         return int(v.value)
     return None
 
@@ -104,6 +105,9 @@ _FOLD = {
     "tanh": math.tanh, "sigmoid": _sigmoid, "abs": abs, "erf": math.erf,
     "max": max, "min": min,
 }
+
+
+_INTEGER_FOLDS = {"+", "-", "*", "/", "neg", "abs", "max", "min"}  # integer in, integer out (when exact)
 
 
 class FoldError(ValueError):
@@ -138,4 +142,6 @@ def fold(fn: str, args: tuple):
     if all(math.isfinite(v) for v in values) and (value is None or not abs(value) <= F32_MAX):
         what = f"is {value:g}" if value is not None and math.isinf(value) else "overflows f32"
         raise FoldError(f"the constant {_spelled(fn, values)} {what} (a finite f32 is at most {F32_MAX:.7g})")
-    return Scalar(value)
+    exact = value is not None and math.isfinite(value) and value == int(value)
+    integer = all(a.integer for a in args) and fn in _INTEGER_FOLDS and exact
+    return Scalar(value, integer)
