@@ -21,7 +21,10 @@ CMP = ["<", "<=", ">", ">=", "==", "!="]
 
 
 def expr(g, scope: list, depth: int) -> tuple:
-    """A random expression over ``scope`` (index names), at most ``depth`` operators deep."""
+    """A random expression over ``scope`` (index names), at most ``depth`` operators deep.
+
+        expr(g, ["i"], 1)   # e.g. ("call", "erf", (("read", "X", (("var", "i"),)),))
+    """
     kind = g.pick(NODES) if depth > 0 else "leaf"
     if kind == "leaf":
         return leaf(g, scope)
@@ -29,13 +32,19 @@ def expr(g, scope: list, depth: int) -> tuple:
 
 
 def leaf(g, scope: list) -> tuple:
-    """A read, a number, an index or parameter as a value, a constant, a temp, a shifted read."""
+    """A read, a number, an index or parameter as a value, a constant, a temp, a shifted read.
+
+        leaf(g, ["i", "j"])   # e.g. ("read", "X", (("var", "j"), ("var", "i")))
+    """
     return _LEAVES[g.pick(LEAVES)](g, scope)
 
 
 def read(g, scope: list, base: str = "X") -> tuple:
     """A plain read of an input over some of ``scope`` (in order, permuted, or a diagonal); rank 0
-    when the scope is empty (``sc[]``, or ``sc`` by its bare name)."""
+    when the scope is empty (``sc[]``, or ``sc`` by its bare name).
+
+        read(g, [])   # ("read", "sc", ()) with `input sc[] : ...` declared
+    """
     if not scope or g.chance(0.08):
         name = g.input((), base="sc")
         if "rank0-bare" not in g.avoid and g.chance(0.04):
@@ -123,7 +132,10 @@ _LEAVES = {"read": read, "num": _num, "ixval": _ixval, "paramval": _paramval, "c
 
 
 def positive(g, scope, depth) -> tuple:
-    """An expression bounded away from zero from below (for log, sqrt, rsqrt and divisors)."""
+    """An expression bounded away from zero from below (for log, sqrt, rsqrt and divisors).
+
+        positive(g, ["i"], 1)   # e.g. ("bin", "+", ("call", "abs", (x,)), ("num", 1.0))
+    """
     kind = g.pick([(2, "num"), (1, "param"), (3, "abs"), (1, "square"), (1, "exp"), (1, "sigmoid")])
     if kind == "param" and g.sizes:
         return _paramval(g, scope)
@@ -169,7 +181,10 @@ def _where(g, scope, depth):
 def cond(g, scope: list, depth: int = 1) -> tuple:
     """A condition: indices compared (with integer offsets), an input compared with a number or
     another input (inputs only: both sides exact, so no stage can round across the boundary),
-    or two conditions joined by ``and`` / ``or``."""
+    or two conditions joined by ``and`` / ``or``.
+
+        cond(g, ["i", "j"])   # e.g. ("cmp", "<=", ("ix", ("var", "j")), ("ix", ("+", ("var", "i"), ("int", 2))))
+    """
     kind = g.pick([(3, "index"), (2, "value"), (1 if depth > 0 else 0, "logic")])
     if kind == "logic":
         return ("logic", g.rng.choice(["and", "or"]), cond(g, scope, depth - 1), cond(g, scope, depth - 1))
@@ -184,14 +199,20 @@ def cond(g, scope: list, depth: int = 1) -> tuple:
 
 
 def safe_mask(g, j: str, i: str) -> tuple:
-    """A causal-style condition that holds at j = 0 for every i (so a -inf fill empties no row)."""
+    """A causal-style condition that holds at j = 0 for every i (so a -inf fill empties no row).
+
+        safe_mask(g, "j", "i")   # e.g. ("cmp", "<=", ("ix", ("var", "j")), ("ix", ("var", "i")))
+    """
     return g.pick([(3, ("cmp", "<=", ("ix", ("var", j)), ("ix", ("var", i)))),
                    (1, ("cmp", "<=", ("ix", ("var", j)), ("ix", ("+", ("var", i), ("int", g.rng.randint(1, 3)))))),
                    (1, ("cmp", ">=", ("ix", ("var", i)), ("ix", ("var", j))))])
 
 
 def anchored(g, body: tuple, indices: list, scope: list) -> tuple:
-    """``body`` combined with a plain read of each of ``indices`` it does not read plainly."""
+    """``body`` combined with a plain read of each of ``indices`` it does not read plainly.
+
+        anchored(g, ("num", 2.0), ["k"], [])   # e.g. ("bin", "*", ("num", 2.0), ("read", "X", (("var", "k"),)))
+    """
     missing = [k for k in indices if k not in plain_uses(body)]
     if not missing:
         return body
@@ -200,7 +221,10 @@ def anchored(g, body: tuple, indices: list, scope: list) -> tuple:
 
 
 def reduce(g, scope: list, depth: int, kind: str | None = None) -> tuple:
-    """sum / max / min over one to three fresh indices, or logsumexp over one."""
+    """sum / max / min over one to three fresh indices, or logsumexp over one.
+
+        reduce(g, ["i"], 1, "max")   # e.g. ("red", "max", ("k",), ("read", "X", (("var", "i"), ("var", "k"))))
+    """
     kind = kind or g.pick([(3, "sum"), (1.5, "max"), (1, "min"), (0.7, "logsumexp")])
     count = 1 if kind == "logsumexp" else g.pick([(7, 1), (2.5, 2), (0.5, 3)])
     new = [g.index(g.dim()) for _ in range(count)]
@@ -226,7 +250,10 @@ def _softmax(g, scope, depth):
 
 def contract(g, scope: list, depth: int) -> tuple:
     """sum[k](L * R) of two plain reads sharing the fresh k: GEMM-like, transposed, batched,
-    matrix-vector or outer forms, by which scope indices each side reads; sometimes a scale inside."""
+    matrix-vector or outer forms, by which scope indices each side reads; sometimes a scale inside.
+
+        contract(g, ["i", "j"], 1)   # e.g. sum[k](A[i, k] * W[k, j]) as a tree
+    """
     ks = [g.index(g.dim()) for _ in range(g.pick([(6, 1), (1, 2)]))]
     sides = []
     for _ in range(2):

@@ -14,7 +14,7 @@ DEPTHS = [(1, 1), (2, 2), (2, 3)]
 
 
 def form_pointwise(g) -> None:
-    """Y[i, ...] = a random expression (rank 0 to 4)."""
+    """Y[i, ...] = a random expression (rank 0 to 4), e.g. ``Y[i, j] = tanh(X[j, i]) * 2.0``."""
     dims = tuple(g.dim() for _ in range(g.pick([(1, 0), (2, 1), (3, 2), (2, 3), (1, 4)])))
     out = g.output(dims)
     g.begin()
@@ -23,7 +23,7 @@ def form_pointwise(g) -> None:
 
 
 def form_let(g) -> None:
-    """let T[...] = expr; Y[...] = expr that reads T."""
+    """let T[...] = expr; Y[...] = expr that reads T, e.g. ``let T[i] = exp(X[i])`` then ``Y[i] = T[i] - X1[i]``."""
     dims = tuple(g.dim() for _ in range(g.pick([(1, 1), (2, 2), (1, 3)])))
     g.begin()
     lhs = [g.index(d) for d in dims]
@@ -37,7 +37,8 @@ def form_let(g) -> None:
 
 
 def form_reduction(g) -> None:
-    """Y[...] = sum / max / min / logsumexp over fresh indices, with an optional epilogue."""
+    """Y[...] = sum / max / min / logsumexp over fresh indices, with an optional epilogue,
+    e.g. ``Y[i] = max[j, k](X[i, j, k]) + 0.5``."""
     dims = tuple(g.dim() for _ in range(g.pick([(1, 0), (3, 1), (3, 2), (1, 3)])))
     out = g.output(dims)
     g.begin()
@@ -106,7 +107,8 @@ def form_gemm(g) -> None:
 
 
 def form_rows(g) -> None:
-    """Row softmax or logsumexp along one dim, with a scale, a bias row or a causal -inf mask."""
+    """Row softmax or logsumexp along one dim, with a scale, a bias row or a causal -inf mask,
+    e.g. ``Y[i, j] = softmax[j](X[i, j] * 0.125 where j <= i else -inf)``."""
     dims = [g.dim() for _ in range(g.pick([(2, 1), (3, 2), (1, 3)]))]
     axis = len(dims) - 1 if g.chance(0.7) else g.rng.randrange(len(dims))
     x_dims = tuple(dims)
@@ -157,7 +159,7 @@ def form_attention(g) -> None:
                     (1, ("num", 0.25)), (1, None)])
     let = g.chance(0.35)
 
-    def heads_of(b):
+    def heads_of(b):   # the K/V head of query head h: h / G with grouped heads
         if not gqa:
             return b
         return b[:-1] + [("/", b[-1], ("const", G))]
@@ -189,7 +191,8 @@ def form_attention(g) -> None:
 
 
 def form_norm(g) -> None:
-    """LayerNorm (mean and rstd as f32 outputs or lets) or RMSNorm over the last dim."""
+    """LayerNorm (mean and rstd as f32 outputs or lets) or RMSNorm over the last dim, e.g.
+    ``let ms[i] = sum[j](X[i, j] * X[i, j]) / C`` then ``Y[i, j] = X[i, j] * rsqrt(ms[i] + eps) * gamma[j]``."""
     n, c = g.dim(), g.dim()
     dt = g.dtype()
     eps = ("const", g.const(g.rng.choice([1e-5, 1e-6]), "eps"))

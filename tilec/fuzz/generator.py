@@ -32,7 +32,10 @@ KNOWN_FEATURES = frozenset({"int-over-index", "rank0-bare", "two-batch-dims", "m
 
 
 class Gen:
-    """The state of one spec under construction: declarations, statements, the current scope."""
+    """The state of one spec under construction: declarations, statements, the current scope.
+
+        g = Gen(random.Random(0)); g.begin(); i = g.index(g.dim()); g.read_over([i])
+    """
 
     def __init__(self, rng: random.Random, avoid=frozenset()):
         self.rng, self.avoid = rng, avoid
@@ -60,9 +63,11 @@ class Gen:
         return table[-1][1]
 
     def chance(self, p: float) -> bool:
+        """True with probability ``p``: chance(0.25) holds one time in four."""
         return self.rng.random() < p
 
     def fresh(self, base: str) -> str:
+        """An unused declaration name: fresh("X") is "X", then "X1", "X2", ..."""
         name, n = base, 1
         while name in self.names:
             name, n = f"{base}{n}", n + 1
@@ -71,7 +76,10 @@ class Gen:
 
     # ---- declarations ----------------------------------------------------------------------
     def param(self, size: int | None = None, multiple: int = 1) -> tuple:
-        """A new shape parameter (as a dim expression) of ``size`` (random if None)."""
+        """A new shape parameter (as a dim expression) of ``size`` (random if None).
+
+        g.param(16, multiple=4)   # ("param", "M"), its size kept a multiple of 4 when the budget shrinks it
+    """
         pool = [n for n in PARAM_NAMES if n not in self.names]
         name = self.fresh(self.rng.choice(pool) if pool else "P")
         size = size if size is not None else self.pick(SIZES)
@@ -80,7 +88,10 @@ class Gen:
         return ("param", name)
 
     def dim(self) -> tuple:
-        """A dimension: an existing or new parameter, a literal (often 1), or an integer const."""
+        """A dimension: an existing or new parameter, a literal (often 1), or an integer const.
+
+        g.dim()   # e.g. ("param", "N"), ("int", 1) or ("const", "C")
+    """
         kind = self.pick([(4, "reuse"), (5, "new"), (0.8, "one"), (0.4, "int"), (0.4, "const")])
         params = [n for n, m in self.multiple.items() if m == 1]
         if kind == "reuse" and params:
@@ -94,6 +105,7 @@ class Gen:
         return self.param()
 
     def const(self, value: float, base: str = "cst", expr=None) -> str:
+        """A const of ``value`` (reused if one exists): const(1e-5, "eps") declares `const eps = 1e-05`."""
         for name, v in self.const_values.items():
             if v == value and name.startswith(base) and expr is None:
                 return name
@@ -103,10 +115,14 @@ class Gen:
         return name
 
     def dtype(self) -> str:
+        """A random element type: "f32", "bf16" or "f16"."""
         return self.pick(DTYPES)
 
     def input(self, dims: tuple, dtype: str | None = None, base: str = "X", reuse: float = 0.5) -> str:
-        """An input with ``dims``: an existing one (sometimes) or a new declaration."""
+        """An input with ``dims``: an existing one (sometimes) or a new declaration.
+
+        g.input((("param", "N"),), "bf16")   # "X", declared `input X[N] : bf16`
+    """
         same = [t.name for t in self.inputs if t.dims == dims and (dtype is None or t.dtype == dtype)]
         if same and self.chance(reuse):
             return self.rng.choice(same)
@@ -115,6 +131,7 @@ class Gen:
         return name
 
     def output(self, dims: tuple, dtype: str | None = None, base: str = "Y") -> str:
+        """A new output: output((("param", "N"),), "f32") declares `output Y[N] : f32`, returns "Y"."""
         name = self.fresh(base)
         self.outputs.append(Tensor(name, dims, dtype or self.dtype()))
         return name
@@ -126,6 +143,7 @@ class Gen:
         self.scope_dims: dict[str, tuple] = {}
 
     def index(self, dim: tuple) -> str:
+        """The next fresh index name of the statement, ranging over ``dim``: index(("param", "N")) is "i"."""
         name = next(self.pool)
         self.scope_dims[name] = dim
         return name
@@ -145,13 +163,17 @@ class Gen:
         self.stmt_dims.append(dict(self.scope_dims))
 
     def read_over(self, indices: list, dtype: str | None = None, base: str = "X") -> tuple:
-        """A plain read of a (new or reused) input over exactly ``indices``."""
+        """A plain read of a (new or reused) input over exactly ``indices``.
+
+        g.read_over(["i", "k"])   # ("read", "X", (("var", "i"), ("var", "k")))
+    """
         dims = tuple(self.scope_dims[i] for i in indices)
         return ("read", self.input(dims, dtype, base), tuple(("var", i) for i in indices))
 
     # ---- the spec ---------------------------------------------------------------------------
     def fit_budget(self) -> None:
-        """Halve the largest parameter of the largest statement until every statement fits."""
+        """Halve the largest parameter of the largest statement until every statement fits BUDGET
+    (so that no case takes long): M=130, N=130, K=65 in one GEMM becomes M=65, N=65, K=32."""
         for _ in range(64):
             worst, used = 0, []
             for dims in self.stmt_dims:
@@ -168,12 +190,16 @@ class Gen:
             self.sizes[name] = max(m, self.sizes[name] // 2 // m * m)
 
     def size(self, d) -> int:
+        """The current size of a dim: size(("+", ("param", "N"), ("int", 1))) is N + 1."""
         from .reference import index_value
         return max(1, index_value(d, self.sizes, self.const_values))
 
     def spec(self) -> tuple[Spec, tuple]:
         """(spec, --shape items): each param with a default, without one (given on the command
-        line), or with a default that the command line overrides."""
+        line), or with a default that the command line overrides.
+
+            spec, shapes = g.spec()   # e.g. shapes == (("N", 17),) for `param M = 8, N`
+        """
         params, shapes = [], []
         for name, size in self.sizes.items():
             how = self.pick([(6, "default"), (3, "shape"), (1, "override")])
@@ -196,7 +222,10 @@ def _params(d) -> list:
 
 
 def build(rng: random.Random, avoid=frozenset()) -> tuple[Spec, tuple, str]:
-    """One random spec (not yet checked for conditioning): (spec, --shape items, form names)."""
+    """One random spec (not yet checked for conditioning): (spec, --shape items, form names).
+
+        spec, shapes, form = build(random.Random(0))   # form e.g. "gemm" or "attention+rows"
+    """
     from .forms import FORMS
 
     g = Gen(rng, avoid)

@@ -17,6 +17,11 @@ from .reference import is_index
 
 @dataclass(frozen=True)
 class Known:
+    """A known bug: the spec feature it needs, the stages it shows at, what goes wrong.
+
+        Known("rank0-bare", frozenset({"ta"}), "a rank-0 tensor read by its bare name crashes")
+    """
+
     feature: str
     stages: frozenset
     what: str
@@ -44,11 +49,6 @@ def _has_int(ix) -> bool:
     return ix[0] == "int" or (ix[0] in "+-*/" and (_has_int(ix[1]) or _has_int(ix[2])))
 
 
-def _operand_dtype(e, dtypes: dict) -> str:
-    """The element type a contraction operand keeps: an input's own, f32 for anything computed."""
-    return dtypes.get(e[1], "f32") if e[0] == "read" else "f32"
-
-
 def features(spec: Spec) -> set:
     """The known-bug features present in ``spec``.
 
@@ -60,9 +60,11 @@ def features(spec: Spec) -> set:
     for stmt in spec.stmts:
         for e in _outer_contractions(stmt.expr):
             left, right = e[3][2], e[3][3]
+            if left[0] != "read" or right[0] != "read" or left[1] not in dtypes or right[1] not in dtypes:
+                continue   # the GEMM lowering takes kernel inputs as operands, nothing computed
             if len(free(e)) >= 4:   # rows, columns and two batch dims
                 found.add("two-batch-dims")
-            if _operand_dtype(left, dtypes) != _operand_dtype(right, dtypes):
+            if dtypes[left[1]] != dtypes[right[1]]:
                 found.add("mixed-dtypes")
         for e in walk(stmt.expr):
             kind = e[0]
@@ -101,7 +103,10 @@ def _mask_features(condition, consts) -> set:
 
 
 def known_bug(spec: Spec, stage: str) -> str:
-    """What known bug explains a finding at ``stage`` for this spec ("" if none)."""
+    """What known bug explains a finding at ``stage`` for this spec ("" if none).
+
+        known_bug(spec_with("Y = sc"), "ta") == "a rank-0 tensor read by its bare name crashes the frontend"
+    """
     have = features(spec)
     for bug in KNOWN:
         if bug.feature in have and stage in bug.stages:

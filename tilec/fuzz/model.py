@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class Tensor:
+    """A declared input or output: Tensor("X", (("param", "N"), ("int", 1)), "bf16") is `X[N, 1] : bf16`."""
+
     name: str
     dims: tuple        # index expressions over params, consts and integers
     dtype: str         # f32 | f16 | bf16
@@ -26,6 +28,8 @@ class Tensor:
 
 @dataclass(frozen=True)
 class Stmt:
+    """An assignment: Stmt("Y", ("i",), ("read", "X", (("var", "i"),))) is `Y[i] = X[i]`."""
+
     name: str
     lhs: tuple         # index names
     expr: tuple
@@ -34,6 +38,8 @@ class Stmt:
 
 @dataclass(frozen=True)
 class Spec:
+    """A whole spec: Spec((("N", 8),), (), (x,), (y,), (stmt,)) renders as `param N = 8`, then x, y, stmt."""
+
     params: tuple      # (name, default or None)
     consts: tuple      # (name, expression tree of numbers)
     inputs: tuple      # Tensor
@@ -199,7 +205,10 @@ def nodes(e, path: tuple = ()):
 
 
 def replace_at(e, path: tuple, new) -> tuple:
-    """``e`` with the node at ``path`` replaced by ``new``."""
+    """``e`` with the node at ``path`` replaced by ``new``.
+
+        replace_at(("neg", ("num", 1.0)), (0,), ("num", 2.0)) == ("neg", ("num", 2.0))
+    """
     if not path:
         return new
     kids = children(e)

@@ -26,7 +26,8 @@ _CMP = {"<": torch.lt, "<=": torch.le, ">": torch.gt, ">=": torch.ge, "==": torc
 
 
 class ReferenceError(Exception):
-    """The spec is outside what the reference can evaluate (a bug in the generator)."""
+    """The spec is outside what the reference can evaluate (a bug in the generator), e.g. a read
+    out of bounds: raise ReferenceError("X read at 0..8, outside 0..7")."""
 
 
 def index_value(ix, env: dict, consts: dict, axes=None):
@@ -68,7 +69,10 @@ def is_index(e) -> bool:
 
 
 def constants(spec: Spec) -> dict:
-    """The value of each ``const`` (folded in float64, as the frontend folds them)."""
+    """The value of each ``const`` (folded in float64, as the frontend folds them).
+
+        constants(spec) == {"eps": 1e-05, "G": 4}
+    """
     values = {}
     for name, expr in spec.consts:
         values[name] = float(_Statement(spec, {}, values, {}, torch.float64, {}, ()).expr(expr).item())
@@ -76,12 +80,15 @@ def constants(spec: Spec) -> dict:
 
 
 def shape_of(tensor, env: dict, consts: dict) -> tuple[int, ...]:
-    """A declared tensor's concrete shape."""
+    """A declared tensor's concrete shape: shape_of(Tensor("X", (("param", "N"),), "f32"), {"N": 3}, {}) == (3,)"""
     return tuple(index_value(d, env, consts) for d in tensor.dims)
 
 
 def make_inputs(spec: Spec, env: dict, seed: int) -> dict:
-    """Standard-normal inputs in declaration order from ``seed`` (the recipe of ``tilec run --seed``)."""
+    """Standard-normal inputs in declaration order from ``seed`` (the recipe of ``tilec run --seed``).
+
+        make_inputs(spec, {"N": 3}, 0)["X"].shape == (3,)
+    """
     gen = torch.Generator().manual_seed(seed)
     consts = constants(spec)
     return {t.name: torch.randn(shape_of(t, env, consts), generator=gen).to(DTYPES[t.dtype]) for t in spec.inputs}

@@ -17,7 +17,10 @@ ORDER = ["pass", "mismatch", "crash", "error", "rejected", "n/a", "timeout", "co
 
 
 class Tally:
-    """Per-stage outcome counts, verify verdicts and findings of a run."""
+    """Per-stage outcome counts, verify verdicts and findings of a run.
+
+        tally = Tally(("ta", "loop")); tally.add(case, run_case(case, ("ta", "loop")))
+    """
 
     def __init__(self, stages: tuple):
         self.stages = stages
@@ -28,6 +31,7 @@ class Tally:
         self.findings: list[tuple[int, dict]] = []
 
     def add(self, case, result: dict) -> None:
+        """Count one case's outcomes and keep its findings: tally.add(case, run_case(case))."""
         self.cases += 1
         for stage, outcome in result["outcomes"].items():
             self.status.setdefault(stage, Counter())[outcome["status"]] += 1
@@ -36,7 +40,7 @@ class Tally:
         self.findings += [(case.index, f) for f in result["findings"]]
 
     def summary(self, seed: int, seconds: float, out: str | None = None) -> str:
-        """The table printed at the end of ``tilec fuzz``."""
+        """The table printed at the end of ``tilec fuzz``: print(tally.summary(1, 42.0, "fuzz-out"))."""
         seen = [s for s in ORDER if any(c[s] for c in self.status.values())]
         lines = [f"tilec fuzz: seed {seed}, {self.cases} cases, stages {','.join(self.stages)}, {seconds:.1f} s",
                  "  " + f"{'stage':8}" + "".join(f"{s:>15}" for s in seen)]
@@ -66,7 +70,11 @@ def replay_command(path: Path, case, finding: dict, stages: tuple, args, oracle_
     """(the command that shows the failure of the saved spec, the command that regenerates the case).
 
     `tilec run` compares a stage with tilec's oracle: where the oracle is wrong too (a ta-stage
-    finding), only the fuzzer, with its own reference, shows the failure."""
+    finding), only the fuzzer, with its own reference, shows the failure.
+
+        replay_command(Path("out/c.ta"), case, {"stage": "loop"}, ("ta", "loop"), args)[0]
+        == "tilec run out/c.ta --stage loop --shape N=3 --seed 7"
+    """
     regenerate = (f"tilec fuzz --seed {case.seed} --case {case.index} --stages {','.join(stages)}"
                   + (" --skip-known" if getattr(args, "skip_known", False) else ""))
     stage = finding["stage"]
@@ -80,7 +88,10 @@ def replay_command(path: Path, case, finding: dict, stages: tuple, args, oracle_
 def save(out: Path, case, small, finding: dict, stages: tuple, args, tries: int, shrunk_as: str | None = None,
          oracle_ok: bool = True) -> str:
     """Write ``{stem}.ta`` (the shrunk spec), ``{stem}.json`` and ``{stem}.cmd`` (one replay line)
-    under ``out`` (created here, and only here); returns the stem."""
+    under ``out`` (created here, and only here); returns the stem.
+
+        save(Path("fuzz-out"), case, small, finding, ("ta", "loop"), args, 12) == "case-0007-loop-mismatch"
+    """
     kind = re.sub(r"[^A-Za-z0-9_.-]+", "-", finding["kind"])
     stem = f"case-{case.index:04d}-{kind}"
     out.mkdir(parents=True, exist_ok=True)

@@ -89,7 +89,8 @@ class _Run:
 
 
 def warm() -> None:
-    """Import what the stages use (torch, MLIR, the passes), so that a first case is not slower."""
+    """Import what the stages use (torch, MLIR, the passes), so that a first case is not slower:
+    the watchdog's worker calls warm() before it takes its first case."""
     from tilec import dialects, driver, oracle, tile_interpreter  # noqa: F401
     from tilec import loop_runner, passes, verify  # noqa: F401
 

@@ -90,7 +90,10 @@ def _dtype_edits(spec: Spec):
 
 
 def candidates(case: Case):
-    """Simpler variants of ``case``, the biggest cuts first."""
+    """Simpler variants of ``case``, the biggest cuts first.
+
+        next(candidates(case))   # e.g. the case without its first statement
+    """
     for spec in _statement_drops(case.spec):
         yield replace(case, spec=spec)
     for spec in _expression_edits(case.spec):

@@ -39,7 +39,10 @@ def _serve(conn, execute) -> None:
 
 
 class Watchdog:
-    """A worker process that runs ``execute`` (default run_case; a picklable function) on cases."""
+    """A worker process that runs ``execute`` (default run_case; a picklable function) on cases.
+
+        with Watchdog(timeout=30) as dog: dog.run(case, ("ta", "loop"))
+    """
 
     def __init__(self, timeout: float = 60.0, execute=run_case):
         self.timeout, self.execute = timeout, execute
@@ -64,7 +67,7 @@ class Watchdog:
             raise RuntimeError(f"the fuzzing worker did not start within {STARTUP_S} s")
 
     def close(self) -> None:
-        """Stop the worker (it exits when its pipe closes; killed if it does not)."""
+        """Stop the worker (it exits when its pipe closes; killed if it does not): dog.close()."""
         if self.process is None:
             return
         self.conn.close()
@@ -82,7 +85,10 @@ class Watchdog:
         self.restarts += 1
 
     def run(self, case, stages) -> dict:
-        """The result of ``execute(case, stages)``, or a finding if it hangs or the worker dies."""
+        """The result of ``execute(case, stages)``, or a finding if it hangs or the worker dies.
+
+            dog.run(case, ("loop",))["findings"]   # [{"kind": "loop-hang", ...}] after timeout seconds
+        """
         if not self.timeout:
             return self.execute(case, stages)
         if self.process is None:
