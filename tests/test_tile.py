@@ -149,3 +149,24 @@ def test_mixed_operand_types_are_declined(tilec, tmp_path):
                     "C[i, j] = sum[k](A[i, k] * B[k, j])\n")
     status, out, err = tilec("compile", spec, "--emit", "tile")
     assert status == 1 and "operands are bf16 and f16" in err and "internal" not in err
+
+
+@pytest.mark.parametrize("body,dtype", [
+    ("sum[k](B[k, j] * A[i, k])", "bf16"),         # swapped factors: still A·B
+    ("sum[k](A[i, k] * B[k, j] * 0.5)", "bf16"),   # a scale inside the sum: hoisted out of it
+    ("sum[k](0.5 * A[i, k] * B[k, j])", "f32"),
+])
+def test_contraction_forms_lower_to_the_gemm_kernel(body, dtype, tmp_path):
+    from tilec.verify import verify_spec
+
+    text = (f"param M = 64, N = 48, K = 32\ninput A[M, K] : {dtype}\ninput B[K, N] : {dtype}\n"
+            f"output C[M, N] : f32\nC[i, j] = {body}\n")
+    with dialects.context(), ir.Location.unknown():
+        module = spec_to_ta(text, "c.ta")
+        assert '"ta.contract"' in str(module) and '"ta.reduce"' not in str(module)
+        results = _run(module, {"M": 33, "N": 17, "K": 20}, "bm=32 bn=32 bk=16")
+    assert all(r.ok for r in results), [str(r) for r in results]
+    spec = tmp_path / "c.ta"
+    spec.write_text(text)
+    report = verify_spec(str(spec), "bm=32 bn=32 bk=16", targets=("sm_80",))
+    assert report.status() == 0, report.as_text()

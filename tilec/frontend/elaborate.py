@@ -141,10 +141,40 @@ def _reduction(low, node: ast.Reduction, scope, extents):
     rank = {name: k for k, name in enumerate((*scope, *node.indices))}
     order = lambda v: tuple(sorted(free_indices(v), key=rank.__getitem__))
     if node.kind == "sum" and isinstance(body, Pw) and body.fn == "*":
-        a, b = body.args
-        if free_indices(a) and free_indices(b):
-            return low.emitter.contract((a, order(a)), (b, order(b)), node.indices, node.loc)
+        contracted = _contraction(low, body, node, order, scope)
+        if contracted is not None:
+            return contracted
     return low.emitter.reduce(node.kind, body, order(body), node.indices, node.loc)
+
+
+def _factors(v) -> list:
+    return _factors(v.args[0]) + _factors(v.args[1]) if isinstance(v, Pw) and v.fn == "*" else [v]
+
+
+def _product(factors, loc):
+    result = factors[0]
+    for f in factors[1:]:
+        result = Pw("*", (result, f), loc)
+    return result
+
+
+def _contraction(low, body, node, order, scope):
+    """sum[k](a * b * c...) as c... * contract(a, b): the factors that do not use a reduced index
+    are scales outside the sum (sum[k](A[i,k] * B[k,j] * 0.5) = 0.5 * sum[k](A[i,k] * B[k,j])), and
+    of the rest the factor holding the earliest left-hand-side index is the lhs (B[k,j] * A[i,k] is
+    A·B). None when fewer than two factors use a reduced index."""
+    reduced = set(node.indices)
+    factors = _factors(body)
+    dependent = [f for f in factors if set(free_indices(f)) & reduced]
+    scales = [f for f in factors if not set(free_indices(f)) & reduced]
+    if len(dependent) < 2:
+        return None
+    rank = {name: k for k, name in enumerate(scope)}
+    first = lambda f: min((rank[i] for i in free_indices(f) if i in rank), default=len(rank))
+    dependent.sort(key=first)  # stable: the written order among equals
+    a, b = dependent[0], _product(dependent[1:], node.loc)
+    result = low.emitter.contract((a, order(a)), (b, order(b)), node.indices, node.loc)
+    return _product([result, *scales], node.loc) if scales else result
 
 
 def _binary(low, node: ast.Binary, scope, extents):
