@@ -180,9 +180,9 @@ def _verify(run: _Run, text: str, env: dict) -> None:
         ran = run.outcomes.get(stage, {}).get("status")
         mine = [r for r in rows if r.stage == stage or (stage == "tile" and r.stage == "cuda")]
         refuted = [r for r in mine if r.verdict == "counterexample"]
-        if refuted and ran == "pass":
+        if refuted and ran == "pass":   # refuted, yet it ran right: a false alarm or a property the run cannot see
             run.record("verify", "counterexample", f"{refuted[0].check}: {refuted[0].detail}",
-                       "verify-false-counterexample")
+                       f"verify-counterexample:{refuted[0].property}")
         proved = [r for r in mine if r.property == "equivalence" and r.verdict == "proved"]
         # verify proves a stage equal to tilec's ta: that is a miss only where the ta itself is right
         oracle_ok = run.outcomes.get("ta", {}).get("status") == "pass"
