@@ -481,3 +481,46 @@ def test_a_report_prints_as_the_cli_shows_it():
     text = str(report)
     assert text.splitlines()[-1] == report.summary() and "Report(" not in text
     assert "proved  gemm [loop] equivalence" in text
+
+
+F32_OUT_ATTENTION = """param S, T, D = 64
+input Q[S, D] : bf16
+input K[T, D] : bf16
+input V[T, D] : bf16
+output O[S, D] : f32
+O[i, d] = sum[j](softmax[j](sum[e](Q[i, e] * K[j, e]) * rsqrt(D)) * V[j, d])
+"""
+
+
+def test_f32_output_attention_keeps_f32_accuracy_and_is_proved(tmp_path):
+    """P is rounded to bf16 for the mma; an f32 result adds the rounding residual through a second
+    mma, so the tile stage meets the f32 tolerance; the verifier reads the two-mma chain, and
+    one whose second mma re-reads P instead of its residual is not proved."""
+    from tilec.driver import build_tile
+    from tilec.signature import bind, random_inputs, signature
+    from tilec.oracle import evaluate
+    from tilec.tile_interpreter import run_tile
+    from tilec.compare import compare
+    from tilec.verify.attention import check_attention
+
+    spec = tmp_path / "f32out.ta"
+    spec.write_text(F32_OUT_ATTENTION)
+    with dialects.context(), ir.Location.unknown():
+        module = spec_to_ta(F32_OUT_ATTENTION, "f32out.ta")
+        built = build_tile(module, {"S": 40, "T": 70}, "bm=32 bn=32 stages=2")
+        sig = signature(module.body.operations[0])
+        env = bind(sig, {"S": 40, "T": 70})
+        inputs = random_inputs(sig, env, 0)
+        result = compare(run_tile(built.tile, sig, inputs, env)["O"], evaluate(module.body.operations[0], inputs, env)["O"])
+        text = str(built.tile)
+    assert result.ok, str(result)
+    assert text.count('"tile.mma"') == 3  # scores, P, and P's residual
+    report = verify_spec(str(spec), SCHEDULE, shapes={"S": 40}, targets=("sm_80",))
+    assert report.status() == 0, report.as_text()
+    mmas = re.findall(r'"tile.mma"\((%\w+), (%\w+), (%\w+)\)', text)
+    first_p, second_p = mmas[1][0], mmas[2][0]
+    mutated = text.replace(f'"tile.mma"({second_p}, ', f'"tile.mma"({first_p}, ', 1)
+    assert mutated != text
+    with dialects.context(), ir.Location.unknown():
+        rows = check_attention(ir.Module.parse(mutated), "f32out.ta")
+    assert any(r.verdict in ("counterexample", "error") for r in rows if "online-softmax" in r.check)

@@ -135,21 +135,26 @@ def _online_step(p, fn):
     pv = next(op for op in body.operations if op.operation.name == "tile.mma" and
               list(body.operations).index(op) == max(k for k, o in enumerate(body.operations)
                                                       if o.operation.name == "tile.mma"))
-    p_tile = _unround(pv.operation.operands[0])
+    chain, base = _pv_chain(pv)
+    p_tile = _unround(chain[0].operation.operands[0])
     sums = [op for op in body.operations if op.operation.name == "tile.reduce" and
             ir.StringAttr(op.attributes["kind"]).value == "sum"]
     maxes = [op for op in body.operations if op.operation.name == "tile.reduce" and
              ir.StringAttr(op.attributes["kind"]).value == "max"]
     results = []
-    structure = len(sums) == 1 and len(maxes) == 1 and sums[0].operation.operands[0] == p_tile
-    if not structure:
+    structure = len(sums) == 1 and len(maxes) == 1 and sums[0].operation.operands[0] == p_tile and \
+        all(_is_residual(op.operation.operands[0], p_tile, chain[0].operation.operands[0]) for op in chain[1:])
+    if not structure:  # no solver call can say anything about a form it does not read
         from .solver import Outcome
         return [("one key block keeps the online-softmax invariants",
-                 Outcome("counterexample", 0.0, {}, "the row sum does not add up the exponentials the mma uses"))]
+                 Outcome("error", 0.0, {}, "the block's P·V mmas do not read the exponentials the row sum adds "
+                                           "up (P, then at most its rounding residual)"))]
     x_tile = maxes[0].operation.operands[0]
     x, rowmax, rowsum = s.tile(x_tile), s.sym[maxes[0].result], s.sym[sums[0].result]
     p_x = s.tile(p_tile)
-    pv_sum = acc_new - s.tile(pv.operation.operands[2])  # the mma's sum_j p_j v_j
+    # the mmas' sum_j p_j v_j (P's rounding, and the residual mma that restores it for an f32
+    # result, read as exact: the value facts here are modulo dtype rounding)
+    pv_sum = acc_new - s.tile(base)
     exp = s.exp
     axioms = [exp(z3.RealVal(0)) == 1] + [exp(a - m_new) * exp(m_new) == exp(a) for a in (s.m, x)]
     facts = [rowmax >= x]
@@ -178,6 +183,29 @@ def _online_step(p, fn):
     for check, (claim, premises) in masked.items():
         results.append((check, prove(claim, axioms + facts + premises, watch={"m": s.m, "x": x, "m'": m_new})))
     return results
+
+
+def _pv_chain(last):
+    """The mmas that accumulate P·V onto one base, in order, and that base (the rescaled acc)."""
+    chain, base = [last], last.operation.operands[2]
+    while not isinstance(base.owner, ir.Block) and base.owner.name == "tile.mma":
+        chain.insert(0, base.owner.opview)
+        base = base.owner.operands[2]
+    return chain, base
+
+
+def _is_residual(value, p_tile, rounded) -> bool:
+    """``value`` is round(p - ext(rounded)) elementwise: what rounding P to the mma's type lost."""
+    owner = value.owner
+    if isinstance(owner, ir.Block) or owner.operation.name != "tile.map":
+        return False
+    ops = list(owner.regions[0].blocks[0].operations)
+    names = [op.operation.name for op in ops]
+    if names != ["tile.elem", "tile.elem", "arith.extf", "arith.subf", "arith.truncf", "tile.yield"]:
+        return False
+    p_elem, r_elem, ext, sub = ops[:4]
+    return p_elem.operation.operands[0] == p_tile and r_elem.operation.operands[0] == rounded and \
+        ext.operation.operands[0] == r_elem.result and list(sub.operation.operands) == [p_elem.result, ext.result]
 
 
 def _unround(value):
