@@ -524,3 +524,25 @@ def test_f32_output_attention_keeps_f32_accuracy_and_is_proved(tmp_path):
     with dialects.context(), ir.Location.unknown():
         rows = check_attention(ir.Module.parse(mutated), "f32out.ta")
     assert any(r.verdict in ("counterexample", "error") for r in rows if "online-softmax" in r.check)
+
+
+@pytest.mark.parametrize("body", ["Y = s[]", "Y = sigmoid(s[])", "Y = max[i](X[i]) * 2.0", "Y = logsumexp[i](X[i])",
+                                  "Y = sum[i](X[i])"])
+@pytest.mark.parametrize("dtype", ["f32", "bf16"])
+def test_rank_0_results_are_proved_not_crashed(body, dtype, tmp_path):
+    """A rank-0 result is computed outside every loop; a plain reduction to a scalar is not an
+    online-softmax running max."""
+    spec = tmp_path / "scalar.ta"
+    spec.write_text(f"param N = 8\ninput s[] : f32\ninput X[N] : f32\noutput Y[] : {dtype}\n{body}\n")
+    report = verify_spec(str(spec), stage="loop")
+    assert report.status() == 0, report.as_text()
+
+
+def test_f32_attention_has_a_cuda_error_row_not_a_crash(tmp_path, tilec):
+    spec = tmp_path / "f32att.ta"
+    spec.write_text(F32_OUT_ATTENTION.replace(": bf16", ": f32"))
+    report = verify_spec(str(spec), SCHEDULE, targets=("sm_80",))
+    errors = [(r.stage, r.property) for r in report.results if r.verdict == "error"]
+    assert errors == [("cuda", "build")], report.as_text()
+    status, out, err = tilec("compile", spec, "--emit", "cuda")
+    assert status == 1 and "use bf16 or f16 inputs" in err and "internal error" not in err

@@ -96,6 +96,10 @@ def _mma(self, op, a, b, acc):
     if not hasattr(b, "shared") or not (hasattr(a, "shared") or isinstance(a, Frag)):
         raise TilecError("tile.mma: b must come from tile.smem_load, a from tile.smem_load or registers")
     element = b.shared.element
+    if element == "float" and isinstance(a, Frag):
+        # P·V with P in registers needs the mma fragment layout; f32 operands have no mma.sync
+        raise TilecError("tile.mma: f32 operands with the first operand in registers (attention's P·V) "
+                         "have no CUDA lowering yet; use bf16 or f16 inputs for attention kernels")
     if element == "float":
         _simt_f32(self, a, b, acc)
         return

@@ -215,6 +215,8 @@ def _unround(value):
     ops = list(owner.regions[0].blocks[0].operations)
     if len(ops) == 3 and ops[0].operation.name == "tile.elem" and ops[1].operation.name == "arith.truncf":
         return ops[0].operation.operands[0]
+    if len(ops) == 2 and ops[0].operation.name == "tile.elem":  # a copy (f32 operands: no rounding)
+        return ops[0].operation.operands[0]
     return value
 
 

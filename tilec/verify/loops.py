@@ -15,7 +15,11 @@ indices and all shapes:
 
 A fold that stores kind(old, t) at indices independent of the reduced loop computes the
 reduction over the whole range: with the bounds proved, the loop nest is the ta op.
-ta.online groups are proved by the step lemma (online.py).
+ta.online groups are proved by the step lemma (online.py). An op read only inside a
+ta.online group (the scores contraction of attention, a grouped-head remap) is inlined into
+the fused loop and has no nest of its own; that inlined term is not compared here (the tile
+verifier compares the kernel's stabiliser and Q/K/V reads with the ta). Any other op that no
+loop nest or store computes is an error row.
 """
 
 from __future__ import annotations
@@ -56,14 +60,21 @@ def check_loops(ta_fn, loop_fn, path: str) -> list[Result]:
     for op in loop_fn.entry_block.operations:
         if op.operation.name == "scf.for" and "ta.origin" in op.attributes:
             nests.setdefault(ir.IntegerAttr(op.attributes["ta.origin"]).value, []).append(op)
-    scalar_inits = _scalar_inits(loop_fn, buffers, vals, index_env)
+    scalar_inits = _scalar_inits(loop_fn, buffers, vals, params, index_env)
     for number, ta_op in enumerate(ta_ops):
         kind = ta_op.operation.name
-        if kind in ("arith.constant", "ta.online") or number not in nests:
+        if kind in ("arith.constant", "ta.online"):
             continue
-        runs = [_execute(nest, buffers, vals, params, index_env) for nest in nests[number]]
+        runs = [_execute(nest, buffers, vals, params, index_env) for nest in nests.get(number, [])]
         if ta_op.results and ta_op.result in scalar_inits:  # a rank-0 result starts outside any loop
             runs.insert(0, scalar_inits[ta_op.result])
+        if not runs and _only_read_by_online(ta_op):
+            continue  # inlined into a fused loop: its term is read there (see the module docstring)
+        if not runs:  # nothing computes it: that is no proof, and no silent skip either
+            rows.append(Result(name, "loop", "equivalence", f"op #{number} ({kind}) equals its loop nests",
+                               "error", 0.0, "all shapes, all loop indices", {},
+                               f"no loop nest or store in the loop IR computes {kind} #{number}"))
+            continue
         claim, domain_ok, watch, problem = _expected(ta_op, runs, vals, params, buffers)
         if problem:  # a form the check cannot read is no evidence either way
             rows.append(Result(name, "loop", "equivalence", f"op #{number} ({kind}) equals its loop nests",
@@ -81,17 +92,28 @@ def check_loops(ta_fn, loop_fn, path: str) -> list[Result]:
     return rows
 
 
-def _scalar_inits(loop_fn, buffers, vals, index_env) -> dict:
-    """ta value -> a loop-free run holding the store that initialises its rank-0 buffer."""
+def _only_read_by_online(ta_op) -> bool:
+    """Whether every use of ``ta_op``'s result is inside a ta.online group (which inlines it)."""
+    users = []
+    for use in ta_op.result.uses:
+        op = use.owner
+        while op is not None and op.name not in ("ta.online", "func.func"):
+            op = op.parent
+        users.append(op is not None and op.name == "ta.online")
+    return bool(users) and all(users)
+
+
+def _scalar_inits(loop_fn, buffers, vals, params, index_env) -> dict:
+    """ta value -> a loop-free run of the function-level stores into its buffer: a rank-0
+    result is computed (or, for a reduction, initialised) outside every loop."""
+    ops = [op for op in loop_fn.entry_block.operations
+           if op.operation.name in ("memref.load", "memref.store") or op.operation.name.startswith(("arith.", "math."))]
+    whole = _Run()
+    _scalars(ops, dict(index_env), buffers, vals, params, whole)
     inits = {}
-    for op in loop_fn.entry_block.operations:
-        if op.operation.name != "memref.store" or len(op.operation.operands) != 2:
-            continue
-        value, buf = op.operation.operands
+    for buf, idx, value in whole.stores:
         if buf in buffers:
-            run = _Run()
-            run.stores.append((buf, [], index_env[value] if value in index_env else vals.scalar(value.owner, [])))
-            inits[buffers[buf]] = run
+            inits.setdefault(buffers[buf], _Run()).stores.append((buf, idx, value))
     return inits
 
 

@@ -48,9 +48,10 @@ def _running_max_loops(fn):
             loads = {inner.operation.operands[0] for inner in body.operations if inner.operation.name == "memref.load"}
             for inner in body.operations:  # an update (load, then store) of a rank-0 buffer: the running max
                 buf = inner.operation.operands[1] if inner.operation.name == "memref.store" else None
-                # a local rank-0 buffer (not an output argument: a scalar sum reduces into its output)
+                # the lowering's own rank-0 scratch buffer: not an argument, and not a buffer that
+                # holds a ta value (ta.holds: a plain reduction to a scalar updates one of those)
                 if buf is not None and buf in loads and ir.MemRefType(buf.type).rank == 0 and \
-                        not isinstance(buf.owner, ir.Block):
+                        not isinstance(buf.owner, ir.Block) and "ta.holds" not in buf.owner.attributes:
                     found.append((op, inner.operation.operands[1]))
                     break
         return ir.WalkResult.ADVANCE
