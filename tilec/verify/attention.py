@@ -287,7 +287,12 @@ def check_reference(tiled, fused, replay) -> list[Result]:
     for name, buf_role, index in (("Q", "q", [q0 + pos0, e_idx]), ("K", "k", [kt * bn + pos1, e_idx]),
                                   ("V", "v", [kt * bn + pos1, e_idx])):
         kernel_index, reference_index = ref.operand(buf_role, p, index, coords, e_idx)
-        claim = z3.And(*[a == b for a, b in zip(kernel_index, reference_index)]) if kernel_index else z3.BoolVal(False)
+        if not kernel_index:  # no copy of this operand found: nothing to compare, and no solver call
+            from .solver import Outcome
+            add(f"{name} is read at the reference's indices",
+                Outcome("error", 0.0, {}, f"the kernel's {name} tile is not filled by a copy this check reads"))
+            continue
+        claim = z3.And(*[a == b for a, b in zip(kernel_index, reference_index)])
         add(f"{name} is read at the reference's indices",
             prove(claim, bounds + [e_idx >= 0], watch={"kt": kt, "row": pos0, "key": pos1, "e": e_idx, **p.params,
                                                        **{f"kernel {n}": x for n, x in enumerate(kernel_index)},
