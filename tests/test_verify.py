@@ -546,3 +546,18 @@ def test_f32_attention_has_a_cuda_error_row_not_a_crash(tmp_path, tilec):
     assert errors == [("cuda", "build")], report.as_text()
     status, out, err = tilec("compile", spec, "--emit", "cuda")
     assert status == 1 and "use bf16 or f16 inputs" in err and "internal error" not in err
+
+
+def test_a_bank_conflict_replays_as_the_proof_and_reproduces(tilec):
+    """Head dim 96: real ldmatrix conflicts (see test_layout). A serial run cannot show them, so
+    the replay re-runs the proof with the kernel's schedule and sizes, and it fails again."""
+    import shlex
+
+    status, out, err = tilec("verify", EXAMPLES / "attention.ta", "--shape", "D=96", "--target", "sm_90a",
+                             "--schedule", "bm=64,bn=64,bk=32")
+    assert status == 1
+    replays = [line.split("replay: ", 1)[1] for line in out.splitlines() if "replay: " in line]
+    assert replays and all(r.startswith("tilec verify ") and "D=96" in r for r in replays), replays
+    args = shlex.split(replays[0])[1:] + ["--target", "sm_90a"]
+    status, again, err = tilec(*args)
+    assert status == 1 and "counterexample" in again

@@ -43,7 +43,7 @@ def check_attention(tiled, replay) -> list[Result]:
     rows = []
     add = lambda prop, check, outcome, domain: rows.append(Result(
         kernel, "tile", prop, check, outcome.verdict, round(outcome.seconds, 4), domain, outcome.model, outcome.detail,
-        replay(outcome.model) if outcome.verdict == "counterexample" else ""))
+        replay(outcome.model, prop) if outcome.verdict == "counterexample" else ""))
     mmas = [e for e in p.events if e.kind == "mma"]
     for event in mmas:
         n = ir.RankedTensorType(event.op.result.type).shape[1]

@@ -105,7 +105,7 @@ def check_tile(tiled, reference, replay) -> list[Result]:
     ref = gemm_values.Reference(ref_fn, p.params)
     rows = []
     add = lambda prop, check, outcome, domain=SYMBOLIC: rows.append(
-        _row(kernel, prop, check, outcome, domain, replay(outcome.model)))
+        _row(kernel, prop, check, outcome, domain, replay(outcome.model, prop)))
     mma = next(e for e in p.events if e.kind == "mma")
     for which, operand in (("a", mma.data["a"]), ("b", mma.data["b"])):
         if not (isinstance(operand, tuple) and operand[0] == "smem"):

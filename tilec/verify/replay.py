@@ -1,10 +1,13 @@
 """Replay commands for counterexamples: everything needed to see the failure again.
 
 A tile counterexample names concrete sizes (from the Z3 model); the command gives the
-spec, the stage, the schedule the kernel was built with (read from the tile function, not
-assumed) and every size: the model's, then those fixed when the kernel was built.
+spec, the schedule the kernel was built with (read from the tile function, not assumed)
+and every size: the model's, then those fixed when the kernel was built. A wrong value
+replays on the tile interpreter against the oracle; a bank conflict, race or pipeline-order
+bug does not show in a serial run, so it replays as the proof at those sizes.
 
     tilec run a.ta --stage tile --schedule bm=64,bn=64,bk=32,warps=4,stages=2,... --shape S=65,T=1,D=64
+    tilec verify a.ta --schedule bm=64,... --shape D=96
 """
 
 from __future__ import annotations
@@ -13,6 +16,10 @@ import shlex
 from dataclasses import dataclass, field
 
 from torch_mlir import ir
+
+
+# properties whose failure shows in the numbers of a serial run of the tile program
+OBSERVABLE = {"equivalence", "coverage", "in-bounds"}
 
 
 @dataclass
@@ -35,13 +42,19 @@ class Replay:
                 params.append(ir.StringAttr(d["ta.param"]).value)
         return cls(path, schedule, dict(fixed or {}), tuple(params))
 
-    def __call__(self, model: dict | None = None) -> str:
+    def __call__(self, model: dict | None = None, prop: str = "equivalence") -> str:
+        """The command that shows the failure: the tile interpreter against the oracle for a
+        wrong value (equivalence, coverage, in-bounds), the proof again for what a serial
+        interpreter cannot show (bank conflicts, races, pipeline order)."""
         shapes = {k: v for k, v in self.fixed.items()}
         for name in self.params:
             value = (model or {}).get(name)
             if isinstance(value, int) and value >= 1:
                 shapes[name] = value
-        command = ["tilec", "run", self.path, "--stage", "tile", "--schedule", self.schedule]
+        if prop in OBSERVABLE:
+            command = ["tilec", "run", self.path, "--stage", "tile", "--schedule", self.schedule]
+        else:
+            command = ["tilec", "verify", self.path, "--schedule", self.schedule]
         if shapes:
             command += ["--shape", ",".join(f"{k}={v}" for k, v in shapes.items())]
         return shlex.join(command)
