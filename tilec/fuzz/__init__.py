@@ -14,8 +14,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from .generator import KNOWN_FEATURES, generate
-from .known import known_bug
+from .generator import generate
+from .known import KNOWN_FEATURES, known_bug
 from .model import render
 from .report import Tally, save
 from .runner import STAGES

@@ -9,15 +9,15 @@ masks whose fill is -inf keep index 0 of the masked index (``k <= i``), so no ro
 
 from __future__ import annotations
 
+from .masks import cond, safe_mask
 from .model import free, plain_uses
 
 LEAVES = [(5, "read"), (1.2, "num"), (0.5, "ixval"), (0.3, "paramval"), (0.3, "constval"),
           (0.8, "temp"), (0.6, "shifted")]
 NODES = [(3, "leaf"), (3, "arith"), (1, "div"), (2.5, "unary"), (0.6, "neg"), (1, "minmax"), (0.6, "select"),
-         (1, "where"), (1.2, "reduce"), (0.5, "softmax"), (0.8, "contract"), (0.08, "intdiv")]
+         (1, "where"), (1.2, "reduce"), (0.5, "softmax"), (0.8, "contract"), (0.6, "numdiv")]
 UNARY = [(2, "exp"), (1.5, "log"), (1, "sqrt"), (1, "rsqrt"), (1.5, "tanh"), (1.5, "sigmoid"), (1.5, "abs"),
          (1.5, "erf")]
-CMP = ["<", "<=", ">", ">=", "==", "!="]
 
 
 def expr(g, scope: list, depth: int) -> tuple:
@@ -47,9 +47,7 @@ def read(g, scope: list, base: str = "X") -> tuple:
     """
     if not scope or g.chance(0.08):
         name = g.input((), base="sc")
-        if "rank0-bare" not in g.avoid and g.chance(0.04):
-            return ("bare", name)
-        return ("read", name, ())
+        return ("bare", name) if g.chance(0.3) else ("read", name, ())
     n = g.pick([(1, 1), (2, min(2, len(scope))), (3, len(scope))])
     chosen = g.rng.sample(scope, n)
     if not g.chance(0.3):
@@ -139,8 +137,8 @@ def positive(g, scope, depth) -> tuple:
     kind = g.pick([(2, "num"), (1, "param"), (3, "abs"), (1, "square"), (1, "exp"), (1, "sigmoid")])
     if kind == "param" and g.sizes:
         return _paramval(g, scope)
-    if kind in ("num", "param"):
-        return ("num", g.rng.choice([0.5, 2.0, 3.0]))
+    if kind in ("num", "param"):   # an integer divisor of an index is floor division: i / 2
+        return ("num", g.rng.choice([0.5, 2.0, 3.0, 2]))
     x = expr(g, scope, depth - 1)
     return {"abs": ("bin", "+", ("call", "abs", (x,)), ("num", 1.0)),
             "square": ("bin", "+", ("bin", "*", x, x), ("num", 0.5)), "exp": ("call", "exp", (x,)),
@@ -176,36 +174,6 @@ def _select(g, scope, depth):
 def _where(g, scope, depth):
     fill = None if g.chance(0.4) else _num(g, scope)
     return ("where", expr(g, scope, depth - 1), cond(g, scope), fill)
-
-
-def cond(g, scope: list, depth: int = 1) -> tuple:
-    """A condition: indices compared (with integer offsets), an input compared with a number or
-    another input (inputs only: both sides exact, so no stage can round across the boundary),
-    or two conditions joined by ``and`` / ``or``.
-
-        cond(g, ["i", "j"])   # e.g. ("cmp", "<=", ("ix", ("var", "j")), ("ix", ("+", ("var", "i"), ("int", 2))))
-    """
-    kind = g.pick([(3, "index"), (2, "value"), (1 if depth > 0 else 0, "logic")])
-    if kind == "logic":
-        return ("logic", g.rng.choice(["and", "or"]), cond(g, scope, depth - 1), cond(g, scope, depth - 1))
-    if kind == "index" and scope:
-        a, b = (("var", g.rng.choice(scope)) for _ in range(2))
-        c = g.rng.randint(0, 3)
-        lhs, rhs = g.pick([(3, (("ix", a), ("ix", b))), (2, (("ix", a), ("ix", ("+", b, ("int", c))))),
-                           (1, (("ix", ("-", a, b)), ("num", float(c + 1)))), (1, (("ix", a), ("num", float(c))))])
-        return ("cmp", g.rng.choice(CMP), lhs, rhs)
-    other = read(g, scope) if g.chance(0.3) else ("num", g.rng.choice([0.0, 0.5, -0.5, 1.0]))
-    return ("cmp", g.rng.choice(CMP), read(g, scope), other)
-
-
-def safe_mask(g, j: str, i: str) -> tuple:
-    """A causal-style condition that holds at j = 0 for every i (so a -inf fill empties no row).
-
-        safe_mask(g, "j", "i")   # e.g. ("cmp", "<=", ("ix", ("var", "j")), ("ix", ("var", "i")))
-    """
-    return g.pick([(3, ("cmp", "<=", ("ix", ("var", j)), ("ix", ("var", i)))),
-                   (1, ("cmp", "<=", ("ix", ("var", j)), ("ix", ("+", ("var", i), ("int", g.rng.randint(1, 3)))))),
-                   (1, ("cmp", ">=", ("ix", ("var", i)), ("ix", ("var", j))))])
 
 
 def anchored(g, body: tuple, indices: list, scope: list) -> tuple:
@@ -267,13 +235,20 @@ def contract(g, scope: list, depth: int) -> tuple:
     return ("red", "sum", tuple(ks), ("bin", "*", left, right))
 
 
-def _intdiv(g, scope, depth):
-    """x * (1.0 / N): the number over a parameter that the frontend takes for index arithmetic."""
-    if "int-over-index" in g.avoid or not g.sizes:
-        return expr(g, scope, depth - 1)
-    return ("bin", "*", expr(g, scope, depth - 1), ("bin", "/", ("num", 1.0), _paramval(g, scope)))
+def _numdiv(g, scope, depth):
+    """x * (n / N): a number over a parameter or index, by the number rule (tilec.fuzz.arith):
+    f32 division when n has a point or an exponent (``1.0 / N``, ``2e0 / N``) and floor division
+    on integers when it is an integer literal or const (``1 / N``, ``C / N``, ``(i + 1) / 2``)."""
+    x = expr(g, scope, depth - 1)
+    number = g.pick([(1.5, ("num", 1.0)), (1.5, ("num", 2.0, "2e0")), (2, ("num", 1)), (1, ("num", 3)),
+                     (1, ("const", g.const(g.rng.choice([2, 4]), "C")))])
+    param, value = _paramval(g, scope), _ixval(g, scope)   # numbers when there is none
+    options = [(3, ("bin", "/", number, param))] if param[0] == "ix" else []   # a parameter is >= 1
+    if value[0] == "ix":
+        options += [(1, ("bin", "/", value, ("num", 2))), (1, ("bin", "/", ("bin", "+", value, ("num", 1)), number))]
+    return ("bin", g.rng.choice("*+"), x, g.pick(options)) if options else x
 
 
 _NODES = {"arith": _arith, "div": _div, "unary": _unary, "neg": _neg, "minmax": _minmax, "select": _select,
           "where": _where, "reduce": lambda g, s, d: reduce(g, s, d), "softmax": _softmax,
-          "contract": lambda g, s, d: contract(g, s, d), "intdiv": _intdiv}
+          "contract": lambda g, s, d: contract(g, s, d), "numdiv": _numdiv}

@@ -8,7 +8,8 @@ spec share shape parameters (Gen.dim reuses them) and may read each other's resu
 
 from __future__ import annotations
 
-from .exprs import cond, expr, reduce, safe_mask
+from .exprs import expr, reduce
+from .masks import cond, row_mask, safe_mask, window
 
 DEPTHS = [(1, 1), (2, 2), (2, 3)]
 
@@ -58,15 +59,16 @@ def form_scalar(g) -> None:
 
 def form_gemm(g) -> None:
     """The GEMM family: C[b.., i, j] = sum[k](A[b.., i, k] * B[b.., k, j]), operands transposed or
-    swapped, a scale inside, batch dims, and an epilogue (scale, bias, activation, a let)."""
-    nb = g.pick([(5, 0), (2, 1), (0 if "two-batch-dims" in g.avoid else 0.7, 2)])
+    swapped, scales inside (``sum[k](B[k, j] * A[i, k] * 0.5)``), zero to three batch dims, and an
+    epilogue (scale, bias, activation, a let)."""
+    nb = g.pick([(5, 0), (2, 1), (0.8, 2), (0.3, 3)])
     bdims = [g.dim() for _ in range(nb)]
     same = nb == 0 and g.chance(0.12)           # C[i, j] = sum[k](X[i, k] * X[j, k])
     m, k_dim = g.dim(), g.dim()
     n = m if same else g.dim()
     dt = g.pick([(2, "bf16"), (1, "f16"), (2, "f32")])
     dt_b = dt
-    if "mixed-dtypes" not in g.avoid and g.chance(0.08):
+    if g.chance(0.08):   # ta-to-tile declines mixed operand types: the tile stage is n/a
         dt_b = g.rng.choice([d for d in ("f32", "f16", "bf16") if d != dt])
     g.begin()
     b = [g.index(d) for d in bdims]
@@ -75,10 +77,10 @@ def form_gemm(g) -> None:
     b_subs = b + ([j, k] if same or g.chance(0.3) else [k, j])
     ra = g.read_over(a_subs, dt, base="A")
     rb = ("read", ra[1], tuple(("var", x) for x in b_subs)) if same else g.read_over(b_subs, dt_b, base="B")
-    left, right = (rb, ra) if g.chance(0.25) else (ra, rb)
-    if g.chance(0.15):
-        left = ("bin", "*", left, ("num", g.rng.choice([0.5, 0.125, 2.0])))
-    acc = ("red", "sum", (k,), ("bin", "*", left, right))
+    factors = [rb, ra] if g.chance(0.3) else [ra, rb]
+    if g.chance(0.3):   # a factor without k: a scale the frontend takes out of the sum
+        factors.insert(g.rng.randint(0, 2), _scale(g, k_dim, [i, j]))
+    acc = ("red", "sum", (k,), _product(g, factors))
     out_dims = tuple(bdims) + (m, n)
     lhs = b + [i, j]
     epilogue = g.pick([(3, "none"), (1, "scale"), (2, "bias"), (1.5, "act"), (1.2, "let")])
@@ -106,9 +108,24 @@ def form_gemm(g) -> None:
     g.finish(g.output(out_dims), lhs, acc)
 
 
+def _scale(g, k_dim, rows: list) -> tuple:
+    """A factor of a contraction that does not use k: a number, a const, rsqrt(K) or a read."""
+    return g.pick([(2, ("num", g.rng.choice([0.5, 0.125, 2.0, 2]))), (1, ("const", g.const(0.125, "scale"))),
+                   (1, ("call", "rsqrt", (("ix", k_dim),))), (1, g.read_over([g.rng.choice(rows)], base="s"))])
+
+
+def _product(g, factors: list) -> tuple:
+    """The product of ``factors`` in their order, grouped at random: (a * b) * c or a * (b * c)."""
+    if len(factors) == 1:
+        return factors[0]
+    cut = g.rng.randint(1, len(factors) - 1)
+    return ("bin", "*", _product(g, factors[:cut]), _product(g, factors[cut:]))
+
+
 def form_rows(g) -> None:
-    """Row softmax or logsumexp along one dim, with a scale, a bias row or a causal -inf mask,
-    e.g. ``Y[i, j] = softmax[j](X[i, j] * 0.125 where j <= i else -inf)``."""
+    """Row softmax or logsumexp along one dim, with a scale, a bias row or a -inf mask (causal, a
+    sliding window, or one that empties rows: NaN, or -inf for logsumexp), e.g.
+    ``Y[i, j] = softmax[j](X[i, j] * 0.125 where j <= i else -inf)``."""
     dims = [g.dim() for _ in range(g.pick([(2, 1), (3, 2), (1, 3)]))]
     axis = len(dims) - 1 if g.chance(0.7) else g.rng.randrange(len(dims))
     x_dims = tuple(dims)
@@ -124,17 +141,20 @@ def form_rows(g) -> None:
     if g.chance(0.3):
         score = ("bin", "+", score, g.read_over([c], base="bias"))
     others = [i for i in idx if i != c]
-    if others and g.chance(0.3):
-        score = ("where", score, safe_mask(g, c, g.rng.choice(others)), ("inf", -1))
+    mask = g.pick([(7, None), (2, safe_mask), (1, window), (1.5, row_mask)]) if others else None
+    if mask:   # row_mask (and a window with more rows than columns) may leave a row with no column
+        score = ("where", score, mask(g, c, g.rng.choice(others)), ("inf", -1))
     if lse:
-        g.finish(out, others, ("red", "logsumexp", (c,), score))
+        g.finish(out, others, ("red", "logsumexp", (c,), score), readable=mask in (None, safe_mask))
     else:
-        g.finish(out, idx, ("red", "softmax", (c,), score))
+        g.finish(out, idx, ("red", "softmax", (c,), score), readable=mask in (None, safe_mask))
 
 
 def form_attention(g) -> None:
-    """O[b, h, i, d] = sum[j](softmax[j](sum[e](Q·K) * scale [+ bias] [where j <= i else -inf]) * V):
-    batch and head dims or not, grouped heads (h / G), a let P, scale by rsqrt(D), a const or a number."""
+    """O[b, h, i, d] = sum[j](softmax[j](sum[e](Q·K) * scale [+ bias] [where mask else -inf]) * V):
+    batch and head dims or not, grouped heads (h / G), a let P, scale by rsqrt(D), a const or a number;
+    a causal mask, a sliding window (``j <= i and i - j < W``) or one that empties rows (NaN rows);
+    bf16, f16 or f32 inputs, an output of any type (f32 with bf16 inputs included)."""
     batch = g.pick([(1, 0), (1, 1), (3, 2)])
     gqa = batch >= 1 and g.chance(0.3)
     if gqa:
@@ -144,16 +164,16 @@ def form_attention(g) -> None:
     else:
         heads = g.dim()
     bdims = ([g.dim()] if batch == 2 else []) + ([heads] if batch else [])
-    causal = g.chance(0.4)
+    mask = g.pick([(6, None), (3, "causal"), (1, "window"), (1, "empty")])
     s = g.dim()
-    t = s if causal and g.chance(0.5) else g.dim()
+    t = s if mask in ("causal", "window") and g.chance(0.5) else g.dim()
     d = g.param(g.rng.choice([8, 16, 16, 32, 64, 24, 17]))
     dt = g.pick([(3, "bf16"), (1, "f16"), (1, "f32")])
     kv_dims = bdims[:-1] + [("/", heads, ("const", G))] if gqa else bdims
     q = g.input(tuple(bdims) + (s, d), dt, "Q", reuse=0)
     k = g.input(tuple(kv_dims) + (t, d), dt, "K", reuse=0)
     v = g.input(tuple(kv_dims) + (t, d), dt, "V", reuse=0)
-    out = g.output(tuple(bdims) + (s, d))
+    out = g.output(tuple(bdims) + (s, d), g.pick([(2, "f32"), (2, "bf16"), (1, "f16")]))
     bias = g.input(tuple(bdims[-1:]) + (s, t), "f32", "bias", reuse=0) if g.chance(0.2) else None
     scale = g.pick([(3, ("call", "rsqrt", (("ix", d),))), (1, ("const", g.const(0.125, "scale"))),
                     (1, ("num", 0.25)), (1, None)])
@@ -175,19 +195,21 @@ def form_attention(g) -> None:
     scores = ("bin", "*", qk, scale) if scale else qk
     if bias:
         scores = ("bin", "+", scores, ("read", bias, (*bv[-1:], ("var", i), ("var", j))))
-    if causal:
-        scores = ("where", scores, ("cmp", "<=", ("ix", ("var", j)), ("ix", ("var", i))), ("inf", -1))
+    if mask:
+        keep = {"causal": lambda g, j, i: ("cmp", "<=", ("ix", ("var", j)), ("ix", ("var", i))),
+                "window": window, "empty": row_mask}[mask](g, j, i)
+        scores = ("where", scores, keep, ("inf", -1))
     probs = ("red", "softmax", (j,), scores)
     if let:
         p = g.fresh("P")
-        g.finish(p, [*b, i, j], probs, let=True)
+        g.finish(p, [*b, i, j], probs, let=True, readable=mask in (None, "causal"))
         g.begin()
         b = [g.index(x) for x in bdims]
         i, dd, j = g.index(s), g.index(d), g.index(t)
         bv = [("var", x) for x in b]
         probs = ("read", p, (*bv, ("var", i), ("var", j)))
     value = ("read", v, (*heads_of(bv), ("var", j), ("var", dd)))
-    g.finish(out, [*b, i, dd], ("red", "sum", (j,), ("bin", "*", probs, value)))
+    g.finish(out, [*b, i, dd], ("red", "sum", (j,), ("bin", "*", probs, value)), readable=mask in (None, "causal"))
 
 
 def form_norm(g) -> None:

@@ -1,111 +1,63 @@
-"""Features of a spec that known compiler bugs hinge on, and the table of those bugs.
+"""Known compiler bugs (each with the spec feature it hinges on) and expected verifier verdicts.
 
-A finding is marked known when the spec has the feature of a bug in KNOWN and the finding
-is at one of that bug's stages; the mark is a note for the reader, the finding still counts.
+A finding is marked known when the spec has the feature of a bug in KNOWN and the finding is at
+one of that bug's stages; the mark is a note for the reader, the finding still counts.
+``tilec fuzz --skip-known`` draws again when a spec has a known bug's feature. A bug leaves the
+table when it is fixed, so that a regression is a plain finding.
 
-    features(spec)          # e.g. {"mask-logic", "int-over-index"}
-    known_bug(spec, "tile") # the description of the first known bug that explains it, or ""
+A verifier counterexample for a kernel that computes the right result is a finding, unless it
+refutes a property the run cannot see and the verifier is right about (``expected``): bank
+conflicts of a shared-memory tile whose rows are not a power-of-two number of elements (an
+attention head dim of 17 or 24) are real, and cost bandwidth, not correctness.
+
+    features(spec)                                     # e.g. {"head-dim-96"} for a bug needing one
+    known_bug(spec, "tile")                            # what the first known bug says, or ""
+    expected("swizzle", "Q tile 128x24: ldmatrix phases are free of bank conflicts")   # "bank conflicts: ..."
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from typing import Callable
 
-from .model import Spec, children, free, walk
-from .reference import is_index
+from .model import Spec
 
 
 @dataclass(frozen=True)
 class Known:
-    """A known bug: the spec feature it needs, the stages it shows at, what goes wrong.
+    """A known bug: its feature (and how to see it in a spec), the stages it shows at, what goes wrong.
 
-        Known("rank0-bare", frozenset({"ta"}), "a rank-0 tensor read by its bare name crashes")
+        Known("rank0-bare", lambda spec: any(n[0] == "bare" for s in spec.stmts for n in walk(s.expr)),
+              frozenset({"ta"}), "a rank-0 tensor read by its bare name crashes")
     """
 
     feature: str
+    has: Callable[[Spec], bool]
     stages: frozenset
     what: str
 
 
-KNOWN = [
-    Known("int-over-index", frozenset({"ta", "loop", "tile"}),
-          "a number over an index or parameter (`1.0 / N`) becomes floor division"),
-    Known("rank0-bare", frozenset({"ta", "loop", "tile", "verify"}),
-          "a rank-0 tensor read by its bare name crashes the frontend"),
-    Known("mask-int-const", frozenset({"verify"}), "integer constants in masks crash verify"),
-    Known("mask-logic", frozenset({"verify"}), "`and` / `or` in masks crash verify"),
-    Known("two-batch-dims", frozenset({"tile", "verify"}), "ta-to-tile emits invalid tile IR for two batch dims"),
-    Known("mixed-dtypes", frozenset({"tile", "verify"}), "ta-to-tile emits invalid tile IR for mixed operand dtypes"),
-]
-
-
-def _integral(e, consts: dict) -> bool:
-    if e[0] == "num":
-        return float(e[1]).is_integer()
-    return e[0] == "const" and float(consts.get(e[1], 0.5)).is_integer()
-
-
-def _has_int(ix) -> bool:
-    return ix[0] == "int" or (ix[0] in "+-*/" and (_has_int(ix[1]) or _has_int(ix[2])))
+# Open known bugs. Fixed and removed: `1.0 / N` as floor division, a rank-0 tensor read by its
+# bare name, integer constants and and/or in masks (verify), GEMMs with two batch dims and mixed
+# operand types (tile), the f32-output attention tolerance, rank-0 results in verify, f32
+# attention in the CUDA emitter, fully masked softmax rows.
+KNOWN: list[Known] = []
+KNOWN_FEATURES = frozenset(k.feature for k in KNOWN)   # what --skip-known keeps out of the specs
 
 
 def features(spec: Spec) -> set:
-    """The known-bug features present in ``spec``.
+    """The features of known bugs present in ``spec`` (empty while no bug is open).
 
-        features(spec_with("Y[i] = X[i] * (1.0 / N)")) == {"int-over-index"}
+        features(spec) <= {k.feature for k in KNOWN}
     """
-    consts = {name: (value[1] if value[0] == "num" else 0.5) for name, value in spec.consts}
-    dtypes = {t.name: t.dtype for t in spec.inputs}
-    found = set()
-    for stmt in spec.stmts:
-        for e in _outer_contractions(stmt.expr):
-            left, right = e[3][2], e[3][3]
-            if left[0] != "read" or right[0] != "read" or left[1] not in dtypes or right[1] not in dtypes:
-                continue   # the GEMM lowering takes kernel inputs as operands, nothing computed
-            if len(free(e)) >= 4:   # rows, columns and two batch dims
-                found.add("two-batch-dims")
-            if dtypes[left[1]] != dtypes[right[1]]:
-                found.add("mixed-dtypes")
-        for e in walk(stmt.expr):
-            kind = e[0]
-            if kind == "bare":
-                found.add("rank0-bare")
-            elif kind == "bin" and e[1] == "/" and (_integral(e[2], consts) and is_index(e[3])
-                                                    or is_index(e[2]) and _integral(e[3], consts)):
-                found.add("int-over-index")
-            elif kind == "where" or (kind == "call" and e[1] == "select"):
-                condition = e[2] if kind == "where" else e[2][0]
-                found |= _mask_features(condition, consts)
-    return found
-
-
-def _outer_contractions(e) -> list:
-    """sum[k](a * b) nodes whose two factors depend on indices and reduce nothing, and that no
-    other reduction encloses: the GEMM family's contraction (attention's Q·K sits inside its
-    softmax, and its P·V has a softmax for a factor)."""
-    if e[0] == "red":
-        body = e[3]
-        factors = body[2:] if body[0] == "bin" and body[1] == "*" else ()
-        if e[1] == "sum" and factors and all(free(f) and not _reduces(f) for f in factors):
-            return [e]
-        return []
-    return [c for child in children(e) for c in _outer_contractions(child)]
-
-
-def _mask_features(condition, consts) -> set:
-    found = set()
-    for node in walk(condition):
-        if node[0] == "logic":
-            found.add("mask-logic")
-        if (node[0] == "num" and _integral(node, consts)) or (node[0] == "ix" and _has_int(node[1])):
-            found.add("mask-int-const")
-    return found
+    return {k.feature for k in KNOWN if k.has(spec)}
 
 
 def known_bug(spec: Spec, stage: str) -> str:
     """What known bug explains a finding at ``stage`` for this spec ("" if none).
 
-        known_bug(spec_with("Y = sc"), "ta") == "a rank-0 tensor read by its bare name crashes the frontend"
+        known_bug(spec, "ta") == ""   # no open bug has a ta stage
     """
     have = features(spec)
     for bug in KNOWN:
@@ -114,5 +66,21 @@ def known_bug(spec: Spec, stage: str) -> str:
     return ""
 
 
-def _reduces(e) -> bool:
-    return any(node[0] == "red" for node in walk(e))
+_CONFLICT = re.compile(r"tile (\d+)x(\d+): (?:ldmatrix|cp\.async) phases are free of bank conflicts")
+
+
+def expected(prop: str, check: str) -> str:
+    """Why a counterexample to ``check`` is expected of a kernel that runs right ("" if it is not):
+    bank conflicts of a tile whose rows are not a power-of-two number of elements.
+
+        expected("swizzle", "K tile 64x17: cp.async phases are free of bank conflicts")
+        == "bank conflicts: tile rows of 17 elements (not a power of two)"
+        expected("swizzle", "A tile 128x32: ldmatrix phases are free of bank conflicts") == ""
+    """
+    match = _CONFLICT.search(check)
+    if prop != "swizzle" or not match:
+        return ""
+    cols = int(match.group(2))
+    if cols & (cols - 1) == 0:
+        return ""   # a power of two swizzles conflict-free: a counterexample there is a finding
+    return f"bank conflicts: tile rows of {cols} elements (not a power of two)"

@@ -2,14 +2,17 @@
 
 Expressions are tuples whose first item names the node::
 
-    ("num", 0.5)  ("inf", -1)  ("const", "eps")  ("ix", ("var", "i"))  ("ix", ("param", "N"))
+    ("num", 0.5)  ("num", 2)  ("num", 2.0, "2e0")  ("inf", -1)  ("const", "eps")  ("ix", ("param", "N"))
+    ("ix", ("var", "i"))
     ("read", "A", (("var", "i"), ("+", ("var", "k"), ("int", 1))))   ("bare", "s")
     ("bin", "+", a, b)  ("neg", a)  ("call", "exp", (a,))  ("cmp", "<=", a, b)  ("logic", "and", c, d)
     ("where", value, cond, fill_or_None)  ("red", "sum", ("k",), body)
 
 Index expressions (subscripts, dims, index values) are ("var", i) | ("param", N) | ("const", G) |
-("int", n) | (op, a, b) with op in + - * / (floor division). The shrinker edits these trees and
-the reference evaluates them; the compiler only ever sees the rendered text.
+("int", n) | (op, a, b) with op in + - * / (floor division). A number is spelled as it is held:
+``2`` (an int, an integer in index arithmetic), ``2.0`` (a float), or as its third item says
+(``2e0``, an f32). The shrinker edits these trees and the reference evaluates them; the compiler
+only ever sees the rendered text.
 """
 
 from __future__ import annotations
@@ -108,7 +111,7 @@ def render_expr(e) -> str:
 def _expr(e) -> tuple[str, int]:
     kind = e[0]
     if kind == "num":
-        return _number(e[1])
+        return _number(e[1]) if len(e) == 2 else (e[2], 7)
     if kind == "inf":
         return ("inf", 7) if e[1] > 0 else ("-inf", 6)
     if kind in ("const", "bare"):

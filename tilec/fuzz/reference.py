@@ -2,8 +2,10 @@
 
 This reads the spec's expression trees (tilec.fuzz.model), not tilec's IR: index ranges are
 read off plain subscripts as the language defines them, every expression is evaluated on
-broadcast tensors with one axis per index of its statement, in float64, and each output is
-rounded once to its element type (an output read later is read rounded, a ``let`` is not).
+broadcast tensors with one axis per index of its statement, in float64 (integer arithmetic
+where the number rule says so, tilec.fuzz.arith: ``1 / N`` floors, ``1.0 / N`` divides), and
+each output is rounded once to its element type (an output read later is read rounded, a
+``let`` is not).
 
     outputs = evaluate(spec, {"N": 7}, inputs)            # name -> float64 tensor, unrounded
     ok = check(stage_output, outputs["Y"], torch.bfloat16).ok
@@ -17,55 +19,13 @@ import torch
 
 from tilec.compare import TOLERANCE, Comparison, compare
 
+from .arith import ReferenceError, index_value, integer_consts, integer_form
 from .model import Case, Spec, walk
 
 DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
 _UNARY = {"exp": torch.exp, "log": torch.log, "sqrt": torch.sqrt, "rsqrt": torch.rsqrt, "tanh": torch.tanh,
           "sigmoid": torch.sigmoid, "abs": torch.abs, "erf": torch.erf}
 _CMP = {"<": torch.lt, "<=": torch.le, ">": torch.gt, ">=": torch.ge, "==": torch.eq, "!=": torch.ne}
-
-
-class ReferenceError(Exception):
-    """The spec is outside what the reference can evaluate (a bug in the generator), e.g. a read
-    out of bounds: raise ReferenceError("X read at 0..8, outside 0..7")."""
-
-
-def index_value(ix, env: dict, consts: dict, axes=None):
-    """An index expression's value: an int, or an int64 tensor over ``axes`` (name -> (axis, size, rank)).
-
-        index_value(("/", ("param", "H"), ("const", "G")), {"H": 8}, {"G": 4.0}) == 2
-    """
-    kind = ix[0]
-    if kind == "int":
-        return ix[1]
-    if kind == "param":
-        return env[ix[1]]
-    if kind == "const":
-        return int(consts[ix[1]])
-    if kind == "var":
-        axis, size, rank = axes[ix[1]]
-        return torch.arange(size).reshape([size if k == axis else 1 for k in range(rank)])
-    a, b = index_value(ix[1], env, consts, axes), index_value(ix[2], env, consts, axes)
-    if kind not in _INDEX_OPS:
-        raise ReferenceError(f"unknown index operation {kind!r}")
-    return _INDEX_OPS[kind](a, b)
-
-
-_INDEX_OPS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
-              "/": lambda a, b: a // b if isinstance(a, int) else torch.div(a, b, rounding_mode="floor")}
-
-
-def is_index(e) -> bool:
-    """Whether an expression is an index expression (indices and parameters under + - * / and
-    negation; numbers are f32 constants, not index expressions).
-
-        is_index(("bin", "/", ("ix", ("var", "i")), ("ix", ("param", "N"))))   # True: floor division
-    """
-    if e[0] == "ix":
-        return True
-    if e[0] == "neg":
-        return is_index(e[1])
-    return e[0] == "bin" and is_index(e[2]) and is_index(e[3])
 
 
 def constants(spec: Spec) -> dict:
@@ -145,6 +105,7 @@ class _Statement:
 
     def __init__(self, spec, env, consts, values, compute, extents, axes):
         self.env, self.consts, self.values, self.compute = env, consts, values, compute
+        self.ints = integer_consts(spec.consts)
         self.extents, self.axes = extents, list(axes)
         self.pos = {a: (k, extents[a], len(self.axes)) for k, a in enumerate(self.axes)}
 
@@ -160,11 +121,18 @@ class _Statement:
         if kind == "const":
             return self.scalar(self.consts[e[1]])
         if kind == "ix":
-            value = index_value(e[1], self.env, self.consts, self.pos)
-            return value.to(self.compute) if isinstance(value, torch.Tensor) else self.scalar(float(value))
+            return self.index(e[1])
         if kind in ("read", "bare"):
             return self.read(e[1], e[2] if kind == "read" else ())
+        form = integer_form(e, self.ints) if kind in ("bin", "neg") else None
+        if form is not None and form[0] == "idx":   # integer arithmetic: 1 / N is floor division
+            return self.index(form[1])
         return getattr(self, "_" + kind)(e)
+
+    def index(self, ix) -> torch.Tensor:
+        """An index expression's value, computed on integers and converted to a value."""
+        value = index_value(ix, self.env, self.consts, self.pos)
+        return value.to(self.compute) if isinstance(value, torch.Tensor) else self.scalar(float(value))
 
     def read(self, name, subs) -> torch.Tensor:
         tensor = self.values[name]
@@ -182,8 +150,6 @@ class _Statement:
 
     def _bin(self, e):
         a, b = self.expr(e[2]), self.expr(e[3])
-        if e[1] == "/" and is_index(e):   # arithmetic on two index expressions is integer arithmetic
-            return torch.div(a, b, rounding_mode="floor")
         return {"+": torch.add, "-": torch.sub, "*": torch.mul, "/": torch.div}[e[1]](a, b)
 
     def _neg(self, e):
@@ -247,8 +213,9 @@ def check(actual: torch.Tensor, expected: torch.Tensor, dtype: torch.dtype) -> C
 
 
 def conditioning(spec: Spec, env: dict, inputs: dict) -> str:
-    """"" when float32 arithmetic reproduces the float64 reference well inside the tolerance
-    (and no output is NaN), else why not: a spec that is not is no test of a compiler.
+    """"" when float32 arithmetic reproduces the float64 reference well inside the tolerance,
+    with the same infinities and NaNs (a fully masked softmax row is NaN, as in torch.softmax),
+    else why not: a spec that is not is no test of a compiler.
 
         conditioning(case.spec, case.env(), make_inputs(case.spec, case.env(), 0)) == ""
     """
@@ -257,8 +224,8 @@ def conditioning(spec: Spec, env: dict, inputs: dict) -> str:
     for out in spec.outputs:
         dtype = DTYPES[out.dtype]
         e, n = wide[out.name], narrow[out.name].to(dtype).double()
-        if e.isnan().any():
-            return f"{out.name} has NaN"
+        if not torch.equal(e.isnan(), n.isnan()):
+            return f"{out.name}: NaNs differ in float32"
         near = e.to(dtype).double()
         if not torch.equal(near.isinf(), n.isinf()) or not torch.equal(near[near.isinf()], n[n.isinf()]):
             return f"{out.name}: infinities differ in float32"
