@@ -561,3 +561,18 @@ def test_a_bank_conflict_replays_as_the_proof_and_reproduces(tilec):
     args = shlex.split(replays[0])[1:] + ["--target", "sm_90a"]
     status, again, err = tilec(*args)
     assert status == 1 and "counterexample" in again
+
+
+def test_tiles_of_another_head_dim_are_refuted():
+    """A kernel built for D=64 checked against the ta at D=32: the tile widths are read from the
+    IR on both sides, so the mismatch is a counterexample (it once proved a narrower-V kernel)."""
+    from tilec.driver import build_tile, tile_pipeline
+    from tilec.verify.attention import check_reference
+
+    with dialects.context(), ir.Location.unknown():
+        built = build_tile(load_spec(str(EXAMPLES / "attention.ta")), {"D": 64}, "bm=32 bn=32 stages=2")
+        fused = load_spec(str(EXAMPLES / "attention.ta"))
+        run_passes(fused, ["ta-specialize-shapes{shapes=D=32}"] + tile_pipeline("")[:-2])
+        rows = check_reference(built.tile, fused, "a.ta")
+    wide = [r for r in rows if "as wide as" in r.check]
+    assert len(wide) == 3 and all(r.verdict == "counterexample" for r in wide), [(r.check, r.verdict) for r in wide]

@@ -283,6 +283,9 @@ def check_reference(tiled, fused, replay) -> list[Result]:
     bounds = p.assumptions + [pos0 >= 0, pos1 >= 0, kt >= 0, kt * bn + pos1 < ref.keys]
     add("the stabiliser x(i, j) is the reference's (scale, bias, masks) for every key",
         prove(tile_x == ref_x, bounds, watch={"kt": kt, "row": pos0, "col": pos1, **p.params}))
+    # the head dims the tiles are sized for are the tensors' own (read from the IR, not assumed)
+    for check, outcome in _head_dims(p, loop, ref, fused.body.operations[0]):
+        add(check, outcome)
     # Q, K and V are read at the reference's indices
     for name, buf_role, index in (("Q", "q", [q0 + pos0, e_idx]), ("K", "k", [kt * bn + pos1, e_idx]),
                                   ("V", "v", [kt * bn + pos1, e_idx])):
@@ -322,6 +325,30 @@ def _stabiliser_value(s, p, x_map, score):
 
 def _position(op):
     return z3.Int(f"pos{ir.IntegerAttr(op.attributes['dim']).value}")
+
+
+def _head_dims(p, loop, ref, fused_fn):
+    """The scores mma sums over as many e as Q and K have, and the stored tile is as wide as
+    the output's last dim: a kernel built for other head dims is refuted, whatever its name."""
+    from tilec.dialects.ta import tensor_dims
+
+    from .symbolic import dim
+
+    body = loop.regions[0].blocks[0]
+    mmas = [op for op in body.operations if op.operation.name == "tile.mma"]
+    width_e = ir.RankedTensorType(mmas[0].operation.operands[0].type).shape[1]
+    lhs, rhs = ref.contract.operands[0], ref.contract.operands[1]
+    store = next(e for e in p.events if e.kind == "store")
+    width_d = ir.RankedTensorType(store.op.operation.operands[0].type).shape[1]
+    out_type = ir.FunctionType(ir.TypeAttr(fused_fn.attributes["function_type"]).value).results[0]
+    rows = []
+    for what, value, width in (("Q", lhs.type, width_e), ("K", rhs.type, width_e), ("the output", out_type, width_d)):
+        size = ir.RankedTensorType(value).shape[-1]  # static once the kernel fixed it
+        extent = z3.IntVal(size) if not ir.ShapedType.is_dynamic_size(size) else \
+            dim(str(tensor_dims(value)[-1]), p.params)
+        rows.append((f"the tiles are as wide as {what}'s head dim ({width})",
+                     prove(extent == width, p.assumptions, watch={"head dim": extent, **p.params})))
+    return rows
 
 
 class _Reference:
