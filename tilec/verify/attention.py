@@ -8,13 +8,11 @@ equivalence one key block carries the online-softmax invariants
             from the keys before it to the keys up to its end: the new max is the max, each
             p_j satisfies p_j * exp(m') = exp(x_j) (termwise: a block sum is a fold of such
             terms), l' = l * exp(m - m') + sum_j p_j and acc' = acc * exp(m - m') + sum_j p_j v_j
-            (exp uninterpreted; exp(a - m') * exp(m') = exp(a), exp(0) = 1)
+            (attention_step.py); the stabiliser, Q/K/V indices and head dims against the ta
 coverage   key blocks the loop skips are masked (-inf) for every row of the CTA
 """
 
 from __future__ import annotations
-
-import math
 
 import z3
 from torch_mlir import ir
@@ -23,7 +21,8 @@ from tilec.dialects.layout import WarpTiling
 from tilec.dialects.tile import layout_of
 
 from . import gemm, layouts
-from .gemm_values import _Values, evaluate
+from .attention_step import _Scalars, _online_step, _position
+from .gemm_values import evaluate
 from .replay import Replay
 from .report import Result
 from .solver import prove
@@ -75,149 +74,6 @@ def check_attention(tiled, replay) -> list[Result]:
 def _source(p, buf) -> str:
     copy = next((e for e in p.events if e.kind == "copy" and e.data["dst"] == buf), None)
     return copy.data["src"] if copy else "?"
-
-
-class _Scalars:
-    """Per-element symbolic values of the loop's tiles (one row i, one key j, one column d)."""
-
-    def __init__(self, p, loop):
-        self.p, self.vals = p, _Values(p.params)
-        self.exp = self.vals.function("math.exp", 1)  # the body's math.exp: one function on both sides
-        self.sym = {}
-        body = loop.regions[0].blocks[0]
-        m, l, acc = list(body.arguments)[1:]
-        self.m, self.l, self.acc = (z3.Real(n) for n in ("m", "l", "acc"))
-        self.sym.update({m: self.m, l: self.l, acc: self.acc})
-        self.neg_inf = self.vals.function("ninf", 0)()
-
-    def tile(self, value):
-        if value in self.sym:
-            return self.sym[value]
-        owner = value.owner
-        name = owner.operation.name
-        if name == "tile.map":
-            result = self._map(owner)
-        elif name == "tile.reduce":
-            kind = ir.StringAttr(owner.attributes["kind"]).value
-            result = z3.Real(f"row{kind}")  # max_j or sum_j of its operand's row
-        elif name == "tile.mma":
-            a, b, acc = owner.operation.operands
-            result = self.tile(acc) + z3.Real(f"sum_j_{len(self.sym)}")
-        else:
-            result = z3.Real(f"t{len(self.sym)}")
-        self.sym[value] = result
-        return result
-
-    def _map(self, op):
-        def read(inner, local):
-            name = inner.operation.name
-            if name == "tile.elem":
-                return self.tile(inner.operation.operands[0])
-            return _position(inner) if name == "tile.index" else None
-
-        return evaluate(op.regions[0].blocks[0], self.vals, read, self._outer)
-
-    def _outer(self, value):
-        known = self.p.values.get(value)
-        if isinstance(known, tuple) and known[0] == "float":
-            return self.neg_inf if math.isinf(known[1]) else z3.RealVal(known[1])
-        if known is not None and not isinstance(known, tuple):
-            return known
-        return self.tile(value)
-
-
-def _online_step(p, fn):
-    _, _, _, loop = p.loops["main"]
-    body = loop.regions[0].blocks[0]
-    yielded = list(list(body.operations)[-1].operation.operands)
-    s = _Scalars(p, loop)
-    m_new, l_new, acc_new = (s.tile(v) for v in yielded)
-    pv = next(op for op in body.operations if op.operation.name == "tile.mma" and
-              list(body.operations).index(op) == max(k for k, o in enumerate(body.operations)
-                                                      if o.operation.name == "tile.mma"))
-    chain, base = _pv_chain(pv)
-    p_tile = _unround(chain[0].operation.operands[0])
-    sums = [op for op in body.operations if op.operation.name == "tile.reduce" and
-            ir.StringAttr(op.attributes["kind"]).value == "sum"]
-    maxes = [op for op in body.operations if op.operation.name == "tile.reduce" and
-             ir.StringAttr(op.attributes["kind"]).value == "max"]
-    results = []
-    structure = len(sums) == 1 and len(maxes) == 1 and sums[0].operation.operands[0] == p_tile and \
-        all(_is_residual(op.operation.operands[0], p_tile, chain[0].operation.operands[0]) for op in chain[1:])
-    if not structure:  # no solver call can say anything about a form it does not read
-        from .solver import Outcome
-        return [("one key block keeps the online-softmax invariants",
-                 Outcome("error", 0.0, {}, "the block's P·V mmas do not read the exponentials the row sum adds "
-                                           "up (P, then at most its rounding residual)"))]
-    x_tile = maxes[0].operation.operands[0]
-    x, rowmax, rowsum = s.tile(x_tile), s.sym[maxes[0].result], s.sym[sums[0].result]
-    p_x = s.tile(p_tile)
-    # the mmas' sum_j p_j v_j (P's rounding, and the residual mma that restores it for an f32
-    # result, read as exact: the value facts here are modulo dtype rounding)
-    pv_sum = acc_new - s.tile(base)
-    exp = s.exp
-    axioms = [exp(z3.RealVal(0)) == 1] + [exp(a - m_new) * exp(m_new) == exp(a) for a in (s.m, x)]
-    facts = [rowmax >= x]
-    claims = {
-        "the new running max is max(m, rowmax x)": m_new == z3.If(s.m >= rowmax, s.m, rowmax),
-        "each exponential of the block is exp(x - m'): p * exp(m') = exp(x)": z3.Implies(
-            z3.And(x != s.neg_inf, m_new >= x), p_x * exp(m_new) == exp(x)),
-        "the row sum is rescaled to the new max: l' exp(m') = l exp(m) + sum_j p_j exp(m')":
-            l_new * exp(m_new) == s.l * exp(s.m) + rowsum * exp(m_new),
-        "the accumulator is rescaled to the new max: acc' exp(m') = acc exp(m) + sum_j p_j v_j exp(m')":
-            acc_new * exp(m_new) == s.acc * exp(s.m) + pv_sum * exp(m_new),
-    }
-    for check, claim in claims.items():
-        results.append((check, prove(claim, axioms + facts + [s.m != s.neg_inf], watch={"m": s.m, "x": x, "m'": m_new})))
-    # fully masked rows (every x = -inf): the documented result is 0 / 0 = NaN, as in the oracle;
-    # it holds because a masked key adds nothing and such a row's state stays l = 0, acc = 0
-    # (a block sum of zero terms is 0: the termwise fact below, folded)
-    masked_row = [s.m == s.neg_inf, rowmax == s.neg_inf]
-    masked = {
-        "a masked key adds nothing: p = 0 where x = -inf": (z3.Implies(x == s.neg_inf, p_x == 0), []),
-        "a fully masked row keeps l = 0 through a fully masked block":
-            (l_new == 0, masked_row + [s.l == 0, rowsum == 0]),
-        "a fully masked row keeps acc = 0 through a fully masked block":
-            (acc_new == 0, masked_row + [s.acc == 0, pv_sum == 0]),
-    }
-    for check, (claim, premises) in masked.items():
-        results.append((check, prove(claim, axioms + facts + premises, watch={"m": s.m, "x": x, "m'": m_new})))
-    return results
-
-
-def _pv_chain(last):
-    """The mmas that accumulate P·V onto one base, in order, and that base (the rescaled acc)."""
-    chain, base = [last], last.operation.operands[2]
-    while not isinstance(base.owner, ir.Block) and base.owner.name == "tile.mma":
-        chain.insert(0, base.owner.opview)
-        base = base.owner.operands[2]
-    return chain, base
-
-
-def _is_residual(value, p_tile, rounded) -> bool:
-    """``value`` is round(p - ext(rounded)) elementwise: what rounding P to the mma's type lost."""
-    owner = value.owner
-    if isinstance(owner, ir.Block) or owner.operation.name != "tile.map":
-        return False
-    ops = list(owner.regions[0].blocks[0].operations)
-    names = [op.operation.name for op in ops]
-    if names != ["tile.elem", "tile.elem", "arith.extf", "arith.subf", "arith.truncf", "tile.yield"]:
-        return False
-    p_elem, r_elem, ext, sub = ops[:4]
-    return p_elem.operation.operands[0] == p_tile and r_elem.operation.operands[0] == rounded and \
-        ext.operation.operands[0] == r_elem.result and list(sub.operation.operands) == [p_elem.result, ext.result]
-
-
-def _unround(value):
-    owner = value.owner
-    if isinstance(owner, ir.Block) or owner.operation.name != "tile.map":
-        return value
-    ops = list(owner.regions[0].blocks[0].operations)
-    if len(ops) == 3 and ops[0].operation.name == "tile.elem" and ops[1].operation.name == "arith.truncf":
-        return ops[0].operation.operands[0]
-    if len(ops) == 2 and ops[0].operation.name == "tile.elem":  # a copy (f32 operands: no rounding)
-        return ops[0].operation.operands[0]
-    return value
 
 
 def _skipped_blocks_masked(p, fn, bm: int, bn: int):
@@ -321,10 +177,6 @@ def _stabiliser_value(s, p, x_map, score):
         return s.vals.tensor(tensor, offs[:lead] + [o + pos[d] for o, d in zip(offs[lead:], dims)])
 
     return evaluate(x_map.regions[0].blocks[0], s.vals, read, s._outer)
-
-
-def _position(op):
-    return z3.Int(f"pos{ir.IntegerAttr(op.attributes['dim']).value}")
 
 
 def _head_dims(p, loop, ref, fused_fn):
