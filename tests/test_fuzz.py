@@ -188,16 +188,48 @@ def test_reference_follows_the_number_rule():
 
 
 def test_skip_known_draws_specs_without_a_known_feature(monkeypatch):
-    """A known bug's feature keeps specs out under --skip-known (a stand-in bug: rank 0 by name);
+    """A known bug's feature keeps cases out under --skip-known (a stand-in bug: rank 0 by name);
     the table holds no fixed bug."""
-    assert all(k.feature not in ("int-over-index", "rank0-bare", "two-batch-dims", "mixed-dtypes",
-                                 "mask-int-const", "mask-logic") for k in known.KNOWN)
-    bare = lambda spec: any(e[0] == "bare" for s in spec.stmts for e in walk(s.expr))
+    assert not {"int-over-index", "rank0-bare", "two-batch-dims", "mixed-dtypes", "mask-int-const",
+                "mask-logic"} & KNOWN_FEATURES
+    bare = lambda case: any(e[0] == "bare" for s in case.spec.stmts for e in walk(s.expr))
     monkeypatch.setattr(known, "KNOWN", [Known("bare", bare, frozenset({"ta"}), "a stand-in")])
     plain = [generate(SEED, i) for i in range(80)]
-    assert any(bare(c.spec) for c in plain)
-    assert known.known_bug(next(c for c in plain if bare(c.spec)).spec, "ta") == "a stand-in"
-    assert not any(bare(generate(SEED, i, frozenset({"bare"})).spec) for i in range(80))
+    assert any(bare(c) for c in plain)
+    assert known.known_bug(next(c for c in plain if bare(c)), "ta") == "a stand-in"
+    assert not any(bare(generate(SEED, i, frozenset({"bare"}))) for i in range(80))
+
+
+def _attention(extra: bool, head_dim: int) -> Case:
+    dims = lambda *names: tuple(("param", n) for n in names)
+    q, k, v = (Tensor(n, dims("S", "D"), "bf16") for n in "QKV")
+    scores = ("red", "sum", ("e",), ("bin", "*", ("read", "Q", (("var", "i"), ("var", "e"))),
+                                      ("read", "K", (("var", "j"), ("var", "e")))))
+    attention = Stmt("O", ("i", "d"), ("red", "sum", ("j",), ("bin", "*", ("red", "softmax", ("j",), scores),
+                                                                ("read", "V", (("var", "j"), ("var", "d"))))))
+    outputs, stmts = (Tensor("O", dims("S", "D"), "f32"),), (attention,)
+    if extra:
+        outputs, stmts = (*outputs, Tensor("Y", (("int", 1),), "f32")), (*stmts, Stmt("Y", ("i",), ("num", 0.5)))
+    return Case(0, 0, Spec((("S", 16), ("D", 64)), (), (q, k, v), outputs, stmts), (("D", head_dim),))
+
+
+def test_known_bugs_are_recognised():
+    assert features(_attention(False, 64)) == set()
+    assert features(_attention(True, 64)) == {"attention-other-outputs"}
+    assert features(_attention(False, 8)) == {"attention-head-dim-below-16"}
+    assert "unwritten" in known.known_bug(_attention(True, 64), "tile")
+    assert known.known_bug(_attention(True, 64), "loop") == ""
+
+
+def test_cuda_that_nvrtc_rejects_is_a_finding():
+    from tilec.fuzz.runner import _cuda_build_failure
+    from tilec.verify.report import Result
+
+    row = lambda detail: Result("k", "cuda", "build", "the CUDA source compiles for sm_80 (nvrtc)", "error", 0.0,
+                                "", detail=detail)
+    assert _cuda_build_failure(row("NVRTC failed to compile k for sm_80: | error: ...")) == "verify-cuda-build:nvrtc"
+    assert _cuda_build_failure(row("the CUDA emitter failed: 'Frag' object has no attribute 'transpose'"))
+    assert _cuda_build_failure(row("the CUDA emitter failed: error: tile.mma: f32 operands ... no CUDA lowering")) == ""
 
 
 def test_expected_counterexamples_are_bank_conflicts_of_odd_rows():

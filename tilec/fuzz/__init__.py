@@ -76,7 +76,7 @@ def _keep(finding: dict, case, result: dict, dog, args, stages: tuple, shrunk: d
     if not args.no_shrink and later is None:
         small, tries, smaller = shrink(case, finding, dog.run)
         shown = smaller or result
-        finding["known"] = known_bug(small.spec, finding["stage"])
+        finding["known"] = known_bug(small, finding["stage"])
     oracle_ok = shown["outcomes"].get("ta", {}).get("status") == "pass"
     stem = save(Path(args.out), case, small, finding, stages, args, tries, later, oracle_ok)
     done.append(stem)

@@ -239,7 +239,7 @@ def build(rng: random.Random) -> tuple[Spec, tuple, str]:
 
 def generate(seed: int, index: int, avoid=frozenset()) -> Case:
     """Case ``index`` of the stream ``seed``: the same (seed, index, avoid) gives the same case;
-    a spec with a feature in ``avoid`` (known.KNOWN_FEATURES) is drawn again.
+    a case with a feature in ``avoid`` (known.KNOWN_FEATURES) is drawn again.
 
         generate(1, 0) == generate(1, 0)
     """
@@ -250,10 +250,10 @@ def generate(seed: int, index: int, avoid=frozenset()) -> Case:
     for attempt in range(MAX_ATTEMPTS):
         rng = random.Random(f"tilec-fuzz/{seed}/{index}/{attempt}")
         spec, shapes, form = build(rng)
-        if features(spec) & avoid:
-            why = f"it has {', '.join(sorted(features(spec) & avoid))}"
-            continue
         case = Case(seed, index, spec, shapes, data_seed=index, form=form)
+        if features(case) & avoid:
+            why = f"it has {', '.join(sorted(features(case) & avoid))}"
+            continue
         env = case.env()
         why = conditioning(spec, env, make_inputs(spec, env, case.data_seed))
         if not why:

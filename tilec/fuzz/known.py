@@ -1,18 +1,18 @@
-"""Known compiler bugs (each with the spec feature it hinges on) and expected verifier verdicts.
+"""Known compiler bugs (each with the feature of a case it hinges on) and expected verifier verdicts.
 
-A finding is marked known when the spec has the feature of a bug in KNOWN and the finding is at
+A finding is marked known when the case has the feature of a bug in KNOWN and the finding is at
 one of that bug's stages; the mark is a note for the reader, the finding still counts.
-``tilec fuzz --skip-known`` draws again when a spec has a known bug's feature. A bug leaves the
+``tilec fuzz --skip-known`` draws again when a case has a known bug's feature. A bug leaves the
 table when it is fixed, so that a regression is a plain finding.
 
 A verifier counterexample for a kernel that computes the right result is a finding, unless it
 refutes a property the run cannot see and the verifier is right about (``expected``): bank
 conflicts of a shared-memory tile whose rows are not a power-of-two number of elements (an
-attention head dim of 17 or 24) are real, and cost bandwidth, not correctness.
+attention head dim of 17 or 12) are real, and cost bandwidth, not correctness.
 
-    features(spec)                                     # e.g. {"head-dim-96"} for a bug needing one
-    known_bug(spec, "tile")                            # what the first known bug says, or ""
-    expected("swizzle", "Q tile 128x24: ldmatrix phases are free of bank conflicts")   # "bank conflicts: ..."
+    features(case)        # e.g. {"attention-other-outputs"}
+    known_bug(case, "tile")   # what the first known bug says, or ""
+    expected("swizzle", "Q tile 128x17: ldmatrix phases are free of bank conflicts")   # "bank conflicts: ..."
 """
 
 from __future__ import annotations
@@ -21,45 +21,78 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from .model import Spec
+from .arith import index_value
+from .model import Case, Spec, walk
 
 
 @dataclass(frozen=True)
 class Known:
-    """A known bug: its feature (and how to see it in a spec), the stages it shows at, what goes wrong.
+    """A known bug: its feature (and how to see it in a case), the stages it shows at, what goes wrong.
 
-        Known("rank0-bare", lambda spec: any(n[0] == "bare" for s in spec.stmts for n in walk(s.expr)),
+        Known("rank0-bare", lambda case: any(n[0] == "bare" for s in case.spec.stmts for n in walk(s.expr)),
               frozenset({"ta"}), "a rank-0 tensor read by its bare name crashes")
     """
 
     feature: str
-    has: Callable[[Spec], bool]
+    has: Callable[[Case], bool]
     stages: frozenset
     what: str
+
+
+def value_tensors(spec: Spec) -> list:
+    """The V of each attention P·V in ``spec``: sum[j](softmax[j](...) * V[..., j, d]), the
+    softmax inline or a let (either factor first).
+
+        value_tensors(spec)   # e.g. ["V"]
+    """
+    lets = {s.name for s in spec.stmts if s.let and s.expr[0] == "red" and s.expr[1] == "softmax"}
+    found = []
+    for stmt in spec.stmts:
+        for e in walk(stmt.expr):
+            if e[0] != "red" or e[1] != "sum" or e[3][0] != "bin" or e[3][1] != "*":
+                continue
+            for p, v in ((e[3][2], e[3][3]), (e[3][3], e[3][2])):
+                softmax = (p[0] == "red" and p[1] == "softmax" and p[2] == e[2]) or (p[0] == "read" and p[1] in lets)
+                if softmax and v[0] == "read":
+                    found.append(v[1])
+    return found
+
+
+def _head_dim_below_16(case: Case) -> bool:
+    consts = {name: e[1] for name, e in case.spec.consts if e[0] == "num"}
+    dims = {t.name: t.dims for t in case.spec.inputs}
+    return any(v in dims and index_value(dims[v][-1], case.env(), consts) < 16 for v in value_tensors(case.spec))
 
 
 # Open known bugs. Fixed and removed: `1.0 / N` as floor division, a rank-0 tensor read by its
 # bare name, integer constants and and/or in masks (verify), GEMMs with two batch dims and mixed
 # operand types (tile), the f32-output attention tolerance, rank-0 results in verify, f32
 # attention in the CUDA emitter, fully masked softmax rows.
-KNOWN: list[Known] = []
-KNOWN_FEATURES = frozenset(k.feature for k in KNOWN)   # what --skip-known keeps out of the specs
+KNOWN = [
+    Known("attention-other-outputs", lambda case: bool(value_tensors(case.spec)) and len(case.spec.outputs) > 1,
+          frozenset({"tile", "verify"}),
+          "the attention tile kernel writes only the attention output: the spec's other outputs are "
+          "left unwritten, and verify proves the kernel"),
+    Known("attention-head-dim-below-16", _head_dim_below_16, frozenset({"verify"}),
+          "attention CUDA for a head dim below 16 declares a zero-length array; NVRTC rejects it"),
+]
+KNOWN_FEATURES = frozenset(k.feature for k in KNOWN)   # what --skip-known keeps out of the cases
 
 
-def features(spec: Spec) -> set:
-    """The features of known bugs present in ``spec`` (empty while no bug is open).
+def features(case: Case) -> set:
+    """The features of known bugs present in ``case``.
 
-        features(spec) <= {k.feature for k in KNOWN}
+        features(case) <= KNOWN_FEATURES
     """
-    return {k.feature for k in KNOWN if k.has(spec)}
+    return {k.feature for k in KNOWN if k.has(case)}
 
 
-def known_bug(spec: Spec, stage: str) -> str:
-    """What known bug explains a finding at ``stage`` for this spec ("" if none).
+def known_bug(case: Case, stage: str) -> str:
+    """What known bug explains a finding at ``stage`` for this case ("" if none).
 
-        known_bug(spec, "ta") == ""   # no open bug has a ta stage
+        known_bug(case, "ta") == ""   # no open bug shows at the ta stage
     """
-    have = features(spec)
+    have = features(case)
     for bug in KNOWN:
         if bug.feature in have and stage in bug.stages:
             return bug.what

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from .model import render
 
-ORDER = ["pass", "mismatch", "crash", "error", "rejected", "n/a", "timeout", "counterexample", "missed", "skipped"]
+ORDER = ["pass", "mismatch", "crash", "error", "rejected", "n/a", "timeout", "counterexample", "missed", "cuda-build",
+         "skipped"]
 
 
 class Tally:

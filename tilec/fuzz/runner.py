@@ -10,9 +10,11 @@ sizes (a TilecError from the lowering means ta-to-tile does not take this form: 
 ``verify`` is tilec.verify.verify_spec on the spec written to a file. A located TilecError
 is a rejection, not a finding; any other exception, an unlocated TilecError and a mismatch are
 findings, and so are verdicts that contradict the runs (a counterexample for a stage that
-matched, a proof of equivalence for one that did not). An ``error`` verdict (the verifier cannot
-check that kernel) and an expected counterexample (known.expected: bank conflicts of a tile
-whose rows are not a power of two) are counted and their reasons kept, but are not findings.
+matched, a proof of equivalence for one that did not) and CUDA that the emitter writes but
+NVRTC rejects (verify compiles for sm_80 and sm_90a, as `tilec verify` does). An ``error``
+verdict (the verifier cannot check that kernel) and an expected counterexample (known.expected:
+bank conflicts of a tile whose rows are not a power of two) are counted and their reasons kept,
+but are not findings.
 """
 
 from __future__ import annotations
@@ -26,10 +28,11 @@ from .model import Case, render
 from .reference import DTYPES, check, reference
 
 STAGES = ("ta", "loop", "tile", "verify")
+SPEC_FILE = "fuzz_case.ta"   # its stem names the kernel (in CUDA too: not "case", a C++ keyword)
 
 
 def _finding(case: Case, stage: str, kind: str, message: str) -> dict:
-    return {"stage": stage, "kind": kind, "message": message[:2000], "known": known_bug(case.spec, stage)}
+    return {"stage": stage, "kind": kind, "message": message[:2000], "known": known_bug(case, stage)}
 
 
 def _where(err: BaseException) -> str:
@@ -114,7 +117,7 @@ def run_case(case: Case, stages=STAGES, progress=lambda stage, done: None) -> di
     with dialects.context(), ir.Location.unknown():
         progress("ta", run.outcomes)
         try:
-            module = spec_to_ta(text, "case.ta")
+            module = spec_to_ta(text, SPEC_FILE)
             fn = module.body.operations[0]
             sig = signature(fn)
         except Exception as err:
@@ -157,18 +160,31 @@ def _tile(run: _Run, module, sig, inputs: dict, env: dict) -> None:
     run.stage("tile", lambda: run_tile(tiled, sig, inputs, env))
 
 
+def _cuda_build_failure(r) -> str:
+    """The finding class of a ``cuda build`` error row that shows a compiler bug ("" if none):
+    emitted CUDA that NVRTC rejects, or an emitter that fails other than with a TilecError (a
+    declared limit, such as f32 attention's P·V, is an error row like any other)."""
+    if r.stage != "cuda" or r.property != "build" or r.verdict != "error":
+        return ""
+    if r.detail.startswith("NVRTC failed"):
+        return "verify-cuda-build:nvrtc"
+    emitter = "the CUDA emitter failed: "
+    return "verify-cuda-build:emitter" if r.detail.startswith(emitter) and \
+        not r.detail.startswith(emitter + "error:") else ""
+
+
 def _verify(run: _Run, text: str, env: dict) -> None:
-    """tilec verify at the case's sizes (CUDA emitted, not compiled: no targets), and its verdicts
-    held against the tile and loop runs."""
+    """tilec verify at the case's sizes (its CUDA emitted and compiled, as `tilec verify` does), and
+    its verdicts held against the tile and loop runs."""
     from tilec.verify import verify_spec
 
     with tempfile.TemporaryDirectory(prefix="tilec-fuzz-") as tmp:
-        path = Path(tmp) / "case.ta"
+        path = Path(tmp) / SPEC_FILE
         path.write_text(text)
         try:
             # a spec ta-to-tile does not lower has its loop IR checked alone
             checked = "loop" if run.outcomes.get("tile", {}).get("status") == "n/a" else "tile"
-            report = verify_spec(str(path), "", dict(env), checked, ())
+            report = verify_spec(str(path), "", dict(env), checked)
         except Exception as err:
             run.failed("verify", err)
             return
@@ -177,6 +193,10 @@ def _verify(run: _Run, text: str, env: dict) -> None:
     for r in rows:
         verdicts[r.verdict] = verdicts.get(r.verdict, 0) + 1
     run.outcomes["verify"] = {"status": "pass", "message": "", "verdicts": verdicts}
+    for r in rows:
+        if _cuda_build_failure(r):
+            run.record("verify", "cuda-build", f"{r.check}: {r.detail}", _cuda_build_failure(r))
+            break
     explained = []   # counterexamples of properties the run cannot see that the verifier is right about
     for stage in ("tile", "loop"):
         ran = run.outcomes.get(stage, {}).get("status")

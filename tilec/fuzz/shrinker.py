@@ -124,7 +124,7 @@ def shrink(case: Case, finding: dict, run, budget_s: float = 120.0, max_tries: i
     only the stages the finding needs run."""
     key = (finding["stage"], finding["kind"])
     stages = NEEDS.get(finding["stage"], ("ta",))
-    allowed = features(case.spec)   # no slipping into a known bug the case did not have
+    allowed = features(case)   # no slipping into a known bug the case did not have
     start, tries, best, best_result = time.monotonic(), 0, case, None
     improved = True
     while improved:
@@ -135,7 +135,7 @@ def shrink(case: Case, finding: dict, run, budget_s: float = 120.0, max_tries: i
                 return best, tries, best_result
             candidate = _tidy(candidate)
             text = render(candidate.spec) + repr(candidate.shapes)
-            if text in seen or size(candidate) >= size(best) or not features(candidate.spec) <= allowed \
+            if text in seen or size(candidate) >= size(best) or not features(candidate) <= allowed \
                     or not _usable(candidate):
                 continue
             seen.add(text)

@@ -123,4 +123,4 @@ def _lost(case, stages, stage: str, done: dict, status: str, message: str, kind:
     outcomes = {s: done.get(s, {"status": "skipped", "message": f"after the {status} in {stage}"}) for s in stages}
     outcomes[stage] = {"status": status, "message": message}
     return {"outcomes": outcomes, "findings": [{"stage": stage, "kind": kind, "message": message,
-                                                "known": known_bug(case.spec, stage)}]}
+                                                "known": known_bug(case, stage)}]}
