@@ -27,6 +27,10 @@ from ._tile_attention_body import AttentionBody
 
 def analyse(fn):
     ops = list(fn.entry_block.operations)
+    returned = list(ops[-1].operation.operands)
+    if len(returned) != 1:  # the kernel stores the attention output only: others would stay unwritten
+        raise NoTileLowering(f"an attention tile kernel writes one output; "
+                             f"'{ir.StringAttr(fn.attributes['sym_name']).value}' has {len(returned)}")
     online = [op for op in ops if op.operation.name == "ta.online"]
     groups = {ir.StringAttr(op.attributes["group"]).value for op in online}
     if len(groups) != 1 or len(online) != 2:

@@ -60,6 +60,9 @@ class AttentionBody:
             dim = self.dims[self.d]
             raise NeedsStaticSize(f"the head dim '{dim}' sizes the register tiles: give it a default or fix it at "
                                   f"compile time (--shape {dim}=...)", dim.value if dim.op == "sym" else None)
+        if size % 16:  # the head dim is the k of the scores mma and the n of P·V (m16n8k16, B in pairs)
+            raise NoTileLowering(f"the head dim '{self.dims[self.d]}' = {size} must be a multiple of 16 "
+                                 f"(the tensor-core mma's k step)")
         self.head_dim = size
         self.query_dim = self.dims[self.i]
         count = const(1)

@@ -145,3 +145,23 @@ def test_fully_masked_softmax_and_logsumexp_agree(tmp_path):
     assert bool(expected["P"][0].isnan().all()) and expected["L"][0] == -torch.inf
     for name in ("P", "L"):
         assert compare(actual[name], expected[name]).ok, name
+
+
+@pytest.mark.parametrize("head_dim", [8, 17, 24])
+def test_head_dims_the_mma_cannot_step_are_declined(tilec, head_dim):
+    """The scores mma steps k by 16 and P·V loads B in pairs of 8-wide tiles: a head dim that is not a
+    multiple of 16 once compiled to CUDA that dropped the last columns (or did not compile)."""
+    status, out, err = tilec("compile", EXAMPLES / "attention.ta", "--shape", f"D={head_dim}", "--emit", "cuda")
+    assert status == 1 and "must be a multiple of 16" in err
+
+
+def test_attention_with_another_output_is_declined(tilec, tmp_path):
+    """The attention kernel stores one output; a second one would have been left unwritten."""
+    spec = tmp_path / "two.ta"
+    spec.write_text("param S = 64, T = 64, D = 64\ninput Q[S, D] : bf16\ninput K[T, D] : bf16\n"
+                    "input V[T, D] : bf16\noutput O[S, D] : bf16\noutput R[S] : f32\n"
+                    "O[i, d] = sum[j](softmax[j](sum[e](Q[i, e] * K[j, e])) * V[j, d])\nR[i] = sum[e](Q[i, e])\n")
+    status, out, err = tilec("compile", spec, "--emit", "tile")
+    assert status == 1 and "writes one output" in err
+    status, out, err = tilec("run", spec, "--stage", "loop")
+    assert status == 0, out + err

@@ -107,6 +107,9 @@ def _mma(self, op, a, b, acc):
     a_at = _fragment_addresses(self, a, "a") if not isinstance(a, Frag) else None
     b_at = _fragment_addresses(self, b, "b")
     steps = self.bk // 16
+    if self.bk % 16 or self.ni % 2:  # each k step is 16 wide; B fragments are loaded in pairs of n tiles
+        raise TilecError(f"tile.mma: k = {self.bk} and n = {8 * self.ni} per warp must be multiples of 16 "
+                         f"for mma.sync m16n8k16")
     # fragments of k step kk + 1 are loaded while step kk multiplies (two register buffers)
     self.line("{")
     self.line(f"uint32_t af[2][{self.mi}][4], bf[2][{self.ni}][2];")
