@@ -167,7 +167,7 @@ def form_attention(g) -> None:
     mask = g.pick([(6, None), (3, "causal"), (1, "window"), (1, "empty")])
     s = g.dim()
     t = s if mask in ("causal", "window") and g.chance(0.5) else g.dim()
-    d = g.param(g.rng.choice([8, 16, 16, 32, 64, 24, 17]))
+    d = g.param(g.rng.choice([16, 16, 32, 64, 48, 96, 8, 24]))   # 8, 24: ta-to-tile declines (k steps by 16)
     dt = g.pick([(3, "bf16"), (1, "f16"), (1, "f32")])
     kv_dims = bdims[:-1] + [("/", heads, ("const", G))] if gqa else bdims
     q = g.input(tuple(bdims) + (s, d), dt, "Q", reuse=0)
