@@ -4,9 +4,10 @@ independent torch reference; failures are shrunk and saved as reproducers.
     tilec fuzz --count 200 --seed 1 --stages ta,loop,tile     # exit 1 if anything was found
     tilec fuzz --seed 1 --case 17                             # replay one case, verbosely
 
-Modules: model (specs as data, rendered to text), generator + exprs + forms (the random specs),
-reference (the torch reference), runner (one case through the stages), watchdog (time limit,
-worker process), shrinker, known (features of known bugs), report (summary and reproducers).
+Modules: model (specs as data, rendered to text), generator + exprs + masks + forms (the random
+specs), reference + arith (the torch reference and the language's number rule), runner (one case
+through the stages), watchdog (time limit, worker process), shrinker, known (open known bugs and
+expected verdicts), report (summary and reproducers).
 """
 
 from __future__ import annotations
