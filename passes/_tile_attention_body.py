@@ -31,7 +31,7 @@ class AttentionBody:
     def __init__(self, fn, norm, numer, epilogue, options):
         self.fn, self.norm, self.numer, self.epilogue_maps, self.s = fn, norm, numer, epilogue, options
         results = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value).results
-        self.f32_output = isinstance(ir.RankedTensorType(results[0]).element_type, ir.F32Type)
+        self.out_element = ir.RankedTensorType(results[0]).element_type
         self.extents = [ir.StringAttr(e).value for e in ir.ArrayAttr(numer.attributes["extents"])]
         from tilec.dialects.dims import parse_dim
         self.dims = [parse_dim(e) for e in self.extents]

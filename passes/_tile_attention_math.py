@@ -119,8 +119,8 @@ def online_step(self, m, l, acc, x, v):
     scaled = tile_map(self, [s.bm, self.head_dim], f32,
                       lambda: arith.MulFOp(_elem(acc, [0, 1], 2), _elem(c, [0], 2)).result)
     acc_new = self.mma(p_low, v, scaled)
-    if element != f32 and self.f32_output:
-        # an f32 result must not carry P's bf16/f16 rounding (2^-8 relative): the residual
+    if element != f32 and self.out_element != element:
+        # a result of another type (f32, or f16 from bf16) must not carry P's rounding: the residual
         # p - round(p), rounded again, goes through a second mma (error ~2^-16, as f32 asks)
         rest = tile_map(self, [s.bm, s.bn], element, lambda: arith.TruncFOp(element, arith.SubFOp(
             _elem(p, [0, 1], 2), arith.ExtFOp(f32, _elem(p_low, [0, 1], 2)).result).result).result)

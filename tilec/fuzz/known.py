@@ -66,13 +66,9 @@ def _bf16_attention_to_f16(case: Case) -> bool:
 # bare name, integer constants and and/or in masks (verify), GEMMs with two batch dims and mixed
 # operand types (tile), the f32-output attention tolerance, rank-0 results in verify, f32
 # attention in the CUDA emitter, fully masked softmax rows, attention's tile kernel leaving a
-# second output unwritten, attention CUDA for head dims below 16 (both now declined).
-KNOWN = [
-    Known("attention-bf16-to-f16", _bf16_attention_to_f16, frozenset({"tile", "verify"}),
-          "attention with bf16 inputs and an f16 output misses the f16 tolerance in the tile kernel "
-          "(P is rounded to bf16 for the P·V mma; only f32 outputs get the residual mma), and verify "
-          "proves it"),
-]
+# second output unwritten, attention CUDA for head dims below 16 (both now declined), bf16
+# attention into an f16 output (the residual mma now serves every output type unlike P's).
+KNOWN: list = []  # no open known bug
 KNOWN_FEATURES = frozenset(k.feature for k in KNOWN)   # what --skip-known keeps out of the cases
 
 
