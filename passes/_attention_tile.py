@@ -27,10 +27,6 @@ from ._tile_attention_body import AttentionBody
 
 def analyse(fn):
     ops = list(fn.entry_block.operations)
-    returned = list(ops[-1].operation.operands)
-    if len(returned) != 1:  # the kernel stores the attention output only: others would stay unwritten
-        raise NoTileLowering(f"an attention tile kernel writes one output; "
-                             f"'{ir.StringAttr(fn.attributes['sym_name']).value}' has {len(returned)}")
     online = [op for op in ops if op.operation.name == "ta.online"]
     groups = {ir.StringAttr(op.attributes["group"]).value for op in online}
     if len(groups) != 1 or len(online) != 2:
@@ -43,6 +39,10 @@ def analyse(fn):
         by_t["ones" if _is_one(t) else "values"] = op
     if set(by_t) != {"ones", "values"}:
         raise NoTileLowering("one online sum must add 1 (the normaliser) and one a value tensor (the numerator)")
+    returned = list(ops[-1].operation.operands)
+    if len(returned) != 1:  # the kernel stores the attention output only: others would stay unwritten
+        raise NoTileLowering(f"an attention tile kernel writes one output; "
+                             f"'{ir.StringAttr(fn.attributes['sym_name']).value}' has {len(returned)}")
     return by_t["ones"], by_t["values"], [op for op in ops if op.operation.name == "ta.map" and
                                          op.operation.block == fn.entry_block]
 
