@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 from .diagnostics import MAX_PACKAGE_BYTES, TilecError, check_output, read_input, read_input_bytes
@@ -13,27 +11,17 @@ from .diagnostics import MAX_PACKAGE_BYTES, TilecError, check_output, read_input
 def write_atomically(path: str | Path, text: str) -> None:
     """Write ``text`` to ``path`` so that readers never see a partial file (a character
     device such as /dev/null is written through, never replaced)."""
+    from .fileio import replace_atomically
+
     path = Path(path)
     try:
         if path.exists() and not path.is_file() and not path.is_dir():
             with open(path, "w") as handle:
                 handle.write(text)
             return
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        from .fileio import umask_mode  # the mode open() would give: mkstemp's 0600 is not the user's
-        os.fchmod(fd, umask_mode())
+        replace_atomically(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
     except OSError as err:
         raise TilecError(f"cannot write '{path}': {err.strerror}") from None
-    try:
-        with os.fdopen(fd, "w") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException as err:
-        Path(tmp).unlink(missing_ok=True)
-        if isinstance(err, OSError):
-            raise TilecError(f"cannot write '{path}': {err.strerror}") from None
-        raise
 
 
 def _merged(shapes: list[dict[str, int]]) -> dict[str, int]:
@@ -277,14 +265,12 @@ def verify_command(args) -> int:
             check_output(path, flag)
     if args.spec.endswith(".tkp"):
         read_input_bytes(args.spec, MAX_PACKAGE_BYTES)
-    else:
-        _check_specs([args.spec])
-    if args.spec.endswith(".tkp"):
         if args.schedule or args.shape or args.target or args.stage != "tile":
             raise TilecError("a package is verified with the schedule, sizes and targets it was built with "
                              "(--schedule, --shape, --target and --stage do not apply)")
         report = verify_package(args.spec)
     else:
+        _check_specs([args.spec])
         report = verify_spec(args.spec, _schedule(args), _merged(args.shape), args.stage,
                              tuple(args.target or ["sm_80", "sm_90a"]))
     _print_report(report)

@@ -50,14 +50,14 @@ def specialize(module: ir.Module, shapes: dict[str, int]) -> None:
     """Bind shape parameters of ``module`` (in place) to sizes; names are checked first."""
     if not shapes:
         return
-    from .signature import signature
+    from .signature import MAX_SIZE, signature
 
     sig = signature(module.body.operations[0])
     for name, size in shapes.items():  # the others may stay symbolic: sizes are checked when bound in full
         if name not in sig.params:
             known = ", ".join(sig.params) or "none"
             raise TilecError(f"'{name}' is not a shape parameter of {sig.name} (parameters: {known})")
-        if not 1 <= size < 2**31:
+        if not 1 <= size <= MAX_SIZE:
             raise TilecError(f"shape parameter '{name}' = {size}: sizes are between 1 and 2^31 - 1")
     run_passes(module, [f"ta-specialize-shapes{{shapes={','.join(f'{k}={v}' for k, v in shapes.items())}}}"])
 

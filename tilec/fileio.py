@@ -1,13 +1,15 @@
-"""File modes for what tilec writes.
+"""Writing what tilec outputs: to a temporary file renamed into place, so that readers never
+see half a file, with the mode a plain ``open()`` would give (0666 less the user's umask;
+``mkstemp`` alone would leave 0600).
 
-Outputs are written to a temporary file and renamed into place (readers never see half a
-file); ``mkstemp`` creates that file 0600, so it is given the mode a plain ``open()``
-would: 0666 less the user's umask.
+    replace_atomically("out.mlir", lambda tmp: Path(tmp).write_text(text))
 """
 
 from __future__ import annotations
 
 import os
+import tempfile
+from pathlib import Path
 
 
 def umask_mode() -> int:
@@ -15,3 +17,19 @@ def umask_mode() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return 0o666 & ~mask
+
+
+def replace_atomically(path: str | Path, write) -> None:
+    """Call ``write(tmp)`` on a fresh temporary file beside ``path``, then rename it to ``path``;
+    on any failure the temporary file is removed and ``path`` is left as it was."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        os.fchmod(fd, umask_mode())
+        os.close(fd)
+        write(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import tempfile
 from pathlib import Path
 
 from torch_mlir import ir
@@ -19,7 +18,7 @@ from .codegen.compile import check_limits, compile_cuda
 from .dialects.dims import parse_dim
 from .codegen.cuda import emit_cuda
 from .diagnostics import TilecError
-from .fileio import umask_mode
+from .fileio import replace_atomically
 from .driver import build_tile
 from .frontend import load_spec
 from .runtime.package import write_package
@@ -129,22 +128,8 @@ def _spec_of(sig, role: str, name: str):
 
 
 def write_atomically(path: Path, manifest: dict, files: dict) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.fchmod(fd, umask_mode())
-    os.close(fd)
-    try:
-        write_package(tmp, manifest, files)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    replace_atomically(path, lambda tmp: write_package(tmp, manifest, files))
 
 
 def _copy_atomically(src: Path, dst: Path) -> None:
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=dst.parent, prefix=f".{dst.name}.", suffix=".tmp")
-    os.fchmod(fd, umask_mode())
-    os.close(fd)
-    shutil.copyfile(src, tmp)
-    os.replace(tmp, dst)
+    replace_atomically(dst, lambda tmp: shutil.copyfile(src, tmp))

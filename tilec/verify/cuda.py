@@ -23,8 +23,8 @@ def _compiled(source: str, name: str, target: str, compiler: str):
     return hashlib.sha256(cubin).hexdigest(), facts
 
 
-def check_cuda(build, targets: tuple = ("sm_80", "sm_90a"), compiler: str = "nvrtc") -> tuple[list[Result], object]:
-    """(rows, Kernel or None): emitting ``build.tile`` and compiling it for each target."""
+def check_cuda(build, targets: tuple = ("sm_80", "sm_90a"), compiler: str = "nvrtc") -> list[Result]:
+    """The rows of emitting ``build.tile`` as CUDA and compiling it for each target."""
     from tilec.codegen.compile import check_limits
     from tilec.codegen.cuda import emit_cuda
     from tilec.diagnostics import TilecError
@@ -39,7 +39,7 @@ def check_cuda(build, targets: tuple = ("sm_80", "sm_90a"), compiler: str = "nvr
     except (TilecError, ValueError, KeyError, NotImplementedError) as err:
         return [Result(name, "cuda", "build", "the tile program is emitted as CUDA", "error",
                        round(time.perf_counter() - start, 4), "the emitted module",
-                       detail=f"the CUDA emitter failed: {err}")], None
+                       detail=f"the CUDA emitter failed: {err}")]
     digest = hashlib.sha256(kernel.source.encode()).hexdigest()
     rows = [Result(name, "cuda", "build", "the tile program is emitted as CUDA", "proved",
                    round(time.perf_counter() - start, 4), f"source sha256 {digest[:16]}")]
@@ -48,12 +48,12 @@ def check_cuda(build, targets: tuple = ("sm_80", "sm_90a"), compiler: str = "nvr
         check = f"the CUDA source compiles for {target} ({compiler})"
         try:
             check_limits(target, kernel.threads, kernel.smem_bytes)
-            cubin, facts = _compiled(kernel.source, kernel.name, target, compiler)
+            cubin_digest, facts = _compiled(kernel.source, kernel.name, target, compiler)
         except TilecError as err:
             rows.append(Result(name, "cuda", "build", check, "error", round(time.perf_counter() - start, 4),
                                f"source sha256 {digest[:16]}", detail=" | ".join(err.message.splitlines()[:4])[:800]))
             continue
         rows.append(Result(name, "cuda", "build", check, "proved", round(time.perf_counter() - start, 4),
-                           f"cubin sha256 {cubin[:16]}", counterexample={},
+                           f"cubin sha256 {cubin_digest[:16]}", counterexample={},
                            detail=f"{facts.registers} registers, {facts.spill_stores} bytes spilled"))
-    return rows, kernel
+    return rows

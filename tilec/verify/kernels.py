@@ -36,7 +36,7 @@ def check_spec(module, schedule: str, path: str, shapes: dict | None = None, sta
                                   detail=f"no tile kernel: {err.message}"))
     if build is not None:
         results += check_build(build, path)
-        results += check_cuda(build, targets)[0]
+        results += check_cuda(build, targets)
     results += _check_loop_ir(module, path)
     return results
 
