@@ -1,0 +1,132 @@
+"""The kernels the GPU suite runs: every form ``tilec.driver.build_tile`` lowers, as data.
+
+Each case is a spec (text, or a path under examples/), the schedule it is built with, the
+sizes fixed at compile time, and the sizes it is run at. Run sizes divide no tile and
+include size-1 dims; for the GEMMs they also pick both kernel variants (rows of whole
+16-byte chunks take the cp.async kernel, others the element-copy one), for attention the
+head dim always does, so only a bias row can make a call unaligned.
+
+To add a form, add cases here and rebuild (tests/gpu/build.py); the test file reads the
+manifest the build writes, so nothing else changes. For example, a row program:
+
+    CASES["softmax"] = Case("examples/softmax.ta", "bm=4 bn=128 warps=4",
+                            runs=[{"N": 97, "C": 1000}, {"N": 1, "C": 1}])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# max |actual - oracle| allowed, relative to max |oracle|, by output dtype: a few ulps of the
+# output rounding (both sides round the same f32 sum; only the summation order and, in
+# attention, P's rounding to the input dtype differ)
+TOLERANCE = {"bf16": 2e-2, "f16": 3e-3, "f32": 1e-4}
+
+
+@dataclass(frozen=True)
+class Case:
+    """One kernel package and the sizes it is run at.
+
+    spec: spec text, or a path relative to the repository root ("examples/gemm.ta");
+    schedule: ta-to-tile's options ("" is the default schedule);
+    runs: parameter sizes per call (parameters left out take the spec's defaults);
+    fixed: sizes bound at compile time (a head dim left out takes its default)."""
+
+    spec: str
+    schedule: str
+    runs: list[dict]
+    fixed: dict = field(default_factory=dict)
+
+
+def gemm_spec(a: str, b: str, dtype: str, out: str) -> str:
+    """C[M, N] = A·B with A stored "mk" or "km" and B stored "kn" or "nk"."""
+    dims = {"mk": ("[M, K]", "[i, k]"), "km": ("[K, M]", "[k, i]"),
+            "kn": ("[K, N]", "[k, j]"), "nk": ("[N, K]", "[j, k]")}
+    return (f"param M, N, K\ninput A{dims[a][0]} : {dtype}\ninput B{dims[b][0]} : {dtype}\n"
+            f"output C[M, N] : {out}\nC[i, j] = sum[k](A{dims[a][1]} * B{dims[b][1]})\n")
+
+
+QK = "sum[e](Q[b, h, i, e] * K[b, h, j, e]) * rsqrt(D)"  # the scaled scores
+
+
+def attention_spec(scores: str, out: str = "bf16", dtype: str = "bf16", extra: str = "") -> str:
+    """O[b, h, i, d] = sum over j of softmax[j](``scores``) * V[b, h, j, d]."""
+    return (f"param B, H, S, T, D = 64\ninput Q[B, H, S, D] : {dtype}\ninput K[B, H, T, D] : {dtype}\n"
+            f"input V[B, H, T, D] : {dtype}\n{extra}output O[B, H, S, D] : {out}\n"
+            f"O[b, h, i, d] = sum[j](softmax[j]({scores}) * V[b, h, j, d])\n")
+
+
+# M, N, K: 257/129/65 divide no tile and are no whole chunk (element copies); 264/136/72
+# divide no tile but are whole chunks of bf16, f16 and f32 (cp.async); then size-1 dims
+GEMM_RUNS = [
+    {"M": 257, "N": 129, "K": 65},
+    {"M": 264, "N": 136, "K": 72},
+    {"M": 1, "N": 1, "K": 1},
+    {"M": 1, "N": 136, "K": 200},
+    {"M": 130, "N": 1, "K": 8},
+]
+# query and key lengths that divide no block, S != T both ways, one query and one key
+ATTENTION_RUNS = [
+    {"B": 2, "H": 3, "S": 97, "T": 130},
+    {"B": 1, "H": 2, "S": 130, "T": 97},
+    {"B": 1, "H": 1, "S": 1, "T": 1},
+    {"B": 3, "H": 1, "S": 17, "T": 1},
+]
+SQUARE_RUNS = [{"B": 2, "H": 3, "S": 97}, {"B": 1, "H": 2, "S": 130}, {"B": 1, "H": 1, "S": 1}]
+
+SMALL = "bm=64 bn=64 bk=32 warps=4 stages=2"
+FLASH = "bm=64 bn=64 warps=4 stages=2"
+
+CASES: dict[str, Case] = {
+    # -- GEMM: operand storage (n: as written, t: transposed), dtypes, schedules
+    "gemm_nn": Case("examples/gemm.ta", "", GEMM_RUNS),
+    "gemm_nn_small_tiles": Case("examples/gemm.ta", "bm=32 bn=64 bk=16 warps=4 stages=4 swizzle=false group-m=1",
+                                GEMM_RUNS),
+    "gemm_nn_one_warp": Case("examples/gemm.ta", "bm=16 bn=16 bk=16 warps=1 stages=2", GEMM_RUNS[:3]),
+    "gemm_nn_8_warps": Case("examples/gemm.ta", "bm=128 bn=128 bk=32 warps=8 stages=4", GEMM_RUNS[:3]),
+    "gemm_tn": Case(gemm_spec("km", "kn", "bf16", "bf16"), SMALL, GEMM_RUNS),
+    "gemm_nt": Case(gemm_spec("mk", "nk", "bf16", "f32"), SMALL, GEMM_RUNS),
+    "gemm_tt": Case(gemm_spec("km", "nk", "f16", "f32"), SMALL, GEMM_RUNS),
+    "gemm_f16": Case(gemm_spec("mk", "kn", "f16", "f16"), SMALL, GEMM_RUNS),
+    "gemm_f32_nn": Case(gemm_spec("mk", "kn", "f32", "f32"), "bm=64 bn=64 bk=16 stages=2", GEMM_RUNS),
+    "gemm_f32_nt": Case("examples/gemm_f32_nt.ta", "bm=64 bn=64 bk=16 stages=2", GEMM_RUNS),
+    "gemm_fixed_k": Case(gemm_spec("mk", "kn", "bf16", "f32"), SMALL,
+                         [{"M": 257, "N": 129}, {"M": 1, "N": 1}], fixed={"K": 72}),
+    # a scale inside the sum and swapped factors: hoisted into the epilogue
+    "gemm_scaled": Case("param M, N, K\ninput A[M, K] : bf16\ninput B[K, N] : bf16\noutput C[M, N] : bf16\n"
+                        "C[i, j] = sum[k](B[k, j] * A[i, k] * 0.5)\n", SMALL, GEMM_RUNS[:3]),
+    "gemm_bias_gelu": Case("examples/matmul_bias_gelu.ta", SMALL, GEMM_RUNS),
+    "batched_gemm": Case("examples/batched_gemm.ta", SMALL,
+                         [{"Bt": 3, "M": 257, "N": 129, "K": 65}, {"Bt": 2, "M": 72, "N": 136, "K": 72},
+                          {"Bt": 1, "M": 1, "N": 1, "K": 1}]),
+    "gemm_two_batch_dims": Case(
+        "param P, Q, M, N, K\ninput A[P, Q, M, K] : bf16\ninput B[P, Q, K, N] : bf16\noutput C[P, Q, M, N] : f32\n"
+        "C[p, q, i, j] = sum[k](A[p, q, i, k] * B[p, q, k, j])\n", SMALL,
+        [{"P": 2, "Q": 3, "M": 97, "N": 65, "K": 33}, {"P": 1, "Q": 2, "M": 72, "N": 136, "K": 72},
+         {"P": 1, "Q": 1, "M": 1, "N": 1, "K": 1}]),
+    # -- attention (fused online softmax)
+    "attention": Case("examples/attention.ta", FLASH, ATTENTION_RUNS),
+    "attention_d128": Case("examples/attention.ta", "bm=128 bn=64 warps=8 stages=2", ATTENTION_RUNS[:3],
+                           fixed={"D": 128}),
+    "attention_d16_one_warp": Case("examples/attention.ta", "bm=16 bn=16 warps=1 stages=3", ATTENTION_RUNS[:3],
+                                   fixed={"D": 16}),
+    "attention_d96": Case("examples/attention.ta", "bm=64 bn=32 warps=4 stages=3", ATTENTION_RUNS[:3],
+                          fixed={"D": 96}),
+    "attention_causal": Case("examples/causal_attention.ta", FLASH, SQUARE_RUNS),
+    # strict causal with S != T: query row 0 sees no key, its output is NaN (as torch.softmax)
+    "attention_causal_strict": Case(attention_spec(f"{QK} where j < i else -inf", out="f32"), FLASH,
+                                    ATTENTION_RUNS[:3]),
+    # T = 130 rows of f32 bias are no whole chunk, T = 132 are
+    "attention_bias": Case("examples/attention_bias.ta", FLASH,
+                           [{"B": 2, "H": 3, "S": 97, "T": 130}, {"B": 1, "H": 2, "S": 130, "T": 132},
+                            {"B": 1, "H": 1, "S": 1, "T": 1}]),
+    "attention_gqa": Case("examples/gqa_attention.ta", FLASH,
+                          [{"B": 2, "H": 8, "S": 97, "T": 130}, {"B": 1, "H": 4, "S": 1, "T": 1}]),
+    "attention_alibi": Case(attention_spec(f"{QK} + slopes[h] * (j - i)", extra="input slopes[H] : f32\n"), FLASH,
+                            ATTENTION_RUNS[:3]),
+    "attention_bf16_to_f16": Case(attention_spec(QK, out="f16"), FLASH, ATTENTION_RUNS[:3]),
+    "attention_bf16_to_f32": Case(attention_spec(QK, out="f32"), FLASH, ATTENTION_RUNS[:3]),
+    "attention_f16": Case(attention_spec(QK, out="f16", dtype="f16"), FLASH, ATTENTION_RUNS[:3]),
+    # f32 attention is not here: ta-to-tile lowers it, but the CUDA emitter refuses f32 P·V with P
+    # in registers ("no CUDA lowering yet"); add a case when it emits one
+}
