@@ -157,3 +157,59 @@ class WarpTiling:
         if transposed:
             return n + lane % 8 + (lane // 16) * 8, kk * 16 + ((lane // 8) % 2) * 8
         return kk * 16 + lane % 16, n + (lane // 16) * 8
+
+
+# -- register layouts: how a register tile is spread over the warps and lanes of a CTA --------
+# Each is the encoding of a tile value's tensor type (dialects/tile.py), so the emitter, the
+# interpreter and the verifier read a value's distribution from its type.
+
+
+@dataclass(frozen=True)
+class MmaLayout:
+    """mma.sync m16n8k16 accumulator fragments over a wm x wn grid of warps (``WarpTiling``)."""
+
+    wm: int
+    wn: int
+
+    def tiling(self, rows: int, cols: int) -> WarpTiling:
+        return WarpTiling(rows, cols, self.wm * self.wn, rows_only=self.wn == 1 and self.wm > 1)
+
+
+@dataclass(frozen=True)
+class OperandLayout:
+    """The A (``index`` 0) or B (1) operand fragments of an mma whose accumulator is ``parent``."""
+
+    parent: MmaLayout
+    index: int
+
+
+@dataclass(frozen=True)
+class BlockedLayout:
+    """Row-program tiles: warp w owns rows w, w + warps, ...; in a row, lane l holds ``vec``
+    consecutive elements at column (c * 32 + l) * vec for each c (vectorised, coalesced loads)."""
+
+    warps: int
+    vec: int
+
+    def position(self, warp, lane, i, c, e):
+        """(row, col) in the tile of the thread's element [i][c][e]."""
+        return i * self.warps + warp, (c * 32 + lane) * self.vec + e
+
+    def per_thread(self, rows: int, cols: int) -> tuple[int, int, int]:
+        """The thread's register array: [rows / warps][cols / (32 * vec)][vec]."""
+        return rows // self.warps, cols // (32 * self.vec), self.vec
+
+
+@dataclass(frozen=True)
+class SliceLayout:
+    """A vector taken from a 2-d ``parent`` layout by dropping ``dim`` (dim 1: one value per row)."""
+
+    parent: MmaLayout | BlockedLayout
+    dim: int
+
+
+def blocked_for(cols: int, element_bytes: int, warps: int) -> BlockedLayout:
+    """The blocked layout of a row block of ``cols`` columns: 16-byte vectors where a warp's
+    32 lanes still cover the block, narrower ones otherwise."""
+    vec = max(1, min(16 // element_bytes, cols // 32))
+    return BlockedLayout(warps, vec)

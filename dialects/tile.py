@@ -18,7 +18,8 @@ from torch_mlir.dialects import ext
 from torch_mlir.dialects.ext import Operand, Region, Result
 
 from ._verify import Invalid, affine_maps_single, int_attr, is_float, projected_dims, str_attr, verifier
-from .layout import Layout, Swizzle
+from .layout import BlockedLayout, Layout, MmaLayout, OperandLayout, SliceLayout, Swizzle
+from .schedule import Schedule
 
 SHARED = 3  # the address space of shared memory
 
@@ -56,6 +57,107 @@ def layout_of(attr: ir.Attribute) -> Layout:
         return Layout(tuple(shape), tuple(stride), Swizzle(*swizzle))
     except ValueError as err:
         raise Invalid(str(err)) from None
+
+
+class MmaAttr(Tile.Attribute, name="mma"):
+    """Register layout of mma accumulator fragments over a grid of warps: ``#tile.mma<[4, 1]>``."""
+
+    warps: ir.ArrayAttr
+
+
+class MmaOperandAttr(Tile.Attribute, name="mma_operand"):
+    """Register layout of an mma's A (0) or B (1) operand: ``#tile.mma_operand<[2, 2], 0>``."""
+
+    warps: ir.ArrayAttr
+    index: ir.IntegerAttr
+
+
+class BlockedAttr(Tile.Attribute, name="blocked"):
+    """Register layout of row-program tiles: ``#tile.blocked<4, 8>`` (warps, vector width)."""
+
+    warps: ir.IntegerAttr
+    vec: ir.IntegerAttr
+
+
+class SliceAttr(Tile.Attribute, name="slice"):
+    """A vector of a 2-d register layout without ``dim``: ``#tile.slice<"mma", [4, 1], 1>``
+    (parent kind and parameters, then the dropped dim)."""
+
+    parent: ir.StringAttr
+    params: ir.ArrayAttr
+    dim: ir.IntegerAttr
+
+
+def _ints(xs) -> ir.ArrayAttr:
+    return ir.ArrayAttr.get([ir.IntegerAttr.get(ir.IntegerType.get_signless(64), x) for x in xs])
+
+
+def register_layout_attr(layout) -> ir.Attribute:
+    """The encoding attribute of a register layout (layout.py's MmaLayout, BlockedLayout, ...)."""
+    i64 = lambda x: ir.IntegerAttr.get(ir.IntegerType.get_signless(64), x)
+    if isinstance(layout, MmaLayout):
+        return MmaAttr.get(_ints([layout.wm, layout.wn]))
+    if isinstance(layout, OperandLayout):
+        return MmaOperandAttr.get(_ints([layout.parent.wm, layout.parent.wn]), i64(layout.index))
+    if isinstance(layout, BlockedLayout):
+        return BlockedAttr.get(i64(layout.warps), i64(layout.vec))
+    parent = layout.parent
+    kind, params = ("mma", [parent.wm, parent.wn]) if isinstance(parent, MmaLayout) else \
+        ("blocked", [parent.warps, parent.vec])
+    return SliceAttr.get(ir.StringAttr.get(kind), _ints(params), i64(layout.dim))
+
+
+def register_layout(t: ir.Type):
+    """The register layout of a tile type's encoding, or None when it has none."""
+    encoding = ir.RankedTensorType(t).encoding
+    if encoding is None:
+        return None
+    try:
+        params = ir.DynamicAttr(encoding).params
+    except (ValueError, TypeError):
+        raise Invalid(f"tile encoding {encoding} is not a register layout") from None
+    ints = lambda a: [ir.IntegerAttr(x).value for x in ir.ArrayAttr(a)]
+    text = str(encoding)
+    if text.startswith("#tile.mma<"):
+        return MmaLayout(*ints(params[0]))
+    if text.startswith("#tile.mma_operand<"):
+        return OperandLayout(MmaLayout(*ints(params[0])), ir.IntegerAttr(params[1]).value)
+    if text.startswith("#tile.blocked<"):
+        return BlockedLayout(ir.IntegerAttr(params[0]).value, ir.IntegerAttr(params[1]).value)
+    if text.startswith("#tile.slice<"):
+        kind, values = ir.StringAttr(params[0]).value, ints(params[1])
+        parent = MmaLayout(*values) if kind == "mma" else BlockedLayout(*values)
+        return SliceLayout(parent, ir.IntegerAttr(params[2]).value)
+    raise Invalid(f"tile encoding {encoding} is not a register layout")
+
+
+class ScheduleAttr(Tile.Attribute, name="schedule"):
+    """The schedule a tile function was built under (see schedule.py), on its
+    ``tile.schedule`` attribute: ``#tile.schedule<{bm = 128 : i64, ..., swizzle = true}>``."""
+
+    options: ir.DictAttr
+
+
+def schedule_attr(schedule: Schedule) -> ir.Attribute:
+    """The IR attribute of a schedule (inside an active context)."""
+    i64 = ir.IntegerType.get_signless(64)
+    return ScheduleAttr.get(ir.DictAttr.get({
+        k: ir.BoolAttr.get(v) if isinstance(v, bool) else ir.IntegerAttr.get(i64, v)
+        for k, v in schedule.items().items()}))
+
+
+def schedule_of(op) -> Schedule:
+    """The Schedule on a tile function (its ``tile.schedule`` attribute); Invalid when absent or malformed."""
+    attrs = op.attributes if hasattr(op, "attributes") else op.operation.attributes
+    if "tile.schedule" not in attrs:
+        raise Invalid("a tile function carries its schedule as the 'tile.schedule' attribute (run ta-to-tile)")
+    try:
+        options = ir.DictAttr(ir.DynamicAttr(attrs["tile.schedule"]).params[0])
+        values = {named.name: ir.BoolAttr(named.attr).value if isinstance(named.attr, ir.BoolAttr)
+                  else ir.IntegerAttr(named.attr).value for named in options}
+        return Schedule(**values)
+    except (ValueError, TypeError, IndexError) as err:
+        raise Invalid(f"malformed tile.schedule attribute: {err}") from None
 
 
 def _tile(t: ir.Type, what: str) -> ir.RankedTensorType:

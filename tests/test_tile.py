@@ -88,14 +88,18 @@ def test_broken_tile_programs_give_wrong_numbers(name):
     assert not all(r.ok for r in results)
 
 
-def test_forms_without_a_tile_lowering_are_reported(tilec):
-    status, out, err = tilec("run", EXAMPLES / "layernorm.ta", "--stage", "tile")
-    assert status == 1 and "ta-to-tile lowers one online group of two sums" in err
+def test_row_programs_take_their_own_default_schedule(tilec):
+    status, out, err = tilec("run", EXAMPLES / "layernorm.ta", "--stage", "tile", "--shape", "N=9,C=300")
+    assert status == 0 and "(ok)" in out
+    status, out, err = tilec("run", EXAMPLES / "layernorm.ta", "--stage", "tile", "--schedule", "bm=64,bn=256,warps=1")
+    assert status == 1 and "cannot build this rows kernel: each thread would hold 512 elements" in err
 
 
 def test_bad_schedule_is_reported_against_the_flag(tilec):
     status, out, err = tilec("run", EXAMPLES / "gemm.ta", "--stage", "tile", "--schedule", "bm=60")
-    assert status == 1 and err.startswith("error: --schedule: bm, bn and bk must be multiples of 16")
+    # the schedule is legal or not for the kernel's form: every reason, named against that form
+    assert status == 1 and err.startswith("error: schedule bm=60,") and "contraction kernel" in err
+    assert "bm, bn and bk must be multiples of 16" in err and "30x64" in err
 
 
 def test_run_stage_tile_command(tilec):

@@ -23,7 +23,7 @@ CASES = [
 ]
 
 
-def _check(module, shapes, schedule="bm=16 bn=16 stages=2"):
+def _check(module, shapes, schedule="bm=16 bn=16 warps=1 stages=2"):
     run_passes(module, [f"ta-specialize-shapes{{shapes={','.join(f'{k}={v}' for k, v in shapes.items())}}}"])
     fn = module.body.operations[0]
     sig = signature(fn)
@@ -46,7 +46,7 @@ def test_f16_and_sq_different_from_sk():
     spec = ("param S, T, D = 64\ninput Q[S, D] : f16\ninput K[T, D] : f16\ninput V[T, D] : f16\noutput O[S, D] : f16\n"
             "O[i, d] = sum[j](softmax[j](sum[e](Q[i, e] * K[j, e]) * 0.125) * V[j, d])\n")
     with dialects.context(), ir.Location.unknown():
-        results = _check(spec_to_ta(spec, "f16.ta"), {"S": 9, "T": 70, "D": 64}, "bm=16 bn=32 stages=3")
+        results = _check(spec_to_ta(spec, "f16.ta"), {"S": 9, "T": 70, "D": 64}, "bm=16 bn=32 warps=1 stages=3")
     assert all(r.ok for r in results), [str(r) for r in results]
 
 
@@ -54,11 +54,12 @@ def test_the_program_is_an_online_recurrence():
     with dialects.context(), ir.Location.unknown():
         module = load_spec(str(EXAMPLES / "causal_attention.ta"))
         run_passes(module, ["ta-specialize-shapes{shapes=D=64}"])
-        text = str(to_tile(module, "bm=32 bn=32 stages=3"))
+        text = str(to_tile(module, "bm=32 bn=32 warps=2 stages=3"))
     # one pipelined loop over key blocks carrying (row max, row sum, accumulator), two mmas in it
     assert text.count("tile.stages = 3") == 1 and text.count('"tile.mma"') == 2
     assert 'kind = "max"' in text and 'kind = "sum"' in text and "math.exp" in text
-    assert "tensor<32xf32>, tensor<32xf32>, tensor<32x64xf32>" in text
+    rows, acc = 'tensor<32xf32, #tile.slice<"mma", [2, 1], 1 : i64>>', "tensor<32x64xf32, #tile.mma<[2, 1]>>"
+    assert f"{rows}, {rows}, {acc}" in text  # the loop carries (m, l, acc), each warp owning whole rows
 
 
 def test_the_head_dim_must_be_fixed():
@@ -66,7 +67,7 @@ def test_the_head_dim_must_be_fixed():
 
     with dialects.context(), ir.Location.unknown():
         with pytest.raises(TilecError, match="fix it at compile time"):
-            to_tile(load_spec(str(EXAMPLES / "attention.ta")), "bm=32 bn=32")
+            to_tile(load_spec(str(EXAMPLES / "attention.ta")), "bm=32 bn=32 warps=2")
 
 
 def test_compile_uses_the_specs_own_head_dim_default(tilec):
@@ -120,7 +121,7 @@ def test_fully_masked_rows_are_nan_in_every_stage():
         env = bind(sig, {})
         inputs = random_inputs(sig, env, 0)
         expected = evaluate(fn, inputs, env)["O"]
-        staged = {stage: run_stage(stage, module, sig, inputs, env, "bm=16 bn=16 stages=2")["O"]
+        staged = {stage: run_stage(stage, module, sig, inputs, env, "bm=16 bn=16 warps=1 stages=2")["O"]
                   for stage in ("loop", "tile")}
     assert bool(expected[0].isnan().all()) and not bool(expected[1:].isnan().any())
     for stage, actual in staged.items():

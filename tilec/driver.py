@@ -78,7 +78,7 @@ class TileBuild:
 def build_tile(module: ir.Module, shapes: dict[str, int] | None = None, schedule: str = "") -> TileBuild:
     """Lower a ta module to its tile kernel under ``schedule``, fixing ``shapes``; a size the
     lowering needs fixed is bound to its parameter's default (an error names it if none)."""
-    from tilec.passes._gemm_tile import NeedsStaticSize
+    from tilec.passes.ta_to_tile.common import NeedsStaticSize
 
     fn = module.body.operations[0]
     defaults = {n.name: ir.IntegerAttr(n.attr).value for n in ir.DictAttr(fn.attributes["ta.params"])

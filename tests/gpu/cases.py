@@ -77,6 +77,9 @@ SQUARE_RUNS = [{"B": 2, "H": 3, "S": 97}, {"B": 1, "H": 2, "S": 130}, {"B": 1, "
 SMALL = "bm=64 bn=64 bk=32 warps=4 stages=2"
 FLASH = "bm=64 bn=64 warps=4 stages=2"
 
+ROWS = "bm=8 bn=256 warps=4"
+ROW_RUNS = [{"N": 97, "C": 1000}, {"N": 33, "C": 4096}, {"N": 5, "C": 777}, {"N": 1, "C": 1}]
+
 CASES: dict[str, Case] = {
     # -- GEMM: operand storage (n: as written, t: transposed), dtypes, schedules
     "gemm_nn": Case("examples/gemm.ta", "", GEMM_RUNS),
@@ -127,6 +130,13 @@ CASES: dict[str, Case] = {
     "attention_bf16_to_f16": Case(attention_spec(QK, out="f16"), FLASH, ATTENTION_RUNS[:3]),
     "attention_bf16_to_f32": Case(attention_spec(QK, out="f32"), FLASH, ATTENTION_RUNS[:3]),
     "attention_f16": Case(attention_spec(QK, out="f16", dtype="f16"), FLASH, ATTENTION_RUNS[:3]),
+    # row programs: a warp per row, column blocks of bn; odd row lengths take the unaligned variant
+    "softmax": Case("examples/softmax.ta", ROWS, ROW_RUNS),
+    "softmax_narrow_blocks": Case("examples/softmax.ta", "bm=16 bn=64 warps=8", ROW_RUNS[:3]),
+    "logsumexp": Case("examples/logsumexp.ta", ROWS, ROW_RUNS),
+    "layernorm": Case("examples/layernorm.ta", ROWS, ROW_RUNS),
+    "rmsnorm": Case("examples/rmsnorm.ta", ROWS, ROW_RUNS),
+    "rmsnorm_one_warp": Case("examples/rmsnorm.ta", "bm=1 bn=32 warps=1", ROW_RUNS),
     # f32 attention is not here: ta-to-tile lowers it, but the CUDA emitter refuses f32 P·V with P
     # in registers ("no CUDA lowering yet"); add a case when it emits one
 }

@@ -14,11 +14,11 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 
+from tilec.dialects.schedule import TARGETS
+
 from ..diagnostics import TilecError
 
 # per-block limits of the targets (dynamic shared memory with the opt-in attribute)
-TARGETS = {"sm_80": {"smem": 163 * 1024, "threads": 1024, "regs": 65536},
-           "sm_90a": {"smem": 227 * 1024, "threads": 1024, "regs": 65536}}
 
 
 @dataclass(frozen=True)
@@ -36,11 +36,11 @@ def check_limits(target: str, threads: int, smem_bytes: int) -> None:
     if target not in TARGETS:
         raise TilecError(f"unknown target '{target}' (targets: {', '.join(TARGETS)})")
     limits = TARGETS[target]
-    if smem_bytes > limits["smem"]:
+    if smem_bytes > limits.smem:
         raise TilecError(f"the schedule needs {smem_bytes} bytes of shared memory; {target} allows "
-                         f"{limits['smem']} per block: lower stages, bm, bn or bk")
-    if threads > limits["threads"]:
-        raise TilecError(f"the schedule needs {threads} threads per block; {target} allows {limits['threads']}")
+                         f"{limits.smem} per block: lower stages, bm, bn or bk")
+    if threads > limits.threads:
+        raise TilecError(f"the schedule needs {threads} threads per block; {target} allows {limits.threads}")
 
 
 def parse_ptxas(log: str, kernel: str) -> PtxasFacts:
@@ -109,6 +109,6 @@ def compile_cuda(source: str, kernel: str, target: str, compiler: str = "nvrtc")
     """(cubin, ptxas facts) of ``kernel`` in ``source`` for ``target``."""
     cubin, log = (compile_nvrtc if compiler == "nvrtc" else compile_nvcc)(source, kernel, target)
     facts = parse_ptxas(log, kernel)
-    if facts.registers * 1 > TARGETS[target]["regs"]:
+    if facts.registers > TARGETS[target].registers:
         raise TilecError(f"{kernel} needs {facts.registers} registers per thread")
     return cubin, facts

@@ -20,11 +20,13 @@ from dataclasses import dataclass, field
 from torch_mlir import ir
 
 from tilec.dialects.dims import parse_dim
-from tilec.dialects.layout import WarpTiling
-from tilec.dialects.tile import layout_of
+from tilec.dialects._verify import Invalid
+from tilec.dialects.layout import BlockedLayout, MmaLayout, SliceLayout
+from tilec.dialects.tile import layout_of, register_layout, schedule_of
 
 from ..diagnostics import TilecError
 from .cexpr import dim_expr
+from . import cuda_blocked
 from .cuda_regs import copy_carried, materialize_map
 from .cuda_text import PRELUDE, ctype
 
@@ -61,11 +63,6 @@ class _SmemTile:
 
 
 @dataclass
-class _Acc:
-    name: str
-
-
-@dataclass
 class _Lazy:
     op: object            # a tile.load or tile.map, evaluated per element
 
@@ -79,18 +76,19 @@ class CudaEmitter:
         self.names: dict = {}
         self.counter = 0
         self.indent = 1
-        schedule = dict(item.split("=") for item in ir.StringAttr(fn.attributes["tile.schedule"]).value.split(","))
+        try:
+            schedule = schedule_of(fn)
+        except Invalid as err:
+            raise TilecError(str(err)) from None
         self.schedule = schedule
-        self.bm, self.bn, self.bk = (int(schedule[k]) for k in ("bm", "bn", "bk"))
-        self.warps = int(schedule["warps"])
-        self.threads = 32 * self.warps
-        self.attention = "tile.kind" in fn.attributes
-        self.tiling = WarpTiling(self.bm, self.bn, self.warps, rows_only=self.attention)
-        self.wm, self.wn, self.tm, self.tn = self.tiling.wm, self.tiling.wn, self.tiling.tm, self.tiling.tn
-        if self.tm % 16 or self.tn % 16:
-            raise TilecError(f"schedule {ir.StringAttr(fn.attributes['tile.schedule']).value}: each of the "
-                             f"{self.wm}x{self.wn} warps would own {self.tm}x{self.tn}; both must be multiples of 16")
-        self.mi, self.ni = self.tiling.mi, self.tiling.ni
+        self.bm, self.bn, self.bk, self.warps = schedule.bm, schedule.bn, schedule.bk, schedule.warps
+        self.threads = schedule.threads
+        # the warp grid of the function's register tiles (read from their layouts)
+        self.parent = parent_layout(fn)
+        self.wm = self.parent.wm if isinstance(self.parent, MmaLayout) else self.warps
+        self.tiling = self.parent.tiling(self.bm, self.bn) if isinstance(self.parent, MmaLayout) else None
+        t = self.tiling
+        self.mi, self.ni, self.tm, self.tn = (t.mi, t.ni, t.tm, t.tn) if t is not None else (0, 0, 0, 0)
         self.smem_bytes = 0
 
     # -- helpers -------------------------------------------------------------------------------
@@ -134,12 +132,11 @@ class CudaEmitter:
         head, rest = self.lines[:3], self.lines[3:]
         body = "\n".join(head + ["    " + line for line in self.prologue] + rest)
         variant = "16-byte aligned rows: cp.async" if self.aligned else "any row length: element copies"
-        source = (f"// schedule: {ir.StringAttr(fn.attributes['tile.schedule']).value}; {variant}\n"
+        source = (f"// schedule: {self.schedule.as_text()}; {variant}\n"
                   f"extern \"C\" __global__ void __launch_bounds__({self.threads})\n{name}({', '.join(sig)}) {{\n"
                   f"{body}\n}}\n")
         grid = [ir.StringAttr(g).value for g in ir.ArrayAttr(fn.attributes["tile.grid"])]
-        return Kernel(name, source, self.threads, self.smem_bytes, grid, args,
-                      ir.StringAttr(fn.attributes["tile.schedule"]).value)
+        return Kernel(name, source, self.threads, self.smem_bytes, grid, args, self.schedule.as_text())
 
     def block(self, block) -> None:
         for op in block.operations:
@@ -153,8 +150,7 @@ class CudaEmitter:
         pass
 
     def op_scf_yield(self, op):
-        if self.attention:
-            copy_carried(self, op)
+        copy_carried(self, op)
 
     def op_arith_constant(self, op):
         attr = op.attributes["value"]
@@ -226,25 +222,21 @@ class CudaEmitter:
         self.names[op.result] = _SmemTile(buf, stage, "transpose" in op.attributes)
 
     def op_tile_load(self, op):
-        self.names[op.result] = _Lazy(op)
+        t = ir.RankedTensorType(op.result.type)
+        if t.rank == 2 and isinstance(register_layout(t), BlockedLayout):
+            cuda_blocked.load(self, op)
+            return
+        self.names[op.result] = _Lazy(op)  # fragments and vectors: read element by element where used
 
     def op_tile_map(self, op):
-        if self.attention:
-            materialize_map(self, op)
+        layout = register_layout(op.result.type)
+        if isinstance(layout, SliceLayout) and layout.dim == 0:  # one value per column: computed where read
+            self.names[op.result] = _Lazy(op)
             return
-        ops = list(op.regions[0].blocks[0].operations)
-        yielded = ops[-1].operation.operands[0]
-        const = yielded.owner
-        if len(ops) <= 2 and not isinstance(const, ir.Block) and const.operation.name == "arith.constant" \
-                and isinstance(ir.RankedTensorType(op.result.type).element_type, ir.F32Type):
-            name = self.fresh("acc")
-            value = ir.FloatAttr(const.attributes["value"]).value
-            self.line(f"float {name}[{self.mi}][{self.ni}][4];")
-            self.line("#pragma unroll")
-            self.line(f"for (int e = 0; e < {self.mi * self.ni * 4}; ++e) (&{name}[0][0][0])[e] = {value!r}f;")
-            self.names[op.result] = _Acc(name)
+        if cuda_blocked.is_blocked(op.result.type):
+            cuda_blocked.materialize(self, op)
             return
-        self.names[op.result] = _Lazy(op)
+        materialize_map(self, op)
 
     from .cuda_ops import op_tile_async_copy, op_tile_mma, op_tile_store  # noqa: E402
     from .cuda_regs import op_tile_reduce  # noqa: E402
@@ -253,12 +245,32 @@ class CudaEmitter:
         return [dim_expr(parse_dim(d), self.params) for d in dims]
 
 
+def parent_layout(fn):
+    """The 2-d register layout the function's tiles share (an mma grid or a blocked layout)."""
+    def visit(block):
+        for op in block.operations:
+            for v in op.operation.results:
+                if isinstance(v.type, ir.RankedTensorType):
+                    layout = register_layout(v.type)
+                    if isinstance(layout, (MmaLayout, BlockedLayout)):
+                        return layout
+            for region in op.operation.regions:
+                for inner in region.blocks:
+                    found = visit(inner)
+                    if found is not None:
+                        return found
+        return None
+    return visit(fn.regions[0].blocks[0])
+
+
 def emit_cuda(module: ir.Module) -> Kernel:
     """The CUDA kernels of the (single) tile function in ``module``: one for inputs whose rows
     are whole 16-byte chunks (cp.async), one ``_unaligned`` for any other row length."""
     fn = module.body.operations[0]
     if "tile.schedule" not in fn.attributes:
         raise TilecError("the CUDA emitter takes tile IR (run ta-to-tile first)")
+    if parent_layout(fn) is None:
+        raise TilecError("the CUDA emitter takes register tiles with layouts (#tile.mma, #tile.blocked)")
     fast, slow = CudaEmitter(fn, aligned=True).emit(), CudaEmitter(fn, aligned=False).emit()
     fast.source = f"{PRELUDE}\n{fast.source}\n{slow.source}"
     fast.variants = {"aligned": fast.name, "unaligned": slow.name}

@@ -6,7 +6,7 @@ Methods of CudaEmitter (imported into its class body).
 from torch_mlir import ir
 
 from ..diagnostics import TilecError
-from tilec.dialects.layout import WarpTiling
+from tilec.dialects.tile import register_layout
 
 from .cexpr import CExpr
 from .cuda_scalar import float_literal, scalar_statement
@@ -85,8 +85,9 @@ def op_tile_mma(self, op):
     a, b, acc = (self.value(v) for v in op.operation.operands)
     k, n = ir.RankedTensorType(op.operation.operands[0].type).shape[1], ir.RankedTensorType(op.result.type).shape[1]
     self.names[op.result] = acc
-    tiling = WarpTiling(self.bm, n, self.warps, rows_only=True) if self.attention else self.tiling
-    with _Using(self, tiling, k if self.attention else self.bk):
+    m = ir.RankedTensorType(op.result.type).shape[0]
+    tiling = register_layout(op.result.type).tiling(m, n)
+    with _Using(self, tiling, k):
         _mma(self, op, a, b, acc)
 
 
@@ -221,9 +222,13 @@ def _lane_coordinates(self, tile, which):
 
 
 def op_tile_store(self, op):
+    from . import cuda_blocked
     from .cuda_regs import Frag
 
     tile = self.value(op.operation.operands[0])
+    if isinstance(tile, (cuda_blocked.Blocked, cuda_blocked.BRows)):
+        cuda_blocked.store(self, op)
+        return
     if isinstance(tile, Frag):
         with _Using(self, tile.tiling, self.bk):
             _store(self, op)

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from torch_mlir import ir
 
-from tilec.dialects.layout import WarpTiling
+from tilec.dialects.layout import MmaLayout, SliceLayout, WarpTiling
+from tilec.dialects.tile import register_layout
 
 from ..diagnostics import TilecError
 from .cexpr import CExpr
@@ -34,8 +35,14 @@ class Rows:
     tiling: WarpTiling
 
 
-def tiling_for(self, cols: int) -> WarpTiling:
-    return WarpTiling(self.bm, cols, self.warps, rows_only=True)
+def tiling_for(t: ir.RankedTensorType) -> WarpTiling:
+    """The mma warp tiling of a 2-d tile, or of the parent a row vector was sliced from."""
+    layout = register_layout(t)
+    if isinstance(layout, SliceLayout) and layout.dim == 1 and isinstance(layout.parent, MmaLayout):
+        return layout.parent.tiling(t.shape[0], 8 * layout.parent.wn)
+    if not isinstance(layout, MmaLayout):
+        raise TilecError(f"a register tile {t} needs an mma layout (or a row vector of one) here")
+    return layout.tiling(*t.shape)
 
 
 def _position(self, tiling, reg: str):
@@ -48,13 +55,13 @@ def materialize_map(self, op) -> None:
     element = ctype(t.element_type)
     name = self.fresh("r")
     if t.rank == 2:
-        tiling = tiling_for(self, t.shape[1])
+        tiling = tiling_for(t)
         self.line(f"{element} {name}[{tiling.mi}][{tiling.ni}][4];")
         loops = [("mi", tiling.mi), ("ni", tiling.ni), ("e", 4)]
         target, reg = f"{name}[mi][ni][e]", "e"
         result = Frag(name, tiling, element)
     else:
-        tiling = tiling_for(self, 8)
+        tiling = tiling_for(t)
         self.line(f"float {name}[{tiling.mi}][2];")
         loops = [("mi", tiling.mi), ("h", 2)]
         target, reg = f"{name}[mi][h]", "(h * 2)"
@@ -65,15 +72,16 @@ def materialize_map(self, op) -> None:
     self.line("{")
     self.indent += 1
     row, col = _position(self, tiling, reg)
-    value = _body(self, op, t.rank, row, col, reg)
+    value = map_body(self, op, row, col, lambda src, dims: _element(self, src, dims, t.rank, row, col, reg))
     self.line(f"{target} = {value};")
     self.indent -= 1
     self.line("}")
     self.names[op.result] = result
 
 
-def _body(self, op, rank: int, row: str, col: str, reg: str) -> str:
-
+def map_body(self, op, row: str, col: str, read) -> str:
+    """Emit the body of tile.map ``op`` at tile position (row, col); ``read(src, dims)`` gives the
+    C expression of a tile.elem of ``src`` (its layout's own register). Returns the yielded value."""
     local = {}
 
     def get(v):
@@ -89,7 +97,7 @@ def _body(self, op, rank: int, row: str, col: str, reg: str) -> str:
         if name == "tile.elem":
             src = inner.operation.operands[0]
             dims = [ir.AffineDimExpr(e).position for e in ir.AffineMapAttr(inner.attributes["map"]).value.results]
-            local[inner.result] = _element(self, src, dims, rank, row, col, reg)
+            local[inner.result] = read(src, dims)
         elif name == "tile.index":
             d = ir.IntegerAttr(inner.attributes["dim"]).value
             var = self.fresh("x")
@@ -115,7 +123,12 @@ def _element(self, src, dims, rank, row, col, reg) -> str:
 
 
 def op_tile_reduce(self, op) -> None:
+    from . import cuda_blocked
+
     src = self.value(op.operation.operands[0])
+    if isinstance(src, cuda_blocked.Blocked):
+        cuda_blocked.reduce(self, op)
+        return
     kind = ir.StringAttr(op.attributes["kind"]).value
     if not isinstance(src, Frag) or ir.IntegerAttr(op.attributes["dim"]).value != 1:
         raise TilecError("tile.reduce: rows of a register tile only")
@@ -146,10 +159,18 @@ def op_tile_reduce(self, op) -> None:
 
 def copy_carried(self, yield_op) -> None:
     """scf.yield in a loop carrying register tiles: copy each new tile into the carried one."""
+    from . import cuda_blocked
+
     loop = yield_op.operation.parent
     args = list(loop.regions[0].blocks[0].arguments)[1:]
     for arg, value in zip(args, yield_op.operation.operands):
         carried, new = self.value(arg), self.value(value)
+        if isinstance(carried, (cuda_blocked.Blocked, cuda_blocked.BRows)) and carried.name != new.name:
+            count = cuda_blocked.copy_count(carried)
+            self.line(f"for (int e = 0; e < {count}; ++e) (&{carried.name}[0])[e] = (&{new.name}[0])[e];"
+                      if isinstance(carried, cuda_blocked.BRows) else
+                      f"for (int e = 0; e < {count}; ++e) (&{carried.name}[0][0][0])[e] = (&{new.name}[0][0][0])[e];")
+            continue
         if not isinstance(carried, (Frag, Rows)) or carried.name == new.name:
             continue
         count = carried.tiling.mi * (carried.tiling.ni * 4 if isinstance(carried, Frag) else 2)

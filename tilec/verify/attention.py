@@ -18,7 +18,7 @@ import z3
 from torch_mlir import ir
 
 from tilec.dialects.layout import WarpTiling
-from tilec.dialects.tile import layout_of
+from tilec.dialects.tile import layout_of, schedule_of
 
 from . import gemm, layouts
 from .attention_step import _Scalars, _online_step, _position
@@ -36,8 +36,8 @@ def check_attention(tiled, replay) -> list[Result]:
     if isinstance(replay, str):
         replay = Replay.of(replay, fn)
     kernel = ir.StringAttr(fn.attributes["sym_name"]).value
-    sched = dict(x.split("=") for x in ir.StringAttr(fn.attributes["tile.schedule"]).value.split(","))
-    bm, bn, warps = int(sched["bm"]), int(sched["bn"]), int(sched["warps"])
+    sched = schedule_of(fn)
+    bm, bn, warps = sched.bm, sched.bn, sched.warps
     p = execute(fn)
     rows = []
     add = lambda prop, check, outcome, domain: rows.append(Result(
@@ -114,8 +114,7 @@ def check_reference(tiled, fused, replay) -> list[Result]:
     if isinstance(replay, str):
         replay = Replay.of(replay, fn)
     kernel = ir.StringAttr(fn.attributes["sym_name"]).value
-    sched = dict(x.split("=") for x in ir.StringAttr(fn.attributes["tile.schedule"]).value.split(","))
-    bn = int(sched["bn"])
+    bn = schedule_of(fn).bn
     p = execute(fn)
     ref = _Reference(fused.body.operations[0], p)
     kt, _, _, loop = p.loops["main"]
@@ -303,5 +302,4 @@ def _kernel_index(p, tensor: str, role: str, index):
 
 
 def _block_origin(p, kt):
-    sched = dict(x.split("=") for x in ir.StringAttr(p.fn.attributes["tile.schedule"]).value.split(","))
-    return kt * int(sched["bn"])
+    return kt * schedule_of(p.fn).bn

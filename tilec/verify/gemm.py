@@ -13,12 +13,10 @@ from __future__ import annotations
 import z3
 from torch_mlir import ir
 
+from tilec.dialects.tile import schedule_of
+
 from .solver import Outcome, prove
 from .symbolic import Program
-
-
-def _schedule(fn) -> dict:
-    return {k: v for k, v in (item.split("=") for item in ir.StringAttr(fn.attributes["tile.schedule"]).value.split(","))}
 
 
 def _loop_events(p: Program, loop: str) -> list:
@@ -28,8 +26,8 @@ def _loop_events(p: Program, loop: str) -> list:
 def output_coverage(p: Program) -> tuple[str, Outcome]:
     store = next(e for e in p.events if e.kind == "store")
     m0, n0 = store.data["offsets"][-2:]
-    s = _schedule(p.fn)
-    bm, bn = int(s["bm"]), int(s["bn"])
+    s = schedule_of(p.fn)
+    bm, bn = s.bm, s.bn
     pid = p.pids[0]
     pid2 = z3.Int("pid0'")
     m0b, n0b = (z3.substitute(x, (pid, pid2)) for x in (m0, n0))
@@ -73,7 +71,7 @@ def batch_coverage(p: Program) -> tuple[str, Outcome, str] | None:
 
 def k_coverage(p: Program, size_k) -> tuple[str, Outcome]:
     iv, lb, ub, _ = p.loops["main"]
-    bk = int(_schedule(p.fn)["bk"])
+    bk = schedule_of(p.fn).bk
     k = z3.Int("k")
     claim = z3.And(lb == 0, k / bk < ub)
     return "every k < K lies in one of the K tiles the loop visits", \

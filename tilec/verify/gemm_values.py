@@ -14,6 +14,8 @@ import math
 import z3
 from torch_mlir import ir
 
+from tilec.dialects.tile import schedule_of
+
 from .solver import Outcome, prove
 from .symbolic import Program, dim
 
@@ -45,8 +47,7 @@ def operand_indices(p: Program, ref: Reference) -> list[tuple[str, Outcome]]:
     """acc[i][j] += A[...] * B[...] at the reference's indices, for the copy that filled the stage."""
     kt, _, nk, _ = p.loops["main"]
     s_iv, _, P, _ = p.loops["prologue"]
-    sched = {k: int(v) for k, v in (x.split("=") for x in ir.StringAttr(p.fn.attributes["tile.schedule"]).value.split(","))
-             if v.isdigit()}
+    sched = schedule_of(p.fn).items()
     store = next(e for e in p.events if e.kind == "store")
     offsets = store.data["offsets"]
     i, j, kk = z3.Ints("i j kk")

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 
 from torch_mlir import ir
 
+from tilec.dialects.tile import schedule_of
+
 
 # properties whose failure shows in the numbers of a serial run of the tile program
 OBSERVABLE = {"equivalence", "coverage", "in-bounds"}
@@ -34,7 +36,7 @@ class Replay:
     @classmethod
     def of(cls, path: str, tiled_fn, fixed: dict | None = None) -> "Replay":
         """The replay of the tile function ``tiled_fn`` built from ``path`` with ``fixed`` sizes."""
-        schedule = ir.StringAttr(tiled_fn.attributes["tile.schedule"]).value
+        schedule = schedule_of(tiled_fn).as_text()
         params = []
         for attrs in ir.ArrayAttr(tiled_fn.attributes["arg_attrs"]):
             d = ir.DictAttr(attrs)

@@ -20,12 +20,15 @@ from torch_mlir.dialects import arith, func, scf
 
 from tilec.dialects import STAGES_ATTR
 from tilec.dialects.dims import binary, const
+from tilec.dialects.tile import schedule_attr
 
-from ._gemm_tile import NoTileLowering, _ceildiv, _index, _op
-from ._tile_attention_body import AttentionBody
+from . import layouts
+from .common import NoTileLowering, ceildiv, check_schedule, const_index, op_with_ints
+from .online_body import AttentionBody
 
 
-def analyse(fn):
+def match(fn):
+    """(normaliser, numerator, epilogue maps) of the online group of ``fn``; NoTileLowering if none."""
     ops = list(fn.entry_block.operations)
     online = [op for op in ops if op.operation.name == "ta.online"]
     groups = {ir.StringAttr(op.attributes["group"]).value for op in online}
@@ -53,11 +56,13 @@ def _is_one(value) -> bool:
         ir.FloatAttr(owner.attributes["value"]).value == 1.0
 
 
-def lower_attention(fn, options) -> None:
-    from .ta_to_loops import new_signature
+def lower(fn, found, options) -> None:
+    """Replace ``fn`` by the attention tile program of its online group under the schedule ``options``."""
+    from ..ta_to_loops import new_signature
 
-    norm, numer, epilogue = analyse(fn)
+    norm, numer, epilogue = found
     body = AttentionBody(fn, norm, numer, epilogue, options)
+    check_schedule(options, "online", {"head_dim": body.head_dim, "element_bytes": body.element_bytes})
     new, b, args = new_signature(fn)
     body.bind_arguments(args, b)
     s = options
@@ -67,44 +72,45 @@ def lower_attention(fn, options) -> None:
         sq = body.alloc(s.bm, 1)
         sk, sv = body.alloc(s.bn, s.stages), body.alloc(s.bn, s.stages)
         body.copy_q(sq)
-        n_blocks = _ceildiv(body.key_extent(), _index(s.bn))
+        n_blocks = ceildiv(body.key_extent(), const_index(s.bn))
         offset = body.causal_offset()
         if offset is not None:  # causal: blocks above the diagonal are fully masked; stop before them
-            last_row = arith.AddIOp(body.q0, _index(s.bm + offset)).result
-            n_blocks = arith.MinSIOp(n_blocks, _ceildiv(last_row, _index(s.bn))).result
-        prologue = scf.ForOp(_index(0), _index(s.stages - 1), _index(1))
+            last_row = arith.AddIOp(body.q0, const_index(s.bm + offset)).result
+            n_blocks = arith.MinSIOp(n_blocks, ceildiv(last_row, const_index(s.bn))).result
+        prologue = scf.ForOp(const_index(0), const_index(s.stages - 1), const_index(1))
         with ir.InsertionPoint(prologue.body):
             body.copy_kv(prologue.induction_variable, prologue.induction_variable, sk, sv)
             scf.YieldOp([])
         init = [body.constant_tile([s.bm], float("-inf")), body.constant_tile([s.bm], 0.0),
                 body.constant_tile([s.bm, body.head_dim], 0.0)]
-        loop = scf.ForOp(_index(0), n_blocks, _index(1), init)
+        loop = scf.ForOp(const_index(0), n_blocks, const_index(1), init)
         loop.attributes[STAGES_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), s.stages)
         with ir.InsertionPoint(loop.body):
             kt = loop.induction_variable
             m, l, acc = loop.inner_iter_args
-            stage = arith.RemSIOp(kt, _index(s.stages)).result
+            stage = arith.RemSIOp(kt, const_index(s.stages)).result
             # the Q group and K/V block kt have landed once at most stages - 2 younger groups are pending
-            _op("tile.wait_group", pending=s.stages - 2)
+            op_with_ints("tile.wait_group", pending=s.stages - 2)
             ir.Operation.create("tile.barrier")
-            q = body.smem_load(sq, _index(0), [s.bm, body.head_dim], False)
+            q = body.smem_load(sq, const_index(0), [s.bm, body.head_dim], False)
             k = body.smem_load(sk, stage, [body.head_dim, s.bn], True)
             v = body.smem_load(sv, stage, [s.bn, body.head_dim], False)
-            ahead = arith.AddIOp(kt, _index(s.stages - 1)).result
-            body.copy_kv(ahead, arith.RemSIOp(ahead, _index(s.stages)).result, sk, sv)
+            ahead = arith.AddIOp(kt, const_index(s.stages - 1)).result
+            body.copy_kv(ahead, arith.RemSIOp(ahead, const_index(s.stages)).result, sk, sv)
             scores = body.mma(q, k, body.constant_tile([s.bm, s.bn], 0.0))
             x = body.stabiliser(scores, kt)
             m_new, l_new, acc_new = body.online_step(m, l, acc, x, v)
             scf.YieldOp([m_new, l_new, acc_new])
-        _op("tile.wait_group", pending=0)
+        op_with_ints("tile.wait_group", pending=0)
         m, l, acc = loop.results
         result = body.epilogue(l, acc)
         body.store(result)
         func.ReturnOp([])
-    new.attributes["tile.schedule"] = ir.StringAttr.get(options.as_text())
+    new.attributes["tile.schedule"] = schedule_attr(options)
     grid_x = binary("/", binary("+", body.query_dim, const(s.bm - 1)), const(s.bm))
     new.attributes["tile.grid"] = ir.ArrayAttr.get([ir.StringAttr.get(str(grid_x)),
                                                     ir.StringAttr.get(str(body.batch_count))])
     new.attributes["tile.threads"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 32 * s.warps)
     new.attributes["tile.kind"] = ir.StringAttr.get("attention")
     fn.operation.erase()
+    return new, layouts.mma_parent(new, s.warps)

@@ -4,7 +4,7 @@ from torch_mlir import ir
 
 from tilec.dialects import ta_builders as tb
 
-from ._loops import positions
+from .._loops import positions
 
 
 class NoEpilogue(ValueError):

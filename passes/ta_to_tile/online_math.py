@@ -8,9 +8,9 @@ from torch_mlir.dialects import arith, math as math_d
 
 from tilec.dialects import ta_builders as tb
 
-from ._gemm_tile import NoTileLowering, _index
-from ._lower_online import exp_or_zero  # one rule for masked terms in the loop and tile stages
-from ._loops import positions
+from .common import NoTileLowering, const_index
+from .._lower_online import exp_or_zero  # one rule for masked terms in the loop and tile stages
+from .._loops import positions
 
 _I64 = lambda: ir.IntegerType.get_signless(64)
 
@@ -47,7 +47,7 @@ def _exp_or_one(a, m):
 def stabiliser(self, scores, kt):
     """x on the bm x bn block of keys kt, -inf beyond the last key."""
     s = self.s
-    j0 = arith.MulIOp(kt, _index(s.bn)).result
+    j0 = arith.MulIOp(kt, const_index(s.bn)).result
     loads = {}
     for op in self.x_ops:  # tensors other than the scores, read as tiles of this block
         if op.operation.name == "ta.at" and op.operation.operands[0] != self.contract.result:
@@ -168,4 +168,4 @@ def epilogue(self, l, acc):
 
 def store(self, result) -> None:
     ir.Operation.create("tile.store", operands=[result, self.out, *[self.batch_ids[d] for d in self.batch],
-                                                self.q0, _index(0)])
+                                                self.q0, const_index(0)])

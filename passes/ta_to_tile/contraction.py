@@ -9,28 +9,12 @@ from tilec.dialects import STAGES_ATTR
 from tilec.dialects.layout import smem_tile_layout
 from tilec.dialects.dims import binary, const
 from tilec.dialects.ta import tensor_dims
-from tilec.dialects.tile import layout_attr
+from tilec.dialects.tile import layout_attr, schedule_attr
 
-from ._loops import positions
-from ._tile_epilogue import emit_epilogue
-
-SHARED = 3
-
-
-class NoTileLowering(ValueError):
-    """The function is not of a form ta-to-tile lowers."""
-
-
-class NeedsStaticSize(NoTileLowering):
-    """A size the tile program is built for (register tiles) is a symbolic parameter.
-
-    The driver binds ``param`` to its default (or to the user's --shape) and lowers
-    again; the fixed size is recorded in the package and in the verification report."""
-
-    def __init__(self, message: str, param: str | None):
-        super().__init__(message)
-        self.param = param
-
+from .._loops import positions
+from . import layouts
+from .common import SHARED, NoTileLowering, ceildiv, check_schedule, const_index, op_with_ints
+from .epilogue import emit_epilogue
 
 @dataclass
 class Gemm:
@@ -47,7 +31,8 @@ class Gemm:
     result: object         # the returned value
 
 
-def analyse(fn) -> Gemm:
+def match(fn) -> Gemm:
+    """The contraction and epilogue of ``fn``; NoTileLowering says what does not fit the form."""
     ops = list(fn.entry_block.operations)
     contracts = [op for op in ops if op.operation.name == "ta.contract"]
     if len(contracts) != 1:
@@ -84,17 +69,9 @@ def analyse(fn) -> Gemm:
                 epilogue, returned[0])
 
 
-def _ceildiv(a, b):
-    return arith.CeilDivSIOp(a, b).result
-
-
-def _index(value: int) -> ir.Value:
-    return arith.ConstantOp(ir.IndexType.get(), value).result
-
-
 def _grouped_raster(pid, grid_m, grid_n, group_m: int):
     """CTA pid -> (pid_m, pid_n), walking group_m rows of tiles at a time (Triton's order)."""
-    group = _index(group_m)
+    group = const_index(group_m)
     width = arith.MulIOp(group, grid_n).result
     first_m = arith.MulIOp(arith.DivSIOp(pid, width).result, group).result
     size = arith.MinSIOp(arith.SubIOp(grid_m, first_m).result, group).result
@@ -104,10 +81,10 @@ def _grouped_raster(pid, grid_m, grid_n, group_m: int):
     return pid_m, pid_n
 
 
-def lower_gemm(fn, options) -> None:
-    from .ta_to_loops import new_signature  # the same argument convention as loop IR
+def lower(fn, g: Gemm, options) -> None:
+    """Replace ``fn`` by the tile program of its contraction ``g`` under the schedule ``options``."""
+    from ..ta_to_loops import new_signature  # the same argument convention as loop IR
 
-    g = analyse(fn)
     new, b, args = new_signature(fn, suffix="")
     inputs = list(fn.arguments)
     mem = {v: a for v, a in zip(inputs, args)}
@@ -116,6 +93,7 @@ def lower_gemm(fn, options) -> None:
     a_type = ir.RankedTensorType(inputs[g.lhs].type)
     element = a_type.element_type
     bits = 16 if not isinstance(element, ir.F32Type) else 32
+    check_schedule(options, "contraction", {"element_bytes": bits // 8})
     out_dims = tensor_dims(g.contract.result.type)
     dims = {g.i: out_dims[-2], g.j: out_dims[-1]}
     lhs_dims = tensor_dims(a_type)
@@ -124,21 +102,21 @@ def lower_gemm(fn, options) -> None:
     f32 = ir.F32Type.get()
     with ir.InsertionPoint(new.entry_block), fn.location:
         size_m, size_n, size_k = (b.dim(dims[d]) for d in (g.i, g.j, g.k))
-        grid_m, grid_n = _ceildiv(size_m, _index(s.bm)), _ceildiv(size_n, _index(s.bn))
+        grid_m, grid_n = ceildiv(size_m, const_index(s.bm)), ceildiv(size_n, const_index(s.bn))
         pid = ir.Operation.create("tile.program_id", results=[ir.IndexType.get()],
                                   attributes={"axis": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0)}).result
         batch_ids = _batch_ids(g, b) if g.batch else []
         pid_m, pid_n = _grouped_raster(pid, grid_m, grid_n, s.group_m)
-        m0 = arith.MulIOp(pid_m, _index(s.bm)).result
-        n0 = arith.MulIOp(pid_n, _index(s.bn)).result
+        m0 = arith.MulIOp(pid_m, const_index(s.bm)).result
+        n0 = arith.MulIOp(pid_n, const_index(s.bn)).result
         a_tile = (s.bk, s.bm) if g.a_trans else (s.bm, s.bk)
         b_tile = (s.bn, s.bk) if g.b_trans else (s.bk, s.bn)
         sa = _alloc(a_tile, element, bits, s)
         sb = _alloc(b_tile, element, bits, s)
-        nk = _ceildiv(size_k, _index(s.bk))
+        nk = ceildiv(size_k, const_index(s.bk))
 
         def copy(kt, stage):
-            k0 = arith.MulIOp(kt, _index(s.bk)).result
+            k0 = arith.MulIOp(kt, const_index(s.bk)).result
             a_off = batch_ids + ([k0, m0] if g.a_trans else [m0, k0])
             b_off = batch_ids + ([n0, k0] if g.b_trans else [k0, n0])
             ir.Operation.create("tile.async_copy", operands=[a, *a_off, sa, stage])
@@ -146,28 +124,28 @@ def lower_gemm(fn, options) -> None:
             ir.Operation.create("tile.commit_group")
 
         # prologue: the first stages - 1 K tiles in flight
-        prologue = scf.ForOp(_index(0), _index(s.stages - 1), _index(1))
+        prologue = scf.ForOp(const_index(0), const_index(s.stages - 1), const_index(1))
         with ir.InsertionPoint(prologue.body):
             copy(prologue.induction_variable, prologue.induction_variable)
             scf.YieldOp([])
         acc_type = ir.RankedTensorType.get([s.bm, s.bn], f32)
         zero = _constant_tile(acc_type, 0.0)
-        loop = scf.ForOp(_index(0), nk, _index(1), [zero])
+        loop = scf.ForOp(const_index(0), nk, const_index(1), [zero])
         loop.attributes[STAGES_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), s.stages)
         with ir.InsertionPoint(loop.body):
             kt = loop.induction_variable
-            stage = arith.RemSIOp(kt, _index(s.stages)).result
+            stage = arith.RemSIOp(kt, const_index(s.stages)).result
             # tile kt has landed once at most stages - 2 younger groups are pending
-            _op("tile.wait_group", pending=s.stages - 2)
+            op_with_ints("tile.wait_group", pending=s.stages - 2)
             ir.Operation.create("tile.barrier")
             at = _smem_load(sa, stage, (s.bm, s.bk), element, g.a_trans)
             bt = _smem_load(sb, stage, (s.bk, s.bn), element, g.b_trans)
-            ahead = arith.AddIOp(kt, _index(s.stages - 1)).result
-            copy(ahead, arith.RemSIOp(ahead, _index(s.stages)).result)
+            ahead = arith.AddIOp(kt, const_index(s.stages - 1)).result
+            copy(ahead, arith.RemSIOp(ahead, const_index(s.stages)).result)
             acc = ir.Operation.create("tile.mma", results=[acc_type],
                                       operands=[at, bt, loop.inner_iter_args[0]]).result
             scf.YieldOp([acc])
-        _op("tile.wait_group", pending=0)
+        op_with_ints("tile.wait_group", pending=0)
         # keyed by output dim: batch dims first, then rows and columns
         rank = len(g.batch) + 2
         offsets = {rank - 2: m0, rank - 1: n0, **dict(enumerate(batch_ids))}
@@ -175,7 +153,7 @@ def lower_gemm(fn, options) -> None:
         result = emit_epilogue(g, loop.results[0], mem, b, offsets, tile_of, (s.bm, s.bn))
         ir.Operation.create("tile.store", operands=[result, out_arg, *batch_ids, m0, n0])
         func.ReturnOp([])
-    new.attributes["tile.schedule"] = ir.StringAttr.get(options.as_text())
+    new.attributes["tile.schedule"] = schedule_attr(options)
     tiles = lambda d, t: binary("/", binary("+", d, const(t - 1)), const(t))  # ceil(d / t)
     grid_x = binary("*", tiles(dims[g.i], s.bm), tiles(dims[g.j], s.bn))
     grid_y = const(1)
@@ -185,6 +163,7 @@ def lower_gemm(fn, options) -> None:
     new.attributes["tile.threads"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 32 * s.warps)
     new.attributes["tile.operands"] = ir.StringAttr.get(("t" if g.a_trans else "n") + ("t" if g.b_trans else "n"))
     fn.operation.erase()
+    return new, layouts.mma_parent(new, s.warps)
 
 
 def _batch_ids(g, b) -> list:
@@ -202,11 +181,6 @@ def _batch_ids(g, b) -> list:
 def _batch_extent(g, d):
     out = positions(ir.AffineMapAttr(ir.ArrayAttr(g.contract.attributes["maps"])[2]).value)
     return tensor_dims(g.contract.result.type)[out.index(d)]
-
-
-def _op(name: str, **attrs) -> None:
-    i64 = ir.IntegerType.get_signless(64)
-    ir.Operation.create(name, attributes={k: ir.IntegerAttr.get(i64, v) for k, v in attrs.items()})
 
 
 def _alloc(tile, element, bits, s) -> ir.Value:

@@ -1,4 +1,4 @@
-"""The pieces of the attention tile program (see _attention_tile.py for its shape)."""
+"""The pieces of the attention tile program (see online.py for its shape)."""
 
 from torch_mlir import ir
 from torch_mlir.dialects import arith
@@ -8,8 +8,8 @@ from tilec.dialects.layout import smem_tile_layout
 from tilec.dialects.ta import tensor_dims
 from tilec.dialects.tile import layout_attr
 
-from ._gemm_tile import NeedsStaticSize, NoTileLowering, _index
-from ._loops import positions
+from .common import NeedsStaticSize, NoTileLowering, const_index
+from .._loops import positions
 
 _I64 = lambda: ir.IntegerType.get_signless(64)
 
@@ -64,6 +64,7 @@ class AttentionBody:
             raise NoTileLowering(f"the head dim '{self.dims[self.d]}' = {size} must be a multiple of 16 "
                                  f"(the tensor-core mma's k step)")
         self.head_dim = size
+        self.element_bytes = 4 if isinstance(ir.RankedTensorType(self.v_value.type).element_type, ir.F32Type) else 2
         self.query_dim = self.dims[self.i]
         count = const(1)
         for d in self.batch:
@@ -96,7 +97,7 @@ class AttentionBody:
     def program_ids(self):
         pid = lambda axis: ir.Operation.create("tile.program_id", results=[ir.IndexType.get()], attributes={
             "axis": ir.IntegerAttr.get(_I64(), axis)}).result
-        self.q0 = arith.MulIOp(pid(0), _index(self.s.bm)).result
+        self.q0 = arith.MulIOp(pid(0), const_index(self.s.bm)).result
         flat = pid(1)
         self.batch_ids = {}
         for d in reversed(self.batch):  # the last batch dim varies fastest
@@ -157,7 +158,7 @@ class AttentionBody:
         if isinstance(expr, ir.AffineDimExpr):
             return coords[expr.position]
         if isinstance(expr, ir.AffineConstantExpr):
-            return _index(expr.value)
+            return const_index(expr.value)
         a, b = self._affine(expr.lhs, coords), self._affine(expr.rhs, coords)
         if isinstance(expr, ir.AffineAddExpr):
             return arith.AddIOp(a, b).result
@@ -187,9 +188,9 @@ class AttentionBody:
             raise NoTileLowering("the scores must be Q[..., i, e] * K[..., j, e]")
         self._check_score_head_dim(lhs, "query")
         self._check_score_head_dim(rhs, "key")
-        coords = [self.batch_ids[self.c_to_o[c]] for c in cmaps[0][:-2]] + [self.q0, _index(0)]
+        coords = [self.batch_ids[self.c_to_o[c]] for c in cmaps[0][:-2]] + [self.q0, const_index(0)]
         offsets, arg = self._offsets(lhs, coords)
-        ir.Operation.create("tile.async_copy", operands=[arg, *offsets, sq, _index(0)])
+        ir.Operation.create("tile.async_copy", operands=[arg, *offsets, sq, const_index(0)])
         ir.Operation.create("tile.commit_group")
         self.k_value, self.k_batch = rhs, [self.c_to_o[c] for c in cmaps[1][:-2]]
 
@@ -205,9 +206,9 @@ class AttentionBody:
                                  f"'{self.dims[self.d]}' ({self.head_dim}); ta-to-tile needs them equal")
 
     def copy_kv(self, block, stage, sk, sv) -> None:
-        j0 = arith.MulIOp(block, _index(self.s.bn)).result
+        j0 = arith.MulIOp(block, const_index(self.s.bn)).result
         for value, batch, buf in ((self.k_value, self.k_batch, sk), (self.v_value, self.batch, sv)):
-            offsets, arg = self._offsets(value, [self.batch_ids[d] for d in batch] + [j0, _index(0)])
+            offsets, arg = self._offsets(value, [self.batch_ids[d] for d in batch] + [j0, const_index(0)])
             ir.Operation.create("tile.async_copy", operands=[arg, *offsets, buf, stage])
         ir.Operation.create("tile.commit_group")
 
@@ -220,7 +221,7 @@ class AttentionBody:
     def mma(self, a, b, acc):
         return ir.Operation.create("tile.mma", results=[acc.type], operands=[a, b, acc]).result
 
-    from ._tile_attention_math import (constant_tile, epilogue, online_step, stabiliser,  # noqa: E402
+    from .online_math import (constant_tile, epilogue, online_step, stabiliser,  # noqa: E402
                                        store, tile_map)
 
 

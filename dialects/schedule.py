@@ -1,0 +1,162 @@
+"""Schedules as data: one typed ``Schedule``, the targets' limits, and ``legal()``.
+
+A schedule is the frozen dataclass the ``ta-to-tile`` pass takes as its options
+(``ta-to-tile{bm=128 bn=64 warps=8}``); the tile function carries it as the
+``#tile.schedule<{bm = 128 : i64, ...}>`` attribute (dialects/tile.py), which the
+emitter, the interpreter and the verifier read back with ``Schedule.of``. Nothing
+parses a schedule string after the pass.
+
+``legal(form, sizes, target)`` lists why a point is illegal for a kernel form on a
+target (empty when legal), so ``ta-to-tile`` refuses a bad schedule before it builds
+anything and a schedule search prunes its space with the reasons kept.
+
+    >>> Schedule(bm=64, bn=64, warps=8).legal("online", {"head_dim": 128})
+    ['bm=64 gives each of the 8 warps 8 query rows; the mma needs whole 16-row slices (bm % (16 * warps) == 0)']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import ClassVar
+
+# the kernel forms ta-to-tile builds (one matcher each): a contraction with its maps, an
+# online group feeding a contraction (attention), a row program (softmax, norms)
+FORMS = ("contraction", "online", "rows")
+
+
+@dataclass(frozen=True)
+class Target:
+    """What one GPU architecture allows a CTA."""
+
+    name: str
+    smem: int                 # bytes of shared memory per CTA (opt-in maximum)
+    threads: int = 1024       # threads per CTA
+    registers: int = 255      # 32-bit registers per thread
+
+
+TARGETS = {
+    "sm_80": Target("sm_80", 163 * 1024),
+    "sm_90a": Target("sm_90a", 227 * 1024),
+}
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """Tile sizes, warps, pipeline depth, swizzle and raster of one kernel.
+
+    bm, bn, bk: the CTA tile (rows, columns, reduction step; for attention bn is the key
+    block, for a row program bn is the column block); warps per CTA; stages of the async
+    copy pipeline; swizzle of shared memory; group-m rows of tiles per raster group.
+    """
+
+    bm: int = 128
+    bn: int = 128
+    bk: int = 32
+    warps: int = 4
+    stages: int = 3
+    swizzle: bool = True
+    group_m: int = 8
+
+    # bounds on any option, whatever the form or target: they keep bad input cheap
+    MAX_TILE: ClassVar[int] = 256
+    MAX_STAGES: ClassVar[int] = 8
+    WARPS: ClassVar[tuple] = (1, 2, 4, 8, 16)
+    MAX_GROUP_M: ClassVar[int] = 64
+
+    def __post_init__(self):
+        for name in ("bm", "bn", "bk", "warps", "stages", "group_m"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"schedule option {name} must be at least 1")
+        for name in ("bm", "bn", "bk"):
+            if getattr(self, name) > self.MAX_TILE:
+                raise ValueError(f"schedule option {name}={getattr(self, name)} is larger than {self.MAX_TILE}")
+        if self.stages > self.MAX_STAGES:
+            raise ValueError(f"stages={self.stages} is more than {self.MAX_STAGES} (the pipeline depth a CTA can hold)")
+        if self.warps not in self.WARPS:
+            raise ValueError(f"warps={self.warps} is not one of {', '.join(map(str, self.WARPS))}")
+        if self.group_m > self.MAX_GROUP_M:
+            raise ValueError(f"group-m={self.group_m} is larger than {self.MAX_GROUP_M}")
+
+    # -- text and IR -------------------------------------------------------------------------
+    def as_text(self) -> str:
+        """``bm=128,bn=128,...`` (the form --schedule and the pass options take)."""
+        return ",".join(f"{f.name.replace('_', '-')}={str(getattr(self, f.name)).lower()}" for f in fields(self))
+
+    def items(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @property
+    def threads(self) -> int:
+        return 32 * self.warps
+
+    # -- legality ----------------------------------------------------------------------------
+    def smem_bytes(self, form: str, element_bytes: int = 2, head_dim: int = 0) -> int:
+        """Shared memory the form's staged tiles take."""
+        if form == "contraction":
+            return (self.bm * self.bk + self.bk * self.bn) * element_bytes * self.stages
+        if form == "online":  # one Q tile, `stages` K and V blocks
+            return (self.bm + 2 * self.stages * self.bn) * head_dim * element_bytes
+        return 0  # a row program keeps its tiles in registers
+
+    def legal(self, form: str, sizes: dict | None = None, target: str = "sm_90a") -> list[str]:
+        """Why this schedule cannot build ``form`` on ``target`` (empty: it can).
+
+        ``sizes`` holds what the IR fixes: ``element_bytes`` of the staged operands,
+        ``head_dim`` of an online group."""
+        if form not in FORMS:
+            raise ValueError(f"unknown kernel form '{form}' (forms: {', '.join(FORMS)})")
+        sizes = sizes or {}
+        limits = TARGETS[target]
+        reasons = getattr(self, f"_{form}_reasons")(sizes)
+        if self.threads > limits.threads:
+            reasons.append(f"{self.threads} threads per CTA; {target} allows {limits.threads}")
+        smem = self.smem_bytes(form, sizes.get("element_bytes", 2), sizes.get("head_dim", 0))
+        if smem > limits.smem:
+            reasons.append(f"the staged tiles need {smem} bytes of shared memory; {target} allows {limits.smem}: "
+                           f"lower stages, bk, bm or bn")
+        return reasons
+
+    def _contraction_reasons(self, sizes: dict) -> list[str]:
+        reasons = []
+        if self.bm % 16 or self.bn % 16 or self.bk % 16:
+            reasons.append("bm, bn and bk must be multiples of 16 (the mma.sync m16n8k16 shape)")
+        if self.stages < 2:
+            reasons.append("stages must be at least 2 (one tile in flight while one is used)")
+        wm = 2 if self.warps >= 2 else 1
+        tm, tn = self.bm // wm, self.bn // (self.warps // wm)
+        if tm % 16 or tn % 16:
+            reasons.append(f"each of the {wm}x{self.warps // wm} warps would own {tm}x{tn} of the tile; "
+                           f"both must be multiples of 16")
+        return reasons
+
+    def _online_reasons(self, sizes: dict) -> list[str]:
+        reasons = []
+        if self.bm % (16 * self.warps):
+            reasons.append(f"bm={self.bm} gives each of the {self.warps} warps {self.bm // self.warps} query rows; "
+                           f"the mma needs whole 16-row slices (bm % (16 * warps) == 0)")
+        if self.bn % 16:
+            reasons.append(f"bn={self.bn} (the key block) must be a multiple of 16 (the mma's k step for P·V)")
+        if self.stages < 2:
+            reasons.append("stages must be at least 2 (one key block in flight while one is used)")
+        head_dim = sizes.get("head_dim", 16)
+        if head_dim % 16 or head_dim > self.MAX_TILE:
+            reasons.append(f"head dim {head_dim} must be a multiple of 16 and at most {self.MAX_TILE}")
+        return reasons
+
+    def _rows_reasons(self, sizes: dict) -> list[str]:
+        reasons = []
+        if self.bm % self.warps:
+            reasons.append(f"bm={self.bm} rows cannot be shared by {self.warps} warps (each warp owns whole rows)")
+        if self.bn % 32:
+            reasons.append(f"bn={self.bn} (the column block) must be a multiple of 32 (one warp spans a row block)")
+        per_thread = (self.bm // self.warps) * max(self.bn // 32, 1)
+        if per_thread > 64:
+            reasons.append(f"each thread would hold {per_thread} elements of a row block; at most 64 fit in "
+                           f"registers: lower bm or bn, or raise warps")
+        return reasons
+
+    def check(self, form: str, sizes: dict | None = None, target: str = "sm_90a") -> None:
+        """Raise ValueError with every reason when the schedule is illegal."""
+        reasons = self.legal(form, sizes, target)
+        if reasons:
+            raise ValueError(f"schedule {self.as_text()} cannot build this {form} kernel: " + "; ".join(reasons))

@@ -1,0 +1,59 @@
+"""ta-to-tile: lower a fused ta function to one CTA's tile program, under a schedule.
+
+    ta-to-tile{bm=128 bn=128 bk=32 warps=4 stages=3 swizzle=true group-m=8}
+
+The options are the schedule (``tilec.dialects.schedule.Schedule``); the tile function
+carries it as its ``tile.schedule`` attribute. One matcher per kernel form, tried in
+order; the first that recognises the function lowers it:
+
+- ``contraction.py``: one ta.contract over one reduced index with its epilogue maps
+  (plain, batched, either operand transposed): a pipelined, swizzled mma kernel;
+- ``online.py``: a ta.online group feeding a contraction (softmax(Q·Kᵀ)·V after
+  ta-fuse-reductions): a FlashAttention-style kernel;
+- ``rows.py``: reductions along the rows of [rows, cols] tensors and the maps around
+  them (softmax, logsumexp, layernorm, RMSNorm, pointwise functions): a warp per row;
+
+Each matcher checks the schedule's legality for its form (``Schedule.legal``) before it
+builds anything. A function no matcher takes gets one error naming, per form, what it
+lacks. Tiles that run past an extent are masked, so no size has to divide the tiles.
+"""
+
+from torch_mlir import ir
+
+from tilec.dialects.schedule import Schedule
+
+from .. import PassInfo
+from . import contraction, layouts, online, rows
+from .common import NoTileLowering
+
+Options = Schedule  # the pass's options are the schedule itself
+
+# form name -> matcher module (match(fn) -> analysis, lower(fn, analysis, schedule)), in order
+MATCHERS = {"online": online, "contraction": contraction, "rows": rows}
+
+
+def _lower(fn, schedule: Schedule) -> None:
+    reasons = []
+    for form, matcher in MATCHERS.items():
+        try:
+            found = matcher.match(fn)
+        except NoTileLowering as err:
+            if getattr(err, "decisive", False):  # the form is recognised; its own limit is the error
+                raise
+            reasons.append(f"{form}: {err}")
+            continue
+        tiled, parent = matcher.lower(fn, found, schedule)
+        layouts.assign(tiled, parent)  # every register tile's distribution, in its type
+        return
+    name = ir.StringAttr(fn.attributes["sym_name"]).value
+    raise NoTileLowering(f"no tile lowering takes '{name}': " + "; ".join(reasons))
+
+
+def run(module: ir.Operation, options: Schedule) -> None:
+    for op in list(module.regions[0].blocks[0].operations):
+        if op.operation.name == "func.func":
+            _lower(op, options)
+
+
+PASS = PassInfo("ta-to-tile", "lower a fused ta function (contraction, online group, row program) to a tile program",
+                Options, run, __doc__)

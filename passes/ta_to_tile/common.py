@@ -1,0 +1,42 @@
+"""What every ta-to-tile matcher shares: its errors and a few index-arithmetic builders."""
+
+from torch_mlir import ir
+from torch_mlir.dialects import arith
+
+SHARED = 3  # the address space of shared memory
+
+
+class NoTileLowering(ValueError):
+    """The function is not of a form ta-to-tile lowers."""
+
+
+class NeedsStaticSize(NoTileLowering):
+    """A size the tile program is built for (register tiles) is a symbolic parameter.
+
+    The driver binds ``param`` to its default (or to the user's --shape) and lowers
+    again; the fixed size is recorded in the package and in the verification report."""
+
+    def __init__(self, message: str, param: str | None):
+        super().__init__(message)
+        self.param = param
+
+
+def check_schedule(schedule, form: str, sizes: dict) -> None:
+    """Refuse an illegal schedule for ``form`` before anything is built (every reason in one message)."""
+    try:
+        schedule.check(form, sizes)
+    except ValueError as err:
+        raise NoTileLowering(str(err)) from None
+
+
+def ceildiv(a, b):
+    return arith.CeilDivSIOp(a, b).result
+
+
+def const_index(value: int) -> ir.Value:
+    return arith.ConstantOp(ir.IndexType.get(), value).result
+
+
+def op_with_ints(name: str, **attrs) -> None:
+    i64 = ir.IntegerType.get_signless(64)
+    ir.Operation.create(name, attributes={k: ir.IntegerAttr.get(i64, v) for k, v in attrs.items()})

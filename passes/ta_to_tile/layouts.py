@@ -1,0 +1,135 @@
+"""Register layouts for a freshly built tile function: every register tile gets one in its type.
+
+A tile program's 2-d register tiles share one layout, the function's *parent*: mma
+accumulator fragments when it has an mma (each warp owns whole rows when the program
+reduces rows, so a row reduction stays inside a warp; a 2 x warps/2 grid otherwise), or
+the blocked layout a row program asks for. From it:
+
+    tile.smem_load read by an mma      -> #tile.mma_operand<grid, operand index>
+    any other 2-d register tile        -> the parent
+    a 1-d tile                         -> #tile.slice<parent, dim>: dim 1 dropped for a
+                                          value per row (a row reduction, a tile.elem
+                                          (i, j) -> (i)), dim 0 for one per column
+
+Loop-carried tiles take the layout of what they are initialised with. The emitter reads
+these encodings instead of guessing from the kernel's form.
+"""
+
+from torch_mlir import ir
+
+from tilec.dialects.layout import MmaLayout, OperandLayout, SliceLayout
+from tilec.dialects.tile import register_layout, register_layout_attr
+
+from .common import NoTileLowering
+
+
+def mma_parent(fn, warps: int) -> MmaLayout:
+    """The accumulator layout of ``fn``'s mma tiles."""
+    if any(op.operation.name == "tile.reduce" for op in _walk(fn)):
+        return MmaLayout(warps, 1)  # rows stay inside a warp
+    wm = 2 if warps >= 2 else 1
+    return MmaLayout(wm, warps // wm)
+
+
+def assign(fn, parent) -> None:
+    """Give every register tile of ``fn`` its layout (in place); NoTileLowering if one stays unknown."""
+    # rank-0 tiles are scalars every thread holds whole: they need no layout
+    tiles = [v for op in _walk(fn) for v in _results(op) if _is_tile(v) and ir.RankedTensorType(v.type).rank > 0]
+    for op in _walk(fn):
+        if op.operation.name == "tile.smem_load":
+            index = next(i for u in op.result.uses if u.owner.name == "tile.mma" for i in (u.operand_number,))
+            _set(op.result, OperandLayout(parent, index))
+    for value in tiles:
+        if ir.RankedTensorType(value.type).rank == 2 and register_layout(value.type) is None:
+            _set(value, parent)
+    changed = True
+    while changed:  # vectors: from reductions, from how they are read, through loops
+        changed = False
+        for value in tiles:
+            if register_layout(value.type) is None:
+                dim = _vector_dim(value)
+                if dim is not None:
+                    _set(value, SliceLayout(parent, dim))
+                    changed = True
+    missing = [v for v in tiles if register_layout(v.type) is None]
+    if missing:
+        raise NoTileLowering(f"no register layout can be given to {missing[0].type} "
+                             f"(a vector neither reduced from a tile nor read by one)")
+
+
+def _vector_dim(value):
+    """The dim a 1-d tile drops from its parent, from its definition or its uses; None if unknown."""
+    owner = value.owner
+    if not isinstance(owner, ir.Block) and owner.name == "tile.reduce":
+        return ir.IntegerAttr(owner.attributes["dim"]).value
+    for related in _related(value):
+        layout = register_layout(related.type)
+        if isinstance(layout, SliceLayout):
+            return layout.dim
+    for use in value.uses:
+        if use.owner.name == "tile.elem":
+            amap = ir.AffineMapAttr(use.owner.attributes["map"]).value
+            if amap.n_dims == 2 and len(amap.results) == 1:
+                return 1 - ir.AffineDimExpr(amap.results[0]).position
+    return None
+
+
+def _related(value) -> list:
+    """Values a loop ties to ``value``: its init, iter arg, yield and result, and the
+    operands of a map that yields it elementwise (a vector computed from vectors)."""
+    out = []
+    owner = value.owner
+    if isinstance(owner, ir.Block):  # an iter arg: the loop's init and its result
+        loop = owner.owner
+        if loop.name == "scf.for" and value.arg_number > 0:
+            i = value.arg_number - 1
+            out += [loop.operands[3 + i], loop.results[i], list(owner.operations)[-1].operands[i]]
+        return out
+    if owner.name == "scf.for":
+        i = value.result_number
+        out += [owner.operands[3 + i], owner.regions[0].blocks[0].arguments[1 + i]]
+    if owner.name == "tile.map":
+        out += [inner.operands[0] for inner in owner.regions[0].blocks[0].operations if inner.name == "tile.elem"]
+    for use in value.uses:
+        user = use.owner
+        if user.name == "scf.for" and use.operand_number >= 3:
+            out.append(user.regions[0].blocks[0].arguments[use.operand_number - 2])
+        if user.name == "scf.yield":
+            out.append(user.parent.results[use.operand_number])
+    return [v for v in out if _is_tile(v) and ir.RankedTensorType(v.type).rank == 1]
+
+
+def _set(value, layout) -> None:
+    t = ir.RankedTensorType(value.type)
+    typed = ir.RankedTensorType.get(list(t.shape), t.element_type, register_layout_attr(layout))
+    value.set_type(typed)
+    owner = value.owner
+    if not isinstance(owner, ir.Block) and owner.name == "scf.for":  # the loop's iter arg and result agree
+        i = value.result_number
+        owner.regions[0].blocks[0].arguments[1 + i].set_type(typed)
+    if isinstance(owner, ir.Block) and owner.owner.name == "scf.for" and value.arg_number > 0:
+        owner.owner.results[value.arg_number - 1].set_type(typed)
+
+
+def _is_tile(value) -> bool:
+    return isinstance(value.type, ir.RankedTensorType)
+
+
+def _results(op) -> list:
+    values = list(op.operation.results)
+    if op.operation.name == "scf.for":
+        values += list(op.operation.regions[0].blocks[0].arguments)[1:]
+    return values
+
+
+def _walk(fn) -> list:
+    """Every op of ``fn``'s body, nested loops included (not inside tile.map bodies)."""
+    out = []
+
+    def visit(block):
+        for op in block.operations:
+            out.append(op)
+            if op.operation.name == "scf.for":
+                visit(op.operation.regions[0].blocks[0])
+    visit(fn.regions[0].blocks[0] if hasattr(fn, "regions") else fn.entry_block)
+    return out

@@ -1,0 +1,400 @@
+"""ta-to-tile for row programs: reductions along rows and the maps around them (softmax,
+logsumexp, layernorm, RMSNorm, any pointwise function of [rows, cols] tensors).
+
+The form, after ta-fuse-reductions: every reduction (ta.online, ta.reduce, a ta.contract
+to one value per row) runs over the last index of a [rows, cols] domain; ta.map ops give
+a value per row (rank 1) or per element (rank 2). Each CTA owns bm rows:
+
+    for each phase (reductions whose terms read inputs and earlier row values only):
+        for each block of bn columns:   load the row block; the terms, masked past the
+                                        columns; fold them into the running state
+                                        (sum: s + rowsum; max: max(m, rowmax); a sum
+                                        stabilised by x: l * exp(m - m') + rowsum(exp(x - m') t))
+    the row maps; store the row outputs
+    for each block of bn columns:       the element maps on the row block; store
+
+This is ta.online's own recurrence (dialects/ta_online.py), one tile of columns at a
+time; the layouts pass gives the tiles a blocked layout: a warp per row, 16-byte loads.
+"""
+
+from dataclasses import dataclass
+
+from torch_mlir import ir
+from torch_mlir.dialects import arith, func, scf
+
+from tilec.dialects import ta_builders as tb
+from tilec.dialects.layout import blocked_for
+from tilec.dialects.schedule import Schedule
+from tilec.dialects.ta import tensor_dims
+from tilec.dialects.tile import schedule_attr
+
+from .._loops import positions
+from .._lower_online import exp_or_zero
+from .common import NoTileLowering, ceildiv, check_schedule, const_index
+from .epilogue import _clone_constants
+
+_REDUCTIONS = ("ta.online", "ta.reduce", "ta.contract")
+DEFAULT = Schedule(bm=8, bn=256, warps=4)
+_NEUTRAL = {"sum": 0.0, "max": float("-inf"), "min": float("inf")}
+
+
+@dataclass
+class RowProgram:
+    domain: list          # [rows, cols] dim expressions
+    reductions: list      # ta ops reducing cols, in order
+    row_maps: list        # rank-1 ta.map ops
+    elem_maps: list       # rank-2 ta.map ops
+    returned: list
+
+
+def match(fn) -> RowProgram:
+    """The row program of ``fn``; NoTileLowering names the op that does not fit."""
+    ops = [op for op in fn.entry_block.operations if op.operation.name not in ("arith.constant", "func.return")]
+    returned = list(list(fn.entry_block.operations)[-1].operation.operands)
+    domains = {tuple(str(d) for d in tensor_dims(a.type)) for a in fn.arguments if ir.RankedTensorType(a.type).rank == 2}
+    domains |= {tuple(str(d) for d in tensor_dims(op.result.type)) for op in ops
+                if ir.RankedTensorType(op.result.type).rank == 2}
+    reductions = [op for op in ops if op.operation.name in _REDUCTIONS]
+    for op in reductions:
+        domains.add(tuple(_reduction_domain(op)))
+    if len(domains) != 1:
+        raise NoTileLowering(f"a row program ranges over one [rows, cols] domain; this function has "
+                             f"{len(domains) or 'no'} ({', '.join(map(str, sorted(domains)))})")
+    domain = list(next(iter(domains)))
+    for op in ops:
+        if op.operation.name not in _REDUCTIONS + ("ta.map",):
+            raise NoTileLowering(f"'{op.operation.name}' has no row-program form")
+        if ir.RankedTensorType(op.result.type).rank not in (1, 2):
+            raise NoTileLowering("a row program's values are one per row or one per element")
+    maps = [op for op in ops if op.operation.name == "ta.map"]
+    return RowProgram(domain, reductions, [m for m in maps if ir.RankedTensorType(m.result.type).rank == 1],
+                      [m for m in maps if ir.RankedTensorType(m.result.type).rank == 2], returned)
+
+
+def _reduction_domain(op) -> list:
+    """The [rows, cols] domain of a reduction over cols; NoTileLowering for any other reduction."""
+    name = op.operation.name
+    if name == "ta.online":
+        extents = [ir.StringAttr(e).value for e in ir.ArrayAttr(op.attributes["extents"])]
+        if len(extents) != 2 or ir.IntegerAttr(op.attributes["dim"]).value != 1:
+            raise NoTileLowering("a row program's online reductions run over the last of two indices")
+        return extents
+    if name == "ta.reduce":
+        dims = [ir.IntegerAttr(d).value for d in ir.ArrayAttr(op.attributes["dims"])]
+        src = op.operation.operands[0]
+        if ir.RankedTensorType(src.type).rank != 2 or dims != [1]:
+            raise NoTileLowering("a row program reduces the last index of a [rows, cols] tensor")
+        return [str(d) for d in tensor_dims(src.type)]
+    maps = [positions(ir.AffineMapAttr(m).value) for m in ir.ArrayAttr(op.attributes["maps"])]
+    if maps != [[0, 1], [0, 1], [0]]:
+        raise NoTileLowering("a contraction in a row program sums the products of two [rows, cols] tensors")
+    return [str(d) for d in tensor_dims(op.operation.operands[0].type)]
+
+
+def lower(fn, prog: RowProgram, s):
+    """Replace ``fn`` by the row program's tile function under the schedule ``s``."""
+    from ..ta_to_loops import new_signature
+
+    if s == Schedule():  # no schedule given: the row program's own default (a warp per row, 256-column blocks)
+        s = DEFAULT
+    check_schedule(s, "rows", {})
+    new, b, args = new_signature(fn)
+    inputs = list(fn.arguments)
+    mem = dict(zip(inputs, args))
+    outs = args[len(inputs):len(inputs) + len(prog.returned)]
+    if len(set(prog.returned)) != len(prog.returned) or any(v in mem for v in prog.returned):
+        raise NoTileLowering("each output of a row program is its own computed value")
+    low = _Lowering(fn, prog, s, b, mem)
+    element_bytes = min((ir.RankedTensorType(a.type).element_type.width // 8 for a in inputs
+                         if ir.RankedTensorType(a.type).rank == 2), default=4)
+    with ir.InsertionPoint(new.entry_block), fn.location:
+        low.build(outs)
+        func.ReturnOp([])
+    from tilec.dialects.dims import binary, const, parse_dim
+    grid_x = binary("/", binary("+", parse_dim(prog.domain[0]), const(s.bm - 1)), const(s.bm))
+    new.attributes["tile.schedule"] = schedule_attr(s)
+    new.attributes["tile.grid"] = ir.ArrayAttr.get([ir.StringAttr.get(str(grid_x)), ir.StringAttr.get("1")])
+    new.attributes["tile.threads"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), s.threads)
+    fn.operation.erase()
+    return new, blocked_for(s.bn, element_bytes, s.warps)
+
+
+class _Lowering:
+    """Builds the tile function; ``rows`` maps ta values to [bm] tiles of the CTA's rows."""
+
+    def __init__(self, fn, prog: RowProgram, s, b, mem):
+        self.fn, self.prog, self.s, self.b, self.mem = fn, prog, s, b, mem
+        self.rows: dict = {}
+        f32 = ir.F32Type.get()
+        self.f32 = f32
+
+    def build(self, outs) -> None:
+        """The whole program: reduction phases, row maps and stores, then the element loop."""
+        from tilec.dialects.dims import parse_dim
+
+        s, prog = self.s, self.prog
+        self.scalars = _clone_constants(self.fn.entry_block)
+        pid = ir.Operation.create("tile.program_id", results=[ir.IndexType.get()], attributes={
+            "axis": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0)}).result
+        self.r0 = arith.MulIOp(pid, const_index(s.bm)).result
+        self.n_cols = self.b.dim(parse_dim(prog.domain[1]))
+        self.n_blocks = ceildiv(self.n_cols, const_index(s.bn))
+        self.map_op = None
+        pending, maps = list(prog.reductions), list(prog.row_maps)
+        while pending or maps:
+            ready = [op for op in pending if _row_reads(op) <= set(self.rows)]
+            if ready:
+                self.reduction_loop(ready)
+                pending = [op for op in pending if op not in ready]
+            computable = [op for op in maps if _row_reads(op) <= set(self.rows)]
+            for op in computable:  # in program order, so a map may read the one before
+                if _row_reads(op) <= set(self.rows):
+                    self.row_value(op)
+            maps = [op for op in maps if op not in computable]
+            if not ready and not computable:
+                raise NoTileLowering("a reduction reads a row value that depends on itself")
+        for value, out in zip(prog.returned, outs):
+            if ir.RankedTensorType(value.type).rank == 1:
+                ir.Operation.create("tile.store", operands=[self.rows[value], out, self.r0])
+        elem_outputs = [(v, o) for v, o in zip(prog.returned, outs) if ir.RankedTensorType(v.type).rank == 2]
+        if elem_outputs:
+            loop = scf.ForOp(const_index(0), self.n_blocks, const_index(1))
+            with ir.InsertionPoint(loop.body):
+                j0 = arith.MulIOp(loop.induction_variable, const_index(s.bn)).result
+                loads, elems = {}, {}
+                for value, out in elem_outputs:
+                    tile = self.elem_value(value, j0, loads, elems)
+                    ir.Operation.create("tile.store", operands=[tile, out, self.r0, j0])
+                scf.YieldOp([])
+
+    def row_value(self, op) -> None:
+        """The [bm] tile of a rank-1 ta.map."""
+        block = op.regions[0].blocks[0]
+        element = ir.RankedTensorType(op.result.type).element_type
+        self.rows[op.result] = self.tile_map([self.s.bm], element,
+                                             lambda: self.translate(block, [self.s.bm], None, {}, {})[0])
+
+    # -- reading ta values as tiles ----------------------------------------------------------
+    def _operand(self, src, dims, shape, j0, loads, elems):
+        """(tile, elem map) for ``ta.at(src)`` at ``dims`` inside a map over ``shape``."""
+        rank = len(shape)
+        if src in self.rows:
+            if dims != [0]:
+                raise NoTileLowering("a value per row is read at the row index")
+            return self.rows[src], tb.projection(rank, [0])
+        if src in elems or _is_elem_map(src):
+            return self.elem_value(src, j0, loads, elems), tb.projection(rank, list(range(rank)))
+        if src not in self.mem:
+            raise NoTileLowering("a row program reads inputs, row values and earlier element values only")
+        key = (src, tuple(dims))
+        if key not in loads:
+            if rank == 1 and 1 in dims or sorted(set(dims)) != dims:
+                raise NoTileLowering(f"input '{src.get_name()}' read at {dims}: a row program reads inputs "
+                                     f"in index order, columns only inside a column loop")
+            extents = [self.s.bm if d == 0 else self.s.bn for d in dims]
+            element = ir.RankedTensorType(src.type).element_type
+            offsets = [self.r0 if d == 0 else j0 for d in dims]
+            loads[key] = ir.Operation.create("tile.load", results=[ir.RankedTensorType.get(extents, element)],
+                                             operands=[self.mem[src], *offsets],
+                                             attributes={"padding": ir.FloatAttr.get(element, 0.0)}).result
+        return loads[key], tb.projection(rank, dims)
+
+    def translate(self, block, shape, j0, loads, elems) -> list:
+        """The yielded scalars of ta body ``block`` rebuilt inside the current tile.map body."""
+        local = {}
+        for inner in block.operations:
+            name = inner.operation.name
+            if name == "ta.yield":
+                return [local.get(v) or self.scalars[v] for v in inner.operation.operands]
+            if name == "ta.at":
+                src = inner.operation.operands[0]
+                dims = positions(ir.AffineMapAttr(inner.attributes["map"]).value)
+                with ir.InsertionPoint(self.map_op):
+                    tile, emap = self._operand(src, dims, shape, j0, loads, elems)
+                value = ir.Operation.create("tile.elem", results=[inner.result.type], operands=[tile],
+                                            attributes={"map": ir.AffineMapAttr.get(emap)}).result
+            elif name == "ta.param":
+                value = self.b.params[ir.StringAttr(inner.attributes["name"]).value]
+            elif name == "ta.index":
+                d = ir.IntegerAttr(inner.attributes["dim"]).value
+                at = _tile_index(d)
+                value = arith.AddIOp(self.r0 if d == 0 else j0, at).result
+            else:
+                operands = [local.get(v) or self.scalars[v] for v in inner.operation.operands]
+                value = ir.Operation.create(name, results=[r.type for r in inner.operation.results],
+                                            operands=operands,
+                                            attributes=dict(inner.operation.attributes.items())).result
+            local[inner.result] = value
+        raise NoTileLowering("a ta body without ta.yield")
+
+    def tile_map(self, shape, element, build):
+        """A tile.map over ``shape`` whose body ``build()`` returns the yielded scalar."""
+        op = ir.Operation.create("tile.map", results=[ir.RankedTensorType.get(shape, element)], regions=1)
+        saved, self.map_op = getattr(self, "map_op", None), op
+        with ir.InsertionPoint(op.regions[0].blocks.append()):
+            ir.Operation.create("tile.yield", operands=[build()])
+        self.map_op = saved
+        return op.result
+
+    def elem_value(self, value, j0, loads, elems):
+        """The [bm, bn] tile of a rank-2 ta.map result on the current column block (built once per block)."""
+        if value not in elems:
+            op = value.owner
+            shape = [self.s.bm, self.s.bn]
+            if self.map_op is not None:  # inside another map's body: build before that map
+                with ir.InsertionPoint(self.map_op):
+                    elems[value] = self._elem_map(op, shape, j0, loads, elems)
+            else:
+                elems[value] = self._elem_map(op, shape, j0, loads, elems)
+        return elems[value]
+
+    def _elem_map(self, op, shape, j0, loads, elems):
+        block = op.regions[0].blocks[0]
+        element = ir.RankedTensorType(op.result.type).element_type
+        return self.tile_map(shape, element, lambda: self.translate(block, shape, j0, loads, elems)[0])
+
+    def inside(self, j0) -> ir.Value:
+        """In a [bm, bn] map body: is this element's column inside the tensor?"""
+        col = arith.AddIOp(j0, _tile_index(1)).result
+        return arith.CmpIOp(arith.CmpIPredicate.slt, col, self.n_cols).result
+
+    def masked(self, value, j0, neutral: float):
+        return arith.SelectOp(self.inside(j0), value, arith.ConstantOp(value.type, neutral).result).result
+
+    # -- the phases ----------------------------------------------------------------------------
+    def reduction_loop(self, ops) -> None:
+        """One pass over the column blocks folding the reductions ``ops``; their results become row tiles."""
+        s, f32 = self.s, self.f32
+        states = []  # per op: initial values of its running state
+        for op in ops:
+            kind = _kind(op)
+            if _stabilised(op):
+                states.append([self.constant([s.bm], float("-inf")), self.constant([s.bm], 0.0)])
+            else:
+                states.append([self.constant([s.bm], _NEUTRAL[kind])])
+        flat = [v for st in states for v in st]
+        loop = scf.ForOp(const_index(0), self.n_blocks, const_index(1), flat)
+        with ir.InsertionPoint(loop.body):
+            j0 = arith.MulIOp(loop.induction_variable, const_index(s.bn)).result
+            loads, elems, carried, new = {}, {}, list(loop.inner_iter_args), []
+            self.map_op = None
+            for op, st in zip(ops, states):
+                old = carried[:len(st)]
+                carried = carried[len(st):]
+                new += self.fold(op, old, j0, loads, elems)
+            scf.YieldOp(new)
+        results = list(loop.results)
+        for op, st in zip(ops, states):
+            self.rows[op.result] = results[len(st) - 1]  # the sum (or the max, min) is the op's value
+            results = results[len(st):]
+
+    def fold(self, op, old, j0, loads, elems) -> list:
+        """The running state of reduction ``op`` after one more column block."""
+        s, f32 = self.s, self.f32
+        shape = [s.bm, s.bn]
+        kind = _kind(op)
+        name = op.operation.name
+        if name == "ta.online":
+            block = op.regions[0].blocks[0]
+            terms = lambda: self.translate(block, shape, j0, loads, elems)
+        elif name == "ta.reduce":
+            src = op.operation.operands[0]
+            terms = lambda: [self._read(src, [0, 1], shape, j0, loads, elems)]
+        else:
+            a, b = op.operation.operands
+            terms = lambda: [arith.MulFOp(*[_to_f32(self._read(v, [0, 1], shape, j0, loads, elems))
+                                            for v in (a, b)]).result]
+        if not _stabilised(op):
+            term = self.tile_map(shape, f32, lambda: self.masked(_to_f32(terms()[-1]), j0, _NEUTRAL[kind]))
+            block_value = _reduce(term, kind)
+            combine = {"sum": arith.AddFOp, "max": arith.MaximumFOp, "min": arith.MinimumFOp}[kind]
+            return [self.row_map(lambda: combine(self.elem(old[0]), self.elem(block_value)).result)]
+        m, l = old
+        x = self.tile_map(shape, f32, lambda: self.masked(_to_f32(terms()[0]), j0, float("-inf")))
+        x_max = _reduce(x, "max")
+        m_new = self.row_map(lambda: arith.MaximumFOp(self.elem(m), self.elem(x_max)).result)
+        p = self.tile_map(shape, f32, lambda: self.masked(arith.MulFOp(
+            exp_or_zero(self.elem(x, 2), self.elem(m_new, 2, [0])), _to_f32(terms()[1])).result, j0, 0.0))
+        total = _reduce(p, "sum")
+        l_new = self.row_map(lambda: arith.AddFOp(arith.MulFOp(self.elem(l), exp_or_zero(
+            self.elem(m), self.elem(m_new))).result, self.elem(total)).result)
+        return [m_new, l_new]
+
+    def _read(self, value, dims, shape, j0, loads, elems):
+        with ir.InsertionPoint(self.map_op):
+            tile, emap = self._operand(value, dims, shape, j0, loads, elems)
+        return ir.Operation.create("tile.elem", results=[ir.RankedTensorType(value.type).element_type],
+                                   operands=[tile], attributes={"map": ir.AffineMapAttr.get(emap)}).result
+
+    def elem(self, tile, rank: int = 1, dims=None):
+        """Inside a map of ``rank``: the element of ``tile`` (all dims, or ``dims``)."""
+        dims = list(range(rank)) if dims is None else dims
+        return ir.Operation.create("tile.elem", results=[ir.RankedTensorType(tile.type).element_type],
+                                   operands=[tile], attributes={"map": ir.AffineMapAttr.get(
+                                       tb.projection(rank, dims))}).result
+
+    def row_map(self, build):
+        return self.tile_map([self.s.bm], self.f32, build)
+
+    def constant(self, shape, value: float):
+        return self.tile_map(shape, self.f32, lambda: arith.ConstantOp(self.f32, value).result)
+
+
+def _tile_index(dim: int) -> ir.Value:
+    i64 = ir.IntegerType.get_signless(64)
+    return ir.Operation.create("tile.index", results=[ir.IndexType.get()],
+                               attributes={"dim": ir.IntegerAttr.get(i64, dim)}).result
+
+
+def _is_elem_map(value) -> bool:
+    owner = value.owner
+    return not isinstance(owner, ir.Block) and owner.name == "ta.map" and ir.RankedTensorType(value.type).rank == 2
+
+
+def _kind(op) -> str:
+    return ir.StringAttr(op.attributes["kind"]).value if "kind" in op.attributes else "sum"
+
+
+def _stabilised(op) -> bool:
+    """A ta.online sum of exp(x - max x) * t (two yielded terms)."""
+    if op.operation.name != "ta.online":
+        return False
+    block = op.regions[0].blocks[0]
+    return len(list(block.operations)[-1].operation.operands) == 2
+
+
+def _to_f32(value) -> ir.Value:
+    return value if isinstance(value.type, ir.F32Type) else arith.ExtFOp(ir.F32Type.get(), value).result
+
+
+def _reduce(tile, kind: str) -> ir.Value:
+    i64 = ir.IntegerType.get_signless(64)
+    t = ir.RankedTensorType(tile.type)
+    return ir.Operation.create("tile.reduce", results=[ir.RankedTensorType.get([t.shape[0]], t.element_type)],
+                               operands=[tile], attributes={"kind": ir.StringAttr.get(kind),
+                                                            "dim": ir.IntegerAttr.get(i64, 1)}).result
+
+
+def _row_reads(op) -> set:
+    """The computed rank-1 values ``op`` reads (directly or through the element maps it reads)."""
+    found, stack, seen = set(), [op], set()
+    while stack:
+        current = stack.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        operands = list(current.operation.operands)
+        for region in current.operation.regions:
+            for inner in region.blocks[0].operations:
+                operands += list(inner.operation.operands)
+        for v in operands:
+            owner = v.owner
+            if isinstance(owner, ir.Block) or not isinstance(v.type, ir.RankedTensorType):
+                continue
+            if owner.operation.block != op.operation.block:
+                continue
+            if ir.RankedTensorType(v.type).rank == 1:
+                found.add(v)
+            elif owner.name == "ta.map":
+                stack.append(owner.opview if hasattr(owner, "opview") else owner)
+    return found

@@ -1,0 +1,100 @@
+"""Row programs (softmax, logsumexp, layernorm, RMSNorm): ta-to-tile's row matcher, the tile
+interpreter against the oracle at sizes that divide no tile, the blocked register layout, and
+the typed schedule's legality for each form."""
+
+import pytest
+import torch
+from torch_mlir import ir
+
+from conftest import EXAMPLES, close, run_spec
+from tilec import dialects
+from tilec.diagnostics import TilecError
+from tilec.dialects.schedule import Schedule
+from tilec.driver import build_tile, run_stage
+from tilec.frontend import load_spec, spec_to_ta
+from tilec.signature import signature
+
+ROW_EXAMPLES = ("softmax", "logsumexp", "layernorm", "rmsnorm")
+
+
+@pytest.mark.parametrize("example", ROW_EXAMPLES)
+@pytest.mark.parametrize("shapes,schedule", [({"N": 7, "C": 150}, "bm=8 bn=64 warps=4"),
+                                             ({"N": 1, "C": 1}, "bm=1 bn=32 warps=1"),
+                                             ({"N": 9, "C": 97}, "bm=4 bn=32 warps=2")])
+def test_row_program_matches_the_oracle(example, shapes, schedule):
+    inputs, expected, env = run_spec(EXAMPLES / f"{example}.ta", shapes)
+    with dialects.context(), ir.Location.unknown():
+        module = load_spec(str(EXAMPLES / f"{example}.ta"))
+        sig = signature(module.body.operations[0])
+        outputs = run_stage("tile", module, sig, inputs, env, schedule)
+    for name, value in expected.items():
+        close(outputs[name], value)
+
+
+def test_masked_rows_softmax_is_nan_like_the_oracle():
+    spec = """param N = 4, C = 40
+input X[N, C] : f32
+output Y[N, C] : f32
+Y[n, c] = softmax[c](X[n, c] where n != 1 else -inf)
+"""
+    inputs, expected, env = run_spec(spec)
+    with dialects.context(), ir.Location.unknown():
+        module = spec_to_ta(spec, "masked.ta")
+        outputs = run_stage("tile", module, signature(module.body.operations[0]), inputs, env, "bm=2 bn=32 warps=2")
+    assert torch.equal(outputs["Y"].isnan(), expected["Y"].isnan()) and outputs["Y"][1].isnan().all()
+    close(outputs["Y"][[0, 2, 3]], expected["Y"][[0, 2, 3]])
+
+
+def test_pointwise_function_is_a_row_program():
+    spec = "param N = 5, C = 33\ninput X[N, C] : bf16\noutput Y[N, C] : bf16\nY[n, c] = tanh(X[n, c]) * 2.0\n"
+    inputs, expected, env = run_spec(spec)
+    with dialects.context(), ir.Location.unknown():
+        module = spec_to_ta(spec, "pointwise.ta")
+        outputs = run_stage("tile", module, signature(module.body.operations[0]), inputs, env, "bm=4 bn=32 warps=4")
+    close(outputs["Y"], expected["Y"])
+
+
+def test_register_tiles_carry_the_blocked_layout():
+    with dialects.context(), ir.Location.unknown():
+        build = build_tile(load_spec(str(EXAMPLES / "layernorm.ta")), {}, "bm=8 bn=256 warps=4")
+        text = str(build.tile)
+    assert "tensor<8x256xbf16, #tile.blocked<4 : i64, 8 : i64>>" in text   # 16-byte vectors of bf16
+    assert 'tensor<8xf32, #tile.slice<"blocked", [4, 8], 1 : i64>>' in text  # one value per row
+    assert 'tensor<256xbf16, #tile.slice<"blocked", [4, 8], 0 : i64>>' in text  # gamma: one per column
+    assert "tile.kind" not in text and "#tile.schedule<" in text
+
+
+@pytest.mark.parametrize("example", ROW_EXAMPLES)
+def test_row_program_cuda_compiles(example):
+    pytest.importorskip("cuda.bindings.nvrtc")
+    from tilec.codegen.compile import compile_cuda
+    from tilec.codegen.cuda import emit_cuda
+
+    with dialects.context(), ir.Location.unknown():
+        kernel = emit_cuda(build_tile(load_spec(str(EXAMPLES / f"{example}.ta")), {}, "bm=8 bn=256 warps=4").tile)
+    for name in kernel.variants.values():
+        _, facts = compile_cuda(kernel.source, name, "sm_90a")
+        assert facts.spill_stores == 0
+
+
+def test_a_function_no_matcher_takes_is_told_what_each_form_lacks():
+    spec = "param B = 2, N = 5, C = 33\ninput X[B, N, C] : f32\noutput Y[B, N] : f32\nY[b, n] = sum[c](X[b, n, c])\n"
+    with dialects.context(), ir.Location.unknown():
+        with pytest.raises(TilecError) as err:
+            build_tile(spec_to_ta(spec, "three.ta"), {}, "")
+    message = err.value.message
+    assert "no tile lowering takes 'three'" in message
+    assert "online:" in message and "contraction:" in message and "rows:" in message
+
+
+def test_legality_is_per_form_and_names_every_reason():
+    s = Schedule(bm=8, bn=48, warps=4, stages=1)
+    assert s.legal("rows") == ["bn=48 (the column block) must be a multiple of 32 (one warp spans a row block)"]
+    reasons = s.legal("contraction")
+    assert any("multiples of 16" in r for r in reasons) and any("stages must be at least 2" in r for r in reasons)
+    assert Schedule(bm=64, bn=64, warps=8).legal("online", {"head_dim": 128}) == [
+        "bm=64 gives each of the 8 warps 8 query rows; the mma needs whole 16-row slices (bm % (16 * warps) == 0)"]
+    big = Schedule(bm=128, bn=128, bk=64, stages=6)
+    assert big.legal("contraction", target="sm_90a") == []
+    assert "sm_80 allows 166912" in big.legal("contraction", target="sm_80")[0]
+    assert Schedule(bm=64, bn=256, warps=1).legal("rows")[0].startswith("each thread would hold 512 elements")

@@ -1,0 +1,215 @@
+"""CUDA for register tiles in the blocked layout (row programs: a warp per row).
+
+A [bm, bn] tile of ``#tile.blocked<warps, vec>`` is ``T name[bm/warps][bn/(32 vec)][vec]``
+per thread: element [i][c][e] sits at row i*warps + warp, column (c*32 + lane)*vec + e
+(``BlockedLayout.position``). A row vector (``#tile.slice<"blocked", ..., 1>``) is
+``float name[bm/warps]``, the same in every lane of the warp. Global loads are ``vec``
+wide (16 bytes) where the aligned variant may assume whole 16-byte rows; a row reduction
+folds the thread's elements, then the 32 lanes by xor shuffles. Vectors along the columns
+(a gamma[c]) and row vectors loaded from memory are read element by element where used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from torch_mlir import ir
+
+from tilec.dialects.layout import BlockedLayout, SliceLayout
+from tilec.dialects.tile import register_layout
+
+from ..diagnostics import TilecError
+from .cexpr import CExpr
+from .cuda_regs import map_body
+from .cuda_text import ctype
+
+_VECTOR = {2: "unsigned short", 4: "unsigned int", 8: "uint2", 16: "uint4"}
+_COMBINE = {"max": "fmaxf({}, {})", "sum": "{} + {}", "min": "fminf({}, {})"}
+
+
+@dataclass
+class Blocked:
+    name: str
+    layout: BlockedLayout
+    counts: tuple          # (rows per warp, column groups, vec)
+    element: str
+
+
+@dataclass
+class BRows:
+    name: str
+    count: int             # rows per warp
+
+
+def is_blocked(t) -> bool:
+    """Whether a tile type is in the blocked layout or is a row vector of it."""
+    layout = register_layout(t)
+    return isinstance(layout, BlockedLayout) or \
+        isinstance(layout, SliceLayout) and isinstance(layout.parent, BlockedLayout) and layout.dim == 1
+
+
+def _loops(self, counts, names=("i", "c", "e")):
+    for var, count in zip(names, counts):
+        self.line("#pragma unroll")
+        self.line(f"for (int {var} = 0; {var} < {count}; ++{var})")
+
+
+def _position(layout: BlockedLayout):
+    row, col = layout.position(CExpr("warp"), CExpr("lane"), CExpr("i"), CExpr("c"), CExpr("e"))
+    return row.text, col.text
+
+
+def load(self, op) -> None:
+    """tile.load of a blocked [bm, bn] tile: vector loads inside the tensor, masked element loads at its edge."""
+    from .cuda_ops import _base, _global_element
+
+    t = ir.RankedTensorType(op.result.type)
+    layout = register_layout(t)
+    counts = layout.per_thread(*t.shape)
+    element = ctype(t.element_type)
+    src, *offs = op.operation.operands
+    _, gname, dims, _ = self.value(src)
+    dims_c = self.dims_c(dims)
+    offsets = [self.value(o) for o in offs]
+    name = self.fresh("b")
+    self.line(f"alignas(16) {element} {name}[{counts[0]}][{counts[1]}][{counts[2]}];")
+    _loops(self, counts[:2])
+    self.line("{")
+    self.indent += 1
+    row, col = (x.text for x in layout.position(CExpr("warp"), CExpr("lane"), CExpr("i"), CExpr("c"), 0))
+    self.line(f"const long long gr = {offsets[-2]} + {row}, gc = {offsets[-1]} + {col};")
+    width = counts[2] * (2 if element != "float" else 4)
+    fast = self.aligned and width in _VECTOR
+    if fast:  # a whole vector inside the tensor: one wide load (rows are whole 16-byte chunks)
+        vector = _VECTOR[width]
+        base = f"{gname} + {_base(dims_c, offsets[:-2])}"
+        self.line(f"if (gr < {dims_c[-2]} && gc + {counts[2]} <= {dims_c[-1]}) {{")
+        self.line(f"    *reinterpret_cast<{vector}*>({name}[i][c]) = "
+                  f"*reinterpret_cast<const {vector}*>({base} + gr * {dims_c[-1]} + gc);")
+        self.line("} else {")
+        self.indent += 1
+    self.line("#pragma unroll")  # the tensor's edge, or any row length: element by element, padded
+    self.line(f"for (int e = 0; e < {counts[2]}; ++e) {{")
+    self.indent += 1
+    value = _global_element(self, op, [row, f"({col} + e)"])
+    self.line(f"{name}[i][c][e] = {value};")
+    self.indent -= 1
+    self.line("}")
+    if fast:
+        self.indent -= 1
+        self.line("}")
+    self.indent -= 1
+    self.line("}")
+    self.names[op.result] = Blocked(name, layout, counts, element)
+
+
+def materialize(self, op) -> None:
+    """tile.map into a blocked tile (a loop over the thread's elements) or a row vector (over its rows)."""
+    t = ir.RankedTensorType(op.result.type)
+    layout = register_layout(t)
+    element = ctype(t.element_type)
+    name = self.fresh("b")
+    if t.rank == 2:
+        counts = layout.per_thread(*t.shape)
+        self.line(f"alignas(16) {element} {name}[{counts[0]}][{counts[1]}][{counts[2]}];")
+        _loops(self, counts)
+        result, target, parent = Blocked(name, layout, counts, element), f"{name}[i][c][e]", layout
+    else:
+        parent = layout.parent
+        count = t.shape[0] // parent.warps
+        self.line(f"{element} {name}[{count}];")
+        _loops(self, [count], ("i",))
+        result, target = BRows(name, count), f"{name}[i]"
+    self.line("{")
+    self.indent += 1
+    row, col = _position(parent)
+    value = map_body(self, op, row, col, lambda src, dims: _read(self, src, dims, row, col))
+    self.line(f"{target} = {value};")
+    self.indent -= 1
+    self.line("}")
+    self.names[op.result] = result
+
+
+def _read(self, src_value, dims, row: str, col: str) -> str:
+    """The C expression of a tile.elem of ``src_value`` at the thread's element [i][c][e]."""
+    from .cuda_ops import _global_element
+
+    src = self.value(src_value)
+    if isinstance(src, Blocked):
+        return f"{src.name}[i][c][e]"
+    if isinstance(src, BRows):
+        return f"{src.name}[i]"
+    if hasattr(src, "op") and src.op.operation.name == "tile.load":
+        return _global_element(self, src.op, [row if d == 0 else col for d in dims])
+    raise TilecError(f"a blocked tile.map cannot read a register tile of kind {type(src).__name__}")
+
+
+def reduce(self, op) -> None:
+    """tile.reduce of a blocked tile along its rows: the thread's elements, then xor shuffles over the warp."""
+    src = self.value(op.operation.operands[0])
+    kind = ir.StringAttr(op.attributes["kind"]).value
+    if not isinstance(src, Blocked) or ir.IntegerAttr(op.attributes["dim"]).value != 1:
+        raise TilecError("tile.reduce: rows of a blocked register tile only")
+    combine = _COMBINE[kind]
+    name = self.fresh("r")
+    rows, groups, vec = src.counts
+    self.line(f"float {name}[{rows}];")
+    _loops(self, [rows], ("i",))
+    self.line("{")
+    self.indent += 1
+    self.line(f"float v = {src.name}[i][0][0];")
+    self.line("#pragma unroll")
+    self.line(f"for (int k = 1; k < {groups * vec}; ++k) v = {combine.format('v', f'{src.name}[i][k / {vec}][k % {vec}]')};")
+    self.line("// the 32 lanes of the warp hold the rest of the row")
+    for shift in (16, 8, 4, 2, 1):
+        self.line(f"v = {combine.format('v', f'__shfl_xor_sync(0xffffffffu, v, {shift})')};")
+    self.line(f"{name}[i] = v;")
+    self.indent -= 1
+    self.line("}")
+    self.names[op.result] = BRows(name, rows)
+
+
+def store(self, op) -> None:
+    """tile.store of a blocked tile (every element inside the tensor) or a row vector (lane 0 of each warp)."""
+    from .cuda_ops import _base
+
+    value, dst, *offs = op.operation.operands
+    tile = self.value(value)
+    _, gname, dims, element = self.value(dst)
+    dims_c = self.dims_c(dims)
+    offsets = [self.value(o) for o in offs]
+    out = f"{gname} + {_base(dims_c, offsets[:-ir.RankedTensorType(value.type).rank])}"
+    if isinstance(tile, BRows):
+        parent = register_layout(value.type).parent
+        _loops(self, [tile.count], ("i",))
+        self.line("{")
+        self.line(f"    const long long gr = {offsets[-1]} + {parent.position(CExpr('warp'), 0, CExpr('i'), 0, 0)[0].text};")
+        self.line(f"    if (lane == 0 && gr < {dims_c[-1]}) ({out})[gr] = {_cast(tile_ctype(value), element, f'{tile.name}[i]')};")
+        self.line("}")
+        return
+    _loops(self, tile.counts)
+    self.line("{")
+    self.indent += 1
+    row, col = _position(tile.layout)
+    self.line(f"const long long gr = {offsets[-2]} + {row}, gc = {offsets[-1]} + {col};")
+    self.line(f"if (gr < {dims_c[-2]} && gc < {dims_c[-1]}) ({out})[gr * {dims_c[-1]} + gc] = "
+              f"{_cast(tile.element, element, f'{tile.name}[i][c][e]')};")
+    self.indent -= 1
+    self.line("}")
+
+
+def tile_ctype(value) -> str:
+    return ctype(ir.RankedTensorType(value.type).element_type)
+
+
+def _cast(src: str, dst: str, text: str) -> str:
+    if src == dst:
+        return text
+    if dst == "float":
+        return f"(float)({text})"
+    return {"__nv_bfloat16": "__float2bfloat16_rn({})", "__half": "__float2half_rn({})"}[dst].format(f"(float)({text})")
+
+
+def copy_count(tile) -> int:
+    """Elements per thread of a blocked register value (for loop-carried copies)."""
+    return tile.count if isinstance(tile, BRows) else tile.counts[0] * tile.counts[1] * tile.counts[2]
