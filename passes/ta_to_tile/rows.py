@@ -125,6 +125,8 @@ class _Lowering:
     def __init__(self, fn, prog: RowProgram, s, b, mem):
         self.fn, self.prog, self.s, self.b, self.mem = fn, prog, s, b, mem
         self.rows: dict = {}
+        # provenance: the position of each ta op in the function, which the verifier reads back
+        self.number = {op.operation: n for n, op in enumerate(fn.entry_block.operations)}
         f32 = ir.F32Type.get()
         self.f32 = f32
 
@@ -173,6 +175,7 @@ class _Lowering:
         element = ir.RankedTensorType(op.result.type).element_type
         self.rows[op.result] = self.tile_map([self.s.bm], element,
                                              lambda: self.translate(block, [self.s.bm], None, {}, {})[0])
+        _provenance(self.rows[op.result], self.number[op.operation])
 
     # -- reading ta values as tiles ----------------------------------------------------------
     def _operand(self, src, dims, shape, j0, loads, elems):
@@ -251,7 +254,9 @@ class _Lowering:
     def _elem_map(self, op, shape, j0, loads, elems):
         block = op.regions[0].blocks[0]
         element = ir.RankedTensorType(op.result.type).element_type
-        return self.tile_map(shape, element, lambda: self.translate(block, shape, j0, loads, elems)[0])
+        tile = self.tile_map(shape, element, lambda: self.translate(block, shape, j0, loads, elems)[0])
+        _provenance(tile, self.number[op.operation])
+        return tile
 
     def inside(self, j0) -> ir.Value:
         """In a [bm, bn] map body: is this element's column inside the tensor?"""
@@ -274,6 +279,9 @@ class _Lowering:
                 states.append([self.constant([s.bm], _NEUTRAL[kind])])
         flat = [v for st in states for v in st]
         loop = scf.ForOp(const_index(0), self.n_blocks, const_index(1), flat)
+        i64 = ir.IntegerType.get_signless(64)
+        loop.attributes["tile.computes"] = ir.ArrayAttr.get([  # the ta op each carried value belongs to
+            ir.IntegerAttr.get(i64, self.number[op.operation]) for op, st in zip(ops, states) for _ in st])
         with ir.InsertionPoint(loop.body):
             j0 = arith.MulIOp(loop.induction_variable, const_index(s.bn)).result
             loads, elems, carried, new = {}, {}, list(loop.inner_iter_args), []
@@ -398,3 +406,8 @@ def _row_reads(op) -> set:
             elif owner.name == "ta.map":
                 stack.append(owner.opview if hasattr(owner, "opview") else owner)
     return found
+
+
+def _provenance(tile, number: int) -> None:
+    """Mark the tile.map computing ta op ``number`` (translation validation pairs them)."""
+    tile.owner.attributes["tile.computes"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), number)

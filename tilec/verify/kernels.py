@@ -62,11 +62,12 @@ def _check_build(build, path: str) -> list[Result]:
 
     fn = build.tile.body.operations[0]
     replay = Replay.of(path, fn, build.fixed)
-    if "tile.mma" not in str(fn):  # a row program: its loop IR is checked, its tile kernel not yet
-        return [Result(ir.StringAttr(fn.attributes["sym_name"]).value, "tile", "equivalence",
-                       "the tile program can be checked against its ta", "error", 0.0,
-                       f"schedule {build.schedule or 'default'}, fixed sizes {build.fixed}",
-                       detail="row programs (no mma) have no tile verifier yet; verify with --stage loop")]
+    if "tile.mma" not in str(fn):  # a row program: translation validation by provenance
+        from .rows import check_rows
+
+        fused = ir.Module.parse(str(build.ta))
+        run_passes(fused, tile_pipeline("")[:-2])  # the ta that ta-to-tile lowered
+        return check_rows(build.tile, fused, replay)
     if "tile.reduce" in str(fn):  # a running state over key blocks: the online group's checks
         from .attention import check_attention, check_reference
 

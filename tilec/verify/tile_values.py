@@ -1,0 +1,133 @@
+"""What a tile program computes, element by element, as Z3 terms: one semantics per tile op.
+
+``TileValues(fn)`` reads the function's index arithmetic (shape parameters and program ids
+are Z3 integers, each scf.for's induction variable a fresh symbol within the loop's
+bounds) and gives the value of any register tile at symbolic in-tile coordinates:
+
+    tile.load      the input at offsets + coords inside the tensor, ``padding`` outside
+    tile.map       its body, tile.elem reading the source at the mapped coords,
+                   tile.index the coordinate itself
+    tile.reduce    an uninterpreted function of the row: the block's reduction, whose terms
+                   the caller relates to its reference separately
+    a loop's iter arg / result: an uninterpreted function of the row ("the state before
+                   this block", "the state after the loop"), unless the caller substitutes
+
+Inputs are the same uninterpreted functions the reference side reads (``Values.tensor``),
+so a kernel value and a ta value can be compared directly.
+"""
+
+from __future__ import annotations
+
+import z3
+from torch_mlir import ir
+
+from .gemm_values import _Values, evaluate
+from .symbolic import dim
+
+_INDEX = {"arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "arith.muli": lambda a, b: a * b,
+          "arith.divsi": lambda a, b: a / b, "arith.floordivsi": lambda a, b: a / b,
+          "arith.remsi": lambda a, b: a % b, "arith.ceildivsi": lambda a, b: (a + b - 1) / b,
+          "arith.minsi": lambda a, b: z3.If(a < b, a, b), "arith.maxsi": lambda a, b: z3.If(a > b, a, b)}
+
+
+class TileValues:
+    """Z3 semantics of one tile function (see the module docstring)."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.params, self.args = {}, {}
+        for attrs, arg in zip(ir.ArrayAttr(fn.attributes["arg_attrs"]), fn.arguments):
+            d = ir.DictAttr(attrs)
+            if "ta.param" in d:
+                name = ir.StringAttr(d["ta.param"]).value
+                self.params[name] = z3.Int(name)
+                continue
+            self.args[arg] = ("output" if "ta.output" in d else "input", ir.StringAttr(d["ta.name"]).value,
+                              [ir.StringAttr(x).value for x in ir.ArrayAttr(d["ta.dims"])])
+        self.vals = _Values(self.params)
+        self.assumptions = [p >= 1 for p in self.params.values()]
+        self.index = {}                 # index SSA value -> Z3 Int
+        for attrs, arg in zip(ir.ArrayAttr(fn.attributes["arg_attrs"]), fn.arguments):
+            if arg not in self.args:
+                self.index[arg] = self.params[ir.StringAttr(ir.DictAttr(attrs)["ta.param"]).value]
+        self.grid = [dim(ir.StringAttr(g).value, self.params) for g in ir.ArrayAttr(fn.attributes["tile.grid"])]
+        self.pids: list = []
+        self.loops: list = []           # (scf.for op, iv, lb, ub)
+        self.substitute: dict = {}      # value -> fn(coords) replacing its default meaning
+        self._walk(fn.entry_block)
+
+    def dims(self, arg) -> list:
+        """The Z3 extents of a tensor argument."""
+        return [dim(d, self.params) for d in self.args[arg][2]]
+
+    def _walk(self, block) -> None:
+        for op in block.operations:
+            name = op.operation.name
+            operands = list(op.operation.operands)
+            if name in _INDEX:
+                self.index[op.result] = _INDEX[name](*(self.index[v] for v in operands))
+            elif name == "arith.constant" and isinstance(op.result.type, ir.IndexType):
+                self.index[op.result] = z3.IntVal(ir.IntegerAttr(op.attributes["value"]).value)
+            elif name == "tile.program_id":
+                axis = ir.IntegerAttr(op.attributes["axis"]).value
+                pid = z3.Int(f"pid{axis}")
+                self.assumptions += [pid >= 0, pid < self.grid[axis]]
+                self.pids.append(pid)
+                self.index[op.result] = pid
+            elif name == "scf.for":
+                lb, ub, step = (self.index[v] for v in operands[:3])
+                iv = z3.Int(f"jt{len(self.loops)}")
+                self.assumptions += [iv >= lb, iv < ub]
+                self.loops.append((op, iv, lb, ub, step))
+                self.index[op.regions[0].blocks[0].arguments[0]] = iv
+                self._walk(op.regions[0].blocks[0])
+
+    # -- element values --------------------------------------------------------------------------
+    def value(self, v, coords: list):
+        """The Z3 value of register tile ``v`` at in-tile ``coords``."""
+        if v in self.substitute:
+            return self.substitute[v](coords)
+        owner = v.owner
+        if isinstance(owner, ir.Block):  # a loop's iter arg: the state before this iteration
+            return self.vals.function(f"state_{_key(v)}", 1, z3.IntSort())(coords[0])
+        name = owner.name
+        if name == "tile.load":
+            return self._load(owner, coords)
+        if name == "tile.map":
+            return self._map(owner, coords)
+        if name == "tile.reduce":
+            return self.vals.function(f"reduce_{_key(v)}", 1, z3.IntSort())(coords[0])
+        if name == "scf.for":
+            return self.vals.function(f"final_{_key(v)}", 1, z3.IntSort())(coords[0])
+        raise ValueError(f"the verifier has no value rule for a tile made by '{name}'")
+
+    def _load(self, op, coords):
+        src, *offs = op.operands
+        offsets = [self.index[o] for o in offs]
+        lead = len(offsets) - len(coords)
+        at = offsets[:lead] + [o + c for o, c in zip(offsets[lead:], coords)]
+        inside = z3.And(*[z3.And(a >= 0, a < n) for a, n in zip(at, self.dims(src))])
+        pad = z3.RealVal(ir.FloatAttr(op.attributes["padding"]).value)
+        return z3.If(inside, self.vals.tensor(self.args[src][1], at), pad)
+
+    def _map(self, op, coords):
+        def read(inner, local):
+            name = inner.operation.name
+            if name == "tile.elem":
+                amap = ir.AffineMapAttr(inner.attributes["map"]).value
+                at = [coords[ir.AffineDimExpr(e).position] for e in amap.results]
+                return self.value(inner.operation.operands[0], at)
+            if name == "tile.index":
+                return coords[ir.IntegerAttr(inner.attributes["dim"]).value]
+            return None
+        return evaluate(op.regions[0].blocks[0], self.vals, read, self._outer)
+
+    def _outer(self, v):
+        if v in self.index:
+            return self.index[v]
+        return self.vals.scalar(v.owner, [])  # a constant defined outside the body
+
+
+def _key(value) -> str:
+    """A stable name of an SSA value (Python wrappers of one value are distinct objects)."""
+    return value.get_name().lstrip("%").replace("#", "_")
