@@ -174,3 +174,22 @@ def test_contraction_forms_lower_to_the_gemm_kernel(body, dtype, tmp_path):
     spec.write_text(text)
     report = verify_spec(str(spec), "bm=32 bn=32 bk=16", targets=("sm_80",))
     assert report.status() == 0, report.as_text()
+
+
+@pytest.mark.parametrize("body,inputs", [
+    ("sum[k](X[b, i, k] * W[k, j])", "input X[B, M, K] : bf16\ninput W[K, N] : bf16\n"),   # a shared weight
+    ("sum[k](W[i, k] * X[b, k, j])", "input W[M, K] : bf16\ninput X[B, K, N] : bf16\n"),   # shared on the left
+    ("sum[k](X[b, i, k] * W[j, k])", "input X[B, M, K] : bf16\ninput W[N, K] : bf16\n"),   # a Linear: x·Wᵀ
+])
+def test_broadcast_batch_operands_lower_and_are_proved(body, inputs, tmp_path):
+    """An operand without the batch dims (a weight) is read at every batch element."""
+    from tilec.verify import verify_spec
+
+    text = f"param B = 2, M = 64, N = 48, K = 32\n{inputs}output Y[B, M, N] : f32\nY[b, i, j] = {body}\n"
+    with dialects.context(), ir.Location.unknown():
+        results = _run(spec_to_ta(text, "bcast.ta"), {"B": 3, "M": 33, "N": 17, "K": 20}, "bm=32 bn=32 bk=16")
+    assert all(r.ok for r in results), [str(r) for r in results]
+    spec = tmp_path / "bcast.ta"
+    spec.write_text(text)
+    report = verify_spec(str(spec), "bm=32 bn=32 bk=16", targets=("sm_80",))
+    assert report.status() == 0, report.as_text()

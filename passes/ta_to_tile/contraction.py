@@ -29,6 +29,8 @@ class Gemm:
     b_trans: bool          # rhs stored as [j, k]
     epilogue: list         # ta.map ops after the contraction, in order
     result: object         # the returned value
+    a_batch: list = None   # the batch dims each operand has (a broadcast operand lacks some)
+    b_batch: list = None
 
 
 def match(fn) -> Gemm:
@@ -48,12 +50,19 @@ def match(fn) -> Gemm:
     k, (i, j), batch = reduced[0], out[-2:], out[:-2]
     args = list(fn.arguments)
     operands = list(c.operation.operands)
+    if i in rhs_map and i not in lhs_map:  # any operand order: A is the one holding the rows
+        lhs_map, rhs_map, operands = rhs_map, lhs_map, operands[::-1]
     if any(v not in args for v in operands):
         raise NoTileLowering("contraction operands must be kernel inputs")
-    a_trans = lhs_map == batch + [k, i]
-    b_trans = rhs_map == batch + [j, k]
-    if lhs_map not in (batch + [i, k], batch + [k, i]) or rhs_map not in (batch + [k, j], batch + [j, k]):
-        raise NoTileLowering("operands must be [batch..., rows, k] / [batch..., k, cols] (or transposed)")
+    # an operand may lack batch dims (broadcast, as a weight shared by every batch element)
+    a_batch, b_batch = ([d for d in m if d in batch] for m in (lhs_map, rhs_map))
+    if set(batch) - set(a_batch) - set(b_batch):
+        raise NoTileLowering("every batch index of the output must index an operand")
+    a_trans = lhs_map == a_batch + [k, i]
+    b_trans = rhs_map == b_batch + [j, k]
+    if lhs_map not in (a_batch + [i, k], a_batch + [k, i]) or rhs_map not in (b_batch + [k, j], b_batch + [j, k]):
+        raise NoTileLowering("operands must be [batch..., rows, k] / [batch..., k, cols] (or transposed), "
+                             "batch dims in the output's order")
     types = [ir.RankedTensorType(v.type).element_type for v in operands]
     if types[0] != types[1]:
         raise NoTileLowering(f"the contraction's operands are {types[0]} and {types[1]}: the mma reads one "
@@ -66,7 +75,7 @@ def match(fn) -> Gemm:
     if len(returned) != 1:
         raise NoTileLowering("a GEMM kernel has one output")
     return Gemm(c, args.index(operands[0]), args.index(operands[1]), batch, i, j, k, a_trans, b_trans,
-                epilogue, returned[0])
+                epilogue, returned[0], a_batch, b_batch)
 
 
 def _grouped_raster(pid, grid_m, grid_n, group_m: int):
@@ -117,8 +126,8 @@ def lower(fn, g: Gemm, options) -> None:
 
         def copy(kt, stage):
             k0 = arith.MulIOp(kt, const_index(s.bk)).result
-            a_off = batch_ids + ([k0, m0] if g.a_trans else [m0, k0])
-            b_off = batch_ids + ([n0, k0] if g.b_trans else [k0, n0])
+            a_off = [batch_ids[g.batch.index(d)] for d in g.a_batch] + ([k0, m0] if g.a_trans else [m0, k0])
+            b_off = [batch_ids[g.batch.index(d)] for d in g.b_batch] + ([n0, k0] if g.b_trans else [k0, n0])
             ir.Operation.create("tile.async_copy", operands=[a, *a_off, sa, stage])
             ir.Operation.create("tile.async_copy", operands=[bb, *b_off, sb, stage])
             ir.Operation.create("tile.commit_group")

@@ -173,7 +173,7 @@ def _contraction(low, body, node, order, scope):
     first = lambda f: min((rank[i] for i in free_indices(f) if i in rank), default=len(rank))
     dependent.sort(key=first)  # stable: the written order among equals
     a, b = dependent[0], _product(dependent[1:], node.loc)
-    result = low.emitter.contract((a, order(a)), (b, order(b)), node.indices, node.loc)
+    result = low.emitter.contract((a, order(a)), (b, order(b)), node.indices, node.loc, tuple(scope))
     return _product([result, *scales], node.loc) if scales else result
 
 

@@ -58,12 +58,15 @@ class Emitter:
             return v.value, v.indices
         return self.materialize(v, order, ir.F32Type.get(), loc), order
 
-    def contract(self, a, b, reduced: tuple[str, ...], loc: SourceLoc) -> Leaf:
-        """sum over ``reduced`` of a * b, as one ta.contract; a and b are (value, order) pairs."""
+    def contract(self, a, b, reduced: tuple[str, ...], loc: SourceLoc, prefer: tuple = ()) -> Leaf:
+        """sum over ``reduced`` of a * b, as one ta.contract; a and b are (value, order) pairs. The
+        result's indices come in ``prefer``'s order (the statement's left-hand side) where it has
+        them, so no transpose is left between the contraction and what it is assigned to."""
         lhs, lhs_idx = self.operand(*a, loc)
         rhs, rhs_idx = (lhs, lhs_idx) if b == a else self.operand(*b, loc)  # x * x: one tensor
         domain = tuple(dict.fromkeys(lhs_idx + rhs_idx))
-        out = tuple(i for i in domain if i not in reduced)
+        kept = [i for i in domain if i not in reduced]
+        out = tuple(sorted(kept, key=lambda i: (prefer.index(i) if i in prefer else len(prefer) + kept.index(i))))
         amap = lambda idx: tb.projection(len(domain), [domain.index(i) for i in idx])
         with mlir_loc(loc):
             maps = [amap(lhs_idx), amap(rhs_idx), amap(out)]

@@ -17,10 +17,10 @@ from __future__ import annotations
 import z3
 from torch_mlir import ir
 
-from tilec.dialects.layout import WarpTiling
-from tilec.dialects.tile import layout_of, schedule_of
+from tilec.dialects.tile import layout_of, register_layout, schedule_of
 
 from . import gemm, layouts
+from .fragments import check_fragments
 from .attention_step import _Scalars, _online_step, _position
 from .gemm_values import evaluate
 from .replay import Replay
@@ -47,7 +47,7 @@ def check_attention(tiled, replay) -> list[Result]:
     for event in mmas:
         n = ir.RankedTensorType(event.op.result.type).shape[1]
         k = ir.RankedTensorType(event.op.operation.operands[0].type).shape[1]
-        tiling = WarpTiling(bm, n, warps, rows_only=True)
+        tiling = register_layout(event.op.result.type).tiling(bm, n)
         for which, operand in (("a", event.data["a"]), ("b", event.data["b"])):
             if not (isinstance(operand, tuple) and operand[0] == "smem"):
                 continue
@@ -61,6 +61,19 @@ def check_attention(tiled, replay) -> list[Result]:
                 "every warp, lane pair, fragment and k step")
             add("swizzle", f"{name}: cp.async phases are free of bank conflicts",
                 layouts.cp_async_conflict_free(layout, 32 * warps, 2), "every warp, lane pair and copy iteration")
+    for event in mmas:  # every fragment where the PTX ISA's m16n8k16 tables put it
+        a_op, b_op = event.data["a"], event.data["b"]
+        m, n = ir.RankedTensorType(event.op.result.type).shape
+        k = ir.RankedTensorType(event.op.operation.operands[0].type).shape[1]
+        tiling = register_layout(event.op.result.type).tiling(m, n)
+        b_t = isinstance(b_op, tuple) and b_op[0] == "smem" and b_op[3]
+        if isinstance(a_op, tuple) and a_op[0] == "smem":
+            frags = check_fragments(tiling, k, a_op[3], b_t)
+        else:  # P·V: A is the accumulator of the scores, packed in registers
+            frags = check_fragments(tiling, k, b_transposed=b_t,
+                                    a_registers=register_layout(event.op.operation.operands[0].type).tiling(m, k))
+        for check, outcome, domain in frags:
+            add("equivalence", check, outcome, domain)
     for prop, check, outcome in gemm.pipeline(p, None):
         add(prop, check, outcome, "all shapes, all key blocks")
     for check, outcome in _online_step(p, fn):

@@ -32,6 +32,10 @@ class Reference:
                  for a, arg in zip(ir.ArrayAttr(ta_fn.attributes["arg_attrs"]), ta_fn.arguments)}
         self.names = names
         self.lhs, self.rhs = (names[v] for v in self.contract.operation.operands)
+        rows = self.maps[2][-2]
+        if rows not in self.maps[0] and rows in self.maps[1]:  # a * b = b * a: A is the factor with the rows
+            self.lhs, self.rhs = self.rhs, self.lhs
+            self.maps = [self.maps[1], self.maps[0], self.maps[2]]
         self.epilogue = [op for op in ops if op.operation.name == "ta.map"]
         self.result = list(ops[-1].operation.operands)[0]
         out = self.maps[2]

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
-from tilec.dialects.layout import WarpTiling
-from tilec.dialects.tile import layout_of, schedule_of
+from tilec.dialects.tile import layout_of, register_layout, schedule_of
 
 from . import gemm, gemm_values, layouts
 from .cuda import check_cuda
+from .fragments import check_fragments
 from .replay import Replay
 from .report import Result
 from .symbolic import execute
@@ -105,14 +105,14 @@ def check_tile(tiled, reference, replay) -> list[Result]:
     ref_fn = reference.body.operations[0]
     kernel = ir.StringAttr(fn.attributes["sym_name"]).value
     sched = schedule_of(fn)
-    tiling = WarpTiling(sched.bm, sched.bn, sched.warps)
-    threads = sched.threads
     p = execute(fn)
+    mma = next(e for e in p.events if e.kind == "mma")
+    tiling = register_layout(mma.op.result.type).tiling(sched.bm, sched.bn)  # the layout the IR gives the accumulator
+    threads = sched.threads
     ref = gemm_values.Reference(ref_fn, p.params)
     rows = []
     add = lambda prop, check, outcome, domain=SYMBOLIC: rows.append(
         _row(kernel, prop, check, outcome, domain, replay(outcome.model, prop)))
-    mma = next(e for e in p.events if e.kind == "mma")
     for which, operand in (("a", mma.data["a"]), ("b", mma.data["b"])):
         if not (isinstance(operand, tuple) and operand[0] == "smem"):
             continue
@@ -130,6 +130,11 @@ def check_tile(tiled, reference, replay) -> list[Result]:
             layouts.cp_async_conflict_free(layout, threads, element), "every warp, lane pair and copy iteration")
     add("coverage", "accumulator fragments hold every tile element exactly once", layouts.fragments_cover_tile(tiling),
         "every warp, lane, mma tile and register")
+    smem = [isinstance(x, tuple) and x[0] == "smem" for x in (mma.data["a"], mma.data["b"])]
+    element = ir.MemRefType(mma.data["b"][1].type).element_type if smem[1] else None
+    if all(smem) and not isinstance(element, ir.F32Type):  # 16-bit operands: ldmatrix and mma.sync
+        for check, outcome, domain in check_fragments(tiling, sched.bk, mma.data["a"][3], mma.data["b"][3]):
+            add("equivalence", check, outcome, domain)
     check, outcome = gemm.output_coverage(p)
     add("coverage", check, outcome, "M, N <= 4096 (the raster divides by a grid size; Z3 integer arithmetic)")
     batch = gemm.batch_coverage(p)
