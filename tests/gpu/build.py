@@ -75,6 +75,29 @@ def build_case(name: str, case: Case, out: Path, target: str) -> dict:
             "fixed": package["fixed"], "package": f"{name}.tkp", "kernel": package["kernel"], "runs": runs}
 
 
+def build_cases(names: list[str], out: Path, target: str) -> tuple[dict, list[str]]:
+    """Build the cases ``names`` into ``out``: (their manifest, the names that failed to build).
+
+    A case that fails is recorded with its error and the others still build; ``uncovered`` is
+    left empty (main fills it)."""
+    out.mkdir(parents=True, exist_ok=True)
+    manifest = {"format": FORMAT, "target": target, "source": source_revision(), "tolerance": TOLERANCE,
+                "cases": {}, "uncovered": []}
+    failed = []
+    for name in names:
+        try:
+            manifest["cases"][name] = build_case(name, CASES[name], out, target)
+        except Exception as err:  # every other case still builds; this one fails the build, and its test
+            traceback.print_exc()
+            manifest["cases"][name] = {"error": f"{type(err).__name__}: {err}"}
+            failed.append(name)
+        entry = manifest["cases"][name]
+        print(f"{name}: " + (f"FAILED to build: {entry['error']}" if "error" in entry else
+                             f"{len(entry['runs'])} runs ({', '.join(r['variant'] for r in entry['runs'])})"),
+              flush=True)
+    return manifest, failed
+
+
 def uncovered_examples() -> list[str]:
     """Examples that lower to a tile kernel but no case runs: a form the suite would miss."""
     covered = {case.spec for case in CASES.values()}
@@ -113,21 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"no case named {', '.join(unknown)} (cases: {', '.join(CASES)})")
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    manifest = {"format": FORMAT, "target": args.target, "source": source_revision(), "tolerance": TOLERANCE,
-                "cases": {}, "uncovered": []}
-    failed = []
-    for name in args.only or CASES:
-        try:
-            manifest["cases"][name] = build_case(name, CASES[name], out, args.target)
-        except Exception as err:  # every other case still builds; this one fails the build, and its test
-            traceback.print_exc()
-            manifest["cases"][name] = {"error": f"{type(err).__name__}: {err}"}
-            failed.append(name)
-        entry = manifest["cases"][name]
-        print(f"{name}: " + (f"FAILED to build: {entry['error']}" if "error" in entry else
-                             f"{len(entry['runs'])} runs ({', '.join(r['variant'] for r in entry['runs'])})"),
-              flush=True)
+    manifest, failed = build_cases(args.only or list(CASES), out, args.target)
     if not args.only:
         manifest["uncovered"] = uncovered_examples()
         for path in manifest["uncovered"]:

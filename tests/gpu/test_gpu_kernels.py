@@ -12,14 +12,13 @@ when these tests run alone.
 from __future__ import annotations
 
 import functools
-import json
 import os
 from pathlib import Path
 
 import pytest
 import torch
 
-from tilec.runtime import load
+from gpu_runs import check_run, read_manifest
 
 BUILD = Path(os.environ.get("TILEC_GPU_CASES", Path(__file__).resolve().parents[2] / "build" / "gpu-cases"))
 BUILD_COMMAND = f"python tests/gpu/build.py --out {BUILD}"
@@ -28,8 +27,7 @@ BUILD_COMMAND = f"python tests/gpu/build.py --out {BUILD}"
 @functools.cache
 def _manifest() -> dict | None:
     """build.py's manifest.json: cases, their runs and files, tolerances by dtype (None: not built)."""
-    path = BUILD / "manifest.json"
-    return json.loads(path.read_text()) if path.exists() else None
+    return read_manifest(BUILD)
 
 
 def _params() -> list:
@@ -47,39 +45,6 @@ def _params() -> list:
     return params
 
 
-@functools.cache
-def _kernel(name: str):
-    case = _manifest()["cases"][name]
-    return load(str(BUILD / case["package"]), register_op=False)
-
-
-def mismatch(actual: torch.Tensor, expected: torch.Tensor, tolerance: float) -> str | None:
-    """Why ``actual`` is not ``expected`` (None when it is): NaN exactly where expected is NaN,
-    infinities equal, and max |actual - expected| <= tolerance * max |expected| elsewhere."""
-    if actual.shape != expected.shape:
-        return f"shape {tuple(actual.shape)}, expected {tuple(expected.shape)}"
-    a, e = actual.double().cpu(), expected.double()
-    nan = a.isnan() != e.isnan()
-    if nan.any():
-        where = tuple(nan.nonzero()[0].tolist())
-        return (f"{int(nan.sum())} elements NaN where the oracle is not, or not where it is; first at {where}: "
-                f"{a[where].item()} vs {e[where].item()}")
-    inf = e.isinf() & (a != e)
-    if inf.any():
-        where = tuple(inf.nonzero()[0].tolist())
-        return f"oracle is {e[where].item()} at {where}, kernel {a[where].item()}"
-    finite = e.isfinite()
-    if not finite.any():
-        return None
-    err = torch.where(finite, (a - e).abs(), torch.zeros_like(e))
-    scale = e[finite].abs().max().item()
-    if err.max().item() <= tolerance * scale:
-        return None
-    where = tuple((err == err.max()).nonzero()[0].tolist())
-    return (f"max abs err {err.max().item():.3e} > {tolerance:g} * max |oracle| {scale:.3e} at {where}: "
-            f"{a[where].item()} vs {e[where].item()}; {int((err > tolerance * scale).sum())} elements off")
-
-
 @pytest.mark.parametrize("name,run", _params())
 def test_kernel_matches_the_oracle(name, run):
     if not torch.cuda.is_available():
@@ -90,21 +55,6 @@ def test_kernel_matches_the_oracle(name, run):
     case = manifest["cases"][name]
     if run is None:
         pytest.fail(f"{name} did not build: {case['error']}")
-    kernel = _kernel(name)
-    data = torch.load(BUILD / run["data"])
-    inputs = {k: v.cuda() for k, v in data["inputs"].items()}
-    for expected in data["outputs"].values():
-        # freed at once, so the caching allocator hands this NaN-filled block to the kernel's
-        # output of the same size: an element the kernel never writes then reads NaN, not a stale value
-        torch.full_like(expected, float("nan"), device="cuda")
-    results = kernel(**inputs)
-    results = results if isinstance(results, tuple) else (results,)
-    torch.cuda.synchronize()
-    errors = []
-    for spec, actual in zip(kernel.outputs, results):
-        expected = data["outputs"][spec["name"]]
-        why = mismatch(actual, expected, manifest["tolerance"][spec["dtype"]])
-        if why:
-            errors.append(f"{spec['name']} ({spec['dtype']}): {why}")
-    assert not errors, f"{name} at {run['shapes']} ({run['variant']} kernel, {manifest['target']}, " \
-                       f"built from {manifest['source']}): " + "; ".join(errors)
+    why = check_run(BUILD, manifest, name, run)
+    assert why is None, f"{name} at {run['shapes']} ({run['variant']} kernel, {manifest['target']}, " \
+                        f"built from {manifest['source']}): {why}"
