@@ -90,10 +90,11 @@ class Schedule:
         return 32 * self.warps
 
     # -- legality ----------------------------------------------------------------------------
-    def smem_bytes(self, form: str, element_bytes: int = 2, head_dim: int = 0) -> int:
-        """Shared memory the form's staged tiles take."""
+    def smem_bytes(self, form: str, element_bytes: int = 2, head_dim: int = 0, b_operands: int = 1) -> int:
+        """Shared memory the form's staged tiles take (a contraction: one A tile and a B tile per
+        contraction sharing it)."""
         if form == "contraction":
-            return (self.bm * self.bk + self.bk * self.bn) * element_bytes * self.stages
+            return (self.bm * self.bk + b_operands * self.bk * self.bn) * element_bytes * self.stages
         if form == "online":  # one Q tile, `stages` K and V blocks
             return (self.bm + 2 * self.stages * self.bn) * head_dim * element_bytes
         return 0  # a row program keeps its tiles in registers
@@ -102,7 +103,7 @@ class Schedule:
         """Why this schedule cannot build ``form`` on ``target`` (empty: it can).
 
         ``sizes`` holds what the IR fixes: ``element_bytes`` of the staged operands,
-        ``head_dim`` of an online group."""
+        ``head_dim`` of an online group, ``b_operands`` of contractions sharing A."""
         if form not in FORMS:
             raise ValueError(f"unknown kernel form '{form}' (forms: {', '.join(FORMS)})")
         sizes = sizes or {}
@@ -110,7 +111,8 @@ class Schedule:
         reasons = getattr(self, f"_{form}_reasons")(sizes)
         if self.threads > limits.threads:
             reasons.append(f"{self.threads} threads per CTA; {target} allows {limits.threads}")
-        smem = self.smem_bytes(form, sizes.get("element_bytes", 2), sizes.get("head_dim", 0))
+        smem = self.smem_bytes(form, sizes.get("element_bytes", 2), sizes.get("head_dim", 0),
+                               sizes.get("b_operands", 1))
         if smem > limits.smem:
             reasons.append(f"the staged tiles need {smem} bytes of shared memory; {target} allows {limits.smem}: "
                            f"lower stages, bk, bm or bn")
@@ -127,6 +129,10 @@ class Schedule:
         if tm % 16 or tn % 16:
             reasons.append(f"each of the {wm}x{self.warps // wm} warps would own {tm}x{tn} of the tile; "
                            f"both must be multiples of 16")
+        held = self.bm * self.bn * sizes.get("b_operands", 1) // self.threads
+        if held > 128:  # beside the A/B fragments and addresses, more accumulators spill
+            reasons.append(f"each thread would hold {held} accumulator values (bm * bn * contractions / threads); "
+                           f"at most 128 stay in registers: lower bm or bn, or raise warps")
         return reasons
 
     def _online_reasons(self, sizes: dict) -> list[str]:

@@ -193,3 +193,40 @@ def test_broadcast_batch_operands_lower_and_are_proved(body, inputs, tmp_path):
     spec.write_text(text)
     report = verify_spec(str(spec), "bm=32 bn=32 bk=16", targets=("sm_80",))
     assert report.status() == 0, report.as_text()
+
+
+def test_contractions_sharing_an_input_lower_into_one_kernel_and_are_proved():
+    """SwiGLU: silu(x·Wg) * (x·Wu) is one kernel, one A tile feeding two accumulators."""
+    import re
+
+    from tilec.verify import verify_spec
+    from tilec.verify.kernels import check_tile
+
+    with dialects.context(), ir.Location.unknown():
+        module = load_spec(str(EXAMPLES / "swiglu.ta"))
+        results = _run(module, {"M": 70, "N": 33, "K": 40}, "bm=32 bn=32 bk=16 warps=2")
+        assert all(r.ok for r in results), [str(r) for r in results]
+        tiled = str(to_tile(module, "bm=64 bn=64 bk=32"))
+        assert tiled.count('"tile.mma"') == 2 and tiled.count('"tile.alloc"') == 3
+        reference = ir.Module.parse(str(module))
+        run_passes(reference, ["ta-canonicalize"])
+        mutants = {  # the epilogue's two accumulators swapped; the second mma reading the first's B
+            "swapped accumulators": re.sub(r"scf.yield (%\d+), (%\d+) :", r"scf.yield \2, \1 :", tiled, count=1),
+        }
+        (_, b0, _), (head, b1, tail) = re.findall(r'("tile.mma"\(%\d+, )(%\d+)(, %arg\d+\))', tiled)
+        mutants["B of the wrong weight"] = tiled.replace(head + b1 + tail, head + b0 + tail, 1)
+        for name, text in mutants.items():
+            assert text != tiled, name
+            verdicts = [r.verdict for r in check_tile(ir.Module.parse(text), reference, "swiglu.ta")]
+            assert "counterexample" in verdicts, name
+    report = verify_spec(str(EXAMPLES / "swiglu.ta"), "", targets=("sm_90a",))
+    assert report.status() == 0, report.as_text()
+    assert sum("accumulates" in r.check for r in report.results) == 4  # A and B of each contraction
+
+
+def test_several_accumulators_count_against_the_registers():
+    from tilec.dialects.schedule import Schedule
+
+    assert Schedule().legal("contraction", {"b_operands": 1}) == []
+    reasons = Schedule().legal("contraction", {"b_operands": 2})
+    assert reasons and "256 accumulator values" in reasons[0]

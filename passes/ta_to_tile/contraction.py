@@ -7,6 +7,7 @@ from torch_mlir.dialects import arith, func, scf
 
 from tilec.dialects import STAGES_ATTR
 from tilec.dialects.layout import smem_tile_layout
+from tilec.dialects.schedule import Schedule
 from tilec.dialects.dims import binary, const
 from tilec.dialects.ta import tensor_dims
 from tilec.dialects.tile import layout_attr, schedule_attr
@@ -31,17 +32,37 @@ class Gemm:
     result: object         # the returned value
     a_batch: list = None   # the batch dims each operand has (a broadcast operand lacks some)
     b_batch: list = None
+    others: list = None    # further contractions of the same A (SwiGLU's x·Wg and x·Wu), as Gemm
 
 
 def match(fn) -> Gemm:
-    """The contraction and epilogue of ``fn``; NoTileLowering says what does not fit the form."""
+    """The contraction(s) and epilogue of ``fn``; NoTileLowering says what does not fit the form.
+    Several contractions lower together when they share A (same tensor, same indexing) and
+    their result's shape: one pass over K feeds an accumulator each."""
     ops = list(fn.entry_block.operations)
     contracts = [op for op in ops if op.operation.name == "ta.contract"]
-    if len(contracts) != 1:
-        raise NoTileLowering(f"ta-to-tile lowers one contraction per function; "
-                             f"'{ir.StringAttr(fn.attributes['sym_name']).value}' "
-                             f"has {len(contracts)} (attention and reductions come with their own lowering)")
-    c = contracts[0]
+    if not contracts:
+        raise NoTileLowering(f"'{ir.StringAttr(fn.attributes['sym_name']).value}' has no contraction")
+    first, *others = [_contraction(fn, c) for c in contracts]
+    for g in others:
+        if (g.lhs, g.a_trans, g.a_batch) != (first.lhs, first.a_trans, first.a_batch) or \
+                tensor_dims(g.contract.result.type) != tensor_dims(first.contract.result.type):
+            raise NoTileLowering(f"{len(contracts)} contractions lower into one kernel only when they share "
+                                 f"their first operand and their result's shape")
+    epilogue = [op for op in ops if op.operation.name == "ta.map"]
+    others_ops = [op for op in ops if op.operation.name not in ("ta.contract", "ta.map", "arith.constant",
+                                                                "func.return")]
+    if others_ops:
+        raise NoTileLowering(f"'{others_ops[0].operation.name}' cannot be part of a GEMM epilogue")
+    returned = list(ops[-1].operation.operands)
+    if len(returned) != 1:
+        raise NoTileLowering("a GEMM kernel has one output")
+    first.epilogue, first.result, first.others = epilogue, returned[0], others
+    return first
+
+
+def _contraction(fn, c) -> Gemm:
+    """One ta.contract as a GEMM: its operands, batch, rows, columns and reduced index."""
     maps = [positions(ir.AffineMapAttr(m).value) for m in ir.ArrayAttr(c.attributes["maps"])]
     lhs_map, rhs_map, out = maps
     reduced = [d for d in range(len(set(lhs_map + rhs_map))) if d not in out]
@@ -67,15 +88,8 @@ def match(fn) -> Gemm:
     if types[0] != types[1]:
         raise NoTileLowering(f"the contraction's operands are {types[0]} and {types[1]}: the mma reads one "
                              f"element type (cast one operand in the spec)")
-    epilogue = [op for op in ops if op.operation.name == "ta.map"]
-    others = [op for op in ops if op.operation.name not in ("ta.contract", "ta.map", "arith.constant", "func.return")]
-    if others:
-        raise NoTileLowering(f"'{others[0].operation.name}' cannot be part of a GEMM epilogue")
-    returned = list(ops[-1].operation.operands)
-    if len(returned) != 1:
-        raise NoTileLowering("a GEMM kernel has one output")
     return Gemm(c, args.index(operands[0]), args.index(operands[1]), batch, i, j, k, a_trans, b_trans,
-                epilogue, returned[0], a_batch, b_batch)
+                [], None, a_batch, b_batch)
 
 
 def _grouped_raster(pid, grid_m, grid_n, group_m: int):
@@ -98,11 +112,15 @@ def lower(fn, g: Gemm, options) -> None:
     inputs = list(fn.arguments)
     mem = {v: a for v, a in zip(inputs, args)}
     out_arg = args[len(inputs)]
-    a, bb = mem[inputs[g.lhs]], mem[inputs[g.rhs]]
+    gs = [g, *g.others]
+    if options == Schedule() and len(gs) > 1:  # no schedule given: narrower tiles for several accumulators
+        options = Schedule(bn=max(32, 128 // len(gs) // 32 * 32))
+    a = mem[inputs[g.lhs]]
     a_type = ir.RankedTensorType(inputs[g.lhs].type)
     element = a_type.element_type
     bits = 16 if not isinstance(element, ir.F32Type) else 32
-    check_schedule(options, "contraction", {"element_bytes": bits // 8})
+    check_schedule(options, "contraction", {"element_bytes": bits // 8, "b_operands": len(gs)})
+    number = {op.operation: n for n, op in enumerate(fn.entry_block.operations)}  # provenance of each mma
     out_dims = tensor_dims(g.contract.result.type)
     dims = {g.i: out_dims[-2], g.j: out_dims[-1]}
     lhs_dims = tensor_dims(a_type)
@@ -119,17 +137,17 @@ def lower(fn, g: Gemm, options) -> None:
         m0 = arith.MulIOp(pid_m, const_index(s.bm)).result
         n0 = arith.MulIOp(pid_n, const_index(s.bn)).result
         a_tile = (s.bk, s.bm) if g.a_trans else (s.bm, s.bk)
-        b_tile = (s.bn, s.bk) if g.b_trans else (s.bk, s.bn)
         sa = _alloc(a_tile, element, bits, s)
-        sb = _alloc(b_tile, element, bits, s)
+        sbs = [_alloc((s.bn, s.bk) if x.b_trans else (s.bk, s.bn), element, bits, s) for x in gs]
         nk = ceildiv(size_k, const_index(s.bk))
 
         def copy(kt, stage):
             k0 = arith.MulIOp(kt, const_index(s.bk)).result
             a_off = [batch_ids[g.batch.index(d)] for d in g.a_batch] + ([k0, m0] if g.a_trans else [m0, k0])
-            b_off = [batch_ids[g.batch.index(d)] for d in g.b_batch] + ([n0, k0] if g.b_trans else [k0, n0])
             ir.Operation.create("tile.async_copy", operands=[a, *a_off, sa, stage])
-            ir.Operation.create("tile.async_copy", operands=[bb, *b_off, sb, stage])
+            for x, sb in zip(gs, sbs):
+                b_off = [batch_ids[g.batch.index(d)] for d in x.b_batch] + ([n0, k0] if x.b_trans else [k0, n0])
+                ir.Operation.create("tile.async_copy", operands=[mem[inputs[x.rhs]], *b_off, sb, stage])
             ir.Operation.create("tile.commit_group")
 
         # prologue: the first stages - 1 K tiles in flight
@@ -138,8 +156,8 @@ def lower(fn, g: Gemm, options) -> None:
             copy(prologue.induction_variable, prologue.induction_variable)
             scf.YieldOp([])
         acc_type = ir.RankedTensorType.get([s.bm, s.bn], f32)
-        zero = _constant_tile(acc_type, 0.0)
-        loop = scf.ForOp(const_index(0), nk, const_index(1), [zero])
+        zeros = [_constant_tile(acc_type, 0.0) for _ in gs]
+        loop = scf.ForOp(const_index(0), nk, const_index(1), zeros)
         loop.attributes[STAGES_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), s.stages)
         with ir.InsertionPoint(loop.body):
             kt = loop.induction_variable
@@ -148,18 +166,23 @@ def lower(fn, g: Gemm, options) -> None:
             op_with_ints("tile.wait_group", pending=s.stages - 2)
             ir.Operation.create("tile.barrier")
             at = _smem_load(sa, stage, (s.bm, s.bk), element, g.a_trans)
-            bt = _smem_load(sb, stage, (s.bk, s.bn), element, g.b_trans)
+            bts = [_smem_load(sb, stage, (s.bk, s.bn), element, x.b_trans) for x, sb in zip(gs, sbs)]
             ahead = arith.AddIOp(kt, const_index(s.stages - 1)).result
             copy(ahead, arith.RemSIOp(ahead, const_index(s.stages)).result)
-            acc = ir.Operation.create("tile.mma", results=[acc_type],
-                                      operands=[at, bt, loop.inner_iter_args[0]]).result
-            scf.YieldOp([acc])
+            accs = []
+            for x, bt, carried in zip(gs, bts, loop.inner_iter_args):
+                mma = ir.Operation.create("tile.mma", results=[acc_type], operands=[at, bt, carried])
+                mma.attributes["tile.computes"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
+                                                                     number[x.contract.operation])
+                accs.append(mma.result)
+            scf.YieldOp(accs)
         op_with_ints("tile.wait_group", pending=0)
         # keyed by output dim: batch dims first, then rows and columns
         rank = len(g.batch) + 2
         offsets = {rank - 2: m0, rank - 1: n0, **dict(enumerate(batch_ids))}
         tile_of = {rank - 2: s.bm, rank - 1: s.bn}
-        result = emit_epilogue(g, loop.results[0], mem, b, offsets, tile_of, (s.bm, s.bn))
+        accs = {x.contract.result: r for x, r in zip(gs, loop.results)}
+        result = emit_epilogue(g, accs, mem, b, offsets, tile_of, (s.bm, s.bn))
         ir.Operation.create("tile.store", operands=[result, out_arg, *batch_ids, m0, n0])
         func.ReturnOp([])
     new.attributes["tile.schedule"] = schedule_attr(options)

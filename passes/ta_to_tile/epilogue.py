@@ -11,14 +11,15 @@ class NoEpilogue(ValueError):
     """An epilogue op that has no tile form yet."""
 
 
-def emit_epilogue(g, acc, mem: dict, b, offsets: dict, tile_of: dict, shape) -> ir.Value:
+def emit_epilogue(g, accs: dict, mem: dict, b, offsets: dict, tile_of: dict, shape) -> ir.Value:
     """Tile values of the epilogue maps, in order; returns the tile of the kernel's result.
+    ``accs``: the accumulator tile of each contraction's result.
 
     ``offsets`` / ``tile_of``: for each output domain dim, the CTA's offset and tile extent
     (batch dims have an offset and no extent).
     """
     rank = len(g.batch) + 2
-    tiles = {g.contract.result: acc}
+    tiles = dict(accs)
     loads: dict = {}
     scalars = _clone_constants(g.contract.operation.block)
     for op in g.epilogue:

@@ -137,6 +137,17 @@ CASES: dict[str, Case] = {
     "layernorm": Case("examples/layernorm.ta", ROWS, ROW_RUNS),
     "rmsnorm": Case("examples/rmsnorm.ta", ROWS, ROW_RUNS),
     "rmsnorm_one_warp": Case("examples/rmsnorm.ta", "bm=1 bn=32 warps=1", ROW_RUNS),
+    # contractions sharing their first operand (two accumulators), and a weight shared by the batch
+    "swiglu": Case("examples/swiglu.ta", "", [{"M": 257, "N": 129, "K": 65}, {"M": 1, "N": 8, "K": 1},
+                                              {"M": 64, "N": 96, "K": 128}]),
+    "swiglu_small_tiles": Case("examples/swiglu.ta", "bm=32 bn=32 bk=16 warps=2 stages=2",
+                               [{"M": 70, "N": 33, "K": 40}]),
+    "linear": Case("examples/linear.ta", "", [{"B": 3, "T": 97, "C": 72, "N": 130}, {"B": 1, "T": 1, "C": 7, "N": 1},
+                                              {"B": 2, "T": 64, "C": 256, "N": 128}]),
+    "linear_weight_left": Case(
+        "param B = 2, M = 64, N = 64, K = 32\ninput W[M, K] : bf16\ninput X[B, K, N] : bf16\n"
+        "output Y[B, M, N] : f32\nY[b, i, j] = sum[k](W[i, k] * X[b, k, j])\n", "bm=64 bn=64 bk=32",
+        [{"B": 3, "M": 70, "N": 33, "K": 40}]),
     # f32 attention is not here: ta-to-tile lowers it, but the CUDA emitter refuses f32 P·V with P
     # in registers ("no CUDA lowering yet"); add a case when it emits one
 }

@@ -23,9 +23,12 @@ from .symbolic import Program, dim
 class Reference:
     """The ta contraction and epilogue, with the index of each domain dim as a Z3 term."""
 
-    def __init__(self, ta_fn, params: dict):
+    def __init__(self, ta_fn, params: dict, contract=None):
         ops = list(ta_fn.entry_block.operations)
-        self.contract = next(op for op in ops if op.operation.name == "ta.contract")
+        self.contract = contract or next(op for op in ops if op.operation.name == "ta.contract")
+        self.number = next(n for n, op in enumerate(ops) if op.operation == self.contract.operation)
+        # every contraction's result, by its position (provenance): the epilogue may read several
+        self.accumulators = {op.result: n for n, op in enumerate(ops) if op.operation.name == "ta.contract"}
         self.maps = [[ir.AffineDimExpr(e).position for e in ir.AffineMapAttr(m).value.results]
                      for m in ir.ArrayAttr(self.contract.attributes["maps"])]
         names = {arg: ir.StringAttr(ir.DictAttr(a)["ta.name"]).value
@@ -47,15 +50,28 @@ class Reference:
         self.size_k = dim(extents[self.reduced], params)
 
 
-def operand_indices(p: Program, ref: Reference) -> list[tuple[str, Outcome]]:
-    """acc[i][j] += A[...] * B[...] at the reference's indices, for the copy that filled the stage."""
+def references(ta_fn, params: dict) -> dict:
+    """A Reference per contraction of ``ta_fn``, keyed by its position in the function."""
+    refs = [Reference(ta_fn, params, op) for op in ta_fn.entry_block.operations if op.operation.name == "ta.contract"]
+    return {ref.number: ref for ref in refs}
+
+
+def computes(op, default: int) -> int:
+    """The ta op a tile op computes (its ``tile.computes`` provenance), else ``default``."""
+    attrs = op.operation.attributes
+    return ir.IntegerAttr(attrs["tile.computes"]).value if "tile.computes" in attrs else default
+
+
+def operand_indices(p: Program, ref: Reference, mma=None) -> list[tuple[str, Outcome]]:
+    """acc[i][j] += A[...] * B[...] at the reference's indices, for the copy that filled the stage
+    (``mma``: the mma event of this contraction; the first one by default)."""
     kt, _, nk, _ = p.loops["main"]
     s_iv, _, P, _ = p.loops["prologue"]
     sched = schedule_of(p.fn).items()
     store = next(e for e in p.events if e.kind == "store")
     offsets = store.data["offsets"]
     i, j, kk = z3.Ints("i j kk")
-    mma = next(e for e in p.events if e.kind == "mma")
+    mma = mma or next(e for e in p.events if e.kind == "mma")
     out_pos = ref.maps[2]
     domain = {d: off for d, off in zip(out_pos[:-2], offsets[:-2])}
     domain[out_pos[-2]], domain[out_pos[-1]] = offsets[-2] + i, offsets[-1] + j
@@ -95,14 +111,25 @@ def operand_indices(p: Program, ref: Reference) -> list[tuple[str, Outcome]]:
     return results
 
 
-def accumulator_starts_at_zero(p: Program) -> tuple[str, Outcome]:
+def accumulator_starts_at_zero(p: Program, slot: int = 0) -> tuple[str, Outcome]:
     _, _, _, loop = p.loops["main"]
-    init = list(loop.operation.operands)[3]
+    init = list(loop.operation.operands)[3 + slot]
     value = _constant_tile(init)
     outcome = prove(z3.BoolVal(value == 0.0), [], watch={})
     if value != 0.0:
         outcome.model = {"initial accumulator": value}
-    return "the accumulator starts at 0", outcome
+    return f"accumulator {slot} starts at 0" if slot else "the accumulator starts at 0", outcome
+
+
+def _accumulator_of(p: Program, kind, default: int) -> int:
+    """The ta contraction whose accumulator a kernel value is (an mma, or the loop's result slot)."""
+    if kind[0] == "mma":
+        return computes(kind[1], default)
+    loop = p.loops["main"][3]
+    inits = list(loop.operation.operands)[3:]
+    slot = next(k for k, v in enumerate(inits) if v == kind[1])
+    yielded = list(loop.regions[0].blocks[0].operations)[-1].operation.operands[slot]
+    return computes(yielded.owner, default)
 
 
 def _constant_tile(value):
@@ -211,14 +238,15 @@ def epilogue_equivalence(p: Program, ref: Reference) -> tuple[str, Outcome]:
     store = next(e for e in p.events if e.kind == "store")
     offsets = store.data["offsets"]
     i, j = z3.Ints("i j")
-    acc = z3.Real("acc")  # the accumulator: equal on both sides by the operand-index proof
+    # each contraction's accumulator: equal on both sides by the operand-index proof
+    acc = lambda n: z3.Real(f"acc{n}")
     vals = _Values(p.params)
     coords = [i, j]
 
     def kernel_value(value, at: list):
         kind = p.values.get(value)
         if isinstance(kind, tuple) and kind[0] in ("loop-result", "mma"):
-            return acc
+            return acc(_accumulator_of(p, kind, ref.number))
         if isinstance(kind, tuple) and kind[0] == "gload":
             _, name, offs = kind
             lead = len(offs) - len(at)
@@ -235,8 +263,8 @@ def epilogue_equivalence(p: Program, ref: Reference) -> tuple[str, Outcome]:
     domain = offsets[:-2] + [offsets[-2] + i, offsets[-1] + j]
 
     def reference_value(value):
-        if value == ref.contract.result:
-            return acc
+        if value in ref.accumulators:
+            return acc(ref.accumulators[value])
 
         def read(op, local):
             name = op.operation.name

@@ -109,14 +109,18 @@ def check_tile(tiled, reference, replay) -> list[Result]:
     mma = next(e for e in p.events if e.kind == "mma")
     tiling = register_layout(mma.op.result.type).tiling(sched.bm, sched.bn)  # the layout the IR gives the accumulator
     threads = sched.threads
-    ref = gemm_values.Reference(ref_fn, p.params)
+    refs = gemm_values.references(ref_fn, p.params)
+    ref = next(iter(refs.values()))
+    mmas = [e for e in p.events if e.kind == "mma"]
     rows = []
     add = lambda prop, check, outcome, domain=SYMBOLIC: rows.append(
         _row(kernel, prop, check, outcome, domain, replay(outcome.model, prop)))
-    for which, operand in (("a", mma.data["a"]), ("b", mma.data["b"])):
-        if not (isinstance(operand, tuple) and operand[0] == "smem"):
+    seen = []
+    for which, operand in [(w, x) for e in mmas for w, x in (("a", e.data["a"]), ("b", e.data["b"]))]:
+        if not (isinstance(operand, tuple) and operand[0] == "smem") or operand[1] in seen:
             continue
         _, buf, _, transposed = operand
+        seen.append(buf)
         layout = layout_of(buf.owner.attributes["layout"])
         element = 4 if isinstance(ir.MemRefType(buf.type).element_type, ir.F32Type) else 2
         name = f"{which.upper()} tile {layout.shape[0]}x{layout.shape[1]}"
@@ -143,9 +147,16 @@ def check_tile(tiled, reference, replay) -> list[Result]:
     add("coverage", *gemm.k_coverage(p, ref.size_k))
     for prop, check, outcome in gemm.pipeline(p, ref):
         add(prop, check, outcome)
-    for check, outcome in gemm_values.operand_indices(p, ref):
-        add("equivalence", check, outcome)
-    add("equivalence", *gemm_values.accumulator_starts_at_zero(p), "the initial accumulator tile")
+    for event in mmas:  # each mma accumulates the contraction it computes (provenance)
+        number = gemm_values.computes(event.op, ref.number)
+        if number not in refs:
+            add("equivalence", f"an mma computes ta op #{number}", gemm_values.Outcome(
+                "error", 0.0, {}, f"ta op #{number} is not a contraction of the reference"))
+            continue
+        for check, outcome in gemm_values.operand_indices(p, refs[number], event):
+            add("equivalence", check, outcome)
+    for slot in range(len(mmas)):
+        add("equivalence", *gemm_values.accumulator_starts_at_zero(p, slot), "the initial accumulator tile")
     add("equivalence", *gemm_values.epilogue_equivalence(p, ref),
         "every output element; inputs, exp/erf/tanh and dtype casts uninterpreted (real arithmetic)")
     add("in-bounds", *gemm_values.offsets_not_negative(p))
