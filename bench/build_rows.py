@@ -1,0 +1,59 @@
+"""Build the row-program packages bench/rows.py times (build machine): softmax, layernorm and
+RMSNorm in bf16, each at a few schedules; the kernels take any N and C at launch.
+
+    python bench/build_rows.py --out bench/out/rows
+"""
+
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+SOFTMAX = """param N = 64, C = 1000
+input X[N, C] : bf16
+output Y[N, C] : bf16
+Y[n, c] = softmax[c](X[n, c])
+"""
+RMSNORM = """param N = 64, C = 1024
+const eps = 1e-6
+input X[N, C] : bf16
+input w[C] : bf16
+output Y[N, C] : bf16
+let ms[n] = sum[c](X[n, c] * X[n, c]) / C
+Y[n, c] = X[n, c] * rsqrt(ms[n] + eps) * w[c]
+"""
+LAYERNORM = """param N = 64, C = 768
+const eps = 1e-5
+input X[N, C] : bf16
+input gamma[C] : bf16
+input beta[C] : bf16
+output Y[N, C] : bf16
+let mean[n] = sum[c](X[n, c]) / C
+let var[n] = sum[c]((X[n, c] - mean[n]) * (X[n, c] - mean[n])) / C
+Y[n, c] = (X[n, c] - mean[n]) * rsqrt(var[n] + eps) * gamma[c] + beta[c]
+"""
+SPECS = {"softmax": SOFTMAX, "rmsnorm": RMSNORM, "layernorm": LAYERNORM}
+SCHEDULES = {"w4_bm8": "bm=8 bn=256 warps=4", "w8_bm8": "bm=8 bn=256 warps=8", "w4_bm4": "bm=4 bn=256 warps=4"}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", default="bench/out/rows")
+    parser.add_argument("--target", default="sm_90a")
+    args = parser.parse_args()
+    from tilec.package import build  # here: bench/rows.py reads SPECS on a machine without MLIR
+
+    os.makedirs(args.out, exist_ok=True)
+    for name, text in SPECS.items():
+        spec = os.path.join(args.out, f"{name}.ta")
+        with open(spec, "w") as handle:
+            handle.write(text)
+        for tag, schedule in SCHEDULES.items():
+            path = os.path.join(args.out, f"{name}-{tag}.tkp")
+            build(spec, path, schedule, (args.target,), use_cache=False, verify=True,
+                  on_report=lambda report, p=path: print(f"{p}: {report.summary()}"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,77 @@
+"""Row programs on the GPU beside torch (eager) and torch.compile (Inductor), same run, same
+inputs: bf16 softmax, RMSNorm and layernorm, each checked against torch in f32 first.
+Bandwidth counts one read and one write of the bf16 [N, C] tensor (as peers/rowred_peers.py).
+
+    PYTHONPATH=. python bench/rows.py --packages bench/out/rows --out bench/out/rows-results.json
+"""
+
+import argparse
+import datetime
+import json
+import os
+import sys
+
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+from bench.build_rows import SCHEDULES, SPECS  # noqa: E402
+from bench.gemm import bench  # noqa: E402
+from tilec.runtime import load  # noqa: E402
+
+SHAPES = [(32768, 4096), (8192, 8192), (65536, 1024), (4096, 1000)]
+
+
+def _peer(name: str):
+    if name == "softmax":
+        return lambda x: torch.softmax(x, dim=-1)
+    if name == "rmsnorm":
+        return lambda x, w: F.rms_norm(x, (x.shape[-1],), w, eps=1e-6)
+    return lambda x, g, b: F.layer_norm(x, (x.shape[-1],), g, b, eps=1e-5)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--packages", default="bench/out/rows")
+    parser.add_argument("--out", default="bench/out/rows-results.json")
+    parser.add_argument("--reps", type=int, default=20)
+    args = parser.parse_args()
+    rows = []
+    for name in SPECS:
+        peer = _peer(name)
+        compiled = torch.compile(peer)
+        kernels = {tag: load(os.path.join(args.packages, f"{name}-{tag}.tkp"), register_op=False) for tag in SCHEDULES}
+        for n, c in SHAPES:
+            torch.manual_seed(0)
+            x = torch.randn(n, c, device="cuda", dtype=torch.bfloat16)
+            extra = [torch.randn(c, device="cuda", dtype=torch.bfloat16) for _ in range({"softmax": 0, "rmsnorm": 1,
+                                                                                        "layernorm": 2}[name])]
+            reference = peer(x.float(), *(t.float() for t in extra))
+            gbytes = 2 * n * c * 2 / 1e9
+            times = {}
+            for tag, kernel in kernels.items():
+                out = kernel(x, *extra)
+                out = out[0] if isinstance(out, (tuple, list)) else out
+                error = float((out.float() - reference).abs().max() / reference.abs().max())
+                times[tag] = (bench(lambda: kernel(x, *extra), args.reps), error)
+            best = min(times, key=lambda t: times[t][0])
+            eager = bench(lambda: peer(x, *extra), args.reps)
+            inductor = bench(lambda: compiled(x, *extra), args.reps)
+            row = {"kernel": name, "N": n, "C": c, "best_schedule": SCHEDULES[best],
+                   "max_rel_error": times[best][1], "correct": all(e < 2e-2 for _, e in times.values()),
+                   "tilec_gbs": gbytes / times[best][0] * 1e3, "eager_gbs": gbytes / eager * 1e3,
+                   "inductor_gbs": gbytes / inductor * 1e3,
+                   "per_schedule_gbs": {SCHEDULES[t]: gbytes / ms * 1e3 for t, (ms, _) in times.items()}}
+            rows.append(row)
+            print(f"{name:10s} {n:6d}x{c:<5d} tilec {row['tilec_gbs']:7.0f} GB/s ({SCHEDULES[best]})  "
+                  f"eager {row['eager_gbs']:7.0f}  inductor {row['inductor_gbs']:7.0f}  "
+                  f"err {row['max_rel_error']:.1e}  {'ok' if row['correct'] else 'WRONG'}", flush=True)
+    result = {"date": datetime.date.today().isoformat(), "gpu": torch.cuda.get_device_name(), "rows": rows}
+    os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
+    with open(args.out, "w") as handle:
+        json.dump(result, handle, indent=1)
+
+
+if __name__ == "__main__":
+    main()
