@@ -90,13 +90,15 @@ class Schedule:
         return 32 * self.warps
 
     # -- legality ----------------------------------------------------------------------------
-    def smem_bytes(self, form: str, element_bytes: int = 2, head_dim: int = 0, b_operands: int = 1) -> int:
+    def smem_bytes(self, form: str, element_bytes: int = 2, head_dim: int = 0, b_operands: int = 1,
+                   qk_dim: int = 0) -> int:
         """Shared memory the form's staged tiles take (a contraction: one A tile and a B tile per
         contraction sharing it)."""
         if form == "contraction":
             return (self.bm * self.bk + b_operands * self.bk * self.bn) * element_bytes * self.stages
-        if form == "online":  # one Q tile, `stages` K and V blocks
-            return (self.bm + 2 * self.stages * self.bn) * head_dim * element_bytes
+        if form == "online":  # one Q tile, `stages` K and V blocks (Q, K qk_dim wide; V head_dim)
+            qk_dim = qk_dim or head_dim
+            return (self.bm * qk_dim + self.stages * self.bn * (qk_dim + head_dim)) * element_bytes
         return 0  # a row program keeps its tiles in registers
 
     def legal(self, form: str, sizes: dict | None = None, target: str = "sm_90a") -> list[str]:
@@ -112,7 +114,7 @@ class Schedule:
         if self.threads > limits.threads:
             reasons.append(f"{self.threads} threads per CTA; {target} allows {limits.threads}")
         smem = self.smem_bytes(form, sizes.get("element_bytes", 2), sizes.get("head_dim", 0),
-                               sizes.get("b_operands", 1))
+                               sizes.get("b_operands", 1), sizes.get("qk_dim", 0))
         if smem > limits.smem:
             reasons.append(f"the staged tiles need {smem} bytes of shared memory; {target} allows {limits.smem}: "
                            f"lower stages, bk, bm or bn")

@@ -62,15 +62,16 @@ def lower(fn, found, options) -> None:
 
     norm, numer, epilogue = found
     body = AttentionBody(fn, norm, numer, epilogue, options)
-    check_schedule(options, "online", {"head_dim": body.head_dim, "element_bytes": body.element_bytes})
+    check_schedule(options, "online", {"head_dim": body.head_dim, "qk_dim": body.qk_dim,
+                                       "element_bytes": body.element_bytes})
     new, b, args = new_signature(fn)
     body.bind_arguments(args, b)
     s = options
     with ir.InsertionPoint(new.entry_block), fn.location:
         body.clone_constants()
         body.program_ids()
-        sq = body.alloc(s.bm, 1)
-        sk, sv = body.alloc(s.bn, s.stages), body.alloc(s.bn, s.stages)
+        sq = body.alloc(s.bm, 1, body.qk_dim)
+        sk, sv = body.alloc(s.bn, s.stages, body.qk_dim), body.alloc(s.bn, s.stages, body.head_dim)
         body.copy_q(sq)
         n_blocks = ceildiv(body.key_extent(), const_index(s.bn))
         offset = body.causal_offset()
@@ -92,8 +93,8 @@ def lower(fn, found, options) -> None:
             # the Q group and K/V block kt have landed once at most stages - 2 younger groups are pending
             op_with_ints("tile.wait_group", pending=s.stages - 2)
             ir.Operation.create("tile.barrier")
-            q = body.smem_load(sq, const_index(0), [s.bm, body.head_dim], False)
-            k = body.smem_load(sk, stage, [body.head_dim, s.bn], True)
+            q = body.smem_load(sq, const_index(0), [s.bm, body.qk_dim], False)
+            k = body.smem_load(sk, stage, [body.qk_dim, s.bn], True)
             v = body.smem_load(sv, stage, [s.bn, body.head_dim], False)
             ahead = arith.AddIOp(kt, const_index(s.stages - 1)).result
             body.copy_kv(ahead, arith.RemSIOp(ahead, const_index(s.stages)).result, sk, sv)

@@ -63,7 +63,8 @@ class AttentionBody:
         if size % 16:  # the head dim is the k of the scores mma and the n of P·V (m16n8k16, B in pairs)
             raise NoTileLowering(f"the head dim '{self.dims[self.d]}' = {size} must be a multiple of 16 "
                                  f"(the tensor-core mma's k step)")
-        self.head_dim = size
+        self.head_dim = size                      # the value's head dim: P·V's n, the output's width
+        self.qk_dim = self._score_head_dim()      # the query/key head dim: the scores' k
         self.element_bytes = 4 if isinstance(ir.RankedTensorType(self.v_value.type).element_type, ir.F32Type) else 2
         self.query_dim = self.dims[self.i]
         count = const(1)
@@ -167,11 +168,10 @@ class AttentionBody:
         return arith.FloorDivSIOp(a, b).result
 
     # -- shared memory and copies ------------------------------------------------------------------
-    def alloc(self, rows: int, stages: int):
+    def alloc(self, rows: int, stages: int, width: int):
         element = ir.RankedTensorType(self.v_value.type).element_type
-        layout = smem_tile_layout(rows, self.head_dim, 16 if not isinstance(element, ir.F32Type) else 32,
-                                  self.s.swizzle)
-        t = ir.MemRefType.get([stages, rows, self.head_dim], element,
+        layout = smem_tile_layout(rows, width, 16 if not isinstance(element, ir.F32Type) else 32, self.s.swizzle)
+        t = ir.MemRefType.get([stages, rows, width], element,
                               memory_space=ir.IntegerAttr.get(_I64(), 3))
         return ir.Operation.create("tile.alloc", results=[t], attributes={"layout": layout_attr(layout)}).result
 
@@ -186,24 +186,29 @@ class AttentionBody:
         e = [d for d in cmaps[0] if d not in cmaps[2]][0]
         if cmaps[0][-2:] != [cmaps[2][-2], e] or cmaps[1][-2:] != [cmaps[2][-1], e]:
             raise NoTileLowering("the scores must be Q[..., i, e] * K[..., j, e]")
-        self._check_score_head_dim(lhs, "query")
-        self._check_score_head_dim(rhs, "key")
         coords = [self.batch_ids[self.c_to_o[c]] for c in cmaps[0][:-2]] + [self.q0, const_index(0)]
         offsets, arg = self._offsets(lhs, coords)
         ir.Operation.create("tile.async_copy", operands=[arg, *offsets, sq, const_index(0)])
         ir.Operation.create("tile.commit_group")
         self.k_value, self.k_batch = rhs, [self.c_to_o[c] for c in cmaps[1][:-2]]
 
-    def _check_score_head_dim(self, value, what: str) -> None:
-        """The Q and K tiles are head_dim wide: their own head dim must be that size."""
-        size = ir.RankedTensorType(value.type).shape[-1]
-        dim = tensor_dims(value.type)[-1]
-        if ir.ShapedType.is_dynamic_size(size):
-            raise NeedsStaticSize(f"the {what} head dim '{dim}' sizes the register tiles: give it a default or fix "
-                                  f"it at compile time (--shape {dim}=...)", dim.value if dim.op == "sym" else None)
-        if size != self.head_dim:
-            raise NoTileLowering(f"the {what} head dim '{dim}' ({size}) differs from the value head dim "
-                                 f"'{self.dims[self.d]}' ({self.head_dim}); ta-to-tile needs them equal")
+    def _score_head_dim(self) -> int:
+        """The head dim of Q and K (the scores' reduced index): static, a multiple of 16, the same for
+        both; the value's head dim may differ (it sizes P·V and the output, not the scores)."""
+        sizes = []
+        for value, what in zip(self.contract.operation.operands, ("query", "key")):
+            size = ir.RankedTensorType(value.type).shape[-1]
+            dim = tensor_dims(value.type)[-1]
+            if ir.ShapedType.is_dynamic_size(size):
+                raise NeedsStaticSize(f"the {what} head dim '{dim}' sizes the register tiles: give it a default or "
+                                      f"fix it at compile time (--shape {dim}=...)", dim.value if dim.op == "sym" else None)
+            if size % 16:
+                raise NoTileLowering(f"the {what} head dim '{dim}' = {size} must be a multiple of 16 "
+                                     f"(the tensor-core mma's k step)")
+            sizes.append(size)
+        if sizes[0] != sizes[1]:
+            raise NoTileLowering(f"the query and key head dims differ ({sizes[0]} and {sizes[1]})")
+        return sizes[0]
 
     def copy_kv(self, block, stage, sk, sv) -> None:
         j0 = arith.MulIOp(block, const_index(self.s.bn)).result

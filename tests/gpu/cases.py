@@ -137,6 +137,17 @@ CASES: dict[str, Case] = {
     "layernorm": Case("examples/layernorm.ta", ROWS, ROW_RUNS),
     "rmsnorm": Case("examples/rmsnorm.ta", ROWS, ROW_RUNS),
     "rmsnorm_one_warp": Case("examples/rmsnorm.ta", "bm=1 bn=32 warps=1", ROW_RUNS),
+    # the value head dim unlike the query/key head dim (P·V's width is V's own)
+    "attention_value_dim_32": Case(
+        "param B = 1, H = 2, S, T, D = 64, E = 32\ninput Q[B, H, S, D] : bf16\ninput K[B, H, T, D] : bf16\n"
+        "input V[B, H, T, E] : bf16\noutput O[B, H, S, E] : bf16\nO[b, h, i, e] = sum[j](softmax[j]("
+        "sum[d](Q[b, h, i, d] * K[b, h, j, d]) * rsqrt(D)) * V[b, h, j, e])\n", "bm=64 bn=64 warps=4 stages=2",
+        [{"S": 97, "T": 130}, {"S": 1, "T": 1}]),
+    "attention_value_dim_128": Case(
+        "param B = 1, H = 2, S, T, D = 64, E = 128\ninput Q[B, H, S, D] : bf16\ninput K[B, H, T, D] : bf16\n"
+        "input V[B, H, T, E] : bf16\noutput O[B, H, S, E] : bf16\nO[b, h, i, e] = sum[j](softmax[j]("
+        "sum[d](Q[b, h, i, d] * K[b, h, j, d]) * rsqrt(D)) * V[b, h, j, e])\n", "bm=64 bn=64 warps=4 stages=2",
+        [{"S": 97, "T": 130}]),
     # contractions sharing their first operand (two accumulators), and a weight shared by the batch
     "swiglu": Case("examples/swiglu.ta", "", [{"M": 257, "N": 129, "K": 65}, {"M": 1, "N": 8, "K": 1},
                                               {"M": 64, "N": 96, "K": 128}]),

@@ -28,7 +28,8 @@ from ..diagnostics import TilecError
 from .cexpr import dim_expr
 from . import cuda_blocked
 from .cuda_regs import copy_carried, materialize_map
-from .cuda_text import PRELUDE, ctype
+from .cuda_text import ctype
+from .targets import TARGETS
 
 _INDEX_C = {"arith.addi": "+", "arith.subi": "-", "arith.muli": "*", "arith.divsi": "/", "arith.remsi": "%"}
 
@@ -68,8 +69,9 @@ class _Lazy:
 
 
 class CudaEmitter:
-    def __init__(self, fn, aligned: bool = True):
+    def __init__(self, fn, aligned: bool = True, target: str = "sm_80"):
         self.fn = fn
+        self.target = TARGETS[target]  # the instructions the walk prints
         self.aligned = aligned   # rows of the async-copied inputs are whole 16-byte chunks
         self.prologue: list[str] = []  # per-thread constants computed before the main loop
         self.lines: list[str] = []
@@ -209,13 +211,13 @@ class CudaEmitter:
         self.line("}")
 
     def op_tile_commit_group(self, op):
-        self.line("cp_async_commit();")
+        self.line(self.target.commit)
 
     def op_tile_wait_group(self, op):
-        self.line(f"cp_async_wait<{ir.IntegerAttr(op.attributes['pending']).value}>();")
+        self.line(self.target.wait.format(pending=ir.IntegerAttr(op.attributes["pending"]).value))
 
     def op_tile_barrier(self, op):
-        self.line("__syncthreads();")
+        self.line(self.target.barrier)
 
     def op_tile_smem_load(self, op):
         buf, stage = (self.value(v) for v in op.operation.operands)
@@ -263,15 +265,16 @@ def parent_layout(fn):
     return visit(fn.regions[0].blocks[0])
 
 
-def emit_cuda(module: ir.Module) -> Kernel:
+def emit_cuda(module: ir.Module, target: str = "sm_80") -> Kernel:
     """The CUDA kernels of the (single) tile function in ``module``: one for inputs whose rows
-    are whole 16-byte chunks (cp.async), one ``_unaligned`` for any other row length."""
+    are whole 16-byte chunks (cp.async), one ``_unaligned`` for any other row length; the
+    instructions are ``target``'s (targets.py; sm_80's run on every target today)."""
     fn = module.body.operations[0]
     if "tile.schedule" not in fn.attributes:
         raise TilecError("the CUDA emitter takes tile IR (run ta-to-tile first)")
     if parent_layout(fn) is None:
         raise TilecError("the CUDA emitter takes register tiles with layouts (#tile.mma, #tile.blocked)")
-    fast, slow = CudaEmitter(fn, aligned=True).emit(), CudaEmitter(fn, aligned=False).emit()
-    fast.source = f"{PRELUDE}\n{fast.source}\n{slow.source}"
+    fast, slow = CudaEmitter(fn, True, target).emit(), CudaEmitter(fn, False, target).emit()
+    fast.source = f"{TARGETS[target].prelude}\n{fast.source}\n{slow.source}"
     fast.variants = {"aligned": fast.name, "unaligned": slow.name}
     return fast

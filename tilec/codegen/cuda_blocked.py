@@ -162,7 +162,7 @@ def reduce(self, op) -> None:
     self.line(f"for (int k = 1; k < {groups * vec}; ++k) v = {combine.format('v', f'{src.name}[i][k / {vec}][k % {vec}]')};")
     self.line("// the 32 lanes of the warp hold the rest of the row")
     for shift in (16, 8, 4, 2, 1):
-        self.line(f"v = {combine.format('v', f'__shfl_xor_sync(0xffffffffu, v, {shift})')};")
+        self.line(f"v = {combine.format('v', self.target.shuffle_xor.format(value='v', mask=shift))};")
     self.line(f"{name}[i] = v;")
     self.indent -= 1
     self.line("}")

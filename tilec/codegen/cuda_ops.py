@@ -54,7 +54,7 @@ def op_tile_async_copy(self, op):
     if self.aligned:  # rows are whole 16-byte chunks: cp.async, zero-filling the tail
         self.line(f"const int bytes = (gr < {n_rows} && gc < {n_cols}) ? "
                   f"(int)min(16LL, ({n_cols} - gc) * {16 // per_chunk}) : 0;")
-        self.line(f"cp_async16(d, bytes ? src + gr * {n_cols} + gc : src, bytes);")
+        self.line(self.target.async_copy.format(dst="d", src=f"bytes ? src + gr * {n_cols} + gc : src", bytes="bytes"))
     else:             # element by element (the unaligned variant)
         self.line("#pragma unroll")
         self.line(f"for (int e = 0; e < {per_chunk}; ++e)")
@@ -104,7 +104,7 @@ def _mma(self, op, a, b, acc):
     if element == "float":
         _simt_f32(self, a, b, acc)
         return
-    mma = "mma_bf16" if element == "__nv_bfloat16" else "mma_f16"
+    mma = self.target.mma[element]
     a_at = _fragment_addresses(self, a, "a") if not isinstance(a, Frag) else None
     b_at = _fragment_addresses(self, b, "b")
     steps = self.bk // 16
@@ -122,7 +122,7 @@ def _mma(self, op, a, b, acc):
     self.line("#pragma unroll")
     self.line(f"for (int mi = 0; mi < {self.mi}; ++mi) {{")
     if a_at is not None:
-        self.line(f"    {'ldmatrix_x4_trans' if a.transpose else 'ldmatrix_x4'}(af[kk % 2][mi], {a_at});")
+        self.line("    " + self.target.ldmatrix[a.transpose].format(regs="af[kk % 2][mi]", addr=a_at))
     else:  # the A fragment of k step kk is the accumulator fragment of columns 16kk.. (FlashAttention-2)
         p = a.name
         self.line(f"    af[kk % 2][mi][0] = pack2({p}[mi][2 * kk][0], {p}[mi][2 * kk][1]);")
@@ -133,7 +133,7 @@ def _mma(self, op, a, b, acc):
     self.line("#pragma unroll")
     self.line(f"for (int p = 0; p < {self.ni // 2}; ++p) {{")
     self.line("    uint32_t r[4];")
-    self.line(f"    {'ldmatrix_x4' if b.transpose else 'ldmatrix_x4_trans'}(r, {b_at});")
+    self.line("    " + self.target.ldmatrix[not b.transpose].format(regs="r", addr=b_at))
     self.line("    uint32_t* b0 = bf[kk % 2][2 * p];")
     self.line("    uint32_t* b1 = bf[kk % 2][2 * p + 1];")
     self.line("    b0[0] = r[0]; b0[1] = r[1]; b1[0] = r[2]; b1[1] = r[3];")
@@ -146,7 +146,7 @@ def _mma(self, op, a, b, acc):
     self.line(f"for (int mi = 0; mi < {self.mi}; ++mi)")
     self.line("    #pragma unroll")
     self.line(f"    for (int ni = 0; ni < {self.ni}; ++ni)")
-    self.line(f"        {mma}({acc.name}[mi][ni], af[(kk - 1) % 2][mi], bf[(kk - 1) % 2][ni]);")
+    self.line("        " + mma.format(d=f"{acc.name}[mi][ni]", a="af[(kk - 1) % 2][mi]", b="bf[(kk - 1) % 2][ni]"))
     self.indent -= 1
     self.line("}")
     self.indent -= 1

@@ -149,8 +149,8 @@ def op_tile_reduce(self, op) -> None:
     self.line(f"    v = {combine.format('v', f'{src.name}[mi][ni][h * 2 + 1]')};")
     self.line("}")
     self.line("// the 4 lanes of a quad hold the same row")
-    self.line(f"v = {combine.format('v', '__shfl_xor_sync(0xffffffffu, v, 1)')};")
-    self.line(f"v = {combine.format('v', '__shfl_xor_sync(0xffffffffu, v, 2)')};")
+    for mask in (1, 2):
+        self.line(f"v = {combine.format('v', self.target.shuffle_xor.format(value='v', mask=mask))};")
     self.line(f"{name}[mi][h] = v;")
     self.indent -= 1
     self.line("}")
