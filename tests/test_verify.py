@@ -377,6 +377,14 @@ ATTENTION_MUTANTS = {
 ATTENTION_MUTANTS["masked key counted as 1"] = lambda t: _in_map(
     t, "tensor<32x32xf32", lambda b: re.sub(r"arith.select (%\d+), %cst, ", r"arith.select \1, %cst_0, ", b, count=1))
 ATTENTION_MUTANTS["causal mask off by one"] = lambda t: t.replace("arith.cmpi sle", "arith.cmpi slt", 1)
+# found by hand-written bugs once proved: the last row block never written, the output not divided
+# by the row sum, the key one past the end counted
+ATTENTION_MUTANTS["grid rounded down"] = ("attention", lambda t: t.replace('tile.grid = ["(S+31)/32"',
+                                                                           'tile.grid = ["S/32"'))
+ATTENTION_MUTANTS["no final division by the row sum"] = ("attention", lambda t: re.sub(
+    r"arith.divf %cst_1, (%\d+)", r"arith.divf %cst_1, %cst_1", t, count=1))
+ATTENTION_MUTANTS["key mask past the end off by one"] = ("attention", lambda t: t.replace(
+    "arith.cmpi slt, %39, %arg8", "arith.cmpi sle, %39, %arg8", 1))
 ATTENTION_MUTANTS["wrong grouped head index"] = ("gqa_attention", lambda t: re.sub(
     r"arith.floordivsi (%\d+), %c4", r"arith.floordivsi \1, %c1", t, count=1))
 
@@ -385,6 +393,7 @@ ATTENTION_MUTANTS["wrong grouped head index"] = ("gqa_attention", lambda t: re.s
 def test_broken_attention_tile_kernels_are_refuted(name):
     from tilec.driver import tile_pipeline
     from tilec.verify.attention import check_attention, check_reference
+    from tilec.verify.online_output import check_output
 
     example, mutate = ATTENTION_MUTANTS[name] if isinstance(ATTENTION_MUTANTS[name], tuple) else \
         ("causal_attention", ATTENTION_MUTANTS[name])
@@ -395,7 +404,8 @@ def test_broken_attention_tile_kernels_are_refuted(name):
         module = ir.Module.parse(mutated)
         fused = load_spec(str(EXAMPLES / f"{example}.ta"))
         run_passes(fused, ["ta-specialize-shapes{shapes=D=64}"] + tile_pipeline("")[:-2])
-        results = check_attention(module, "a.ta") + check_reference(module, fused, "a.ta")
+        results = check_attention(module, "a.ta") + check_reference(module, fused, "a.ta") + \
+            check_output(module, fused, lambda model, prop: "tilec run ...")
     refuted = [r for r in results if r.verdict in ("counterexample", "error")]
     assert refuted, f"{name}: every property was still proved"
 
@@ -587,3 +597,25 @@ def test_a_schedule_illegal_for_the_form_is_an_error_row(tilec):
     status, out, err = tilec("verify", EXAMPLES / "gemm.ta", "--schedule", "stages=1")
     assert status == 1
     assert "cannot build this contraction kernel: stages must be at least 2" in out
+
+
+def test_gemm_accumulator_reset_and_rounded_grid_are_refuted():
+    """Two bugs once proved: an mma onto a fresh zero tile at every K step, and a grid rounded down."""
+    from tilec.driver import build_tile
+    from tilec.verify.kernels import check_tile
+
+    with dialects.context(), ir.Location.unknown():
+        build = build_tile(load_spec(str(EXAMPLES / "gemm.ta")), {}, "bm=64 bn=64 bk=32")
+        text = str(build.tile)
+        reference = ir.Module.parse(str(build.ta))
+        run_passes(reference, ["ta-canonicalize"])
+        zero = re.search(r'(%\d+) = "tile.map"\(\) \(\{\n\s+"tile.yield"\(%cst\)', text)[1]
+        mutants = {
+            "accumulator reset": re.sub(r'("tile.mma"\(%\d+, %\d+, )(%arg\d+)', lambda m: m[1] + zero, text, count=1),
+            "grid rounded down": text.replace('tile.grid = ["(M+63)/64*((N+63)/64)"', 'tile.grid = ["M/64*((N+63)/64)"'),
+        }
+        for name, mutated in mutants.items():
+            assert mutated != text, name
+            verdicts = [r.verdict for r in check_tile(ir.Module.parse(mutated), reference, "gemm.ta")]
+            assert "counterexample" in verdicts, name
+        assert all(r.verdict == "proved" for r in check_tile(ir.Module.parse(text), reference, "gemm.ta"))

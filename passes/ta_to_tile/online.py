@@ -86,6 +86,11 @@ def lower(fn, found, options) -> None:
                 body.constant_tile([s.bm, body.head_dim], 0.0)]
         loop = scf.ForOp(const_index(0), n_blocks, const_index(1), init)
         loop.attributes[STAGES_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), s.stages)
+        # provenance: the loop carries (m, l) of the normaliser and acc of the numerator
+        number = {op.operation: n for n, op in enumerate(fn.entry_block.operations)}
+        i64 = ir.IntegerType.get_signless(64)
+        loop.attributes["tile.computes"] = ir.ArrayAttr.get(
+            [ir.IntegerAttr.get(i64, number[op.operation]) for op in (norm, norm, numer)])
         with ir.InsertionPoint(loop.body):
             kt = loop.induction_variable
             m, l, acc = loop.inner_iter_args
@@ -112,6 +117,5 @@ def lower(fn, found, options) -> None:
     new.attributes["tile.grid"] = ir.ArrayAttr.get([ir.StringAttr.get(str(grid_x)),
                                                     ir.StringAttr.get(str(body.batch_count))])
     new.attributes["tile.threads"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 32 * s.warps)
-    new.attributes["tile.kind"] = ir.StringAttr.get("attention")
     fn.operation.erase()
     return new, layouts.mma_parent(new, s.warps)

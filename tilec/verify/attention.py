@@ -151,6 +151,11 @@ def check_reference(tiled, fused, replay) -> list[Result]:
     bounds = p.assumptions + [pos0 >= 0, pos1 >= 0, kt >= 0, kt * bn + pos1 < ref.keys]
     add("the stabiliser x(i, j) is the reference's (scale, bias, masks) for every key",
         prove(tile_x == ref_x, bounds, watch={"kt": kt, "row": pos0, "col": pos1, **p.params}))
+    # keys past the end of the sequence, in any block the loop visits, add nothing: x = -inf
+    past = p.assumptions + [pos0 >= 0, pos1 >= 0, pos1 < bn, kt >= 0, kt < p.loops["main"][2],
+                            kt * bn + pos1 >= ref.keys]
+    add("keys past the end of the sequence are masked (-inf) in every block the loop visits",
+        prove(tile_x == s.neg_inf, past, watch={"kt": kt, "row": pos0, "col": pos1, **p.params}))
     # the head dims the tiles are sized for are the tensors' own (read from the IR, not assumed)
     for check, outcome in _head_dims(p, loop, ref, fused.body.operations[0]):
         add(check, outcome)

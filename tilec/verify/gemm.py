@@ -37,10 +37,13 @@ def output_coverage(p: Program) -> tuple[str, Outcome]:
     claim = z3.And(z3.Implies(pid != pid2, z3.Or(m0 != m0b, n0 != n0b)),
                    m0 >= 0, n0 >= 0, m0 % bm == 0, n0 % bn == 0,
                    m0 < (rows + bm - 1) / bm * bm, n0 < (cols + bn - 1) / bn * bn)
+    # as many CTAs as output tiles: with the map one-to-one and into the tiles, it reaches every tile
+    count = grid_x == ((rows + bm - 1) / bm) * ((cols + bn - 1) / bn)
     bounded = [x <= 4096 for x in p.params.values()]
-    outcome = prove(claim, p.assumptions + [pid2 >= 0, pid2 < grid_x] + bounded, timeout_ms=30000,
-                    watch={"pid": pid, "pid'": pid2, "m0": m0, "n0": n0, **p.params})
-    return "every output tile is owned by exactly one CTA (grouped raster is a bijection)", outcome
+    outcome = prove(z3.And(claim, count), p.assumptions + [pid2 >= 0, pid2 < grid_x] + bounded, timeout_ms=30000,
+                    watch={"pid": pid, "pid'": pid2, "m0": m0, "n0": n0, "grid": grid_x, **p.params})
+    return "every output tile is owned by exactly one CTA (the grouped raster is a bijection onto the tiles)", \
+        outcome
 
 
 def batch_coverage(p: Program) -> tuple[str, Outcome, str] | None:

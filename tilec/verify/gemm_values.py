@@ -121,6 +121,27 @@ def accumulator_starts_at_zero(p: Program, slot: int = 0) -> tuple[str, Outcome]
     return f"accumulator {slot} starts at 0" if slot else "the accumulator starts at 0", outcome
 
 
+def accumulates_across_k(p: Program) -> tuple[str, Outcome]:
+    """Each mma of the K loop adds to the loop-carried accumulator and its result is carried on
+    (an mma onto a fresh tile would keep only the last K tile)."""
+    _, _, _, loop = p.loops["main"]
+    body = loop.regions[0].blocks[0]
+    args = list(body.arguments)[1:]
+    yielded = list(list(body.operations)[-1].operation.operands)
+    wrong = []
+    for op in body.operations:
+        if op.operation.name != "tile.mma":
+            continue
+        acc = op.operation.operands[2]
+        slot = next((k for k, a in enumerate(args) if a == acc), None)
+        if slot is None or yielded[slot] != op.result:
+            wrong.append(slot)
+    outcome = Outcome("proved" if not wrong else "counterexample", 0.0,
+                      {} if not wrong else {"accumulator slot": wrong[0]},
+                      "" if not wrong else "an mma does not add to the accumulator the loop carries")
+    return "each K step adds A·B to the accumulator the loop carries", outcome
+
+
 def _accumulator_of(p: Program, kind, default: int) -> int:
     """The ta contraction whose accumulator a kernel value is (an mma, or the loop's result slot)."""
     if kind[0] == "mma":

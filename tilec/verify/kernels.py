@@ -73,7 +73,10 @@ def _check_build(build, path: str) -> list[Result]:
 
         fused = ir.Module.parse(str(build.ta))
         run_passes(fused, tile_pipeline("")[:-2])  # the ta that ta-to-tile lowered
-        return check_attention(build.tile, replay) + check_reference(build.tile, fused, replay)
+        from .online_output import check_output
+
+        return check_attention(build.tile, replay) + check_reference(build.tile, fused, replay) + \
+            check_output(build.tile, fused, replay)
     reference = ir.Module.parse(str(build.ta))
     run_passes(reference, ["ta-canonicalize"])
     return check_tile(build.tile, reference, replay)
@@ -155,6 +158,7 @@ def check_tile(tiled, reference, replay) -> list[Result]:
             continue
         for check, outcome in gemm_values.operand_indices(p, refs[number], event):
             add("equivalence", check, outcome)
+    add("equivalence", *gemm_values.accumulates_across_k(p), "every K step (structural)")
     for slot in range(len(mmas)):
         add("equivalence", *gemm_values.accumulator_starts_at_zero(p, slot), "the initial accumulator tile")
     add("equivalence", *gemm_values.epilogue_equivalence(p, ref),
