@@ -19,7 +19,7 @@ from .gemm_values import evaluate
 from .report import Result
 from .solver import prove
 from .symbolic import dim
-from .tile_values import TileValues
+from .tile_values import TileValues, own_slots, walk
 
 
 def check_output(tiled, fused, replay) -> list[Result]:
@@ -29,7 +29,7 @@ def check_output(tiled, fused, replay) -> list[Result]:
     ta_ops = list(ta_fn.entry_block.operations)
     names = {arg: ir.StringAttr(ir.DictAttr(a)["ta.name"]).value
              for a, arg in zip(ir.ArrayAttr(ta_fn.attributes["arg_attrs"]), ta_fn.arguments)}
-    store = next(op for op in _ops(fn) if op.name == "tile.store")
+    store = next(op for op in walk(fn) if op.name == "tile.store")
     value, dst, *offs = store.operands
     offsets = [tv.index[o] for o in offs]
     r, c = z3.Ints("r c")
@@ -39,12 +39,10 @@ def check_output(tiled, fused, replay) -> list[Result]:
     for loop, *_ in tv.loops:
         if "tile.computes" not in loop.attributes:
             continue
-        slots = [ir.IntegerAttr(x).value for x in ir.ArrayAttr(loop.attributes["tile.computes"])]
-        for k, n in enumerate(slots):
-            if k + 1 == len(slots) or slots[k + 1] != n:  # the op's own value: its last slot
-                rank = ir.RankedTensorType(ta_ops[n].result.type).rank
-                tv.substitute[loop.results[k]] = \
-                    lambda at, n=n, rank=rank: ta_value(n, (offsets[:-2] + [offsets[-2] + at[0]] + at[1:])[:rank])
+        for k, n in own_slots(loop).items():
+            rank = ir.RankedTensorType(ta_ops[n].result.type).rank
+            tv.substitute[loop.results[k]] = \
+                lambda at, n=n, rank=rank: ta_value(n, (offsets[:-2] + [offsets[-2] + at[0]] + at[1:])[:rank])
 
     def reference(v, idx):
         owner = v.owner
@@ -86,17 +84,3 @@ def check_output(tiled, fused, replay) -> list[Result]:
         prove(claim, tv.assumptions + [i >= 0, i < extents[-2]], watch={"i": i, **watch}),
         "all shapes and program ids")
     return rows
-
-
-def _ops(fn) -> list:
-    out = []
-
-    def visit(block):
-        for op in block.operations:
-            out.append(op.operation)
-            for region in op.operation.regions:
-                for inner in region.blocks:
-                    if op.operation.name == "scf.for":
-                        visit(inner)
-    visit(fn.entry_block)
-    return out

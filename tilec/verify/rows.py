@@ -25,7 +25,7 @@ from torch_mlir import ir
 from .report import Result
 from .solver import Outcome
 from .symbolic import dim
-from .tile_values import TileValues
+from .tile_values import TileValues, own_slots, walk
 
 _NEUTRAL = {"sum": 0.0, "max": "-inf", "min": "inf"}
 DOMAIN = "all shapes (rows, cols >= 1), program ids, column blocks and positions in the tile"
@@ -73,16 +73,14 @@ class _Checker:
 
     def _substitute_provenance(self) -> None:
         """Tiles that compute a ta value stand for it wherever they are read."""
-        for op in _walk(self.fn):
+        for op in walk(self.fn):
             if op.name == "tile.map" and "tile.computes" in op.attributes:
                 n = ir.IntegerAttr(op.attributes["tile.computes"]).value
                 self.tv.substitute[op.result] = lambda at, v=op.result, n=n: self.ta(n, self.global_at(v, at))
             if op.name == "scf.for" and "tile.computes" in op.attributes:
-                slots = [ir.IntegerAttr(x).value for x in ir.ArrayAttr(op.attributes["tile.computes"])]
-                for k, n in enumerate(slots):
-                    if k + 1 == len(slots) or slots[k + 1] != n:  # the op's own value is its last slot
-                        self.tv.substitute[op.results[k]] = lambda at, n=n, rows=_rows(op): self.ta(
-                            n, [self.pid * rows + at[0]])
+                for k, n in own_slots(op).items():
+                    self.tv.substitute[op.results[k]] = lambda at, n=n, rows=_rows(op): self.ta(
+                        n, [self.pid * rows + at[0]])
 
     # -- the reference ---------------------------------------------------------------------------
     def reference(self, n: int, at: list):
@@ -180,15 +178,3 @@ def _domain(ta_fn) -> list:
 
 def _output_names(ta_fn) -> list:
     return [ir.StringAttr(ir.DictAttr(a)["ta.name"]).value for a in ir.ArrayAttr(ta_fn.attributes["res_attrs"])]
-
-
-def _walk(fn) -> list:
-    out = []
-
-    def visit(block):
-        for op in block.operations:
-            out.append(op.operation)
-            if op.operation.name == "scf.for":
-                visit(op.operation.regions[0].blocks[0])
-    visit(fn.entry_block)
-    return out

@@ -185,5 +185,5 @@ def _watch(ck, **extra) -> dict:
 
 
 def _ops(fn, name: str) -> list:
-    from .rows import _walk
-    return [op for op in _walk(fn) if op.name == name]
+    from .tile_values import walk
+    return [op for op in walk(fn) if op.name == name]

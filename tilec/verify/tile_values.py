@@ -22,12 +22,8 @@ import z3
 from torch_mlir import ir
 
 from .gemm_values import _Values, evaluate
-from .symbolic import dim
+from .symbolic import _INDEX, dim
 
-_INDEX = {"arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "arith.muli": lambda a, b: a * b,
-          "arith.divsi": lambda a, b: a / b, "arith.floordivsi": lambda a, b: a / b,
-          "arith.remsi": lambda a, b: a % b, "arith.ceildivsi": lambda a, b: (a + b - 1) / b,
-          "arith.minsi": lambda a, b: z3.If(a < b, a, b), "arith.maxsi": lambda a, b: z3.If(a > b, a, b)}
 
 
 class TileValues:
@@ -131,3 +127,23 @@ class TileValues:
 def _key(value) -> str:
     """A stable name of an SSA value (Python wrappers of one value are distinct objects)."""
     return value.get_name().lstrip("%").replace("#", "_")
+
+
+def walk(fn) -> list:
+    """Every op of ``fn``'s body, the bodies of its loops included (not tile.map bodies)."""
+    out = []
+
+    def visit(block):
+        for op in block.operations:
+            out.append(op.operation)
+            if op.operation.name == "scf.for":
+                visit(op.operation.regions[0].blocks[0])
+    visit(fn.entry_block)
+    return out
+
+
+def own_slots(loop) -> dict:
+    """{carried slot: ta op} for a loop's ``tile.computes`` provenance: an op may carry several
+    values (a running max and its sum); its own value is the last of them."""
+    slots = [ir.IntegerAttr(x).value for x in ir.ArrayAttr(loop.attributes["tile.computes"])]
+    return {k: n for k, n in enumerate(slots) if k + 1 == len(slots) or slots[k + 1] != n}
