@@ -258,7 +258,7 @@ def layout_command(args) -> int:
 
 
 def verify_command(args) -> int:
-    from .verify import verify_package, verify_spec
+    from .verification import verify_package, verify_spec
 
     for path, flag in ((args.json, "--json"), (args.junit, "--junit"), (args.markdown, "--markdown")):
         if path is not None:

@@ -9,28 +9,39 @@ from torch_mlir import ir
 from .diagnostics import TilecError
 from .pipeline import build
 
-# ta (as the spec frontend emits it) -> loop IR
-LOOP_PIPELINE = [
+# ta -> ta: the rewrites both lowerings start with; each is checked as it runs (TA_REWRITES steps)
+TA_REWRITES = [
     "ta-decompose-softmax",   # softmax/logsumexp -> max, exp, sum, div: the form fusion reads
     "ta-canonicalize",        # fold reindexing and scales into index maps and results, fold constants
-    "ta-fuse-reductions",     # reductions over one index -> one pass with running state
+    "ta-fuse-reductions",     # reductions over one index -> one pass with running state (softmax·V online)
     "canonicalize",           # drop what fusion made dead
     "cse",
+]
+
+# ta (as the spec frontend emits it) -> loop IR
+LOOP_PIPELINE = TA_REWRITES + [
     "ta-to-loops",            # loop nests over buffers, fused reductions as one loop
 ]
 
 
-# ta -> tile IR for the GEMM family, under a schedule (ta-to-tile's options)
+# ta -> tile IR, under a schedule (ta-to-tile's options)
 def tile_pipeline(schedule: str) -> list[str]:
-    return [
-        "ta-decompose-softmax",            # softmax -> max, exp, sum, div: the form fusion reads
-        "ta-canonicalize",                 # scales out of the contraction, reindexing folded
-        "ta-fuse-reductions",              # softmax·V -> one online pass over keys
-        "canonicalize",
-        "cse",
+    return TA_REWRITES + [
         f"ta-to-tile{{{schedule}}}",       # CTA tiling, cp.async pipeline, swizzled smem, mma
         "canonicalize",                    # fold the index arithmetic of constant tile sizes
     ]
+
+
+def rewrite(module: ir.Module) -> tuple[ir.Module, list]:
+    """The ta that TA_REWRITES make of ``module`` (a copy), and the steps: (pass, ta before,
+    ta after) as text for each pass that changed the function, which the verifier checks."""
+    copy, steps = ir.Module.parse(str(module)), []
+    for name in TA_REWRITES:
+        before = str(copy)
+        run_passes(copy, [name])
+        if str(copy) != before:
+            steps.append((name, before, str(copy)))
+    return copy, steps
 
 
 def run_passes(module: ir.Module, passes: list[str]) -> None:
@@ -67,12 +78,26 @@ class TileBuild:
     """A tile kernel and what it was built from: the one object that is verified, emitted and packaged.
 
     ``ta`` is the spec's ta with ``fixed`` sizes bound (those the user gave, and those the
-    tile program needs fixed, e.g. a head dim, taken from the parameter's default)."""
+    tile program needs fixed, e.g. a head dim, taken from the parameter's default); ``fused``
+    the ta after the rewrites, which ta-to-tile lowered; ``steps`` those rewrites, one
+    (pass, ta before, ta after) each."""
 
     ta: ir.Module
     tile: ir.Module
     schedule: str
     fixed: dict = field(default_factory=dict)
+    fused: ir.Module | None = None
+    steps: list = field(default_factory=list)
+
+
+@dataclass
+class LoopBuild:
+    """The loop IR of a ta module and what it came from: ``fused`` the ta after the rewrites
+    (``steps``, as in TileBuild), ``loops`` what ta-to-loops made of it."""
+
+    fused: ir.Module
+    loops: ir.Module
+    steps: list
 
 
 def build_tile(module: ir.Module, shapes: dict[str, int] | None = None, schedule: str = "") -> TileBuild:
@@ -88,7 +113,10 @@ def build_tile(module: ir.Module, shapes: dict[str, int] | None = None, schedule
     specialize(ta, fixed)
     while True:
         try:
-            return TileBuild(ta, to_tile(ta, schedule), schedule, fixed)
+            fused, steps = rewrite(ta)
+            tile = ir.Module.parse(str(fused))
+            run_passes(tile, tile_pipeline(schedule)[len(TA_REWRITES):])
+            return TileBuild(ta, tile, schedule, fixed, fused, steps)
         except TilecError as err:
             need = getattr(err, "origin", None)
             if not isinstance(need, NeedsStaticSize) or need.param is None or need.param in fixed \
@@ -103,6 +131,14 @@ def to_tile(module: ir.Module, schedule: str = "") -> ir.Module:
     copy = ir.Module.parse(str(module))
     run_passes(copy, tile_pipeline(schedule))
     return copy
+
+
+def build_loops(module: ir.Module) -> LoopBuild:
+    """The loop IR of ``module`` with the ta it was lowered from and the rewrite steps."""
+    fused, steps = rewrite(module)
+    loops = ir.Module.parse(str(fused))
+    run_passes(loops, LOOP_PIPELINE[len(TA_REWRITES):])
+    return LoopBuild(fused, loops, steps)
 
 
 def to_loops(module: ir.Module) -> ir.Module:

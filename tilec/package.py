@@ -83,7 +83,7 @@ def build(spec: str, output: str, schedule: str = "", targets: tuple = ("sm_80",
 
 def verify_build(module, tiled, name: str, text: str, schedule: str, targets: tuple):
     """The verification report of the TileBuild ``tiled`` of ``module`` (what will be packaged)."""
-    from .verify.kernels import check_spec
+    from .verification import check_spec
     from .verify.report import Report
 
     report = Report(name, hashlib.sha256(text.encode()).hexdigest(), schedule or "default")

@@ -176,7 +176,7 @@ def _cuda_build_failure(r) -> str:
 def _verify(run: _Run, text: str, env: dict) -> None:
     """tilec verify at the case's sizes (its CUDA emitted and compiled, as `tilec verify` does), and
     its verdicts held against the tile and loop runs."""
-    from tilec.verify import verify_spec
+    from tilec.verification import verify_spec
 
     with tempfile.TemporaryDirectory(prefix="tilec-fuzz-") as tmp:
         path = Path(tmp) / SPEC_FILE

@@ -101,7 +101,7 @@ class CompiledGraph:
 
         from torch_mlir import ir
 
-        from ..verify.kernels import check_spec
+        from ..verification import check_spec
         from ..verify.report import Report
 
         if self.module is None:

@@ -220,12 +220,16 @@ def _head_dims(p, loop, ref, fused_fn):
     return rows
 
 
+def _positions(amap: ir.AffineMap) -> list[int]:
+    """The dims a projection map picks, in order."""
+    return [ir.AffineDimExpr(e).position for e in amap.results]
+
+
 class _Reference:
     """The fused ta function's online group, read the way the tile lowering reads it."""
 
     def __init__(self, fn, p):
         from ..verify.symbolic import dim
-        from tilec.passes._loops import positions
 
         self.fn = fn
         self.names = {arg: ir.StringAttr(ir.DictAttr(a)["ta.name"]).value
@@ -240,11 +244,11 @@ class _Reference:
                     not isinstance(op.operation.operands[0].owner, ir.Block) and
                     op.operation.operands[0].owner.name == "ta.contract")
         self.contract = at_s.operation.operands[0].owner
-        pos = positions(ir.AffineMapAttr(at_s.attributes["map"]).value)
+        pos = _positions(ir.AffineMapAttr(at_s.attributes["map"]).value)
         self.batch, self.i, self.j = pos[:-2], pos[-2], pos[-1]
         extents = [ir.StringAttr(e).value for e in ir.ArrayAttr(self.numer.attributes["extents"])]
         self.keys = dim(extents[self.j], p.params)
-        self.positions = positions
+        self.positions = _positions
 
     def stabiliser(self, coords, score, s):
         def read(op, local):

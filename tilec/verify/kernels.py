@@ -7,38 +7,12 @@ from torch_mlir import ir
 from tilec.dialects.tile import layout_of, register_layout, schedule_of
 
 from . import gemm, gemm_values, layouts
-from .cuda import check_cuda
 from .fragments import check_fragments
 from .replay import Replay
 from .report import Result
 from .symbolic import execute
 
 SYMBOLIC = "all shapes (M, N, K >= 1), all program ids, k tiles and lanes"
-
-
-def check_spec(module, schedule: str, path: str, shapes: dict | None = None, stage: str = "tile",
-               build=None, targets: tuple = ("sm_80", "sm_90a")) -> list[Result]:
-    """Every property of the kernels of ``module`` (a ta module): the tile kernel built under
-    ``schedule`` and ``shapes`` (or the given ``build``, the very one that is packaged), its
-    CUDA, and the loop IR. With ``stage="loop"`` only the loop IR is checked (specs with no
-    tile kernel); otherwise a tile kernel that cannot be built is an ``error`` row."""
-    from tilec.diagnostics import TilecError
-    from tilec.driver import build_tile
-
-    results = []
-    if stage == "tile" and build is None:
-        try:
-            build = build_tile(module, shapes, schedule)
-        except TilecError as err:
-            name = ir.StringAttr(module.body.operations[0].attributes["sym_name"]).value
-            results.append(Result(name, "tile", "build", "the spec lowers to a tile kernel", "error", 0.0,
-                                  f"schedule '{schedule or 'default'}', shapes {dict(shapes or {})}",
-                                  detail=f"no tile kernel: {err.message}"))
-    if build is not None:
-        results += check_build(build, path)
-        results += check_cuda(build, targets)
-    results += _check_loop_ir(module, path)
-    return results
 
 
 def check_build(build, path: str) -> list[Result]:
@@ -58,40 +32,45 @@ def check_build(build, path: str) -> list[Result]:
 
 
 def _check_build(build, path: str) -> list[Result]:
-    from tilec.driver import run_passes, tile_pipeline
-
     fn = build.tile.body.operations[0]
     replay = Replay.of(path, fn, build.fixed)
+    fused = build.fused  # the ta that ta-to-tile lowered, as the driver built it
     if "tile.mma" not in str(fn):  # a row program: translation validation by provenance
         from .rows import check_rows
 
-        fused = ir.Module.parse(str(build.ta))
-        run_passes(fused, tile_pipeline("")[:-2])  # the ta that ta-to-tile lowered
         return check_rows(build.tile, fused, replay)
     if "tile.reduce" in str(fn):  # a running state over key blocks: the online group's checks
         from .attention import check_attention, check_reference
-
-        fused = ir.Module.parse(str(build.ta))
-        run_passes(fused, tile_pipeline("")[:-2])  # the ta that ta-to-tile lowered
         from .online_output import check_output
 
         return check_attention(build.tile, replay) + check_reference(build.tile, fused, replay) + \
             check_output(build.tile, fused, replay)
-    reference = ir.Module.parse(str(build.ta))
-    run_passes(reference, ["ta-canonicalize"])
-    return check_tile(build.tile, reference, replay)
+    return check_tile(build.tile, fused, replay)
 
 
-def _check_loop_ir(module, path: str) -> list[Result]:
-    from tilec.driver import LOOP_PIPELINE, run_passes
-
+def check_loop_build(build, path: str) -> list[Result]:
+    """The loop IR of a LoopBuild against the ta it was lowered from, and its online loops."""
     from .loops import check_loops
     from .online import check_online
-    lowered_ta = ir.Module.parse(str(module))
-    run_passes(lowered_ta, LOOP_PIPELINE[:-1])  # the ta that ta-to-loops lowers
-    loops = ir.Module.parse(str(lowered_ta))
-    run_passes(loops, LOOP_PIPELINE[-1:])
-    return check_loops(lowered_ta.body.operations[0], loops.body.operations[0], path) + check_online(loops, path)
+
+    return check_loops(build.fused.body.operations[0], build.loops.body.operations[0], path) + \
+        check_online(build.loops, path)
+
+
+def check_rewrites(steps: list, seen: set | None = None) -> list[Result]:
+    """Each ta rewrite step (pass, ta before, ta after) checked: the function's results are
+    unchanged. ``seen`` holds steps already checked (the loop and tile lowerings share them)."""
+    from .ta_rewrites import check_rewrite
+
+    rows = []
+    for name, before, after in steps:
+        if seen is not None and (before, after) in seen:
+            continue
+        if seen is not None:
+            seen.add((before, after))
+        old, new = ir.Module.parse(before), ir.Module.parse(after)
+        rows += check_rewrite(name, old.body.operations[0], new.body.operations[0])
+    return rows
 
 
 def _row(kernel, prop, check, outcome, domain, replay="") -> Result:

@@ -12,7 +12,7 @@ import functools
 import hashlib
 import time
 
-from .report import Result
+from .verify.report import Result
 
 
 @functools.lru_cache(maxsize=64)
