@@ -24,6 +24,15 @@ from typing import ClassVar
 FORMS = ("contraction", "online", "rows")
 
 
+# the grid each form's schedules are drawn from (tilec verify --schedules all, schedule search);
+# the other options keep their defaults
+SPACE = {
+    "contraction": {"bm": (64, 128), "bn": (64, 128), "bk": (32, 64), "warps": (4, 8), "stages": (2, 3, 4)},
+    "online": {"bm": (64, 128), "bn": (32, 64, 128), "warps": (4, 8), "stages": (2, 3)},
+    "rows": {"bm": (4, 8, 16), "bn": (64, 128, 256), "warps": (4, 8)},
+}
+
+
 @dataclass(frozen=True)
 class Target:
     """What one GPU architecture allows a CTA."""
@@ -162,6 +171,16 @@ class Schedule:
             reasons.append(f"each thread would hold {per_thread} elements of a row block; at most 64 fit in "
                            f"registers: lower bm or bn, or raise warps")
         return reasons
+
+    @classmethod
+    def space(cls, form: str) -> list["Schedule"]:
+        """The candidate schedules of ``form`` (SPACE's grid, in order; legal() prunes them)."""
+        grid = SPACE[form]
+        names = list(grid)
+        points = [{}]
+        for name in names:
+            points = [{**p, name: v} for p in points for v in grid[name]]
+        return [cls(**p) for p in points]
 
     def check(self, form: str, sizes: dict | None = None, target: str = "sm_90a") -> None:
         """Raise ValueError with every reason when the schedule is illegal."""

@@ -94,6 +94,8 @@ def _parser() -> argparse.ArgumentParser:
     verify = sub.add_parser("verify", parents=[common], help="prove each kernel of a spec correct (Z3), or refute it")
     verify.add_argument("spec", metavar="SPEC.ta|PKG.tkp")
     verify.add_argument("--schedule", metavar="bm=128,bn=128,...")
+    verify.add_argument("--schedules", choices=["all"],
+                        help="check the kernel at every legal point of its form's schedule space instead")
     verify.add_argument("--shape", type=_shapes, action="append", default=[], metavar="N=64,...",
                         help="sizes fixed at compile time, as for tilec compile (the kernel verified is the one built)")
     verify.add_argument("--target", action="append", choices=["sm_80", "sm_90a"],

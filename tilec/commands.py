@@ -258,17 +258,23 @@ def layout_command(args) -> int:
 
 
 def verify_command(args) -> int:
-    from .verification import verify_package, verify_spec
+    from .verification import verify_package, verify_schedules, verify_spec
 
     for path, flag in ((args.json, "--json"), (args.junit, "--junit"), (args.markdown, "--markdown")):
         if path is not None:
             check_output(path, flag)
     if args.spec.endswith(".tkp"):
         read_input_bytes(args.spec, MAX_PACKAGE_BYTES)
-        if args.schedule or args.shape or args.target or args.stage != "tile":
+        if args.schedule or args.schedules or args.shape or args.target or args.stage != "tile":
             raise TilecError("a package is verified with the schedule, sizes and targets it was built with "
                              "(--schedule, --shape, --target and --stage do not apply)")
         report = verify_package(args.spec)
+    elif args.schedules == "all":
+        _check_specs([args.spec])
+        if args.schedule or args.stage != "tile":
+            raise TilecError("--schedules all checks every legal schedule of the tile kernel "
+                             "(--schedule and --stage do not apply)")
+        report = verify_schedules(args.spec, _merged(args.shape), tuple(args.target or ["sm_80", "sm_90a"]))
     else:
         _check_specs([args.spec])
         report = verify_spec(args.spec, _schedule(args), _merged(args.shape), args.stage,

@@ -126,6 +126,43 @@ def build_tile(module: ir.Module, shapes: dict[str, int] | None = None, schedule
             specialize(ta, {need.param: defaults[need.param]})
 
 
+def kernel_form(module: ir.Module) -> str:
+    """The form ta-to-tile lowers ``module`` as (its first matcher that takes the fused ta)."""
+    from tilec.passes.ta_to_tile import MATCHERS
+    from tilec.passes.ta_to_tile.common import NoTileLowering
+
+    fused, _ = rewrite(module)
+    reasons = []
+    for form, matcher in MATCHERS.items():
+        try:
+            matcher.match(fused.body.operations[0])
+            return form
+        except NoTileLowering as err:
+            if getattr(err, "decisive", False):
+                raise TilecError(str(err)) from None
+            reasons.append(f"{form}: {err}")
+    raise TilecError("no tile lowering takes this function: " + "; ".join(reasons))
+
+
+def legal_schedules(module: ir.Module, shapes: dict | None = None) -> tuple:
+    """(form, [(schedule text, TileBuild)], {schedule text: why illegal}) over the form's
+    schedule space (Schedule.space): each point is built, and one ta-to-tile refuses (its
+    legality check) is kept with the reason."""
+    from tilec.dialects.schedule import Schedule
+
+    form = kernel_form(module)
+    built, illegal = [], {}
+    for point in Schedule.space(form):
+        text = " ".join(point.as_text().split(","))
+        try:
+            build = build_tile(module, shapes, text)
+        except TilecError as err:
+            illegal[point.as_text()] = err.message
+            continue
+        built.append((point.as_text(), build))
+    return form, built, illegal
+
+
 def to_tile(module: ir.Module, schedule: str = "") -> ir.Module:
     """The tile-IR module of a ta module (a copy), under ``schedule`` ("bm=128 bn=64 ...")."""
     copy = ir.Module.parse(str(module))

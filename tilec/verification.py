@@ -83,6 +83,50 @@ def verify_spec(path: str, schedule: str = "", shapes: dict | None = None, stage
     return report
 
 
+def verify_schedules(path: str, shapes: dict | None = None, targets: tuple = ("sm_80", "sm_90a")) -> Report:
+    """The report of the spec's kernel at every legal point of its form's schedule space
+    (Schedule.space): each point is built, checked and compiled as ``verify_spec`` does one;
+    a point that ta-to-tile refuses, or that exceeds a target's shared memory or threads, is
+    listed in ``report.space["illegal"]`` with the reason. The rewrites and the loop IR, the
+    same at every point, are checked once."""
+    from tilec import dialects
+    from tilec.frontend import load_spec
+
+    from .codegen.compile import check_limits
+    from .codegen.cuda import emit_cuda
+    from .diagnostics import TilecError
+    from .driver import build_loops, legal_schedules
+    from .verification_cuda import check_cuda
+    from .verify.kernels import check_build, check_loop_build, check_rewrites
+
+    text = open(path).read()
+    report = Report(path, hashlib.sha256(text.encode()).hexdigest(), "all legal")
+    with dialects.context(), ir.Location.unknown():
+        module = load_spec(path)
+        form, built, illegal = legal_schedules(module, shapes)
+        checked, seen = [], set()
+        for point, build in built:
+            try:  # the pass checks the form's rules; the targets' limits need the emitted kernel
+                kernel = emit_cuda(build.tile)
+                for target in targets:
+                    check_limits(target, kernel.threads, kernel.smem_bytes)
+            except TilecError as err:
+                illegal[point] = err.message
+                continue
+            rows = check_build(build, path) + check_cuda(build, targets)
+            for row in rows:
+                row.schedule = point
+            report.results += check_rewrites(build.steps, seen) + rows
+            checked.append(point)
+        loops = build_loops(module)
+        report.results += check_rewrites(loops.steps, seen) + check_loop_build(loops, path)
+    report.space = {"form": form, "checked": checked, "illegal": illegal}
+    if not checked:
+        report.results.append(Result(path, "tile", "build", f"some schedule of the {form} space is legal", "error",
+                                     0.0, f"{len(illegal)} points", detail="no legal schedule"))
+    return report
+
+
 def check_spec(module, schedule: str, path: str, shapes: dict | None = None, stage: str = "tile",
                build=None, targets: tuple = ("sm_80", "sm_90a")) -> list[Result]:
     """Every property of the kernels of ``module`` (a ta module): the ta rewrites as they ran,
@@ -114,4 +158,4 @@ def check_spec(module, schedule: str, path: str, shapes: dict | None = None, sta
     return results
 
 
-__all__ = ["check_spec", "verify_package", "verify_spec"]
+__all__ = ["check_spec", "verify_package", "verify_schedules", "verify_spec"]

@@ -24,6 +24,7 @@ class Result:
     counterexample: dict = field(default_factory=dict)
     detail: str = ""
     replay: str = ""
+    schedule: str = ""             # the schedule of the kernel checked, when a report covers several
 
 
 @dataclass
@@ -32,6 +33,7 @@ class Report:
     spec_sha256: str
     schedule: str
     results: list = field(default_factory=list)
+    space: dict = field(default_factory=dict)  # --schedules all: the form, and each point left out with why
 
     def counts(self) -> dict:
         out = {v: 0 for v in ("proved", "counterexample", "unknown", "error")}
@@ -53,11 +55,15 @@ class Report:
         ones that did not prove, the summary last."""
         lines = []
         for r in self.results:
-            lines.append(f"{r.verdict:>14}  {r.kernel} [{r.stage}] {r.property}: {r.check}  ({r.seconds:.3f} s)")
+            at = f" @ {r.schedule}" if r.schedule else ""
+            lines.append(f"{r.verdict:>14}  {r.kernel}{at} [{r.stage}] {r.property}: {r.check}  ({r.seconds:.3f} s)")
             if r.verdict in ("counterexample", "error", "unknown"):
                 lines.append(f"                {r.detail} {r.counterexample or ''}".rstrip())
                 if r.replay:
                     lines.append(f"                replay: {r.replay}")
+        if self.space:
+            lines.append(f"schedules: {len(self.space['checked'])} legal points of the {self.space['form']} space "
+                         f"checked, {len(self.space['illegal'])} illegal left out (reasons in --json)")
         lines.append(self.summary())
         return "\n".join(lines)
 
@@ -73,6 +79,8 @@ class Report:
                                             "python": platform.python_version()},
                 "spec": self.spec, "spec_sha256": self.spec_sha256, "schedule": self.schedule,
                 "summary": self.counts(), "results": [asdict(r) for r in self.results]}
+        if self.space:
+            data["space"] = self.space
         return json.dumps(data, indent=2)
 
     def as_junit(self) -> str:
@@ -85,7 +93,8 @@ class Report:
                 body = f"<failure message={quoteattr(r.verdict)}>{escape(json.dumps(r.counterexample) + ' ' + r.detail)}</failure>"
             elif r.verdict == "unknown":
                 body = f"<skipped message={quoteattr(r.detail or 'unknown')}/>"
-            cases.append(f'  <testcase classname={quoteattr(r.kernel + "." + r.stage)} name={name} '
+            at = f"@{r.schedule}" if r.schedule else ""
+            cases.append(f'  <testcase classname={quoteattr(r.kernel + at + "." + r.stage)} name={name} '
                          f'time="{r.seconds:.3f}">{body}</testcase>')
         return (f'<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name={quoteattr("tilec verify " + self.spec)} '
                 f'tests="{len(self.results)}" failures="{c["counterexample"]}" errors="{c["error"]}" '

@@ -1,0 +1,70 @@
+"""tilec verify --schedules all: the kernel checked at every legal point of its form's space."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tilec.dialects.schedule import SPACE, Schedule
+from tilec.passes.ta_to_tile import contraction
+from tilec.verification import verify_schedules, verify_spec
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+
+
+def test_the_space_is_the_grid_and_legal_prunes_it():
+    points = Schedule.space("rows")
+    assert len(points) == len(SPACE["rows"]["bm"]) * len(SPACE["rows"]["bn"]) * len(SPACE["rows"]["warps"])
+    assert Schedule(bm=4, bn=64, warps=8).legal("rows")  # 4 rows cannot be shared by 8 warps
+    assert all(isinstance(p, Schedule) for p in Schedule.space("online"))
+
+
+def test_every_legal_schedule_of_softmax_is_proved():
+    report = verify_schedules(str(EXAMPLES / "softmax.ta"), targets=("sm_90a",))
+    bad = [(r.schedule, r.check, r.verdict, r.detail) for r in report.results if r.verdict != "proved"]
+    assert not bad, bad
+    space = report.space
+    assert space["form"] == "rows" and space["checked"]
+    assert len(space["checked"]) + len(space["illegal"]) == len(Schedule.space("rows"))
+    assert all("warps" in why for why in space["illegal"].values())  # bm=4 with 8 warps: each names its rule
+    tile_rows = [r for r in report.results if r.stage == "tile"]
+    assert {r.schedule for r in tile_rows} == set(space["checked"])
+    assert all(not r.schedule for r in report.results if r.stage in ("loop", "ta"))  # checked once
+
+
+def _wait_for_one_group(monkeypatch):
+    """ta-to-tile's in-loop wait allows one pending group whatever the stages: right at
+    stages=3 (the default), one group too few at stages=2 (the stage read may not have landed)."""
+    original, calls = contraction.op_with_ints, [0]
+
+    def mutated(name, **attrs):
+        if name == "tile.wait_group":
+            if calls[0] % 2 == 0:  # the first wait of each lowering is the main loop's
+                attrs["pending"] = 1
+            calls[0] += 1
+        return original(name, **attrs)
+
+    monkeypatch.setattr(contraction, "op_with_ints", mutated)
+
+
+def test_a_bug_only_some_schedules_have_is_refuted_at_those(monkeypatch):
+    _wait_for_one_group(monkeypatch)
+    default = verify_spec(str(EXAMPLES / "gemm.ta"), targets=())
+    assert default.counts()["counterexample"] == 0  # invisible at the schedule asked for
+    report = verify_schedules(str(EXAMPLES / "gemm.ta"), targets=())
+    refuted = {r.schedule for r in report.results if r.verdict == "counterexample"}
+    assert refuted and all("stages=2" in s for s in refuted)
+    assert report.status() == 1
+
+
+def test_the_cli_takes_schedules_all_and_refuses_a_schedule_beside_it(tmp_path):
+    run = lambda *a: subprocess.run([sys.executable, "-m", "tilec", "verify", *map(str, a)], capture_output=True,
+                                    text=True, timeout=600)
+    out = tmp_path / "r.json"
+    ok = run(EXAMPLES / "rmsnorm.ta", "--schedules", "all", "--target", "sm_90a", "--json", out)
+    assert ok.returncode == 0, ok.stdout[-2000:] + ok.stderr[-2000:]
+    assert "legal points of the rows space checked" in ok.stdout
+    data = json.loads(out.read_text())
+    assert data["space"]["form"] == "rows" and all(r["schedule"] for r in data["results"] if r["stage"] == "tile")
+    bad = run(EXAMPLES / "rmsnorm.ta", "--schedules", "all", "--schedule", "bm=8")
+    assert bad.returncode in (1, 2) and "Traceback" not in bad.stderr and "do not apply" in bad.stderr
