@@ -364,8 +364,9 @@ def _check_mma(op):
     (m, k), (k2, n) = a.shape, b.shape
     if k != k2 or list(acc.shape) != [m, n]:
         raise Invalid(f"shapes do not multiply: {m}x{k} * {k2}x{n} into {acc.shape[0]}x{acc.shape[1]}")
-    if a.element_type != b.element_type:
-        raise Invalid("a and b must have the same element type")
+    floats = (ir.BF16Type, ir.F16Type, ir.F32Type)
+    if not all(isinstance(t.element_type, floats) for t in (a, b)):
+        raise Invalid("a and b must be bf16, f16 or f32 tiles")
     if not isinstance(acc.element_type, ir.F32Type):
         raise Invalid("acc must be f32")
     if op.res.type != op.acc.type:
@@ -373,7 +374,8 @@ def _check_mma(op):
 
 
 class MmaOp(Tile.Operation, name="mma"):
-    """res = acc + a @ b on register tiles (mma.sync m16n8k16 on sm_80+).
+    """res = acc + a @ b on register tiles (mma.sync m16n8k16 on sm_80+ for 16-bit a and b;
+    f32 FMAs when either is f32 or their types differ, both widened exactly).
 
     Example:
         %c1 = "tile.mma"(%a, %b, %c0) : (tensor<128x32xbf16>, tensor<32x128xbf16>,

@@ -16,6 +16,7 @@ from .._loops import positions
 from . import layouts
 from .common import SHARED, NoTileLowering, ceildiv, check_schedule, const_index, op_with_ints
 from .epilogue import emit_epilogue
+from .prologue import emit_prologue
 
 @dataclass
 class Gemm:
@@ -33,6 +34,10 @@ class Gemm:
     a_batch: list = None   # the batch dims each operand has (a broadcast operand lacks some)
     b_batch: list = None
     others: list = None    # further contractions of the same A (SwiGLU's x·Wg and x·Wu), as Gemm
+    a_prologue: object = None  # the ta.map each operand is computed by from its input (or None)
+    b_prologue: object = None
+    a_map: list = None     # the domain dim of each dim of the contraction's operands (prologue reads)
+    b_map: list = None
 
 
 def match(fn) -> Gemm:
@@ -45,11 +50,12 @@ def match(fn) -> Gemm:
         raise NoTileLowering(f"'{ir.StringAttr(fn.attributes['sym_name']).value}' has no contraction")
     first, *others = [_contraction(fn, c) for c in contracts]
     for g in others:
-        if (g.lhs, g.a_trans, g.a_batch) != (first.lhs, first.a_trans, first.a_batch) or \
+        if (g.lhs, g.a_trans, g.a_batch, g.a_prologue) != (first.lhs, first.a_trans, first.a_batch, first.a_prologue) or \
                 tensor_dims(g.contract.result.type) != tensor_dims(first.contract.result.type):
             raise NoTileLowering(f"{len(contracts)} contractions lower into one kernel only when they share "
                                  f"their first operand and their result's shape")
-    epilogue = [op for op in ops if op.operation.name == "ta.map"]
+    prologues = {x.operation for g in [first, *others] for x in (g.a_prologue, g.b_prologue) if x is not None}
+    epilogue = [op for op in ops if op.operation.name == "ta.map" and op.operation not in prologues]
     others_ops = [op for op in ops if op.operation.name not in ("ta.contract", "ta.map", "arith.constant",
                                                                 "func.return")]
     if others_ops:
@@ -73,8 +79,12 @@ def _contraction(fn, c) -> Gemm:
     operands = list(c.operation.operands)
     if i in rhs_map and i not in lhs_map:  # any operand order: A is the one holding the rows
         lhs_map, rhs_map, operands = rhs_map, lhs_map, operands[::-1]
-    if any(v not in args for v in operands):
-        raise NoTileLowering("contraction operands must be kernel inputs")
+    op_maps = [lhs_map, rhs_map]
+    # an operand computed by a ta.map from one input (a prologue: an activation, a scale, a cast)
+    # is that input, copied as it is and mapped in registers before the mma
+    (x_a, lhs_map, pro_a), (x_b, rhs_map, pro_b) = (_through_prologue(v, m, args)
+                                                    for v, m in ((operands[0], lhs_map), (operands[1], rhs_map)))
+    operands = [x_a, x_b]
     # an operand may lack batch dims (broadcast, as a weight shared by every batch element)
     a_batch, b_batch = ([d for d in m if d in batch] for m in (lhs_map, rhs_map))
     if set(batch) - set(a_batch) - set(b_batch):
@@ -85,11 +95,40 @@ def _contraction(fn, c) -> Gemm:
         raise NoTileLowering("operands must be [batch..., rows, k] / [batch..., k, cols] (or transposed), "
                              "batch dims in the output's order")
     types = [ir.RankedTensorType(v.type).element_type for v in operands]
-    if types[0] != types[1]:
-        raise NoTileLowering(f"the contraction's operands are {types[0]} and {types[1]}: the mma reads one "
-                             f"element type (cast one operand in the spec)")
+    if not all(isinstance(t, (ir.BF16Type, ir.F16Type, ir.F32Type)) for t in types):
+        raise NoTileLowering(f"the contraction's inputs are {types[0]} and {types[1]}: tile kernels read "
+                             f"bf16, f16 or f32")
     return Gemm(c, args.index(operands[0]), args.index(operands[1]), batch, i, j, k, a_trans, b_trans,
-                [], None, a_batch, b_batch)
+                [], None, a_batch, b_batch, None, pro_a, pro_b, op_maps[0], op_maps[1])
+
+
+def _through_prologue(value, positions_, args):
+    """(input, its indexing in domain dims, prologue ta.map or None) of a contraction operand."""
+    if value in args:
+        return value, positions_, None
+    owner = value.owner
+    if isinstance(owner, ir.Block) or owner.name != "ta.map":
+        raise NoTileLowering("contraction operands must be kernel inputs or ta.maps of one")
+    if any(use.owner.name != "ta.contract" for use in value.uses):
+        raise NoTileLowering("a prologue map (an operand computed from an input) must feed contractions only")
+    rank = ir.RankedTensorType(value.type).rank
+    main = None
+    for inner in owner.regions[0].blocks[0].operations:
+        name = inner.operation.name
+        if name == "ta.index":
+            raise NoTileLowering("a prologue map (an operand computed from an input) may not read ta.index")
+        if name != "ta.at":
+            continue
+        src = inner.operation.operands[0]
+        if src not in args:
+            raise NoTileLowering("a prologue map may read kernel inputs only")
+        if ir.RankedTensorType(src.type).rank == rank:
+            if main is not None and main[0] != src:
+                raise NoTileLowering("a prologue map reads one input of the operand's rank (the tile it maps)")
+            main = (src, [positions_[d] for d in positions(ir.AffineMapAttr(inner.attributes["map"]).value)])
+    if main is None:
+        raise NoTileLowering("a prologue map must read an input of the operand's rank")
+    return main[0], main[1], owner
 
 
 def _grouped_raster(pid, grid_m, grid_n, group_m: int):
@@ -119,7 +158,9 @@ def lower(fn, g: Gemm, options) -> None:
     a_type = ir.RankedTensorType(inputs[g.lhs].type)
     element = a_type.element_type
     bits = 16 if not isinstance(element, ir.F32Type) else 32
-    check_schedule(options, "contraction", {"element_bytes": bits // 8, "b_operands": len(gs)})
+    b_elements = [ir.RankedTensorType(inputs[x.rhs].type).element_type for x in gs]
+    b_bits = [16 if not isinstance(e, ir.F32Type) else 32 for e in b_elements]
+    check_schedule(options, "contraction", {"element_bytes": max([bits] + b_bits) // 8, "b_operands": len(gs)})
     number = {op.operation: n for n, op in enumerate(fn.entry_block.operations)}  # provenance of each mma
     out_dims = tensor_dims(g.contract.result.type)
     dims = {g.i: out_dims[-2], g.j: out_dims[-1]}
@@ -138,7 +179,7 @@ def lower(fn, g: Gemm, options) -> None:
         n0 = arith.MulIOp(pid_n, const_index(s.bn)).result
         a_tile = (s.bk, s.bm) if g.a_trans else (s.bm, s.bk)
         sa = _alloc(a_tile, element, bits, s)
-        sbs = [_alloc((s.bn, s.bk) if x.b_trans else (s.bk, s.bn), element, bits, s) for x in gs]
+        sbs = [_alloc((s.bn, s.bk) if x.b_trans else (s.bk, s.bn), e, eb, s) for x, e, eb in zip(gs, b_elements, b_bits)]
         nk = ceildiv(size_k, const_index(s.bk))
 
         def copy(kt, stage):
@@ -166,9 +207,17 @@ def lower(fn, g: Gemm, options) -> None:
             op_with_ints("tile.wait_group", pending=s.stages - 2)
             ir.Operation.create("tile.barrier")
             at = _smem_load(sa, stage, (s.bm, s.bk), element, g.a_trans)
-            bts = [_smem_load(sb, stage, (s.bk, s.bn), element, x.b_trans) for x, sb in zip(gs, sbs)]
+            bts = [_smem_load(sb, stage, (s.bk, s.bn), e, x.b_trans) for x, sb, e in zip(gs, sbs, b_elements)]
             ahead = arith.AddIOp(kt, const_index(s.stages - 1)).result
             copy(ahead, arith.RemSIOp(ahead, const_index(s.stages)).result)
+            k0 = arith.MulIOp(kt, const_index(s.bk)).result
+            where = {g.k: (k0, s.bk), g.i: (m0, s.bm), g.j: (n0, s.bn),
+                     **{d: (batch_ids[g.batch.index(d)], None) for d in g.batch}}
+            if g.a_prologue is not None:  # the operand the mma reads is the map of the copied tile
+                at = emit_prologue(g.a_prologue, at, inputs[g.lhs], g.a_map, (g.i, g.k), where, mem, b, (1, size_k))
+            bts = [bt if x.b_prologue is None else
+                   emit_prologue(x.b_prologue, bt, inputs[x.rhs], x.b_map, (g.k, g.j), where, mem, b, (0, size_k))
+                   for x, bt in zip(gs, bts)]
             accs = []
             for x, bt, carried in zip(gs, bts, loop.inner_iter_args):
                 mma = ir.Operation.create("tile.mma", results=[acc_type], operands=[at, bt, carried])

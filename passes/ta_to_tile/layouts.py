@@ -6,6 +6,7 @@ reduces rows, so a row reduction stays inside a warp; a 2 x warps/2 grid otherwi
 the blocked layout a row program asks for. From it:
 
     tile.smem_load read by an mma      -> #tile.mma_operand<grid, operand index>
+    (or by a prologue tile.map an mma reads; the map's result alike)
     any other 2-d register tile        -> the parent
     a 1-d tile                         -> #tile.slice<parent, dim>: dim 1 dropped for a
                                           value per row (a row reduction, a tile.elem
@@ -35,10 +36,22 @@ def assign(fn, parent) -> None:
     """Give every register tile of ``fn`` its layout (in place); NoTileLowering if one stays unknown."""
     # rank-0 tiles are scalars every thread holds whole: they need no layout
     tiles = [v for op in _walk(fn) for v in _results(op) if _is_tile(v) and ir.RankedTensorType(v.type).rank > 0]
-    for op in _walk(fn):
-        if op.operation.name == "tile.smem_load":
-            index = next(i for u in op.result.uses if u.owner.name == "tile.mma" for i in (u.operand_number,))
-            _set(op.result, OperandLayout(parent, index))
+    for op in _walk(fn):  # an mma operand, and the staged tile a prologue map computes it from
+        if op.operation.name != "tile.mma":
+            continue
+        for index, operand in enumerate(list(op.operation.operands)[:2]):
+            owner = operand.owner
+            if isinstance(owner, ir.Block) or owner.name not in ("tile.smem_load", "tile.map"):
+                continue
+            staged = [operand]
+            if owner.name == "tile.map":  # a prologue: the map of a staged tile (P of attention is not one)
+                staged = [inner.operands[0] for inner in owner.regions[0].blocks[0].operations
+                          if inner.name == "tile.elem" and not isinstance(inner.operands[0].owner, ir.Block)
+                          and inner.operands[0].owner.name == "tile.smem_load"]
+                staged += [operand] if staged else []
+            for value in staged:
+                if register_layout(value.type) is None:
+                    _set(value, OperandLayout(parent, index))
     for value in tiles:
         if ir.RankedTensorType(value.type).rank == 2 and register_layout(value.type) is None:
             _set(value, parent)

@@ -21,7 +21,7 @@ from torch_mlir import ir
 
 from tilec.dialects.dims import parse_dim
 from tilec.dialects._verify import Invalid
-from tilec.dialects.layout import BlockedLayout, MmaLayout, SliceLayout
+from tilec.dialects.layout import BlockedLayout, MmaLayout, OperandLayout, SliceLayout
 from tilec.dialects.tile import layout_of, register_layout, schedule_of
 
 from ..diagnostics import TilecError
@@ -232,8 +232,8 @@ class CudaEmitter:
 
     def op_tile_map(self, op):
         layout = register_layout(op.result.type)
-        if isinstance(layout, SliceLayout) and layout.dim == 0:  # one value per column: computed where read
-            self.names[op.result] = _Lazy(op)
+        if isinstance(layout, SliceLayout) and layout.dim == 0 or isinstance(layout, OperandLayout):
+            self.names[op.result] = _Lazy(op)  # a value per column, or an mma operand's prologue: computed where read
             return
         if cuda_blocked.is_blocked(op.result.type):
             cuda_blocked.materialize(self, op)

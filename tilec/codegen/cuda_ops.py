@@ -91,19 +91,27 @@ def op_tile_mma(self, op):
         _mma(self, op, a, b, acc)
 
 
+def _staged(tile) -> bool:
+    """Whether an mma operand is a staged shared tile, or a prologue map of one (computed where read)."""
+    return hasattr(tile, "shared") or hasattr(tile, "op") and tile.op.operation.name == "tile.map"
+
+
 def _mma(self, op, a, b, acc):
     from .cuda_regs import Frag
 
-    if not hasattr(b, "shared") or not (hasattr(a, "shared") or isinstance(a, Frag)):
+    if not _staged(b) or not (_staged(a) or isinstance(a, Frag)):
         raise TilecError("tile.mma: b must come from tile.smem_load, a from tile.smem_load or registers")
-    element = b.shared.element
-    if element == "float" and isinstance(a, Frag):
+    kinds = [ir.RankedTensorType(v.type).element_type for v in list(op.operation.operands)[:2]]
+    simt = any(isinstance(t, ir.F32Type) for t in kinds) or not all(hasattr(t, "shared") for t in (a, b)
+                                                                     if not isinstance(t, Frag))
+    if simt and isinstance(a, Frag):
         # P·V with P in registers needs the mma fragment layout; f32 operands have no mma.sync
         raise TilecError("tile.mma: f32 operands with the first operand in registers (attention's P·V) "
                          "have no CUDA lowering yet; use bf16 or f16 inputs for attention kernels")
-    if element == "float":
+    if simt:  # f32 operands, 16-bit ones beside f32, or operands a prologue map computes
         _simt_f32(self, a, b, acc)
         return
+    element = b.shared.element
     mma = self.target.mma[element]
     a_at = _fragment_addresses(self, a, "a") if not isinstance(a, Frag) else None
     b_at = _fragment_addresses(self, b, "b")
@@ -154,15 +162,25 @@ def _mma(self, op, a, b, acc):
     self.line("}")
 
 
-def _simt_f32(self, a, b, acc) -> None:
-    """f32 operands: plain FMAs from shared memory, into the same accumulator fragment
-    positions an mma.sync would hold (so the epilogue is shared): thread element
-    [mi][ni][r] is row mi*16 + lane/4 + 8*(r/2), column ni*8 + 2*(lane%4) + r%2."""
-    def at(tile, row: str, col: str) -> str:  # element (row, col) of the register tile
-        r, c = (col, row) if tile.transpose else (row, col)
-        s = tile.shared
-        return f"{s.name}[{tile.stage} * {s.stage_elems} + {s.layout.offset(CExpr(r), CExpr(c)).text}]"
+def _shared_element(tile, row: str, col: str) -> str:
+    """Element (row, col) of a staged tile (its logical orientation)."""
+    r, c = (col, row) if tile.transpose else (row, col)
+    s = tile.shared
+    return f"{s.name}[{tile.stage} * {s.stage_elems} + {s.layout.offset(CExpr(r), CExpr(c)).text}]"
 
+
+def _operand_element(self, tile, row: str, col: str) -> str:
+    """Element (row, col) of an mma operand as a float: read from shared memory, or computed by
+    its prologue map (statements emitted here) from the staged tile and the inputs it reads."""
+    if hasattr(tile, "shared"):
+        return f"(float){_shared_element(tile, row, col)}"
+    return f"(float){_map_element(self, tile.op, [row, col], '0', {})}"
+
+
+def _simt_f32(self, a, b, acc) -> None:
+    """f32 products (f32 operands, or 16-bit ones widened, or prologue maps): plain FMAs into
+    the same accumulator fragment positions an mma.sync would hold (so the epilogue is
+    shared): thread element [mi][ni][r] is row mi*16 + lane/4 + 8*(r/2), column ni*8 + 2*(lane%4) + r%2."""
     place = lambda reg: self.tiling.accumulator(*map(CExpr, ("warp_m", "warp_n", "lane", "mi", "ni", reg)))
     row, col = place("(h * 2)")[0].text, place("(h * 2 + e)")[1].text  # the row does not depend on e
     self.line("#pragma unroll 4")
@@ -171,12 +189,18 @@ def _simt_f32(self, a, b, acc) -> None:
     self.line(f"for (int mi = 0; mi < {self.mi}; ++mi)")
     self.line("#pragma unroll")
     self.line("for (int h = 0; h < 2; ++h) {")
-    self.line(f"    const float x = {at(a, row, 'kk')};")
-    self.line("    #pragma unroll")
-    self.line(f"    for (int ni = 0; ni < {self.ni}; ++ni)")
-    self.line("    #pragma unroll")
-    self.line("    for (int e = 0; e < 2; ++e)")
-    self.line(f"        {acc.name}[mi][ni][h * 2 + e] = fmaf(x, {at(b, 'kk', col)}, {acc.name}[mi][ni][h * 2 + e]);")
+    self.indent += 1
+    self.line(f"const float x = {_operand_element(self, a, row, 'kk')};")
+    self.line("#pragma unroll")
+    self.line(f"for (int ni = 0; ni < {self.ni}; ++ni)")
+    self.line("#pragma unroll")
+    self.line("for (int e = 0; e < 2; ++e) {")
+    self.indent += 1
+    y = _operand_element(self, b, "kk", col)
+    self.line(f"{acc.name}[mi][ni][h * 2 + e] = fmaf(x, {y}, {acc.name}[mi][ni][h * 2 + e]);")
+    self.indent -= 1
+    self.line("}")
+    self.indent -= 1
     self.line("}")
 
 
@@ -284,7 +308,9 @@ def _element(self, value, coords: list[str], reg: str, memo: dict) -> str:
     if key in memo:
         return memo[key]
     tile = self.value(value)
-    if hasattr(tile, "name") and not hasattr(tile, "layout"):  # the accumulator
+    if hasattr(tile, "shared"):  # a staged tile a prologue map reads
+        result = _shared_element(tile, *coords)
+    elif hasattr(tile, "name") and not hasattr(tile, "layout"):  # the accumulator
         result = f"{tile.name}[mi][ni][{reg}]"
     elif tile.op.operation.name == "tile.load":
         result = _global_element(self, tile.op, coords)
@@ -321,6 +347,9 @@ def _map_element(self, op, coords, reg, memo) -> str:
             amap = ir.AffineMapAttr(inner.attributes["map"]).value
             picked = [coords[ir.AffineDimExpr(e).position] for e in amap.results]
             local[inner.result] = _element(self, inner.operation.operands[0], picked, reg, memo)
+            continue
+        if name == "tile.index":  # the element's position along a tile dim
+            local[inner.result] = f"(long long)({coords[ir.IntegerAttr(inner.attributes['dim']).value]})"
             continue
         args = []
         for v in inner.operation.operands:

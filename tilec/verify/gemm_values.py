@@ -31,23 +31,49 @@ class Reference:
         self.accumulators = {op.result: n for n, op in enumerate(ops) if op.operation.name == "ta.contract"}
         self.maps = [[ir.AffineDimExpr(e).position for e in ir.AffineMapAttr(m).value.results]
                      for m in ir.ArrayAttr(self.contract.attributes["maps"])]
+        maps_in_order = [list(m) for m in self.maps[:2]]  # the contract's own operand order and indexing
         names = {arg: ir.StringAttr(ir.DictAttr(a)["ta.name"]).value
                  for a, arg in zip(ir.ArrayAttr(ta_fn.attributes["arg_attrs"]), ta_fn.arguments)}
         self.names = names
-        self.lhs, self.rhs = (names[v] for v in self.contract.operation.operands)
+        # an operand a ta.map computes from one input (a prologue) is read through that input
+        self.prologues = [None, None]  # (the ta.map, the domain dim of each of its dims) per operand
+        operands = []
+        for n, v in enumerate(self.contract.operation.operands):
+            if v in names:
+                operands.append(names[v])
+                continue
+            main = prologue_input(v.owner, names)
+            self.prologues[n] = (v.owner, self.maps[n])
+            self.maps[n] = [self.maps[n][r] for r in main[1]]
+            operands.append(names[main[0]])
+        self.lhs, self.rhs = operands
         rows = self.maps[2][-2]
         if rows not in self.maps[0] and rows in self.maps[1]:  # a * b = b * a: A is the factor with the rows
             self.lhs, self.rhs = self.rhs, self.lhs
             self.maps = [self.maps[1], self.maps[0], self.maps[2]]
+            self.prologues.reverse()
         self.epilogue = [op for op in ops if op.operation.name == "ta.map"]
         self.result = list(ops[-1].operation.operands)[0]
         out = self.maps[2]
         self.reduced = [d for d in range(len(set(self.maps[0] + self.maps[1]))) if d not in out][0]
         extents = {}
-        for value, positions in zip(self.contract.operation.operands, self.maps):
+        for value, positions in zip([*self.contract.operation.operands, self.contract.result],
+                                    [*maps_in_order, out]):
             for d, pos in zip(ir.RankedTensorType(value.type).encoding, positions):
                 extents[pos] = ir.StringAttr(d).value
-        self.size_k = dim(extents[self.reduced], params)
+        self.extents = {d: dim(e, params) for d, e in extents.items()}
+        self.size_k = self.extents[self.reduced]
+
+
+def prologue_input(map_op, names: dict):
+    """(the input a prologue ta.map reads at the operand's rank, the map dims of its indices)."""
+    rank = ir.RankedTensorType(map_op.result.type).rank
+    for inner in map_op.regions[0].blocks[0].operations:
+        if inner.operation.name == "ta.at" and inner.operation.operands[0] in names and \
+                ir.RankedTensorType(inner.operation.operands[0].type).rank == rank:
+            amap = ir.AffineMapAttr(inner.attributes["map"]).value
+            return inner.operation.operands[0], [ir.AffineDimExpr(e).position for e in amap.results]
+    raise ValueError("a contraction operand is neither an input nor a ta.map of one")
 
 
 def references(ta_fn, params: dict) -> dict:
@@ -78,8 +104,15 @@ def operand_indices(p: Program, ref: Reference, mma=None) -> list[tuple[str, Out
     domain[ref.reduced] = kt * sched["bk"] + kk
     ranges = [i >= 0, i < sched["bm"], j >= 0, j < sched["bn"], kk >= 0, kk < sched["bk"], kt >= 0, kt < nk]
     results = []
-    for which, operand, name, positions, local in (("A", mma.data["a"], ref.lhs, ref.maps[0], (i, kk)),
-                                                    ("B", mma.data["b"], ref.rhs, ref.maps[1], (kk, j))):
+    for n, (which, operand, name, positions, local) in enumerate((("A", mma.data["a"], ref.lhs, ref.maps[0], (i, kk)),
+                                                                  ("B", mma.data["b"], ref.rhs, ref.maps[1], (kk, j)))):
+        prologue = operand[1] if isinstance(operand, tuple) and operand[0] == "op" else None
+        if prologue is not None or ref.prologues[n] is not None:
+            from .gemm_prologue import check_prologue, staged
+
+            results.append((f"operand {which}: the prologue map equals the reference's at every element",
+                            check_prologue(p, ref, n, prologue, domain, local, kt * sched["bk"] + kk, ranges)))
+            operand = staged(p, prologue) if prologue is not None else operand
         if not (isinstance(operand, tuple) and operand[0] == "smem"):
             results.append((f"mma operand {which} comes from shared memory",  # a form this check does not read
                             Outcome("error", 0.0, {}, "the mma operand is not a tile.smem_load")))

@@ -8,6 +8,7 @@ from tilec.dialects.tile import layout_of, register_layout, schedule_of
 
 from . import gemm, gemm_values, layouts
 from .fragments import check_fragments
+from .gemm_prologue import staged
 from .replay import Replay
 from .report import Result
 from .symbolic import execute
@@ -97,8 +98,12 @@ def check_tile(tiled, reference, replay) -> list[Result]:
     rows = []
     add = lambda prop, check, outcome, domain=SYMBOLIC: rows.append(
         _row(kernel, prop, check, outcome, domain, replay(outcome.model, prop)))
+    smem = [isinstance(x, tuple) and x[0] == "smem" for x in (mma.data["a"], mma.data["b"])]
+    sixteen = all(smem) and not any(isinstance(ir.MemRefType(x[1].type).element_type, ir.F32Type)
+                                    for x in (mma.data["a"], mma.data["b"]))
+    unwrap = lambda x: staged(p, x[1]) if isinstance(x, tuple) and x[0] == "op" else x  # a prologue map's tile
     seen = []
-    for which, operand in [(w, x) for e in mmas for w, x in (("a", e.data["a"]), ("b", e.data["b"]))]:
+    for which, operand in [(w, unwrap(x)) for e in mmas for w, x in (("a", e.data["a"]), ("b", e.data["b"]))]:
         if not (isinstance(operand, tuple) and operand[0] == "smem") or operand[1] in seen:
             continue
         _, buf, _, transposed = operand
@@ -108,7 +113,7 @@ def check_tile(tiled, reference, replay) -> list[Result]:
         name = f"{which.upper()} tile {layout.shape[0]}x{layout.shape[1]}"
         domain = f"every element of the {layout.shape[0]}x{layout.shape[1]} tile"
         add("swizzle", f"{name}: the layout is a bijection onto shared memory", layouts.bijection(layout), domain)
-        if element == 2:
+        if element == 2 and sixteen:  # the operands ldmatrix reads (f32 FMAs read elements one by one)
             add("swizzle", f"{name}: ldmatrix phases are free of bank conflicts",
                 layouts.ldmatrix_conflict_free(layout, tiling, which, transposed, sched.bk, element),
                 "every warp, lane pair, fragment and k step")
@@ -116,9 +121,7 @@ def check_tile(tiled, reference, replay) -> list[Result]:
             layouts.cp_async_conflict_free(layout, threads, element), "every warp, lane pair and copy iteration")
     add("coverage", "accumulator fragments hold every tile element exactly once", layouts.fragments_cover_tile(tiling),
         "every warp, lane, mma tile and register")
-    smem = [isinstance(x, tuple) and x[0] == "smem" for x in (mma.data["a"], mma.data["b"])]
-    element = ir.MemRefType(mma.data["b"][1].type).element_type if smem[1] else None
-    if all(smem) and not isinstance(element, ir.F32Type):  # 16-bit operands: ldmatrix and mma.sync
+    if sixteen:  # 16-bit staged operands: ldmatrix and mma.sync (else f32 FMAs, as the emitter decides)
         for check, outcome, domain in check_fragments(tiling, sched.bk, mma.data["a"][3], mma.data["b"][3]):
             add("equivalence", check, outcome, domain)
     check, outcome = gemm.output_coverage(p)
