@@ -43,6 +43,7 @@ REFERENCES = {
     "gqa_attention": lambda x: {"O": _attention(x["Q"], x["K"], x["V"])},
     "swiglu": lambda x: {"Y": F.silu(_f(x["X"]) @ _f(x["Wg"])) * (_f(x["X"]) @ _f(x["Wu"]))},
     "linear": lambda x: {"Y": _f(x["X"]) @ _f(x["W"]).T + _f(x["bias"])},
+    "dequant_linear": lambda x: {"Y": torch.relu(_f(x["X"])) @ (_f(x["W"]) * _f(x["s"])).T},
 }
 
 # shapes that divide nothing, and size-1 dims
@@ -61,6 +62,7 @@ ODD_SHAPES = {
     "gqa_attention": {"B": 1, "H": 4, "S": 1, "T": 7, "D": 16},
     "swiglu": {"M": 7, "N": 1, "K": 33},
     "linear": {"B": 1, "T": 7, "C": 1, "N": 33},
+    "dequant_linear": {"T": 7, "C": 33, "N": 1},
 }
 
 

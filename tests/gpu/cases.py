@@ -159,6 +159,16 @@ CASES: dict[str, Case] = {
         "param B = 2, M = 64, N = 64, K = 32\ninput W[M, K] : bf16\ninput X[B, K, N] : bf16\n"
         "output Y[B, M, N] : f32\nY[b, i, j] = sum[k](W[i, k] * X[b, k, j])\n", "bm=64 bn=64 bk=32",
         [{"B": 3, "M": 70, "N": 33, "K": 40}]),
+    # prologue maps on the operands (f32 FMAs): relu and a per-channel scale, f(0) != 0 on both
+    # operands (the remainder k tile masked), mixed operand dtypes
+    "dequant_linear": Case("examples/dequant_linear.ta", "bm=64 bn=64 bk=32",
+                           [{"T": 97, "C": 130, "N": 65}, {"T": 1, "C": 1, "N": 1}, {"T": 64, "C": 128, "N": 64}]),
+    "prologue_shifted": Case(
+        "param M, N, K\ninput A[M, K] : bf16\ninput B[K, N] : bf16\noutput C[M, N] : f32\n"
+        "C[i, j] = sum[k]((A[i, k] + 1.0) * (B[k, j] + 1.0))\n", "bm=64 bn=64 bk=32 stages=2",
+        [{"M": 70, "N": 33, "K": 45}, {"M": 1, "N": 1, "K": 1}]),
+    "mixed_bf16_f32": Case(gemm_spec("mk", "kn", "bf16", "f32").replace("B[K, N] : bf16", "B[K, N] : f32"),
+                           "bm=64 bn=64 bk=32", [{"M": 257, "N": 129, "K": 65}, {"M": 64, "N": 64, "K": 64}]),
     # f32 attention is not here: ta-to-tile lowers it, but the CUDA emitter refuses f32 P·V with P
     # in registers ("no CUDA lowering yet"); add a case when it emits one
 }
