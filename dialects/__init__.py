@@ -8,6 +8,9 @@ from torch_mlir import ir
 from torch_mlir.dialects import ext, irdl
 
 STAGES_ATTR = "tile.stages"  # on scf.for: software-pipeline depth of the loop
+# on the loop that fills the first stages - 1 stages before a pipelined loop, and on each copy
+# and commit in it (so the structure stays readable when a one-trip loop is inlined)
+PROLOGUE_ATTR = "tile.prologue"
 
 
 def _load(dialect) -> None:

@@ -105,7 +105,7 @@ TILE_MUTANTS = {
     "read from the wrong stage": lambda t: re.sub(r"(\n\s+%\d+ = arith.remsi %arg7, )%c3( : index\n\s+\"tile.wait_group\")",
                                                   r"\1%c2\2", t, count=1),
     "copy into the stage being read": lambda t: re.sub(r"arith.addi %arg7, %c2 : index", "arith.addi %arg7, %c3 : index", t),
-    "prologue copies all into stage 0": lambda t: re.sub(r"(\"tile.async_copy\"\([^)]*), %arg7\) : ", r"\1, %c0) : ", t,
+    "prologue copies all into stage 0": lambda t: re.sub(r"(\"tile.async_copy\"\([^)]*), %arg7\)( \{tile.prologue\})? : ", r"\1, %c0)\2 : ", t,
                                                          count=2),
     "raster group not clamped": lambda t: re.sub(r"arith.remsi (%\d+), (%\d+) : index\n(\s+%\d+ = arith.addi)",
                                                  r"arith.remsi \1, %c8 : index\n\3", t, count=1),

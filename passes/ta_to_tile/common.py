@@ -29,6 +29,17 @@ def check_schedule(schedule, form: str, sizes: dict) -> None:
         raise NoTileLowering(str(err)) from None
 
 
+def mark_prologue(loop) -> None:
+    """Mark ``loop`` (an scf.for filling the first pipeline stages) and the copies and commits
+    in it as the pipeline's prologue (PROLOGUE_ATTR)."""
+    from tilec.dialects import PROLOGUE_ATTR
+
+    loop.operation.attributes[PROLOGUE_ATTR] = ir.UnitAttr.get()
+    for op in loop.body.operations:
+        if op.operation.name in ("tile.async_copy", "tile.commit_group"):
+            op.operation.attributes[PROLOGUE_ATTR] = ir.UnitAttr.get()
+
+
 def ceildiv(a, b):
     return arith.CeilDivSIOp(a, b).result
 

@@ -14,7 +14,7 @@ from tilec.dialects.tile import layout_attr, schedule_attr
 
 from .._loops import positions
 from . import layouts
-from .common import SHARED, NoTileLowering, ceildiv, check_schedule, const_index, op_with_ints
+from .common import mark_prologue, SHARED, NoTileLowering, ceildiv, check_schedule, const_index, op_with_ints
 from .epilogue import emit_epilogue
 from .prologue import emit_prologue
 
@@ -196,6 +196,7 @@ def lower(fn, g: Gemm, options) -> None:
         with ir.InsertionPoint(prologue.body):
             copy(prologue.induction_variable, prologue.induction_variable)
             scf.YieldOp([])
+        mark_prologue(prologue)  # the pipeline's structure, read by the verifier
         acc_type = ir.RankedTensorType.get([s.bm, s.bn], f32)
         zeros = [_constant_tile(acc_type, 0.0) for _ in gs]
         loop = scf.ForOp(const_index(0), nk, const_index(1), zeros)

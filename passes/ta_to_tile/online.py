@@ -23,7 +23,7 @@ from tilec.dialects.dims import binary, const
 from tilec.dialects.tile import schedule_attr
 
 from . import layouts
-from .common import NoTileLowering, ceildiv, check_schedule, const_index, op_with_ints
+from .common import mark_prologue, NoTileLowering, ceildiv, check_schedule, const_index, op_with_ints
 from .online_body import AttentionBody
 
 
@@ -82,6 +82,7 @@ def lower(fn, found, options) -> None:
         with ir.InsertionPoint(prologue.body):
             body.copy_kv(prologue.induction_variable, prologue.induction_variable, sk, sv)
             scf.YieldOp([])
+        mark_prologue(prologue)  # the pipeline's structure, read by the verifier
         init = [body.constant_tile([s.bm], float("-inf")), body.constant_tile([s.bm], 0.0),
                 body.constant_tile([s.bm, body.head_dim], 0.0)]
         loop = scf.ForOp(const_index(0), n_blocks, const_index(1), init)

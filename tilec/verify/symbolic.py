@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import z3
 from torch_mlir import ir
 
+from tilec.dialects import PROLOGUE_ATTR, STAGES_ATTR
 from tilec.dialects.dims import parse_dim
 
 _INDEX = {"arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "arith.muli": lambda a, b: a * b,
@@ -84,17 +85,13 @@ def execute(fn) -> Program:
 
 def _unfold_prologue(p: Program) -> None:
     """With two stages the prologue is one iteration and canonicalization inlines it: its
-    copies (of the tensors the main loop also copies) and their commit stand in straight-line
-    code before the main loop. Read them back as the prologue's iteration s = 0 of 1."""
-    first_main = next(k for k, e in enumerate(p.events) if e.loop == "main")
-    streamed = {e.data["src"] for e in p.events if e.loop == "main" and e.kind == "copy"}
-    start = next((k for k, e in enumerate(p.events[:first_main])
-                  if e.kind == "copy" and e.data["src"] in streamed), None)
-    if start is None:
+    copies and commit, still marked tile.prologue, stand in straight-line code before the
+    main loop. Read them back as the prologue's iteration s = 0 of 1."""
+    marked = [e for e in p.events if e.loop == "" and PROLOGUE_ATTR in e.op.operation.attributes]
+    if not marked:
         return
-    for e in p.events[start:first_main]:
-        if e.kind in ("copy", "commit"):
-            e.loop = "prologue"
+    for e in marked:
+        e.loop = "prologue"
     s = z3.Int("s")
     p.loops["prologue"] = (s, z3.IntVal(0), z3.IntVal(1), None)
 
@@ -118,7 +115,10 @@ def _block(p: Program, block, loop: str, grid) -> None:
             p.values[op.result] = pid
         elif name == "scf.for":
             lb, ub, step = (get(v) for v in operands[:3])
-            kind = "main" if len(operands) > 3 else "prologue"
+            attrs = op.operation.attributes
+            kind = "main" if STAGES_ATTR in attrs else "prologue" if PROLOGUE_ATTR in attrs else None
+            if kind is None:
+                raise ValueError("a loop that is neither a pipelined loop (tile.stages) nor its prologue")
             iv = z3.Int("kt" if kind == "main" else "s")
             body = op.regions[0].blocks[0]
             p.values[body.arguments[0]] = iv
