@@ -22,7 +22,7 @@ from tilec.dialects.tile import layout_of, register_layout, schedule_of
 from . import gemm, layouts
 from .fragments import check_fragments
 from .attention_step import _Scalars, _online_step, _position
-from .gemm_values import evaluate
+from .scalars import evaluate
 from .replay import Replay
 from .report import Result
 from .solver import prove

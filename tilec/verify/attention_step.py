@@ -16,14 +16,14 @@ import math
 import z3
 from torch_mlir import ir
 
-from .gemm_values import _Values, evaluate
+from .scalars import Values, evaluate
 from .solver import prove
 
 class _Scalars:
     """Per-element symbolic values of the loop's tiles (one row i, one key j, one column d)."""
 
     def __init__(self, p, loop):
-        self.p, self.vals = p, _Values(p.params)
+        self.p, self.vals = p, Values(p.params)
         self.exp = self.vals.function("math.exp", 1)  # the body's math.exp: one function on both sides
         self.sym = {}
         body = loop.regions[0].blocks[0]

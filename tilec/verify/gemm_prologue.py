@@ -20,7 +20,8 @@ from __future__ import annotations
 import z3
 from torch_mlir import ir
 
-from .gemm_values import _outer, _Values, evaluate
+from .gemm_values import _outer, ta_reader
+from .scalars import Values, evaluate
 from .solver import Outcome, prove
 from .symbolic import Program, dim
 
@@ -38,7 +39,7 @@ def staged(p: Program, map_op):
 def check_prologue(p: Program, ref, n: int, map_op, domain: dict, local: tuple, k, ranges: list) -> Outcome:
     """Operand ``n`` (0: A, 1: B) of the mma: its prologue ``map_op`` (None: the staged tile as
     it is) against the reference's (``ref.prologues[n]``, None: the input as it is)."""
-    vals = _Values(p.params)
+    vals = Values(p.params)
     name, positions = (ref.lhs, ref.maps[0]) if n == 0 else (ref.rhs, ref.maps[1])
     x = vals.tensor(name, [domain[d] for d in positions])  # the staged element (its index is proved apart)
     kernel = x if map_op is None else _kernel_value(p, vals, map_op, local, x)
@@ -50,7 +51,7 @@ def check_prologue(p: Program, ref, n: int, map_op, domain: dict, local: tuple, 
     return prove(claim, p.assumptions + ranges + [d >= 0 for d in domain.values()], watch=watch)
 
 
-def _kernel_value(p: Program, vals: _Values, map_op, local: tuple, x):
+def _kernel_value(p: Program, vals: Values, map_op, local: tuple, x):
     def read(op, _):
         name = op.operation.name
         if name == "tile.index":
@@ -67,7 +68,7 @@ def _kernel_value(p: Program, vals: _Values, map_op, local: tuple, x):
     return evaluate(map_op.regions[0].blocks[0], vals, read, lambda v: _outer(p, v, vals))
 
 
-def _gload(p: Program, vals: _Values, known, coords: list, load_op):
+def _gload(p: Program, vals: Values, known, coords: list, load_op):
     """A tile.load element: the input inside its dims, else the padding."""
     _, name, offsets = known
     dims = next(d for role, n, d in p.args.values() if n == name)
@@ -78,14 +79,6 @@ def _gload(p: Program, vals: _Values, known, coords: list, load_op):
     return z3.If(inside, vals.tensor(name, index), pad)
 
 
-def _reference_value(p: Program, vals: _Values, ref, map_op, op_map: list, domain: dict):
-    def read(op, _):
-        name = op.operation.name
-        if name == "ta.param":
-            return p.params[ir.StringAttr(op.attributes["name"]).value]
-        if name != "ta.at":
-            return None
-        src = op.operation.operands[0]
-        dims = [ir.AffineDimExpr(e).position for e in ir.AffineMapAttr(op.attributes["map"]).value.results]
-        return vals.tensor(ref.names[src], [domain[op_map[d]] for d in dims])
+def _reference_value(p: Program, vals: Values, ref, map_op, op_map: list, domain: dict):
+    read = ta_reader(p, vals, ref.names, lambda dims: [domain[op_map[d]] for d in dims])
     return evaluate(map_op.regions[0].blocks[0], vals, read, lambda v: vals.scalar(v.owner, []))

@@ -9,13 +9,12 @@ an equality proved holds for every input and every implementation of them.
 
 from __future__ import annotations
 
-import math
-
 import z3
 from torch_mlir import ir
 
 from tilec.dialects.tile import schedule_of
 
+from .scalars import Values, evaluate
 from .solver import Outcome, prove
 from .symbolic import Program, dim
 
@@ -208,85 +207,6 @@ def offsets_not_negative(p: Program) -> tuple[str, Outcome]:
         prove(z3.And(*claims), bounds, watch={"kt": kt, "s": s_iv, **p.params, **{f"pid{n}": x for n, x in enumerate(p.pids)}})
 
 
-def evaluate(block, vals: "_Values", read, outer):
-    """The Z3 value a ta.map / ta.online / tile.map body yields (a list for several).
-
-    ``read(op, local)`` gives the value of the ops that read tiles or tensors (ta.at,
-    tile.elem, ta.index, tile.index, ta.param) or None; ``outer(v)`` the values defined
-    outside the body; every other op is evaluated by ``vals``."""
-    local = {}
-    get = lambda v: local[v] if v in local else outer(v)
-    for op in block.operations:
-        name = op.operation.name
-        if name in ("ta.yield", "tile.yield"):
-            values = [get(v) for v in op.operation.operands]
-            return values[0] if len(values) == 1 else values
-        special = read(op, local)
-        local[op.result] = special if special is not None else vals.scalar(op, [get(v) for v in op.operation.operands])
-    raise ValueError("a body without a terminator")
-
-
-class _Values:
-    """Z3 values of scalar ops; uninterpreted functions shared by kernel and reference."""
-
-    def __init__(self, params: dict):
-        self.params, self.functions = params, {}
-
-    def function(self, name: str, arity: int, domain=z3.RealSort()):
-        key = (name, arity)
-        if key not in self.functions:
-            self.functions[key] = z3.Function(name, *([domain] * arity), z3.RealSort())
-        return self.functions[key]
-
-    def tensor(self, name: str, indices: list):
-        return self.function(f"tensor_{name}", len(indices), z3.IntSort())(*indices)
-
-    def scalar(self, op, args: list):
-        name = op.operation.name
-        arith = {"arith.addf": lambda a, b: a + b, "arith.subf": lambda a, b: a - b,
-                 "arith.mulf": lambda a, b: a * b, "arith.divf": lambda a, b: a / b,
-                 "arith.negf": lambda a: -a,
-                 "arith.maximumf": lambda a, b: z3.If(a >= b, a, b), "arith.minimumf": lambda a, b: z3.If(a <= b, a, b),
-                 "arith.select": lambda c, a, b: z3.If(c, a, b)}
-        if name in arith:
-            return arith[name](*args)
-        integer = {"arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "arith.muli": lambda a, b: a * b,
-                   "arith.floordivsi": lambda a, b: a / b, "arith.divsi": lambda a, b: a / b,
-                   "arith.remsi": lambda a, b: a % b}
-        if name in integer:
-            return integer[name](*args)
-        if name in ("arith.andi", "arith.ori", "arith.xori") and ir.IntegerType(op.result.type).width == 1:
-            a, b = (x if z3.is_bool(x) else x != 0 for x in args)  # i1: a condition, or a constant 0/1
-            return {"arith.andi": z3.And, "arith.ori": z3.Or, "arith.xori": z3.Xor}[name](a, b)
-        if name == "arith.cmpi":
-            pred = ir.IntegerAttr(op.attributes["predicate"]).value
-            return [lambda a, b: a == b, lambda a, b: a != b, lambda a, b: a < b, lambda a, b: a <= b,
-                    lambda a, b: a > b, lambda a, b: a >= b][pred](*args)
-        if name == "arith.constant":
-            attr = op.attributes["value"]
-            if not isinstance(attr, ir.FloatAttr):
-                return z3.IntVal(ir.IntegerAttr(attr).value)
-            value = ir.FloatAttr(attr).value
-            if math.isinf(value):  # one uninterpreted constant per infinity, the same on both sides
-                return self.function("inf" if value > 0 else "ninf", 0)()
-            return z3.RealVal(value)
-        if name in ("arith.index_cast",):
-            return args[0]
-        if name == "arith.sitofp":
-            return z3.ToReal(args[0])
-        if name in ("arith.extf", "arith.truncf"):  # a rounding: the same unknown function on both sides
-            src, dst = str(op.operation.operands[0].type), str(op.result.type)
-            return self.function(f"{name}_{src}_{dst}", 1)(args[0])
-        if name == "arith.cmpf":
-            predicate = ir.IntegerAttr(op.attributes["predicate"]).value
-            table = {2: lambda a, b: a > b, 3: lambda a, b: a >= b, 4: lambda a, b: a < b, 5: lambda a, b: a <= b,
-                     1: lambda a, b: a == b, 6: lambda a, b: a != b}
-            return table.get(predicate, lambda a, b: self.function(f"cmpf{predicate}", 2)(a, b) > 0)(*args)
-        if name.startswith("math."):
-            return self.function(name, len(args))(*args)
-        raise ValueError(f"the verifier has no value rule for '{name}'")
-
-
 def epilogue_equivalence(p: Program, ref: Reference) -> tuple[str, Outcome]:
     """The stored value of element (i, j) equals the reference's output expression."""
     store = next(e for e in p.events if e.kind == "store")
@@ -294,7 +214,7 @@ def epilogue_equivalence(p: Program, ref: Reference) -> tuple[str, Outcome]:
     i, j = z3.Ints("i j")
     # each contraction's accumulator: equal on both sides by the operand-index proof
     acc = lambda n: z3.Real(f"acc{n}")
-    vals = _Values(p.params)
+    vals = Values(p.params)
     coords = [i, j]
 
     def kernel_value(value, at: list):
@@ -320,20 +240,12 @@ def epilogue_equivalence(p: Program, ref: Reference) -> tuple[str, Outcome]:
         if value in ref.accumulators:
             return acc(ref.accumulators[value])
 
-        def read(op, local):
-            name = op.operation.name
-            if name == "ta.param":
-                return p.params[ir.StringAttr(op.attributes["name"]).value]
-            if name != "ta.at":
-                return None
-            src = op.operation.operands[0]
-            dims = [ir.AffineDimExpr(e).position for e in ir.AffineMapAttr(op.attributes["map"]).value.results]
-            if src in ref.names:
-                return vals.tensor(ref.names[src], [domain[d] for d in dims])
+        def earlier(src, dims):
             if dims != list(range(len(domain))):
                 raise ValueError("a reference map reads an earlier result at other indices")
             return reference_value(src)
 
+        read = ta_reader(p, vals, ref.names, lambda dims: [domain[d] for d in dims], earlier)
         return evaluate(value.owner.regions[0].blocks[0], vals, read, lambda v: vals.scalar(v.owner, []))
 
     kernel = kernel_value(store.data["value"], coords)
@@ -343,7 +255,26 @@ def epilogue_equivalence(p: Program, ref: Reference) -> tuple[str, Outcome]:
         prove(kernel == reference, p.assumptions + [i >= 0, j >= 0], watch=watch)
 
 
-def _outer(p: Program, value, vals: _Values):
+def ta_reader(p: Program, vals: "Values", names: dict, indices, other=None):
+    """``read`` for evaluate() over a ta.map body: ta.param is its parameter, ta.at of an input
+    the input at ``indices(dims)``, ta.at of another value ``other(src, dims)``."""
+    def read(op, _):
+        name = op.operation.name
+        if name == "ta.param":
+            return p.params[ir.StringAttr(op.attributes["name"]).value]
+        if name != "ta.at":
+            return None
+        src = op.operation.operands[0]
+        dims = [ir.AffineDimExpr(e).position for e in ir.AffineMapAttr(op.attributes["map"]).value.results]
+        if src in names:
+            return vals.tensor(names[src], indices(dims))
+        if other is None:
+            raise ValueError("a prologue map reads a value that is not an input")
+        return other(src, dims)
+    return read
+
+
+def _outer(p: Program, value, vals: Values):
     known = p.values.get(value)
     if isinstance(known, tuple) and known[0] == "float":
         return z3.RealVal(known[1])

@@ -31,7 +31,7 @@ from torch_mlir import ir
 
 from tilec.affine import affine as evaluate_affine
 
-from .gemm_values import _Values, evaluate
+from .scalars import Values, evaluate
 from .report import Result
 from .solver import prove
 from .symbolic import dim
@@ -42,7 +42,7 @@ _IDENTITY = {"sum": 0.0, "max": -math.inf, "min": math.inf}
 def check_loops(ta_fn, loop_fn, path: str) -> list[Result]:
     params = {n.name: z3.Int(n.name) for n in ir.DictAttr(ta_fn.attributes["ta.params"])}
     assumptions = [p >= 1 for p in params.values()]
-    vals = _Values(params)
+    vals = Values(params)
     ta_ops = list(ta_fn.entry_block.operations)[:-1]
     ta_args = list(ta_fn.arguments)
     returned = list(list(ta_fn.entry_block.operations)[-1].operation.operands)

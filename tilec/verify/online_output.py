@@ -15,7 +15,7 @@ from __future__ import annotations
 import z3
 from torch_mlir import ir
 
-from .gemm_values import evaluate
+from .scalars import evaluate
 from .report import Result
 from .solver import prove
 from .symbolic import dim

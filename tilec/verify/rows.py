@@ -85,7 +85,7 @@ class _Checker:
     # -- the reference ---------------------------------------------------------------------------
     def reference(self, n: int, at: list):
         """The value(s) ta op ``n``'s body yields at ``at``."""
-        from .gemm_values import evaluate
+        from .scalars import evaluate
 
         op = self.ta_ops[n]
 

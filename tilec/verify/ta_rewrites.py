@@ -35,7 +35,7 @@ from torch_mlir import ir
 
 from tilec.affine import affine
 
-from .gemm_values import _Values, evaluate
+from .scalars import Values, evaluate
 from .report import Result
 from .solver import Outcome, prove
 from .symbolic import dim
@@ -47,8 +47,8 @@ _MAX_MONOMIALS = 64  # a summand that expands further is kept whole (sound, mayb
 DOMAIN = "every element of every result, all shapes (parameters >= 1); exp, log and casts uninterpreted"
 
 
-class _Vals(_Values):
-    """_Values with division as multiplication by an uninterpreted reciprocal, widening
+class _Vals(Values):
+    """Values with division as multiplication by an uninterpreted reciprocal, widening
     casts exact, and the folds
     (reductions) both sides have built, so equal summands get one symbol."""
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import z3
 from torch_mlir import ir
 
-from .gemm_values import _Values, evaluate
+from .scalars import Values, evaluate
 from .symbolic import _INDEX, dim
 
 
@@ -40,7 +40,7 @@ class TileValues:
                 continue
             self.args[arg] = ("output" if "ta.output" in d else "input", ir.StringAttr(d["ta.name"]).value,
                               [ir.StringAttr(x).value for x in ir.ArrayAttr(d["ta.dims"])])
-        self.vals = _Values(self.params)
+        self.vals = Values(self.params)
         self.assumptions = [p >= 1 for p in self.params.values()]
         self.index = {}                 # index SSA value -> Z3 Int
         for attrs, arg in zip(ir.ArrayAttr(fn.attributes["arg_attrs"]), fn.arguments):
