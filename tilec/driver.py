@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from torch_mlir import ir
 
-from .diagnostics import TilecError
+from .diagnostics import TilecError, mlir_loc
 from .pipeline import build
 
 # ta -> ta: the rewrites both lowerings start with; each is checked as it runs (TA_REWRITES steps)
@@ -32,10 +32,15 @@ def tile_pipeline(schedule: str) -> list[str]:
     ]
 
 
+def copy_module(module: ir.Module) -> ir.Module:
+    """A copy of ``module`` that keeps its source locations (errors point into the spec)."""
+    return ir.Module.parse(module.operation.get_asm(enable_debug_info=True))
+
+
 def rewrite(module: ir.Module) -> tuple[ir.Module, list]:
     """The ta that TA_REWRITES make of ``module`` (a copy), and the steps: (pass, ta before,
     ta after) as text for each pass that changed the function, which the verifier checks."""
-    copy, steps = ir.Module.parse(str(module)), []
+    copy, steps = copy_module(module), []
     for name in TA_REWRITES:
         before = str(copy)
         run_passes(copy, [name])
@@ -52,7 +57,9 @@ def run_passes(module: ir.Module, passes: list[str]) -> None:
     try:
         pm.run(module.operation)
     except ir.MLIRError as err:
-        error = TilecError(f"{failures[0]}" if failures else f"lowering failed: {err}")
+        where = getattr(failures[0], "location", None) if failures else None  # a pass may name the op at fault
+        error = TilecError(f"{failures[0]}" if failures else f"lowering failed: {err}",
+                           mlir_loc(where, "<ir>") if where is not None else None)
         error.origin = failures[0] if failures else None
         raise error from None
 
@@ -109,12 +116,12 @@ def build_tile(module: ir.Module, shapes: dict[str, int] | None = None, schedule
     defaults = {n.name: ir.IntegerAttr(n.attr).value for n in ir.DictAttr(fn.attributes["ta.params"])
                 if isinstance(n.attr, ir.IntegerAttr)} if "ta.params" in fn.attributes else {}
     fixed = dict(shapes or {})
-    ta = ir.Module.parse(str(module))
+    ta = copy_module(module)
     specialize(ta, fixed)
     while True:
         try:
             fused, steps = rewrite(ta)
-            tile = ir.Module.parse(str(fused))
+            tile = copy_module(fused)
             run_passes(tile, tile_pipeline(schedule)[len(TA_REWRITES):])
             return TileBuild(ta, tile, schedule, fixed, fused, steps)
         except TilecError as err:
@@ -165,7 +172,7 @@ def legal_schedules(module: ir.Module, shapes: dict | None = None) -> tuple:
 
 def to_tile(module: ir.Module, schedule: str = "") -> ir.Module:
     """The tile-IR module of a ta module (a copy), under ``schedule`` ("bm=128 bn=64 ...")."""
-    copy = ir.Module.parse(str(module))
+    copy = copy_module(module)
     run_passes(copy, tile_pipeline(schedule))
     return copy
 
@@ -173,14 +180,14 @@ def to_tile(module: ir.Module, schedule: str = "") -> ir.Module:
 def build_loops(module: ir.Module) -> LoopBuild:
     """The loop IR of ``module`` with the ta it was lowered from and the rewrite steps."""
     fused, steps = rewrite(module)
-    loops = ir.Module.parse(str(fused))
+    loops = copy_module(fused)
     run_passes(loops, LOOP_PIPELINE[len(TA_REWRITES):])
     return LoopBuild(fused, loops, steps)
 
 
 def to_loops(module: ir.Module) -> ir.Module:
     """The loop-IR module of a ta module (a copy; ``module`` is left as it is)."""
-    copy = ir.Module.parse(str(module))
+    copy = copy_module(module)
     run_passes(copy, LOOP_PIPELINE)
     return copy
 

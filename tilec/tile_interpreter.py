@@ -188,8 +188,11 @@ def run_tile(module: ir.Module, sig: Signature, inputs: dict[str, torch.Tensor],
     fn = module.body.operations[0]
     outputs = {s.name: torch.zeros(s.shape(env), dtype=s.dtype) for s in sig.outputs}
     values = {}
-    for (role, name), arg in zip(_argument_roles(fn), fn.arguments):
+    for (role, name), arg, attrs in zip(_argument_roles(fn), fn.arguments, ir.ArrayAttr(fn.attributes["arg_attrs"])):
         values[arg] = env[name] if role == "param" else inputs[name] if role == "input" else outputs[name]
+        if role == "input" and values[arg].dim() != ir.MemRefType(arg.type).rank:  # a row-major view, dims merged
+            view = [parse_dim(ir.StringAttr(d).value).evaluate(env) for d in ir.ArrayAttr(ir.DictAttr(attrs)["ta.dims"])]
+            values[arg] = values[arg].reshape(view)
     grid = [parse_dim(ir.StringAttr(g).value).evaluate(env) for g in ir.ArrayAttr(fn.attributes["tile.grid"])]
     for y in range(grid[1]):
         for x in range(grid[0]):

@@ -46,7 +46,12 @@ def _lower(fn, schedule: Schedule) -> None:
         layouts.assign(tiled, parent)  # every register tile's distribution, in its type
         return
     name = ir.StringAttr(fn.attributes["sym_name"]).value
-    raise NoTileLowering(f"no tile lowering takes '{name}': " + "; ".join(reasons))
+    error = NoTileLowering(f"no tile lowering takes '{name}': " + "; ".join(reasons))
+    # reported at the computation that did not fit (the spec's statement), else the function
+    anchor = next((op for op in fn.entry_block.operations
+                   if op.operation.name in ("ta.contract", "ta.online", "ta.reduce")), fn)
+    error.location = anchor.location
+    raise error
 
 
 def run(module: ir.Operation, options: Schedule) -> None:

@@ -1,5 +1,6 @@
 """ta-to-tile for the GEMM family: recognise contraction + epilogue, then build the tile program."""
 
+import math
 from dataclasses import dataclass
 
 from torch_mlir import ir
@@ -8,7 +9,7 @@ from torch_mlir.dialects import arith, func, scf
 from tilec.dialects import STAGES_ATTR
 from tilec.dialects.layout import smem_tile_layout
 from tilec.dialects.schedule import Schedule
-from tilec.dialects.dims import binary, const
+from tilec.dialects.dims import binary, const, parse_dim
 from tilec.dialects.ta import tensor_dims
 from tilec.dialects.tile import layout_attr, schedule_attr
 
@@ -38,6 +39,7 @@ class Gemm:
     b_prologue: object = None
     a_map: list = None     # the domain dim of each dim of the contraction's operands (prologue reads)
     b_map: list = None
+    k_group: list = None   # the reduced domain dims k stands for (several: a merged, row-major view)
 
 
 def match(fn) -> Gemm:
@@ -71,9 +73,9 @@ def _contraction(fn, c) -> Gemm:
     """One ta.contract as a GEMM: its operands, batch, rows, columns and reduced index."""
     maps = [positions(ir.AffineMapAttr(m).value) for m in ir.ArrayAttr(c.attributes["maps"])]
     lhs_map, rhs_map, out = maps
-    reduced = [d for d in range(len(set(lhs_map + rhs_map))) if d not in out]
-    if len(reduced) != 1 or len(out) < 2:
-        raise NoTileLowering("the contraction must reduce one index into an output of rank >= 2")
+    reduced = [d for d in lhs_map if d not in out]
+    if not reduced or len(out) < 2:
+        raise NoTileLowering("the contraction must reduce an index into an output of rank >= 2")
     k, (i, j), batch = reduced[0], out[-2:], out[:-2]
     args = list(fn.arguments)
     operands = list(c.operation.operands)
@@ -85,6 +87,11 @@ def _contraction(fn, c) -> Gemm:
     (x_a, lhs_map, pro_a), (x_b, rhs_map, pro_b) = (_through_prologue(v, m, args)
                                                     for v, m in ((operands[0], lhs_map), (operands[1], rhs_map)))
     operands = [x_a, x_b]
+    # several reduced indices side by side in both operands, in one order, are one index over
+    # their product: the operands are read as row-major views with those dims merged
+    if len(reduced) > 1 and (pro_a is not None or pro_b is not None):
+        raise NoTileLowering("a contraction over several indices takes its operands as inputs (no prologue map)")
+    lhs_map, rhs_map = (_merged(m, reduced) for m in (lhs_map, rhs_map))
     # an operand may lack batch dims (broadcast, as a weight shared by every batch element)
     a_batch, b_batch = ([d for d in m if d in batch] for m in (lhs_map, rhs_map))
     if set(batch) - set(a_batch) - set(b_batch):
@@ -99,7 +106,19 @@ def _contraction(fn, c) -> Gemm:
         raise NoTileLowering(f"the contraction's inputs are {types[0]} and {types[1]}: tile kernels read "
                              f"bf16, f16 or f32")
     return Gemm(c, args.index(operands[0]), args.index(operands[1]), batch, i, j, k, a_trans, b_trans,
-                [], None, a_batch, b_batch, None, pro_a, pro_b, op_maps[0], op_maps[1])
+                [], None, a_batch, b_batch, None, pro_a, pro_b, op_maps[0], op_maps[1], reduced)
+
+
+def _merged(positions_: list, reduced: list) -> list:
+    """``positions_`` with the run of ``reduced`` dims replaced by its first (NoTileLowering
+    when they do not stand side by side, in that order)."""
+    if len(reduced) == 1:
+        return positions_
+    at = [positions_.index(d) if d in positions_ else -1 for d in reduced]
+    if at != list(range(at[0], at[0] + len(reduced))) or at[0] < 0:
+        raise NoTileLowering("indices reduced together must stand side by side, in one order, in both operands "
+                             "(a row-major view merges them)")
+    return positions_[:at[0] + 1] + positions_[at[0] + len(reduced):]
 
 
 def _through_prologue(value, positions_, args):
@@ -157,6 +176,11 @@ def lower(fn, g: Gemm, options) -> None:
     a = mem[inputs[g.lhs]]
     a_type = ir.RankedTensorType(inputs[g.lhs].type)
     element = a_type.element_type
+    merged_k = None
+    if len(g.k_group) > 1:  # A and B read as row-major views whose k dims are one
+        for x in gs:
+            merged_k = _merge_view(new, mem[inputs[x.rhs]], x.b_map, g.k_group)
+        merged_k = _merge_view(new, a, g.a_map, g.k_group)
     bits = 16 if not isinstance(element, ir.F32Type) else 32
     b_elements = [ir.RankedTensorType(inputs[x.rhs].type).element_type for x in gs]
     b_bits = [16 if not isinstance(e, ir.F32Type) else 32 for e in b_elements]
@@ -165,7 +189,7 @@ def lower(fn, g: Gemm, options) -> None:
     out_dims = tensor_dims(g.contract.result.type)
     dims = {g.i: out_dims[-2], g.j: out_dims[-1]}
     lhs_dims = tensor_dims(a_type)
-    dims[g.k] = lhs_dims[-2] if g.a_trans else lhs_dims[-1]
+    dims[g.k] = merged_k or (lhs_dims[-2] if g.a_trans else lhs_dims[-1])
     s = options
     f32 = ir.F32Type.get()
     with ir.InsertionPoint(new.entry_block), fn.location:
@@ -246,6 +270,33 @@ def lower(fn, g: Gemm, options) -> None:
     new.attributes["tile.operands"] = ir.StringAttr.get(("t" if g.a_trans else "n") + ("t" if g.b_trans else "n"))
     fn.operation.erase()
     return new, layouts.mma_parent(new, s.warps)
+
+
+def _merge_view(fn, arg, positions_: list, group: list):
+    """Retype buffer ``arg`` (an input indexed by domain dims ``positions_``) as the row-major
+    view of the same memory whose dims standing for ``group`` are one; returns that dim."""
+    index = list(fn.arguments).index(arg)
+    attrs = ir.ArrayAttr(fn.attributes["arg_attrs"])
+    entry = ir.DictAttr(attrs[index])
+    names = [ir.StringAttr(d).value for d in ir.ArrayAttr(entry["ta.dims"])]
+    at, n = positions_.index(group[0]), len(group)
+    merged = parse_dim(names[at])
+    for name in names[at + 1:at + n]:
+        merged = binary("*", merged, parse_dim(name))
+    dims = names[:at] + [str(merged)] + names[at + n:]
+    old = ir.MemRefType(arg.type)
+    shape = list(old.shape)
+    run = shape[at:at + n]
+    size = ir.ShapedType.get_dynamic_size() if any(ir.ShapedType.is_dynamic_size(x) for x in run) else \
+        math.prod(run)
+    arg.set_type(ir.MemRefType.get(shape[:at] + [size] + shape[at + n:], old.element_type))
+    entry = ir.DictAttr.get({**{a.name: a.attr for a in entry},
+                             "ta.dims": ir.ArrayAttr.get([ir.StringAttr.get(d) for d in dims])})
+    fn.attributes["arg_attrs"] = ir.ArrayAttr.get([entry if k == index else a for k, a in enumerate(attrs)])
+    ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
+    fn.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get([a.type for a in fn.arguments],
+                                                                         list(ftype.results)))
+    return merged
 
 
 def _batch_ids(g, b) -> list:

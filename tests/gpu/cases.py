@@ -169,6 +169,16 @@ CASES: dict[str, Case] = {
         [{"M": 70, "N": 33, "K": 45}, {"M": 1, "N": 1, "K": 1}]),
     "mixed_bf16_f32": Case(gemm_spec("mk", "kn", "bf16", "f32").replace("B[K, N] : bf16", "B[K, N] : f32"),
                            "bm=64 bn=64 bk=32", [{"M": 257, "N": 129, "K": 65}, {"M": 64, "N": 64, "K": 64}]),
+    # several reduced indices side by side: one K loop over row-major views (a reshaped operand)
+    "merged_k": Case("param M, N, K1, K2\ninput A[M, K1, K2] : bf16\ninput B[K1, K2, N] : bf16\n"
+                     "output C[M, N] : f32\nC[i, j] = sum[k1, k2](A[i, k1, k2] * B[k1, k2, j])\n", "bm=64 bn=64 bk=32",
+                     [{"M": 97, "N": 65, "K1": 5, "K2": 9}, {"M": 1, "N": 1, "K1": 1, "K2": 1},
+                      {"M": 64, "N": 64, "K1": 4, "K2": 16}]),
+    "merged_k_nt_batched": Case(
+        "param P, M, N, H, G, E\ninput A[P, M, H, G, E] : f16\ninput W[N, H, G, E] : f16\ninput bias[N] : f16\n"
+        "output C[P, M, N] : f16\nC[p, i, j] = sum[h, g, e](A[p, i, h, g, e] * W[j, h, g, e]) + bias[j]\n",
+        "bm=64 bn=64 bk=32 stages=2", [{"P": 2, "M": 19, "N": 33, "H": 2, "G": 3, "E": 7},
+                                      {"P": 1, "M": 64, "N": 64, "H": 2, "G": 4, "E": 8}]),
     # f32 attention is not here: ta-to-tile lowers it, but the CUDA emitter refuses f32 P·V with P
     # in registers ("no CUDA lowering yet"); add a case when it emits one
 }

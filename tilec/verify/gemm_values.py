@@ -54,14 +54,29 @@ class Reference:
         self.epilogue = [op for op in ops if op.operation.name == "ta.map"]
         self.result = list(ops[-1].operation.operands)[0]
         out = self.maps[2]
-        self.reduced = [d for d in range(len(set(self.maps[0] + self.maps[1]))) if d not in out][0]
         extents = {}
         for value, positions in zip([*self.contract.operation.operands, self.contract.result],
                                     [*maps_in_order, out]):
             for d, pos in zip(ir.RankedTensorType(value.type).encoding, positions):
                 extents[pos] = ir.StringAttr(d).value
         self.extents = {d: dim(e, params) for d, e in extents.items()}
+        # several reduced indices are one over their product, the operands row-major views
+        # (gemm_views.py proves that reindexing); the first stands for the run
+        self.group = [d for d in self.maps[0] if d not in out]
+        if len(self.group) > 1:
+            self.group_extents = [self.extents[d] for d in self.group]
+            self.maps[:2] = [merged_run(m, self.group) for m in self.maps[:2]]
+            self.extents[self.group[0]] = z3.Product(*self.group_extents)
+        self.reduced = self.group[0]
         self.size_k = self.extents[self.reduced]
+
+
+def merged_run(positions: list, group: list) -> list:
+    """``positions`` with the run of ``group`` dims replaced by its first."""
+    at = positions.index(group[0])
+    if positions[at:at + len(group)] != group:
+        raise ValueError("the reduced indices do not stand side by side, in one order, in an operand")
+    return positions[:at + 1] + positions[at + len(group):]
 
 
 def prologue_input(map_op, names: dict):

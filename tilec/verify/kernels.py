@@ -9,6 +9,7 @@ from tilec.dialects.tile import layout_of, register_layout, schedule_of
 from . import gemm, gemm_values, layouts
 from .fragments import check_fragments
 from .gemm_prologue import staged
+from .gemm_views import check_views
 from .replay import Replay
 from .report import Result
 from .symbolic import execute
@@ -130,6 +131,8 @@ def check_tile(tiled, reference, replay) -> list[Result]:
     if batch is not None:
         add("coverage", *batch)
     add("coverage", *gemm.k_coverage(p, ref.size_k))
+    for check, outcome in check_views(p, ref):  # several reduced indices read as one
+        add("equivalence", check, outcome, "all shapes (symbolic extents)")
     for prop, check, outcome in gemm.pipeline(p, ref):
         add(prop, check, outcome)
     for event in mmas:  # each mma accumulates the contraction it computes (provenance)
