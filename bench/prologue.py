@@ -1,0 +1,77 @@
+"""GEMMs with prologue maps on the GPU beside torch, same run, same inputs: relu(x) · (W·diag(s))ᵀ
+and a bf16 x f32 GEMM (tilec: f32 FMAs, no tensor cores) against torch eager (the maps, then
+cuBLAS), torch.compile (Inductor) and tilec's own plain bf16 GEMM (mma.sync) at the same sizes.
+Each output is checked against torch in f32 first.
+
+    PYTHONPATH=. python bench/prologue.py --packages bench/out/prologue --out bench/out/prologue-results.json
+"""
+
+import argparse
+import datetime
+import json
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+from bench.build_prologue import SCHEDULES, SPECS  # noqa: E402
+from bench.gemm import bench  # noqa: E402
+from tilec.runtime import load  # noqa: E402
+
+SIZES = [(1024, 1024, 1024), (4096, 4096, 4096)]
+
+
+def _peer(name: str):
+    if name == "dequant":
+        return lambda x, w, s: torch.relu(x) @ (w * s).T
+    return lambda x, w: x.to(w.dtype) @ w.T if name == "mixed" else x @ w.T
+
+
+def _inputs(name: str, t: int, c: int, n: int):
+    torch.manual_seed(0)
+    x = torch.randn(t, c, device="cuda", dtype=torch.bfloat16)
+    w = torch.randn(n, c, device="cuda", dtype=torch.float32 if name == "mixed" else torch.bfloat16)
+    return [x, w] + ([torch.rand(c, device="cuda", dtype=torch.bfloat16)] if name == "dequant" else [])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--packages", default="bench/out/prologue")
+    parser.add_argument("--out", default="bench/out/prologue-results.json")
+    parser.add_argument("--reps", type=int, default=20)
+    args = parser.parse_args()
+    rows = []
+    for name in SPECS:
+        peer = _peer(name)
+        compiled = torch.compile(peer)
+        kernels = {tag: load(os.path.join(args.packages, f"{name}-{tag}.tkp"), register_op=False) for tag in SCHEDULES}
+        for t, c, n in SIZES:
+            inputs = _inputs(name, t, c, n)
+            reference = peer(*(v.float() for v in inputs))
+            flops = 2 * t * c * n
+            times = {}
+            for tag, kernel in kernels.items():
+                out = kernel(*inputs)
+                error = float((out.float() - reference).abs().max() / reference.abs().max())
+                times[tag] = (bench(lambda: kernel(*inputs), args.reps), error)
+            best = min(times, key=lambda k: times[k][0])
+            eager = bench(lambda: peer(*inputs), args.reps)
+            inductor = bench(lambda: compiled(*inputs), args.reps)
+            row = {"kernel": name, "T": t, "C": c, "N": n, "tilec_ms": times[best][0], "schedule": best,
+                   "max_rel_error": times[best][1], "eager_ms": eager, "inductor_ms": inductor,
+                   "tilec_tflops": flops / times[best][0] / 1e9, "eager_tflops": flops / eager / 1e9,
+                   "inductor_tflops": flops / inductor / 1e9}
+            rows.append(row)
+            print(f"{name:8} {t}x{c}x{n}: tilec {row['tilec_tflops']:7.1f} TFLOP/s ({best}, err "
+                  f"{row['max_rel_error']:.1e})  eager {row['eager_tflops']:7.1f}  inductor {row['inductor_tflops']:7.1f}")
+    result = {"gpu": torch.cuda.get_device_name(), "date": datetime.date.today().isoformat(),
+              "command": "PYTHONPATH=. python bench/prologue.py", "rows": rows}
+    os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
+    with open(args.out, "w") as handle:
+        json.dump(result, handle, indent=1)
+
+
+if __name__ == "__main__":
+    main()
