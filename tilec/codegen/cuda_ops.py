@@ -180,11 +180,23 @@ def _operand_element(self, tile, row: str, col: str) -> str:
 def _simt_f32(self, a, b, acc) -> None:
     """f32 products (f32 operands, or 16-bit ones widened, or prologue maps): plain FMAs into
     the same accumulator fragment positions an mma.sync would hold (so the epilogue is
-    shared): thread element [mi][ni][r] is row mi*16 + lane/4 + 8*(r/2), column ni*8 + 2*(lane%4) + r%2."""
+    shared): thread element [mi][ni][r] is row mi*16 + lane/4 + 8*(r/2), column ni*8 +
+    2*(lane%4) + r%2. Per k, the thread's B elements are read (a prologue map computed) once
+    into registers; each A element then multiplies them all."""
     place = lambda reg: self.tiling.accumulator(*map(CExpr, ("warp_m", "warp_n", "lane", "mi", "ni", reg)))
-    row, col = place("(h * 2)")[0].text, place("(h * 2 + e)")[1].text  # the row does not depend on e
+    row, col = place("(h * 2)")[0].text, place("e")[1].text  # a row depends on (mi, h), a column on (ni, e)
     self.line("#pragma unroll 4")
-    self.line(f"for (int kk = 0; kk < {self.bk}; ++kk)")
+    self.line(f"for (int kk = 0; kk < {self.bk}; ++kk) {{")
+    self.indent += 1
+    self.line(f"float yb[{self.ni}][2];")
+    self.line("#pragma unroll")
+    self.line(f"for (int ni = 0; ni < {self.ni}; ++ni)")
+    self.line("#pragma unroll")
+    self.line("for (int e = 0; e < 2; ++e) {")
+    self.indent += 1
+    self.line(f"yb[ni][e] = {_operand_element(self, b, 'kk', col)};")
+    self.indent -= 1
+    self.line("}")
     self.line("#pragma unroll")
     self.line(f"for (int mi = 0; mi < {self.mi}; ++mi)")
     self.line("#pragma unroll")
@@ -194,10 +206,8 @@ def _simt_f32(self, a, b, acc) -> None:
     self.line("#pragma unroll")
     self.line(f"for (int ni = 0; ni < {self.ni}; ++ni)")
     self.line("#pragma unroll")
-    self.line("for (int e = 0; e < 2; ++e) {")
-    self.indent += 1
-    y = _operand_element(self, b, "kk", col)
-    self.line(f"{acc.name}[mi][ni][h * 2 + e] = fmaf(x, {y}, {acc.name}[mi][ni][h * 2 + e]);")
+    self.line("for (int e = 0; e < 2; ++e)")
+    self.line(f"    {acc.name}[mi][ni][h * 2 + e] = fmaf(x, yb[ni][e], {acc.name}[mi][ni][h * 2 + e]);")
     self.indent -= 1
     self.line("}")
     self.indent -= 1
