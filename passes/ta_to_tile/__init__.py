@@ -6,8 +6,9 @@ The options are the schedule (``tilec.dialects.schedule.Schedule``); the tile fu
 carries it as its ``tile.schedule`` attribute. One matcher per kernel form, tried in
 order; the first that recognises the function lowers it:
 
-- ``contraction.py``: one ta.contract over one reduced index with its epilogue maps
-  (plain, batched, either operand transposed): a pipelined, swizzled mma kernel;
+- ``contraction.py``: one ta.contract with its epilogue maps (batched, broadcast, either
+  operand transposed, reduced indices side by side merged into one, prologue maps on an
+  operand: ``prologue.py``; several contractions sharing A): a pipelined, swizzled mma kernel;
 - ``online.py``: a ta.online group feeding a contraction (softmax(Q·Kᵀ)·V after
   ta-fuse-reductions): a FlashAttention-style kernel;
 - ``rows.py``: reductions along the rows of [rows, cols] tensors and the maps around
