@@ -50,7 +50,9 @@ def _sub(pattern: str, repl: str):
 
 MUTANTS = {  # name: (example, edit of the tile IR text)
     "sum reset at every block": ("layernorm", _sub(r'"tile.elem"\(%arg9\)', '"tile.elem"(%3)')),
-    "stabilised sum reset at every block": ("softmax", _sub(r'"tile.elem"\(%arg7\)', '"tile.elem"(%5)')),
+    "stabilised sum reset at every block": ("softmax", _sub(r'"tile.elem"\(%arg6\)', '"tile.elem"(%4)')),
+    "stabiliser said to share the running max of another term": ("softmax", _sub(
+        r"tile.shared_max = \[\[2, 1\]\]", "tile.shared_max = [[2, 2]]")),
     "grid rounded down (last rows never written)": ("softmax", _sub(r'tile.grid = \["\(N\+7\)/8"',
                                                                      'tile.grid = ["N/8"')),
     "column loop rounded down (last block dropped)": ("rmsnorm", _sub(r"arith.ceildivsi %arg(\d), %c256",
@@ -59,10 +61,10 @@ MUTANTS = {  # name: (example, edit of the tile IR text)
         r'(%\d+) = arith.divf (%\d+), (%\d+) : f32\n(\s+)"tile.yield"\(\1\)', r'\1 = arith.divf \2, \3 : f32\n\4"tile.yield"(\2)')),
     "column mask off by one": ("layernorm", _sub(r"arith.cmpi slt", "arith.cmpi sle")),
     "running max starts at 0": ("logsumexp", _sub(r'(%3 = "tile.map"\(\) \(\{\n\s+"tile.yield")\(%cst_0\)', r"\1(%cst)")),
-    "wrong rescale factor exp(m' - m)": ("softmax", _sub(r"arith.subf (%19), (%20)", r"arith.subf \2, \1")),
-    "stale running max": ("softmax", _sub(r"scf.yield (%\d+), (%\d+), ", r"scf.yield \1, %arg6, ")),
-    "block exponentials against the old max": ("softmax", _sub(r'"tile.elem"\(%14\) \{map = #map2\}',
-                                                                 '"tile.elem"(%arg6) {map = #map2}')),
+    "wrong rescale factor exp(m' - m)": ("softmax", _sub(r"arith.subf (%16), (%17)", r"arith.subf \2, \1")),
+    "stale running max": ("softmax", _sub(r"scf.yield (%\d+), (%\d+) :", r"scf.yield %arg5, \2 :")),
+    "block exponentials against the old max": ("softmax", _sub(r'"tile.elem"\(%10\) \{map = #map2\}',
+                                                                 '"tile.elem"(%arg5) {map = #map2}')),
     "store at swapped offsets": ("softmax", _sub(r'"tile.store"\((%\d+), %arg1, (%\d+), (%\d+)\)',
                                                  r'"tile.store"(\1, %arg1, \3, \2)')),
     "norm over the row count, not the row length": ("rmsnorm", _sub(r"arith.index_cast %arg3", "arith.index_cast %arg4")),

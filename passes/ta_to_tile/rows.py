@@ -268,13 +268,18 @@ class _Lowering:
 
     # -- the phases ----------------------------------------------------------------------------
     def reduction_loop(self, ops) -> None:
-        """One pass over the column blocks folding the reductions ``ops``; their results become row tiles."""
+        """One pass over the column blocks folding the reductions ``ops``; their results become row tiles.
+        A stabilised sum whose stabiliser is the term of a max in the same pass (softmax's) keeps no
+        running max of its own: it rescales by that max's (``tile.shared_max`` on the loop)."""
         s, f32 = self.s, self.f32
+        shared = _shared_max(ops)
+        ops = sorted(ops, key=lambda op: op in shared)  # the maxes first: their new value is read after
         states = []  # per op: initial values of its running state
         for op in ops:
             kind = _kind(op)
             if _stabilised(op):
-                states.append([self.constant([s.bm], float("-inf")), self.constant([s.bm], 0.0)])
+                states.append(([] if op in shared else [self.constant([s.bm], float("-inf"))]) +
+                              [self.constant([s.bm], 0.0)])
             else:
                 states.append([self.constant([s.bm], _NEUTRAL[kind])])
         flat = [v for st in states for v in st]
@@ -282,22 +287,31 @@ class _Lowering:
         i64 = ir.IntegerType.get_signless(64)
         loop.attributes["tile.computes"] = ir.ArrayAttr.get([  # the ta op each carried value belongs to
             ir.IntegerAttr.get(i64, self.number[op.operation]) for op, st in zip(ops, states) for _ in st])
+        if shared:
+            loop.attributes["tile.shared_max"] = ir.ArrayAttr.get([ir.ArrayAttr.get([
+                ir.IntegerAttr.get(i64, self.number[a.operation]), ir.IntegerAttr.get(i64, self.number[b.operation])])
+                for a, b in shared.items()])
         with ir.InsertionPoint(loop.body):
             j0 = arith.MulIOp(loop.induction_variable, const_index(s.bn)).result
             loads, elems, carried, new = {}, {}, list(loop.inner_iter_args), []
             self.map_op = None
+            folded = {}  # op -> (old state, new state)
             for op, st in zip(ops, states):
                 old = carried[:len(st)]
                 carried = carried[len(st):]
-                new += self.fold(op, old, j0, loads, elems)
+                m = folded[shared[op]] if op in shared else None
+                step = self.fold(op, old, j0, loads, elems, (m[0][0], m[1][0]) if m else None)
+                folded[op] = (old, step)
+                new += step
             scf.YieldOp(new)
         results = list(loop.results)
         for op, st in zip(ops, states):
             self.rows[op.result] = results[len(st) - 1]  # the sum (or the max, min) is the op's value
             results = results[len(st):]
 
-    def fold(self, op, old, j0, loads, elems) -> list:
-        """The running state of reduction ``op`` after one more column block."""
+    def fold(self, op, old, j0, loads, elems, max_state=None) -> list:
+        """The running state of reduction ``op`` after one more column block (``max_state``: the
+        (old, new) running max a stabilised sum shares with a max of the same term)."""
         s, f32 = self.s, self.f32
         shape = [s.bm, s.bn]
         kind = _kind(op)
@@ -317,16 +331,19 @@ class _Lowering:
             block_value = _reduce(term, kind)
             combine = {"sum": arith.AddFOp, "max": arith.MaximumFOp, "min": arith.MinimumFOp}[kind]
             return [self.row_map(lambda: combine(self.elem(old[0]), self.elem(block_value)).result)]
-        m, l = old
         x = self.tile_map(shape, f32, lambda: self.masked(_to_f32(terms()[0]), j0, float("-inf")))
-        x_max = _reduce(x, "max")
-        m_new = self.row_map(lambda: arith.MaximumFOp(self.elem(m), self.elem(x_max)).result)
+        if max_state is not None:
+            (m, m_new), (l,) = max_state, old
+        else:
+            m, l = old
+            x_max = _reduce(x, "max")
+            m_new = self.row_map(lambda: arith.MaximumFOp(self.elem(m), self.elem(x_max)).result)
         p = self.tile_map(shape, f32, lambda: self.masked(arith.MulFOp(
             exp_or_zero(self.elem(x, 2), self.elem(m_new, 2, [0])), _to_f32(terms()[1])).result, j0, 0.0))
         total = _reduce(p, "sum")
         l_new = self.row_map(lambda: arith.AddFOp(arith.MulFOp(self.elem(l), exp_or_zero(
             self.elem(m), self.elem(m_new))).result, self.elem(total)).result)
-        return [m_new, l_new]
+        return [l_new] if max_state is not None else [m_new, l_new]
 
     def _read(self, value, dims, shape, j0, loads, elems):
         with ir.InsertionPoint(self.map_op):
@@ -369,6 +386,36 @@ def _stabilised(op) -> bool:
         return False
     block = op.regions[0].blocks[0]
     return len(list(block.operations)[-1].operation.operands) == 2
+
+
+def _shared_max(ops) -> dict:
+    """Stabilised sum -> a max among ``ops`` over the same domain whose term is its stabiliser."""
+    same_domain = lambda a, b: all(str(a.attributes[k]) == str(b.attributes[k]) for k in ("dim", "map", "extents"))
+    maxes = [op for op in ops if op.operation.name == "ta.online" and _kind(op) == "max" and not _stabilised(op)]
+    out = {}
+    for op in ops:
+        if not _stabilised(op):
+            continue
+        x = _yielded(op)[0]
+        found = [m for m in maxes if same_domain(op, m) and _same_term(x, op, _yielded(m)[0], m)]
+        if found:
+            out[op] = found[0]
+    return out
+
+
+def _yielded(op) -> list:
+    return list(list(op.regions[0].blocks[0].operations)[-1].operation.operands)
+
+
+def _same_term(a, op_a, b, op_b) -> bool:
+    """Whether body values ``a`` (of ``op_a``) and ``b`` (of ``op_b``) are the same expression."""
+    inside = lambda v, op: not isinstance(v.owner, ir.Block) and v.owner.operation.parent == op.operation
+    if not inside(a, op_a) or not inside(b, op_b):
+        return a == b
+    x, y = a.owner.operation, b.owner.operation
+    attrs = lambda o: sorted((n.name, str(n.attr)) for n in (o.attributes[k] for k in range(len(o.attributes))))
+    return x.name == y.name and attrs(x) == attrs(y) and len(x.operands) == len(y.operands) and \
+        all(_same_term(u, op_a, v, op_b) for u, v in zip(x.operands, y.operands))
 
 
 def _to_f32(value) -> ir.Value:

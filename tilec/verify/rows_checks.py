@@ -34,11 +34,18 @@ def check_reductions(ck) -> None:
         body = loop.regions[0].blocks[0]
         yields = list(list(body.operations)[-1].operands)
         reduces = [op for op in body.operations if op.operation.name == "tile.reduce"]
+        # a stabilised sum that rescales by the running max of a max over the same term
+        shared = {ir.IntegerAttr(pair[0]).value: ir.IntegerAttr(pair[1]).value
+                  for pair in map(ir.ArrayAttr, ir.ArrayAttr(loop.attributes["tile.shared_max"]))} \
+            if "tile.shared_max" in loop.attributes else {}
         k = 0
         while k < len(slots):
             n = slots[k]
             width = 2 if k + 1 < len(slots) and slots[k + 1] == n else 1
-            _reduction(ck, loop, iv, n, list(range(k, k + width)), yields, reduces)
+            if n in shared:
+                _shared_stabilised(ck, loop, iv, n, shared[n], k, slots, yields, reduces)
+            else:
+                _reduction(ck, loop, iv, n, list(range(k, k + width)), yields, reduces)
             k += width
         bn = max(ir.RankedTensorType(r.operation.operands[0].type).shape[1] for r in reduces) if reduces else 1
         cols = ck.domain_extent(1)
@@ -76,6 +83,35 @@ def _reduction(ck, loop, iv, n, slots, yields, reduces) -> None:
     if red_p is not None:
         m_new = new[0]
         _terms(ck, red_p, iv, rows, lambda I, J: E(ck.term(n, [I, J])[0], m_new) * ck.term(n, [I, J])[1],
+               z3.RealVal(0), label)
+    _step_lemma(ck, label, E, ninf)
+
+
+def _shared_stabilised(ck, loop, iv, n, n_max, k, slots, yields, reduces) -> None:
+    """A stabilised sum carrying only its sum, rescaled by max op ``n_max``'s running max: that
+    max's term is proved to be this sum's stabiliser at every element (so its running max is
+    the stabiliser's), then the sum's start, fold and block terms as for any stabilised sum."""
+    label = f"ta op #{n} ({ck.ta_ops[n].operation.name} sum)"
+    if n_max not in slots:
+        ck.add("equivalence", f"{label}: the running max it rescales by is carried by the loop",
+               Outcome("error", 0.0, {}, f"ta op #{n_max} has no slot in the loop"))
+        return
+    I, J = z3.Ints("I J")
+    ck.add("equivalence", f"{label}: its stabiliser is the term of ta op #{n_max}, whose running max it shares",
+           prove(ck.term(n_max, [I, J])[-1] == ck.term(n, [I, J])[0], ck.tv.assumptions, watch=_watch(ck)),
+           "every element (I, J)")
+    r = ck.r
+    args = list(loop.regions[0].blocks[0].arguments)[1:]
+    m_slot = slots.index(n_max)
+    old_m, new_m = ck.tv.value(args[m_slot], [r]), ck.tv.value(yields[m_slot], [r])
+    old_l, new_l = ck.tv.value(args[k], [r]), ck.tv.value(yields[k], [r])
+    ninf = ck.vals.function("ninf", 0)()
+    E = lambda a, b: z3.If(a == ninf, z3.RealVal(0), ck.vals.function("math.exp", 1)(a - b))
+    ck.add("equivalence", f"{label}: the sum starts at 0",
+           prove(ck.tv.value(loop.operands[3 + k], [r]) == 0, ck.tv.assumptions, watch=_watch(ck)))
+    red_p = _folded(ck, new_l, lambda red: old_l * E(old_m, new_m) + red, reduces, "sum", label)
+    if red_p is not None:
+        _terms(ck, red_p, iv, _rows_of(ck, loop), lambda I, J: E(ck.term(n, [I, J])[0], new_m) * ck.term(n, [I, J])[1],
                z3.RealVal(0), label)
     _step_lemma(ck, label, E, ninf)
 
