@@ -5,7 +5,6 @@ bf16 GEMM beside them, at two schedules each; every package verified when built.
     python bench/build_prologue.py --out bench/out/prologue
 """
 
-import argparse
 import os
 import sys
 
@@ -34,23 +33,7 @@ SPECS = {"dequant": DEQUANT, "mixed": MIXED, "plain": PLAIN}
 SCHEDULES = {"128x128": "bm=128 bn=128 bk=32 warps=8 stages=3", "64x64": "bm=64 bn=64 bk=32 warps=4 stages=3"}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--out", default="bench/out/prologue")
-    parser.add_argument("--target", default="sm_90a")
-    args = parser.parse_args()
-    from tilec.package import build  # here: bench/prologue.py reads SPECS on a machine without MLIR
-
-    os.makedirs(args.out, exist_ok=True)
-    for name, text in SPECS.items():
-        spec = os.path.join(args.out, f"{name}.ta")
-        with open(spec, "w") as handle:
-            handle.write(text)
-        for tag, schedule in SCHEDULES.items():
-            path = os.path.join(args.out, f"{name}-{tag}.tkp")
-            build(spec, path, schedule, (args.target,), use_cache=False, verify=True,
-                  on_report=lambda report, p=path: print(f"{p}: {report.summary()}"))
-
-
 if __name__ == "__main__":
-    main()
+    from bench.build_rows import build_all
+
+    build_all(SPECS, SCHEDULES, "bench/out/prologue")

@@ -37,23 +37,25 @@ SPECS = {"softmax": SOFTMAX, "rmsnorm": RMSNORM, "layernorm": LAYERNORM}
 SCHEDULES = {"w4_bm8": "bm=8 bn=256 warps=4", "w8_bm8": "bm=8 bn=256 warps=8", "w4_bm4": "bm=4 bn=256 warps=4"}
 
 
-def main() -> None:
+def build_all(specs: dict, schedules: dict, default_out: str) -> None:
+    """Write each spec beside its packages and build it at every schedule, verified
+    (``--out``, ``--target`` from the command line)."""
     parser = argparse.ArgumentParser()
-    parser.add_argument("--out", default="bench/out/rows")
+    parser.add_argument("--out", default=default_out)
     parser.add_argument("--target", default="sm_90a")
     args = parser.parse_args()
-    from tilec.package import build  # here: bench/rows.py reads SPECS on a machine without MLIR
+    from tilec.package import build  # here: the bench scripts read the specs on a machine without MLIR
 
     os.makedirs(args.out, exist_ok=True)
-    for name, text in SPECS.items():
+    for name, text in specs.items():
         spec = os.path.join(args.out, f"{name}.ta")
         with open(spec, "w") as handle:
             handle.write(text)
-        for tag, schedule in SCHEDULES.items():
+        for tag, schedule in schedules.items():
             path = os.path.join(args.out, f"{name}-{tag}.tkp")
             build(spec, path, schedule, (args.target,), use_cache=False, verify=True,
                   on_report=lambda report, p=path: print(f"{p}: {report.summary()}"))
 
 
 if __name__ == "__main__":
-    main()
+    build_all(SPECS, SCHEDULES, "bench/out/rows")

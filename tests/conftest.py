@@ -27,6 +27,25 @@ def run_spec(source: str | Path, shapes: dict | None = None, seed: int = 0, file
         return inputs, evaluate(fn, inputs, env), env
 
 
+def tile_matches_oracle(text: str, schedule: str, shapes: dict, seed: int = 0, file: str = "test.ta") -> dict:
+    """{output: Comparison} of the tile kernel of spec ``text`` (built under ``schedule`` with
+    symbolic sizes) on the interpreter against the oracle, at ``shapes`` on random inputs."""
+    from tilec.compare import compare
+    from tilec.driver import build_tile
+    from tilec.tile_interpreter import run_tile
+
+    with dialects.context(), ir.Location.unknown():
+        module = spec_to_ta(text, file)
+        build = build_tile(module, None, schedule)
+        fn = module.body.operations[0]
+        sig = signature(fn)
+        env = bind(sig, shapes)
+        inputs = random_inputs(sig, env, seed)
+        expected = evaluate(fn, inputs, env)
+        actual = run_tile(build.tile, sig, inputs, env)
+    return {k: compare(actual[k], expected[k]) for k in expected}
+
+
 def close(actual: torch.Tensor, expected: torch.Tensor, dtype=None) -> None:
     """Compare within the tolerance of the output's dtype."""
     tol = {torch.float32: 2e-5, torch.float16: 2e-3, torch.bfloat16: 1.6e-2}[dtype or actual.dtype]

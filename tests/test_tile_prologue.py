@@ -7,13 +7,11 @@ import re
 import pytest
 from torch_mlir import ir
 
+from conftest import tile_matches_oracle
+
 from tilec import dialects
-from tilec.compare import compare
 from tilec.driver import build_tile
 from tilec.frontend import spec_to_ta
-from tilec.oracle import evaluate
-from tilec.signature import bind, random_inputs, signature
-from tilec.tile_interpreter import run_tile
 from tilec.verification import check_spec
 from tilec.verify.kernels import check_tile
 
@@ -44,16 +42,8 @@ def _build(text: str, shapes: dict, schedule: str = SCHEDULE):
 @pytest.mark.parametrize("shapes", SHAPES, ids=["default", "ones", "odd"])
 @pytest.mark.parametrize("name", sorted(SPECS))
 def test_prologues_match_the_oracle(name, shapes):
-    with dialects.context(), ir.Location.unknown():
-        module, build = _build(SPECS[name], shapes)
-        fn = module.body.operations[0]
-        sig = signature(fn)
-        env = bind(sig, {k: v for k, v in shapes.items() if k in sig.params})
-        inputs = random_inputs(sig, env, seed=1)
-        expected = evaluate(fn, inputs, env)
-        actual = run_tile(build.tile, sig, inputs, env)
-    for k in expected:
-        assert compare(actual[k], expected[k]).ok, (name, k, compare(actual[k], expected[k]))
+    results = tile_matches_oracle(SPECS[name], SCHEDULE, shapes, seed=1)
+    assert all(c.ok for c in results.values()), (name, results)
 
 
 @pytest.mark.parametrize("name", sorted(SPECS))

@@ -8,14 +8,10 @@ import pytest
 import z3
 from torch_mlir import ir
 
+from conftest import tile_matches_oracle
 from tilec import dialects
-from tilec.compare import compare
-from tilec.diagnostics import TilecError
 from tilec.driver import build_tile
 from tilec.frontend import spec_to_ta
-from tilec.oracle import evaluate
-from tilec.signature import bind, random_inputs, signature
-from tilec.tile_interpreter import run_tile
 from tilec.verification import check_spec
 from tilec.verify.gemm_views import _bijection
 from tilec.verify.kernels import check_tile
@@ -35,17 +31,8 @@ SCHEDULE = "bm=64 bn=64 bk=32 stages=3"
 
 @pytest.mark.parametrize("name,shapes", [(n, s) for n in SPECS for s in SHAPES[n]])
 def test_merged_reductions_match_the_oracle(name, shapes):
-    with dialects.context(), ir.Location.unknown():
-        module = spec_to_ta(SPECS[name], f"{name}.ta")
-        build = build_tile(module, None, SCHEDULE)
-        fn = module.body.operations[0]
-        sig = signature(fn)
-        env = bind(sig, shapes)
-        inputs = random_inputs(sig, env, seed=2)
-        expected = evaluate(fn, inputs, env)
-        actual = run_tile(build.tile, sig, inputs, env)
-    for k in expected:
-        assert compare(actual[k], expected[k]).ok, (name, shapes, compare(actual[k], expected[k]))
+    results = tile_matches_oracle(SPECS[name], SCHEDULE, shapes, seed=2)
+    assert all(c.ok for c in results.values()), (name, shapes, results)
 
 
 @pytest.mark.parametrize("name", sorted(SPECS))
