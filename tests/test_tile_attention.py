@@ -168,3 +168,11 @@ def test_attention_with_another_output_is_declined(tilec, tmp_path):
     assert status == 1 and "writes one output" in err
     status, out, err = tilec("run", spec, "--stage", "loop")
     assert status == 0, out + err
+
+
+def test_a_limit_of_the_attention_form_is_located_at_its_statement(tilec):
+    status, out, err = tilec("compile", EXAMPLES / "attention.ta", "--emit", "tile", "--shape", "D=8")
+    assert status == 1 and "attention.ta:9:" in err and "must be a multiple of 16" in err and "Traceback" not in err
+    # a schedule the form cannot take is the option's error, not the spec's
+    status, out, err = tilec("compile", EXAMPLES / "attention.ta", "--emit", "tile", "--schedule", "bn=24")
+    assert status in (1, 2) and err.startswith("error: ") and "bn=24" in err, err

@@ -34,23 +34,29 @@ MATCHERS = {"online": online, "contraction": contraction, "rows": rows}
 
 
 def _lower(fn, schedule: Schedule) -> None:
+    # errors are reported at the computation that did not fit (the spec's statement), else the function
+    anchor = next((op for op in fn.entry_block.operations
+                   if op.operation.name in ("ta.contract", "ta.online", "ta.reduce")), fn)
     reasons = []
     for form, matcher in MATCHERS.items():
         try:
             found = matcher.match(fn)
         except NoTileLowering as err:
             if getattr(err, "decisive", False):  # the form is recognised; its own limit is the error
+                err.location = getattr(err, "location", None) or anchor.location
                 raise
             reasons.append(f"{form}: {err}")
             continue
-        tiled, parent = matcher.lower(fn, found, schedule)
+        try:
+            tiled, parent = matcher.lower(fn, found, schedule)
+        except NoTileLowering as err:  # a limit of the form, found while building it (or the schedule's)
+            if not getattr(err, "flag", False):
+                err.location = getattr(err, "location", None) or anchor.location
+            raise
         layouts.assign(tiled, parent)  # every register tile's distribution, in its type
         return
     name = ir.StringAttr(fn.attributes["sym_name"]).value
     error = NoTileLowering(f"no tile lowering takes '{name}': " + "; ".join(reasons))
-    # reported at the computation that did not fit (the spec's statement), else the function
-    anchor = next((op for op in fn.entry_block.operations
-                   if op.operation.name in ("ta.contract", "ta.online", "ta.reduce")), fn)
     error.location = anchor.location
     raise error
 

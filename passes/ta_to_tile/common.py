@@ -26,7 +26,9 @@ def check_schedule(schedule, form: str, sizes: dict) -> None:
     try:
         schedule.check(form, sizes)
     except ValueError as err:
-        raise NoTileLowering(str(err)) from None
+        error = NoTileLowering(str(err))
+        error.flag = True  # about the --schedule option, not a place in the spec
+        raise error from None
 
 
 def mark_prologue(loop) -> None:
