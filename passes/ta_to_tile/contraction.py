@@ -1,6 +1,5 @@
 """ta-to-tile for the GEMM family: recognise contraction + epilogue, then build the tile program."""
 
-import math
 from dataclasses import dataclass
 
 from torch_mlir import ir
@@ -9,7 +8,7 @@ from torch_mlir.dialects import arith, func, scf
 from tilec.dialects import STAGES_ATTR
 from tilec.dialects.layout import smem_tile_layout
 from tilec.dialects.schedule import Schedule
-from tilec.dialects.dims import binary, const, parse_dim
+from tilec.dialects.dims import binary, const
 from tilec.dialects.ta import tensor_dims
 from tilec.dialects.tile import layout_attr, schedule_attr
 
@@ -17,6 +16,7 @@ from .._loops import positions
 from . import layouts
 from .common import mark_prologue, SHARED, NoTileLowering, ceildiv, check_schedule, const_index, op_with_ints
 from .epilogue import emit_epilogue
+from .operands import merge_view, merged, through_prologue
 from .prologue import emit_prologue
 
 @dataclass
@@ -84,14 +84,14 @@ def _contraction(fn, c) -> Gemm:
     op_maps = [lhs_map, rhs_map]
     # an operand computed by a ta.map from one input (a prologue: an activation, a scale, a cast)
     # is that input, copied as it is and mapped in registers before the mma
-    (x_a, lhs_map, pro_a), (x_b, rhs_map, pro_b) = (_through_prologue(v, m, args)
+    (x_a, lhs_map, pro_a), (x_b, rhs_map, pro_b) = (through_prologue(v, m, args)
                                                     for v, m in ((operands[0], lhs_map), (operands[1], rhs_map)))
     operands = [x_a, x_b]
     # several reduced indices side by side in both operands, in one order, are one index over
     # their product: the operands are read as row-major views with those dims merged
     if len(reduced) > 1 and (pro_a is not None or pro_b is not None):
         raise NoTileLowering("a contraction over several indices takes its operands as inputs (no prologue map)")
-    lhs_map, rhs_map = (_merged(m, reduced) for m in (lhs_map, rhs_map))
+    lhs_map, rhs_map = (merged(m, reduced) for m in (lhs_map, rhs_map))
     # an operand may lack batch dims (broadcast, as a weight shared by every batch element)
     a_batch, b_batch = ([d for d in m if d in batch] for m in (lhs_map, rhs_map))
     if set(batch) - set(a_batch) - set(b_batch):
@@ -107,47 +107,6 @@ def _contraction(fn, c) -> Gemm:
                              f"bf16, f16 or f32")
     return Gemm(c, args.index(operands[0]), args.index(operands[1]), batch, i, j, k, a_trans, b_trans,
                 [], None, a_batch, b_batch, None, pro_a, pro_b, op_maps[0], op_maps[1], reduced)
-
-
-def _merged(positions_: list, reduced: list) -> list:
-    """``positions_`` with the run of ``reduced`` dims replaced by its first (NoTileLowering
-    when they do not stand side by side, in that order)."""
-    if len(reduced) == 1:
-        return positions_
-    at = [positions_.index(d) if d in positions_ else -1 for d in reduced]
-    if at != list(range(at[0], at[0] + len(reduced))) or at[0] < 0:
-        raise NoTileLowering("indices reduced together must stand side by side, in one order, in both operands "
-                             "(a row-major view merges them)")
-    return positions_[:at[0] + 1] + positions_[at[0] + len(reduced):]
-
-
-def _through_prologue(value, positions_, args):
-    """(input, its indexing in domain dims, prologue ta.map or None) of a contraction operand."""
-    if value in args:
-        return value, positions_, None
-    owner = value.owner
-    if isinstance(owner, ir.Block) or owner.name != "ta.map":
-        raise NoTileLowering("contraction operands must be kernel inputs or ta.maps of one")
-    if any(use.owner.name != "ta.contract" for use in value.uses):
-        raise NoTileLowering("a prologue map (an operand computed from an input) must feed contractions only")
-    rank = ir.RankedTensorType(value.type).rank
-    main = None
-    for inner in owner.regions[0].blocks[0].operations:
-        name = inner.operation.name
-        if name == "ta.index":
-            raise NoTileLowering("a prologue map (an operand computed from an input) may not read ta.index")
-        if name != "ta.at":
-            continue
-        src = inner.operation.operands[0]
-        if src not in args:
-            raise NoTileLowering("a prologue map may read kernel inputs only")
-        if ir.RankedTensorType(src.type).rank == rank:
-            if main is not None and main[0] != src:
-                raise NoTileLowering("a prologue map reads one input of the operand's rank (the tile it maps)")
-            main = (src, [positions_[d] for d in positions(ir.AffineMapAttr(inner.attributes["map"]).value)])
-    if main is None:
-        raise NoTileLowering("a prologue map must read an input of the operand's rank")
-    return main[0], main[1], owner
 
 
 def _grouped_raster(pid, grid_m, grid_n, group_m: int):
@@ -179,8 +138,8 @@ def lower(fn, g: Gemm, options) -> None:
     merged_k = None
     if len(g.k_group) > 1:  # A and B read as row-major views whose k dims are one
         for x in gs:
-            merged_k = _merge_view(new, mem[inputs[x.rhs]], x.b_map, g.k_group)
-        merged_k = _merge_view(new, a, g.a_map, g.k_group)
+            merged_k = merge_view(new, mem[inputs[x.rhs]], x.b_map, g.k_group)
+        merged_k = merge_view(new, a, g.a_map, g.k_group)
     bits = 16 if not isinstance(element, ir.F32Type) else 32
     b_elements = [ir.RankedTensorType(inputs[x.rhs].type).element_type for x in gs]
     b_bits = [16 if not isinstance(e, ir.F32Type) else 32 for e in b_elements]
@@ -270,33 +229,6 @@ def lower(fn, g: Gemm, options) -> None:
     new.attributes["tile.operands"] = ir.StringAttr.get(("t" if g.a_trans else "n") + ("t" if g.b_trans else "n"))
     fn.operation.erase()
     return new, layouts.mma_parent(new, s.warps)
-
-
-def _merge_view(fn, arg, positions_: list, group: list):
-    """Retype buffer ``arg`` (an input indexed by domain dims ``positions_``) as the row-major
-    view of the same memory whose dims standing for ``group`` are one; returns that dim."""
-    index = list(fn.arguments).index(arg)
-    attrs = ir.ArrayAttr(fn.attributes["arg_attrs"])
-    entry = ir.DictAttr(attrs[index])
-    names = [ir.StringAttr(d).value for d in ir.ArrayAttr(entry["ta.dims"])]
-    at, n = positions_.index(group[0]), len(group)
-    merged = parse_dim(names[at])
-    for name in names[at + 1:at + n]:
-        merged = binary("*", merged, parse_dim(name))
-    dims = names[:at] + [str(merged)] + names[at + n:]
-    old = ir.MemRefType(arg.type)
-    shape = list(old.shape)
-    run = shape[at:at + n]
-    size = ir.ShapedType.get_dynamic_size() if any(ir.ShapedType.is_dynamic_size(x) for x in run) else \
-        math.prod(run)
-    arg.set_type(ir.MemRefType.get(shape[:at] + [size] + shape[at + n:], old.element_type))
-    entry = ir.DictAttr.get({**{a.name: a.attr for a in entry},
-                             "ta.dims": ir.ArrayAttr.get([ir.StringAttr.get(d) for d in dims])})
-    fn.attributes["arg_attrs"] = ir.ArrayAttr.get([entry if k == index else a for k, a in enumerate(attrs)])
-    ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
-    fn.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get([a.type for a in fn.arguments],
-                                                                         list(ftype.results)))
-    return merged
 
 
 def _batch_ids(g, b) -> list:

@@ -1,0 +1,281 @@
+"""Z3 terms of a ta function's elements, for comparing two ta functions (ta_rewrites.py).
+
+Inputs are uninterpreted functions of their indices; exp/log/rsqrt/casts uninterpreted
+functions shared by both sides. A reduction is ``sum[E](λr. body)`` (max, min alike): an
+uninterpreted function of its extent and summand, after linearity (monomials, factors free
+of r moved out); folds whose summands are proved equal for every r in range share one
+symbol. Division is ``a · recip(b)``, recip uninterpreted. The ops mean:
+
+    ta.map / ta.at / ta.remap / ta.fill / ta.index / ta.param   their element formula
+    ta.contract      sum over the dims the result drops of lhs · rhs
+    ta.reduce        sum / max / min over its dims
+    ta.softmax       exp(x - max_j x) · recip(sum_j exp(x_j - max_j x))
+    ta.logsumexp     max_j x + log(sum_j exp(x_j - max_j x))
+    ta.online        sum_j t_j, max_j t_j, or sum_j exp(x_j - max_j' x_j') · t_j
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import z3
+from torch_mlir import ir
+
+from tilec.affine import affine
+
+from .scalars import Values, evaluate
+from .solver import prove
+from .symbolic import dim
+
+# math on constant f32 operands, computed as the folder does (in f32), so a folded constant matches
+_F32_FOLDS = {"math.rsqrt": lambda a: np.float32(1) / np.sqrt(a), "math.sqrt": np.sqrt, "math.exp": np.exp,
+              "math.log": np.log, "math.tanh": np.tanh}
+_MAX_MONOMIALS = 64  # a summand that expands further is kept whole (sound, maybe unprovable)
+DOMAIN = "every element of every result, all shapes (parameters >= 1); exp, log and casts uninterpreted"
+
+
+class _Vals(Values):
+    """Values with division as multiplication by an uninterpreted reciprocal, widening
+    casts exact, and the folds
+    (reductions) both sides have built, so equal summands get one symbol."""
+
+    def __init__(self, params: dict):
+        super().__init__(params)
+        self.assumptions = [p >= 1 for p in params.values()]
+        self.folds = []  # (kind, extent, bound var, summand, free bound vars, symbol)
+
+    def scalar(self, op, args):
+        if op.operation.name == "arith.divf":
+            return args[0] * self.function("recip", 1)(args[1])
+        if op.operation.name == "arith.extf":  # widening is exact: a contraction reads its operands the same way
+            return args[0]
+        name = op.operation.name
+        args = [z3.simplify(a) if name in _F32_FOLDS else a for a in args]
+        if name in _F32_FOLDS and all(z3.is_rational_value(a) for a in args):  # what canonicalize folds it to
+            value = _F32_FOLDS[name](*(np.float32(float(a.as_fraction())) for a in args))
+            return z3.RealVal(float(np.float32(value)))
+        return super().scalar(op, args)
+
+    def fold(self, kind: str, extent, r, body, scope: list):
+        """The term of ``kind`` over r < extent of ``body``: an uninterpreted function of the
+        enclosing bound variables the body reads, shared with every fold whose summand is
+        equal to this one for every r in range and every value of those variables."""
+        free = [v for v in scope if not z3.eq(v, r) and _occurs(v, body)]
+        for k, e, r2, body2, free2, symbol in self.folds:
+            if k != kind or len(free2) != len(free) or prove(e == extent, timeout_ms=2000).verdict != "proved":
+                continue
+            c = z3.FreshInt("r")
+            for order in itertools.permutations(range(len(free))) if len(free) <= 3 else [range(len(free))]:
+                ds = [z3.FreshInt("v") for _ in free]
+                lhs = z3.substitute(body, (r, c), *zip(free, ds))
+                rhs = z3.substitute(body2, (r2, c), *[(free2[o], ds[n]) for n, o in enumerate(order)])
+                if prove(lhs == rhs, [c >= 0, c < extent, *self.assumptions], timeout_ms=5000).verdict == "proved":
+                    return symbol(*[free[order.index(n)] for n in range(len(free))]) if free else symbol
+        symbol = z3.Function(f"{kind}{len(self.folds)}", *([z3.IntSort()] * len(free)), z3.RealSort()) \
+            if free else z3.Real(f"{kind}{len(self.folds)}")
+        self.folds.append((kind, extent, r, body, free, symbol))
+        return symbol(*free) if free else symbol
+
+
+class TaTerms:
+    """Z3 terms of the elements of a ta function's values."""
+
+    def __init__(self, fn, vals: _Vals, params: dict, tag: str):
+        self.fn, self.vals, self.params, self.tag = fn, vals, params, tag
+        self.args = {arg: f"arg{n}" for n, arg in enumerate(fn.arguments)}
+        self.fresh = itertools.count()
+        self.scope = []  # the bound variables of the folds being built, outermost first
+
+    def extent(self, text: str):
+        return dim(text, self.params)
+
+    def bound(self) -> z3.ArithRef:
+        """A new bound variable (the scope keeps creation order: outer folds first)."""
+        r = z3.Int(f"{self.tag}r{next(self.fresh)}")
+        self.scope.append(r)
+        return r
+
+    def element(self, value, idx: list):
+        """The element of ``value`` at integer terms ``idx``."""
+        if value in self.args:
+            return self.vals.tensor(self.args[value], idx)
+        op = value.owner
+        name = op.name
+        if name == "ta.remap":
+            return self.element(op.operands[0], _apply(op.attributes["map"], idx))
+        if name == "ta.fill":
+            return z3.RealVal(ir.FloatAttr(op.attributes["value"]).value)
+        if name == "ta.map":
+            return self._body(op, idx)
+        if name == "ta.contract":
+            return self._contract(op, idx)
+        if name == "ta.reduce":
+            return self._reduce(op, idx)
+        if name in ("ta.softmax", "ta.logsumexp"):
+            return self._softmax(op, idx)
+        if name == "ta.online":
+            return self._online(op, idx)
+        raise ValueError(f"the ta checker has no meaning for '{name}'")
+
+    def _body(self, op, domain: list, terms: bool = False):
+        def read(inner, local):
+            name = inner.operation.name
+            if name == "ta.at":
+                return self.element(inner.operands[0], _apply(inner.attributes["map"], domain))
+            if name == "ta.index":
+                return domain[ir.IntegerAttr(inner.attributes["dim"]).value]
+            if name == "ta.param":
+                return self.params[ir.StringAttr(inner.attributes["name"]).value]
+            return None
+        out = evaluate(op.regions[0].blocks[0], self.vals, read, self._outer)
+        return out if terms or not isinstance(out, list) else out[0]
+
+    def _outer(self, v):
+        """A scalar defined outside a body (a hoisted constant)."""
+        op = v.owner
+        return self.vals.scalar(op, [self._outer(x) for x in op.operands])
+
+    def _contract(self, op, idx: list):
+        maps = [ir.AffineMapAttr(m).value for m in ir.ArrayAttr(op.attributes["maps"])]
+        kept = [ir.AffineDimExpr(e).position for e in maps[2].results]
+        dims = _domain_dims(op, maps)
+        domain = [None] * maps[2].n_dims
+        for p, i in zip(kept, idx):
+            domain[p] = i
+        reduced = [(p, self.bound()) for p in range(len(domain)) if domain[p] is None]
+        for p, r in reduced:
+            domain[p] = r
+        body = self.element(op.operands[0], _eval_map(maps[0], domain)) * \
+            self.element(op.operands[1], _eval_map(maps[1], domain))
+        return self._fold("sum", [(r, self.extent(dims[p])) for p, r in reduced], body)
+
+    def _reduce(self, op, idx: list):
+        src = op.operands[0]
+        dims_src = _dims(src.type)
+        reduced = [ir.IntegerAttr(d).value for d in ir.ArrayAttr(op.attributes["dims"])]
+        kept = iter(idx)
+        domain, bounds = [], []
+        for p in range(len(dims_src)):
+            if p in reduced:
+                r = self.bound()
+                bounds.append((r, self.extent(dims_src[p])))
+                domain.append(r)
+            else:
+                domain.append(next(kept))
+        kind = ir.StringAttr(op.attributes["kind"]).value
+        return self._fold(kind, bounds, self.element(src, domain))
+
+    def _stable(self, src, idx_with: callable, extent):
+        """(max_j x, sum_j exp(x_j - max_j x)) for the row of ``src`` through ``idx_with(j)``."""
+        exp = self.vals.function("math.exp", 1)
+        r = self.bound()
+        m = self._fold("max", [(r, extent)], self.element(src, idx_with(r)))
+        r = self.bound()
+        return m, self._fold("sum", [(r, extent)], exp(self.element(src, idx_with(r)) - m))
+
+    def _softmax(self, op, idx: list):
+        src, d = op.operands[0], ir.IntegerAttr(op.attributes["dim"]).value
+        extent = self.extent(_dims(src.type)[d])
+        if op.name == "ta.softmax":
+            m, s = self._stable(src, lambda r: idx[:d] + [r] + idx[d + 1:], extent)
+            exp, recip = self.vals.function("math.exp", 1), self.vals.function("recip", 1)
+            return exp(self.element(src, idx) - m) * recip(s)
+        m, s = self._stable(src, lambda r: idx[:d] + [r] + idx[d:], extent)
+        return m + self.vals.function("math.log", 1)(s)
+
+    def _online(self, op, idx: list):
+        extents = [ir.StringAttr(e).value for e in ir.ArrayAttr(op.attributes["extents"])]
+        d = ir.IntegerAttr(op.attributes["dim"]).value
+        kept = [ir.AffineDimExpr(e).position for e in ir.AffineMapAttr(op.attributes["map"]).value.results]
+        domain = [z3.Int(f"{self.tag}unused{p}") for p in range(len(extents))]  # dims the terms must not read
+        for p, i in zip(kept, idx):
+            domain[p] = i
+
+        def terms(r):
+            return self._body(op, domain[:d] + [r] + domain[d + 1:], terms=True)
+        kind = ir.StringAttr(op.attributes["kind"]).value
+        r = self.bound()
+        first = terms(r)
+        if not isinstance(first, list):
+            return self._fold(kind, [(r, self.extent(extents[d]))], first)
+        m = self._fold("max", [(r, self.extent(extents[d]))], first[0])
+        r = self.bound()
+        x, t = terms(r)
+        return self._fold("sum", [(r, self.extent(extents[d]))], self.vals.function("math.exp", 1)(x - m) * t)
+
+    def _fold(self, kind: str, bounds: list, body):
+        """``kind`` over ``bounds`` (innermost last) of ``body``, after linearity."""
+        for r, extent in reversed(bounds):
+            body = _fold_one(self.vals, kind, r, extent, body, self.scope)
+        return body
+
+
+def _fold_one(vals: "_Vals", kind: str, r, extent, body, scope: list):
+    if kind != "sum":  # max/min of a term free of r is the term (extents are >= 1)
+        return body if not _occurs(r, body) else vals.fold(kind, extent, r, body, scope)
+    total = []
+    for coeff, dep in _monomials(body, r):
+        total.append(coeff * (z3.ToReal(extent) if dep is None else vals.fold(kind, extent, r, dep, scope)))
+    return z3.Sum(total) if total else z3.RealVal(0)
+
+
+def _monomials(e, r) -> list:
+    """``e`` as a list of (factor free of r, factor with r or None) whose sum is ``e``."""
+    if not _occurs(r, e):
+        return [(e, None)]
+    if z3.is_add(e):
+        return [m for c in e.children() for m in _monomials(c, r)]
+    if z3.is_sub(e):
+        first, *rest = e.children()
+        return _monomials(first, r) + [(-c, d) for x in rest for c, d in _monomials(x, r)]
+    if e.decl().kind() == z3.Z3_OP_UMINUS:
+        return [(-c, d) for c, d in _monomials(e.children()[0], r)]
+    if z3.is_mul(e):
+        out = [(z3.RealVal(1), None)]
+        for child in e.children():
+            parts = _monomials(child, r)
+            if len(out) * len(parts) > _MAX_MONOMIALS:
+                return [(z3.RealVal(1), e)]
+            out = [(c1 * c2, d1 if d2 is None else d2 if d1 is None else d1 * d2)
+                   for c1, d1 in out for c2, d2 in parts]
+        return out
+    return [(z3.RealVal(1), e)]
+
+
+def _occurs(r, e) -> bool:
+    seen, todo = set(), [e]
+    while todo:
+        x = todo.pop()
+        if x.get_id() in seen:
+            continue
+        seen.add(x.get_id())
+        if z3.eq(x, r):
+            return True
+        if z3.is_quantifier(x):
+            todo.append(x.body())
+        elif z3.is_app(x):
+            todo.extend(x.children())
+    return False
+
+
+def _apply(map_attr, idx: list) -> list:
+    return _eval_map(ir.AffineMapAttr(map_attr).value, idx)
+
+
+def _eval_map(amap, idx: list) -> list:
+    return [affine(e, idx, const=z3.IntVal, floordiv=lambda a, b: a / b) for e in amap.results]
+
+
+def _dims(value_type) -> list[str]:
+    return [ir.StringAttr(a).value for a in ir.RankedTensorType(value_type).encoding]
+
+
+def _domain_dims(op, maps) -> list[str]:
+    """The extent of every iteration dim of a ta.contract, read off the operand that uses it."""
+    out = [None] * maps[2].n_dims
+    for amap, value in zip(maps, [op.operands[0], op.operands[1], op.result]):
+        for e, d in zip(amap.results, _dims(value.type)):
+            if isinstance(e, ir.AffineDimExpr):
+                out[ir.AffineDimExpr(e).position] = d
+    return out
