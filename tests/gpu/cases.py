@@ -169,6 +169,17 @@ CASES: dict[str, Case] = {
         [{"M": 70, "N": 33, "K": 45}, {"M": 1, "N": 1, "K": 1}]),
     "mixed_bf16_f32": Case(gemm_spec("mk", "kn", "bf16", "f32").replace("B[K, N] : bf16", "B[K, N] : f32"),
                            "bm=64 bn=64 bk=32", [{"M": 257, "N": 129, "K": 65}, {"M": 64, "N": 64, "K": 64}]),
+    # a sliding window (a mask from an index predicate on both sides) and a bias per key position
+    "attention_window": Case(
+        "param B, H, S, T, D = 64\ninput Q[B, H, S, D] : bf16\ninput K[B, H, T, D] : bf16\ninput V[B, H, T, D] : bf16\n"
+        "output O[B, H, S, D] : bf16\nlet P[b, h, i, j] = softmax[j](sum[e](Q[b, h, i, e] * K[b, h, j, e]) * rsqrt(D) "
+        "where j <= i and j + 16 > i else -inf)\nO[b, h, i, d] = sum[j](P[b, h, i, j] * V[b, h, j, d])\n",
+        "bm=64 bn=64 warps=4 stages=2", [{"B": 2, "H": 3, "S": 97, "T": 97}, {"B": 1, "H": 1, "S": 1, "T": 1}]),
+    "attention_key_bias": Case(
+        "param B, H, S, T, D = 64\ninput Q[B, H, S, D] : bf16\ninput K[B, H, T, D] : bf16\ninput V[B, H, T, D] : bf16\n"
+        "input kb[B, T] : f32\noutput O[B, H, S, D] : bf16\nO[b, h, i, d] = sum[j](softmax[j](sum[e](Q[b, h, i, e] * "
+        "K[b, h, j, e]) * rsqrt(D) + kb[b, j]) * V[b, h, j, d])\n",
+        "bm=64 bn=64 warps=4 stages=2", [{"B": 2, "H": 3, "S": 97, "T": 130}, {"B": 1, "H": 1, "S": 1, "T": 1}]),
     # several reduced indices side by side: one K loop over row-major views (a reshaped operand)
     "merged_k": Case("param M, N, K1, K2\ninput A[M, K1, K2] : bf16\ninput B[K1, K2, N] : bf16\n"
                      "output C[M, N] : f32\nC[i, j] = sum[k1, k2](A[i, k1, k2] * B[k1, k2, j])\n", "bm=64 bn=64 bk=32",
