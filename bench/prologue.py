@@ -6,7 +6,6 @@ Each output is checked against torch in f32 first.
     PYTHONPATH=. python bench/prologue.py --packages bench/out/prologue --out bench/out/prologue-results.json
 """
 
-import argparse
 import datetime
 import json
 import os
@@ -17,8 +16,7 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from bench.build_prologue import SCHEDULES, SPECS  # noqa: E402
-from bench.gemm import bench  # noqa: E402
-from tilec.runtime import load  # noqa: E402
+from bench.rows import bench_args, load_schedules, time_against_peers  # noqa: E402
 
 SIZES = [(1024, 1024, 1024), (4096, 4096, 4096)]
 
@@ -37,28 +35,18 @@ def _inputs(name: str, t: int, c: int, n: int):
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--packages", default="bench/out/prologue")
-    parser.add_argument("--out", default="bench/out/prologue-results.json")
-    parser.add_argument("--reps", type=int, default=20)
-    args = parser.parse_args()
+    args = bench_args("bench/out/prologue", "bench/out/prologue-results.json")
     rows = []
     for name in SPECS:
         peer = _peer(name)
         compiled = torch.compile(peer)
-        kernels = {tag: load(os.path.join(args.packages, f"{name}-{tag}.tkp"), register_op=False) for tag in SCHEDULES}
+        kernels = load_schedules(args.packages, name, SCHEDULES)
         for t, c, n in SIZES:
             inputs = _inputs(name, t, c, n)
             reference = peer(*(v.float() for v in inputs))
             flops = 2 * t * c * n
-            times = {}
-            for tag, kernel in kernels.items():
-                out = kernel(*inputs)
-                error = float((out.float() - reference).abs().max() / reference.abs().max())
-                times[tag] = (bench(lambda: kernel(*inputs), args.reps), error)
+            times, eager, inductor = time_against_peers(kernels, peer, compiled, inputs, reference, args.reps)
             best = min(times, key=lambda k: times[k][0])
-            eager = bench(lambda: peer(*inputs), args.reps)
-            inductor = bench(lambda: compiled(*inputs), args.reps)
             row = {"kernel": name, "T": t, "C": c, "N": n, "tilec_ms": times[best][0], "schedule": best,
                    "max_rel_error": times[best][1], "eager_ms": eager, "inductor_ms": inductor,
                    "tilec_tflops": flops / times[best][0] / 1e9, "eager_tflops": flops / eager / 1e9,

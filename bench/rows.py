@@ -31,17 +31,39 @@ def _peer(name: str):
     return lambda x, g, b: F.layer_norm(x, (x.shape[-1],), g, b, eps=1e-5)
 
 
-def main() -> None:
+def bench_args(packages: str, out: str):
+    """--packages, --out and --reps of a benchmark beside the peers."""
     parser = argparse.ArgumentParser()
-    parser.add_argument("--packages", default="bench/out/rows")
-    parser.add_argument("--out", default="bench/out/rows-results.json")
+    parser.add_argument("--packages", default=packages)
+    parser.add_argument("--out", default=out)
     parser.add_argument("--reps", type=int, default=20)
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def load_schedules(packages: str, name: str, schedules: dict) -> dict:
+    """The package of spec ``name`` at each schedule tag, loaded."""
+    return {tag: load(os.path.join(packages, f"{name}-{tag}.tkp"), register_op=False) for tag in schedules}
+
+
+def time_against_peers(kernels: dict, peer, compiled, inputs: list, reference, reps: int) -> tuple:
+    """({tag: (ms, max error relative to the largest reference value)}, eager ms, Inductor ms),
+    every kernel and peer on the same ``inputs``."""
+    times = {}
+    for tag, kernel in kernels.items():
+        out = kernel(*inputs)
+        out = out[0] if isinstance(out, (tuple, list)) else out
+        error = float((out.float() - reference).abs().max() / reference.abs().max())
+        times[tag] = (bench(lambda: kernel(*inputs), reps), error)
+    return times, bench(lambda: peer(*inputs), reps), bench(lambda: compiled(*inputs), reps)
+
+
+def main() -> None:
+    args = bench_args("bench/out/rows", "bench/out/rows-results.json")
     rows = []
     for name in SPECS:
         peer = _peer(name)
         compiled = torch.compile(peer)
-        kernels = {tag: load(os.path.join(args.packages, f"{name}-{tag}.tkp"), register_op=False) for tag in SCHEDULES}
+        kernels = load_schedules(args.packages, name, SCHEDULES)
         for n, c in SHAPES:
             torch.manual_seed(0)
             x = torch.randn(n, c, device="cuda", dtype=torch.bfloat16)
@@ -49,15 +71,8 @@ def main() -> None:
                                                                                         "layernorm": 2}[name])]
             reference = peer(x.float(), *(t.float() for t in extra))
             gbytes = 2 * n * c * 2 / 1e9
-            times = {}
-            for tag, kernel in kernels.items():
-                out = kernel(x, *extra)
-                out = out[0] if isinstance(out, (tuple, list)) else out
-                error = float((out.float() - reference).abs().max() / reference.abs().max())
-                times[tag] = (bench(lambda: kernel(x, *extra), args.reps), error)
+            times, eager, inductor = time_against_peers(kernels, peer, compiled, [x, *extra], reference, args.reps)
             best = min(times, key=lambda t: times[t][0])
-            eager = bench(lambda: peer(x, *extra), args.reps)
-            inductor = bench(lambda: compiled(x, *extra), args.reps)
             row = {"kernel": name, "N": n, "C": c, "best_schedule": SCHEDULES[best],
                    "max_rel_error": times[best][1], "correct": all(e < 2e-2 for _, e in times.values()),
                    "tilec_gbs": gbytes / times[best][0] * 1e3, "eager_gbs": gbytes / eager * 1e3,

@@ -135,20 +135,15 @@ def build_tile(module: ir.Module, shapes: dict[str, int] | None = None, schedule
 
 def kernel_form(module: ir.Module) -> str:
     """The form ta-to-tile lowers ``module`` as (its first matcher that takes the fused ta)."""
-    from tilec.passes.ta_to_tile import MATCHERS
+    from tilec.passes.ta_to_tile import match_form
     from tilec.passes.ta_to_tile.common import NoTileLowering
 
     fused, _ = rewrite(module)
-    reasons = []
-    for form, matcher in MATCHERS.items():
-        try:
-            matcher.match(fused.body.operations[0])
-            return form
-        except NoTileLowering as err:
-            if getattr(err, "decisive", False):
-                raise TilecError(str(err)) from None
-            reasons.append(f"{form}: {err}")
-    raise TilecError("no tile lowering takes this function: " + "; ".join(reasons))
+    try:
+        return match_form(fused.body.operations[0])[0]
+    except NoTileLowering as err:
+        where = getattr(err, "location", None)
+        raise TilecError(str(err), mlir_loc(where, "<ir>") if where is not None else None) from None
 
 
 def legal_schedules(module: ir.Module, shapes: dict | None = None) -> tuple:

@@ -33,32 +33,39 @@ Options = Schedule  # the pass's options are the schedule itself
 MATCHERS = {"online": online, "contraction": contraction, "rows": rows}
 
 
-def _lower(fn, schedule: Schedule) -> None:
-    # errors are reported at the computation that did not fit (the spec's statement), else the function
-    anchor = next((op for op in fn.entry_block.operations
-                   if op.operation.name in ("ta.contract", "ta.online", "ta.reduce")), fn)
+def _anchor(fn):
+    """Where errors are reported: the computation that did not fit (the spec's statement), else the function."""
+    return next((op for op in fn.entry_block.operations
+                 if op.operation.name in ("ta.contract", "ta.online", "ta.reduce")), fn)
+
+
+def match_form(fn) -> tuple:
+    """(form, matcher, analysis) of the first matcher that takes ``fn``; NoTileLowering, located,
+    with the recognised form's own limit or what each form lacks."""
     reasons = []
     for form, matcher in MATCHERS.items():
         try:
-            found = matcher.match(fn)
+            return form, matcher, matcher.match(fn)
         except NoTileLowering as err:
             if getattr(err, "decisive", False):  # the form is recognised; its own limit is the error
-                err.location = getattr(err, "location", None) or anchor.location
+                err.location = getattr(err, "location", None) or _anchor(fn).location
                 raise
             reasons.append(f"{form}: {err}")
-            continue
-        try:
-            tiled, parent = matcher.lower(fn, found, schedule)
-        except NoTileLowering as err:  # a limit of the form, found while building it (or the schedule's)
-            if not getattr(err, "flag", False):
-                err.location = getattr(err, "location", None) or anchor.location
-            raise
-        layouts.assign(tiled, parent)  # every register tile's distribution, in its type
-        return
     name = ir.StringAttr(fn.attributes["sym_name"]).value
     error = NoTileLowering(f"no tile lowering takes '{name}': " + "; ".join(reasons))
-    error.location = anchor.location
+    error.location = _anchor(fn).location
     raise error
+
+
+def _lower(fn, schedule: Schedule) -> None:
+    _, matcher, found = match_form(fn)
+    try:
+        tiled, parent = matcher.lower(fn, found, schedule)
+    except NoTileLowering as err:  # a limit of the form, found while building it (or the schedule's)
+        if not getattr(err, "flag", False):
+            err.location = getattr(err, "location", None) or _anchor(fn).location
+        raise
+    layouts.assign(tiled, parent)  # every register tile's distribution, in its type
 
 
 def run(module: ir.Operation, options: Schedule) -> None:
