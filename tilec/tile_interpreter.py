@@ -190,7 +190,7 @@ def run_tile(module: ir.Module, sig: Signature, inputs: dict[str, torch.Tensor],
     values = {}
     for (role, name), arg, attrs in zip(_argument_roles(fn), fn.arguments, ir.ArrayAttr(fn.attributes["arg_attrs"])):
         values[arg] = env[name] if role == "param" else inputs[name] if role == "input" else outputs[name]
-        if role == "input" and values[arg].dim() != ir.MemRefType(arg.type).rank:  # a row-major view, dims merged
+        if role != "param" and values[arg].dim() != ir.MemRefType(arg.type).rank:  # a row-major view, dims merged
             view = [parse_dim(ir.StringAttr(d).value).evaluate(env) for d in ir.ArrayAttr(ir.DictAttr(attrs)["ta.dims"])]
             values[arg] = values[arg].reshape(view)
     grid = [parse_dim(ir.StringAttr(g).value).evaluate(env) for g in ir.ArrayAttr(fn.attributes["tile.grid"])]

@@ -16,7 +16,8 @@ from .._loops import positions
 from . import layouts
 from .common import mark_prologue, SHARED, NoTileLowering, ceildiv, check_schedule, const_index, op_with_ints
 from .epilogue import emit_epilogue
-from .operands import merge_view, merged, through_prologue
+from .operands import merged, through_prologue
+from .views import merge_view
 from .prologue import emit_prologue
 
 @dataclass

@@ -65,7 +65,7 @@ def lower(fn, found, options) -> None:
     check_schedule(options, "online", {"head_dim": body.head_dim, "qk_dim": body.qk_dim,
                                        "element_bytes": body.element_bytes})
     new, b, args = new_signature(fn)
-    body.bind_arguments(args, b)
+    body.bind_arguments(new, args, b)
     s = options
     with ir.InsertionPoint(new.entry_block), fn.location:
         body.clone_constants()

@@ -9,6 +9,7 @@ from tilec.dialects.ta import tensor_dims
 from tilec.dialects.tile import layout_attr
 
 from .common import NeedsStaticSize, NoTileLowering, const_index
+from .views import RowViews
 from .._loops import positions
 
 _I64 = lambda: ir.IntegerType.get_signless(64)
@@ -45,14 +46,11 @@ class AttentionBody:
         if len(at_s) != 1:
             raise NoTileLowering("the stabiliser must read one contraction (the scores)")
         self.contract = at_s[0].operation.operands[0].owner
-        pos_s = positions(ir.AffineMapAttr(at_s[0].attributes["map"]).value)
-        self.batch, self.i = pos_s[:-2], pos_s[-2]
-        if pos_s[-1] != self.j:
-            raise NoTileLowering("the scores must be indexed by the key index last")
-        kept_o = positions(ir.AffineMapAttr(numer.attributes["map"]).value)
-        extra = [d for d in kept_o if d not in self.batch and d != self.i]
-        if len(extra) != 1 or kept_o != self.batch + [self.i, extra[0]]:
-            raise NoTileLowering("the numerator must keep [batch..., query, head dim]")
+        self._roles(positions(ir.AffineMapAttr(at_s[0].attributes["map"]).value))
+        self.kept = positions(ir.AffineMapAttr(numer.attributes["map"]).value)  # the output's dims, in order
+        extra = [d for d in self.kept if d not in self.batch and d != self.i]
+        if len(extra) != 1 or sorted(self.kept) != sorted(self.batch + [self.i, extra[0]]):
+            raise NoTileLowering("the numerator must keep the batch dims, the query index and one head dim")
         self.d = extra[0]
         self.v_value = self._value_tensor(t_value)
         size = ir.RankedTensorType(self.v_value.type).shape[-1]
@@ -72,21 +70,43 @@ class AttentionBody:
             count = binary("*", count, self.dims[d])
         self.batch_count = count
 
+    def _roles(self, scores: list) -> None:
+        """The query index i (the scores' index Q has and K lacks), the key index j (the group's)
+        and the batch dims (the rest) of the online domain, wherever they stand in the tensors."""
+        cmaps = [positions(ir.AffineMapAttr(m).value) for m in ir.ArrayAttr(self.contract.attributes["maps"])]
+        if len(cmaps[2]) != len(scores) or self.j not in scores:
+            raise NoTileLowering("the stabiliser must read the scores at the key index")
+        self.c_to_o = dict(zip(cmaps[2], scores))  # contract domain dim -> online domain dim
+        self.q_dims = [self.c_to_o.get(c) for c in cmaps[0]]  # None: the reduced head dim e
+        self.k_dims = [self.c_to_o.get(c) for c in cmaps[1]]
+        if self.q_dims.count(None) != 1 or self.k_dims.count(None) != 1 or self.j in self.q_dims:
+            raise NoTileLowering("the scores must be Q[..., i, ..., e] * K[..., j, ..., e] over one head dim e")
+        query = [d for d in scores if d in self.q_dims and d not in self.k_dims]
+        if len(query) > 1:  # K shared by a dim of Q (one key head): the query index is the one before j
+            query = [d for d in query if d == scores[-2]]
+        if len(query) != 1:
+            raise NoTileLowering("the scores must have one query index (read by Q, not by K)")
+        self.i = query[0]
+        self.batch = [d for d in scores if d not in (self.i, self.j)]
+
     def _value_tensor(self, t):
         owner = t.owner
         if not isinstance(owner, ir.Block) and owner.operation.name == "arith.extf":
             owner = owner.operation.operands[0].owner
         if isinstance(owner, ir.Block) or owner.operation.name != "ta.at":
             raise NoTileLowering("the numerator must sum an element of a value tensor")
-        if positions(ir.AffineMapAttr(owner.attributes["map"]).value) != self.batch + [self.j, self.d]:
-            raise NoTileLowering("the value tensor must be indexed [batch..., key, head dim]")
+        self.v_dims = positions(ir.AffineMapAttr(owner.attributes["map"]).value)
+        if self.j not in self.v_dims or self.d not in self.v_dims or \
+                any(x not in self.batch for x in self.v_dims if x not in (self.j, self.d)):
+            raise NoTileLowering("the value tensor must be indexed by batch dims, the key index and the head dim")
         return owner.operation.operands[0]
 
     # -- arguments and indices -------------------------------------------------------------------
-    def bind_arguments(self, args, builder) -> None:
+    def bind_arguments(self, new, args, builder) -> None:
         self.b = builder
         self.mem = dict(zip(self.fn.arguments, args))
         self.out = args[len(list(self.fn.arguments))]
+        self.views = RowViews(new, builder)
 
     def clone_constants(self) -> None:
         self.scalars = {}
@@ -175,22 +195,37 @@ class AttentionBody:
                               memory_space=ir.IntegerAttr.get(_I64(), 3))
         return ir.Operation.create("tile.alloc", results=[t], attributes={"layout": layout_attr(layout)}).result
 
-    def _batch_coords(self, maps_batch):
-        return [self.batch_ids[d] for d in maps_batch]
+    def tile_offsets(self, value, dims: list, row: int, row0, what: str) -> tuple:
+        """(argument, offsets) of the tile of ``value`` (Q, K or V; a grouped-head view of an
+        input too) whose rows are its index ``row`` from ``row0`` and whose columns its head
+        dim (None in ``dims``, the value's indices as online domain dims) from 0."""
+        coords = []
+        for x in dims:
+            if x is not None and x != row and x not in self.batch_ids:
+                raise NoTileLowering(f"{what} has an index that is neither a batch dim, its row nor its head dim")
+            coords.append(const_index(0) if x is None else row0 if x == row else self.batch_ids[x])
+        offsets, arg = self._offsets(value, coords)
+        if self._arg_dim(value, len(dims) - 1, what) != len(offsets) - 1 or dims[-1] is not None:
+            raise NoTileLowering(f"{what} must have its head dim last (its rows are read as contiguous vectors)")
+        return arg, self.views.window(arg, offsets, self._arg_dim(value, dims.index(row), what), what)
+
+    def _arg_dim(self, value, at: int, what: str) -> int:
+        """The argument's dim the value's dim ``at`` reads (through a grouped-head remap)."""
+        owner = value.owner
+        if isinstance(owner, ir.Block) or owner.operation.name != "ta.remap":
+            return at
+        results = list(ir.AffineMapAttr(owner.attributes["map"]).value.results)
+        for k, e in enumerate(results):
+            if isinstance(e, ir.AffineDimExpr) and e.position == at:
+                return k
+        raise NoTileLowering(f"{what} must read its rows and its head dim as dims of its own")
 
     def copy_q(self, sq) -> None:
         lhs, rhs = self.contract.operation.operands
-        cmaps = [positions(ir.AffineMapAttr(m).value) for m in ir.ArrayAttr(self.contract.attributes["maps"])]
-        # contract domain dim -> online domain dim, through the scores' index map
-        self.c_to_o = {c: o for c, o in zip(cmaps[2], self.batch + [self.i, self.j])}
-        e = [d for d in cmaps[0] if d not in cmaps[2]][0]
-        if cmaps[0][-2:] != [cmaps[2][-2], e] or cmaps[1][-2:] != [cmaps[2][-1], e]:
-            raise NoTileLowering("the scores must be Q[..., i, e] * K[..., j, e]")
-        coords = [self.batch_ids[self.c_to_o[c]] for c in cmaps[0][:-2]] + [self.q0, const_index(0)]
-        offsets, arg = self._offsets(lhs, coords)
+        arg, offsets = self.tile_offsets(lhs, self.q_dims, self.i, self.q0, "Q")
         ir.Operation.create("tile.async_copy", operands=[arg, *offsets, sq, const_index(0)])
         ir.Operation.create("tile.commit_group")
-        self.k_value, self.k_batch = rhs, [self.c_to_o[c] for c in cmaps[1][:-2]]
+        self.k_value = rhs
 
     def _score_head_dim(self) -> int:
         """The head dim of Q and K (the scores' reduced index): static, a multiple of 16, the same for
@@ -212,8 +247,9 @@ class AttentionBody:
 
     def copy_kv(self, block, stage, sk, sv) -> None:
         j0 = arith.MulIOp(block, const_index(self.s.bn)).result
-        for value, batch, buf in ((self.k_value, self.k_batch, sk), (self.v_value, self.batch, sv)):
-            offsets, arg = self._offsets(value, [self.batch_ids[d] for d in batch] + [j0, const_index(0)])
+        v_dims = [None if x == self.d else x for x in self.v_dims]
+        for value, dims, buf, what in ((self.k_value, self.k_dims, sk, "K"), (self.v_value, v_dims, sv, "V")):
+            arg, offsets = self.tile_offsets(value, dims, self.j, j0, what)
             ir.Operation.create("tile.async_copy", operands=[arg, *offsets, buf, stage])
         ir.Operation.create("tile.commit_group")
 

@@ -58,6 +58,8 @@ def stabiliser(self, scores, kt):
                 raise NoTileLowering("a tensor read by the stabiliser must keep its batch dims in front")
             coords = [self.batch_ids[d] if d in self.batch else self.q0 if d == self.i else j0 for d in dims]
             offsets, arg = self._offsets(src, coords)
+            if arg in self.views.merged:
+                raise NoTileLowering("a tensor the stabiliser reads may not also be Q, K or V")
             element = ir.RankedTensorType(src.type).element_type
             shape = [s.bm if d == self.i else s.bn for d in tile_dims]
             tile = ir.Operation.create("tile.load", results=[ir.RankedTensorType.get(shape, element)],
@@ -131,7 +133,8 @@ def online_step(self, m, l, acc, x, v):
 def epilogue(self, l, acc):
     """The ta.map ops after the online group, on tiles: the numerator is acc, the normaliser l."""
     tiles = {self.numer.result: acc, self.norm.result: l}
-    rank = len(self.batch) + 2
+    kept = {self.numer.result: self.kept,
+            self.norm.result: positions(ir.AffineMapAttr(self.norm.attributes["map"]).value)}
     result = None
     for op in self.epilogue_maps:
         element = ir.RankedTensorType(op.result.type).element_type
@@ -146,9 +149,12 @@ def epilogue(self, l, acc):
                     src = inner.operation.operands[0]
                     if src not in tiles:
                         raise NoTileLowering("the attention epilogue may read the online results only")
-                    dims = [d - (rank - 2) for d in positions(ir.AffineMapAttr(inner.attributes["map"]).value)
-                            if d >= rank - 2]
-                    value = _elem(tiles[src], dims, 2)
+                    # the maps' indices are the output's dims: read in the online domain, they must
+                    # be the dims the tile's source keeps (rows i, columns d; the batch is the CTA's)
+                    read = [self.kept[p] for p in positions(ir.AffineMapAttr(inner.attributes["map"]).value)]
+                    if read != kept[src]:
+                        raise NoTileLowering("the attention epilogue must read the online results elementwise")
+                    value = _elem(tiles[src], [0 if d == self.i else 1 for d in read if d in (self.i, self.d)], 2)
                 elif name == "ta.param":
                     value = self.b.params[ir.StringAttr(inner.attributes["name"]).value]
                 else:
@@ -160,12 +166,16 @@ def epilogue(self, l, acc):
             raise NoTileLowering("ta.map without ta.yield")
 
         result = tile_map(self, [self.s.bm, self.head_dim], element, body)
-        tiles[op.result] = result
+        tiles[op.result], kept[op.result] = result, self.kept
     if result is None:
         raise NoTileLowering("attention without a normalising epilogue")
     return result
 
 
 def store(self, result) -> None:
-    ir.Operation.create("tile.store", operands=[result, self.out, *[self.batch_ids[d] for d in self.batch],
-                                                self.q0, const_index(0)])
+    """The output tile at rows q0.., head-dim columns 0.. of the CTA's batch element."""
+    if self.kept[-1] != self.d:
+        raise NoTileLowering("the attention output must have its head dim last")
+    coords = [self.q0 if x == self.i else const_index(0) if x == self.d else self.batch_ids[x] for x in self.kept]
+    offsets = self.views.window(self.out, coords, self.kept.index(self.i), "the attention output")
+    ir.Operation.create("tile.store", operands=[result, self.out, *offsets])

@@ -5,11 +5,7 @@ maps, and several reduced indices side by side as one, over row-major views of t
     C[i, j] = sum_k1,k2 A[i, k1, k2] * B[k1, k2, j]      A as [M, K1*K2], B as [K1*K2, N]
 """
 
-import math
-
 from torch_mlir import ir
-
-from tilec.dialects.dims import binary, parse_dim
 
 from .._loops import positions
 from .common import NoTileLowering
@@ -54,30 +50,3 @@ def merged(positions_: list, reduced: list) -> list:
         raise NoTileLowering("indices reduced together must stand side by side, in one order, in both operands "
                              "(a row-major view merges them)")
     return positions_[:at[0] + 1] + positions_[at[0] + len(reduced):]
-
-
-def merge_view(fn, arg, positions_: list, group: list):
-    """Retype buffer ``arg`` (an input indexed by domain dims ``positions_``) as the row-major
-    view of the same memory whose dims standing for ``group`` are one; returns that dim."""
-    index = list(fn.arguments).index(arg)
-    attrs = ir.ArrayAttr(fn.attributes["arg_attrs"])
-    entry = ir.DictAttr(attrs[index])
-    names = [ir.StringAttr(d).value for d in ir.ArrayAttr(entry["ta.dims"])]
-    at, n = positions_.index(group[0]), len(group)
-    merged = parse_dim(names[at])
-    for name in names[at + 1:at + n]:
-        merged = binary("*", merged, parse_dim(name))
-    dims = names[:at] + [str(merged)] + names[at + n:]
-    old = ir.MemRefType(arg.type)
-    shape = list(old.shape)
-    run = shape[at:at + n]
-    size = ir.ShapedType.get_dynamic_size() if any(ir.ShapedType.is_dynamic_size(x) for x in run) else \
-        math.prod(run)
-    arg.set_type(ir.MemRefType.get(shape[:at] + [size] + shape[at + n:], old.element_type))
-    entry = ir.DictAttr.get({**{a.name: a.attr for a in entry},
-                             "ta.dims": ir.ArrayAttr.get([ir.StringAttr.get(d) for d in dims])})
-    fn.attributes["arg_attrs"] = ir.ArrayAttr.get([entry if k == index else a for k, a in enumerate(attrs)])
-    ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
-    fn.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get([a.type for a in fn.arguments],
-                                                                         list(ftype.results)))
-    return merged
