@@ -23,7 +23,7 @@ def main() -> None:
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
-        for example in ("attention", "causal_attention"):
+        for example in ("attention", "causal_attention", "einsum_attention"):
             text = open(f"examples/{example}.ta").read()
             for d, schedules in SCHEDULES.items():
                 spec = os.path.join(tmp, f"{example}.ta")

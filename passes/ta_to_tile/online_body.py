@@ -3,7 +3,7 @@
 from torch_mlir import ir
 from torch_mlir.dialects import arith
 
-from tilec.dialects.dims import binary, const
+from tilec.dialects.dims import DimError, binary, const
 from tilec.dialects.layout import smem_tile_layout
 from tilec.dialects.ta import tensor_dims
 from tilec.dialects.tile import layout_attr
@@ -82,12 +82,21 @@ class AttentionBody:
         if self.q_dims.count(None) != 1 or self.k_dims.count(None) != 1 or self.j in self.q_dims:
             raise NoTileLowering("the scores must be Q[..., i, ..., e] * K[..., j, ..., e] over one head dim e")
         query = [d for d in scores if d in self.q_dims and d not in self.k_dims]
-        if len(query) > 1:  # K shared by a dim of Q (one key head): the query index is the one before j
-            query = [d for d in query if d == scores[-2]]
+        if len(query) > 1:  # K shared across a dim of Q (one key head): rows along the longest
+            query = [max(query, key=lambda d: (self._default_size(d), d == scores[-2]))]
         if len(query) != 1:
             raise NoTileLowering("the scores must have one query index (read by Q, not by K)")
         self.i = query[0]
         self.batch = [d for d in scores if d not in (self.i, self.j)]
+
+    def _default_size(self, d: int) -> int:
+        """The extent of domain dim ``d`` at the parameters' defaults (0 when one has none)."""
+        defaults = {n.name: ir.IntegerAttr(n.attr).value for n in ir.DictAttr(self.fn.attributes["ta.params"])
+                    if isinstance(n.attr, ir.IntegerAttr)} if "ta.params" in self.fn.attributes else {}
+        try:
+            return self.dims[d].evaluate(defaults)
+        except (DimError, ZeroDivisionError):
+            return 0
 
     def _value_tensor(self, t):
         owner = t.owner

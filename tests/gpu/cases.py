@@ -190,6 +190,19 @@ CASES: dict[str, Case] = {
         "output C[P, M, N] : f16\nC[p, i, j] = sum[h, g, e](A[p, i, h, g, e] * W[j, h, g, e]) + bias[j]\n",
         "bm=64 bn=64 bk=32 stages=2", [{"P": 2, "M": 19, "N": 33, "H": 2, "G": 3, "E": 7},
                                       {"P": 1, "M": 64, "N": 64, "H": 2, "G": 4, "E": 8}]),
+    # attention stored in einsum order [B, S, H, D]: rows read and stored through [B, S, H*D] views
+    "attention_einsum": Case("examples/einsum_attention.ta", FLASH, ATTENTION_RUNS),
+    "attention_einsum_gqa_causal": Case(
+        "param B, H, S, D = 64\nconst G = 4\ninput Q[B, S, H, D] : bf16\ninput K[B, S, H / G, D] : bf16\n"
+        "input V[B, S, H / G, D] : bf16\noutput O[B, H, S, D] : bf16\nlet P[b, h, i, j] = softmax[j](sum[e]("
+        "Q[b, i, h, e] * K[b, j, h / G, e]) * rsqrt(D) where j <= i else -inf)\n"
+        "O[b, h, i, d] = sum[j](P[b, h, i, j] * V[b, j, h / G, d])\n", FLASH,
+        [{"B": 2, "H": 8, "S": 97}, {"B": 1, "H": 4, "S": 1}]),
+    "attention_mqa_bias": Case(
+        "param B, H = 4, S = 128, T, D = 32\ninput Q[B, S, H, D] : f16\ninput K[B, T, D] : f16\n"
+        "input V[B, T, D] : f16\ninput bias[H] : f32\noutput O[B, S, H, D] : f16\nO[b, i, h, d] = sum[j](softmax[j]("
+        "sum[e](Q[b, i, h, e] * K[b, j, e]) + bias[h]) * V[b, j, d])\n", FLASH,
+        [{"B": 2, "H": 3, "S": 97, "T": 130}, {"B": 1, "H": 1, "S": 1, "T": 1}]),
     # f32 attention is not here: ta-to-tile lowers it, but the CUDA emitter refuses f32 P·V with P
     # in registers ("no CUDA lowering yet"); add a case when it emits one
 }

@@ -27,6 +27,7 @@ from .replay import Replay
 from .report import Result
 from .solver import prove
 from .symbolic import execute
+from .views import view_of
 
 
 def check_attention(tiled, replay) -> list[Result]:
@@ -116,8 +117,12 @@ def _skipped_blocks_masked(p, fn, bm: int, bn: int):
 
 
 def dim_of_keys(p, fn):
+    """The key count: the row extent of the tensor the scores mma's B tile (K) is copied from."""
     from .symbolic import dim
-    dims = [ir.StringAttr(x).value for x in ir.ArrayAttr(ir.DictAttr(ir.ArrayAttr(fn.attributes["arg_attrs"])[1])["ta.dims"])]
+    scores = next(e for e in p.events if e.kind == "mma")
+    k_tile = scores.data["b"][1]
+    name = next(e.data["src"] for e in p.events if e.kind == "copy" and e.data["dst"] == k_tile)
+    dims = next(d for _, n, d in p.args.values() if n == name)
     return dim(dims[-2], p.params)
 
 
@@ -132,14 +137,28 @@ def check_reference(tiled, fused, replay) -> list[Result]:
     ref = _Reference(fused.body.operations[0], p)
     kt, _, _, loop = p.loops["main"]
     store = next(e for e in p.events if e.kind == "store")
-    batch_ids, q0 = store.data["offsets"][:-2], store.data["offsets"][-2]
-    pos0, pos1, e_idx = z3.Ints("pos0 pos1 e")
-    coords = {ref.i: q0 + pos0, ref.j: kt * bn + pos1, **dict(zip(ref.batch, batch_ids))}
+    pos0, pos1, e_idx, col = z3.Ints("pos0 pos1 e col")
     rows = []
     add = lambda check, outcome: rows.append(Result(
         kernel, "tile", "equivalence", check, outcome.verdict, round(outcome.seconds, 4),
         "all shapes, program ids, key blocks, rows and keys; values uninterpreted", outcome.model, outcome.detail,
         replay(outcome.model) if outcome.verdict == "counterexample" else ""))
+    views = {name: view_of(ref.fn, name, dims, p.params, p.assumptions) for _, name, dims in p.args.values()}
+    for view in views.values():  # a tensor the kernel reads through a row-major view of its memory
+        if view.groups is None or view.merged:
+            add(*view.check())
+    out = views[store.data["dst"]]
+    if out.groups is None:
+        return rows
+    # the element the CTA stores at (pos0, col) of its tile, as the output's own index: its
+    # dims are the online domain's (batch, query i, head dim d); the row index is the tile's rows
+    offs = store.data["offsets"]
+    own, facts = out.unflatten(offs[:-2] + [offs[-2] + pos0, offs[-1] + col], "o")
+    ref.bind(out.groups[len(offs) - 2][0])
+    coords = {d: x for d, x in zip(ref.out_dims, own) if d != ref.out_dims[-1]}
+    coords[ref.j] = kt * bn + pos1
+    width = ir.RankedTensorType(store.op.operation.operands[0].type).shape[1]
+    facts += [col >= 0, col < width] + [f for view in views.values() for f in view.sizes]
     # the stabiliser x(i, j), for keys inside the sequence
     body = loop.regions[0].blocks[0]
     maxes = [op for op in body.operations if op.operation.name == "tile.reduce" and
@@ -148,11 +167,11 @@ def check_reference(tiled, fused, replay) -> list[Result]:
     score = z3.Real("score")
     tile_x = _stabiliser_value(s, p, maxes[0].operation.operands[0].owner, score)
     ref_x = ref.stabiliser(coords, score, s)
-    bounds = p.assumptions + [pos0 >= 0, pos1 >= 0, kt >= 0, kt * bn + pos1 < ref.keys]
+    bounds = p.assumptions + facts + [pos0 >= 0, pos1 >= 0, kt >= 0, kt * bn + pos1 < ref.keys]
     add("the stabiliser x(i, j) is the reference's (scale, bias, masks) for every key",
         prove(tile_x == ref_x, bounds, watch={"kt": kt, "row": pos0, "col": pos1, **p.params}))
     # keys past the end of the sequence, in any block the loop visits, add nothing: x = -inf
-    past = p.assumptions + [pos0 >= 0, pos1 >= 0, pos1 < bn, kt >= 0, kt < p.loops["main"][2],
+    past = p.assumptions + facts + [pos0 >= 0, pos1 >= 0, pos1 < bn, kt >= 0, kt < p.loops["main"][2],
                             kt * bn + pos1 >= ref.keys]
     add("keys past the end of the sequence are masked (-inf) in every block the loop visits",
         prove(tile_x == s.neg_inf, past, watch={"kt": kt, "row": pos0, "col": pos1, **p.params}))
@@ -160,9 +179,9 @@ def check_reference(tiled, fused, replay) -> list[Result]:
     for check, outcome in _head_dims(p, loop, ref, fused.body.operations[0]):
         add(check, outcome)
     # Q, K and V are read at the reference's indices
-    for name, buf_role, index in (("Q", "q", [q0 + pos0, e_idx]), ("K", "k", [kt * bn + pos1, e_idx]),
+    for name, buf_role, index in (("Q", "q", [offs[-2] + pos0, e_idx]), ("K", "k", [kt * bn + pos1, e_idx]),
                                   ("V", "v", [kt * bn + pos1, e_idx])):
-        kernel_index, reference_index = ref.operand(buf_role, p, index, coords, e_idx)
+        kernel_index, reference_index = ref.operand(buf_role, p, index, coords, e_idx, views)
         if not kernel_index:  # no copy of this operand found: nothing to compare, and no solver call
             from .solver import Outcome
             add(f"{name} is read at the reference's indices",
@@ -244,11 +263,18 @@ class _Reference:
                     not isinstance(op.operation.operands[0].owner, ir.Block) and
                     op.operation.operands[0].owner.name == "ta.contract")
         self.contract = at_s.operation.operands[0].owner
-        pos = _positions(ir.AffineMapAttr(at_s.attributes["map"]).value)
-        self.batch, self.i, self.j = pos[:-2], pos[-2], pos[-1]
+        self.scores = _positions(ir.AffineMapAttr(at_s.attributes["map"]).value)  # online domain dims
+        self.j = ir.IntegerAttr(self.numer.attributes["dim"]).value
+        self.out_dims = _positions(ir.AffineMapAttr(self.numer.attributes["map"]).value)
+        self.i, self.batch = None, []
         extents = [ir.StringAttr(e).value for e in ir.ArrayAttr(self.numer.attributes["extents"])]
         self.keys = dim(extents[self.j], p.params)
         self.positions = _positions
+
+    def bind(self, row: int) -> None:
+        """The query index: the output's own dim ``row``, which the stored tile's rows run along."""
+        self.i = self.out_dims[row]
+        self.batch = [d for d in self.scores if d not in (self.i, self.j)]
 
     def stabiliser(self, coords, score, s):
         def read(op, local):
@@ -270,10 +296,11 @@ class _Reference:
 
         return evaluate(self.body, s.vals, read, lambda v: s.vals.scalar(v.owner, []))[0]
 
-    def operand(self, role, p, index, coords, e):
-        """(kernel's global index, reference's) of the element ``index`` (row, col) of Q, K or V."""
+    def operand(self, role, p, index, coords, e, views):
+        """(kernel's index, reference's, both in the kernel's view) of the element ``index`` (row,
+        col) of the Q, K or V tile."""
         cmaps = [self.positions(ir.AffineMapAttr(m).value) for m in ir.ArrayAttr(self.contract.attributes["maps"])]
-        c_to_o = {c: o for c, o in zip(cmaps[2], self.batch + [self.i, self.j])}
+        c_to_o = dict(zip(cmaps[2], self.scores))
         if role in ("q", "k"):
             value = self.contract.operation.operands[0 if role == "q" else 1]
             dims = [coords[c_to_o[c]] if c in c_to_o else e for c in cmaps[0 if role == "q" else 1]]
@@ -284,7 +311,10 @@ class _Reference:
             dims = [coords.get(d, e) for d in self.positions(ir.AffineMapAttr(at.attributes["map"]).value)]
         tensor, reference = self._through_remap(value, dims)
         kernel = _kernel_index(p, tensor, role, index)
-        return kernel, reference
+        view = views.get(tensor)
+        if view is None or view.groups is None:
+            return [], []
+        return kernel, view.flatten(reference)
 
     def _through_remap(self, value, dims):
         owner = value.owner

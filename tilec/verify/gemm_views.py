@@ -39,7 +39,7 @@ def check_views(p: Program, ref) -> list:
         view = next((d for role, n, d in p.args.values() if n == name), None)
         if view is None or len(view) != len(expected):
             rows.append((f"{name}: the kernel reads the row-major view with the reduced dims merged",
-                         prove(z3.BoolVal(False), [], watch={"view rank": len(view or [])})))
+                         prove(z3.BoolVal(False), [], watch={"view rank": z3.IntVal(len(view or []))})))
             continue
         claim = z3.And(*[dim(v, p.params) == e for v, e in zip(view, expected)])
         rows.append((f"{name}: the kernel reads the row-major view with the reduced dims merged",

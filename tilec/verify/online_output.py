@@ -18,8 +18,8 @@ from torch_mlir import ir
 from .scalars import evaluate
 from .report import Result
 from .solver import prove
-from .symbolic import dim
 from .tile_values import TileValues, own_slots, walk
+from .views import view_of
 
 
 def check_output(tiled, fused, replay) -> list[Result]:
@@ -34,15 +34,28 @@ def check_output(tiled, fused, replay) -> list[Result]:
     offsets = [tv.index[o] for o in offs]
     r, c = z3.Ints("r c")
     shape = ir.RankedTensorType(value.type).shape
-    written = offsets[:-2] + [offsets[-2] + r, offsets[-1] + c]
+    # the element (r, c) of the stored tile, as the output's own index (the kernel may store
+    # through a row-major view: [B, S, H*D] for [B, S, H, D])
+    view = view_of(ta_fn, tv.args[dst][1], tv.args[dst][2], tv.params, tv.assumptions)
+    if view.groups is None:
+        return [_row(kernel, replay, "equivalence", *view.check(), "the output's dims")]
+    written, facts = view.unflatten(offsets[:-2] + [offsets[-2] + r, offsets[-1] + c], "w")
+    row_at = view.groups[len(offsets) - 2][0]
+    numer = next(op for op in ta_ops if op.operation.name == "ta.online" and
+                 len(ir.AffineMapAttr(op.attributes["map"]).value.results) == len(written))
+    out_dims = [ir.AffineDimExpr(e).position for e in ir.AffineMapAttr(numer.attributes["map"]).value.results]
+    i, d = out_dims[row_at], out_dims[-1]
+    coord = dict(zip(out_dims, written))
     ta_value = lambda n, idx: tv.vals.function(f"ta{n}", len(idx), z3.IntSort())(*idx)
     for loop, *_ in tv.loops:
         if "tile.computes" not in loop.attributes:
             continue
         for k, n in own_slots(loop).items():
-            rank = ir.RankedTensorType(ta_ops[n].result.type).rank
-            tv.substitute[loop.results[k]] = \
-                lambda at, n=n, rank=rank: ta_value(n, (offsets[:-2] + [offsets[-2] + at[0]] + at[1:])[:rank])
+            kept = [ir.AffineDimExpr(e).position for e in ir.AffineMapAttr(ta_ops[n].attributes["map"]).value.results]
+            # slot k at tile position (row, col): the ta.online value at this CTA's batch element,
+            # query row offsets[-2] + row and head-dim column col
+            tv.substitute[loop.results[k]] = lambda at, n=n, kept=kept: ta_value(
+                n, [offsets[-2] + at[0] if x == i else at[1] if x == d else coord[x] for x in kept])
 
     def reference(v, idx):
         owner = v.owner
@@ -66,21 +79,57 @@ def check_output(tiled, fused, replay) -> list[Result]:
         return evaluate(owner.regions[0].blocks[0], tv.vals, read, lambda x: tv.vals.scalar(x.owner, []))
 
     returned = list(list(ta_fn.entry_block.operations)[-1].operation.operands)[0]
-    extents = [dim(d, tv.params) for d in tv.args[dst][2]]
-    ranges = [r >= 0, r < shape[0], c >= 0, c < shape[1]] + \
-        [z3.And(w >= 0, w < e) for w, e in zip(written, extents)]
+    ranges = [r >= 0, r < shape[0], c >= 0, c < shape[1]] + facts + view.sizes + \
+        [z3.And(w >= 0, w < e) for w, e in zip(written, view.extents)]
     stored, expected = tv.value(value, [r, c]), reference(returned, written)
     rows = []
-    add = lambda prop, check, outcome, domain: rows.append(Result(
-        kernel, "tile", prop, check, outcome.verdict, round(outcome.seconds, 4), domain, outcome.model,
-        outcome.detail, replay(outcome.model, prop) if outcome.verdict == "counterexample" else ""))
     watch = {"r": r, "c": c, **tv.params, **{f"pid{k}": p for k, p in enumerate(tv.pids)}}
-    add("equivalence", "the stored element is the fused ta's output, from the loop's final l and acc",
-        prove(stored == expected, tv.assumptions + ranges, timeout_ms=20000, watch=watch),
-        "all shapes, program ids and elements of the tile; the ta.online values the same symbols on both sides")
-    i = z3.Int("i")
-    claim = z3.And(offsets[-2] == tv.pids[0] * shape[0], offsets[-1] == 0, i / shape[0] < tv.grid[0])
-    add("coverage", "the grid reaches every query row: row block pid0 is stored at pid0 * bm",
-        prove(claim, tv.assumptions + [i >= 0, i < extents[-2]], watch={"i": i, **watch}),
-        "all shapes and program ids")
+    rows.append(_row(kernel, replay, "equivalence", "the stored element is the fused ta's output, from the loop's "
+                     "final l and acc", prove(stored == expected, tv.assumptions + ranges, timeout_ms=20000,
+                                              watch=watch),
+                     "all shapes, program ids and elements of the tile; the ta.online values the same symbols on "
+                     "both sides"))
+    q = z3.Int("i")
+    claim = z3.And(offsets[-2] == tv.pids[0] * shape[0], q / shape[0] < tv.grid[0])
+    rows.append(_row(kernel, replay, "coverage", "the grid reaches every query row: row block pid0 is stored at "
+                     "pid0 * bm", prove(claim, tv.assumptions + [q >= 0, q < view.extents[row_at]],
+                                        watch={"i": q, **watch}), "all shapes and program ids"))
+    rows += _batch_coverage(tv, view, offsets, written, row_at, (r, c, shape), kernel, replay, watch)
     return rows
+
+
+def _batch_coverage(tv, view, offsets, written, row_at, tile, kernel, replay, watch) -> list:
+    """The stored tiles lie inside the output's batch and head-dim extents (so the element each
+    stores is an element of the output, and the checks above are about real elements), and
+    distinct batch program ids store distinct batch elements, as many as there are."""
+    r, c, shape = tile
+    lead, width = offsets[:-2], view.views[-1]
+    inside = z3.And(*[z3.And(o >= 0, o < e) for o, e in zip(lead, view.views)],
+                    offsets[-1] >= 0, offsets[-1] + shape[1] <= width)
+    rows = [_row(kernel, replay, "in-bounds", "the stored tile lies inside the output's batch and head-dim "
+                 "extents (its view)", prove(inside, tv.assumptions + view.sizes, watch=watch),
+                 "all shapes and program ids")]
+    batch = [k for k in range(len(written)) if k not in (row_at, len(written) - 1)]
+    if len(tv.pids) < 2:
+        return rows
+    pid, other = tv.pids[1], z3.Int("pid1'")
+    moved = [z3.substitute(o, (pid, other)) for o in offsets]
+    written2, facts2 = view.unflatten(moved[:-2] + [moved[-2] + r, moved[-1] + c], "v")
+    _, facts = view.unflatten(offsets[:-2] + [offsets[-2] + r, offsets[-1] + c], "w")
+    count = z3.Product(*[view.extents[k] for k in batch]) if len(batch) > 1 else \
+        view.extents[batch[0]] if batch else z3.IntVal(1)
+    claim = z3.And(z3.Implies(pid != other, z3.Or(*[written[k] != written2[k] for k in batch] or [z3.BoolVal(False)])),
+                   tv.grid[1] == count)
+    # the batch id is split by div/rem by symbolic extents (nonlinear): bounded sizes, said so
+    bounded = [x <= 64 for x in tv.params.values()] if len(batch) > 1 else []
+    domain = "all sizes <= 64 (nonlinear div/rem split)" if bounded else "all batch sizes and program ids"
+    ranges = [r >= 0, r < shape[0], c >= 0, c < shape[1], other >= 0, other < tv.grid[1]]
+    rows.append(_row(kernel, replay, "coverage", "every batch element is stored by exactly one batch program id",
+                     prove(claim, tv.assumptions + view.sizes + facts + facts2 + ranges + bounded, timeout_ms=30000,
+                           watch={"pid1'": other, **watch}), domain))
+    return rows
+
+
+def _row(kernel, replay, prop, check, outcome, domain) -> Result:
+    return Result(kernel, "tile", prop, check, outcome.verdict, round(outcome.seconds, 4), domain, outcome.model,
+                  outcome.detail, replay(outcome.model, prop) if outcome.verdict == "counterexample" else "")
