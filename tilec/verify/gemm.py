@@ -46,32 +46,6 @@ def output_coverage(p: Program) -> tuple[str, Outcome]:
         outcome
 
 
-def batch_coverage(p: Program) -> tuple[str, Outcome, str] | None:
-    """The batch offsets of the store, as functions of the batch program id, are a bijection
-    onto the batch dims: distinct ids give distinct offsets, each within its extent (and the
-    grid has as many ids as there are batch elements). None for a kernel with no batch dims."""
-    store = next(e for e in p.events if e.kind == "store")
-    offsets = store.data["offsets"][:-2]
-    if not offsets or len(p.pids) < 2:
-        return None
-    pid = p.pids[1]
-    pid2 = z3.Int("pid1'")
-    moved = [z3.substitute(x, (pid, pid2)) for x in offsets]
-    dims = [p.values[a] for a, (role, _, _) in p.args.items() if role == "output"][0][:-2]
-    count = 1
-    for d in dims:
-        count = count * d
-    claim = z3.And(z3.Implies(pid != pid2, z3.Or(*[a != b for a, b in zip(offsets, moved)])),
-                   *[z3.And(x >= 0, x < d) for x, d in zip(offsets, dims)], p.grid[1] == count)
-    # one batch dim: linear, proved for all sizes; several: the id is split by div/rem by
-    # symbolic extents (nonlinear), so the sizes are bounded and the domain says so
-    bounded = [x <= 64 for x in p.params.values()] if len(offsets) > 1 else []
-    domain = "all sizes <= 64 (nonlinear div/rem split)" if bounded else "all batch sizes and program ids"
-    outcome = prove(claim, p.assumptions + [pid2 >= 0, pid2 < p.grid[1]] + bounded, timeout_ms=30000,
-                    watch={"pid1": pid, "pid1'": pid2, **p.params})
-    return "every batch element is owned by exactly one batch program id", outcome, domain
-
-
 def k_coverage(p: Program, size_k) -> tuple[str, Outcome]:
     iv, lb, ub, _ = p.loops["main"]
     bk = schedule_of(p.fn).bk

@@ -75,6 +75,26 @@ def check_rewrites(steps: list, seen: set | None = None) -> list[Result]:
     return rows
 
 
+def _store_coverage(p, ref_fn) -> list:
+    """Where the batch program id stores (coverage.py), the output read as the reference's."""
+    import z3
+
+    from .coverage import batch_coverage, stored_inside
+    from .views import view_of
+
+    store = next(e for e in p.events if e.kind == "store")
+    _, name, dims = next(a for a in p.args.values() if a[1] == store.data["dst"])
+    view = view_of(ref_fn, name, dims, p.params, p.assumptions)
+    if view.groups is None:
+        return [("equivalence", *view.check(), "the output's dims")]
+    offsets, shape = store.data["offsets"], ir.RankedTensorType(store.op.operation.operands[0].type).shape
+    r, c = z3.Ints("r c")
+    watch = {**p.params, **{str(x): x for x in p.pids}}
+    rows = [("in-bounds", *stored_inside(offsets, view, shape[1], p.assumptions, watch))]
+    batch = batch_coverage(p.pids, p.grid, p.params, p.assumptions, offsets, view, (r, c, shape), watch)
+    return rows + ([("coverage", *batch)] if batch else [])
+
+
 def _row(kernel, prop, check, outcome, domain, replay="") -> Result:
     return Result(kernel, "tile", prop, check, outcome.verdict, round(outcome.seconds, 4), domain,
                   outcome.model, outcome.detail, replay if outcome.verdict == "counterexample" else "")
@@ -127,9 +147,8 @@ def check_tile(tiled, reference, replay) -> list[Result]:
             add("equivalence", check, outcome, domain)
     check, outcome = gemm.output_coverage(p)
     add("coverage", check, outcome, "M, N <= 4096 (the raster divides by a grid size; Z3 integer arithmetic)")
-    batch = gemm.batch_coverage(p)
-    if batch is not None:
-        add("coverage", *batch)
+    for prop, check, outcome, domain in _store_coverage(p, ref_fn):
+        add(prop, check, outcome, domain)
     add("coverage", *gemm.k_coverage(p, ref.size_k))
     for check, outcome in check_views(p, ref):  # several reduced indices read as one
         add("equivalence", check, outcome, "all shapes (symbolic extents)")

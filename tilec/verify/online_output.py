@@ -18,6 +18,7 @@ from torch_mlir import ir
 from .scalars import evaluate
 from .report import Result
 from .solver import prove
+from .coverage import batch_coverage, stored_inside
 from .tile_values import TileValues, own_slots, walk
 from .views import view_of
 
@@ -94,39 +95,10 @@ def check_output(tiled, fused, replay) -> list[Result]:
     rows.append(_row(kernel, replay, "coverage", "the grid reaches every query row: row block pid0 is stored at "
                      "pid0 * bm", prove(claim, tv.assumptions + [q >= 0, q < view.extents[row_at]],
                                         watch={"i": q, **watch}), "all shapes and program ids"))
-    rows += _batch_coverage(tv, view, offsets, written, row_at, (r, c, shape), kernel, replay, watch)
-    return rows
-
-
-def _batch_coverage(tv, view, offsets, written, row_at, tile, kernel, replay, watch) -> list:
-    """The stored tiles lie inside the output's batch and head-dim extents (so the element each
-    stores is an element of the output, and the checks above are about real elements), and
-    distinct batch program ids store distinct batch elements, as many as there are."""
-    r, c, shape = tile
-    lead, width = offsets[:-2], view.views[-1]
-    inside = z3.And(*[z3.And(o >= 0, o < e) for o, e in zip(lead, view.views)],
-                    offsets[-1] >= 0, offsets[-1] + shape[1] <= width)
-    rows = [_row(kernel, replay, "in-bounds", "the stored tile lies inside the output's batch and head-dim "
-                 "extents (its view)", prove(inside, tv.assumptions + view.sizes, watch=watch),
-                 "all shapes and program ids")]
-    batch = [k for k in range(len(written)) if k not in (row_at, len(written) - 1)]
-    if len(tv.pids) < 2:
-        return rows
-    pid, other = tv.pids[1], z3.Int("pid1'")
-    moved = [z3.substitute(o, (pid, other)) for o in offsets]
-    written2, facts2 = view.unflatten(moved[:-2] + [moved[-2] + r, moved[-1] + c], "v")
-    _, facts = view.unflatten(offsets[:-2] + [offsets[-2] + r, offsets[-1] + c], "w")
-    count = z3.Product(*[view.extents[k] for k in batch]) if len(batch) > 1 else \
-        view.extents[batch[0]] if batch else z3.IntVal(1)
-    claim = z3.And(z3.Implies(pid != other, z3.Or(*[written[k] != written2[k] for k in batch] or [z3.BoolVal(False)])),
-                   tv.grid[1] == count)
-    # the batch id is split by div/rem by symbolic extents (nonlinear): bounded sizes, said so
-    bounded = [x <= 64 for x in tv.params.values()] if len(batch) > 1 else []
-    domain = "all sizes <= 64 (nonlinear div/rem split)" if bounded else "all batch sizes and program ids"
-    ranges = [r >= 0, r < shape[0], c >= 0, c < shape[1], other >= 0, other < tv.grid[1]]
-    rows.append(_row(kernel, replay, "coverage", "every batch element is stored by exactly one batch program id",
-                     prove(claim, tv.assumptions + view.sizes + facts + facts2 + ranges + bounded, timeout_ms=30000,
-                           watch={"pid1'": other, **watch}), domain))
+    rows.append(_row(kernel, replay, "in-bounds", *stored_inside(offsets, view, shape[1], tv.assumptions, watch)))
+    batch = batch_coverage(tv.pids, tv.grid, tv.params, tv.assumptions, offsets, view, (r, c, shape), watch)
+    if batch is not None:
+        rows.append(_row(kernel, replay, "coverage", *batch))
     return rows
 
 

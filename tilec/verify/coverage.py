@@ -1,0 +1,56 @@
+"""Where the batch program id stores, for any tile program: GEMM, attention, any store of a
+[rows, cols] tile at (batch offsets..., row0, col0), directly or through a row-major view.
+
+inside     the batch offsets lie inside the output's batch extents (of the view the kernel
+           stores through), and the tile's columns start at >= 0; when the column dim is a
+           merged one ([B, S, H*D]), the whole tile lies inside it, so each stored element is
+           one element of the tensor (this also makes the read-back indices of the other
+           checks non-vacuous: they exist)
+batch      distinct batch program ids store distinct batch elements, read back as the
+           output's own indices, and the grid has one id per batch element: a bijection
+"""
+
+from __future__ import annotations
+
+import z3
+
+from .solver import Outcome, prove
+
+
+def stored_inside(offsets: list, view, width: int, facts: list, watch: dict) -> tuple[str, Outcome, str]:
+    """The ``inside`` check for a store at ``offsets`` of a tile ``width`` columns wide."""
+    lead = offsets[:-2]
+    claims = [z3.And(o >= 0, o < e) for o, e in zip(lead, view.views)] + [offsets[-1] >= 0]
+    if len(view.groups[-1]) > 1:  # columns of several dims: the tile must not straddle the view's end
+        claims.append(offsets[-1] + width <= view.views[-1])
+    what = "batch and head-dim extents" if len(view.groups[-1]) > 1 else "batch extents"
+    return f"the stored tile lies inside the output's {what}", \
+        prove(z3.And(*claims), facts + view.sizes, watch=watch), "all shapes and program ids"
+
+
+def batch_coverage(pids: list, grid: list, params: dict, facts: list, offsets: list, view,
+                   tile: tuple, watch: dict) -> tuple[str, Outcome, str] | None:
+    """The ``batch`` check; ``tile`` is (row symbol, column symbol, [rows, cols]) of the stored
+    element; None for a kernel with no batch program id."""
+    pid = next((x for x in pids if str(x) == "pid1"), None)
+    if pid is None:
+        return None
+    r, c, shape = tile
+    row_at = view.groups[len(offsets) - 2][0]
+    other = z3.Int("pid1'")
+    moved = [z3.substitute(o, (pid, other)) for o in offsets]
+    own, tied = view.unflatten(offsets[:-2] + [offsets[-2] + r, offsets[-1] + c], "w")
+    own2, tied2 = view.unflatten(moved[:-2] + [moved[-2] + r, moved[-1] + c], "v")
+    batch = [k for k in range(len(own)) if k not in (row_at, len(own) - 1)]
+    count = z3.IntVal(1)
+    for k in batch:
+        count = count * view.extents[k]
+    differ = z3.Or(*[own[k] != own2[k] for k in batch]) if batch else z3.BoolVal(False)
+    claim = z3.And(z3.Implies(pid != other, differ), grid[1] == count)
+    # the batch id is split by div/rem by symbolic extents (nonlinear) when there are several
+    bounded = [x <= 64 for x in params.values()] if len(batch) > 1 else []
+    domain = "all sizes <= 64 (nonlinear div/rem split)" if bounded else "all batch sizes and program ids"
+    ranges = [r >= 0, r < shape[0], c >= 0, c < shape[1], other >= 0, other < grid[1]]
+    outcome = prove(claim, facts + view.sizes + tied + tied2 + ranges + bounded, timeout_ms=30000,
+                    watch={"pid1'": other, **watch})
+    return "every batch element is stored by exactly one batch program id", outcome, domain
