@@ -2,7 +2,7 @@
 head's rows through row-major views of the tensors' memory. It runs like the oracle at shapes
 that divide no tile (grouped heads, one key head, a causal mask, an output in another order),
 is proved, and kernels that read or store the wrong head, split the batch id wrongly or
-declare a wrong view are refuted."""
+declare a wrong view, or multiply P by the K tile, are refuted."""
 
 import re
 
@@ -93,11 +93,19 @@ def _view_of_wrong_dims(text: str) -> str:
     return text.replace('["B", "S", "H*D"], ta.name = "Q"', '["B", "S", "S*D"], ta.name = "Q"', 1)
 
 
+def _v_read_from_k(text: str) -> str:
+    """P·V reads the K buffer (the copies into the V buffer are all there, and in order)"""
+    allocs = re.findall(r"(%\d+) = \"tile\.alloc\"", text)
+    k, v = allocs[1], allocs[2]
+    return text.replace(f'"tile.smem_load"({v}, ', f'"tile.smem_load"({k}, ', 1)
+
+
 MUTANTS = [
     ("k-head-zero", _k_of_head_zero, "K is read at the reference's indices"),
     ("store-head-zero", _store_at_head_zero, "every batch element is stored by exactly one batch program id"),
     ("batch-split", _batch_split_by_b, "every batch element is stored by exactly one batch program id"),
     ("wrong-view", _view_of_wrong_dims, "Q: the kernel's view is the tensor's row-major memory"),
+    ("v-read-from-k", _v_read_from_k, "V is read at the reference's indices"),
 ]
 
 

@@ -1,6 +1,6 @@
 """Properties of attention tile programs (lowered from a ta.online group).
 
-swizzle    the Q, K and V shared tiles: bijections, conflict-free ldmatrix and cp.async
+swizzle    the Q, K and V shared tiles and the fragments (operand_layouts.py, as for every mma)
 pipeline   the resident Q tile and each K/V block have landed before they are read; no
 races      copy overwrites a stage that may still be read (as for GEMM, gemm.pipeline)
 equivalence one key block carries the online-softmax invariants
@@ -17,16 +17,16 @@ from __future__ import annotations
 import z3
 from torch_mlir import ir
 
-from tilec.dialects.tile import layout_of, register_layout, schedule_of
+from tilec.dialects.tile import schedule_of
 
-from . import gemm, layouts
-from .fragments import check_fragments
+from . import gemm
 from .attention_step import _Scalars, _online_step, _position
+from .operand_layouts import check_operand_layouts
 from .scalars import evaluate
 from .replay import Replay
 from .report import Result
-from .solver import prove
-from .symbolic import execute
+from .solver import Outcome, prove
+from .symbolic import execute, staged_copy
 from .views import view_of
 
 
@@ -44,37 +44,8 @@ def check_attention(tiled, replay) -> list[Result]:
     add = lambda prop, check, outcome, domain: rows.append(Result(
         kernel, "tile", prop, check, outcome.verdict, round(outcome.seconds, 4), domain, outcome.model, outcome.detail,
         replay(outcome.model, prop) if outcome.verdict == "counterexample" else ""))
-    mmas = [e for e in p.events if e.kind == "mma"]
-    for event in mmas:
-        n = ir.RankedTensorType(event.op.result.type).shape[1]
-        k = ir.RankedTensorType(event.op.operation.operands[0].type).shape[1]
-        tiling = register_layout(event.op.result.type).tiling(bm, n)
-        for which, operand in (("a", event.data["a"]), ("b", event.data["b"])):
-            if not (isinstance(operand, tuple) and operand[0] == "smem"):
-                continue
-            _, buf, _, transposed = operand
-            layout = layout_of(buf.owner.attributes["layout"])
-            name = f"{_source(p, buf)} tile {layout.shape[0]}x{layout.shape[1]}"
-            add("swizzle", f"{name}: the layout is a bijection onto shared memory", layouts.bijection(layout),
-                "every element of the tile")
-            add("swizzle", f"{name}: ldmatrix phases are free of bank conflicts",
-                layouts.ldmatrix_conflict_free(layout, tiling, which, transposed, k, 2),
-                "every warp, lane pair, fragment and k step")
-            add("swizzle", f"{name}: cp.async phases are free of bank conflicts",
-                layouts.cp_async_conflict_free(layout, 32 * warps, 2), "every warp, lane pair and copy iteration")
-    for event in mmas:  # every fragment where the PTX ISA's m16n8k16 tables put it
-        a_op, b_op = event.data["a"], event.data["b"]
-        m, n = ir.RankedTensorType(event.op.result.type).shape
-        k = ir.RankedTensorType(event.op.operation.operands[0].type).shape[1]
-        tiling = register_layout(event.op.result.type).tiling(m, n)
-        b_t = isinstance(b_op, tuple) and b_op[0] == "smem" and b_op[3]
-        if isinstance(a_op, tuple) and a_op[0] == "smem":
-            frags = check_fragments(tiling, k, a_op[3], b_t)
-        else:  # P·V: A is the accumulator of the scores, packed in registers
-            frags = check_fragments(tiling, k, b_transposed=b_t,
-                                    a_registers=register_layout(event.op.operation.operands[0].type).tiling(m, k))
-        for check, outcome, domain in frags:
-            add("equivalence", check, outcome, domain)
+    for prop, check, outcome, domain in check_operand_layouts(p, 32 * warps):
+        add(prop, check, outcome, domain)
     for prop, check, outcome in gemm.pipeline(p, None):
         add(prop, check, outcome, "all shapes, all key blocks")
     for check, outcome in _online_step(p, fn):
@@ -83,11 +54,6 @@ def check_attention(tiled, replay) -> list[Result]:
     from .gemm_values import offsets_not_negative
     add("in-bounds", *offsets_not_negative(execute(fn)), "all shapes, program ids and key blocks")
     return rows
-
-
-def _source(p, buf) -> str:
-    copy = next((e for e in p.events if e.kind == "copy" and e.data["dst"] == buf), None)
-    return copy.data["src"] if copy else "?"
 
 
 def _skipped_blocks_masked(p, fn, bm: int, bn: int):
@@ -179,19 +145,27 @@ def check_reference(tiled, fused, replay) -> list[Result]:
     for check, outcome in _head_dims(p, loop, ref, fused.body.operations[0]):
         add(check, outcome)
     # Q, K and V are read at the reference's indices
-    for name, buf_role, index in (("Q", "q", [offs[-2] + pos0, e_idx]), ("K", "k", [kt * bn + pos1, e_idx]),
-                                  ("V", "v", [kt * bn + pos1, e_idx])):
-        kernel_index, reference_index = ref.operand(buf_role, p, index, coords, e_idx, views)
-        if not kernel_index:  # no copy of this operand found: nothing to compare, and no solver call
-            from .solver import Outcome
-            add(f"{name} is read at the reference's indices",
-                Outcome("error", 0.0, {}, f"the kernel's {name} tile is not filled by a copy this check reads"))
+    # Q, K and V: the tiles the mmas read (Q·Kᵀ's A and B, P·V's B) hold the reference's elements
+    mmas = [e for e in p.events if e.kind == "mma"]
+    operands = {"Q": mmas[0].data["a"], "K": mmas[0].data["b"], "V": mmas[1].data["b"] if len(mmas) > 1 else None}
+    for name, role, local in (("Q", "q", (pos0, e_idx)), ("K", "k", (pos1, e_idx)), ("V", "v", (pos1, e_idx))):
+        check = f"{name} is read at the reference's indices"
+        tensor, reference_index = ref.operand(role, coords, e_idx, views)
+        operand = operands[name]
+        filled = staged_copy(p, operand[1]) if isinstance(operand, tuple) and operand[0] == "smem" else None
+        if filled is None or reference_index is None:  # nothing to compare, and no solver call
+            add(check, Outcome("error", 0.0, {}, f"the kernel's {name} tile is not one shared tile filled by "
+                                                 f"copies this check reads"))
             continue
-        claim = z3.And(*[a == b for a, b in zip(kernel_index, reference_index)])
-        add(f"{name} is read at the reference's indices",
-            prove(claim, bounds + [e_idx >= 0], watch={"kt": kt, "row": pos0, "key": pos1, "e": e_idx, **p.params,
-                                                       **{f"kernel {n}": x for n, x in enumerate(kernel_index)},
-                                                       **{f"reference {n}": x for n, x in enumerate(reference_index)}}))
+        src, origin = filled
+        kernel_index = origin[:-2] + [origin[-2] + local[0], origin[-1] + local[1]]
+        outcome = prove(z3.And(z3.BoolVal(src == tensor), *[a == b for a, b in zip(kernel_index, reference_index)]),
+                        bounds + [e_idx >= 0], watch={"kt": kt, "row": pos0, "key": pos1, "e": e_idx, **p.params,
+                                                      **{f"kernel {n}": x for n, x in enumerate(kernel_index)},
+                                                      **{f"reference {n}": x for n, x in enumerate(reference_index)}})
+        if src != tensor:
+            outcome.detail = f"the {name} tile is copied from {src}; the reference reads {tensor}"
+        add(check, outcome)
     return rows
 
 
@@ -296,9 +270,9 @@ class _Reference:
 
         return evaluate(self.body, s.vals, read, lambda v: s.vals.scalar(v.owner, []))[0]
 
-    def operand(self, role, p, index, coords, e, views):
-        """(kernel's index, reference's, both in the kernel's view) of the element ``index`` (row,
-        col) of the Q, K or V tile."""
+    def operand(self, role, coords, e, views):
+        """(tensor, the reference's index of Q, K or V in the kernel's view of it, None without
+        one) at the domain coordinates ``coords``, ``e`` the head-dim index."""
         cmaps = [self.positions(ir.AffineMapAttr(m).value) for m in ir.ArrayAttr(self.contract.attributes["maps"])]
         c_to_o = dict(zip(cmaps[2], self.scores))
         if role in ("q", "k"):
@@ -310,11 +284,8 @@ class _Reference:
             value = at.operation.operands[0]
             dims = [coords.get(d, e) for d in self.positions(ir.AffineMapAttr(at.attributes["map"]).value)]
         tensor, reference = self._through_remap(value, dims)
-        kernel = _kernel_index(p, tensor, role, index)
         view = views.get(tensor)
-        if view is None or view.groups is None:
-            return [], []
-        return kernel, view.flatten(reference)
+        return tensor, (view.flatten(reference) if view is not None and view.groups is not None else None)
 
     def _through_remap(self, value, dims):
         owner = value.owner
@@ -329,29 +300,3 @@ def _is_one(value) -> bool:
     owner = value.owner
     return not isinstance(owner, ir.Block) and owner.operation.name == "arith.constant" and \
         ir.FloatAttr(owner.attributes["value"]).value == 1.0
-
-
-def _kernel_index(p, tensor: str, role: str, index):
-    """Global index the tile program reads for element (row, col) of its Q / K / V tile."""
-    kt, _, _, _ = p.loops["main"]
-    s_iv, _, P, _ = p.loops["prologue"]
-    copies = [e for e in p.events if e.kind == "copy" and e.data["src"] == tensor]
-    if role == "q":
-        once = [e for e in copies if e.loop == ""]
-        if not once:
-            return []
-        offs = once[0].data["offsets"]
-        row = index[0] - p.events[[e.kind for e in p.events].index("store")].data["offsets"][-2]
-        return offs[:-2] + [offs[-2] + row, offs[-1] + index[1]]
-    pro = [e for e in copies if e.loop == "prologue"]
-    main = [e for e in copies if e.loop == "main"]
-    if not pro or not main:
-        return []
-    at = lambda a, b: z3.If(kt < P, z3.substitute(a, (s_iv, kt)), z3.substitute(b, (kt, kt - P)))
-    offs = [at(a, b) for a, b in zip(pro[0].data["offsets"], main[0].data["offsets"])]
-    # index[0] is the global key j: row j - kt*bn of the block the copy of block kt brought in
-    return offs[:-2] + [offs[-2] + (index[0] - _block_origin(p, kt)), offs[-1] + index[1]]
-
-
-def _block_origin(p, kt):
-    return kt * schedule_of(p.fn).bn

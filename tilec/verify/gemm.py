@@ -11,7 +11,6 @@ in-bounds  tile offsets are never negative (the tensor-extent masks bound them a
 from __future__ import annotations
 
 import z3
-from torch_mlir import ir
 
 from tilec.dialects.tile import schedule_of
 

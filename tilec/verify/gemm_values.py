@@ -16,7 +16,7 @@ from tilec.dialects.tile import schedule_of
 
 from .scalars import Values, evaluate
 from .solver import Outcome, prove
-from .symbolic import Program, dim
+from .symbolic import Program, dim, staged_copy
 
 
 class Reference:
@@ -106,7 +106,6 @@ def operand_indices(p: Program, ref: Reference, mma=None) -> list[tuple[str, Out
     """acc[i][j] += A[...] * B[...] at the reference's indices, for the copy that filled the stage
     (``mma``: the mma event of this contraction; the first one by default)."""
     kt, _, nk, _ = p.loops["main"]
-    s_iv, _, P, _ = p.loops["prologue"]
     sched = schedule_of(p.fn).items()
     store = next(e for e in p.events if e.kind == "store")
     offsets = store.data["offsets"]
@@ -133,17 +132,13 @@ def operand_indices(p: Program, ref: Reference, mma=None) -> list[tuple[str, Out
             continue
         _, buf, _, transposed = operand
         r, c = (local[1], local[0]) if transposed else local
-        fill = [e for e in p.events if e.kind == "copy" and e.data["dst"] == buf]
-        pro = [e for e in fill if e.loop == "prologue"]
-        main = [e for e in fill if e.loop == "main"]
-        if not pro or not main or any(e.data["src"] != fill[0].data["src"] for e in fill):
+        filled = staged_copy(p, buf)
+        if filled is None:
             results.append((f"operand {which} reads {name}",
-                            Outcome("counterexample", 0.0, {"buffer source": fill[0].data["src"] if fill else None},
+                            Outcome("counterexample", 0.0, {},
                                     f"the shared buffer of operand {which} is not filled from {name}")))
             continue
-        src = fill[0].data["src"]
-        at = lambda n, e_pro, e_main: z3.If(n < P, z3.substitute(e_pro, (s_iv, n)), z3.substitute(e_main, (kt, n - P)))
-        kernel = [at(kt, a, b) for a, b in zip(pro[0].data["offsets"], main[0].data["offsets"])]
+        src, kernel = filled
         lead = len(kernel) - 2
         kernel = kernel[:lead] + [kernel[lead] + r, kernel[lead + 1] + c]
         reference = [domain[d] for d in positions]

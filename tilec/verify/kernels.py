@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
-from tilec.dialects.tile import layout_of, register_layout, schedule_of
+from tilec.dialects.tile import schedule_of
 
-from . import gemm, gemm_values, layouts
-from .fragments import check_fragments
-from .gemm_prologue import staged
+from . import gemm, gemm_values
 from .gemm_views import check_views
+from .operand_layouts import check_operand_layouts
 from .replay import Replay
 from .report import Result
 from .symbolic import execute
@@ -110,8 +109,6 @@ def check_tile(tiled, reference, replay) -> list[Result]:
     kernel = ir.StringAttr(fn.attributes["sym_name"]).value
     sched = schedule_of(fn)
     p = execute(fn)
-    mma = next(e for e in p.events if e.kind == "mma")
-    tiling = register_layout(mma.op.result.type).tiling(sched.bm, sched.bn)  # the layout the IR gives the accumulator
     threads = sched.threads
     refs = gemm_values.references(ref_fn, p.params)
     ref = next(iter(refs.values()))
@@ -119,32 +116,8 @@ def check_tile(tiled, reference, replay) -> list[Result]:
     rows = []
     add = lambda prop, check, outcome, domain=SYMBOLIC: rows.append(
         _row(kernel, prop, check, outcome, domain, replay(outcome.model, prop)))
-    smem = [isinstance(x, tuple) and x[0] == "smem" for x in (mma.data["a"], mma.data["b"])]
-    sixteen = all(smem) and not any(isinstance(ir.MemRefType(x[1].type).element_type, ir.F32Type)
-                                    for x in (mma.data["a"], mma.data["b"]))
-    unwrap = lambda x: staged(p, x[1]) if isinstance(x, tuple) and x[0] == "op" else x  # a prologue map's tile
-    seen = []
-    for which, operand in [(w, unwrap(x)) for e in mmas for w, x in (("a", e.data["a"]), ("b", e.data["b"]))]:
-        if not (isinstance(operand, tuple) and operand[0] == "smem") or operand[1] in seen:
-            continue
-        _, buf, _, transposed = operand
-        seen.append(buf)
-        layout = layout_of(buf.owner.attributes["layout"])
-        element = 4 if isinstance(ir.MemRefType(buf.type).element_type, ir.F32Type) else 2
-        name = f"{which.upper()} tile {layout.shape[0]}x{layout.shape[1]}"
-        domain = f"every element of the {layout.shape[0]}x{layout.shape[1]} tile"
-        add("swizzle", f"{name}: the layout is a bijection onto shared memory", layouts.bijection(layout), domain)
-        if element == 2 and sixteen:  # the operands ldmatrix reads (f32 FMAs read elements one by one)
-            add("swizzle", f"{name}: ldmatrix phases are free of bank conflicts",
-                layouts.ldmatrix_conflict_free(layout, tiling, which, transposed, sched.bk, element),
-                "every warp, lane pair, fragment and k step")
-        add("swizzle", f"{name}: cp.async phases are free of bank conflicts",
-            layouts.cp_async_conflict_free(layout, threads, element), "every warp, lane pair and copy iteration")
-    add("coverage", "accumulator fragments hold every tile element exactly once", layouts.fragments_cover_tile(tiling),
-        "every warp, lane, mma tile and register")
-    if sixteen:  # 16-bit staged operands: ldmatrix and mma.sync (else f32 FMAs, as the emitter decides)
-        for check, outcome, domain in check_fragments(tiling, sched.bk, mma.data["a"][3], mma.data["b"][3]):
-            add("equivalence", check, outcome, domain)
+    for prop, check, outcome, domain in check_operand_layouts(p, threads):
+        add(prop, check, outcome, domain)
     check, outcome = gemm.output_coverage(p)
     add("coverage", check, outcome, "M, N <= 4096 (the raster divides by a grid size; Z3 integer arithmetic)")
     for prop, check, outcome, domain in _store_coverage(p, ref_fn):
