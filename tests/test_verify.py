@@ -395,7 +395,7 @@ ATTENTION_MUTANTS["wrong grouped head index"] = ("gqa_attention", lambda t: re.s
 def test_broken_attention_tile_kernels_are_refuted(name):
     from tilec.driver import tile_pipeline
     from tilec.verify.attention import check_attention, check_reference
-    from tilec.verify.online_output import check_output
+    from tilec.verify.stored_value import check_stored_value
 
     example, mutate = ATTENTION_MUTANTS[name] if isinstance(ATTENTION_MUTANTS[name], tuple) else \
         ("causal_attention", ATTENTION_MUTANTS[name])
@@ -407,7 +407,7 @@ def test_broken_attention_tile_kernels_are_refuted(name):
         fused = load_spec(str(EXAMPLES / f"{example}.ta"))
         run_passes(fused, ["ta-specialize-shapes{shapes=D=64}"] + tile_pipeline("")[:-2])
         results = check_attention(module, "a.ta") + check_reference(module, fused, "a.ta") + \
-            check_output(module, fused, lambda model, prop: "tilec run ...")
+            check_stored_value(module, fused, lambda model, prop: "tilec run ...")
     refuted = [r for r in results if r.verdict in ("counterexample", "error")]
     assert refuted, f"{name}: every property was still proved"
 

@@ -14,7 +14,7 @@ from torch_mlir import ir
 
 from tilec.dialects.tile import schedule_of
 
-from .scalars import Values, evaluate
+from .scalars import Values
 from .solver import Outcome, prove
 from .symbolic import Program, dim, staged_copy
 
@@ -184,17 +184,6 @@ def accumulates_across_k(p: Program) -> tuple[str, Outcome]:
     return "each K step adds A·B to the accumulator the loop carries", outcome
 
 
-def _accumulator_of(p: Program, kind, default: int) -> int:
-    """The ta contraction whose accumulator a kernel value is (an mma, or the loop's result slot)."""
-    if kind[0] == "mma":
-        return computes(kind[1], default)
-    loop = p.loops["main"][3]
-    inits = list(loop.operation.operands)[3:]
-    slot = next(k for k, v in enumerate(inits) if v == kind[1])
-    yielded = list(loop.regions[0].blocks[0].operations)[-1].operation.operands[slot]
-    return computes(yielded.owner, default)
-
-
 def _constant_tile(value):
     op = value.owner
     if isinstance(op, ir.Block) or op.operation.name != "tile.map":
@@ -215,54 +204,6 @@ def offsets_not_negative(p: Program) -> tuple[str, Outcome]:
             claims += [o >= 0 for o in e.data["offsets"]]
     return "every tile offset is >= 0 (the extent masks bound it above)", \
         prove(z3.And(*claims), bounds, watch={"kt": kt, "s": s_iv, **p.params, **{f"pid{n}": x for n, x in enumerate(p.pids)}})
-
-
-def epilogue_equivalence(p: Program, ref: Reference) -> tuple[str, Outcome]:
-    """The stored value of element (i, j) equals the reference's output expression."""
-    store = next(e for e in p.events if e.kind == "store")
-    offsets = store.data["offsets"]
-    i, j = z3.Ints("i j")
-    # each contraction's accumulator: equal on both sides by the operand-index proof
-    acc = lambda n: z3.Real(f"acc{n}")
-    vals = Values(p.params)
-    coords = [i, j]
-
-    def kernel_value(value, at: list):
-        kind = p.values.get(value)
-        if isinstance(kind, tuple) and kind[0] in ("loop-result", "mma"):
-            return acc(_accumulator_of(p, kind, ref.number))
-        if isinstance(kind, tuple) and kind[0] == "gload":
-            _, name, offs = kind
-            lead = len(offs) - len(at)
-            return vals.tensor(name, offs[:lead] + [o + c for o, c in zip(offs[lead:], at)])
-
-        def read(op, local):
-            if op.operation.name != "tile.elem":
-                return None
-            dims = [ir.AffineDimExpr(e).position for e in ir.AffineMapAttr(op.attributes["map"]).value.results]
-            return kernel_value(op.operation.operands[0], [at[d] for d in dims])
-
-        return evaluate(value.owner.regions[0].blocks[0], vals, read, lambda v: _outer(p, v, vals))
-
-    domain = offsets[:-2] + [offsets[-2] + i, offsets[-1] + j]
-
-    def reference_value(value):
-        if value in ref.accumulators:
-            return acc(ref.accumulators[value])
-
-        def earlier(src, dims):
-            if dims != list(range(len(domain))):
-                raise ValueError("a reference map reads an earlier result at other indices")
-            return reference_value(src)
-
-        read = ta_reader(p, vals, ref.names, lambda dims: [domain[d] for d in dims], earlier)
-        return evaluate(value.owner.regions[0].blocks[0], vals, read, lambda v: vals.scalar(v.owner, []))
-
-    kernel = kernel_value(store.data["value"], coords)
-    reference = reference_value(ref.result)
-    watch = {"i": i, "j": j, "kernel": kernel, "reference": reference, **p.params}
-    return "the stored value of (i, j) is the reference's epilogue of the accumulator", \
-        prove(kernel == reference, p.assumptions + [i >= 0, j >= 0], watch=watch)
 
 
 def ta_reader(p: Program, vals: "Values", names: dict, indices, other=None):

@@ -42,10 +42,10 @@ def _check_build(build, path: str) -> list[Result]:
         return check_rows(build.tile, fused, replay)
     if "tile.reduce" in str(fn):  # a running state over key blocks: the online group's checks
         from .attention import check_attention, check_reference
-        from .online_output import check_output
+        from .stored_value import check_stored_value
 
         return check_attention(build.tile, replay) + check_reference(build.tile, fused, replay) + \
-            check_output(build.tile, fused, replay)
+            check_stored_value(build.tile, fused, replay)
     return check_tile(build.tile, fused, replay)
 
 
@@ -74,26 +74,6 @@ def check_rewrites(steps: list, seen: set | None = None) -> list[Result]:
     return rows
 
 
-def _store_coverage(p, ref_fn) -> list:
-    """Where the batch program id stores (coverage.py), the output read as the reference's."""
-    import z3
-
-    from .coverage import batch_coverage, stored_inside
-    from .views import view_of
-
-    store = next(e for e in p.events if e.kind == "store")
-    _, name, dims = next(a for a in p.args.values() if a[1] == store.data["dst"])
-    view = view_of(ref_fn, name, dims, p.params, p.assumptions)
-    if view.groups is None:
-        return [("equivalence", *view.check(), "the output's dims")]
-    offsets, shape = store.data["offsets"], ir.RankedTensorType(store.op.operation.operands[0].type).shape
-    r, c = z3.Ints("r c")
-    watch = {**p.params, **{str(x): x for x in p.pids}}
-    rows = [("in-bounds", *stored_inside(offsets, view, shape[1], p.assumptions, watch))]
-    batch = batch_coverage(p.pids, p.grid, p.params, p.assumptions, offsets, view, (r, c, shape), watch)
-    return rows + ([("coverage", *batch)] if batch else [])
-
-
 def _row(kernel, prop, check, outcome, domain, replay="") -> Result:
     return Result(kernel, "tile", prop, check, outcome.verdict, round(outcome.seconds, 4), domain,
                   outcome.model, outcome.detail, replay if outcome.verdict == "counterexample" else "")
@@ -120,8 +100,6 @@ def check_tile(tiled, reference, replay) -> list[Result]:
         add(prop, check, outcome, domain)
     check, outcome = gemm.output_coverage(p)
     add("coverage", check, outcome, "M, N <= 4096 (the raster divides by a grid size; Z3 integer arithmetic)")
-    for prop, check, outcome, domain in _store_coverage(p, ref_fn):
-        add(prop, check, outcome, domain)
     add("coverage", *gemm.k_coverage(p, ref.size_k))
     for check, outcome in check_views(p, ref):  # several reduced indices read as one
         add("equivalence", check, outcome, "all shapes (symbolic extents)")
@@ -138,7 +116,7 @@ def check_tile(tiled, reference, replay) -> list[Result]:
     add("equivalence", *gemm_values.accumulates_across_k(p), "every K step (structural)")
     for slot in range(len(mmas)):
         add("equivalence", *gemm_values.accumulator_starts_at_zero(p, slot), "the initial accumulator tile")
-    add("equivalence", *gemm_values.epilogue_equivalence(p, ref),
-        "every output element; inputs, exp/erf/tanh and dtype casts uninterpreted (real arithmetic)")
     add("in-bounds", *gemm_values.offsets_not_negative(p))
-    return rows
+    from .stored_value import check_stored_value  # the epilogue and where the batch id stores, as for every form
+
+    return rows + check_stored_value(tiled, reference, replay)
