@@ -20,13 +20,14 @@ from torch_mlir import ir
 from tilec.dialects.tile import schedule_of
 
 from . import gemm
-from .attention_step import _Scalars, _online_step, _position
+from .attention_step import _Scalars, _online_step
 from .operand_layouts import check_operand_layouts
 from .scalars import evaluate
 from .replay import Replay
 from .report import Result
 from .solver import Outcome, prove
 from .symbolic import execute, staged_copy
+from .tile_values import TileValues
 from .views import view_of
 
 
@@ -130,7 +131,8 @@ def check_reference(tiled, fused, replay) -> list[Result]:
     coords = {d: x for d, x in zip(ref.out_dims, own) if d != ref.out_dims[-1]}
     coords[ref.j] = kt * bn + pos1
     width = ir.RankedTensorType(store.op.operation.operands[0].type).shape[1]
-    facts += [col >= 0, col < width] + [f for view in views.values() for f in view.sizes]
+    facts += [col >= 0, col < width] + [f for view in views.values() for f in view.sizes] + \
+        [z3.And(x >= 0, x < e) for x, e in zip(own, out.extents)]  # an element of the output
     # the stabiliser x(i, j), for keys inside the sequence
     body = loop.regions[0].blocks[0]
     maxes = [op for op in body.operations if op.operation.name == "tile.reduce" and
@@ -182,23 +184,14 @@ def _cells(outcome, replay, domain) -> tuple:
 
 
 def _stabiliser_value(s, p, x_map, score):
-    """The tile program's x: its stabiliser map, the scores a symbol, -inf a constant."""
-    def read(inner, local):
-        name = inner.operation.name
-        if name == "tile.index":
-            return _position(inner)
-        if name != "tile.elem":
-            return None
-        src = inner.operation.operands[0]
-        if src.owner.operation.name == "tile.mma":
-            return score
-        _, tensor, offs = p.values.get(src)
-        dims = [ir.AffineDimExpr(e).position for e in ir.AffineMapAttr(inner.attributes["map"]).value.results]
-        lead = len(offs) - len(dims)
-        pos = [z3.Int("pos0"), z3.Int("pos1")]
-        return s.vals.tensor(tensor, offs[:lead] + [o + pos[d] for o, d in zip(offs[lead:], dims)])
-
-    return evaluate(x_map.regions[0].blocks[0], s.vals, read, s._outer)
+    """The tile program's x at (pos0, pos1): its stabiliser map by the tile ops' one semantics
+    (tile_values.py: a bias tile inside its tensor, else its padding), the scores a symbol."""
+    tv = TileValues.over(p, s.vals)
+    for inner in x_map.regions[0].blocks[0].operations:
+        src = inner.operation.operands[0] if inner.operation.name == "tile.elem" else None
+        if src is not None and not isinstance(src.owner, ir.Block) and src.owner.operation.name == "tile.mma":
+            tv.substitute[src] = lambda coords: score
+    return tv.value(x_map.result, [z3.Int("pos0"), z3.Int("pos1")])
 
 
 def _head_dims(p, loop, ref, fused_fn):

@@ -18,12 +18,12 @@ tile.load masks them), exp and casts uninterpreted (real arithmetic).
 from __future__ import annotations
 
 import z3
-from torch_mlir import ir
 
-from .gemm_values import _outer, ta_reader
+from .gemm_values import ta_reader
 from .scalars import Values, evaluate
+from .tile_values import TileValues
 from .solver import Outcome, prove
-from .symbolic import Program, dim
+from .symbolic import Program
 
 
 def staged(p: Program, map_op):
@@ -52,31 +52,18 @@ def check_prologue(p: Program, ref, n: int, map_op, domain: dict, local: tuple, 
 
 
 def _kernel_value(p: Program, vals: Values, map_op, local: tuple, x):
-    def read(op, _):
-        name = op.operation.name
-        if name == "tile.index":
-            return local[ir.IntegerAttr(op.attributes["dim"]).value]
-        if name != "tile.elem":
-            return None
-        known = p.values.get(op.operation.operands[0])
-        coords = [local[ir.AffineDimExpr(e).position] for e in ir.AffineMapAttr(op.attributes["map"]).value.results]
-        if isinstance(known, tuple) and known[0] == "smem":
-            return x
-        if isinstance(known, tuple) and known[0] == "gload":
-            return _gload(p, vals, known, coords, op.operation.operands[0].owner)
-        raise ValueError("a prologue map reads a tile that is neither staged nor loaded")
-    return evaluate(map_op.regions[0].blocks[0], vals, read, lambda v: _outer(p, v, vals))
-
-
-def _gload(p: Program, vals: Values, known, coords: list, load_op):
-    """A tile.load element: the input inside its dims, else the padding."""
-    _, name, offsets = known
-    dims = next(d for role, n, d in p.args.values() if n == name)
-    lead = len(offsets) - len(coords)
-    index = offsets[:lead] + [o + c for o, c in zip(offsets[lead:], coords)]
-    inside = z3.And(*[z3.And(i >= 0, i < dim(d, p.params)) for i, d in zip(index, dims)])
-    pad = z3.RealVal(ir.FloatAttr(load_op.attributes["padding"]).value)
-    return z3.If(inside, vals.tensor(name, index), pad)
+    """The prologue map at the staged element (``x``, its tile read as that element) by the tile
+    ops' one semantics (tile_values.py): a loaded vector inside its dims, else its padding."""
+    tv = TileValues.over(p, vals)
+    for inner in map_op.regions[0].blocks[0].operations:
+        if inner.operation.name == "tile.elem":
+            src = inner.operation.operands[0]
+            known = p.values.get(src)
+            if isinstance(known, tuple) and known[0] == "smem":
+                tv.substitute[src] = lambda coords: x
+            elif not (isinstance(known, tuple) and known[0] == "gload"):
+                raise ValueError("a prologue map reads a tile that is neither staged nor loaded")
+    return tv.value(map_op.result, list(local))
 
 
 def _reference_value(p: Program, vals: Values, ref, map_op, op_map: list, domain: dict):

@@ -223,14 +223,3 @@ def ta_reader(p: Program, vals: "Values", names: dict, indices, other=None):
             raise ValueError("a prologue map reads a value that is not an input")
         return other(src, dims)
     return read
-
-
-def _outer(p: Program, value, vals: Values):
-    known = p.values.get(value)
-    if isinstance(known, tuple) and known[0] == "float":
-        return z3.RealVal(known[1])
-    if known is not None and not isinstance(known, tuple):
-        return known  # an index (a parameter)
-    return vals.scalar(value.owner, [])
-
-

@@ -52,6 +52,18 @@ class TileValues:
         self.substitute: dict = {}      # value -> fn(coords) replacing its default meaning
         self._walk(fn.entry_block)
 
+    @classmethod
+    def over(cls, p, vals: Values) -> "TileValues":
+        """The semantics of ``p``'s function (a symbolic.Program) on its own symbols: its index
+        values, program ids and loop indices, its inputs read through ``vals``."""
+        tv = cls.__new__(cls)
+        tv.fn, tv.params, tv.vals = p.fn, p.params, vals
+        tv.args = dict(p.args)
+        tv.assumptions = list(p.assumptions)
+        tv.index = {v: x for v, x in p.values.items() if isinstance(x, z3.ArithRef)}
+        tv.grid, tv.pids, tv.loops, tv.substitute = p.grid, p.pids, [], {}
+        return tv
+
     def dims(self, arg) -> list:
         """The Z3 extents of a tensor argument."""
         return [dim(d, self.params) for d in self.args[arg][2]]
