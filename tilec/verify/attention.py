@@ -122,12 +122,6 @@ def check_reference(tiled, fused, replay) -> list[Result]:
     offs = store.data["offsets"]
     own, facts = out.unflatten(offs[:-2] + [offs[-2] + pos0, offs[-1] + col], "o")
     ref.bind(out.groups[len(offs) - 2][0])
-    q = z3.Int("i")  # every query row is in the row block pid0 stores (the grid's rows reach them all)
-    pid0 = next(x for x in p.pids if str(x) == "pid0")
-    row_claim = z3.And(offs[-2] == pid0 * schedule_of(fn).bm, q / schedule_of(fn).bm < p.grid[0])
-    rows.append(Result(kernel, "tile", "coverage", "the grid reaches every query row: row block pid0 is stored at "
-                       "pid0 * bm", *_cells(prove(row_claim, p.assumptions + [q >= 0, q < out.extents[ref.i_at]],
-                                                  watch={"i": q, **p.params}), replay, "all shapes and program ids")))
     coords = {d: x for d, x in zip(ref.out_dims, own) if d != ref.out_dims[-1]}
     coords[ref.j] = kt * bn + pos1
     width = ir.RankedTensorType(store.op.operation.operands[0].type).shape[1]
@@ -175,12 +169,6 @@ def check_reference(tiled, fused, replay) -> list[Result]:
             outcome.detail = f"the {name} tile is copied from {src}; the reference reads {tensor}"
         add(check, outcome)
     return rows
-
-
-def _cells(outcome, replay, domain) -> tuple:
-    """The Result fields after the check's name, for a coverage row."""
-    return (outcome.verdict, round(outcome.seconds, 4), domain, outcome.model, outcome.detail,
-            replay(outcome.model, "coverage") if outcome.verdict == "counterexample" else "")
 
 
 def _stabiliser_value(s, p, x_map, score):
@@ -252,7 +240,7 @@ class _Reference:
 
     def bind(self, row: int) -> None:
         """The query index: the output's own dim ``row``, which the stored tile's rows run along."""
-        self.i, self.i_at = self.out_dims[row], row
+        self.i = self.out_dims[row]
         self.batch = [d for d in self.scores if d not in (self.i, self.j)]
 
     def stabiliser(self, coords, score, s):

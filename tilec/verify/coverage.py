@@ -54,3 +54,33 @@ def batch_coverage(pids: list, grid: list, params: dict, facts: list, offsets: l
     outcome = prove(claim, facts + view.sizes + tied + tied2 + ranges + bounded, timeout_ms=30000,
                     watch={"pid1'": other, **watch})
     return "every batch element is stored by exactly one batch program id", outcome, domain
+
+
+def tile_coverage(pids: list, grid: list, params: dict, facts: list, offsets: list, view, shape: list,
+                  watch: dict) -> tuple[str, Outcome, str]:
+    """The ``tiles`` check: program id 0 is a bijection onto the output's [rows, cols] tiles
+    (a grouped raster for GEMM, row blocks for attention): distinct ids store distinct tile
+    origins, each a multiple of the tile size inside the tile grid, and the grid has as many
+    ids as there are tiles. The origin is the output's own index (read back through a view:
+    attention stores at head-dim column 0 of its head)."""
+    bm, bn = shape
+    pid = next(x for x in pids if str(x) == "pid0")
+    other = z3.Int("pid0'")
+    row_at = view.groups[len(offsets) - 2][0]
+    origin = lambda offs, tag: view.unflatten(offs[:-2] + [offs[-2], offs[-1]], tag)
+    own, tied = origin(offsets, "t")
+    own2, tied2 = origin([z3.substitute(o, (pid, other)) for o in offsets], "u")
+    (m0, n0), (m1, n1) = (own[row_at], own[-1]), (own2[row_at], own2[-1])
+    rows, cols = view.extents[row_at], view.extents[-1]
+    tiles_m, tiles_n = (rows + bm - 1) / bm, (cols + bn - 1) / bn
+    claim = z3.And(z3.Implies(pid != other, z3.Or(m0 != m1, n0 != n1)), m0 >= 0, n0 >= 0, m0 % bm == 0,
+                   n0 % bn == 0, m0 < tiles_m * bm, n0 < tiles_n * bn, grid[0] == tiles_m * tiles_n)
+    base = facts + view.sizes + tied + tied2 + [other >= 0, other < grid[0]]
+    watch = {"pid0": pid, "pid0'": other, "row0": m0, "col0": n0, "grid": grid[0], **watch}
+    check = "every output tile is owned by exactly one CTA (program id 0 is a bijection onto the tiles)"
+    outcome = prove(claim, base, timeout_ms=10000, watch=watch)
+    if outcome.verdict != "unknown":
+        return check, outcome, "all shapes and program ids"
+    # a grouped raster divides by symbolic grid sizes (nonlinear integer arithmetic): bounded sizes, said so
+    bounded = prove(claim, base + [x <= 4096 for x in params.values()], timeout_ms=30000, watch=watch)
+    return check, bounded, "sizes <= 4096 (the raster divides by a grid size; Z3 integer arithmetic)"

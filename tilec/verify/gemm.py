@@ -1,6 +1,6 @@
 """Properties of a GEMM-family tile program (see symbolic.py for how it is read).
 
-coverage   every output tile is owned by exactly one CTA; every k < K lies in a K tile
+coverage   every k < K lies in a K tile (which CTA owns which output tile: coverage.py)
 pipeline   iteration kt reads the stage where tile kt landed, after its group completed,
            and no copy overwrites a stage while a thread may still read it (races)
 equivalence the accumulator of (i, j) sums A and B at the reference's indices: the ta
@@ -20,29 +20,6 @@ from .symbolic import Program
 
 def _loop_events(p: Program, loop: str) -> list:
     return [e for e in p.events if e.loop == loop]
-
-
-def output_coverage(p: Program) -> tuple[str, Outcome]:
-    store = next(e for e in p.events if e.kind == "store")
-    m0, n0 = store.data["offsets"][-2:]
-    s = schedule_of(p.fn)
-    bm, bn = s.bm, s.bn
-    pid = p.pids[0]
-    pid2 = z3.Int("pid0'")
-    m0b, n0b = (z3.substitute(x, (pid, pid2)) for x in (m0, n0))
-    dims = [p.values[a] for a, (role, _, _) in p.args.items() if role == "output"][0]
-    rows, cols = dims[-2], dims[-1]
-    grid_x = p.grid[0]
-    claim = z3.And(z3.Implies(pid != pid2, z3.Or(m0 != m0b, n0 != n0b)),
-                   m0 >= 0, n0 >= 0, m0 % bm == 0, n0 % bn == 0,
-                   m0 < (rows + bm - 1) / bm * bm, n0 < (cols + bn - 1) / bn * bn)
-    # as many CTAs as output tiles: with the map one-to-one and into the tiles, it reaches every tile
-    count = grid_x == ((rows + bm - 1) / bm) * ((cols + bn - 1) / bn)
-    bounded = [x <= 4096 for x in p.params.values()]
-    outcome = prove(z3.And(claim, count), p.assumptions + [pid2 >= 0, pid2 < grid_x] + bounded, timeout_ms=30000,
-                    watch={"pid": pid, "pid'": pid2, "m0": m0, "n0": n0, "grid": grid_x, **p.params})
-    return "every output tile is owned by exactly one CTA (the grouped raster is a bijection onto the tiles)", \
-        outcome
 
 
 def k_coverage(p: Program, size_k) -> tuple[str, Outcome]:

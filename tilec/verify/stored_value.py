@@ -1,5 +1,5 @@
 """What a tile program stores, against the fused ta, for any form with a pipelined loop (GEMM,
-SwiGLU, attention): the epilogue's values, and where the batch program id stores.
+SwiGLU, attention): the epilogue's values, and which CTA stores where (coverage.py).
 
 Each value the main loop carries has provenance: the ta op it computes, from the loop's
 ``tile.computes`` (an online group: a running max and its sums) or from the tile.mma it
@@ -21,7 +21,7 @@ from __future__ import annotations
 import z3
 from torch_mlir import ir
 
-from .coverage import batch_coverage, stored_inside
+from .coverage import batch_coverage, stored_inside, tile_coverage
 from .report import Result
 from .scalars import evaluate
 from .solver import prove
@@ -95,7 +95,9 @@ def check_stored_value(tiled, fused, replay) -> list[Result]:
     rows = [_row(kernel, replay, "equivalence", "the stored element is the fused ta's output at the element it is "
                  "stored at, from the values the loop carries", prove(stored == expected, tv.assumptions + ranges,
                                                                       timeout_ms=20000, watch=watch), DOMAIN),
-            _row(kernel, replay, "in-bounds", *stored_inside(offsets, view, shape[1], tv.assumptions, watch))]
+            _row(kernel, replay, "in-bounds", *stored_inside(offsets, view, shape[1], tv.assumptions, watch)),
+            _row(kernel, replay, "coverage", *tile_coverage(tv.pids, tv.grid, tv.params, tv.assumptions, offsets,
+                                                            view, shape, watch))]
     batch = batch_coverage(tv.pids, tv.grid, tv.params, tv.assumptions, offsets, view, (r, c, shape), watch)
     if batch is not None:
         rows.append(_row(kernel, replay, "coverage", *batch))
