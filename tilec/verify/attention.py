@@ -1,8 +1,6 @@
-"""Properties of attention tile programs (lowered from a ta.online group).
+"""The checks that belong to a ta.online group a tile program's main loop computes
+(attention; the layouts, pipeline, stored value and coverage are every form's: kernels.py).
 
-swizzle    the Q, K and V shared tiles and the fragments (operand_layouts.py, as for every mma)
-pipeline   the resident Q tile and each K/V block have landed before they are read; no
-races      copy overwrites a stage that may still be read (as for GEMM, gemm.pipeline)
 equivalence one key block carries the online-softmax invariants
               l * exp(m) = sum_j exp(x_j)    acc * exp(m) = sum_j exp(x_j) v_j
             from the keys before it to the keys up to its end: the new max is the max, each
@@ -19,9 +17,7 @@ from torch_mlir import ir
 
 from tilec.dialects.tile import schedule_of
 
-from . import gemm
 from .attention_step import _Scalars, _online_step
-from .operand_layouts import check_operand_layouts
 from .scalars import evaluate
 from .replay import Replay
 from .report import Result
@@ -32,28 +28,21 @@ from .views import view_of
 
 
 def check_attention(tiled, replay) -> list[Result]:
-    """Layout, pipeline, online-step, skipped-block and in-bounds properties of an attention
-    tile program; ``replay`` is a Replay (or the spec's path)."""
+    """The online step lemma and the key blocks a causal mask lets the loop skip, for the
+    ta.online group of an attention tile program; ``replay`` is a Replay (or the spec's path)."""
     fn = tiled.body.operations[0]
     if isinstance(replay, str):
         replay = Replay.of(replay, fn)
     kernel = ir.StringAttr(fn.attributes["sym_name"]).value
     sched = schedule_of(fn)
-    bm, bn, warps = sched.bm, sched.bn, sched.warps
     p = execute(fn)
     rows = []
     add = lambda prop, check, outcome, domain: rows.append(Result(
         kernel, "tile", prop, check, outcome.verdict, round(outcome.seconds, 4), domain, outcome.model, outcome.detail,
         replay(outcome.model, prop) if outcome.verdict == "counterexample" else ""))
-    for prop, check, outcome, domain in check_operand_layouts(p, 32 * warps):
-        add(prop, check, outcome, domain)
-    for prop, check, outcome in gemm.pipeline(p, None):
-        add(prop, check, outcome, "all shapes, all key blocks")
     for check, outcome in _online_step(p, fn):
         add("equivalence", check, outcome, "every row and key; every sequence length by induction over key blocks")
-    add("coverage", *_skipped_blocks_masked(p, fn, bm, bn), "all shapes, program ids, rows and skipped keys")
-    from .gemm_values import offsets_not_negative
-    add("in-bounds", *offsets_not_negative(execute(fn)), "all shapes, program ids and key blocks")
+    add("coverage", *_skipped_blocks_masked(p, fn, sched.bm, sched.bn), "all shapes, program ids, rows and skipped keys")
     return rows
 
 

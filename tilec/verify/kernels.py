@@ -6,14 +6,16 @@ from torch_mlir import ir
 
 from tilec.dialects.tile import schedule_of
 
-from . import gemm, gemm_values
-from .gemm_views import check_views
+from . import gemm_values
+from .contraction import check_contraction
 from .operand_layouts import check_operand_layouts
+from .staging import check_staging
 from .replay import Replay
 from .report import Result
+from .stored_value import check_stored_value
 from .symbolic import execute
 
-SYMBOLIC = "all shapes (M, N, K >= 1), all program ids, k tiles and lanes"
+SYMBOLIC = "all shapes, all program ids, loop iterations and lanes"
 
 
 def check_build(build, path: str) -> list[Result]:
@@ -40,12 +42,6 @@ def _check_build(build, path: str) -> list[Result]:
         from .rows import check_rows
 
         return check_rows(build.tile, fused, replay)
-    if "tile.reduce" in str(fn):  # a running state over key blocks: the online group's checks
-        from .attention import check_attention, check_reference
-        from .stored_value import check_stored_value
-
-        return check_attention(build.tile, replay) + check_reference(build.tile, fused, replay) + \
-            check_stored_value(build.tile, fused, replay)
     return check_tile(build.tile, fused, replay)
 
 
@@ -80,41 +76,29 @@ def _row(kernel, prop, check, outcome, domain, replay="") -> Result:
 
 
 def check_tile(tiled, reference, replay) -> list[Result]:
-    """GEMM-family tile properties of ``tiled`` against the canonical ta ``reference``;
-    ``replay`` is a Replay (or a spec path: the kernel's own schedule, no fixed sizes)."""
+    """The tile properties of ``tiled``, a program with a pipelined main loop (GEMM, SwiGLU,
+    attention), against the fused ta ``reference``: the checks every such program gets, then
+    those of the ta ops its loop computes (provenance: ``tile.computes`` on the loop for a
+    ta.online group, on its mmas for contractions). ``replay`` is a Replay (or a spec path:
+    the kernel's own schedule, no fixed sizes)."""
     fn = tiled.body.operations[0]
     if isinstance(replay, str):
         replay = Replay.of(replay, fn)
-    ref_fn = reference.body.operations[0]
     kernel = ir.StringAttr(fn.attributes["sym_name"]).value
-    sched = schedule_of(fn)
     p = execute(fn)
-    threads = sched.threads
-    refs = gemm_values.references(ref_fn, p.params)
-    ref = next(iter(refs.values()))
-    mmas = [e for e in p.events if e.kind == "mma"]
     rows = []
-    add = lambda prop, check, outcome, domain=SYMBOLIC: rows.append(
-        _row(kernel, prop, check, outcome, domain, replay(outcome.model, prop)))
-    for prop, check, outcome, domain in check_operand_layouts(p, threads):
+    add = lambda prop, check, outcome, domain=None: rows.append(
+        _row(kernel, prop, check, outcome, domain or SYMBOLIC, replay(outcome.model, prop)))
+    for prop, check, outcome, domain in check_operand_layouts(p, schedule_of(fn).threads):
         add(prop, check, outcome, domain)
-    add("coverage", *gemm.k_coverage(p, ref.size_k))
-    for check, outcome in check_views(p, ref):  # several reduced indices read as one
-        add("equivalence", check, outcome, "all shapes (symbolic extents)")
-    for prop, check, outcome in gemm.pipeline(p, ref):
+    for prop, check, outcome in check_staging(p):
         add(prop, check, outcome)
-    for event in mmas:  # each mma accumulates the contraction it computes (provenance)
-        number = gemm_values.computes(event.op, ref.number)
-        if number not in refs:
-            add("equivalence", f"an mma computes ta op #{number}", gemm_values.Outcome(
-                "error", 0.0, {}, f"ta op #{number} is not a contraction of the reference"))
-            continue
-        for check, outcome in gemm_values.operand_indices(p, refs[number], event):
-            add("equivalence", check, outcome)
-    add("equivalence", *gemm_values.accumulates_across_k(p), "every K step (structural)")
-    for slot in range(len(mmas)):
-        add("equivalence", *gemm_values.accumulator_starts_at_zero(p, slot), "the initial accumulator tile")
     add("in-bounds", *gemm_values.offsets_not_negative(p))
-    from .stored_value import check_stored_value  # the epilogue and where the batch id stores, as for every form
+    if "tile.computes" in p.loops["main"][3].attributes:  # a ta.online group: its step lemma, its reads
+        from .attention import check_attention, check_reference
 
+        rows += check_attention(tiled, replay) + check_reference(tiled, reference, replay)
+    else:
+        for prop, check, outcome, domain in check_contraction(p, reference.body.operations[0]):
+            add(prop, check, outcome, domain)
     return rows + check_stored_value(tiled, reference, replay)

@@ -1,18 +1,19 @@
-"""Properties of a GEMM-family tile program (see symbolic.py for how it is read).
+"""The pipelined main loop of any tile program (GEMM's K tiles, attention's key blocks, a
+resident tile copied once before the loop), read from its events (symbolic.py):
 
-coverage   every k < K lies in a K tile (which CTA owns which output tile: coverage.py)
-pipeline   iteration kt reads the stage where tile kt landed, after its group completed,
-           and no copy overwrites a stage while a thread may still read it (races)
-equivalence the accumulator of (i, j) sums A and B at the reference's indices: the ta
-           contraction's index maps, for every CTA, k tile and k step; it starts at 0
-in-bounds  tile offsets are never negative (the tensor-extent masks bound them above)
+pipeline   iteration kt waits until the commit group holding what it reads has completed,
+           and reads the stage that tile was copied to
+races      a barrier separates the wait from the shared-memory reads; no copy issued after
+           tile kt's overwrites its stage before it is read; no thread copies into a stage
+           another thread may still be reading
+
+The prologue (``tile.prologue``) and the loop's ``tile.stages`` say where the copies go;
+proved for every iteration kt and every shape.
 """
 
 from __future__ import annotations
 
 import z3
-
-from tilec.dialects.tile import schedule_of
 
 from .solver import Outcome, prove
 from .symbolic import Program
@@ -22,16 +23,7 @@ def _loop_events(p: Program, loop: str) -> list:
     return [e for e in p.events if e.loop == loop]
 
 
-def k_coverage(p: Program, size_k) -> tuple[str, Outcome]:
-    iv, lb, ub, _ = p.loops["main"]
-    bk = schedule_of(p.fn).bk
-    k = z3.Int("k")
-    claim = z3.And(lb == 0, k / bk < ub)
-    return "every k < K lies in one of the K tiles the loop visits", \
-        prove(claim, p.assumptions + [k >= 0, k < size_k], watch={"k": k, **p.params, "tiles": ub})
-
-
-def pipeline(p: Program, reference) -> list[tuple[str, str, Outcome]]:
+def check_staging(p: Program) -> list[tuple[str, str, Outcome]]:
     """Stage/group/barrier discipline of the main loop; see the module docstring."""
     kt, lb, nk, _ = p.loops["main"]
     s_iv, _, P, _ = p.loops["prologue"]
