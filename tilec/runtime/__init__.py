@@ -8,7 +8,16 @@ launched) cuda-bindings: it runs where tilec compiled nothing, e.g. a GPU
 machine without MLIR. It never imports tilec's compiler, MLIR or z3.
 """
 
-from .kernel import Kernel, load
 from .package import PackageError, read_package
 
 __all__ = ["Kernel", "PackageError", "load", "read_package"]
+
+
+def __getattr__(name: str):
+    """Kernel and load import torch: only when asked for, so that writing a package (the
+    compiler's side, tilec.runtime.package) does not pay torch's start-up."""
+    if name in ("Kernel", "load"):
+        from . import kernel
+
+        return getattr(kernel, name)
+    raise AttributeError(f"module 'tilec.runtime' has no attribute '{name}'")
