@@ -98,6 +98,16 @@ def build_cases(names: list[str], out: Path, target: str) -> tuple[dict, list[st
     return manifest, failed
 
 
+def build_fixture(name: str, out: Path, target: str) -> str:
+    """The cubin of a hand-written CUDA fixture beside this file (tests of the runtime's own
+    parts, such as its TMA tensor maps); its file name under ``out``."""
+    from tilec.codegen.compile import compile_cuda
+
+    cubin, _ = compile_cuda((Path(__file__).parent / f"{name}.cu").read_text(), name, target)
+    (out / f"{name}.{target}.cubin").write_bytes(cubin)
+    return f"{name}.{target}.cubin"
+
+
 def uncovered_examples() -> list[str]:
     """Examples that lower to a tile kernel but no case runs: a form the suite would miss."""
     covered = {case.spec for case in CASES.values()}
@@ -137,6 +147,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"no case named {', '.join(unknown)} (cases: {', '.join(CASES)})")
     out = Path(args.out)
     manifest, failed = build_cases(args.only or list(CASES), out, args.target)
+    if args.target == "sm_90a":  # the tensor-map fixture: TMA needs sm_90
+        manifest["fixtures"] = {"tma_copy": build_fixture("tma_copy", out, args.target)}
     if not args.only:
         manifest["uncovered"] = uncovered_examples()
         for path in manifest["uncovered"]:
