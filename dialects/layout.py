@@ -96,6 +96,35 @@ def smem_tile_layout(rows: int, cols: int, element_bits: int, swizzle: bool = Tr
     return Layout.row_major((rows, cols), Swizzle(bits, base, 3))
 
 
+TMA_MODES = {32: 1, 64: 2, 128: 3}  # the copy engine's swizzle modes (bytes) -> XORed chunk bits
+
+
+def tma_swizzle(mode: int, element_bytes: int) -> Swizzle:
+    """The layout the copy engine (cp.async.bulk.tensor) writes a box in, in its ``mode``-byte
+    swizzle mode, over element offsets: the 16-byte chunk index XORed with the row's place in
+    the 2^bits rows of a ``mode``-byte span, CuTe's Swizzle<bits, 4, 3> on bytes. Confirmed on
+    an H200 for bf16 boxes in every mode (tests/gpu/test_tensor_map.py, 2026-12-01). Mode 0:
+    no swizzle."""
+    if mode == 0:
+        return Swizzle()
+    if mode not in TMA_MODES:
+        raise ValueError(f"the copy engine has no {mode}-byte swizzle mode (32, 64, 128)")
+    return Swizzle(TMA_MODES[mode], (16 // element_bytes).bit_length() - 1, 3)
+
+
+def tma_mode_of(layout: Layout, element_bytes: int) -> int | None:
+    """The swizzle mode (bytes; 0: none) of a tensor map whose boxes land in shared memory as
+    ``layout`` (a [rows, cols] tile) lays them out; None when no mode does (rows over 128
+    bytes, a swizzle no mode has)."""
+    if len(layout.shape) != 2 or layout.stride != (layout.shape[1], 1):
+        return None
+    row_bytes = layout.shape[1] * element_bytes
+    if layout.swizzle == Swizzle():  # a box row: at most 256 elements, whole 16-byte chunks
+        return 0 if layout.shape[1] <= 256 and row_bytes % 16 == 0 else None
+    mode = next((m for m in TMA_MODES if m == row_bytes), None)
+    return mode if mode is not None and layout.swizzle == tma_swizzle(mode, element_bytes) else None
+
+
 @dataclass(frozen=True)
 class WarpTiling:
     """How a CTA's bm x bn accumulator is spread over warps and lanes for mma.sync m16n8k16.

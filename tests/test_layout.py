@@ -93,3 +93,29 @@ def test_ldmatrix_bank_verdict_agrees_with_brute_force(cols, conflict_free):
         assert min(len(g) for g in groups) == 2
     outcome = layouts.ldmatrix_conflict_free(layout, WarpTiling(64, cols, 4, rows_only=True), "a", False, cols, 2)
     assert (outcome.verdict == "proved") == conflict_free, outcome
+
+
+from tilec.dialects.layout import smem_tile_layout, tma_mode_of, tma_swizzle  # noqa: E402
+
+
+@pytest.mark.parametrize("element_bytes,cols,mode", [(2, 16, 32), (2, 32, 64), (2, 64, 128),
+                                                     (4, 8, 32), (4, 16, 64), (4, 32, 128)])
+def test_the_ldmatrix_layouts_are_the_copy_engines_swizzle_modes(element_bytes, cols, mode):
+    """Shared tiles of rows up to 128 bytes are laid out as a tensor map's swizzle mode writes
+    them, so the Hopper copy engine can fill the tiles the sm_80 path reads: byte a of a box
+    lands at a ^ (((a >> 7) & (2^bits - 1)) << 4) (the mode's span rows into its 16-byte chunks)."""
+    layout = smem_tile_layout(64, cols, 8 * element_bytes)
+    assert tma_mode_of(layout, element_bytes) == mode and layout.swizzle == tma_swizzle(mode, element_bytes)
+    bits = {32: 1, 64: 2, 128: 3}[mode]
+    r, c = np.meshgrid(np.arange(64), np.arange(cols), indexing="ij")
+    a = (r * cols + c) * element_bytes
+    hardware = a ^ (((a >> 7) & ((1 << bits) - 1)) << 4)
+    assert np.array_equal(layout.offset(r, c) * element_bytes, hardware)
+
+
+def test_layouts_no_swizzle_mode_writes_have_none():
+    assert tma_mode_of(smem_tile_layout(64, 128, 16), 2) is None          # 256-byte rows: two boxes a row
+    assert tma_mode_of(Layout.row_major((64, 64), Swizzle(3, 3, 4)), 2) is None
+    assert tma_mode_of(Layout.row_major((64, 64)), 2) == 0
+    with pytest.raises(ValueError, match="no 16-byte swizzle mode"):
+        tma_swizzle(16, 2)

@@ -1,8 +1,9 @@
 """tilec.runtime.tensor_map on a Hopper GPU: the maps it encodes make cp.async.bulk.tensor copy
-every 64x64 box of a bf16 tensor to its place, zeros past the tensor's end, with no swizzle
-and with the 128-byte swizzle (whose layout the fixture kernel, tma_copy.cu, states: 16-byte
-chunk k of row r at chunk k ^ (r % 8)). Skipped without a GPU of compute capability 9.0 or
-without the fixture's cubin (python tests/gpu/build.py --out build/gpu-cases)."""
+every box of a bf16 tensor to its place, zeros past the tensor's end, with no swizzle and in
+the 32-, 64- and 128-byte swizzle modes, whose shared-memory layout the fixture kernel
+(tma_copy.cu) reads as dialects/layout.py's tma_swizzle states it: Swizzle(bits, 3, 3) over
+bf16 offsets, bits 1, 2, 3 (tests/test_layout.py ties the two). Skipped without a GPU of
+compute capability 9.0 or without the fixture's cubin (python tests/gpu/build.py)."""
 
 from __future__ import annotations
 
@@ -45,19 +46,20 @@ def _copy(x: torch.Tensor, swizzle: int) -> torch.Tensor:
     if isinstance(found, str):
         pytest.skip(found)
     rows, cols = x.shape
-    grid = (-(-cols // 64), -(-rows // 64))
-    out = torch.full((grid[1] * 64, grid[0] * 64), float("nan"), dtype=x.dtype, device="cuda")
-    tmap = tensor_map(x, (64, 64), swizzle)
+    box_cols, bits = (64, 0) if not swizzle else (swizzle // 2, {32: 1, 64: 2, 128: 3}[swizzle])  # a span per row
+    grid = (-(-cols // box_cols), -(-rows // 64))
+    out = torch.full((grid[1] * 64, grid[0] * box_cols), float("nan"), dtype=x.dtype, device="cuda")
+    tmap = tensor_map(x, (64, box_cols), swizzle)
     stream = driver.CUstream(torch.cuda.current_stream().cuda_stream)
     err, = driver.cuLaunchKernel(found[1], grid[0], grid[1], 1, 128, 1, 1, 0, stream,
-                                 ((tmap, out.data_ptr(), out.shape[1], 1 if swizzle == 128 else 0),
-                                  (None, ctypes.c_void_p, ctypes.c_int, ctypes.c_int)), 0)
+                                 ((tmap, out.data_ptr(), out.shape[1], box_cols, bits),
+                                  (None, ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_int)), 0)
     assert int(err) == 0, err
     torch.cuda.synchronize()
     return out
 
 
-@pytest.mark.parametrize("swizzle", [0, 128])
+@pytest.mark.parametrize("swizzle", [0, 32, 64, 128])
 @pytest.mark.parametrize("rows,cols", [(200, 136), (64, 64), (1, 8), (257, 72)])
 def test_tensor_maps_copy_every_box(rows, cols, swizzle):
     x = torch.randn(rows, cols, device="cuda").to(torch.bfloat16)

@@ -1,16 +1,19 @@
-// A fixture for tilec.runtime.tensor_map, not an emitted kernel: each CTA copies one 64x64
-// bf16 box of the tensor with cp.async.bulk.tensor (completing on an mbarrier) and writes it
-// to out at the box's position, reading shared memory as the map's swizzle mode stores it.
-// swizzle128: the 128-byte mode, where 16-byte chunk k of row r lands at chunk k ^ (r % 8).
+// A fixture for tilec.runtime.tensor_map, not an emitted kernel: each CTA copies one 64 x
+// box_cols bf16 box of the tensor with cp.async.bulk.tensor (completing on an mbarrier) and
+// writes it to out at the box's position, reading shared memory as the map's swizzle mode is
+// stated to store it: element offset x = r * box_cols + c at x ^ ((x >> 3) & (((1 << bits) - 1) << 3)),
+// i.e. dialects/layout.py's Swizzle(bits, 3, 3): the 16-byte chunk index XORed with the row's
+// place in the span (bits 1, 2, 3: the 32-, 64- and 128-byte modes; 0: none).
 #include <cuda_bf16.h>
 
 struct alignas(64) TensorMap { unsigned long long words[16]; };
 
 extern "C" __global__ void __launch_bounds__(128)
-tma_copy(const __grid_constant__ TensorMap map, __nv_bfloat16* __restrict__ out, int out_cols, int swizzle128) {
+tma_copy(const __grid_constant__ TensorMap map, __nv_bfloat16* __restrict__ out, int out_cols, int box_cols,
+         int bits) {
     __shared__ alignas(1024) __nv_bfloat16 tile[64 * 64];
     __shared__ alignas(8) unsigned long long barrier;
-    const int r0 = blockIdx.y * 64, c0 = blockIdx.x * 64;
+    const int r0 = blockIdx.y * 64, c0 = blockIdx.x * box_cols;
     const unsigned bar = static_cast<unsigned>(__cvta_generic_to_shared(&barrier));
     const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(tile));
     if (threadIdx.x == 0) {
@@ -19,16 +22,16 @@ tma_copy(const __grid_constant__ TensorMap map, __nv_bfloat16* __restrict__ out,
     }
     __syncthreads();
     if (threadIdx.x == 0) {
-        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"(64 * 64 * 2) : "memory");
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"(64 * box_cols * 2) : "memory");
         asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
                      :: "r"(dst), "l"(reinterpret_cast<unsigned long long>(&map)), "r"(c0), "r"(r0), "r"(bar)
                      : "memory");
     }
     asm volatile("{\n .reg .pred done;\n WAIT_%=:\n mbarrier.try_wait.parity.shared::cta.b64 done, [%0], 0;\n"
                  " @!done bra WAIT_%=;\n}" :: "r"(bar) : "memory");
-    for (int i = threadIdx.x; i < 64 * 64; i += blockDim.x) {
-        const int r = i / 64, c = i % 64;
-        const int at = swizzle128 ? r * 64 + (((c / 8) ^ (r % 8)) * 8) + c % 8 : r * 64 + c;
+    for (int i = threadIdx.x; i < 64 * box_cols; i += blockDim.x) {
+        const int r = i / box_cols, c = i % box_cols;
+        const int at = i ^ ((i >> 3) & (((1 << bits) - 1) << 3));
         out[(long long)(r0 + r) * out_cols + c0 + c] = tile[at];
     }
 }
