@@ -125,6 +125,24 @@ def tma_mode_of(layout: Layout, element_bytes: int) -> int | None:
     return mode if mode is not None and layout.swizzle == tma_swizzle(mode, element_bytes) else None
 
 
+WGMMA_MODES = {0: 0, 128: 1, 64: 2, 32: 3}  # swizzle mode (bytes) -> a wgmma descriptor's bits 62-63
+
+
+def wgmma_descriptor(mode: int, leading_bytes: int, stride_bytes: int) -> int:
+    """The constant fields of a wgmma shared-memory matrix descriptor (PTX ISA, "matrix
+    descriptor"): the leading-dimension byte offset >> 4 at bit 16, the stride-dimension byte
+    offset >> 4 at bit 32 (for a K-major tile in a swizzle mode: between groups of 8 rows,
+    8 x the mode's bytes), the swizzle mode at bits 62-63. A kernel adds its tile's shared
+    address >> 4 at bit 0, and 32 bytes >> 4 per k16 step of 16-bit elements inside a row.
+    Checked on an H200 (tests/gpu/test_wgmma.py, 2026-12-01) for the 128-byte mode."""
+    if mode not in WGMMA_MODES:
+        raise ValueError(f"wgmma has no {mode}-byte swizzle mode (0, 32, 64, 128)")
+    if leading_bytes % 16 or stride_bytes % 16 or not 0 <= leading_bytes >> 4 < 1 << 14 or \
+            not 0 <= stride_bytes >> 4 < 1 << 14:
+        raise ValueError("descriptor offsets are 14-bit multiples of 16 bytes")
+    return (leading_bytes >> 4) << 16 | (stride_bytes >> 4) << 32 | WGMMA_MODES[mode] << 62
+
+
 @dataclass(frozen=True)
 class WarpTiling:
     """How a CTA's bm x bn accumulator is spread over warps and lanes for mma.sync m16n8k16.

@@ -119,3 +119,15 @@ def test_layouts_no_swizzle_mode_writes_have_none():
     assert tma_mode_of(Layout.row_major((64, 64)), 2) == 0
     with pytest.raises(ValueError, match="no 16-byte swizzle mode"):
         tma_swizzle(16, 2)
+
+
+def test_a_wgmma_descriptor_has_its_fields_where_the_ptx_isa_puts_them():
+    from tilec.dialects.layout import wgmma_descriptor
+
+    desc = wgmma_descriptor(128, 16, 1024)
+    assert desc & 0x3FFF == 0                                   # the start address: the kernel's
+    assert (desc >> 16) & 0x3FFF == 1 and (desc >> 32) & 0x3FFF == 64
+    assert desc >> 62 == 1                                      # 1: 128-byte, 2: 64-byte, 3: 32-byte
+    assert [wgmma_descriptor(m, 16, 256) >> 62 for m in (0, 32, 64)] == [0, 3, 2]
+    with pytest.raises(ValueError, match="14-bit multiples of 16"):
+        wgmma_descriptor(128, 8, 1024)

@@ -147,8 +147,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"no case named {', '.join(unknown)} (cases: {', '.join(CASES)})")
     out = Path(args.out)
     manifest, failed = build_cases(args.only or list(CASES), out, args.target)
-    if args.target == "sm_90a":  # the tensor-map fixture: TMA needs sm_90
-        manifest["fixtures"] = {"tma_copy": build_fixture("tma_copy", out, args.target)}
+    if args.target == "sm_90a":  # the Hopper fixtures: TMA and wgmma need sm_90a
+        from tilec.dialects.layout import wgmma_descriptor
+
+        manifest["fixtures"] = {name: build_fixture(name, out, args.target) for name in ("tma_copy", "wgmma_tile")}
+        # K-major tiles of 128-byte rows in the 128-byte mode: 8-row groups 1024 bytes apart
+        manifest["fixtures"]["wgmma_descriptor"] = wgmma_descriptor(128, 16, 1024)
     if not args.only:
         manifest["uncovered"] = uncovered_examples()
         for path in manifest["uncovered"]:
