@@ -271,7 +271,7 @@ class _Lowering:
         """One pass over the column blocks folding the reductions ``ops``; their results become row tiles.
         A stabilised sum whose stabiliser is the term of a max in the same pass (softmax's) keeps no
         running max of its own: it rescales by that max's (``tile.shared_max`` on the loop)."""
-        s, f32 = self.s, self.f32
+        s = self.s
         shared = _shared_max(ops)
         ops = sorted(ops, key=lambda op: op in shared)  # the maxes first: their new value is read after
         states = []  # per op: initial values of its running state
