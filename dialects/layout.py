@@ -103,7 +103,7 @@ def tma_swizzle(mode: int, element_bytes: int) -> Swizzle:
     """The layout the copy engine (cp.async.bulk.tensor) writes a box in, in its ``mode``-byte
     swizzle mode, over element offsets: the 16-byte chunk index XORed with the row's place in
     the 2^bits rows of a ``mode``-byte span, CuTe's Swizzle<bits, 4, 3> on bytes. Confirmed on
-    an H200 for bf16 boxes in every mode (tests/gpu/test_tensor_map.py, 2026-12-01). Mode 0:
+    an H200 for bf16 boxes in every mode (tests/gpu/test_gpu_tensor_map.py, 2026-12-01). Mode 0:
     no swizzle."""
     if mode == 0:
         return Swizzle()
@@ -134,7 +134,7 @@ def wgmma_descriptor(mode: int, leading_bytes: int, stride_bytes: int) -> int:
     offset >> 4 at bit 32 (for a K-major tile in a swizzle mode: between groups of 8 rows,
     8 x the mode's bytes), the swizzle mode at bits 62-63. A kernel adds its tile's shared
     address >> 4 at bit 0, and 32 bytes >> 4 per k16 step of 16-bit elements inside a row.
-    Checked on an H200 (tests/gpu/test_wgmma.py, 2026-12-01) for the 128-byte mode."""
+    Checked on an H200 (tests/gpu/test_gpu_wgmma.py, 2026-12-01) for the 128-byte mode."""
     if mode not in WGMMA_MODES:
         raise ValueError(f"wgmma has no {mode}-byte swizzle mode (0, 32, 64, 128)")
     if leading_bytes % 16 or stride_bytes % 16 or not 0 <= leading_bytes >> 4 < 1 << 14 or \

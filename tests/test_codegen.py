@@ -55,6 +55,18 @@ def test_ptxas_facts_are_read():
     assert (facts.registers, facts.spill_stores, facts.stack_bytes) == (200, 8, 16)
 
 
+def test_ptxas_facts_are_the_variants_own():
+    """A package's two variants each have a section; "gemm" is not read from "gemm_unaligned"'s."""
+    log = "\n".join(["ptxas info : Compiling entry function 'gemm_unaligned' for 'sm_90a'",
+                     "ptxas . 0 bytes stack frame, 8 bytes spill stores, 8 bytes spill loads",
+                     "ptxas info : Used 205 registers, used 1 barriers",
+                     "ptxas info : Compiling entry function 'gemm' for 'sm_90a'",
+                     "ptxas . 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
+                     "ptxas info : Used 248 registers, used 1 barriers"])
+    fast, slow = parse_ptxas(log, "gemm"), parse_ptxas(log, "gemm_unaligned")
+    assert (fast.registers, fast.spill_stores, slow.registers, slow.spill_stores) == (248, 0, 205, 8)
+
+
 def test_compile_package_command(tilec, tmp_path, monkeypatch):
     monkeypatch.setenv("TILEC_CACHE_DIR", str(tmp_path / "cache"))
     out = tmp_path / "gemm.tkp"

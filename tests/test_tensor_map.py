@@ -1,5 +1,5 @@
 """The arguments tilec.runtime.tensor_map gives the driver, and the tensors it refuses, checked
-without a GPU (the maps themselves run in tests/gpu/test_tensor_map.py)."""
+without a GPU (the maps themselves run in tests/gpu/test_gpu_tensor_map.py)."""
 
 import pytest
 

@@ -81,6 +81,9 @@ class AttentionBody:
         self.k_dims = [self.c_to_o.get(c) for c in cmaps[1]]
         if self.q_dims.count(None) != 1 or self.k_dims.count(None) != 1 or self.j in self.q_dims:
             raise NoTileLowering("the scores must be Q[..., i, ..., e] * K[..., j, ..., e] over one head dim e")
+        for what, dims in (("Q", self.q_dims), ("K", self.k_dims)):
+            if dims[-1] is not None:
+                raise NoTileLowering(f"{what} must have its head dim last (its rows are read as contiguous vectors)")
         query = [d for d in scores if d in self.q_dims and d not in self.k_dims]
         if len(query) > 1:  # K shared across a dim of Q (one key head): rows along the longest
             query = [max(query, key=lambda d: (self._default_size(d), d == scores[-2]))]

@@ -44,7 +44,13 @@ def check_limits(target: str, threads: int, smem_bytes: int) -> None:
 
 
 def parse_ptxas(log: str, kernel: str) -> PtxasFacts:
-    section = log[log.find(kernel):] if kernel in log else log
+    """The facts ptxas -v reports for entry ``kernel`` (its own section of the log: a package's
+    two variants, ``k`` and ``k_unaligned``, each have one)."""
+    entry = f"entry function '{kernel}'"
+    start = log.find(entry)
+    section = log if start < 0 else log[start:]
+    end = section.find("entry function '", len(entry))
+    section = section if end < 0 else section[:end]
     number = lambda pattern: int(m[1]) if (m := re.search(pattern, section)) else 0
     return PtxasFacts(number(r"Used (\d+) registers"), number(r"(\d+) bytes spill stores"),
                       number(r"(\d+) bytes spill loads"), number(r"(\d+) bytes stack frame"))
