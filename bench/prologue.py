@@ -6,8 +6,6 @@ Each output is checked against torch in f32 first.
     PYTHONPATH=. python bench/prologue.py --packages bench/out/prologue --out bench/out/prologue-results.json
 """
 
-import datetime
-import json
 import os
 import sys
 
@@ -16,7 +14,7 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from bench.build_prologue import SCHEDULES, SPECS  # noqa: E402
-from bench.rows import bench_args, load_schedules, time_against_peers  # noqa: E402
+from bench.rows import bench_args, load_schedules, time_against_peers, write_results  # noqa: E402
 
 SIZES = [(1024, 1024, 1024), (4096, 4096, 4096)]
 
@@ -54,11 +52,7 @@ def main() -> None:
             rows.append(row)
             print(f"{name:8} {t}x{c}x{n}: tilec {row['tilec_tflops']:7.1f} TFLOP/s ({best}, err "
                   f"{row['max_rel_error']:.1e})  eager {row['eager_tflops']:7.1f}  inductor {row['inductor_tflops']:7.1f}")
-    result = {"gpu": torch.cuda.get_device_name(), "date": datetime.date.today().isoformat(),
-              "command": "PYTHONPATH=. python bench/prologue.py", "rows": rows}
-    os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
-    with open(args.out, "w") as handle:
-        json.dump(result, handle, indent=1)
+    write_results(args.out, rows, "PYTHONPATH=. python bench/prologue.py")
 
 
 if __name__ == "__main__":

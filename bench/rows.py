@@ -45,6 +45,15 @@ def load_schedules(packages: str, name: str, schedules: dict) -> dict:
     return {tag: load(os.path.join(packages, f"{name}-{tag}.tkp"), register_op=False) for tag in schedules}
 
 
+def write_results(path: str, rows: list, command: str) -> None:
+    """The rows of a run, with the GPU, the date and the command that made them, as JSON."""
+    result = {"gpu": torch.cuda.get_device_name(), "date": datetime.date.today().isoformat(), "command": command,
+              "rows": rows}
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with open(path, "w") as handle:
+        json.dump(result, handle, indent=1)
+
+
 def time_against_peers(kernels: dict, peer, compiled, inputs: list, reference, reps: int) -> tuple:
     """({tag: (ms, max error relative to the largest reference value)}, eager ms, Inductor ms),
     every kernel and peer on the same ``inputs``."""
@@ -82,10 +91,7 @@ def main() -> None:
             print(f"{name:10s} {n:6d}x{c:<5d} tilec {row['tilec_gbs']:7.0f} GB/s ({SCHEDULES[best]})  "
                   f"eager {row['eager_gbs']:7.0f}  inductor {row['inductor_gbs']:7.0f}  "
                   f"err {row['max_rel_error']:.1e}  {'ok' if row['correct'] else 'WRONG'}", flush=True)
-    result = {"date": datetime.date.today().isoformat(), "gpu": torch.cuda.get_device_name(), "rows": rows}
-    os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
-    with open(args.out, "w") as handle:
-        json.dump(result, handle, indent=1)
+    write_results(args.out, rows, "PYTHONPATH=. python bench/rows.py")
 
 
 if __name__ == "__main__":

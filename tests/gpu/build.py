@@ -103,7 +103,10 @@ def build_fixture(name: str, out: Path, target: str) -> str:
     parts, such as its TMA tensor maps); its file name under ``out``."""
     from tilec.codegen.compile import compile_cuda
 
-    cubin, _ = compile_cuda((Path(__file__).parent / f"{name}.cu").read_text(), name, target)
+    here = Path(__file__).parent
+    source = (here / f"{name}.cu").read_text().replace('#include "hopper_fixture.cuh"',
+                                                        (here / "hopper_fixture.cuh").read_text())
+    cubin, _ = compile_cuda(source, name, target)
     (out / f"{name}.{target}.cubin").write_bytes(cubin)
     return f"{name}.{target}.cubin"
 

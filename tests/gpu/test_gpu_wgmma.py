@@ -60,3 +60,19 @@ def test_wgmma_multiplies_swizzled_tiles_through_descriptors(seed):
     expected = a.double() @ b.double().T
     assert not out.isnan().any()  # every element written
     assert (out.double() - expected).abs().max().item() < 1e-3 * expected.abs().max().item()
+
+
+def test_the_fixture_multiplies_on_hgmma():
+    """The four wgmma steps are tensor-core HGMMA instructions in the machine code (not HMMA
+    or FMA: a slower path), as cuobjdump shows them."""
+    import shutil
+    import subprocess
+
+    found = _fixture()
+    if isinstance(found, str):
+        pytest.skip(found)
+    if shutil.which("cuobjdump") is None:
+        pytest.skip("no cuobjdump on the PATH")
+    sass = subprocess.run(["cuobjdump", "--dump-sass", str(BUILD / read_manifest(BUILD)["fixtures"]["wgmma_tile"])],
+                          capture_output=True, text=True, check=True).stdout
+    assert sass.count("HGMMA") == 4, sass.count("HGMMA")

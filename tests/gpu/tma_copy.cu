@@ -4,9 +4,7 @@
 // stated to store it: element offset x = r * box_cols + c at x ^ ((x >> 3) & (((1 << bits) - 1) << 3)),
 // i.e. dialects/layout.py's Swizzle(bits, 3, 3): the 16-byte chunk index XORed with the row's
 // place in the span (bits 1, 2, 3: the 32-, 64- and 128-byte modes; 0: none).
-#include <cuda_bf16.h>
-
-struct alignas(64) TensorMap { unsigned long long words[16]; };
+#include "hopper_fixture.cuh"
 
 extern "C" __global__ void __launch_bounds__(128)
 tma_copy(const __grid_constant__ TensorMap map, __nv_bfloat16* __restrict__ out, int out_cols, int box_cols,
@@ -14,21 +12,12 @@ tma_copy(const __grid_constant__ TensorMap map, __nv_bfloat16* __restrict__ out,
     __shared__ alignas(1024) __nv_bfloat16 tile[64 * 64];
     __shared__ alignas(8) unsigned long long barrier;
     const int r0 = blockIdx.y * 64, c0 = blockIdx.x * box_cols;
-    const unsigned bar = static_cast<unsigned>(__cvta_generic_to_shared(&barrier));
-    const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(tile));
+    const unsigned bar = barrier_init(&barrier);
     if (threadIdx.x == 0) {
-        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(bar));
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        expect_bytes(bar, 64 * box_cols * 2);
+        tma_load(tile, &map, c0, r0, bar);
     }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"(64 * box_cols * 2) : "memory");
-        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
-                     :: "r"(dst), "l"(reinterpret_cast<unsigned long long>(&map)), "r"(c0), "r"(r0), "r"(bar)
-                     : "memory");
-    }
-    asm volatile("{\n .reg .pred done;\n WAIT_%=:\n mbarrier.try_wait.parity.shared::cta.b64 done, [%0], 0;\n"
-                 " @!done bra WAIT_%=;\n}" :: "r"(bar) : "memory");
+    wait_phase0(bar);
     for (int i = threadIdx.x; i < 64 * box_cols; i += blockDim.x) {
         const int r = i / box_cols, c = i % box_cols;
         const int at = i ^ ((i >> 3) & (((1 << bits) - 1) << 3));

@@ -5,14 +5,7 @@
 // dialects/layout.py's wgmma_descriptor (``desc``: its constant fields; the start address
 // >> 4 is added here, and 2 (32 bytes) per k16 step). D (f32, 64 x 64) is written from the
 // accumulator fragments: warp w holds rows 16w..16w+15, as mma.sync's C fragment per warp.
-#include <cuda_bf16.h>
-
-struct alignas(64) TensorMap { unsigned long long words[16]; };
-
-__device__ __forceinline__ void tma_load(unsigned dst, const TensorMap* map, int c0, int r0, unsigned bar) {
-    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
-                 :: "r"(dst), "l"(reinterpret_cast<unsigned long long>(map)), "r"(c0), "r"(r0), "r"(bar) : "memory");
-}
+#include "hopper_fixture.cuh"
 
 __device__ __forceinline__ void wgmma_step(float* d, unsigned long long a, unsigned long long b, int accumulate) {
     asm volatile("{\n .reg .pred p;\n setp.ne.b32 p, %34, 0;\n"
@@ -26,21 +19,15 @@ wgmma_tile(const __grid_constant__ TensorMap map_a, const __grid_constant__ Tens
     __shared__ alignas(1024) __nv_bfloat16 a[64 * 64];
     __shared__ alignas(1024) __nv_bfloat16 b[64 * 64];
     __shared__ alignas(8) unsigned long long barrier;
-    const unsigned bar = static_cast<unsigned>(__cvta_generic_to_shared(&barrier));
     const unsigned sa = static_cast<unsigned>(__cvta_generic_to_shared(a));
     const unsigned sb = static_cast<unsigned>(__cvta_generic_to_shared(b));
+    const unsigned bar = barrier_init(&barrier);
     if (threadIdx.x == 0) {
-        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(bar));
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        expect_bytes(bar, 2 * 64 * 64 * 2);
+        tma_load(a, &map_a, 0, 0, bar);
+        tma_load(b, &map_b, 0, 0, bar);
     }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"(2 * 64 * 64 * 2) : "memory");
-        tma_load(sa, &map_a, 0, 0, bar);
-        tma_load(sb, &map_b, 0, 0, bar);
-    }
-    asm volatile("{\n .reg .pred done;\n WAIT_%=:\n mbarrier.try_wait.parity.shared::cta.b64 done, [%0], 0;\n"
-                 " @!done bra WAIT_%=;\n}" :: "r"(bar) : "memory");
+    wait_phase0(bar);
     float d[32];
     #pragma unroll
     for (int i = 0; i < 32; ++i) d[i] = 0.0f;

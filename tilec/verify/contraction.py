@@ -14,6 +14,8 @@ import z3
 
 from tilec.dialects.tile import schedule_of
 
+from . import gemm_values
+from .gemm_views import check_views
 from .solver import Outcome, prove
 from .symbolic import Program
 
@@ -30,9 +32,6 @@ def k_coverage(p: Program, size_k) -> tuple[str, Outcome]:
 def check_contraction(p: Program, ref_fn) -> list[tuple[str, str, Outcome, str | None]]:
     """(property, check, Outcome, domain or None for the default) rows of the contractions the
     main loop's mmas compute (their ``tile.computes``; the first contraction without one)."""
-    from . import gemm_values
-    from .gemm_views import check_views
-
     refs = gemm_values.references(ref_fn, p.params)
     ref = next(iter(refs.values()))
     mmas = [e for e in p.events if e.kind == "mma"]

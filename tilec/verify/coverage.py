@@ -67,9 +67,8 @@ def tile_coverage(pids: list, grid: list, params: dict, facts: list, offsets: li
     pid = next(x for x in pids if str(x) == "pid0")
     other = z3.Int("pid0'")
     row_at = view.groups[len(offsets) - 2][0]
-    origin = lambda offs, tag: view.unflatten(offs[:-2] + [offs[-2], offs[-1]], tag)
-    own, tied = origin(offsets, "t")
-    own2, tied2 = origin([z3.substitute(o, (pid, other)) for o in offsets], "u")
+    own, tied = view.unflatten(offsets, "t")  # the tile's origin, as the output's own index
+    own2, tied2 = view.unflatten([z3.substitute(o, (pid, other)) for o in offsets], "u")
     (m0, n0), (m1, n1) = (own[row_at], own[-1]), (own2[row_at], own2[-1])
     rows, cols = view.extents[row_at], view.extents[-1]
     tiles_m, tiles_n = (rows + bm - 1) / bm, (cols + bn - 1) / bn
