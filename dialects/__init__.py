@@ -35,7 +35,7 @@ def _load(dialect) -> None:
 
 def context() -> ir.Context:
     """A fresh MLIR context with the ta and tile dialects loaded."""
-    from . import ta, ta_online, tile  # noqa: F401  (ta_online adds ta.online to TA)
+    from . import ta, ta_online, tile, tile_hopper  # noqa: F401  (ta_online adds ta.online to TA; tile_hopper its ops to tile)
 
     ctx = ir.Context()
     with ctx, ir.Location.unknown():

@@ -36,10 +36,16 @@ class Swizzle:
 
 @dataclass(frozen=True)
 class Layout:
-    """shape/stride plus swizzle; ``Layout.row_major((128, 64), Swizzle(3, 3, 3))``."""
+    """shape/stride plus swizzle; ``Layout.row_major((128, 64), Swizzle(3, 3, 3))``.
+
+    A stride may be a *split* ``(block, inner, outer)``: the coordinate c steps ``inner``
+    inside blocks of ``block`` (a power of two) and ``outer`` from block to block, CuTe's
+    mode (block, n / block) : (inner, outer). A tile the copy engine brings in as several
+    boxes side by side is one: a [64, 256] bf16 tile of four 64-column boxes of 128-byte rows
+    is ``Layout((64, 256), (64, (64, 1, 4096)), Swizzle(3, 3, 3))``."""
 
     shape: tuple[int, ...]
-    stride: tuple[int, ...]
+    stride: tuple
     swizzle: Swizzle = Swizzle()
 
     def __post_init__(self):
@@ -47,6 +53,10 @@ class Layout:
             raise ValueError(f"layout shape {self.shape} and stride {self.stride} differ in rank")
         if any(s <= 0 for s in self.shape):
             raise ValueError(f"layout shape {self.shape} must be positive")
+        for n, s in zip(self.shape, self.stride):
+            if isinstance(s, tuple) and (len(s) != 3 or s[0] < 1 or s[0] & (s[0] - 1) or n % s[0]):
+                raise ValueError(f"a split stride is (block, inner, outer) with a power-of-two block "
+                                 f"dividing the extent {n}; got {s}")
 
     @staticmethod
     def row_major(shape, swizzle: Swizzle = Swizzle()) -> "Layout":
@@ -64,11 +74,22 @@ class Layout:
     @property
     def cosize(self) -> int:
         """One past the largest offset before swizzling (swizzles permute within 2^k blocks)."""
-        return sum((n - 1) * s for n, s in zip(self.shape, self.stride)) + 1
+        def reach(n, s):
+            if isinstance(s, tuple):
+                block, inner, outer = s
+                return (block - 1) * inner + (n // block - 1) * outer
+            return (n - 1) * s
+        return sum(reach(n, s) for n, s in zip(self.shape, self.stride)) + 1
 
     def offset(self, *coord):
-        """Element offset of ``coord`` in the buffer."""
-        linear = sum(c * s for c, s in zip(coord, self.stride))
+        """Element offset of ``coord`` in the buffer (ints, arrays, C expressions, bit-vectors:
+        a split mode uses & and >> only)."""
+        def term(c, s):
+            if isinstance(s, tuple):
+                block, inner, outer = s
+                return (c & (block - 1)) * inner + (c >> (block.bit_length() - 1)) * outer
+            return c * s
+        linear = sum(term(c, s) for c, s in zip(coord, self.stride))
         return self.swizzle(linear)
 
 
@@ -116,13 +137,39 @@ def tma_mode_of(layout: Layout, element_bytes: int) -> int | None:
     """The swizzle mode (bytes; 0: none) of a tensor map whose boxes land in shared memory as
     ``layout`` (a [rows, cols] tile) lays them out; None when no mode does (rows over 128
     bytes, a swizzle no mode has)."""
-    if len(layout.shape) != 2 or layout.stride != (layout.shape[1], 1):
+    boxes = tma_boxes(layout, element_bytes)
+    return None if boxes is None else boxes[0]
+
+
+def tma_boxes(layout: Layout, element_bytes: int) -> tuple[int, int] | None:
+    """(swizzle mode in bytes, columns per box) of a [rows, cols] tile the copy engine fills
+    with boxes of [rows, box columns] side by side (one box when the rows are the box's), as
+    ``tma_layout`` places them; None when no tensor map lays a tile out as ``layout`` does."""
+    if len(layout.shape) != 2:
         return None
-    row_bytes = layout.shape[1] * element_bytes
+    rows, cols = layout.shape
+    row, col = layout.stride
+    block = cols if col == 1 else col[0] if isinstance(col, tuple) and col[1] == 1 else 0
+    if row != block or block != cols and col != (block, 1, rows * block):
+        return None
+    row_bytes = block * element_bytes
     if layout.swizzle == Swizzle():  # a box row: at most 256 elements, whole 16-byte chunks
-        return 0 if layout.shape[1] <= 256 and row_bytes % 16 == 0 else None
+        return (0, block) if block <= 256 and row_bytes % 16 == 0 else None
     mode = next((m for m in TMA_MODES if m == row_bytes), None)
-    return mode if mode is not None and layout.swizzle == tma_swizzle(mode, element_bytes) else None
+    ok = mode is not None and layout.swizzle == tma_swizzle(mode, element_bytes)
+    return (mode, block) if ok else None
+
+
+def tma_layout(rows: int, cols: int, element_bytes: int, mode: int = 128) -> Layout:
+    """The layout of a [rows, cols] tile the copy engine brings in as boxes of ``mode`` bytes
+    per row in its ``mode``-byte swizzle: one box when a row is ``mode`` bytes or less,
+    else cols / box boxes of [rows, box] one after another."""
+    block = mode // element_bytes
+    if cols <= block:
+        return Layout.row_major((rows, cols), tma_swizzle(mode, element_bytes) if cols == block else Swizzle())
+    if cols % block:
+        raise ValueError(f"a {cols}-column tile is not a whole number of {block}-column boxes")
+    return Layout((rows, cols), (block, (block, 1, rows * block)), tma_swizzle(mode, element_bytes))
 
 
 WGMMA_MODES = {0: 0, 128: 1, 64: 2, 32: 3}  # swizzle mode (bytes) -> a wgmma descriptor's bits 62-63
@@ -141,6 +188,27 @@ def wgmma_descriptor(mode: int, leading_bytes: int, stride_bytes: int) -> int:
             not 0 <= stride_bytes >> 4 < 1 << 14:
         raise ValueError("descriptor offsets are 14-bit multiples of 16 bytes")
     return (leading_bytes >> 4) << 16 | (stride_bytes >> 4) << 32 | WGMMA_MODES[mode] << 62
+
+
+def wgmma_address(mode: int, leading_bytes: int, stride_bytes: int, k_major: bool, mn, k, element_bytes: int):
+    """The byte offset (from the descriptor's start address, before the ``mode``-byte swizzle
+    the hardware applies to the address) at which wgmma reads element (mn, k) of an operand
+    in shared memory: PTX's canonical layouts, in 16-byte units CuTe's
+    K-major   ((8, m), (T, 2k)) : ((mode/16, SBO), (1, -)) -- rows of ``mode`` bytes, 8-row groups SBO apart;
+    MN-major  ((T, mode/16, m), (8, k)) : ((1, T, LBO), (mode/16, SBO)) -- ``mode``-byte rows of
+              MN, one per k, 8-k groups SBO apart, ``mode``-byte MN blocks LBO apart.
+    Only + * & >> on (mn, k), so it evaluates on ints and bit-vectors."""
+    per_row = mode // element_bytes  # elements in one swizzle row
+    shift = per_row.bit_length() - 1
+    if k_major:
+        return (mn >> 3) * stride_bytes + (mn & 7) * mode + k * element_bytes
+    return (mn >> shift) * leading_bytes + (k >> 3) * stride_bytes + (k & 7) * mode + (mn & (per_row - 1)) * element_bytes
+
+
+def byte_swizzle(mode: int):
+    """The swizzle a ``mode``-byte mode applies to shared-memory byte addresses (CuTe's
+    Swizzle<log2(mode/16), 4, 3>): the 16-byte chunk XORed with the row in 8 rows."""
+    return Swizzle(TMA_MODES[mode], 4, 3) if mode else Swizzle()
 
 
 @dataclass(frozen=True)

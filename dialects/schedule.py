@@ -55,7 +55,10 @@ class Schedule:
 
     bm, bn, bk: the CTA tile (rows, columns, reduction step; for attention bn is the key
     block, for a row program bn is the column block); warps per CTA; stages of the async
-    copy pipeline; swizzle of shared memory; group-m rows of tiles per raster group.
+    copy pipeline; swizzle of shared memory; group-m rows of tiles per raster group;
+    consumers: 0 for the cp.async + mma.sync pipeline (sm_80 and later), else the consumer
+    warpgroups of a warp-specialised kernel (sm_90a: a producer warpgroup issues copy-engine
+    copies onto mbarriers, ``warps`` = 4 x consumers warps run wgmma, each on 64 rows).
     """
 
     bm: int = 128
@@ -65,6 +68,7 @@ class Schedule:
     stages: int = 3
     swizzle: bool = True
     group_m: int = 8
+    consumers: int = 0
 
     # bounds on any option, whatever the form or target: they keep bad input cheap
     MAX_TILE: ClassVar[int] = 256
@@ -76,6 +80,8 @@ class Schedule:
         for name in ("bm", "bn", "bk", "warps", "stages", "group_m"):
             if getattr(self, name) < 1:
                 raise ValueError(f"schedule option {name} must be at least 1")
+        if not 0 <= self.consumers <= 3:
+            raise ValueError(f"consumers={self.consumers}: a CTA has 0 to 3 consumer warpgroups")
         for name in ("bm", "bn", "bk"):
             if getattr(self, name) > self.MAX_TILE:
                 raise ValueError(f"schedule option {name}={getattr(self, name)} is larger than {self.MAX_TILE}")
@@ -96,7 +102,8 @@ class Schedule:
 
     @property
     def threads(self) -> int:
-        return 32 * self.warps
+        """Threads per CTA: the warps, and the producer warpgroup of a warp-specialised kernel."""
+        return 32 * self.warps + (128 if self.consumers else 0)
 
     # -- legality ----------------------------------------------------------------------------
     def smem_bytes(self, form: str, element_bytes: int = 2, head_dim: int = 0, b_operands: int = 1,
@@ -119,7 +126,10 @@ class Schedule:
             raise ValueError(f"unknown kernel form '{form}' (forms: {', '.join(FORMS)})")
         sizes = sizes or {}
         limits = TARGETS[target]
-        reasons = getattr(self, f"_{form}_reasons")(sizes)
+        if self.consumers:
+            reasons = self._hopper_reasons(form, sizes, target)
+        else:
+            reasons = getattr(self, f"_{form}_reasons")(sizes)
         if self.threads > limits.threads:
             reasons.append(f"{self.threads} threads per CTA; {target} allows {limits.threads}")
         smem = self.smem_bytes(form, sizes.get("element_bytes", 2), sizes.get("head_dim", 0),
@@ -144,6 +154,31 @@ class Schedule:
         if held > 128:  # beside the A/B fragments and addresses, more accumulators spill
             reasons.append(f"each thread would hold {held} accumulator values (bm * bn * contractions / threads); "
                            f"at most 128 stay in registers: lower bm or bn, or raise warps")
+        return reasons
+
+    def _hopper_reasons(self, form: str, sizes: dict, target: str) -> list[str]:
+        """A warp-specialised TMA + wgmma contraction: the instruction and copy-engine shapes."""
+        if form != "contraction":
+            return [f"consumers={self.consumers} (warp-specialised wgmma) builds contractions, not {form} kernels"]
+        reasons = []
+        if target != "sm_90a":
+            reasons.append(f"consumers={self.consumers} needs sm_90a (wgmma, the copy engine); {target} has neither")
+        if self.warps != 4 * self.consumers:
+            reasons.append(f"warps={self.warps}: {self.consumers} consumer warpgroups are {4 * self.consumers} warps")
+        if self.bm != 64 * self.consumers:
+            reasons.append(f"bm={self.bm}: each of the {self.consumers} consumer warpgroups owns 64 rows "
+                           f"(bm = {64 * self.consumers})")
+        element_bytes = sizes.get("element_bytes", 2)
+        if element_bytes != 2:
+            reasons.append("wgmma here reads 16-bit operands (bf16, f16)")
+        elif self.bk != 64:
+            reasons.append(f"bk={self.bk}: a k tile is one 128-byte swizzle row of 16-bit elements (bk = 64)")
+        if self.bn % 64 or self.bn > 256:
+            reasons.append(f"bn={self.bn} must be 64, 128, 192 or 256 (wgmma's n, 64-column copy boxes)")
+        if self.stages < 2:
+            reasons.append("stages must be at least 2 (one tile in flight while one is used)")
+        if sizes.get("b_operands", 1) != 1:
+            reasons.append("a warp-specialised kernel computes one contraction")
         return reasons
 
     def _online_reasons(self, sizes: dict) -> list[str]:

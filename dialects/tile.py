@@ -30,7 +30,8 @@ class Tile(ext.Dialect, name="tile"):
 
 class LayoutAttr(Tile.Attribute, name="layout"):
     """Shared-memory placement: ``#tile.layout<[128, 64], [64, 1], [3, 3, 3]>``
-    (shape, stride, swizzle bits/base/shift)."""
+    (shape, stride, swizzle bits/base/shift); a split stride is [block, inner, outer]:
+    ``#tile.layout<[64, 256], [64, [64, 1, 4096]], [3, 3, 3]>``."""
 
     shape: ir.ArrayAttr
     stride: ir.ArrayAttr
@@ -39,18 +40,26 @@ class LayoutAttr(Tile.Attribute, name="layout"):
 
 def layout_attr(layout: Layout) -> ir.Attribute:
     """The IR attribute of a layout (inside an active context)."""
-    ints = lambda xs: ir.ArrayAttr.get([ir.IntegerAttr.get(ir.IntegerType.get_signless(64), x) for x in xs])
+    ints = lambda xs: ir.ArrayAttr.get([ints(x) if isinstance(x, tuple) else
+                                        ir.IntegerAttr.get(ir.IntegerType.get_signless(64), x) for x in xs])
     sw = layout.swizzle
     return LayoutAttr.get(ints(layout.shape), ints(layout.stride), ints((sw.bits, sw.base, sw.shift)))
 
 
 def layout_of(attr: ir.Attribute) -> Layout:
     """The layout an attribute describes; Invalid when it is malformed."""
+    def value(v):
+        if isinstance(v, ir.ArrayAttr):
+            return tuple(ir.IntegerAttr(x).value for x in ir.ArrayAttr(v))
+        return ir.IntegerAttr(v).value
+
     try:
-        params = [[ir.IntegerAttr(v).value for v in ir.ArrayAttr(p)] for p in ir.DynamicAttr(attr).params]
+        params = [[value(v) for v in ir.ArrayAttr(p)] for p in ir.DynamicAttr(attr).params]
+        shape, stride, swizzle = params
     except (ValueError, TypeError):
         raise Invalid("layout must be #tile.layout<[shape], [stride], [bits, base, shift]>") from None
-    shape, stride, swizzle = params
+    if any(isinstance(x, tuple) for x in shape + swizzle):
+        raise Invalid("layout shape and swizzle are lists of integers")
     if len(swizzle) != 3 or any(x < 0 for x in swizzle):
         raise Invalid("layout swizzle must be three non-negative integers [bits, base, shift]")
     try:

@@ -4,6 +4,8 @@ Shared memory is real: each tile.alloc is a flat buffer addressed through its
 layout (shape/stride + swizzle), so a wrong swizzle reads wrong numbers. Async
 copies are queued per commit group and land only at a tile.wait_group that
 retires their group, so a missing wait reads stale data, as it would on a GPU.
+Copy-engine copies land when their mbarrier phase completes, and the roles of a
+warp-specialised kernel take turns at their mbarrier waits (tile_roles.py).
 """
 
 from __future__ import annotations
@@ -14,12 +16,13 @@ import torch
 from torch_mlir import ir
 
 from tilec.dialects.dims import parse_dim
-from tilec.dialects.tile import layout_of
+from tilec.dialects.tile import layout_of, schedule_of
 
 from .diagnostics import TilecError, mlir_loc
 from .loop_runner import _argument_roles
 from .oracle_scalar import _broadcast_view, scalar_op
 from .signature import Signature, dtype_of
+from .tile_roles import Barriers, Roles
 
 _INDEX = {
     "arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "arith.muli": lambda a, b: a * b,
@@ -65,8 +68,10 @@ def _window(tensor: torch.Tensor, offsets: list[int], shape: list[int]):
 class _CTA:
     """The state of one CTA while it runs the function body."""
 
-    def __init__(self, pid: tuple[int, int], values: dict):
+    def __init__(self, pid: tuple[int, int], values: dict, warps: int = 1):
         self.pid, self.values = pid, dict(values)
+        self.warps = warps          # consumer warps: each arrives on an mbarrier
+        self.roles = None           # the warp roles while a tile.warp_specialize runs
         self.pending: list = []
         self.groups: deque = deque()
 
@@ -152,6 +157,47 @@ class _CTA:
         a, b, acc = operands
         return [acc + a.float() @ b.float()]
 
+    # -- sm_90a: copy engine, mbarriers, wgmma, warp roles (tile_roles.py) --------------------
+    def op_mbarrier_alloc(self, op, operands):
+        return [Barriers(ir.MemRefType(op.result.type).shape[0], ir.IntegerAttr(op.attributes["arrivals"]).value)]
+
+    def op_mbarrier_expect(self, op, operands):
+        bar, stage = operands
+        bar.arrive(stage, 1, ir.IntegerAttr(op.attributes["bytes"]).value)
+        return []
+
+    def op_tma_copy(self, op, operands):
+        src, *offsets, dst, stage, bar = operands
+        index, mask = _window(src, offsets, list(dst.layout.shape))
+        tile = torch.where(mask, src[index], torch.zeros((), dtype=src.dtype))
+        # the whole box counts, zero-filled elements too
+        bar.copy(stage, dst.layout.size * dst.data.element_size(), lambda: dst.write(stage, tile))
+        return []
+
+    def op_mbarrier_wait(self, op, operands):
+        bar, stage, parity = operands
+        self.roles.wait(bar, stage, parity)
+        return []
+
+    def op_mbarrier_arrive(self, op, operands):
+        bar, stage = operands
+        bar.arrive(stage, self.warps if self.roles.current() == "consumer" else 1)
+        return []
+
+    def op_wgmma(self, op, operands):
+        a, b, stage, acc = operands
+        ta, tb = a.read(stage), b.read(stage)
+        ta = ta.t() if "transpose_a" in op.attributes else ta
+        tb = tb.t() if "transpose_b" in op.attributes else tb
+        return [acc + ta.float() @ tb.float()]
+
+    def op_warp_specialize(self, op, operands):
+        self.roles = Roles()
+        producer, consumer = (region.blocks[0] for region in op.operation.regions)
+        self.roles.run(lambda: self.run_block(producer), lambda: self.run_block(consumer))
+        self.roles = None
+        return []
+
     def op_reduce(self, op, operands):
         kind, dim = ir.StringAttr(op.attributes["kind"]).value, ir.IntegerAttr(op.attributes["dim"]).value
         src = operands[0]
@@ -194,7 +240,8 @@ def run_tile(module: ir.Module, sig: Signature, inputs: dict[str, torch.Tensor],
             view = [parse_dim(ir.StringAttr(d).value).evaluate(env) for d in ir.ArrayAttr(ir.DictAttr(attrs)["ta.dims"])]
             values[arg] = values[arg].reshape(view)
     grid = [parse_dim(ir.StringAttr(g).value).evaluate(env) for g in ir.ArrayAttr(fn.attributes["tile.grid"])]
+    warps = schedule_of(fn).warps
     for y in range(grid[1]):
         for x in range(grid[0]):
-            _CTA((x, y), values).run_block(fn.entry_block)
+            _CTA((x, y), values, warps).run_block(fn.entry_block)
     return outputs

@@ -53,3 +53,12 @@ def const_index(value: int) -> ir.Value:
 def op_with_ints(name: str, **attrs) -> None:
     i64 = ir.IntegerType.get_signless(64)
     ir.Operation.create(name, attributes={k: ir.IntegerAttr.get(i64, v) for k, v in attrs.items()})
+
+
+def constant_tile(tile_type, value: float) -> ir.Value:
+    """A register tile of ``tile_type`` holding ``value`` everywhere (an accumulator's start)."""
+    op = ir.Operation.create("tile.map", results=[tile_type], regions=1)
+    with ir.InsertionPoint(op.regions[0].blocks.append()):
+        c = arith.ConstantOp(ir.RankedTensorType(tile_type).element_type, value).result
+        ir.Operation.create("tile.yield", operands=[c])
+    return op.result

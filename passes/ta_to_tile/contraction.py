@@ -13,8 +13,8 @@ from tilec.dialects.ta import tensor_dims
 from tilec.dialects.tile import layout_attr, schedule_attr
 
 from .._loops import positions
-from . import layouts
-from .common import mark_prologue, SHARED, NoTileLowering, ceildiv, check_schedule, const_index, op_with_ints
+from . import contraction_hopper, layouts
+from .common import constant_tile, mark_prologue, SHARED, NoTileLowering, ceildiv, check_schedule, const_index, op_with_ints
 from .epilogue import emit_epilogue
 from .operands import merged, through_prologue
 from .views import merge_view
@@ -131,6 +131,8 @@ def lower(fn, g: Gemm, options) -> None:
     mem = {v: a for v, a in zip(inputs, args)}
     out_arg = args[len(inputs)]
     gs = [g, *g.others]
+    if options.consumers:
+        contraction_hopper.check_form(g)
     if options == Schedule() and len(gs) > 1:  # no schedule given: narrower tiles for several accumulators
         options = Schedule(bn=max(32, 128 // len(gs) // 32 * 32))
     a = mem[inputs[g.lhs]]
@@ -159,66 +161,72 @@ def lower(fn, g: Gemm, options) -> None:
                                   attributes={"axis": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0)}).result
         batch_ids = _batch_ids(g, b) if g.batch else []
         pid_m, pid_n = _grouped_raster(pid, grid_m, grid_n, s.group_m)
-        m0 = arith.MulIOp(pid_m, const_index(s.bm)).result
-        n0 = arith.MulIOp(pid_n, const_index(s.bn)).result
-        a_tile = (s.bk, s.bm) if g.a_trans else (s.bm, s.bk)
-        sa = _alloc(a_tile, element, bits, s)
-        sbs = [_alloc((s.bn, s.bk) if x.b_trans else (s.bk, s.bn), e, eb, s) for x, e, eb in zip(gs, b_elements, b_bits)]
-        nk = ceildiv(size_k, const_index(s.bk))
+        if s.consumers:  # sm_90a: copy engine, mbarriers, wgmma, a producer warpgroup
+            parent = contraction_hopper.build(b, g, s, mem, (a, mem[inputs[g.rhs]], out_arg), element,
+                                              (size_m, size_n, size_k), batch_ids, (pid_m, pid_n),
+                                              number[g.contract.operation])
+        else:
+            m0 = arith.MulIOp(pid_m, const_index(s.bm)).result
+            n0 = arith.MulIOp(pid_n, const_index(s.bn)).result
+            a_tile = (s.bk, s.bm) if g.a_trans else (s.bm, s.bk)
+            sa = _alloc(a_tile, element, bits, s)
+            sbs = [_alloc((s.bn, s.bk) if x.b_trans else (s.bk, s.bn), e, eb, s) for x, e, eb in zip(gs, b_elements, b_bits)]
+            nk = ceildiv(size_k, const_index(s.bk))
 
-        def copy(kt, stage):
-            k0 = arith.MulIOp(kt, const_index(s.bk)).result
-            a_off = [batch_ids[g.batch.index(d)] for d in g.a_batch] + ([k0, m0] if g.a_trans else [m0, k0])
-            ir.Operation.create("tile.async_copy", operands=[a, *a_off, sa, stage])
-            for x, sb in zip(gs, sbs):
-                b_off = [batch_ids[g.batch.index(d)] for d in x.b_batch] + ([n0, k0] if x.b_trans else [k0, n0])
-                ir.Operation.create("tile.async_copy", operands=[mem[inputs[x.rhs]], *b_off, sb, stage])
-            ir.Operation.create("tile.commit_group")
+            def copy(kt, stage):
+                k0 = arith.MulIOp(kt, const_index(s.bk)).result
+                a_off = [batch_ids[g.batch.index(d)] for d in g.a_batch] + ([k0, m0] if g.a_trans else [m0, k0])
+                ir.Operation.create("tile.async_copy", operands=[a, *a_off, sa, stage])
+                for x, sb in zip(gs, sbs):
+                    b_off = [batch_ids[g.batch.index(d)] for d in x.b_batch] + ([n0, k0] if x.b_trans else [k0, n0])
+                    ir.Operation.create("tile.async_copy", operands=[mem[inputs[x.rhs]], *b_off, sb, stage])
+                ir.Operation.create("tile.commit_group")
 
-        # prologue: the first stages - 1 K tiles in flight
-        prologue = scf.ForOp(const_index(0), const_index(s.stages - 1), const_index(1))
-        with ir.InsertionPoint(prologue.body):
-            copy(prologue.induction_variable, prologue.induction_variable)
-            scf.YieldOp([])
-        mark_prologue(prologue)  # the pipeline's structure, read by the verifier
-        acc_type = ir.RankedTensorType.get([s.bm, s.bn], f32)
-        zeros = [_constant_tile(acc_type, 0.0) for _ in gs]
-        loop = scf.ForOp(const_index(0), nk, const_index(1), zeros)
-        loop.attributes[STAGES_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), s.stages)
-        with ir.InsertionPoint(loop.body):
-            kt = loop.induction_variable
-            stage = arith.RemSIOp(kt, const_index(s.stages)).result
-            # tile kt has landed once at most stages - 2 younger groups are pending
-            op_with_ints("tile.wait_group", pending=s.stages - 2)
-            ir.Operation.create("tile.barrier")
-            at = _smem_load(sa, stage, (s.bm, s.bk), element, g.a_trans)
-            bts = [_smem_load(sb, stage, (s.bk, s.bn), e, x.b_trans) for x, sb, e in zip(gs, sbs, b_elements)]
-            ahead = arith.AddIOp(kt, const_index(s.stages - 1)).result
-            copy(ahead, arith.RemSIOp(ahead, const_index(s.stages)).result)
-            k0 = arith.MulIOp(kt, const_index(s.bk)).result
-            where = {g.k: (k0, s.bk), g.i: (m0, s.bm), g.j: (n0, s.bn),
-                     **{d: (batch_ids[g.batch.index(d)], None) for d in g.batch}}
-            if g.a_prologue is not None:  # the operand the mma reads is the map of the copied tile
-                at = emit_prologue(g.a_prologue, at, inputs[g.lhs], g.a_map, (g.i, g.k), where, mem, b, (1, size_k))
-            bts = [bt if x.b_prologue is None else
-                   emit_prologue(x.b_prologue, bt, inputs[x.rhs], x.b_map, (g.k, g.j), where, mem, b, (0, size_k))
-                   for x, bt in zip(gs, bts)]
-            accs = []
-            for x, bt, carried in zip(gs, bts, loop.inner_iter_args):
-                mma = ir.Operation.create("tile.mma", results=[acc_type], operands=[at, bt, carried])
-                mma.attributes["tile.computes"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
-                                                                     number[x.contract.operation])
-                accs.append(mma.result)
-            scf.YieldOp(accs)
-        op_with_ints("tile.wait_group", pending=0)
-        # keyed by output dim: batch dims first, then rows and columns
-        rank = len(g.batch) + 2
-        offsets = {rank - 2: m0, rank - 1: n0, **dict(enumerate(batch_ids))}
-        tile_of = {rank - 2: s.bm, rank - 1: s.bn}
-        accs = {x.contract.result: r for x, r in zip(gs, loop.results)}
-        result = emit_epilogue(g, accs, mem, b, offsets, tile_of, (s.bm, s.bn))
-        ir.Operation.create("tile.store", operands=[result, out_arg, *batch_ids, m0, n0])
-        func.ReturnOp([])
+            # prologue: the first stages - 1 K tiles in flight
+            prologue = scf.ForOp(const_index(0), const_index(s.stages - 1), const_index(1))
+            with ir.InsertionPoint(prologue.body):
+                copy(prologue.induction_variable, prologue.induction_variable)
+                scf.YieldOp([])
+            mark_prologue(prologue)  # the pipeline's structure, read by the verifier
+            acc_type = ir.RankedTensorType.get([s.bm, s.bn], f32)
+            zeros = [constant_tile(acc_type, 0.0) for _ in gs]
+            loop = scf.ForOp(const_index(0), nk, const_index(1), zeros)
+            loop.attributes[STAGES_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), s.stages)
+            with ir.InsertionPoint(loop.body):
+                kt = loop.induction_variable
+                stage = arith.RemSIOp(kt, const_index(s.stages)).result
+                # tile kt has landed once at most stages - 2 younger groups are pending
+                op_with_ints("tile.wait_group", pending=s.stages - 2)
+                ir.Operation.create("tile.barrier")
+                at = _smem_load(sa, stage, (s.bm, s.bk), element, g.a_trans)
+                bts = [_smem_load(sb, stage, (s.bk, s.bn), e, x.b_trans) for x, sb, e in zip(gs, sbs, b_elements)]
+                ahead = arith.AddIOp(kt, const_index(s.stages - 1)).result
+                copy(ahead, arith.RemSIOp(ahead, const_index(s.stages)).result)
+                k0 = arith.MulIOp(kt, const_index(s.bk)).result
+                where = {g.k: (k0, s.bk), g.i: (m0, s.bm), g.j: (n0, s.bn),
+                         **{d: (batch_ids[g.batch.index(d)], None) for d in g.batch}}
+                if g.a_prologue is not None:  # the operand the mma reads is the map of the copied tile
+                    at = emit_prologue(g.a_prologue, at, inputs[g.lhs], g.a_map, (g.i, g.k), where, mem, b, (1, size_k))
+                bts = [bt if x.b_prologue is None else
+                       emit_prologue(x.b_prologue, bt, inputs[x.rhs], x.b_map, (g.k, g.j), where, mem, b, (0, size_k))
+                       for x, bt in zip(gs, bts)]
+                accs = []
+                for x, bt, carried in zip(gs, bts, loop.inner_iter_args):
+                    mma = ir.Operation.create("tile.mma", results=[acc_type], operands=[at, bt, carried])
+                    mma.attributes["tile.computes"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
+                                                                         number[x.contract.operation])
+                    accs.append(mma.result)
+                scf.YieldOp(accs)
+            op_with_ints("tile.wait_group", pending=0)
+            # keyed by output dim: batch dims first, then rows and columns
+            rank = len(g.batch) + 2
+            offsets = {rank - 2: m0, rank - 1: n0, **dict(enumerate(batch_ids))}
+            tile_of = {rank - 2: s.bm, rank - 1: s.bn}
+            accs = {x.contract.result: r for x, r in zip(gs, loop.results)}
+            result = emit_epilogue(g, accs, mem, b, offsets, tile_of, (s.bm, s.bn))
+            ir.Operation.create("tile.store", operands=[result, out_arg, *batch_ids, m0, n0])
+            func.ReturnOp([])
+            parent = layouts.mma_parent(new, s.warps)
     new.attributes["tile.schedule"] = schedule_attr(options)
     tiles = lambda d, t: binary("/", binary("+", d, const(t - 1)), const(t))  # ceil(d / t)
     grid_x = binary("*", tiles(dims[g.i], s.bm), tiles(dims[g.j], s.bn))
@@ -226,10 +234,10 @@ def lower(fn, g: Gemm, options) -> None:
     for d in g.batch:
         grid_y = binary("*", grid_y, _batch_extent(g, d))
     new.attributes["tile.grid"] = ir.ArrayAttr.get([ir.StringAttr.get(str(grid_x)), ir.StringAttr.get(str(grid_y))])
-    new.attributes["tile.threads"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 32 * s.warps)
+    new.attributes["tile.threads"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), s.threads)
     new.attributes["tile.operands"] = ir.StringAttr.get(("t" if g.a_trans else "n") + ("t" if g.b_trans else "n"))
     fn.operation.erase()
-    return new, layouts.mma_parent(new, s.warps)
+    return new, parent
 
 
 def _batch_ids(g, b) -> list:
@@ -260,11 +268,3 @@ def _smem_load(buf, stage, shape, element, transpose: bool) -> ir.Value:
     attrs = {"transpose": ir.UnitAttr.get()} if transpose else {}
     return ir.Operation.create("tile.smem_load", results=[ir.RankedTensorType.get(list(shape), element)],
                                operands=[buf, stage], attributes=attrs).result
-
-
-def _constant_tile(tile_type, value: float) -> ir.Value:
-    op = ir.Operation.create("tile.map", results=[tile_type], regions=1)
-    with ir.InsertionPoint(op.regions[0].blocks.append()):
-        c = arith.ConstantOp(ir.RankedTensorType(tile_type).element_type, value).result
-        ir.Operation.create("tile.yield", operands=[c])
-    return op.result

@@ -136,13 +136,14 @@ def _results(op) -> list:
 
 
 def _walk(fn) -> list:
-    """Every op of ``fn``'s body, nested loops included (not inside tile.map bodies)."""
+    """Every op of ``fn``'s body, nested loops and warp roles included (not inside tile.map bodies)."""
     out = []
 
     def visit(block):
         for op in block.operations:
             out.append(op)
-            if op.operation.name == "scf.for":
-                visit(op.operation.regions[0].blocks[0])
+            if op.operation.name in ("scf.for", "tile.warp_specialize"):
+                for region in op.operation.regions:
+                    visit(region.blocks[0])
     visit(fn.regions[0].blocks[0] if hasattr(fn, "regions") else fn.entry_block)
     return out

@@ -1,0 +1,216 @@
+"""The tile dialect's Hopper ops (sm_90a): copy-engine copies completing on mbarriers, wgmma
+reading shared memory through descriptors, and warp specialisation.
+
+They join ``tile`` (dialects/tile.py) as ta_online's op joins ``ta``. A warp-specialised
+kernel is one ``tile.warp_specialize`` with two regions: the producer (one thread of the
+producer warpgroup) and the consumers (the schedule's ``warps``). They share a stage ring
+through two mbarrier arrays, ``full`` (the producer's copies of a stage have landed) and
+``empty`` (the consumers are done reading it):
+
+    "tile.warp_specialize"() ({                      // producer
+      scf.for %kt = %c0 to %nk step %c1 {
+        "tile.mbarrier_wait"(%empty, %s, %parity_e)  // the stage was released
+        "tile.mbarrier_expect"(%full, %s) {bytes = 49152}
+        "tile.tma_copy"(%A, %m0, %k0, %sa, %s, %full)
+        "tile.tma_copy"(%B, %k0, %n0, %sb, %s, %full)
+      }
+    }, {                                             // consumers
+      %acc = scf.for ... {
+        "tile.mbarrier_wait"(%full, %s, %parity_f)   // the stage has landed
+        %d = "tile.wgmma"(%sa, %sb, %s, %c)
+        "tile.mbarrier_arrive"(%empty, %s)           // release it
+      }
+      ... epilogue, tile.store
+    }) {producer_registers = 40, consumer_registers = 232}
+
+An mbarrier completes a phase when its ``arrivals`` arrivals and the transaction bytes it
+expects have come; a wait names the parity of the phase it waits for. In the producer
+region the one thread arrives once per op; in the consumer region each warp does.
+"""
+
+from collections.abc import Sequence
+
+from torch_mlir import ir
+from torch_mlir.dialects.ext import Operand, Region, Result
+
+from ._verify import Invalid, int_attr, verifier
+from .layout import tma_boxes
+from .tile import SHARED, Tile, layout_of
+
+
+def _barriers(t: ir.Type, what: str) -> ir.MemRefType:
+    if not isinstance(t, ir.MemRefType):
+        raise Invalid(f"{what} must be a memref of mbarriers, got {t}")
+    m = ir.MemRefType(t)
+    space = m.memory_space
+    if m.rank != 1 or not m.has_static_shape or str(m.element_type) != "i64" or space is None or \
+            ir.IntegerAttr(space).value != SHARED:
+        raise Invalid(f"{what} must be memref<stages x i64, 3> (mbarriers in shared memory), got {t}")
+    return m
+
+
+def _check_mbarrier_alloc(op):
+    _barriers(op.res.type, "result")
+    if int_attr(op, "arrivals") < 1:
+        raise Invalid("arrivals must be at least 1")
+
+
+class MbarrierAllocOp(Tile.Operation, name="mbarrier_alloc"):
+    """One mbarrier per stage, each completing a phase after ``arrivals`` arrivals (and the
+    transaction bytes expected in that phase). Initialised before the warps specialise.
+
+    Example:
+        %full = "tile.mbarrier_alloc"() {arrivals = 1 : i64} : () -> memref<4xi64, 3>
+    """
+
+    arrivals: ir.IntegerAttr
+    res: Result[ir.MemRefType]
+    verify_invariants = verifier(_check_mbarrier_alloc)
+
+
+def _check_expect(op):
+    _barriers(op.bar.type, "barrier")
+    if int_attr(op, "bytes") < 1:
+        raise Invalid("bytes must be positive")
+
+
+class MbarrierExpectOp(Tile.Operation, name="mbarrier_expect"):
+    """Arrive on mbarrier ``stage`` of ``bar`` and expect ``bytes`` more transaction bytes in its
+    current phase (mbarrier.arrive.expect_tx): the copies that follow complete them.
+
+    Example:  "tile.mbarrier_expect"(%full, %s) {bytes = 49152 : i64} : (memref<4xi64, 3>, index) -> ()
+    """
+
+    bar: Operand[ir.MemRefType]
+    stage: Operand[ir.IndexType]
+    bytes: ir.IntegerAttr
+    verify_invariants = verifier(_check_expect)
+
+
+def _check_tma_copy(op):
+    src, *offsets, dst, _stage, bar = op.operation.operands
+    if not isinstance(src.type, ir.MemRefType) or not isinstance(dst.type, ir.MemRefType):
+        raise Invalid("source and destination must be memrefs")
+    src_t, dst_t = ir.MemRefType(src.type), ir.MemRefType(dst.type)
+    _barriers(bar.type, "barrier")
+    if len(offsets) != src_t.rank:
+        raise Invalid(f"expects {src_t.rank} offsets for the {src_t.rank}-d source, got {len(offsets)}")
+    if dst_t.rank != 3 or dst_t.memory_space is None or ir.IntegerAttr(dst_t.memory_space).value != SHARED:
+        raise Invalid(f"destination {dst_t} must be stages x a 2-d tile in shared memory")
+    if src_t.element_type != dst_t.element_type:
+        raise Invalid("source and destination element types differ")
+    alloc = dst.owner
+    if isinstance(alloc, ir.Block) or alloc.name != "tile.alloc":
+        raise Invalid("destination must be a tile.alloc")
+    bytes_ = 2 if str(src_t.element_type) in ("bf16", "f16") else 4
+    if tma_boxes(layout_of(alloc.attributes["layout"]), bytes_) is None:
+        raise Invalid("the destination's layout is not one the copy engine writes (tma_layout: "
+                      "boxes of 16-byte multiples, in a 32/64/128-byte swizzle or none)")
+
+
+class TmaCopyOp(Tile.Operation, name="tma_copy"):
+    """Start the copy engine copying the tile at ``offsets`` into stage ``stage`` of a shared
+    buffer (out-of-bounds elements become zero); the tile's bytes complete on mbarrier
+    ``stage`` of ``bar`` (cp.async.bulk.tensor ... mbarrier::complete_tx::bytes), as boxes of
+    the destination's layout (tma_boxes).
+
+    Example:
+        "tile.tma_copy"(%A, %m0, %k0, %sa, %s, %full)
+            : (memref<?x?xbf16>, index, index, memref<4x128x64xbf16, 3>, index, memref<4xi64, 3>) -> ()
+    """
+
+    src: Operand[ir.MemRefType]
+    offsets: Sequence[Operand[ir.IndexType]]
+    dst: Operand[ir.MemRefType]
+    stage: Operand[ir.IndexType]
+    bar: Operand[ir.MemRefType]
+    verify_invariants = verifier(_check_tma_copy)
+
+
+def _check_wait(op):
+    _barriers(op.bar.type, "barrier")
+
+
+class MbarrierWaitOp(Tile.Operation, name="mbarrier_wait"):
+    """Wait until the phase of mbarrier ``stage`` whose parity is ``parity`` (0 or 1) has
+    completed (mbarrier.try_wait.parity). A fresh mbarrier is in phase 0, so a wait for
+    parity 1 passes at once: the phase before the first.
+
+    Example:  "tile.mbarrier_wait"(%full, %s, %p) : (memref<4xi64, 3>, index, index) -> ()
+    """
+
+    bar: Operand[ir.MemRefType]
+    stage: Operand[ir.IndexType]
+    parity: Operand[ir.IndexType]
+    verify_invariants = verifier(_check_wait)
+
+
+class MbarrierArriveOp(Tile.Operation, name="mbarrier_arrive"):
+    """Arrive on mbarrier ``stage`` of ``bar``: once per warp in the consumer region (each
+    warp's lane 0, after the warp's earlier shared-memory reads), once in the producer's.
+
+    Example:  "tile.mbarrier_arrive"(%empty, %s) : (memref<4xi64, 3>, index) -> ()
+    """
+
+    bar: Operand[ir.MemRefType]
+    stage: Operand[ir.IndexType]
+    verify_invariants = verifier(_check_wait)
+
+
+def _check_wgmma(op):
+    a, b, acc, res = (ir.MemRefType(op.a.type), ir.MemRefType(op.b.type), ir.RankedTensorType(op.acc.type),
+                      ir.RankedTensorType(op.res.type))
+    ta, tb = "transpose_a" in op.attributes, "transpose_b" in op.attributes
+    (m, k1), (k2, n) = (a.shape[1:][::-1] if ta else a.shape[1:]), (b.shape[1:][::-1] if tb else b.shape[1:])
+    if a.rank != 3 or b.rank != 3:
+        raise Invalid("operands must be stages x 2-d tiles in shared memory")
+    if k1 != k2 or list(acc.shape) != [m, n] or acc.shape != res.shape:
+        raise Invalid(f"shapes do not chain: [{m}, {k1}] x [{k2}, {n}] into {acc.shape}")
+    if m % 64 or k1 % 16 or n % 8 or n > 256:
+        raise Invalid(f"wgmma takes m in 64-row slices per warpgroup, k in 16s and n <= 256 in 8s; got "
+                      f"{m}x{n}x{k1}")
+    if str(acc.element_type) != "f32" or acc.element_type != res.element_type:
+        raise Invalid("the accumulator is f32")
+
+
+class WgmmaOp(Tile.Operation, name="wgmma"):
+    """res = acc + A · B over stage ``stage`` of two shared tiles, by wgmma.mma_async through
+    shared-memory descriptors of their layouts; consumer warpgroup g multiplies rows
+    64g .. 64g + 63. ``transpose_a`` / ``transpose_b``: the tile is stored [k, m] / [n, k].
+    Complete when the op returns (wgmma.wait_group 0).
+
+    Example:
+        %d = "tile.wgmma"(%sa, %sb, %s, %c)
+            : (memref<4x128x64xbf16, 3>, memref<4x64x256xbf16, 3>, index, tensor<128x256xf32>)
+            -> tensor<128x256xf32>
+    """
+
+    a: Operand[ir.MemRefType]
+    b: Operand[ir.MemRefType]
+    stage: Operand[ir.IndexType]
+    acc: Operand[ir.RankedTensorType]
+    res: Result[ir.RankedTensorType]
+    verify_invariants = verifier(_check_wgmma)
+
+
+def _check_warp_specialize(op):
+    for name in ("producer_registers", "consumer_registers"):
+        regs = int_attr(op, name)
+        if regs % 8 or not 24 <= regs <= 256:
+            raise Invalid(f"{name} must be a multiple of 8 in 24..256 (setmaxnreg), got {regs}")
+    for region in (op.producer, op.consumer):
+        if len(list(region.blocks)) != 1:
+            raise Invalid("each role is one block")
+
+
+class WarpSpecializeOp(Tile.Operation, name="warp_specialize", traits=[ir.NoTerminatorTrait]):
+    """Split the CTA into a producer warpgroup, of which one thread runs ``producer``, and the
+    consumer warps, which run ``consumer``; each role resizes its register file
+    (setmaxnreg) to the given count per thread. See the module docstring.
+    """
+
+    producer_registers: ir.IntegerAttr
+    consumer_registers: ir.IntegerAttr
+    producer: Region
+    consumer: Region
+    verify_invariants = verifier(_check_warp_specialize)

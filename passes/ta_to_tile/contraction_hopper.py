@@ -1,0 +1,126 @@
+"""ta-to-tile for a contraction on sm_90a: a warp-specialised TMA + mbarrier + wgmma kernel.
+
+Built when the schedule has consumer warpgroups (``consumers > 0``). One producer thread
+keeps ``stages`` k tiles of A and B in flight with the copy engine; the consumer warpgroups
+multiply each landed stage with wgmma straight from shared memory and hand it back:
+
+    full[s]   completes when the producer's expected bytes for stage s have landed;
+    empty[s]  completes when every consumer warp has released stage s.
+
+Iteration kt uses stage kt % stages in round n = kt / stages: the consumers wait for phase
+parity n of full[s], the producer for parity n + 1 of empty[s] (the round before; a fresh
+barrier passes parity 1 at once). The copy engine zero-fills what lies outside a tensor, so
+no size has to divide the tiles; the store is masked as on sm_80.
+
+The operand tiles are placed as the copy engine writes them in its 128-byte swizzle
+(``layout.tma_layout``): a K-major tile as one box, an MN-major one as 64-column boxes side
+by side. Those layouts are what the wgmma descriptors describe (the emitter derives them).
+"""
+
+from torch_mlir import ir
+from torch_mlir.dialects import arith, func, scf
+
+from tilec.dialects import STAGES_ATTR
+from tilec.dialects.layout import MmaLayout, tma_layout
+from tilec.dialects.tile import layout_attr
+
+from .common import NoTileLowering, SHARED, ceildiv, const_index, constant_tile
+from .epilogue import emit_epilogue
+
+PRODUCER_REGISTERS = 40    # the producer thread needs addresses and a loop counter
+CONSUMER_REGISTERS = {1: 240, 2: 232, 3: 160}  # the rest of the 64K registers, per consumer count
+
+
+def check_form(g) -> None:
+    """What the warp-specialised kernel does not take (yet); the sm_80 form takes all of it."""
+    if g.others:
+        raise NoTileLowering("a warp-specialised kernel (consumers > 0) computes one contraction; "
+                             "contractions sharing A need consumers=0")
+    if g.a_prologue is not None or g.b_prologue is not None:
+        raise NoTileLowering("a warp-specialised kernel reads its operands as they are stored; "
+                             "a prologue map needs consumers=0")
+    if len(g.k_group) > 1:
+        raise NoTileLowering("a warp-specialised kernel reduces one index; merged reduced indices need consumers=0")
+
+
+def build(b, g, s, mem: dict, buffers, element, sizes, batch_ids, pids, number: int) -> MmaLayout:
+    """The kernel body after the raster, at the insertion point: allocations, the
+    warp-specialised loop and the epilogue; returns the accumulator's register layout.
+    ``buffers``: A, B and the output memrefs; ``sizes``: (M, N, K); ``pids``: the CTA's
+    tile (row, column); ``number``: the contraction's place in the ta function (provenance)."""
+    a, b_mem, out_arg = buffers
+    (pid_m, pid_n), (_, _, size_k) = pids, sizes
+    m0 = arith.MulIOp(pid_m, const_index(s.bm)).result
+    n0 = arith.MulIOp(pid_n, const_index(s.bn)).result
+    sa = _alloc((s.bk, s.bm) if g.a_trans else (s.bm, s.bk), element, s.stages)
+    sb = _alloc((s.bn, s.bk) if g.b_trans else (s.bk, s.bn), element, s.stages)
+    full = _barriers(s.stages, 1)
+    empty = _barriers(s.stages, s.warps)  # every consumer warp releases a stage
+    nk = ceildiv(size_k, const_index(s.bk))
+    i64 = ir.IntegerType.get_signless(64)
+    spec = ir.Operation.create("tile.warp_specialize", regions=2, attributes={
+        "producer_registers": ir.IntegerAttr.get(i64, PRODUCER_REGISTERS),
+        "consumer_registers": ir.IntegerAttr.get(i64, CONSUMER_REGISTERS[s.consumers])})
+    # producer: wait for the stage's release, expect its bytes, start both copies
+    with ir.InsertionPoint(spec.regions[0].blocks.append()):
+        loop = scf.ForOp(const_index(0), nk, const_index(1))
+        with ir.InsertionPoint(loop.body):
+            kt = loop.induction_variable
+            stage, parity = _ring(kt, s.stages)
+            released = arith.SubIOp(const_index(1), parity).result  # the round before: the other parity
+            ir.Operation.create("tile.mbarrier_wait", operands=[empty, stage, released])
+            ir.Operation.create("tile.mbarrier_expect", operands=[full, stage], attributes={
+                "bytes": ir.IntegerAttr.get(i64, (s.bm + s.bn) * s.bk * 2)})
+            k0 = arith.MulIOp(kt, const_index(s.bk)).result
+            a_off = [batch_ids[g.batch.index(d)] for d in g.a_batch] + ([k0, m0] if g.a_trans else [m0, k0])
+            b_off = [batch_ids[g.batch.index(d)] for d in g.b_batch] + ([n0, k0] if g.b_trans else [k0, n0])
+            ir.Operation.create("tile.tma_copy", operands=[a, *a_off, sa, stage, full])
+            ir.Operation.create("tile.tma_copy", operands=[b_mem, *b_off, sb, stage, full])
+            scf.YieldOp([])
+    # consumers: wait for the stage, multiply it, release it; then the epilogue
+    f32 = ir.F32Type.get()
+    acc_type = ir.RankedTensorType.get([s.bm, s.bn], f32)
+    with ir.InsertionPoint(spec.regions[1].blocks.append()):
+        zero = constant_tile(acc_type, 0.0)
+        loop = scf.ForOp(const_index(0), nk, const_index(1), [zero])
+        loop.attributes[STAGES_ATTR] = ir.IntegerAttr.get(i64, s.stages)
+        with ir.InsertionPoint(loop.body):
+            kt = loop.induction_variable
+            stage, parity = _ring(kt, s.stages)
+            ir.Operation.create("tile.mbarrier_wait", operands=[full, stage, parity])
+            attrs = {name: ir.UnitAttr.get() for name, on in (("transpose_a", g.a_trans), ("transpose_b", g.b_trans))
+                     if on}
+            mma = ir.Operation.create("tile.wgmma", results=[acc_type],
+                                      operands=[sa, sb, stage, loop.inner_iter_args[0]], attributes=attrs)
+            mma.attributes["tile.computes"] = ir.IntegerAttr.get(i64, number)
+            ir.Operation.create("tile.mbarrier_arrive", operands=[empty, stage])
+            scf.YieldOp([mma.result])
+        rank = len(g.batch) + 2
+        offsets = {rank - 2: m0, rank - 1: n0, **dict(enumerate(batch_ids))}
+        result = emit_epilogue(g, {g.contract.result: loop.results[0]}, mem, b, offsets,
+                               {rank - 2: s.bm, rank - 1: s.bn}, (s.bm, s.bn))
+        ir.Operation.create("tile.store", operands=[result, out_arg, *batch_ids, m0, n0])
+    func.ReturnOp([])
+    return MmaLayout(s.warps, 1)  # warp w holds rows 16w..16w+15: wgmma's accumulator per warpgroup
+
+
+def _ring(kt, stages: int):
+    """(stage, phase parity) of iteration kt in a ring of ``stages``."""
+    n = const_index(stages)
+    return arith.RemSIOp(kt, n).result, arith.RemSIOp(arith.DivSIOp(kt, n).result, const_index(2)).result
+
+
+def _alloc(tile, element, stages: int) -> ir.Value:
+    layout = tma_layout(tile[0], tile[1], 2)
+    t = ir.MemRefType.get([stages, *tile], element, memory_space=ir.IntegerAttr.get(
+        ir.IntegerType.get_signless(64), SHARED))
+    return ir.Operation.create("tile.alloc", results=[t], attributes={"layout": layout_attr(layout)}).result
+
+
+def _barriers(stages: int, arrivals: int) -> ir.Value:
+    i64 = ir.IntegerType.get_signless(64)
+    t = ir.MemRefType.get([stages], i64, memory_space=ir.IntegerAttr.get(i64, SHARED))
+    return ir.Operation.create("tile.mbarrier_alloc", results=[t], attributes={
+        "arrivals": ir.IntegerAttr.get(i64, arrivals)}).result
+
+
