@@ -21,6 +21,12 @@ SCHEDULES = [
     "bm=256 bn=128 bk=32 warps=8 stages=4",
     "bm=128 bn=64 bk=32 warps=4 stages=5",
     "bm=64 bn=128 bk=64 warps=4 stages=4",
+    # sm_90a: a producer warpgroup (copy engine, mbarriers) and 1-3 wgmma consumer warpgroups
+    "bm=128 bn=256 bk=64 warps=8 stages=4 consumers=2",
+    "bm=128 bn=128 bk=64 warps=8 stages=5 consumers=2",
+    "bm=128 bn=192 bk=64 warps=8 stages=4 consumers=2",
+    "bm=64 bn=256 bk=64 warps=4 stages=4 consumers=1",
+    "bm=192 bn=128 bk=64 warps=12 stages=4 consumers=3",
 ]
 
 

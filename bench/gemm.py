@@ -56,17 +56,24 @@ def main() -> None:
     rows = []
     for m, n, k in SIZES:
         row = {"M": m, "N": n, "K": k}
-        errors = {}
+        errors, refused = {}, {}
         for seed in range(5):
             torch.manual_seed(seed)
             a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
             b = torch.randn(k, n, device="cuda", dtype=torch.bfloat16)
             ref = (a.float() @ b.float())
             for path, kernel in kernels.items():
-                errors[path] = max(errors.get(path, 0.0), max_rel_error(kernel(a, b), ref))
+                if path in refused:
+                    continue
+                try:
+                    errors[path] = max(errors.get(path, 0.0), max_rel_error(kernel(a, b), ref))
+                except ValueError as err:  # a copy-engine kernel and rows of no whole 16-byte chunks
+                    refused[path] = str(err)
         row["max_rel_error"] = errors
+        row["refused"] = {kernels[p].package.manifest["schedule"]: why for p, why in refused.items()}
         flops = 2.0 * m * n * k
-        timings = {path: bench(lambda kernel=kernel: kernel(a, b), args.reps) for path, kernel in kernels.items()}
+        timings = {path: bench(lambda kernel=kernel: kernel(a, b), args.reps) for path, kernel in kernels.items()
+                   if path not in refused}
         best = min(timings, key=timings.get)
         cublas = bench(lambda: torch.matmul(a, b), args.reps)
         row.update({
@@ -82,7 +89,7 @@ def main() -> None:
               f"cuBLAS {row['cublas_tflops']:.0f}, ratio {row['ratio']:.2f}, "
               f"max rel err {max(errors.values()):.2e}", flush=True)
     # the kernel as a torch custom op, under torch.compile
-    op = load(sorted(kernels)[0]).op
+    op = load(sorted(kernels)[0]).op  # gemm_0: an sm_80-form kernel, which takes any row length
     a = torch.randn(300, 200, device="cuda", dtype=torch.bfloat16)
     b = torch.randn(200, 136, device="cuda", dtype=torch.bfloat16)
     compiled = torch.compile(lambda x, y: op(x, y).float() * 2.0, fullgraph=True)

@@ -73,7 +73,7 @@ class Schedule:
     # bounds on any option, whatever the form or target: they keep bad input cheap
     MAX_TILE: ClassVar[int] = 256
     MAX_STAGES: ClassVar[int] = 8
-    WARPS: ClassVar[tuple] = (1, 2, 4, 8, 16)
+    WARPS: ClassVar[tuple] = (1, 2, 4, 8, 12, 16)  # 12: three consumer warpgroups
     MAX_GROUP_M: ClassVar[int] = 64
 
     def __post_init__(self):

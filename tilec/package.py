@@ -98,6 +98,9 @@ def package_build(tiled, source_name: str, text: str, targets: tuple = ("sm_80",
     source it came from (a spec, or the ta IR of a PyTorch graph), kept in the manifest."""
     sig = signature(tiled.ta.body.operations[0])
     kernel = emit_cuda(tiled.tile)
+    if kernel.tensor_maps and set(targets) != {"sm_90a"}:
+        raise TilecError(f"schedule {kernel.schedule} builds an sm_90a kernel (copy engine, wgmma); "
+                         f"build it with --target sm_90a alone, or use consumers=0 for other targets")
     files = {f"{kernel.name}.cu": kernel.source.encode()}
     manifest = {
         "kernel": kernel.name, "variants": kernel.variants, "tilec_version": __version__, "compiler": compiler,
@@ -109,6 +112,7 @@ def package_build(tiled, source_name: str, text: str, targets: tuple = ("sm_80",
                   "dtype": _DTYPE_NAMES[str(_spec_of(sig, role, name).dtype)] if role != "param" else "index",
                   "dims": [dim_tree(d) for d in _spec_of(sig, role, name).dims] if role != "param" else []}
                  for role, name, _ in kernel.args],
+        "tensor_maps": [{"arg": arg, "box": list(box), "swizzle": swizzle} for arg, box, swizzle in kernel.tensor_maps],
         "targets": {}, "ptxas": {},
     }
     for target in targets:

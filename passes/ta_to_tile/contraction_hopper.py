@@ -28,7 +28,7 @@ from .common import NoTileLowering, SHARED, ceildiv, const_index, constant_tile
 from .epilogue import emit_epilogue
 
 PRODUCER_REGISTERS = 40    # the producer thread needs addresses and a loop counter
-CONSUMER_REGISTERS = {1: 240, 2: 232, 3: 160}  # the rest of the 64K registers, per consumer count
+CONSUMER_REGISTERS = {1: 240, 2: 232, 3: 152}  # 128 x 40 + consumers x 128 x this <= 64K registers
 
 
 def check_form(g) -> None:

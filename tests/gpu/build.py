@@ -149,7 +149,8 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"no case named {', '.join(unknown)} (cases: {', '.join(CASES)})")
     out = Path(args.out)
-    manifest, failed = build_cases(args.only or list(CASES), out, args.target)
+    names = args.only or [name for name, case in CASES.items() if args.target in case.targets]
+    manifest, failed = build_cases(names, out, args.target)
     if args.target == "sm_90a":  # the Hopper fixtures: TMA and wgmma need sm_90a
         from tilec.dialects.layout import wgmma_descriptor
 

@@ -36,6 +36,7 @@ class Case:
     schedule: str
     runs: list[dict]
     fixed: dict = field(default_factory=dict)
+    targets: tuple = ("sm_80", "sm_90a")  # the builds that include it
 
 
 def gemm_spec(a: str, b: str, dtype: str, out: str) -> str:
@@ -74,6 +75,14 @@ ATTENTION_RUNS = [
 ]
 SQUARE_RUNS = [{"B": 2, "H": 3, "S": 97}, {"B": 1, "H": 2, "S": 130}, {"B": 1, "H": 1, "S": 1}]
 
+# sm_90a's warp-specialised kernels read through the copy engine: rows of whole 16-byte chunks
+# (every size a multiple of 8 for 16-bit inputs); 264/136/72 divide no tile, K = 1000 takes
+# the 4-stage ring round four times (both mbarrier parities, twice each)
+HOPPER_RUNS = [{"M": 264, "N": 136, "K": 72}, {"M": 8, "N": 8, "K": 8}, {"M": 1000, "N": 520, "K": 1000}]
+WGMMA2 = "bm=128 bn=256 bk=64 warps=8 stages=4 consumers=2"
+WGMMA1 = "bm=64 bn=128 bk=64 warps=4 stages=3 consumers=1"
+SM90 = ("sm_90a",)
+
 SMALL = "bm=64 bn=64 bk=32 warps=4 stages=2"
 FLASH = "bm=64 bn=64 warps=4 stages=2"
 
@@ -107,6 +116,16 @@ CASES: dict[str, Case] = {
         "C[p, q, i, j] = sum[k](A[p, q, i, k] * B[p, q, k, j])\n", SMALL,
         [{"P": 2, "Q": 3, "M": 97, "N": 65, "K": 33}, {"P": 1, "Q": 2, "M": 72, "N": 136, "K": 72},
          {"P": 1, "Q": 1, "M": 1, "N": 1, "K": 1}]),
+    # -- sm_90a: copy engine, mbarriers, wgmma, a producer warpgroup
+    "wgmma_gemm_nn": Case("examples/gemm.ta", WGMMA2, HOPPER_RUNS, targets=SM90),
+    "wgmma_gemm_nn_one_consumer": Case("examples/gemm.ta", WGMMA1, HOPPER_RUNS, targets=SM90),
+    "wgmma_gemm_tn": Case(gemm_spec("km", "kn", "bf16", "bf16"), WGMMA2, HOPPER_RUNS, targets=SM90),
+    "wgmma_gemm_nt": Case(gemm_spec("mk", "nk", "bf16", "f32"), WGMMA2, HOPPER_RUNS, targets=SM90),
+    "wgmma_gemm_tt": Case(gemm_spec("km", "nk", "f16", "f32"), WGMMA1, HOPPER_RUNS, targets=SM90),
+    "wgmma_gemm_bias_gelu": Case("examples/matmul_bias_gelu.ta", WGMMA2, HOPPER_RUNS[:2], targets=SM90),
+    "wgmma_batched_gemm": Case("examples/batched_gemm.ta", WGMMA2,
+                               [{"Bt": 3, "M": 264, "N": 136, "K": 72}, {"Bt": 1, "M": 8, "N": 8, "K": 8}],
+                               targets=SM90),
     # -- attention (fused online softmax)
     "attention": Case("examples/attention.ta", FLASH, ATTENTION_RUNS),
     "attention_d128": Case("examples/attention.ta", "bm=128 bn=64 warps=8 stages=2", ATTENTION_RUNS[:3],

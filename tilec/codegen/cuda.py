@@ -28,6 +28,7 @@ from ..diagnostics import TilecError
 from .cexpr import dim_expr
 from . import cuda_blocked
 from .cuda_regs import copy_carried, materialize_map
+from .cuda_hopper import HOPPER_PRELUDE
 from .cuda_text import ctype
 from .targets import TARGETS
 
@@ -46,6 +47,7 @@ class Kernel:
     args: list            # (role, name, dims) per argument, in order
     schedule: str
     variants: dict = field(default_factory=dict)
+    tensor_maps: list = field(default_factory=list)  # (input name, box outermost first, swizzle bytes)
 
 
 @dataclass
@@ -92,6 +94,10 @@ class CudaEmitter:
         t = self.tiling
         self.mi, self.ni, self.tm, self.tn = (t.mi, t.ni, t.tm, t.tn) if t is not None else (0, 0, 0, 0)
         self.smem_bytes = 0
+        self.hopper = schedule.consumers > 0  # warp-specialised: copy engine, mbarriers, wgmma
+        self.role = None                      # the warp role being emitted (tile.warp_specialize)
+        self.helpers: dict = {}               # device functions the walk asked for, by name
+        self.tensor_maps: list = []
 
     # -- helpers -------------------------------------------------------------------------------
     def fresh(self, stem: str) -> str:
@@ -129,16 +135,30 @@ class CudaEmitter:
         self.params = params
         self.line("const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;")
         self.line(f"const int warp_m = warp % {self.wm}, warp_n = warp / {self.wm};")
-        self.line("extern __shared__ __align__(128) unsigned char smem[];")
+        # the copy engine's 128-byte swizzle repeats every 1024 bytes of the address
+        self.line(f"extern __shared__ __align__({1024 if self.hopper else 128}) unsigned char smem[];")
         self.block(fn.entry_block)
+        sig += [f"const __grid_constant__ TensorMap tm_{arg}" for arg, _, _ in self.tensor_maps]
         head, rest = self.lines[:3], self.lines[3:]
         body = "\n".join(head + ["    " + line for line in self.prologue] + rest)
-        variant = "16-byte aligned rows: cp.async" if self.aligned else "any row length: element copies"
-        source = (f"// schedule: {self.schedule.as_text()}; {variant}\n"
-                  f"extern \"C\" __global__ void __launch_bounds__({self.threads})\n{name}({', '.join(sig)}) {{\n"
+        variant = "copy engine, mbarriers, wgmma" if self.hopper else \
+            "16-byte aligned rows: cp.async" if self.aligned else "any row length: element copies"
+        bounds = f"{self.threads}, 1" if self.hopper else f"{self.threads}"  # setmaxnreg needs the cap at entry
+        source = (f"// schedule: {self.schedule.as_text()}; {variant}\n" + "".join(self.helpers.values()) +
+                  f"extern \"C\" __global__ void __launch_bounds__({bounds})\n{name}({', '.join(sig)}) {{\n"
                   f"{body}\n}}\n")
         grid = [ir.StringAttr(g).value for g in ir.ArrayAttr(fn.attributes["tile.grid"])]
-        return Kernel(name, source, self.threads, self.smem_bytes, grid, args, self.schedule.as_text())
+        return Kernel(name, source, self.threads, self.smem_bytes, grid, args, self.schedule.as_text(),
+                      tensor_maps=list(self.tensor_maps))
+
+    def tensor_map(self, arg: str, box: list, swizzle: int) -> str:
+        """The kernel parameter holding the tensor map of input ``arg`` for copies of ``box``."""
+        key = (arg, tuple(box), swizzle)
+        if key not in self.tensor_maps:
+            if any(a == arg for a, _, _ in self.tensor_maps):
+                raise TilecError(f"input {arg} is copied in two box shapes; a kernel takes one tensor map per input")
+            self.tensor_maps.append(key)
+        return f"tm_{arg}"
 
     def block(self, block) -> None:
         for op in block.operations:
@@ -189,6 +209,8 @@ class CudaEmitter:
         layout = layout_of(op.attributes["layout"])
         element = ctype(t.element_type)
         name = self.fresh("s")
+        if self.hopper:  # swizzled tiles start at a whole swizzle period (wgmma and the copy engine)
+            self.smem_bytes = -(-self.smem_bytes // 1024) * 1024
         self.line(f"{element}* {name} = reinterpret_cast<{element}*>(smem + {self.smem_bytes});")
         self.smem_bytes += t.shape[0] * layout.size * 2 if element != "float" else t.shape[0] * layout.size * 4
         self.names[op.result] = _Shared(name, layout, layout.size, element)
@@ -241,6 +263,8 @@ class CudaEmitter:
         materialize_map(self, op)
 
     from .cuda_ops import op_tile_async_copy, op_tile_mma, op_tile_store  # noqa: E402
+    from .cuda_hopper import (op_tile_mbarrier_alloc, op_tile_mbarrier_arrive, op_tile_mbarrier_expect,  # noqa: E402
+                              op_tile_mbarrier_wait, op_tile_tma_copy, op_tile_warp_specialize, op_tile_wgmma)
     from .cuda_regs import op_tile_reduce  # noqa: E402
 
     def dims_c(self, dims: list[str]) -> list[str]:
@@ -274,6 +298,11 @@ def emit_cuda(module: ir.Module, target: str = "sm_80") -> Kernel:
         raise TilecError("the CUDA emitter takes tile IR (run ta-to-tile first)")
     if parent_layout(fn) is None:
         raise TilecError("the CUDA emitter takes register tiles with layouts (#tile.mma, #tile.blocked)")
+    if schedule_of(fn).consumers:  # the copy engine needs 16-byte aligned rows: no other variant
+        kernel = CudaEmitter(fn, True, target).emit()
+        kernel.source = f"{TARGETS[target].prelude}{HOPPER_PRELUDE}\n{kernel.source}"
+        kernel.variants = {"aligned": kernel.name}
+        return kernel
     fast, slow = CudaEmitter(fn, True, target).emit(), CudaEmitter(fn, False, target).emit()
     fast.source = f"{TARGETS[target].prelude}\n{fast.source}\n{slow.source}"
     fast.variants = {"aligned": fast.name, "unaligned": slow.name}

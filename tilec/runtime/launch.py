@@ -49,7 +49,12 @@ def launch(kernel, device, inputs, outputs, env) -> None:
     from cuda.bindings import driver
 
     _, functions = kernel.function(device)
-    function = functions["aligned" if _aligned(inputs) else "unaligned"]
+    variant = "aligned" if _aligned(inputs) else "unaligned"
+    if variant not in functions:
+        raise ValueError(f"{kernel.name} reads its inputs with the copy engine, which needs rows of whole "
+                         f"16-byte chunks starting 16-byte aligned; these inputs are not (compile with consumers=0 "
+                         f"for any row length)")
+    function = functions[variant]
     m = kernel.package.manifest
     values, types = [], []
     tensors = {s["name"]: t for s, t in zip(kernel.inputs, inputs)}
@@ -61,6 +66,10 @@ def launch(kernel, device, inputs, outputs, env) -> None:
         else:
             values.append(tensors[arg["name"]].data_ptr())
             types.append(ctypes.c_void_p)
+    for entry in m.get("tensor_maps", []):  # by value, after the other arguments
+        from .tensor_map import tensor_map
+        values.append(tensor_map(tensors[entry["arg"]], entry["box"], entry["swizzle"]))
+        types.append(None)
     grid = [max(evaluate_dim(g, env), 1) for g in m["grid"]] + [1]
     stream = driver.CUstream(torch.cuda.current_stream(device).cuda_stream)
     _check(driver.cuLaunchKernel(function, grid[0], grid[1], grid[2], m["threads"], 1, 1, m["smem_bytes"],

@@ -1,0 +1,196 @@
+"""The CUDA rules for the sm_90a tile ops (dialects/tile_hopper.py): mbarriers, copy-engine
+copies, wgmma and the warp roles. Methods of CudaEmitter (imported into its class body).
+
+Every number a rule prints about shared memory comes from the buffer's layout
+(dialects/layout.py): the copy boxes (``tma_boxes``), the wgmma descriptor's strides and the
+start address of each warpgroup's rows and of each k16 step (``Layout.offset``). The
+verifier proves those same descriptors read what the layout placed (tilec/verify/hopper.py).
+"""
+
+from dataclasses import dataclass
+
+from torch_mlir import ir
+
+from tilec.dialects.layout import Layout, tma_boxes, wgmma_descriptor
+
+from ..diagnostics import TilecError
+
+# the mbarrier, copy-engine and wgmma wrappers every sm_90a kernel uses
+HOPPER_PRELUDE = r"""
+struct alignas(64) TensorMap { unsigned long long words[16]; };
+__device__ __forceinline__ void mbar_init(uint32_t bar, int arrivals) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(bar), "r"(arrivals));
+}
+__device__ __forceinline__ void mbar_expect(uint32_t bar, uint32_t bytes) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void mbar_arrive(uint32_t bar) {
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(bar) : "memory");
+}
+__device__ __forceinline__ void mbar_wait(uint32_t bar, int parity) {
+    asm volatile("{\n .reg .pred done;\n WAIT_%=:\n mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+                 " @!done bra WAIT_%=;\n}" :: "r"(bar), "r"(parity) : "memory");
+}
+// one box of a tensor map into shared memory; its bytes complete on mbarrier bar
+__device__ __forceinline__ void tma_load_2d(void* dst, const TensorMap* map, int c0, int c1, uint32_t bar) {
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
+                 :: "r"(smem_u32(dst)), "l"(map), "r"(c0), "r"(c1), "r"(bar) : "memory");
+}
+__device__ __forceinline__ void tma_load_3d(void* dst, const TensorMap* map, int c0, int c1, int c2, uint32_t bar) {
+    asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];"
+                 :: "r"(smem_u32(dst)), "l"(map), "r"(c0), "r"(c1), "r"(c2), "r"(bar) : "memory");
+}
+__device__ __forceinline__ void tma_load_4d(void* dst, const TensorMap* map, int c0, int c1, int c2, int c3,
+                                            uint32_t bar) {
+    asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5}], [%6];"
+                 :: "r"(smem_u32(dst)), "l"(map), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(bar) : "memory");
+}
+// a wgmma descriptor: the constant fields | the start address >> 4
+__device__ __forceinline__ unsigned long long smem_desc(const void* p, unsigned long long fields) {
+    return fields | ((smem_u32(p) & 0x3FFFF) >> 4);
+}
+"""
+
+_MAX_RANK = 4  # tma_load_2d .. _4d
+
+
+@dataclass
+class Barrier:
+    name: str        # the shared address (uint32_t) of stage 0
+    stages: int
+    arrivals: int
+
+
+def op_tile_mbarrier_alloc(self, op):
+    stages = ir.MemRefType(op.result.type).shape[0]
+    arrivals = ir.IntegerAttr(op.attributes["arrivals"]).value
+    self.smem_bytes = -(-self.smem_bytes // 8) * 8
+    name = self.fresh("bar")
+    self.line(f"const uint32_t {name} = smem_u32(smem + {self.smem_bytes});")
+    self.line(f"if (tid == 0) for (int s = 0; s < {stages}; ++s) mbar_init({name} + 8 * s, {arrivals});")
+    self.smem_bytes += 8 * stages
+    self.names[op.result] = Barrier(name, stages, arrivals)
+
+
+def _bar(self, bar_value, stage_value) -> str:
+    return f"{self.value(bar_value).name} + 8 * (uint32_t)({self.value(stage_value)})"
+
+
+def op_tile_mbarrier_expect(self, op):
+    bar, stage = op.operation.operands
+    self.line(f"mbar_expect({_bar(self, bar, stage)}, {ir.IntegerAttr(op.attributes['bytes']).value}u);")
+
+
+def op_tile_mbarrier_wait(self, op):
+    bar, stage, parity = op.operation.operands
+    self.line(f"mbar_wait({_bar(self, bar, stage)}, (int)({self.value(parity)}));")
+
+
+def op_tile_mbarrier_arrive(self, op):
+    bar, stage = op.operation.operands
+    at = _bar(self, bar, stage)
+    # the consumers arrive once per warp, after the warp's reads of the stage
+    self.line(f"if (lane == 0) mbar_arrive({at});" if self.role == "consumer" else f"mbar_arrive({at});")
+
+
+def op_tile_tma_copy(self, op):
+    src, *offs, dst, stage, _ = op.operation.operands
+    _, gname, dims, element = self.value(src)
+    shared = self.value(dst)
+    rows, cols = shared.layout.shape
+    boxes = tma_boxes(shared.layout, 2 if element != "float" else 4)
+    if boxes is None or len(dims) > _MAX_RANK:
+        raise TilecError(f"tile.tma_copy: no tensor map copies {gname} into this layout")
+    mode, box_cols = boxes
+    tmap = self.tensor_map(gname.removeprefix("g_"), [1] * (len(dims) - 2) + [rows, box_cols], mode)
+    offsets = [self.value(o) for o in offs]
+    bar = _bar(self, op.operation.operands[-1], stage)
+    for box in range(cols // box_cols):
+        at = shared.layout.offset(0, box * box_cols)  # where the box starts in the tile
+        coords = [f"(int)({offsets[-1]} + {box * box_cols})", f"(int)({offsets[-2]})"] + \
+                 [f"(int)({o})" for o in reversed(offsets[:-2])]
+        self.line(f"tma_load_{len(dims)}d({shared.name} + {self.value(stage)} * {shared.stage_elems} + {at}, "
+                  f"&{tmap}, {', '.join(coords)}, {bar});")
+
+
+def _operand(layout: Layout, k_major: bool, element_bytes: int):
+    """(descriptor fields, bytes per k16 step) of a wgmma operand placed by ``layout``."""
+    mode, box_cols = tma_boxes(layout, element_bytes)
+    if k_major:  # [mn, k]: 8-row groups of mode-byte rows
+        return wgmma_descriptor(mode, 16, 8 * mode), (layout.offset(0, 16) - layout.offset(0, 0)) * element_bytes
+    leading = (layout.offset(0, box_cols) - layout.offset(0, 0)) * element_bytes if layout.shape[1] > box_cols else 16
+    return wgmma_descriptor(mode, leading, 8 * mode), (layout.offset(16, 0) - layout.offset(0, 0)) * element_bytes
+
+
+def op_tile_wgmma(self, op):
+    a_v, b_v, stage_v, acc_v = op.operation.operands
+    a, b, stage, acc = self.value(a_v), self.value(b_v), self.value(stage_v), self.value(acc_v)
+    self.names[op.result] = acc
+    ta, tb = "transpose_a" in op.attributes, "transpose_b" in op.attributes
+    eb = 2
+    n = ir.RankedTensorType(op.result.type).shape[1]
+    k = ir.MemRefType(a_v.type).shape[1 if ta else 2]
+    a_fields, a_step = _operand(a.layout, not ta, eb)
+    b_fields, b_step = _operand(b.layout, tb, eb)
+    # consumer warpgroup warp / 4 multiplies rows 64 (warp / 4) ..: where they start in A's tile
+    wg_start = (a.layout.offset(0, 64) if ta else a.layout.offset(64, 0)) - a.layout.offset(0, 0)
+    fn = _wgmma_function(self, n, a.element, not ta, tb)
+    self.line("{  // wgmma over the stage: descriptors from the tiles' layouts")
+    self.indent += 1
+    self.line(f"const unsigned long long da = smem_desc({a.name} + {stage} * {a.stage_elems} + (warp / 4) * {wg_start}, "
+              f"{a_fields:#x}ull);")
+    self.line(f"const unsigned long long db = smem_desc({b.name} + {stage} * {b.stage_elems}, {b_fields:#x}ull);")
+    self.line('asm volatile("wgmma.fence.sync.aligned;" ::: "memory");')
+    self.line("#pragma unroll")
+    self.line(f"for (int kk = 0; kk < {k // 16}; ++kk)")
+    self.line(f"    {fn}(&{acc.name}[0][0][0], da + kk * {a_step >> 4}, db + kk * {b_step >> 4});")
+    self.line('asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");')
+    self.line('asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");')
+    self.indent -= 1
+    self.line("}")
+
+
+def _wgmma_function(self, n: int, element: str, a_k_major: bool, b_k_major: bool) -> str:
+    """The name of a device function running one wgmma.m64n{n}k16 (defined once per kernel)."""
+    kind = {"__nv_bfloat16": "bf16", "__half": "f16"}.get(element)
+    if kind is None:
+        raise TilecError(f"wgmma here multiplies bf16 or f16 tiles, not {element}")
+    name = f"wgmma_m64n{n}k16_{kind}_{int(not a_k_major)}{int(not b_k_major)}"
+    if name in self.helpers:
+        return name
+    regs = n // 2
+    d = ", ".join(f"%{i}" for i in range(regs))
+    outs = ", ".join(f'"+f"(d[{i}])' for i in range(regs))
+    self.helpers[name] = (
+        f"__device__ __forceinline__ void {name}(float* d, unsigned long long a, unsigned long long b) {{\n"
+        f'    asm volatile("wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{kind}.{kind} {{{d}}}, %{regs}, %{regs + 1}, '
+        f'1, 1, 1, {int(not a_k_major)}, {int(not b_k_major)};"\n'
+        f'                 : {outs} : "l"(a), "l"(b));\n}}\n')
+    return name
+
+
+def op_tile_warp_specialize(self, op):
+    producer, consumer = (region.blocks[0] for region in op.operation.regions)
+    p_regs = ir.IntegerAttr(op.attributes["producer_registers"]).value
+    c_regs = ir.IntegerAttr(op.attributes["consumer_registers"]).value
+    self.line('if (tid == 0) asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");')
+    self.line("__syncthreads();  // the mbarriers are initialised")
+    self.line(f"if (warp >= {self.warps}) {{  // the producer warpgroup: one thread issues the copies")
+    self.indent += 1
+    self.line(f'asm volatile("setmaxnreg.dec.sync.aligned.u32 {p_regs};");')
+    self.line(f"if (tid == {32 * self.warps}) {{")
+    self.indent += 1
+    self.role = "producer"
+    self.block(producer)
+    self.indent -= 1
+    self.line("}")
+    self.indent -= 1
+    self.line("} else {  // the consumer warpgroups")
+    self.indent += 1
+    self.line(f'asm volatile("setmaxnreg.inc.sync.aligned.u32 {c_regs};");')
+    self.role = "consumer"
+    self.block(consumer)
+    self.role = None
+    self.indent -= 1
+    self.line("}")
+
