@@ -113,13 +113,19 @@ def op_tile_tma_copy(self, op):
                   f"&{tmap}, {', '.join(coords)}, {bar});")
 
 
-def _operand(layout: Layout, k_major: bool, element_bytes: int):
+def wgmma_operand(layout: Layout, k_major: bool, element_bytes: int):
     """(descriptor fields, bytes per k16 step) of a wgmma operand placed by ``layout``."""
     mode, box_cols = tma_boxes(layout, element_bytes)
     if k_major:  # [mn, k]: 8-row groups of mode-byte rows
         return wgmma_descriptor(mode, 16, 8 * mode), (layout.offset(0, 16) - layout.offset(0, 0)) * element_bytes
     leading = (layout.offset(0, box_cols) - layout.offset(0, 0)) * element_bytes if layout.shape[1] > box_cols else 16
     return wgmma_descriptor(mode, leading, 8 * mode), (layout.offset(16, 0) - layout.offset(0, 0)) * element_bytes
+
+
+def warpgroup_rows(layout: Layout, transposed: bool) -> int:
+    """Elements from A's tile start to the 64 rows of consumer warpgroup 1 (warpgroup g: g times
+    this), A stored [m, k] or, ``transposed``, [k, m]."""
+    return (layout.offset(0, 64) if transposed else layout.offset(64, 0)) - layout.offset(0, 0)
 
 
 def op_tile_wgmma(self, op):
@@ -130,10 +136,9 @@ def op_tile_wgmma(self, op):
     eb = 2
     n = ir.RankedTensorType(op.result.type).shape[1]
     k = ir.MemRefType(a_v.type).shape[1 if ta else 2]
-    a_fields, a_step = _operand(a.layout, not ta, eb)
-    b_fields, b_step = _operand(b.layout, tb, eb)
-    # consumer warpgroup warp / 4 multiplies rows 64 (warp / 4) ..: where they start in A's tile
-    wg_start = (a.layout.offset(0, 64) if ta else a.layout.offset(64, 0)) - a.layout.offset(0, 0)
+    a_fields, a_step = wgmma_operand(a.layout, not ta, eb)
+    b_fields, b_step = wgmma_operand(b.layout, tb, eb)
+    wg_start = warpgroup_rows(a.layout, ta)
     fn = _wgmma_function(self, n, a.element, not ta, tb)
     self.line("{  // wgmma over the stage: descriptors from the tiles' layouts")
     self.indent += 1

@@ -172,9 +172,9 @@ def accumulates_across_k(p: Program) -> tuple[str, Outcome]:
     yielded = list(list(body.operations)[-1].operation.operands)
     wrong = []
     for op in body.operations:
-        if op.operation.name != "tile.mma":
+        if op.operation.name not in ("tile.mma", "tile.wgmma"):
             continue
-        acc = op.operation.operands[2]
+        acc = op.operation.operands[2 if op.operation.name == "tile.mma" else 3]
         slot = next((k for k, a in enumerate(args) if a == acc), None)
         if slot is None or yielded[slot] != op.result:
             wrong.append(slot)
@@ -197,7 +197,8 @@ def _constant_tile(value):
 
 def offsets_not_negative(p: Program) -> tuple[str, Outcome]:
     claims, kt = [], p.loops["main"][0]
-    s_iv, _, P, _ = p.loops["prologue"]
+    other = "producer" if "producer" in p.loops else "prologue"  # the loop that copies ahead
+    s_iv, _, P, _ = p.loops[other]
     bounds = list(p.assumptions) + [kt >= 0, kt < p.loops["main"][2], s_iv >= 0, s_iv < P]
     for e in p.events:
         if e.kind in ("copy", "store"):

@@ -89,10 +89,16 @@ def check_tile(tiled, reference, replay) -> list[Result]:
     rows = []
     add = lambda prop, check, outcome, domain=None: rows.append(
         _row(kernel, prop, check, outcome, domain or SYMBOLIC, replay(outcome.model, prop)))
-    for prop, check, outcome, domain in check_operand_layouts(p, schedule_of(fn).threads):
-        add(prop, check, outcome, domain)
-    for prop, check, outcome in check_staging(p):
-        add(prop, check, outcome)
+    if "producer" in p.loops:  # warp-specialised: its mbarrier ring, its tiles as copied and read
+        from .hopper import check_ring, check_tiles
+
+        for prop, check, outcome, domain in check_ring(p) + check_tiles(p):
+            add(prop, check, outcome, domain)
+    else:
+        for prop, check, outcome, domain in check_operand_layouts(p, schedule_of(fn).threads):
+            add(prop, check, outcome, domain)
+        for prop, check, outcome in check_staging(p):
+            add(prop, check, outcome)
     add("in-bounds", *gemm_values.offsets_not_negative(p))
     if "tile.computes" in p.loops["main"][3].attributes:  # a ta.online group: its step lemma, its reads
         from .attention import check_attention, check_reference

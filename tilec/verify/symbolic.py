@@ -1,9 +1,10 @@
-"""Symbolic execution of a GEMM tile program: index arithmetic on Z3 integers.
+"""Symbolic execution of a pipelined tile program: index arithmetic on Z3 integers.
 
 The function body is walked once; each scf.for body once, with its induction variable a
 fresh symbol bounded by the loop's range. What the properties need is recorded as events
 in program order: copies (source, offsets, destination buffer, stage), commits, waits,
-barriers, shared reads, the mma, the epilogue and the store.
+barriers, shared reads, the mma, the epilogue and the store; in a warp-specialised kernel
+also the mbarrier waits, expects and arrives of each role, the producer's loop "producer".
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ class Program:
     values: dict = field(default_factory=dict)
     pids: list = field(default_factory=list)
     grid: list = field(default_factory=list)
+    role: str = ""                        # the warp role being walked (tile.warp_specialize)
 
 
 def dim(expr: str, params: dict):
@@ -116,10 +118,12 @@ def _block(p: Program, block, loop: str, grid) -> None:
         elif name == "scf.for":
             lb, ub, step = (get(v) for v in operands[:3])
             attrs = op.operation.attributes
-            kind = "main" if STAGES_ATTR in attrs else "prologue" if PROLOGUE_ATTR in attrs else None
-            if kind is None:
-                raise ValueError("a loop that is neither a pipelined loop (tile.stages) nor its prologue")
-            iv = z3.Int("kt" if kind == "main" else "s")
+            kind = "main" if STAGES_ATTR in attrs else "prologue" if PROLOGUE_ATTR in attrs else \
+                "producer" if p.role == "producer" else None
+            if kind is None or kind in p.loops:
+                raise ValueError("a loop that is neither a pipelined loop (tile.stages), its prologue, nor "
+                                 "the producer's loop of a warp-specialised kernel")
+            iv = z3.Int({"main": "kt", "prologue": "s", "producer": "pt"}[kind])
             body = op.regions[0].blocks[0]
             p.values[body.arguments[0]] = iv
             for arg, init in zip(list(body.arguments)[1:], operands[3:]):
@@ -152,6 +156,32 @@ def _block(p: Program, block, loop: str, grid) -> None:
             p.values[op.result] = ("gload", p.args[operands[0]][1], [get(o) for o in operands[1:]])
         elif name in ("tile.alloc", "tile.map", "tile.reduce"):
             p.values[op.result] = ("op", op)
+        elif name == "tile.warp_specialize":  # the producer's loop is "producer", the consumers' "main"
+            for role, region in zip(("producer", "consumer"), op.operation.regions):
+                p.role = role
+                _block(p, region.blocks[0], loop, grid)
+            p.role = ""
+        elif name == "tile.mbarrier_alloc":
+            p.values[op.result] = ("barriers", op)
+        elif name == "tile.tma_copy":
+            src, *offs, dst, stage, bar = operands
+            p.events.append(Event("copy", loop, op, {"src": p.args[src][1], "offsets": [get(o) for o in offs],
+                                                     "dst": dst, "stage": get(stage), "bar": bar}))
+        elif name in ("tile.mbarrier_wait", "tile.mbarrier_expect", "tile.mbarrier_arrive"):
+            data = {"bar": operands[0], "stage": get(operands[1]), "role": p.role}
+            if name == "tile.mbarrier_wait":
+                data["parity"] = get(operands[2])
+            if name == "tile.mbarrier_expect":
+                data["bytes"] = ir.IntegerAttr(op.attributes["bytes"]).value
+            p.events.append(Event(name.removeprefix("tile.mbarrier_"), loop, op, data))
+        elif name == "tile.wgmma":  # an mma whose operands are the stage's shared tiles
+            a, b, stage, acc = operands
+            for buf in (a, b):
+                p.events.append(Event("read", loop, op, {"buffer": buf, "stage": get(stage)}))
+            p.events.append(Event("mma", loop, op, {"a": ("smem", a, get(stage), "transpose_a" in op.attributes),
+                                                    "b": ("smem", b, get(stage), "transpose_b" in op.attributes),
+                                                    "acc": get(acc)}))
+            p.values[op.result] = ("mma", op)
         elif name in ("scf.yield", "func.return"):
             pass
         else:
@@ -167,6 +197,10 @@ def staged_copy(p: Program, buf) -> tuple[str, list] | None:
     if not fill or any(e.data["src"] != fill[0].data["src"] for e in fill):
         return None
     src = fill[0].data["src"]
+    if all(e.loop == "producer" for e in fill) and len(fill) == 1:
+        # a warp-specialised ring: consumer iteration kt reads what producer iteration kt copied
+        # (hopper.check_ring proves it for every iteration)
+        return src, [z3.substitute(o, (p.loops["producer"][0], p.loops["main"][0])) for o in fill[0].data["offsets"]]
     if all(e.loop == "" for e in fill):
         return src, fill[0].data["offsets"]
     pro = [e for e in fill if e.loop == "prologue"]

@@ -89,6 +89,9 @@ class TileValues:
                 self.loops.append((op, iv, lb, ub, step))
                 self.index[op.regions[0].blocks[0].arguments[0]] = iv
                 self._walk(op.regions[0].blocks[0])
+            elif name == "tile.warp_specialize":
+                for region in op.operation.regions:
+                    self._walk(region.blocks[0])
 
     # -- element values --------------------------------------------------------------------------
     def value(self, v, coords: list):
@@ -142,14 +145,15 @@ def _key(value) -> str:
 
 
 def walk(fn) -> list:
-    """Every op of ``fn``'s body, the bodies of its loops included (not tile.map bodies)."""
+    """Every op of ``fn``'s body, the bodies of its loops and warp roles included (not tile.map bodies)."""
     out = []
 
     def visit(block):
         for op in block.operations:
             out.append(op.operation)
-            if op.operation.name == "scf.for":
-                visit(op.operation.regions[0].blocks[0])
+            if op.operation.name in ("scf.for", "tile.warp_specialize"):
+                for region in op.operation.regions:
+                    visit(region.blocks[0])
     visit(fn.entry_block)
     return out
 

@@ -1,0 +1,203 @@
+"""The checks of a warp-specialised kernel (tile.warp_specialize): its mbarrier ring and its
+shared-memory tiles as the copy engine writes them and wgmma reads them.
+
+The ring, for every iteration t of both roles and any trip count (t symbolic, S stages):
+
+stages     each role uses one stage per iteration, s(t), the same in both roles; s(t) < S,
+           s(t + S) = s(t) and s(t + d) != s(t) for 0 < d < S, so iteration t is use
+           n = t div S of its stage
+order      the producer waits for the stage's release before it expects bytes and copies; the
+           consumers wait for the stage before they read it and release it after their reads
+arrivals   each barrier counts the arrivals one iteration brings (the producer thread's once,
+           every consumer warp's once)
+bytes      the bytes the producer expects on full[s] are the bytes its copies bring there
+parity     the consumers wait for phase n of full[s] (parity n mod 2), the producer for phase
+           n - 1 of empty[s] (parity (n + 1) mod 2, which a fresh barrier passes)
+trips      both roles run the same iterations from 0
+Then, by induction on t: the consumers' iteration t reads exactly what the producer's
+iteration t copied (the copy completes phase n, which the wait names), the producer's
+iteration t + S overwrites the stage only after every consumer warp released iteration t,
+and no wait is left unsatisfied (iteration t of the consumers needs the producer's t, the
+producer's t needs the consumers' t - S).
+
+The tiles, on bit-vectors, with the emitter's own descriptor fields (codegen/cuda_hopper.py):
+the layout is a bijection; box b of the copy engine's mode lands where the layout places its
+elements; every element wgmma reads through the descriptor (each warpgroup, k16 step, row
+and k) is the one the layout placed there; 8 rows of one 16-byte column fall in 8 bank groups.
+"""
+
+from __future__ import annotations
+
+import z3
+from torch_mlir import ir
+
+from tilec.dialects.layout import byte_swizzle, tma_boxes, tma_swizzle, wgmma_address
+from tilec.dialects.tile import layout_of, schedule_of
+
+from . import layouts
+from .solver import BV, Outcome, prove
+from .symbolic import Program
+
+RING = "every iteration of both roles, every trip count and shape"
+TILES = "every element of the tile, stage, warpgroup and k16 step"
+
+
+def _structural(ok: bool, detail: str, model: dict | None = None) -> Outcome:
+    return Outcome("proved" if ok else "counterexample", 0.0, {} if ok else (model or {}), "" if ok else detail)
+
+
+def _arrivals(bar) -> int:
+    return ir.IntegerAttr(bar.owner.attributes["arrivals"]).value
+
+
+def check_ring(p: Program) -> list[tuple[str, str, Outcome, str]]:
+    """(property, check, Outcome, domain) rows of the mbarrier ring; see the module docstring."""
+    pt, p_lb, p_ub, _ = p.loops["producer"]
+    kt, c_lb, c_ub, _ = p.loops["main"]
+    prod = [e for e in p.events if e.loop == "producer"]
+    cons = [e for e in p.events if e.loop == "main"]
+    copies = [e for e in prod if e.kind == "copy"]
+    warps = schedule_of(p.fn).warps
+    rows = []
+    add = lambda prop, check, outcome: rows.append((prop, check, outcome, RING))
+    full = {e.data["bar"] for e in copies}
+    waits_p = [e for e in prod if e.kind == "wait"]
+    empty = {e.data["bar"] for e in waits_p}
+    if len(full) != 1 or len(empty) != 1 or full == empty:
+        add("pipeline", "the copies complete on one barrier array and the producer waits on another",
+            _structural(False, f"copies complete on {len(full)} barrier arrays, the producer waits on {len(empty)}"))
+        return rows
+    full, empty = next(iter(full)), next(iter(empty))
+    stages = ir.MemRefType(full.type).shape[0]
+    # -- stages: one per iteration, shared by both roles, a ring of S -------------------------
+    t = z3.Int("t")
+    at = lambda e, x: z3.substitute(e.data["stage"], (pt if e.loop == "producer" else kt, x))
+    ring_ops = [e for e in prod + cons if "stage" in e.data and e.kind != "mma"]
+    s0 = at(ring_ops[0], t)
+    same = z3.And(*[at(e, t) == s0 for e in ring_ops])
+    ring = z3.And(s0 >= 0, s0 < stages, at(ring_ops[0], t + stages) == s0,
+                  *[at(ring_ops[0], t + d) != s0 for d in range(1, stages)])
+    add("pipeline", f"every op of iteration t of both roles uses stage s(t), and s is a ring of {stages}",
+        prove(z3.And(same, ring), [t >= 0], watch={"t": t, "s(t)": s0}))
+    # -- order within each role ----------------------------------------------------------------
+    kinds_p = [(e.kind, e.data.get("bar")) for e in prod]
+    first_fill = min(i for i, (k, b) in enumerate(kinds_p) if k == "copy" or (k == "expect" and b == full))
+    ok = kinds_p and kinds_p[0] == ("wait", empty) and all(k != "wait" for k, _ in kinds_p[1:]) and first_fill > 0
+    add("races", "the producer waits for the stage's release (empty) before it expects bytes or copies",
+        _structural(bool(ok), "the producer fills a stage it did not wait for"))
+    kinds_c = [(e.kind, e.data.get("bar")) for e in cons]
+    reads = [i for i, (k, _) in enumerate(kinds_c) if k == "read"]
+    waits_c = [i for i, (k, b) in enumerate(kinds_c) if k == "wait" and b == full]
+    releases = [i for i, (k, b) in enumerate(kinds_c) if k == "arrive" and b == empty]
+    ok = reads and waits_c and waits_c[0] < reads[0] and releases and releases[0] > reads[-1]
+    add("races", "the consumers wait for the stage (full) before they read it and release it (empty) after "
+        "their last read", _structural(bool(ok), "a consumer reads a stage before its wait, or releases it "
+                                                 "before its last read"))
+    filled = {e.data["dst"] for e in copies}
+    read_bufs = {e.data["buffer"] for e in cons if e.kind == "read"}
+    add("pipeline", "every tile the consumers read is one the producer copies onto full",
+        _structural(read_bufs <= filled, "a consumer reads a shared tile no copy fills"))
+    # -- arrivals and bytes --------------------------------------------------------------------
+    for bar, name in ((full, "full"), (empty, "empty")):
+        brought = sum(1 for e in prod if e.kind in ("expect", "arrive") and e.data["bar"] == bar) + \
+            warps * sum(1 for e in cons if e.kind in ("expect", "arrive") and e.data["bar"] == bar)
+        add("pipeline", f"{name} counts the arrivals one iteration brings ({_arrivals(bar)})",
+            _structural(brought == _arrivals(bar), f"one iteration brings {brought} arrivals to {name}; it counts "
+                                                   f"{_arrivals(bar)}", {"arrivals per iteration": brought}))
+    expected = sum(e.data["bytes"] for e in prod + cons if e.kind == "expect" and e.data["bar"] == full)
+    landed = sum(_tile_bytes(e.data["dst"]) for e in copies)
+    wrong_bar = [e for e in prod + cons if e.kind == "expect" and e.data["bar"] != full]
+    add("pipeline", f"the bytes expected on full are the bytes the copies bring ({landed})",
+        _structural(expected == landed and not wrong_bar, f"{expected} bytes expected, {landed} copied",
+                    {"expected bytes": expected, "copied bytes": landed}))
+    # -- parity ---------------------------------------------------------------------------------
+    n = t / stages
+    for e, want, who in [(e, n % 2, "consumers") for e in cons if e.kind == "wait"] + \
+                        [(e, (n + 1) % 2, "producer") for e in waits_p]:
+        parity = z3.substitute(e.data["parity"], (pt if e.loop == "producer" else kt, t))
+        phase = "n of full[s]" if who == "consumers" else "n - 1 of empty[s] (a fresh barrier's passes)"
+        add("pipeline", f"the {who} wait at iteration t for phase {phase}, n = t div {stages}",
+            prove(parity == want, [t >= 0], watch={"t": t, "parity": parity}))
+    # -- trips -----------------------------------------------------------------------------------
+    add("pipeline", "both roles run the same iterations from 0",
+        prove(z3.And(p_lb == 0, c_lb == 0, p_ub == c_ub), p.assumptions, watch={**p.params}))
+    failed = [f"{prop}: {check}" for prop, check, outcome, _ in rows if outcome.verdict != "proved"]
+    add("pipeline", "no wait is left unsatisfied (consumers' t needs the producer's t, the producer's t the "
+        "consumers' t - S)", _structural(not failed, "the ring facts it rests on do not hold: " + "; ".join(failed)))
+    return rows
+
+
+def _tile_bytes(buf) -> int:
+    t = ir.MemRefType(buf.type)
+    return layout_of(buf.owner.attributes["layout"]).size * (4 if str(t.element_type) == "f32" else 2)
+
+
+def check_tiles(p: Program) -> list[tuple[str, str, Outcome, str]]:
+    """(property, check, Outcome, domain) rows of each tile wgmma reads; see the module docstring."""
+    from tilec.codegen.cuda_hopper import warpgroup_rows, wgmma_operand
+
+    rows = []
+    sched = schedule_of(p.fn)
+    for event in (e for e in p.events if e.kind == "mma"):
+        m, n = ir.RankedTensorType(event.op.result.type).shape
+        for which, operand in (("A", event.data["a"]), ("B", event.data["b"])):
+            _, buf, _, transposed = operand
+            layout = layout_of(buf.owner.attributes["layout"])
+            eb = 2
+            name = f"operand {which} tile {layout.shape[0]}x{layout.shape[1]}"
+            rows.append(("swizzle", f"{name}: the layout is a bijection onto the tile", layouts.bijection(layout),
+                         TILES))
+            boxes = tma_boxes(layout, eb)
+            if boxes is None:
+                rows.append(("swizzle", f"{name}: the copy engine writes the layout",
+                             Outcome("counterexample", 0.0, {}, "no tensor map writes this layout"), TILES))
+                continue
+            rows.append(("swizzle", f"{name}: each copy box lands where the layout places its elements, "
+                         f"1024-byte aligned", _boxes(layout, boxes, eb), TILES))
+            k_major = transposed if which == "B" else not transposed
+            fields, step = wgmma_operand(layout, k_major, eb)
+            extent = 64 if which == "A" else n
+            start = warpgroup_rows(layout, transposed) if which == "A" else 0
+            rows.append(("swizzle", f"{name}: wgmma reads through its descriptor ({fields:#x}, +{step} bytes per "
+                         f"k16 step) the element the layout placed", _descriptor_reads(
+                             layout, fields, step, start, which, transposed, extent, sched, eb), TILES))
+            rows.append(("banks", f"{name}: 8 rows of one 16-byte column fall in 8 bank groups",
+                         _conflict_free(layout, eb), TILES))
+    return rows
+
+
+def _boxes(layout, boxes, eb) -> Outcome:
+    mode, box_cols = boxes
+    rows_, cols = layout.shape
+    r, c, b = BV.var("row"), BV.var("col"), BV.var("box")
+    swz = tma_swizzle(mode, eb)
+    base = layout.offset(0, b * box_cols)
+    claim = z3.And((layout.offset(r, b * box_cols + c) == base + swz(r * box_cols + c)),
+                   ((base * eb) & 1023) == 0)
+    return prove(claim, [r < rows_, c < box_cols, b < cols // box_cols],
+                 watch={"row": r.term, "col": c.term, "box": b.term})
+
+
+def _descriptor_reads(layout, fields, step, start, which, transposed, extent, sched, eb) -> Outcome:
+    """byte_swizzle(start + kk * step + wgmma_address(mn, k)) = the layout's offset of the element."""
+    mode = {0: 0, 1: 128, 2: 64, 3: 32}[fields >> 62]
+    lbo, sbo = ((fields >> 16) & 0x3FFF) << 4, ((fields >> 32) & 0x3FFF) << 4
+    mn, k, kk, wg = (BV.var(x) for x in ("mn", "k", "k16_step", "warpgroup"))
+    k_major = (which == "A") != transposed  # stored [mn, k]: A as written, B transposed ([n, k])
+    read = byte_swizzle(mode)(wg * (start * eb) + kk * step + wgmma_address(mode, lbo, sbo, k_major, mn, k, eb))
+    row, depth = (wg * 64 + mn) if which == "A" else mn, kk * 16 + k
+    elem = (row, depth) if k_major else (depth, row)
+    warpgroups = sched.consumers if which == "A" else 1
+    return prove(read == layout.offset(*elem) * eb,
+                 [mn < extent, k < 16, kk < sched.bk // 16, wg < warpgroups],
+                 watch={"mn": mn.term, "k": k.term, "k16 step": kk.term, "warpgroup": wg.term})
+
+
+def _conflict_free(layout, eb) -> Outcome:
+    r1, r2, c = BV.var("row"), BV.var("row'"), BV.var("chunk")
+    rows_, cols = layout.shape
+    per = 16 // eb
+    group = lambda r: (layout.offset(r, c * per) * eb // 16) % 8
+    return prove(group(r1) != group(r2), [r1 < rows_, r2 < rows_, r1 != r2, (r1 // 8) == (r2 // 8),
+                                          c < cols // per],
+                 watch={"row": r1.term, "row'": r2.term, "chunk": c.term})
