@@ -131,3 +131,17 @@ def test_a_wgmma_descriptor_has_its_fields_where_the_ptx_isa_puts_them():
     assert [wgmma_descriptor(m, 16, 256) >> 62 for m in (0, 32, 64)] == [0, 3, 2]
     with pytest.raises(ValueError, match="14-bit multiples of 16"):
         wgmma_descriptor(128, 8, 1024)
+
+
+def test_split_strides_place_copy_boxes_side_by_side():
+    from tilec.dialects.layout import tma_boxes, tma_layout
+
+    layout = tma_layout(64, 256, 2)  # four 64-column boxes of 128-byte rows
+    assert layout.stride == (64, (64, 1, 4096)) and layout.cosize == layout.size == 64 * 256
+    assert tma_boxes(layout, 2) == (128, 64)
+    assert layout.offset(0, 64) == 4096 and layout.offset(1, 65) == 4096 + layout.offset(1, 1)
+    offsets = {layout.offset(r, c) for r in range(64) for c in range(256)}
+    assert offsets == set(range(64 * 256))
+    assert tma_boxes(tma_layout(128, 64, 2), 2) == (128, 64)
+    with pytest.raises(ValueError, match="power-of-two block"):
+        Layout((64, 256), (64, (48, 1, 4096)))

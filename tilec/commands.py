@@ -65,7 +65,7 @@ def compile_command(args) -> int:
     if args.output and args.output.endswith(".tkp"):
         from .package import build
 
-        targets = tuple(args.target or ["sm_80", "sm_90a"])
+        targets = _targets(args)
         manifest = build(args.specs[0], args.output, _schedule(args), targets, args.compiler,
                          not args.no_cache, verify=args.verify, shapes=_merged(args.shape),
                          on_report=_print_report)
@@ -156,6 +156,16 @@ def run_command(args) -> int:
             line += f"  | {args.stage} vs oracle: {result}"
         print(line)
     return 0 if ok else 1
+
+
+def _targets(args) -> tuple:
+    """--target, else every target the schedule builds for: a warp-specialised schedule
+    (consumers > 0: copy engine, wgmma) is sm_90a's alone."""
+    if args.target:
+        return tuple(args.target)
+    hopper = any(item.split("=")[0].strip() == "consumers" and item.split("=")[-1].strip() not in ("", "0")
+                 for item in (args.schedule or "").split(","))
+    return ("sm_90a",) if hopper else ("sm_80", "sm_90a")
 
 
 def _schedule(args) -> str:
@@ -277,8 +287,7 @@ def verify_command(args) -> int:
         report = verify_schedules(args.spec, _merged(args.shape), tuple(args.target or ["sm_80", "sm_90a"]))
     else:
         _check_specs([args.spec])
-        report = verify_spec(args.spec, _schedule(args), _merged(args.shape), args.stage,
-                             tuple(args.target or ["sm_80", "sm_90a"]))
+        report = verify_spec(args.spec, _schedule(args), _merged(args.shape), args.stage, _targets(args))
     _print_report(report)
     for path, text in ((args.json, report.as_json), (args.junit, report.as_junit), (args.markdown, report.as_markdown)):
         if path:
