@@ -207,6 +207,10 @@ class WarpSpecializeOp(Tile.Operation, name="warp_specialize", traits=[ir.NoTerm
     """Split the CTA into a producer warpgroup, of which one thread runs ``producer``, and the
     consumer warps, which run ``consumer``; each role resizes its register file
     (setmaxnreg) to the given count per thread. See the module docstring.
+
+    Example:
+        "tile.warp_specialize"() ({ ...producer... }, { ...consumers... })
+            {producer_registers = 40 : i64, consumer_registers = 232 : i64} : () -> ()
     """
 
     producer_registers: ir.IntegerAttr

@@ -151,3 +151,63 @@ func.func @index_dim(%s: tensor<16x8xf32>) {
   }) : () -> tensor<16x8xf32>
   return
 }
+
+// -----
+
+func.func @mbarrier_alloc_arrivals() {
+  // expected-error @+1 {{'tile.mbarrier_alloc' op arrivals must be at least 1}}
+  %b = "tile.mbarrier_alloc"() {arrivals = 0 : i64} : () -> memref<4xi64, 3>
+  return
+}
+
+// -----
+
+func.func @mbarrier_expect_global(%b: memref<4xi64>, %s: index) {
+  // expected-error @+1 {{'tile.mbarrier_expect' op barrier must be memref<stages x i64, 3> (mbarriers in shared memory)}}
+  "tile.mbarrier_expect"(%b, %s) {bytes = 16 : i64} : (memref<4xi64>, index) -> ()
+  return
+}
+
+// -----
+
+func.func @mbarrier_wait_type(%b: memref<4xi32, 3>, %s: index) {
+  // expected-error @+1 {{'tile.mbarrier_wait' op barrier must be memref<stages x i64, 3>}}
+  "tile.mbarrier_wait"(%b, %s, %s) : (memref<4xi32, 3>, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @mbarrier_arrive_rank(%b: memref<4x2xi64, 3>, %s: index) {
+  // expected-error @+1 {{'tile.mbarrier_arrive' op barrier must be memref<stages x i64, 3>}}
+  "tile.mbarrier_arrive"(%b, %s) : (memref<4x2xi64, 3>, index) -> ()
+  return
+}
+
+// -----
+
+func.func @tma_copy_layout(%A: memref<?x?xbf16>, %i: index) {
+  %s = "tile.alloc"() {layout = #tile.layout<[64, 64], [64, 1], [2, 3, 3]>} : () -> memref<2x64x64xbf16, 3>
+  %b = "tile.mbarrier_alloc"() {arrivals = 1 : i64} : () -> memref<2xi64, 3>
+  // expected-error @+1 {{'tile.tma_copy' op the destination's layout is not one the copy engine writes}}
+  "tile.tma_copy"(%A, %i, %i, %s, %i, %b) : (memref<?x?xbf16>, index, index, memref<2x64x64xbf16, 3>, index, memref<2xi64, 3>) -> ()
+  return
+}
+
+// -----
+
+func.func @wgmma_shapes(%a: memref<2x64x64xbf16, 3>, %b: memref<2x64x64xbf16, 3>, %i: index, %c: tensor<64x128xf32>) {
+  // expected-error @+1 {{'tile.wgmma' op shapes do not chain: [64, 64] x [64, 64] into [64, 128]}}
+  %d = "tile.wgmma"(%a, %b, %i, %c) : (memref<2x64x64xbf16, 3>, memref<2x64x64xbf16, 3>, index, tensor<64x128xf32>) -> tensor<64x128xf32>
+  return
+}
+
+// -----
+
+func.func @warp_specialize_registers() {
+  // expected-error @+1 {{'tile.warp_specialize' op producer_registers must be a multiple of 8 in 24..256 (setmaxnreg), got 20}}
+  "tile.warp_specialize"() ({
+  }, {
+  }) {producer_registers = 20 : i64, consumer_registers = 232 : i64} : () -> ()
+  return
+}

@@ -52,3 +52,39 @@ func.func @gemm_tile(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?x?x
   "tile.store"(%e, %C, %pm, %c0) : (tensor<128x128xf32>, memref<?x?xf32>, index, index) -> ()
   return
 }
+
+// -----
+
+// sm_90a: tiles placed as the copy engine writes them (B as four 64-column boxes: a split
+// stride), two mbarrier rings, and the producer and consumer roles
+// CHECK-LABEL: func.func @warp_specialized
+func.func @warp_specialized(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %s: index, %p: index, %m0: index, %k0: index) {
+  // CHECK: "tile.alloc"() {layout = #tile.layout<[64, 256], [64, [64, 1, 4096]], [3, 3, 3]>} : () -> memref<4x64x256xbf16, 3>
+  %sa = "tile.alloc"() {layout = #tile.layout<[128, 64], [64, 1], [3, 3, 3]>} : () -> memref<4x128x64xbf16, 3>
+  %sb = "tile.alloc"() {layout = #tile.layout<[64, 256], [64, [64, 1, 4096]], [3, 3, 3]>} : () -> memref<4x64x256xbf16, 3>
+  // CHECK: "tile.mbarrier_alloc"() {arrivals = 1 : i64} : () -> memref<4xi64, 3>
+  %full = "tile.mbarrier_alloc"() {arrivals = 1 : i64} : () -> memref<4xi64, 3>
+  %empty = "tile.mbarrier_alloc"() {arrivals = 8 : i64} : () -> memref<4xi64, 3>
+  %zero = "tile.map"() ({
+    %c = arith.constant 0.0 : f32
+    "tile.yield"(%c) : (f32) -> ()
+  }) : () -> tensor<128x256xf32>
+  // CHECK: "tile.warp_specialize"() ({
+  "tile.warp_specialize"() ({
+    // CHECK: "tile.mbarrier_wait"(%{{.*}}, %{{.*}}, %{{.*}}) : (memref<4xi64, 3>, index, index) -> ()
+    "tile.mbarrier_wait"(%empty, %s, %p) : (memref<4xi64, 3>, index, index) -> ()
+    // CHECK: "tile.mbarrier_expect"(%{{.*}}, %{{.*}}) {bytes = 49152 : i64} : (memref<4xi64, 3>, index) -> ()
+    "tile.mbarrier_expect"(%full, %s) {bytes = 49152 : i64} : (memref<4xi64, 3>, index) -> ()
+    // CHECK: "tile.tma_copy"
+    "tile.tma_copy"(%A, %m0, %k0, %sa, %s, %full) : (memref<?x?xbf16>, index, index, memref<4x128x64xbf16, 3>, index, memref<4xi64, 3>) -> ()
+    "tile.tma_copy"(%B, %k0, %m0, %sb, %s, %full) : (memref<?x?xbf16>, index, index, memref<4x64x256xbf16, 3>, index, memref<4xi64, 3>) -> ()
+  }, {
+    "tile.mbarrier_wait"(%full, %s, %p) : (memref<4xi64, 3>, index, index) -> ()
+    // CHECK: "tile.wgmma"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (memref<4x128x64xbf16, 3>, memref<4x64x256xbf16, 3>, index, tensor<128x256xf32>) -> tensor<128x256xf32>
+    %d = "tile.wgmma"(%sa, %sb, %s, %zero) : (memref<4x128x64xbf16, 3>, memref<4x64x256xbf16, 3>, index, tensor<128x256xf32>) -> tensor<128x256xf32>
+    // CHECK: "tile.mbarrier_arrive"(%{{.*}}, %{{.*}}) : (memref<4xi64, 3>, index) -> ()
+    "tile.mbarrier_arrive"(%empty, %s) : (memref<4xi64, 3>, index) -> ()
+  // CHECK: }) {consumer_registers = 232 : i64, producer_registers = 40 : i64} : () -> ()
+  }) {producer_registers = 40 : i64, consumer_registers = 232 : i64} : () -> ()
+  return
+}
