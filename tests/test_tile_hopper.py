@@ -9,15 +9,12 @@ import pytest
 from torch_mlir import ir
 
 from conftest import EXAMPLES
+from test_tile import _run  # spec -> oracle and tile interpreter, compared
 from tilec import dialects
 from tilec.codegen import cuda_hopper
-from tilec.compare import compare
 from tilec.diagnostics import TilecError
 from tilec.driver import build_tile, to_tile
 from tilec.frontend import load_spec, spec_to_ta
-from tilec.oracle import evaluate
-from tilec.signature import bind, random_inputs, signature
-from tilec.tile_interpreter import run_tile
 from tilec.verify.kernels import check_build
 
 ONE = "bm=64 bn=64 bk=64 warps=4 stages=2 consumers=1"
@@ -30,19 +27,6 @@ def gemm(a: str, b: str, dtype: str = "bf16", out: str = "f32") -> str:
             "nk": ("[N, K]", "[j, k]")}
     return (f"param M = 100, N = 72, K = 200\ninput A{dims[a][0]} : {dtype}\ninput B{dims[b][0]} : {dtype}\n"
             f"output C[M, N] : {out}\nC[i, j] = sum[k](A{dims[a][1]} * B{dims[b][1]})\n")
-
-
-def _run(module, shapes, schedule, mutate=None):
-    fn = module.body.operations[0]
-    sig = signature(fn)
-    env = bind(sig, shapes)
-    inputs = random_inputs(sig, env, 0)
-    expected = evaluate(fn, inputs, env)
-    tiled = to_tile(module, schedule)
-    if mutate:
-        tiled = ir.Module.parse(mutate(str(tiled)))
-    actual = run_tile(tiled, sig, inputs, env)
-    return [compare(actual[k], expected[k]) for k in expected]
 
 
 SHAPES = [{"M": 130, "N": 72, "K": 200}, {"M": 1, "N": 1, "K": 1}, {"M": 65, "N": 129, "K": 64}]
