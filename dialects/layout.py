@@ -211,6 +211,21 @@ def byte_swizzle(mode: int):
     return Swizzle(TMA_MODES[mode], 4, 3) if mode else Swizzle()
 
 
+def wgmma_operand(layout: Layout, k_major: bool, element_bytes: int):
+    """(descriptor fields, bytes per k16 step) of a wgmma operand placed by ``layout``."""
+    mode, box_cols = tma_boxes(layout, element_bytes)
+    if k_major:  # [mn, k]: 8-row groups of mode-byte rows
+        return wgmma_descriptor(mode, 16, 8 * mode), (layout.offset(0, 16) - layout.offset(0, 0)) * element_bytes
+    leading = (layout.offset(0, box_cols) - layout.offset(0, 0)) * element_bytes if layout.shape[1] > box_cols else 16
+    return wgmma_descriptor(mode, leading, 8 * mode), (layout.offset(16, 0) - layout.offset(0, 0)) * element_bytes
+
+
+def warpgroup_rows(layout: Layout, transposed: bool) -> int:
+    """Elements from A's tile start to the 64 rows of consumer warpgroup 1 (warpgroup g: g times
+    this), A stored [m, k] or, ``transposed``, [k, m]."""
+    return (layout.offset(0, 64) if transposed else layout.offset(64, 0)) - layout.offset(0, 0)
+
+
 @dataclass(frozen=True)
 class WarpTiling:
     """How a CTA's bm x bn accumulator is spread over warps and lanes for mma.sync m16n8k16.

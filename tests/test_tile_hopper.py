@@ -11,7 +11,7 @@ from torch_mlir import ir
 from conftest import EXAMPLES
 from test_tile import _run  # spec -> oracle and tile interpreter, compared
 from tilec import dialects
-from tilec.codegen import cuda_hopper
+from tilec.dialects import layout
 from tilec.diagnostics import TilecError
 from tilec.driver import build_tile, to_tile
 from tilec.frontend import load_spec, spec_to_ta
@@ -146,13 +146,13 @@ def test_each_ring_mutant_is_refuted(mutant):
 
 def test_a_descriptor_in_the_wrong_swizzle_mode_is_refuted(monkeypatch):
     """the emitter's descriptor of every operand says the 64-byte mode (the tiles are in the 128-byte one)"""
-    right = cuda_hopper.wgmma_operand
+    right = layout.wgmma_operand
 
     def wrong(layout, k_major, eb):
         fields, step = right(layout, k_major, eb)
         return (fields & ~(3 << 62)) | (2 << 62), step
 
-    monkeypatch.setattr(cuda_hopper, "wgmma_operand", wrong)
+    monkeypatch.setattr(layout, "wgmma_operand", wrong)  # what the emitter prints and the verifier reads
     rows = _verdicts(TWO)
     refuted = [c for c, v, _ in rows if v == "counterexample"]
     assert refuted and all("wgmma reads through its descriptor" in c for c in refuted), rows

@@ -2,8 +2,8 @@
 copies, wgmma and the warp roles. Methods of CudaEmitter (imported into its class body).
 
 Every number a rule prints about shared memory comes from the buffer's layout
-(dialects/layout.py): the copy boxes (``tma_boxes``), the wgmma descriptor's strides and the
-start address of each warpgroup's rows and of each k16 step (``Layout.offset``). The
+(dialects/layout.py): the copy boxes (``tma_boxes``), the wgmma descriptor's fields and k16
+step (``wgmma_operand``) and the start of each warpgroup's rows (``warpgroup_rows``). The
 verifier proves those same descriptors read what the layout placed (tilec/verify/hopper.py).
 """
 
@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from torch_mlir import ir
 
-from tilec.dialects.layout import Layout, tma_boxes, wgmma_descriptor
+from tilec.dialects import layout
+from tilec.dialects.layout import tma_boxes
 
 from ..diagnostics import TilecError
 
@@ -113,21 +114,6 @@ def op_tile_tma_copy(self, op):
                   f"&{tmap}, {', '.join(coords)}, {bar});")
 
 
-def wgmma_operand(layout: Layout, k_major: bool, element_bytes: int):
-    """(descriptor fields, bytes per k16 step) of a wgmma operand placed by ``layout``."""
-    mode, box_cols = tma_boxes(layout, element_bytes)
-    if k_major:  # [mn, k]: 8-row groups of mode-byte rows
-        return wgmma_descriptor(mode, 16, 8 * mode), (layout.offset(0, 16) - layout.offset(0, 0)) * element_bytes
-    leading = (layout.offset(0, box_cols) - layout.offset(0, 0)) * element_bytes if layout.shape[1] > box_cols else 16
-    return wgmma_descriptor(mode, leading, 8 * mode), (layout.offset(16, 0) - layout.offset(0, 0)) * element_bytes
-
-
-def warpgroup_rows(layout: Layout, transposed: bool) -> int:
-    """Elements from A's tile start to the 64 rows of consumer warpgroup 1 (warpgroup g: g times
-    this), A stored [m, k] or, ``transposed``, [k, m]."""
-    return (layout.offset(0, 64) if transposed else layout.offset(64, 0)) - layout.offset(0, 0)
-
-
 def op_tile_wgmma(self, op):
     a_v, b_v, stage_v, acc_v = op.operation.operands
     a, b, stage, acc = self.value(a_v), self.value(b_v), self.value(stage_v), self.value(acc_v)
@@ -136,9 +122,9 @@ def op_tile_wgmma(self, op):
     eb = 2
     n = ir.RankedTensorType(op.result.type).shape[1]
     k = ir.MemRefType(a_v.type).shape[1 if ta else 2]
-    a_fields, a_step = wgmma_operand(a.layout, not ta, eb)
-    b_fields, b_step = wgmma_operand(b.layout, tb, eb)
-    wg_start = warpgroup_rows(a.layout, ta)
+    a_fields, a_step = layout.wgmma_operand(a.layout, not ta, eb)
+    b_fields, b_step = layout.wgmma_operand(b.layout, tb, eb)
+    wg_start = layout.warpgroup_rows(a.layout, ta)
     fn = _wgmma_function(self, n, a.element, not ta, tb)
     self.line("{  // wgmma over the stage: descriptors from the tiles' layouts")
     self.indent += 1

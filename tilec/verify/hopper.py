@@ -20,7 +20,7 @@ iteration t + S overwrites the stage only after every consumer warp released ite
 and no wait is left unsatisfied (iteration t of the consumers needs the producer's t, the
 producer's t needs the consumers' t - S).
 
-The tiles, on bit-vectors, with the emitter's own descriptor fields (codegen/cuda_hopper.py):
+The tiles, on bit-vectors, with the descriptor fields the emitter prints (layout.wgmma_operand):
 the layout is a bijection; box b of the copy engine's mode lands where the layout places its
 elements; every element wgmma reads through the descriptor (each warpgroup, k16 step, row
 and k) is the one the layout placed there; 8 rows of one 16-byte column fall in 8 bank groups.
@@ -31,6 +31,7 @@ from __future__ import annotations
 import z3
 from torch_mlir import ir
 
+from tilec.dialects import layout as layout_fns
 from tilec.dialects.layout import byte_swizzle, tma_boxes, tma_swizzle, wgmma_address
 from tilec.dialects.tile import layout_of, schedule_of
 
@@ -134,8 +135,6 @@ def _tile_bytes(buf) -> int:
 
 def check_tiles(p: Program) -> list[tuple[str, str, Outcome, str]]:
     """(property, check, Outcome, domain) rows of each tile wgmma reads; see the module docstring."""
-    from tilec.codegen.cuda_hopper import warpgroup_rows, wgmma_operand
-
     rows = []
     sched = schedule_of(p.fn)
     for event in (e for e in p.events if e.kind == "mma"):
@@ -155,9 +154,9 @@ def check_tiles(p: Program) -> list[tuple[str, str, Outcome, str]]:
             rows.append(("swizzle", f"{name}: each copy box lands where the layout places its elements, "
                          f"1024-byte aligned", _boxes(layout, boxes, eb), TILES))
             k_major = transposed if which == "B" else not transposed
-            fields, step = wgmma_operand(layout, k_major, eb)
+            fields, step = layout_fns.wgmma_operand(layout, k_major, eb)
             extent = 64 if which == "A" else n
-            start = warpgroup_rows(layout, transposed) if which == "A" else 0
+            start = layout_fns.warpgroup_rows(layout, transposed) if which == "A" else 0
             rows.append(("swizzle", f"{name}: wgmma reads through its descriptor ({fields:#x}, +{step} bytes per "
                          f"k16 step) the element the layout placed", _descriptor_reads(
                              layout, fields, step, start, which, transposed, extent, sched, eb), TILES))
