@@ -57,9 +57,7 @@ _MAX_RANK = 4  # tma_load_2d .. _4d
 
 @dataclass
 class Barrier:
-    name: str        # the shared address (uint32_t) of stage 0
-    stages: int
-    arrivals: int
+    name: str        # the shared address (uint32_t) of stage 0 (the rest: the op's attributes)
 
 
 def op_tile_mbarrier_alloc(self, op):
@@ -70,7 +68,7 @@ def op_tile_mbarrier_alloc(self, op):
     self.line(f"const uint32_t {name} = smem_u32(smem + {self.smem_bytes});")
     self.line(f"if (tid == 0) for (int s = 0; s < {stages}; ++s) mbar_init({name} + 8 * s, {arrivals});")
     self.smem_bytes += 8 * stages
-    self.names[op.result] = Barrier(name, stages, arrivals)
+    self.names[op.result] = Barrier(name)
 
 
 def _bar(self, bar_value, stage_value) -> str:
