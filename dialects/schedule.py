@@ -157,9 +157,10 @@ class Schedule:
         return reasons
 
     def _hopper_reasons(self, form: str, sizes: dict, target: str) -> list[str]:
-        """A warp-specialised TMA + wgmma contraction: the instruction and copy-engine shapes."""
-        if form != "contraction":
-            return [f"consumers={self.consumers} (warp-specialised wgmma) builds contractions, not {form} kernels"]
+        """A warp-specialised TMA + wgmma kernel: the instruction and copy-engine shapes."""
+        if form == "rows":
+            return [f"consumers={self.consumers} (warp-specialised wgmma) builds contractions and attention, "
+                    f"not row programs"]
         reasons = []
         if target != "sm_90a":
             reasons.append(f"consumers={self.consumers} needs sm_90a (wgmma, the copy engine); {target} has neither")
@@ -171,14 +172,31 @@ class Schedule:
         element_bytes = sizes.get("element_bytes", 2)
         if element_bytes != 2:
             reasons.append("wgmma here reads 16-bit operands (bf16, f16)")
-        elif self.bk != 64:
+        if self.stages < 2:
+            reasons.append("stages must be at least 2 (one tile in flight while one is used)")
+        if form == "online":
+            return reasons + self._hopper_online_reasons(sizes)
+        if element_bytes == 2 and self.bk != 64:
             reasons.append(f"bk={self.bk}: a k tile is one 128-byte swizzle row of 16-bit elements (bk = 64)")
         if self.bn % 64 or self.bn > 256:
             reasons.append(f"bn={self.bn} must be 64, 128, 192 or 256 (wgmma's n, 64-column copy boxes)")
-        if self.stages < 2:
-            reasons.append("stages must be at least 2 (one tile in flight while one is used)")
         if sizes.get("b_operands", 1) != 1:
             reasons.append("a warp-specialised kernel computes one contraction")
+        return reasons
+
+    def _hopper_online_reasons(self, sizes: dict) -> list[str]:
+        """Attention on wgmma: S = Q·Kᵀ has n = bn, P·V has k = bn and n = the head dim; Q, K and V
+        tiles are 64-column boxes of the 128-byte swizzle (head dims in 64s)."""
+        reasons = []
+        if self.bn % 16 or not 16 <= self.bn <= 256:
+            reasons.append(f"bn={self.bn} (the key block) must be a multiple of 16 up to 256 "
+                           f"(wgmma's n for Q·Kᵀ, its k for P·V)")
+        for name in ("qk_dim", "head_dim"):
+            width = sizes.get(name) or sizes.get("head_dim", 64)
+            if width % 64 or width > 256:
+                what = "query/key" if name == "qk_dim" else "value"
+                reasons.append(f"the {what} head dim {width} must be 64, 128, 192 or 256 on the warp-specialised "
+                               f"path (whole 128-byte swizzle rows; wgmma's n <= 256)")
         return reasons
 
     def _online_reasons(self, sizes: dict) -> list[str]:

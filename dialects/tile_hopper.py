@@ -29,6 +29,7 @@ region the one thread arrives once per op; in the consumer region each warp does
 """
 
 from collections.abc import Sequence
+from typing import Any
 
 from torch_mlir import ir
 from torch_mlir.dialects.ext import Operand, Region, Result
@@ -158,12 +159,26 @@ class MbarrierArriveOp(Tile.Operation, name="mbarrier_arrive"):
 
 
 def _check_wgmma(op):
-    a, b, acc, res = (ir.MemRefType(op.a.type), ir.MemRefType(op.b.type), ir.RankedTensorType(op.acc.type),
-                      ir.RankedTensorType(op.res.type))
+    registers = isinstance(op.a.type, ir.RankedTensorType)
+    if not registers and not isinstance(op.a.type, ir.MemRefType):
+        raise Invalid(f"operand A must be a shared tile or a register tile, got {op.a.type}")
+    b, acc, res = ir.MemRefType(op.b.type), ir.RankedTensorType(op.acc.type), ir.RankedTensorType(op.res.type)
     ta, tb = "transpose_a" in op.attributes, "transpose_b" in op.attributes
-    (m, k1), (k2, n) = (a.shape[1:][::-1] if ta else a.shape[1:]), (b.shape[1:][::-1] if tb else b.shape[1:])
-    if a.rank != 3 or b.rank != 3:
+    if registers:
+        a = ir.RankedTensorType(op.a.type)
+        if ta or a.rank != 2:
+            raise Invalid("a register operand A is a 2-d [m, k] tile (no transpose_a)")
+        if str(a.element_type) not in ("bf16", "f16") or a.element_type != b.element_type:
+            raise Invalid(f"a register operand A is bf16 or f16, as B; got {a.element_type} and {b.element_type}")
+        m, k1 = a.shape
+    else:
+        a = ir.MemRefType(op.a.type)
+        if a.rank != 3:
+            raise Invalid("operands must be stages x 2-d tiles in shared memory")
+        m, k1 = a.shape[1:][::-1] if ta else a.shape[1:]
+    if b.rank != 3:
         raise Invalid("operands must be stages x 2-d tiles in shared memory")
+    k2, n = b.shape[1:][::-1] if tb else b.shape[1:]
     if k1 != k2 or list(acc.shape) != [m, n] or acc.shape != res.shape:
         raise Invalid(f"shapes do not chain: [{m}, {k1}] x [{k2}, {n}] into {acc.shape}")
     if m % 64 or k1 % 16 or n % 8 or n > 256:
@@ -173,19 +188,30 @@ def _check_wgmma(op):
         raise Invalid("the accumulator is f32")
 
 
+def wgmma_stage(buffer_type, stage):
+    """The stage of a shared operand a wgmma at ``stage`` reads: a one-stage tile (resident,
+    such as attention's Q) is always read at stage 0."""
+    return stage if ir.MemRefType(buffer_type).shape[0] > 1 else 0
+
+
 class WgmmaOp(Tile.Operation, name="wgmma"):
-    """res = acc + A · B over stage ``stage`` of two shared tiles, by wgmma.mma_async through
-    shared-memory descriptors of their layouts; consumer warpgroup g multiplies rows
-    64g .. 64g + 63. ``transpose_a`` / ``transpose_b``: the tile is stored [k, m] / [n, k].
+    """res = acc + A · B by wgmma.mma_async: B (and A, when it is a shared tile) read through
+    shared-memory descriptors of their layouts at stage ``stage`` (a one-stage tile at stage 0);
+    A may instead be a register tile in the accumulator's layout (wgmma's register-A form,
+    as attention's P). Consumer warpgroup g multiplies rows 64g .. 64g + 63.
+    ``transpose_a`` / ``transpose_b``: the shared tile is stored [k, m] / [n, k].
     Complete when the op returns (wgmma.wait_group 0).
 
     Example:
         %d = "tile.wgmma"(%sa, %sb, %s, %c)
             : (memref<4x128x64xbf16, 3>, memref<4x64x256xbf16, 3>, index, tensor<128x256xf32>)
             -> tensor<128x256xf32>
+        %o = "tile.wgmma"(%p, %sv, %s, %acc)
+            : (tensor<128x64xbf16>, memref<2x64x128xbf16, 3>, index, tensor<128x128xf32>)
+            -> tensor<128x128xf32>
     """
 
-    a: Operand[ir.MemRefType]
+    a: Operand[Any]
     b: Operand[ir.MemRefType]
     stage: Operand[ir.IndexType]
     acc: Operand[ir.RankedTensorType]

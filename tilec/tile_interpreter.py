@@ -17,6 +17,7 @@ from torch_mlir import ir
 
 from tilec.dialects.dims import parse_dim
 from tilec.dialects.tile import layout_of, schedule_of
+from tilec.dialects.tile_hopper import wgmma_stage
 
 from .diagnostics import TilecError, mlir_loc
 from .loop_runner import _argument_roles
@@ -186,7 +187,9 @@ class _CTA:
 
     def op_wgmma(self, op, operands):
         a, b, stage, acc = operands
-        ta, tb = a.read(stage), b.read(stage)
+        a_v, b_v = op.operation.operands[:2]
+        tb = b.read(wgmma_stage(b_v.type, stage))
+        ta = a if isinstance(a, torch.Tensor) else a.read(wgmma_stage(a_v.type, stage))  # registers, or shared
         ta = ta.t() if "transpose_a" in op.attributes else ta
         tb = tb.t() if "transpose_b" in op.attributes else tb
         return [acc + ta.float() @ tb.float()]

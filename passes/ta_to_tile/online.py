@@ -22,7 +22,7 @@ from tilec.dialects import STAGES_ATTR
 from tilec.dialects.dims import binary, const
 from tilec.dialects.tile import schedule_attr
 
-from . import layouts
+from . import layouts, online_hopper
 from .common import mark_prologue, NoTileLowering, ceildiv, check_schedule, const_index, op_with_ints
 from .online_body import AttentionBody
 
@@ -70,53 +70,64 @@ def lower(fn, found, options) -> None:
     with ir.InsertionPoint(new.entry_block), fn.location:
         body.clone_constants()
         body.program_ids()
-        sq = body.alloc(s.bm, 1, body.qk_dim)
-        sk, sv = body.alloc(s.bn, s.stages, body.qk_dim), body.alloc(s.bn, s.stages, body.head_dim)
-        body.copy_q(sq)
         n_blocks = ceildiv(body.key_extent(), const_index(s.bn))
         offset = body.causal_offset()
         if offset is not None:  # causal: blocks above the diagonal are fully masked; stop before them
             last_row = arith.AddIOp(body.q0, const_index(s.bm + offset)).result
             n_blocks = arith.MinSIOp(n_blocks, ceildiv(last_row, const_index(s.bn))).result
-        prologue = scf.ForOp(const_index(0), const_index(s.stages - 1), const_index(1))
-        with ir.InsertionPoint(prologue.body):
-            body.copy_kv(prologue.induction_variable, prologue.induction_variable, sk, sv)
-            scf.YieldOp([])
-        mark_prologue(prologue)  # the pipeline's structure, read by the verifier
-        init = [body.constant_tile([s.bm], float("-inf")), body.constant_tile([s.bm], 0.0),
-                body.constant_tile([s.bm, body.head_dim], 0.0)]
-        loop = scf.ForOp(const_index(0), n_blocks, const_index(1), init)
-        loop.attributes[STAGES_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), s.stages)
-        # provenance: the loop carries (m, l) of the normaliser and acc of the numerator
         number = {op.operation: n for n, op in enumerate(fn.entry_block.operations)}
-        i64 = ir.IntegerType.get_signless(64)
-        loop.attributes["tile.computes"] = ir.ArrayAttr.get(
-            [ir.IntegerAttr.get(i64, number[op.operation]) for op in (norm, norm, numer)])
-        with ir.InsertionPoint(loop.body):
-            kt = loop.induction_variable
-            m, l, acc = loop.inner_iter_args
-            stage = arith.RemSIOp(kt, const_index(s.stages)).result
-            # the Q group and K/V block kt have landed once at most stages - 2 younger groups are pending
-            op_with_ints("tile.wait_group", pending=s.stages - 2)
-            ir.Operation.create("tile.barrier")
-            q = body.smem_load(sq, const_index(0), [s.bm, body.qk_dim], False)
-            k = body.smem_load(sk, stage, [body.qk_dim, s.bn], True)
-            v = body.smem_load(sv, stage, [s.bn, body.head_dim], False)
-            ahead = arith.AddIOp(kt, const_index(s.stages - 1)).result
-            body.copy_kv(ahead, arith.RemSIOp(ahead, const_index(s.stages)).result, sk, sv)
-            scores = body.mma(q, k, body.constant_tile([s.bm, s.bn], 0.0))
-            x = body.stabiliser(scores, kt)
-            m_new, l_new, acc_new = body.online_step(m, l, acc, x, v)
-            scf.YieldOp([m_new, l_new, acc_new])
-        op_with_ints("tile.wait_group", pending=0)
-        m, l, acc = loop.results
-        result = body.epilogue(l, acc)
-        body.store(result)
-        func.ReturnOp([])
+        if s.consumers:  # sm_90a: copy engine, mbarriers, wgmma, a producer warpgroup
+            online_hopper.build(body, n_blocks, number)
+            func.ReturnOp([])
+        else:
+            _pipelined(body, n_blocks, number)
     new.attributes["tile.schedule"] = schedule_attr(options)
     grid_x = binary("/", binary("+", body.query_dim, const(s.bm - 1)), const(s.bm))
     new.attributes["tile.grid"] = ir.ArrayAttr.get([ir.StringAttr.get(str(grid_x)),
                                                     ir.StringAttr.get(str(body.batch_count))])
-    new.attributes["tile.threads"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 32 * s.warps)
+    new.attributes["tile.threads"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), s.threads)
     fn.operation.erase()
     return new, layouts.mma_parent(new, s.warps)
+
+
+def _pipelined(body, n_blocks, number) -> None:
+    """The cp.async + mma.sync kernel (sm_80 and later), at the insertion point."""
+    s = body.s
+    sq = body.alloc(s.bm, 1, body.qk_dim)
+    sk, sv = body.alloc(s.bn, s.stages, body.qk_dim), body.alloc(s.bn, s.stages, body.head_dim)
+    body.copy_q(sq)
+    prologue = scf.ForOp(const_index(0), const_index(s.stages - 1), const_index(1))
+    with ir.InsertionPoint(prologue.body):
+        body.copy_kv(prologue.induction_variable, prologue.induction_variable, sk, sv)
+        scf.YieldOp([])
+    mark_prologue(prologue)  # the pipeline's structure, read by the verifier
+    init = [body.constant_tile([s.bm], float("-inf")), body.constant_tile([s.bm], 0.0),
+            body.constant_tile([s.bm, body.head_dim], 0.0)]
+    loop = scf.ForOp(const_index(0), n_blocks, const_index(1), init)
+    loop.attributes[STAGES_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), s.stages)
+    # provenance: the loop carries (m, l) of the normaliser and acc of the numerator
+    norm, numer = body.norm, body.numer
+    i64 = ir.IntegerType.get_signless(64)
+    loop.attributes["tile.computes"] = ir.ArrayAttr.get(
+        [ir.IntegerAttr.get(i64, number[op.operation]) for op in (norm, norm, numer)])
+    with ir.InsertionPoint(loop.body):
+        kt = loop.induction_variable
+        m, l, acc = loop.inner_iter_args
+        stage = arith.RemSIOp(kt, const_index(s.stages)).result
+        # the Q group and K/V block kt have landed once at most stages - 2 younger groups are pending
+        op_with_ints("tile.wait_group", pending=s.stages - 2)
+        ir.Operation.create("tile.barrier")
+        q = body.smem_load(sq, const_index(0), [s.bm, body.qk_dim], False)
+        k = body.smem_load(sk, stage, [body.qk_dim, s.bn], True)
+        v = body.smem_load(sv, stage, [s.bn, body.head_dim], False)
+        ahead = arith.AddIOp(kt, const_index(s.stages - 1)).result
+        body.copy_kv(ahead, arith.RemSIOp(ahead, const_index(s.stages)).result, sk, sv)
+        scores = body.mma(q, k, body.constant_tile([s.bm, s.bn], 0.0))
+        x = body.stabiliser(scores, kt)
+        m_new, l_new, acc_new = body.online_step(m, l, acc, x, v)
+        scf.YieldOp([m_new, l_new, acc_new])
+    op_with_ints("tile.wait_group", pending=0)
+    m, l, acc = loop.results
+    result = body.epilogue(l, acc)
+    body.store(result)
+    func.ReturnOp([])

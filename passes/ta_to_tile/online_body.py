@@ -272,6 +272,10 @@ class AttentionBody:
                                    operands=[buf, stage], attributes=attrs).result
 
     def mma(self, a, b, acc):
+        from .online_hopper import Shared, wgmma
+
+        if isinstance(b, Shared):  # the warp-specialised kernel: wgmma reads B in shared memory
+            return wgmma(a, b, acc)
         return ir.Operation.create("tile.mma", results=[acc.type], operands=[a, b, acc]).result
 
     from .online_math import (constant_tile, epilogue, online_step, stabiliser,  # noqa: E402

@@ -115,7 +115,7 @@ def online_step(self, m, l, acc, x, v):
     rowsum = _reduce(p, "sum")
     l_new = tile_map(self, rows, f32, lambda: arith.AddFOp(arith.MulFOp(_elem(l, row, 1), _elem(c, row, 1)).result,
                                                           _elem(rowsum, row, 1)).result)
-    element = ir.RankedTensorType(v.type).element_type
+    element = ir.RankedTensorType(self.v_value.type).element_type  # P·V multiplies in V's type
     p_low = tile_map(self, [s.bm, s.bn], element, lambda: arith.TruncFOp(element, _elem(p, [0, 1], 2)).result
                      if element != f32 else _elem(p, [0, 1], 2))
     scaled = tile_map(self, [s.bm, self.head_dim], f32,

@@ -1,0 +1,127 @@
+"""ta-to-tile for fused attention on sm_90a: the online group as a warp-specialised kernel.
+
+Built when the schedule has consumer warpgroups (``consumers > 0``). The recurrence is the
+one online.py builds (the same AttentionBody pieces: stabiliser, online step, epilogue,
+store); what changes is how the tiles arrive and are multiplied:
+
+    producer (one thread):  Q -> shared once, on its own mbarrier q[0];
+                            for each key block kt: wait empty[s], expect the K and V bytes
+                            on full[s], start the copy engine on K and V
+    consumers:              wait q[0]; for each key block kt: wait full[s];
+                            S = Q·Kᵀ (wgmma, both from shared memory);
+                            the stabiliser and the online step on S in registers;
+                            acc = acc·c + P·V (wgmma, P from registers, V from shared memory);
+                            release the stage on empty[s]; then the epilogue and the store
+
+The stage ring is contraction_hopper's (stage kt % stages, phase kt / stages). Q, K and V
+are placed as the copy engine writes them in its 128-byte swizzle (``tma_layout``), which
+is what the wgmma descriptors describe. The copy engine zero-fills keys past the end of the
+sequence; the stabiliser masks them to -inf as on sm_80.
+"""
+
+from torch_mlir import ir
+from torch_mlir.dialects import arith, scf
+
+from tilec.dialects import STAGES_ATTR
+
+from .common import NoTileLowering, const_index
+from .contraction_hopper import CONSUMER_REGISTERS, PRODUCER_REGISTERS, _alloc, _barriers, _ring
+
+_I64 = lambda: ir.IntegerType.get_signless(64)
+
+
+class Shared:
+    """A shared operand of a wgmma inside the loop: ``buffer`` at ``stage``."""
+
+    def __init__(self, buffer, stage):
+        self.buffer, self.stage = buffer, stage
+
+
+def wgmma(a, b: Shared, acc, **flags):
+    """acc + a · b by tile.wgmma (a: a register tile, or a Shared read at b's stage)."""
+    a_value = a.buffer if isinstance(a, Shared) else a
+    attrs = {name: ir.UnitAttr.get() for name, on in flags.items() if on}
+    return ir.Operation.create("tile.wgmma", results=[acc.type], operands=[a_value, b.buffer, b.stage, acc],
+                               attributes=attrs).result
+
+
+def _check_copied(body, args) -> None:
+    """What the warp-specialised attention kernel does not take (yet): a tile the copy engine
+    would have to read through a merged row view."""
+    if any(arg in body.views.merged for arg in args):
+        raise NoTileLowering("a warp-specialised attention kernel (consumers > 0) copies Q, K and V in their "
+                             "own dims ([..., rows, head dim] last); a [B, S, H, D] layout needs consumers=0")
+
+
+def build(body, n_blocks, number: dict):
+    """The attention kernel after the program ids, at the insertion point: allocations, the
+    warp-specialised roles, the epilogue and the store (see the module docstring).
+    ``number``: each op of the ta function -> its place (provenance for the verifier)."""
+    s = body.s
+    element = ir.RankedTensorType(body.v_value.type).element_type
+    lhs, rhs = body.contract.operation.operands
+    q_arg, q_offsets = body.tile_offsets(lhs, body.q_dims, body.i, body.q0, "Q")
+    body.k_value = rhs
+    sq = _alloc((s.bm, body.qk_dim), element, 1)
+    sk = _alloc((s.bn, body.qk_dim), element, s.stages)
+    sv = _alloc((s.bn, body.head_dim), element, s.stages)
+    q_bar = _barriers(1, 1)
+    full = _barriers(s.stages, 1)
+    empty = _barriers(s.stages, s.warps)  # every consumer warp releases a stage
+    kv = _kv_sources(body)
+    zero = const_index(0)
+    spec = ir.Operation.create("tile.warp_specialize", regions=2, attributes={
+        "producer_registers": ir.IntegerAttr.get(_I64(), PRODUCER_REGISTERS),
+        "consumer_registers": ir.IntegerAttr.get(_I64(), CONSUMER_REGISTERS[s.consumers])})
+    # producer: Q once; then per key block wait for the stage's release, expect, copy K and V
+    with ir.InsertionPoint(spec.regions[0].blocks.append()):
+        ir.Operation.create("tile.mbarrier_expect", operands=[q_bar, zero], attributes={
+            "bytes": ir.IntegerAttr.get(_I64(), s.bm * body.qk_dim * 2)})
+        ir.Operation.create("tile.tma_copy", operands=[q_arg, *q_offsets, sq, zero, q_bar])
+        loop = scf.ForOp(const_index(0), n_blocks, const_index(1))
+        with ir.InsertionPoint(loop.body):
+            kt = loop.induction_variable
+            stage, parity = _ring(kt, s.stages)
+            released = arith.SubIOp(const_index(1), parity).result  # the round before: the other parity
+            ir.Operation.create("tile.mbarrier_wait", operands=[empty, stage, released])
+            ir.Operation.create("tile.mbarrier_expect", operands=[full, stage], attributes={
+                "bytes": ir.IntegerAttr.get(_I64(), s.bn * (body.qk_dim + body.head_dim) * 2)})
+            sources = kv(kt)
+            for (arg, offsets), buf in zip(sources, (sk, sv)):
+                ir.Operation.create("tile.tma_copy", operands=[arg, *offsets, buf, stage, full])
+            scf.YieldOp([])
+    _check_copied(body, [q_arg] + [arg for arg, _ in sources])
+    # consumers: Q has landed; per key block wait for K and V, the online step, release
+    with ir.InsertionPoint(spec.regions[1].blocks.append()):
+        ir.Operation.create("tile.mbarrier_wait", operands=[q_bar, zero, zero])
+        init = [body.constant_tile([s.bm], float("-inf")), body.constant_tile([s.bm], 0.0),
+                body.constant_tile([s.bm, body.head_dim], 0.0)]
+        loop = scf.ForOp(const_index(0), n_blocks, const_index(1), init)
+        loop.attributes[STAGES_ATTR] = ir.IntegerAttr.get(_I64(), s.stages)
+        # provenance: the loop carries (m, l) of the normaliser and acc of the numerator
+        loop.attributes["tile.computes"] = ir.ArrayAttr.get(
+            [ir.IntegerAttr.get(_I64(), number[op.operation]) for op in (body.norm, body.norm, body.numer)])
+        with ir.InsertionPoint(loop.body):
+            kt = loop.induction_variable
+            m, l, acc = loop.inner_iter_args
+            stage, parity = _ring(kt, s.stages)
+            ir.Operation.create("tile.mbarrier_wait", operands=[full, stage, parity])
+            scores = wgmma(Shared(sq, stage), Shared(sk, stage), body.constant_tile([s.bm, s.bn], 0.0),
+                           transpose_b=True)
+            x = body.stabiliser(scores, kt)
+            m_new, l_new, acc_new = body.online_step(m, l, acc, x, Shared(sv, stage))
+            ir.Operation.create("tile.mbarrier_arrive", operands=[empty, stage])
+            scf.YieldOp([m_new, l_new, acc_new])
+        _, l, acc = loop.results
+        body.store(body.epilogue(l, acc))
+    return spec
+
+
+def _kv_sources(body):
+    """kt -> [(argument, offsets) of K's block, of V's]: built inside the producer's loop."""
+    def at(kt):
+        j0 = arith.MulIOp(kt, const_index(body.s.bn)).result
+        v_dims = [None if x == body.d else x for x in body.v_dims]
+        return [body.tile_offsets(value, dims, body.j, j0, what)
+                for value, dims, what in ((body.k_value, body.k_dims, "K"), (body.v_value, v_dims, "V"))]
+    return at
