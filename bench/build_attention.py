@@ -15,6 +15,11 @@ from tilec.package import build  # noqa: E402
 
 SCHEDULES = {64: ["bm=64 bn=64 warps=4 stages=3", "bm=128 bn=64 warps=8 stages=3", "bm=128 bn=128 warps=8 stages=2"],
              128: ["bm=64 bn=64 warps=4 stages=3", "bm=128 bn=64 warps=8 stages=2", "bm=128 bn=32 warps=8 stages=3"]}
+# the warp-specialised kernels (sm_90a: copy engine, wgmma); [B, S, H, D] views stay on the form above
+HOPPER = {64: ["bm=128 bn=128 warps=8 stages=3 consumers=2", "bm=128 bn=64 warps=8 stages=4 consumers=2",
+               "bm=192 bn=128 warps=12 stages=2 consumers=3", "bm=128 bn=176 warps=8 stages=2 consumers=2"],
+          128: ["bm=128 bn=128 warps=8 stages=2 consumers=2", "bm=128 bn=64 warps=8 stages=3 consumers=2",
+                "bm=192 bn=64 warps=12 stages=2 consumers=3", "bm=128 bn=96 warps=8 stages=2 consumers=2"]}
 
 
 def main() -> None:
@@ -29,7 +34,8 @@ def main() -> None:
                 spec = os.path.join(tmp, f"{example}.ta")
                 with open(spec, "w") as handle:  # the head dim is part of the register tiles
                     handle.write(re.sub(r"D = \d+", f"D = {d}", text))
-                for n, schedule in enumerate(schedules):
+                hopper = HOPPER[d] if example != "einsum_attention" else []
+                for n, schedule in enumerate(schedules + hopper):
                     path = os.path.join(args.out, f"{example}_d{d}_{n}.tkp")
                     manifest = build(spec, path, schedule, ("sm_90a",), use_cache=False, shapes={"D": d})
                     facts = manifest["ptxas"]["sm_90a"]

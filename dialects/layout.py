@@ -220,6 +220,14 @@ def wgmma_operand(layout: Layout, k_major: bool, element_bytes: int):
     return wgmma_descriptor(mode, leading, 8 * mode), (layout.offset(16, 0) - layout.offset(0, 0)) * element_bytes
 
 
+def wgmma_k_offset(layout: Layout, k_major: bool, kk):
+    """Elements from the tile's start to where k16 step ``kk`` starts (its element (0, 16 kk)
+    of a [mn, k] tile, (16 kk, 0) of a [k, mn] one): within a swizzle row a k step moves by
+    16 elements, and a K-major tile wider than one box continues in the next box. ``kk`` may
+    be an int or a bit-vector."""
+    return layout.offset(0, 16 * kk) - layout.offset(0, 0) if k_major else layout.offset(16 * kk, 0) - layout.offset(0, 0)
+
+
 def warpgroup_rows(layout: Layout, transposed: bool) -> int:
     """Elements from A's tile start to the 64 rows of consumer warpgroup 1 (warpgroup g: g times
     this), A stored [m, k] or, ``transposed``, [k, m]."""

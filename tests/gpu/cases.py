@@ -82,6 +82,7 @@ HOPPER_RUNS = [{"M": 264, "N": 136, "K": 72}, {"M": 8, "N": 8, "K": 8}, {"M": 10
 WGMMA2 = "bm=128 bn=256 bk=64 warps=8 stages=4 consumers=2"
 WGMMA1 = "bm=64 bn=128 bk=64 warps=4 stages=3 consumers=1"
 SM90 = ("sm_90a",)
+WGMMA_FLASH2 = "bm=128 bn=128 warps=8 stages=2 consumers=2"
 
 SMALL = "bm=64 bn=64 bk=32 warps=4 stages=2"
 FLASH = "bm=64 bn=64 warps=4 stages=2"
@@ -126,6 +127,26 @@ CASES: dict[str, Case] = {
     "wgmma_batched_gemm": Case("examples/batched_gemm.ta", WGMMA2,
                                [{"Bt": 3, "M": 264, "N": 136, "K": 72}, {"Bt": 1, "M": 8, "N": 8, "K": 8}],
                                targets=SM90),
+    # -- attention on sm_90a: Q, K, V by the copy engine, Q·Kᵀ and P·V on wgmma (P from registers)
+    "wgmma_attention": Case("examples/attention.ta", WGMMA_FLASH2, ATTENTION_RUNS, targets=SM90),
+    "wgmma_attention_d128": Case("examples/attention.ta", WGMMA_FLASH2, ATTENTION_RUNS[:3], fixed={"D": 128},
+                                 targets=SM90),
+    "wgmma_attention_one_consumer": Case("examples/attention.ta", "bm=64 bn=64 warps=4 stages=3 consumers=1",
+                                         ATTENTION_RUNS[:3], targets=SM90),
+    "wgmma_attention_causal": Case("examples/causal_attention.ta", WGMMA_FLASH2, SQUARE_RUNS, targets=SM90),
+    "wgmma_attention_gqa": Case("examples/gqa_attention.ta", WGMMA_FLASH2,
+                                [{"B": 2, "H": 8, "S": 97, "T": 130}, {"B": 1, "H": 4, "S": 1, "T": 1}],
+                                fixed={"D": 64}, targets=SM90),
+    "wgmma_attention_bias": Case("examples/attention_bias.ta", WGMMA_FLASH2,
+                                 [{"B": 2, "H": 3, "S": 97, "T": 130}, {"B": 1, "H": 1, "S": 1, "T": 1}],
+                                 targets=SM90),
+    "wgmma_attention_bf16_to_f32": Case(attention_spec(QK, out="f32"), WGMMA_FLASH2, ATTENTION_RUNS[:3],
+                                        targets=SM90),
+    "wgmma_attention_f16_value_dim_128": Case(
+        "param B = 1, H = 2, S, T, D = 64, E = 128\ninput Q[B, H, S, D] : f16\ninput K[B, H, T, D] : f16\n"
+        "input V[B, H, T, E] : f16\noutput O[B, H, S, E] : f16\nO[b, h, i, e] = sum[j](softmax[j]("
+        "sum[d](Q[b, h, i, d] * K[b, h, j, d]) * rsqrt(D)) * V[b, h, j, e])\n", WGMMA_FLASH2,
+        [{"S": 97, "T": 130}, {"S": 1, "T": 1}], targets=SM90),
     # -- attention (fused online softmax)
     "attention": Case("examples/attention.ta", FLASH, ATTENTION_RUNS),
     "attention_d128": Case("examples/attention.ta", "bm=128 bn=64 warps=8 stages=2", ATTENTION_RUNS[:3],

@@ -114,47 +114,73 @@ def op_tile_tma_copy(self, op):
 
 def op_tile_wgmma(self, op):
     a_v, b_v, stage_v, acc_v = op.operation.operands
-    a, b, stage, acc = self.value(a_v), self.value(b_v), self.value(stage_v), self.value(acc_v)
+    a, b, acc = self.value(a_v), self.value(b_v), self.value(acc_v)
     self.names[op.result] = acc
     ta, tb = "transpose_a" in op.attributes, "transpose_b" in op.attributes
+    registers = isinstance(a_v.type, ir.RankedTensorType)  # A in registers: the accumulator's layout
     eb = 2
     n = ir.RankedTensorType(op.result.type).shape[1]
-    k = ir.MemRefType(a_v.type).shape[1 if ta else 2]
-    a_fields, a_step = layout.wgmma_operand(a.layout, not ta, eb)
-    b_fields, b_step = layout.wgmma_operand(b.layout, tb, eb)
-    wg_start = layout.warpgroup_rows(a.layout, ta)
-    fn = _wgmma_function(self, n, a.element, not ta, tb)
+    k = ir.RankedTensorType(a_v.type).shape[1] if registers else ir.MemRefType(a_v.type).shape[1 if ta else 2]
+    b_fields, _ = layout.wgmma_operand(b.layout, tb, eb)
+    fn = _wgmma_function(self, n, b.element, None if registers else not ta, tb)
     self.line("{  // wgmma over the stage: descriptors from the tiles' layouts")
     self.indent += 1
-    self.line(f"const unsigned long long da = smem_desc({a.name} + {stage} * {a.stage_elems} + (warp / 4) * {wg_start}, "
-              f"{a_fields:#x}ull);")
-    self.line(f"const unsigned long long db = smem_desc({b.name} + {stage} * {b.stage_elems}, {b_fields:#x}ull);")
+    if not registers:
+        a_fields, _ = layout.wgmma_operand(a.layout, not ta, eb)
+        wg_start = layout.warpgroup_rows(a.layout, ta)
+        self.line(f"const unsigned long long da = smem_desc({_stage_base(self, a, a_v, stage_v)} + (warp / 4) * "
+                  f"{wg_start}, {a_fields:#x}ull);")
+    self.line(f"const unsigned long long db = smem_desc({_stage_base(self, b, b_v, stage_v)}, {b_fields:#x}ull);")
     self.line('asm volatile("wgmma.fence.sync.aligned;" ::: "memory");')
-    self.line("#pragma unroll")
-    self.line(f"for (int kk = 0; kk < {k // 16}; ++kk)")
-    self.line(f"    {fn}(&{acc.name}[0][0][0], da + kk * {a_step >> 4}, db + kk * {b_step >> 4});")
+    for kk in range(k // 16):  # each k16 step's start, from the layouts (a box boundary included)
+        b_at = layout.wgmma_k_offset(b.layout, tb, kk) * eb >> 4
+        if registers:  # the A fragment of k step kk is the accumulator fragment of columns 16kk..
+            p = a.name
+            frags = ", ".join(f"pack2({p}[0][{2 * kk + h}][{r}], {p}[0][{2 * kk + h}][{r + 1}])"
+                              for h in (0, 1) for r in (0, 2))
+            self.line(f"{fn}(&{acc.name}[0][0][0], {frags}, db + {b_at});")
+        else:
+            a_at = layout.wgmma_k_offset(a.layout, not ta, kk) * eb >> 4
+            self.line(f"{fn}(&{acc.name}[0][0][0], da + {a_at}, db + {b_at});")
     self.line('asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");')
     self.line('asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");')
     self.indent -= 1
     self.line("}")
 
 
-def _wgmma_function(self, n: int, element: str, a_k_major: bool, b_k_major: bool) -> str:
-    """The name of a device function running one wgmma.m64n{n}k16 (defined once per kernel)."""
+def _stage_base(self, tile, value, stage_value) -> str:
+    """The shared address of the stage of ``tile`` a wgmma reads (a one-stage tile: stage 0)."""
+    if ir.MemRefType(value.type).shape[0] == 1:
+        return tile.name
+    return f"{tile.name} + {self.value(stage_value)} * {tile.stage_elems}"
+
+
+def _wgmma_function(self, n: int, element: str, a_k_major: bool | None, b_k_major: bool) -> str:
+    """The name of a device function running one wgmma.m64n{n}k16 (defined once per kernel);
+    ``a_k_major`` None: A is four registers of bf16/f16 pairs, not a descriptor."""
     kind = {"__nv_bfloat16": "bf16", "__half": "f16"}.get(element)
     if kind is None:
         raise TilecError(f"wgmma here multiplies bf16 or f16 tiles, not {element}")
-    name = f"wgmma_m64n{n}k16_{kind}_{int(not a_k_major)}{int(not b_k_major)}"
+    a_form = "r" if a_k_major is None else str(int(not a_k_major))
+    name = f"wgmma_m64n{n}k16_{kind}_{a_form}{int(not b_k_major)}"
     if name in self.helpers:
         return name
     regs = n // 2
     d = ", ".join(f"%{i}" for i in range(regs))
     outs = ", ".join(f'"+f"(d[{i}])' for i in range(regs))
+    if a_k_major is None:
+        params, a_operand = "uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3", \
+            f"{{%{regs}, %{regs + 1}, %{regs + 2}, %{regs + 3}}}"
+        ins, b_at, flags = '"r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(b)', regs + 4, f"1, 1, 1, {int(not b_k_major)}"
+    else:
+        params, a_operand = "unsigned long long a", f"%{regs}"
+        ins, b_at = '"l"(a), "l"(b)', regs + 1
+        flags = f"1, 1, 1, {int(not a_k_major)}, {int(not b_k_major)}"
     self.helpers[name] = (
-        f"__device__ __forceinline__ void {name}(float* d, unsigned long long a, unsigned long long b) {{\n"
-        f'    asm volatile("wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{kind}.{kind} {{{d}}}, %{regs}, %{regs + 1}, '
-        f'1, 1, 1, {int(not a_k_major)}, {int(not b_k_major)};"\n'
-        f'                 : {outs} : "l"(a), "l"(b));\n}}\n')
+        f"__device__ __forceinline__ void {name}(float* d, {params}, unsigned long long b) {{\n"
+        f'    asm volatile("wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{kind}.{kind} {{{d}}}, {a_operand}, '
+        f'%{b_at}, {flags};"\n'
+        f'                 : {outs} : {ins});\n}}\n')
     return name
 
 

@@ -49,13 +49,11 @@ def launch(kernel, device, inputs, outputs, env) -> None:
     from cuda.bindings import driver
 
     _, functions = kernel.function(device)
-    variant = "aligned" if _aligned(inputs) else "unaligned"
-    if variant not in functions:
-        raise ValueError(f"{kernel.name} reads its inputs with the copy engine, which needs rows of whole "
-                         f"16-byte chunks starting 16-byte aligned; these inputs are not (compile with consumers=0 "
-                         f"for any row length)")
-    function = functions[variant]
     m = kernel.package.manifest
+    mapped = {entry["arg"] for entry in m.get("tensor_maps", [])}
+    # a copy-engine kernel has one variant; its tensor maps check the rows of what they read
+    variant = "aligned" if mapped else "aligned" if _aligned(inputs) else "unaligned"
+    function = functions[variant]
     values, types = [], []
     tensors = {s["name"]: t for s, t in zip(kernel.inputs, inputs)}
     tensors.update({s["name"]: t for s, t in zip(kernel.outputs, outputs)})
@@ -67,8 +65,12 @@ def launch(kernel, device, inputs, outputs, env) -> None:
             values.append(tensors[arg["name"]].data_ptr())
             types.append(ctypes.c_void_p)
     for entry in m.get("tensor_maps", []):  # by value, after the other arguments
-        from .tensor_map import tensor_map
-        values.append(tensor_map(tensors[entry["arg"]], entry["box"], entry["swizzle"]))
+        from .tensor_map import TensorMapError, tensor_map
+        try:
+            values.append(tensor_map(tensors[entry["arg"]], entry["box"], entry["swizzle"]))
+        except TensorMapError as err:
+            raise TensorMapError(f"{kernel.name} reads {entry['arg']} with the copy engine: {err} (compile with "
+                                 f"consumers=0 for any row length)") from None
         types.append(None)
     grid = [max(evaluate_dim(g, env), 1) for g in m["grid"]] + [1]
     stream = driver.CUstream(torch.cuda.current_stream(device).cuda_stream)
