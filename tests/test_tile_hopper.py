@@ -199,8 +199,8 @@ def test_forms_the_warp_specialised_kernel_does_not_take_say_so():
     with dialects.context(), ir.Location.unknown():
         with pytest.raises(TilecError, match="computes one contraction"):
             to_tile(spec_to_ta(two, "swiglu.ta"), TWO)
-        with pytest.raises(TilecError, match="builds contractions, not online kernels"):
-            build_tile(load_spec(str(EXAMPLES / "attention.ta")), {"D": 64}, TWO)
+        with pytest.raises(TilecError, match="builds contractions and attention, not row programs"):
+            build_tile(load_spec(str(EXAMPLES / "softmax.ta")), None, "bm=64 bn=64 warps=4 consumers=1")
 
 
 def test_the_package_carries_tensor_maps_and_the_sm90a_kernel_alone(tmp_path):

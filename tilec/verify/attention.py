@@ -17,7 +17,7 @@ from torch_mlir import ir
 
 from tilec.dialects.tile import schedule_of
 
-from .attention_step import _Scalars, _online_step
+from .attention_step import MMA, _Scalars, _online_step
 from .scalars import evaluate
 from .replay import Replay
 from .report import Result
@@ -166,7 +166,7 @@ def _stabiliser_value(s, p, x_map, score):
     tv = TileValues.over(p, s.vals)
     for inner in x_map.regions[0].blocks[0].operations:
         src = inner.operation.operands[0] if inner.operation.name == "tile.elem" else None
-        if src is not None and not isinstance(src.owner, ir.Block) and src.owner.operation.name == "tile.mma":
+        if src is not None and not isinstance(src.owner, ir.Block) and src.owner.operation.name in MMA:
             tv.substitute[src] = lambda coords: score
     return tv.value(x_map.result, [z3.Int("pos0"), z3.Int("pos1")])
 
@@ -179,8 +179,8 @@ def _head_dims(p, loop, ref, fused_fn):
     from .symbolic import dim
 
     body = loop.regions[0].blocks[0]
-    mmas = [op for op in body.operations if op.operation.name == "tile.mma"]
-    width_e = ir.RankedTensorType(mmas[0].operation.operands[0].type).shape[1]
+    mmas = [op for op in body.operations if op.operation.name in MMA]
+    width_e = _depth(mmas[0])
     lhs, rhs = ref.contract.operands[0], ref.contract.operands[1]
     store = next(e for e in p.events if e.kind == "store")
     width_d = ir.RankedTensorType(store.op.operation.operands[0].type).shape[1]
@@ -193,6 +193,14 @@ def _head_dims(p, loop, ref, fused_fn):
         rows.append((f"the tiles are as wide as {what}'s head dim ({width})",
                      prove(extent == width, p.assumptions, watch={"head dim": extent, **p.params})))
     return rows
+
+
+def _depth(mma) -> int:
+    """The k extent an mma sums over: A's columns (a shared A of tile.wgmma: its stored tile's)."""
+    a = mma.operation.operands[0].type
+    if isinstance(a, ir.MemRefType):
+        return ir.MemRefType(a).shape[1 if "transpose_a" in mma.attributes else 2]
+    return ir.RankedTensorType(a).shape[1]
 
 
 def _positions(amap: ir.AffineMap) -> list[int]:

@@ -19,6 +19,9 @@ from torch_mlir import ir
 from .scalars import Values, evaluate
 from .solver import prove
 
+MMA = ("tile.mma", "tile.wgmma")  # the accumulating ops (sm_80 registers, sm_90a shared tiles)
+
+
 class _Scalars:
     """Per-element symbolic values of the loop's tiles (one row i, one key j, one column d)."""
 
@@ -42,9 +45,8 @@ class _Scalars:
         elif name == "tile.reduce":
             kind = ir.StringAttr(owner.attributes["kind"]).value
             result = z3.Real(f"row{kind}")  # max_j or sum_j of its operand's row
-        elif name == "tile.mma":
-            a, b, acc = owner.operation.operands
-            result = self.tile(acc) + z3.Real(f"sum_j_{len(self.sym)}")
+        elif name in MMA:  # the accumulator is the last operand (tile.wgmma has a stage before it)
+            result = self.tile(owner.operation.operands[-1]) + z3.Real(f"sum_j_{len(self.sym)}")
         else:
             result = z3.Real(f"t{len(self.sym)}")
         self.sym[value] = result
@@ -74,9 +76,9 @@ def _online_step(p, fn):
     yielded = list(list(body.operations)[-1].operation.operands)
     s = _Scalars(p, loop)
     m_new, l_new, acc_new = (s.tile(v) for v in yielded)
-    pv = next(op for op in body.operations if op.operation.name == "tile.mma" and
+    pv = next(op for op in body.operations if op.operation.name in MMA and
               list(body.operations).index(op) == max(k for k, o in enumerate(body.operations)
-                                                      if o.operation.name == "tile.mma"))
+                                                      if o.operation.name in MMA))
     chain, base = _pv_chain(pv)
     p_tile = _unround(chain[0].operation.operands[0])
     sums = [op for op in body.operations if op.operation.name == "tile.reduce" and
@@ -129,10 +131,10 @@ def _online_step(p, fn):
 
 def _pv_chain(last):
     """The mmas that accumulate P·V onto one base, in order, and that base (the rescaled acc)."""
-    chain, base = [last], last.operation.operands[2]
-    while not isinstance(base.owner, ir.Block) and base.owner.name == "tile.mma":
+    chain, base = [last], last.operation.operands[-1]
+    while not isinstance(base.owner, ir.Block) and base.owner.name in MMA:
         chain.insert(0, base.owner.opview)
-        base = base.owner.operands[2]
+        base = base.owner.operands[-1]
     return chain, base
 
 

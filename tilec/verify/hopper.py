@@ -73,7 +73,7 @@ def check_ring(p: Program) -> list[tuple[str, str, Outcome, str]]:
     # -- stages: one per iteration, shared by both roles, a ring of S -------------------------
     t = z3.Int("t")
     at = lambda e, x: z3.substitute(e.data["stage"], (pt if e.loop == "producer" else kt, x))
-    ring_ops = [e for e in prod + cons if "stage" in e.data and e.kind != "mma"]
+    ring_ops = [e for e in prod + cons if "stage" in e.data and e.kind != "mma" and not _resident(e)]
     s0 = at(ring_ops[0], t)
     same = z3.And(*[at(e, t) == s0 for e in ring_ops])
     ring = z3.And(s0 >= 0, s0 < stages, at(ring_ops[0], t + stages) == s0,
@@ -86,7 +86,7 @@ def check_ring(p: Program) -> list[tuple[str, str, Outcome, str]]:
     ok = kinds_p and kinds_p[0] == ("wait", empty) and all(k != "wait" for k, _ in kinds_p[1:]) and first_fill > 0
     add("races", "the producer waits for the stage's release (empty) before it expects bytes or copies",
         _structural(bool(ok), "the producer fills a stage it did not wait for"))
-    kinds_c = [(e.kind, e.data.get("bar")) for e in cons]
+    kinds_c = [(e.kind, e.data.get("bar")) for e in cons if not _resident(e)]
     reads = [i for i, (k, _) in enumerate(kinds_c) if k == "read"]
     waits_c = [i for i, (k, b) in enumerate(kinds_c) if k == "wait" and b == full]
     releases = [i for i, (k, b) in enumerate(kinds_c) if k == "arrive" and b == empty]
@@ -95,7 +95,7 @@ def check_ring(p: Program) -> list[tuple[str, str, Outcome, str]]:
         "their last read", _structural(bool(ok), "a consumer reads a stage before its wait, or releases it "
                                                  "before its last read"))
     filled = {e.data["dst"] for e in copies}
-    read_bufs = {e.data["buffer"] for e in cons if e.kind == "read"}
+    read_bufs = {e.data["buffer"] for e in cons if e.kind == "read" and not _resident(e)}
     add("pipeline", "every tile the consumers read is one the producer copies onto full",
         _structural(read_bufs <= filled, "a consumer reads a shared tile no copy fills"))
     # -- arrivals and bytes --------------------------------------------------------------------
@@ -122,9 +122,57 @@ def check_ring(p: Program) -> list[tuple[str, str, Outcome, str]]:
     # -- trips -----------------------------------------------------------------------------------
     add("pipeline", "both roles run the same iterations from 0",
         prove(z3.And(p_lb == 0, c_lb == 0, p_ub == c_ub), p.assumptions, watch={**p.params}))
+    for prop, check, outcome in check_resident(p):
+        add(prop, check, outcome)
     failed = [f"{prop}: {check}" for prop, check, outcome, _ in rows if outcome.verdict != "proved"]
     add("pipeline", "no wait is left unsatisfied (consumers' t needs the producer's t, the producer's t the "
         "consumers' t - S)", _structural(not failed, "the ring facts it rests on do not hold: " + "; ".join(failed)))
+    return rows
+
+
+def _resident(event) -> bool:
+    """A read of a one-stage shared tile: copied once before the loops, not part of the ring."""
+    return event.kind == "read" and ir.MemRefType(event.data["buffer"].type).shape[0] == 1
+
+
+def check_resident(p: Program) -> list[tuple[str, str, Outcome]]:
+    """The tiles copied once, before the ring (attention's Q): each on a one-stage barrier of
+    its own that counts the producer's one arrival and expects the copy's bytes; the
+    consumers wait for its phase 0 before the main loop, and nothing else copies into the
+    tile or completes on the barrier. So every read sees the whole copy, and the tile is
+    never overwritten."""
+    rows = []
+    once = [e for e in p.events if e.kind == "copy" and e.loop == "" and e.data.get("role") == "producer"]
+    reads = [e for e in p.events if _resident(e)]
+    for buf in {e.data["buffer"] for e in reads}:
+        name = f"the one-stage tile {'x'.join(map(str, ir.MemRefType(buf.type).shape[1:]))}"
+        fills = [e for e in p.events if e.kind == "copy" and e.data["dst"] == buf]
+        if len(fills) != 1 or fills[0] not in once:
+            rows.append(("pipeline", f"{name} is filled by one copy of the producer before its loop",
+                         _structural(False, f"{len(fills)} copies fill it, {sum(f in once for f in fills)} of them "
+                                            f"before the producer's loop")))
+            continue
+        copy, bar = fills[0], fills[0].data["bar"]
+        on_bar = [e for e in p.events if "bar" in e.data and e.data["bar"] == bar and e is not copy]
+        expects = [e for e in on_bar if e.kind == "expect"]
+        waits = [e for e in on_bar if e.kind == "wait"]
+        ok_bar = ir.MemRefType(bar.type).shape[0] == 1 and _arrivals(bar) == 1 and \
+            [e.kind for e in on_bar if e.kind != "wait"] == ["expect"] and expects[0].loop == "" and \
+            expects[0].data["role"] == "producer" and p.events.index(expects[0]) < p.events.index(copy) and \
+            not any(e.kind == "copy" for e in on_bar)
+        rows.append(("pipeline", f"{name} completes on a one-stage barrier of its own, counting one arrival, "
+                     f"expected before the copy", _structural(ok_bar, "the barrier is shared, counts other arrivals, "
+                                                                      "or its bytes are expected after the copy")))
+        rows.append(("pipeline", f"the bytes expected on {name}'s barrier are its copy's ({_tile_bytes(buf)})",
+                     _structural(len(expects) == 1 and expects[0].data["bytes"] == _tile_bytes(buf),
+                                 f"{[e.data['bytes'] for e in expects]} bytes expected, {_tile_bytes(buf)} copied")))
+        first_read = min(p.events.index(e) for e in reads if e.data["buffer"] == buf)
+        ok_wait = len(waits) == 1 and waits[0].loop == "" and waits[0].data["role"] == "consumer" and \
+            p.events.index(waits[0]) < first_read
+        parity = prove(z3.And(waits[0].data["parity"] == 0, waits[0].data["stage"] == 0), p.assumptions) \
+            if ok_wait else _structural(False, "no single consumer wait before the first read")
+        rows.append(("races", f"the consumers wait for phase 0 of {name}'s barrier once, before their first read of it",
+                     parity))
     return rows
 
 
@@ -134,16 +182,27 @@ def _tile_bytes(buf) -> int:
 
 
 def check_tiles(p: Program) -> list[tuple[str, str, Outcome, str]]:
-    """(property, check, Outcome, domain) rows of each tile wgmma reads; see the module docstring."""
-    rows = []
+    """(property, check, Outcome, domain) rows of each tile wgmma reads, and of the register
+    fragments of a wgmma whose A is in registers; see the module docstring."""
+    rows, seen = [], set()
     sched = schedule_of(p.fn)
     for event in (e for e in p.events if e.kind == "mma"):
         m, n = ir.RankedTensorType(event.op.result.type).shape
+        a_value = event.op.operation.operands[0]
+        registers = isinstance(a_value.type, ir.RankedTensorType)
+        k = ir.RankedTensorType(a_value.type).shape[1] if registers else \
+            ir.MemRefType(a_value.type).shape[1 if event.data["a"][3] else 2]
+        if registers:
+            rows += _register_fragments(event, m, n, k)
         for which, operand in (("A", event.data["a"]), ("B", event.data["b"])):
+            if which == "A" and registers or (operand[1], operand[3]) in seen:
+                continue
             _, buf, _, transposed = operand
+            seen.add((buf, transposed))
             layout = layout_of(buf.owner.attributes["layout"])
             eb = 2
-            name = f"operand {which} tile {layout.shape[0]}x{layout.shape[1]}"
+            source = next((e.data["src"] for e in p.events if e.kind == "copy" and e.data["dst"] == buf), "?")
+            name = f"operand {which} ({source}) tile {layout.shape[0]}x{layout.shape[1]}"
             rows.append(("swizzle", f"{name}: the layout is a bijection onto the tile", layouts.bijection(layout),
                          TILES))
             boxes = tma_boxes(layout, eb)
@@ -154,15 +213,32 @@ def check_tiles(p: Program) -> list[tuple[str, str, Outcome, str]]:
             rows.append(("swizzle", f"{name}: each copy box lands where the layout places its elements, "
                          f"1024-byte aligned", _boxes(layout, boxes, eb), TILES))
             k_major = transposed if which == "B" else not transposed
-            fields, step = layout_fns.wgmma_operand(layout, k_major, eb)
+            fields, _ = layout_fns.wgmma_operand(layout, k_major, eb)
             extent = 64 if which == "A" else n
             start = layout_fns.warpgroup_rows(layout, transposed) if which == "A" else 0
-            rows.append(("swizzle", f"{name}: wgmma reads through its descriptor ({fields:#x}, +{step} bytes per "
-                         f"k16 step) the element the layout placed", _descriptor_reads(
-                             layout, fields, step, start, which, transposed, extent, sched, eb), TILES))
+            rows.append(("swizzle", f"{name}: wgmma reads through its descriptor ({fields:#x}, each k16 step from the "
+                         f"layout's place of its first element) the element the layout placed", _descriptor_reads(
+                             layout, fields, start, which, transposed, extent, k, sched, eb), TILES))
             rows.append(("banks", f"{name}: 8 rows of one 16-byte column fall in 8 bank groups",
                          _conflict_free(layout, eb), TILES))
     return rows
+
+
+def _register_fragments(event, m: int, n: int, k: int) -> list[tuple[str, str, Outcome, str]]:
+    """A wgmma with A in registers (attention's P): per warp, wgmma's D and A register
+    fragments are mma.m16n8k16's C/D and A tables (PTX ISA, wgmma register fragments, for the
+    warp's 16 of the warpgroup's 64 rows); the accumulator registers the emitter packs into
+    a0..a3 are the A table's elements, proved as for the sm_80 kernels (fragments.py)."""
+    from tilec.dialects.tile import register_layout
+
+    from .fragments import DOMAIN, accumulator_as_a_matches_ptx, accumulator_matches_ptx
+
+    tiling = register_layout(event.op.result.type).tiling(m, n)
+    source = register_layout(event.op.operation.operands[0].type).tiling(m, k)
+    return [("equivalence", "wgmma accumulator registers sit where the PTX D fragment table (per warp: "
+             "m16n8k16's C/D) puts them", accumulator_matches_ptx(tiling), DOMAIN),
+            ("equivalence", "wgmma A fragments packed from accumulator registers are the PTX A table (per warp: "
+             "m16n8k16's A)", accumulator_as_a_matches_ptx(tiling, source, k), DOMAIN)]
 
 
 def _boxes(layout, boxes, eb) -> Outcome:
@@ -177,18 +253,21 @@ def _boxes(layout, boxes, eb) -> Outcome:
                  watch={"row": r.term, "col": c.term, "box": b.term})
 
 
-def _descriptor_reads(layout, fields, step, start, which, transposed, extent, sched, eb) -> Outcome:
-    """byte_swizzle(start + kk * step + wgmma_address(mn, k)) = the layout's offset of the element."""
+def _descriptor_reads(layout, fields, start, which, transposed, extent, depth, sched, eb) -> Outcome:
+    """byte_swizzle(start + k16 step kk's start + wgmma_address(mn, k)) = the layout's offset of
+    the element, for kk < depth / 16 (the step starts as the emitter computes them:
+    layout.wgmma_k_offset, which crosses from one copy box to the next)."""
     mode = {0: 0, 1: 128, 2: 64, 3: 32}[fields >> 62]
     lbo, sbo = ((fields >> 16) & 0x3FFF) << 4, ((fields >> 32) & 0x3FFF) << 4
     mn, k, kk, wg = (BV.var(x) for x in ("mn", "k", "k16_step", "warpgroup"))
     k_major = (which == "A") != transposed  # stored [mn, k]: A as written, B transposed ([n, k])
-    read = byte_swizzle(mode)(wg * (start * eb) + kk * step + wgmma_address(mode, lbo, sbo, k_major, mn, k, eb))
+    step_start = layout_fns.wgmma_k_offset(layout, k_major, kk) * eb
+    read = byte_swizzle(mode)(wg * (start * eb) + step_start + wgmma_address(mode, lbo, sbo, k_major, mn, k, eb))
     row, depth = (wg * 64 + mn) if which == "A" else mn, kk * 16 + k
     elem = (row, depth) if k_major else (depth, row)
     warpgroups = sched.consumers if which == "A" else 1
     return prove(read == layout.offset(*elem) * eb,
-                 [mn < extent, k < 16, kk < sched.bk // 16, wg < warpgroups],
+                 [mn < extent, k < 16, kk < depth // 16, wg < warpgroups],
                  watch={"mn": mn.term, "k": k.term, "k16 step": kk.term, "warpgroup": wg.term})
 
 

@@ -38,7 +38,7 @@ def _check_build(build, path: str) -> list[Result]:
     fn = build.tile.body.operations[0]
     replay = Replay.of(path, fn, build.fixed)
     fused = build.fused  # the ta that ta-to-tile lowered, as the driver built it
-    if "tile.mma" not in str(fn):  # a row program: translation validation by provenance
+    if not any(op in str(fn) for op in ('"tile.mma"', '"tile.wgmma"')):  # a row program: by provenance
         from .rows import check_rows
 
         return check_rows(build.tile, fused, replay)

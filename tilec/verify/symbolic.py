@@ -16,6 +16,7 @@ from torch_mlir import ir
 
 from tilec.dialects import PROLOGUE_ATTR, STAGES_ATTR
 from tilec.dialects.dims import parse_dim
+from tilec.dialects.tile_hopper import wgmma_stage
 
 _INDEX = {"arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "arith.muli": lambda a, b: a * b,
           "arith.divsi": lambda a, b: a / b, "arith.floordivsi": lambda a, b: a / b,
@@ -166,7 +167,7 @@ def _block(p: Program, block, loop: str, grid) -> None:
         elif name == "tile.tma_copy":
             src, *offs, dst, stage, bar = operands
             p.events.append(Event("copy", loop, op, {"src": p.args[src][1], "offsets": [get(o) for o in offs],
-                                                     "dst": dst, "stage": get(stage), "bar": bar}))
+                                                     "dst": dst, "stage": get(stage), "bar": bar, "role": p.role}))
         elif name in ("tile.mbarrier_wait", "tile.mbarrier_expect", "tile.mbarrier_arrive"):
             data = {"bar": operands[0], "stage": get(operands[1]), "role": p.role}
             if name == "tile.mbarrier_wait":
@@ -174,18 +175,26 @@ def _block(p: Program, block, loop: str, grid) -> None:
             if name == "tile.mbarrier_expect":
                 data["bytes"] = ir.IntegerAttr(op.attributes["bytes"]).value
             p.events.append(Event(name.removeprefix("tile.mbarrier_"), loop, op, data))
-        elif name == "tile.wgmma":  # an mma whose operands are the stage's shared tiles
+        elif name == "tile.wgmma":  # an mma reading the stage's shared tiles (A: or registers)
             a, b, stage, acc = operands
-            for buf in (a, b):
-                p.events.append(Event("read", loop, op, {"buffer": buf, "stage": get(stage)}))
-            p.events.append(Event("mma", loop, op, {"a": ("smem", a, get(stage), "transpose_a" in op.attributes),
-                                                    "b": ("smem", b, get(stage), "transpose_b" in op.attributes),
+            registers = isinstance(a.type, ir.RankedTensorType)
+            at = lambda buf: _int(wgmma_stage(buf.type, get(stage)))  # a one-stage tile: stage 0
+            for buf in [b] if registers else [a, b]:
+                p.events.append(Event("read", loop, op, {"buffer": buf, "stage": at(buf), "role": p.role}))
+            a_value = get(a) if registers else ("smem", a, at(a), "transpose_a" in op.attributes)
+            p.events.append(Event("mma", loop, op, {"a": a_value, "b": ("smem", b, at(b), "transpose_b" in op.attributes),
                                                     "acc": get(acc)}))
             p.values[op.result] = ("mma", op)
+            if loop == "main" and "mma" in [e.kind for e in p.events[:-1] if e.loop == "main"]:
+                p.events[-1].data["second"] = True
         elif name in ("scf.yield", "func.return"):
             pass
         else:
             raise ValueError(f"the verifier has no rule for '{name}'")
+
+
+def _int(value):
+    return z3.IntVal(value) if isinstance(value, int) else value
 
 
 def staged_copy(p: Program, buf) -> tuple[str, list] | None:

@@ -204,6 +204,22 @@ func.func @wgmma_shapes(%a: memref<2x64x64xbf16, 3>, %b: memref<2x64x64xbf16, 3>
 
 // -----
 
+func.func @wgmma_register_a_transposed(%a: tensor<64x64xbf16>, %b: memref<2x64x64xbf16, 3>, %i: index, %c: tensor<64x64xf32>) {
+  // expected-error @+1 {{'tile.wgmma' op a register operand A is a 2-d [m, k] tile (no transpose_a)}}
+  %d = "tile.wgmma"(%a, %b, %i, %c) {transpose_a} : (tensor<64x64xbf16>, memref<2x64x64xbf16, 3>, index, tensor<64x64xf32>) -> tensor<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @wgmma_register_a_f32(%a: tensor<64x64xf32>, %b: memref<2x64x64xbf16, 3>, %i: index, %c: tensor<64x64xf32>) {
+  // expected-error @+1 {{'tile.wgmma' op a register operand A is bf16 or f16, as B; got f32 and bf16}}
+  %d = "tile.wgmma"(%a, %b, %i, %c) : (tensor<64x64xf32>, memref<2x64x64xbf16, 3>, index, tensor<64x64xf32>) -> tensor<64x64xf32>
+  return
+}
+
+// -----
+
 func.func @warp_specialize_registers() {
   // expected-error @+1 {{'tile.warp_specialize' op producer_registers must be a multiple of 8 in 24..256 (setmaxnreg), got 20}}
   "tile.warp_specialize"() ({

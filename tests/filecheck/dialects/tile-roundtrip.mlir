@@ -82,6 +82,12 @@ func.func @warp_specialized(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %s: inde
     "tile.mbarrier_wait"(%full, %s, %p) : (memref<4xi64, 3>, index, index) -> ()
     // CHECK: "tile.wgmma"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (memref<4x128x64xbf16, 3>, memref<4x64x256xbf16, 3>, index, tensor<128x256xf32>) -> tensor<128x256xf32>
     %d = "tile.wgmma"(%sa, %sb, %s, %zero) : (memref<4x128x64xbf16, 3>, memref<4x64x256xbf16, 3>, index, tensor<128x256xf32>) -> tensor<128x256xf32>
+    // CHECK: "tile.wgmma"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (tensor<128x64xbf16>, memref<4x64x256xbf16, 3>, index, tensor<128x256xf32>) -> tensor<128x256xf32>
+    %pl = "tile.map"() ({
+      %one = arith.constant 1.0 : bf16
+      "tile.yield"(%one) : (bf16) -> ()
+    }) : () -> tensor<128x64xbf16>
+    %e = "tile.wgmma"(%pl, %sb, %s, %d) : (tensor<128x64xbf16>, memref<4x64x256xbf16, 3>, index, tensor<128x256xf32>) -> tensor<128x256xf32>
     // CHECK: "tile.mbarrier_arrive"(%{{.*}}, %{{.*}}) : (memref<4xi64, 3>, index) -> ()
     "tile.mbarrier_arrive"(%empty, %s) : (memref<4xi64, 3>, index) -> ()
   // CHECK: }) {consumer_registers = 232 : i64, producer_registers = 40 : i64} : () -> ()

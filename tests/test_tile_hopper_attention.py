@@ -1,0 +1,160 @@
+"""Attention on sm_90a's warp-specialised form (Q once and K/V blocks by the copy engine on
+mbarriers, Q·Kᵀ and P·V on wgmma with P in registers): the tile interpreter matches the oracle
+at lengths that divide no block and size-1 dims, for 1-3 consumer warpgroups, causal masks,
+grouped heads, a bias and other output types; the verifier proves the ring, the resident Q
+tile, the descriptors, the register fragments and the online step, and refutes each mutant."""
+
+import re
+
+import pytest
+from torch_mlir import ir
+
+from conftest import EXAMPLES
+from test_tile_attention import _check  # spec -> oracle and tile interpreter, compared
+from test_tile_hopper import _arrivals, _early_release, _no_release, _wrong_bytes
+from tilec import dialects
+from tilec.diagnostics import TilecError
+from tilec.driver import build_tile
+from tilec.frontend import load_spec, spec_to_ta
+from tilec.signature import bind, random_inputs, signature
+from tilec.tile_interpreter import run_tile
+from tilec.verify.kernels import check_build
+
+ONE = "bm=64 bn=64 warps=4 stages=3 consumers=1"
+TWO = "bm=128 bn=64 warps=8 stages=2 consumers=2"
+THREE = "bm=192 bn=48 warps=12 stages=2 consumers=3"
+ATTENTION = ("param B = 1, H = 2, S, T, D = 64, E = {e}\ninput Q[B, H, S, D] : bf16\ninput K[B, H, T, D] : bf16\n"
+             "input V[B, H, T, E] : bf16\noutput O[B, H, S, E] : {out}\n"
+             "O[b, h, i, e] = sum[j](softmax[j](sum[d](Q[b, h, i, d] * K[b, h, j, d]) * rsqrt(D)) * V[b, h, j, e])\n")
+
+
+def _attention(out: str = "bf16", e: int = 64) -> str:
+    return ATTENTION.replace("{out}", out).replace("{e}", str(e))
+
+
+@pytest.mark.parametrize("schedule", [ONE, TWO, THREE], ids=["one-consumer", "two", "three"])
+@pytest.mark.parametrize("example,shapes", [
+    ("attention", {"B": 1, "H": 2, "S": 130, "T": 70, "D": 64}),
+    ("attention", {"B": 2, "H": 1, "S": 1, "T": 1, "D": 64}),
+    ("causal_attention", {"B": 1, "H": 2, "S": 150, "D": 64}),
+    ("gqa_attention", {"B": 1, "H": 4, "S": 20, "T": 37, "D": 64}),
+    ("attention_bias", {"B": 1, "H": 2, "S": 19, "T": 135, "D": 64}),
+], ids=["attention", "size-1", "causal", "gqa", "bias"])
+def test_warp_specialised_attention_matches_the_oracle(example, shapes, schedule):
+    with dialects.context(), ir.Location.unknown():
+        results = _check(load_spec(str(EXAMPLES / f"{example}.ta")), shapes, schedule)
+    assert all(r.ok for r in results), [str(r) for r in results]
+
+
+@pytest.mark.parametrize("out,e", [("f32", 64), ("f16", 128)], ids=["f32-out (P's residual)", "value-dim-128"])
+def test_other_output_types_and_value_widths_match_the_oracle(out, e):
+    with dialects.context(), ir.Location.unknown():
+        results = _check(spec_to_ta(_attention(out, e), "a.ta"), {"S": 70, "T": 200, "D": 64, "E": e}, TWO)
+    assert all(r.ok for r in results), [str(r) for r in results]
+
+
+def test_the_form_is_two_roles_around_one_online_loop():
+    with dialects.context(), ir.Location.unknown():
+        module = load_spec(str(EXAMPLES / "causal_attention.ta"))
+        text = str(build_tile(module, {"D": 128}, TWO).tile)
+    assert text.count('"tile.warp_specialize"') == 1 and text.count("tile.stages = 2") == 1
+    assert text.count('"tile.tma_copy"') == 3  # Q once, K and V per key block
+    assert len(re.findall(r'"tile.wgmma"\(%\d+, %\d+, %\d+, %\d+\) \{transpose_b\}', text)) == 1  # Q·Kᵀ
+    assert re.search(r'"tile.wgmma"\(%\d+, %\d+, %\d+, %\d+\) : \(tensor<128x64xbf16', text)  # P·V, P in registers
+    assert "arith.minsi" in text  # causal: the key blocks above the diagonal are skipped
+
+
+# -- the verifier ----------------------------------------------------------------------------------
+def _verdicts(schedule: str, mutate=None, example: str = "attention") -> list:
+    with dialects.context(), ir.Location.unknown():
+        build = build_tile(load_spec(str(EXAMPLES / f"{example}.ta")), {"D": 64}, schedule)
+        if mutate is not None:
+            text = str(build.tile)
+            broken = mutate(text)
+            assert broken != text, "the mutation did not apply"
+            build.tile = ir.Module.parse(broken)
+        return [(r.check, r.verdict, r.detail) for r in check_build(build, "attention.ta")]
+
+
+@pytest.mark.parametrize("example", ["attention", "causal_attention"])
+@pytest.mark.parametrize("schedule", [ONE, TWO], ids=["one-consumer", "two"])
+def test_the_ring_q_tiles_fragments_and_online_step_are_proved(schedule, example):
+    rows = _verdicts(schedule, example=example)
+    assert all(v == "proved" for _, v, _ in rows), [r for r in rows if r[1] != "proved"]
+    checks = " ".join(c for c, _, _ in rows)
+    for claim in ("ring of", "bytes expected on full", "one-stage barrier of its own", "phase 0 of the one-stage tile",
+                  "operand A (Q) tile", "operand B (K) tile", "operand B (V) tile", "wgmma A fragments packed",
+                  "the accumulator is rescaled", "V is read at the reference's indices",
+                  "stored element is the fused ta's"):
+        assert claim in checks, claim
+
+
+def _q_parity(text):
+    """the consumers wait for phase 1 of Q's barrier (passes at once: Q not yet landed)"""
+    return re.sub(r'"tile.mbarrier_wait"\((%\d+), %c0, %c0\)', r'"tile.mbarrier_wait"(\1, %c0, %c1)', text, count=1)
+
+
+def _q_bytes(text):
+    """the producer expects half of Q's bytes"""
+    return re.sub(r'"tile.mbarrier_expect"\((%\d+), %c0\) \{bytes = (\d+) : i64\}',
+                  lambda m: f'"tile.mbarrier_expect"({m.group(1)}, %c0) {{bytes = {int(m.group(2)) // 2} : i64}}',
+                  text, count=1)
+
+
+def _release_before_pv(text):
+    """the consumers release K and V before P·V reads V"""
+    arrive = re.search(r'\s*"tile.mbarrier_arrive"\(.*\n', text).group(0)
+    text = text.replace(arrive, "\n", 1)
+    last = list(re.finditer(r'\n\s*%\d+ = "tile.wgmma"', text))[-1]
+    return text[:last.start()] + arrive.rstrip("\n") + text[last.start():]
+
+
+def _no_q_wait(text):
+    """the consumers read Q without waiting for its barrier"""
+    return re.sub(r'\s*"tile.mbarrier_wait"\(%\d+, %c0, %c0\).*\n', "\n", text, count=1)
+
+
+def _wrong_kv_stage(text):
+    """the consumers wait on full at the stage named by the phase parity, not the iteration's"""
+    full = re.findall(r'(%\d+) = "tile.mbarrier_alloc"', text)[1]
+    m = re.search(rf'"tile.mbarrier_wait"\({full}, (%\d+), (%\d+)\)', text)
+    return text.replace(m.group(0), f'"tile.mbarrier_wait"({full}, {m.group(2)}, {m.group(2)})')
+
+
+MUTANTS = [_q_parity, _q_bytes, _release_before_pv, _no_q_wait, _wrong_kv_stage, _no_release, _wrong_bytes, _arrivals,
+           _early_release]
+
+
+@pytest.mark.parametrize("mutant", MUTANTS, ids=[m.__name__.strip("_") for m in MUTANTS])
+def test_each_attention_ring_mutant_is_refuted(mutant):
+    rows = _verdicts(TWO, mutant)
+    assert any(v == "counterexample" for _, v, _ in rows), rows
+
+
+def test_a_broken_ring_stalls_the_interpreter():
+    with dialects.context(), ir.Location.unknown():
+        module = load_spec(str(EXAMPLES / "attention.ta"))
+        with pytest.raises(TilecError, match="deadlock"):
+            build = build_tile(module, {"D": 64}, TWO)
+            tiled = ir.Module.parse(_no_release(str(build.tile)))
+            sig = signature(build.fused.body.operations[0])
+            env = bind(sig, {"B": 1, "H": 1, "S": 64, "T": 400})
+            run_tile(tiled, sig, random_inputs(sig, env, 0), env)
+
+
+@pytest.mark.parametrize("schedule,shapes,reason", [
+    ("bm=128 bn=64 warps=8 stages=2 consumers=2", {"D": 96}, "head dim 96 must be 64, 128, 192 or 256"),
+    ("bm=128 bn=40 warps=8 stages=2 consumers=2", {"D": 64}, "bn=40 .* multiple of 16"),
+    ("bm=64 bn=64 warps=8 stages=2 consumers=2", {"D": 64}, "each of the 2 consumer warpgroups owns 64 rows"),
+    ("bm=128 bn=256 warps=8 stages=3 consumers=2", {"D": 256}, "bytes of shared memory"),
+])
+def test_illegal_warp_specialised_attention_schedules_are_refused(schedule, shapes, reason):
+    with dialects.context(), ir.Location.unknown():
+        with pytest.raises(TilecError, match=reason):
+            build_tile(load_spec(str(EXAMPLES / "attention.ta")), shapes, schedule)
+
+
+def test_einsum_order_needs_the_sm80_form():
+    with dialects.context(), ir.Location.unknown():
+        with pytest.raises(TilecError, match=r"\[B, S, H, D\] layout needs consumers=0"):
+            build_tile(load_spec(str(EXAMPLES / "einsum_attention.ta")), {"D": 64}, TWO)
