@@ -13,6 +13,7 @@ from conftest import EXAMPLES
 from test_tile_attention import _check  # spec -> oracle and tile interpreter, compared
 from test_tile_hopper import _arrivals, _early_release, _no_release, _wrong_bytes
 from tilec import dialects
+from tilec.dialects import layout
 from tilec.diagnostics import TilecError
 from tilec.driver import build_tile
 from tilec.frontend import load_spec, spec_to_ta
@@ -129,6 +130,28 @@ MUTANTS = [_q_parity, _q_bytes, _release_before_pv, _no_q_wait, _wrong_kv_stage,
 def test_each_attention_ring_mutant_is_refuted(mutant):
     rows = _verdicts(TWO, mutant)
     assert any(v == "counterexample" for _, v, _ in rows), rows
+
+
+def test_a_descriptor_in_the_wrong_swizzle_mode_is_refuted(monkeypatch):
+    """every descriptor (Q, K and V) says the 64-byte mode; the tiles are in the 128-byte one"""
+    right = layout.wgmma_operand
+    monkeypatch.setattr(layout, "wgmma_operand", lambda lay, k_major, eb: (
+        (right(lay, k_major, eb)[0] & ~(3 << 62)) | (2 << 62), right(lay, k_major, eb)[1]))
+    refuted = [c for c, v, _ in _verdicts(TWO) if v == "counterexample"]
+    assert len(refuted) == 3 and all("wgmma reads through its descriptor" in c for c in refuted), refuted
+
+
+def test_k_steps_that_ignore_the_second_copy_box_are_refuted(monkeypatch):
+    """at a head dim of 128, Q and K are two 64-column boxes: stepping k16 linearly (32 bytes
+    a step) runs off the first box's rows instead of into the second box"""
+    right = layout.wgmma_k_offset
+    monkeypatch.setattr(layout, "wgmma_k_offset", lambda lay, k_major, kk: 16 * kk if k_major else right(
+        lay, k_major, kk))
+    with dialects.context(), ir.Location.unknown():
+        build = build_tile(load_spec(str(EXAMPLES / "attention.ta")), {"D": 128}, TWO)
+        rows = [(r.check, r.verdict) for r in check_build(build, "attention.ta")]
+    refuted = [c for c, v in rows if v == "counterexample"]
+    assert {c.split(":")[0] for c in refuted} == {"operand A (Q) tile 128x128", "operand B (K) tile 64x128"}, rows
 
 
 def test_a_broken_ring_stalls_the_interpreter():

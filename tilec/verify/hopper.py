@@ -263,8 +263,8 @@ def _descriptor_reads(layout, fields, start, which, transposed, extent, depth, s
     k_major = (which == "A") != transposed  # stored [mn, k]: A as written, B transposed ([n, k])
     step_start = layout_fns.wgmma_k_offset(layout, k_major, kk) * eb
     read = byte_swizzle(mode)(wg * (start * eb) + step_start + wgmma_address(mode, lbo, sbo, k_major, mn, k, eb))
-    row, depth = (wg * 64 + mn) if which == "A" else mn, kk * 16 + k
-    elem = (row, depth) if k_major else (depth, row)
+    row, at_k = (wg * 64 + mn) if which == "A" else mn, kk * 16 + k
+    elem = (row, at_k) if k_major else (at_k, row)
     warpgroups = sched.consumers if which == "A" else 1
     return prove(read == layout.offset(*elem) * eb,
                  [mn < extent, k < 16, kk < depth // 16, wg < warpgroups],
