@@ -58,7 +58,9 @@ class Schedule:
     copy pipeline; swizzle of shared memory; group-m rows of tiles per raster group;
     consumers: 0 for the cp.async + mma.sync pipeline (sm_80 and later), else the consumer
     warpgroups of a warp-specialised kernel (sm_90a: a producer warpgroup issues copy-engine
-    copies onto mbarriers, ``warps`` = 4 x consumers warps run wgmma, each on 64 rows).
+    copies onto mbarriers, ``warps`` = 4 x consumers warps run wgmma, each on 64 rows);
+    pingpong: the consumer warpgroups of attention take turns at the tensor cores (one's
+    softmax while another multiplies; FlashAttention-3's ping-pong), consumers >= 2.
     """
 
     bm: int = 128
@@ -69,6 +71,7 @@ class Schedule:
     swizzle: bool = True
     group_m: int = 8
     consumers: int = 0
+    pingpong: bool = False
 
     # bounds on any option, whatever the form or target: they keep bad input cheap
     MAX_TILE: ClassVar[int] = 256
@@ -130,6 +133,9 @@ class Schedule:
             reasons = self._hopper_reasons(form, sizes, target)
         else:
             reasons = getattr(self, f"_{form}_reasons")(sizes)
+        if self.pingpong and (form != "online" or self.consumers < 2):
+            reasons.append("pingpong takes turns between consumer warpgroups of an attention kernel: it needs the "
+                           "online form and consumers >= 2")
         if self.threads > limits.threads:
             reasons.append(f"{self.threads} threads per CTA; {target} allows {limits.threads}")
         smem = self.smem_bytes(form, sizes.get("element_bytes", 2), sizes.get("head_dim", 0),

@@ -34,7 +34,7 @@ from typing import Any
 from torch_mlir import ir
 from torch_mlir.dialects.ext import Operand, Region, Result
 
-from ._verify import Invalid, int_attr, verifier
+from ._verify import Invalid, int_attr, str_attr, verifier
 from .layout import tma_boxes
 from .tile import SHARED, Tile, layout_of
 
@@ -244,3 +244,39 @@ class WarpSpecializeOp(Tile.Operation, name="warp_specialize", traits=[ir.NoTerm
     producer: Region
     consumer: Region
     verify_invariants = verifier(_check_warp_specialize)
+
+
+# -- turns of the consumer warpgroups at the tensor cores (named barriers) ----------------------
+TURN_WHO = ("all", "first", "last")
+
+
+def _check_turn(op):
+    who = str_attr(op, "who", TURN_WHO)
+    if who == ("last" if op.operation.name == "tile.turn_wait" else "first"):
+        raise Invalid(f"who = '{who}': a turn is waited for by all or the first warpgroup, passed on by all or "
+                      f"the last")
+
+
+class TurnWaitOp(Tile.Operation, name="turn_wait"):
+    """Consumer warpgroup g waits until it holds the turn: until warpgroup g - 1 (mod the
+    consumers) has passed it on (bar.sync on named barrier 1 + g, 256 threads). ``who``: every
+    warpgroup runs it ("all"), or only the first ("first", taking back the turn the last one
+    passed on at the end). Changes no value: it orders the warpgroups' tensor-core work.
+
+    Example:  "tile.turn_wait"() {who = "all"} : () -> ()
+    """
+
+    who: ir.StringAttr
+    verify_invariants = verifier(_check_turn)
+
+
+class TurnPassOp(Tile.Operation, name="turn_pass"):
+    """Consumer warpgroup g passes the turn on to warpgroup g + 1 (mod the consumers)
+    (bar.arrive on its named barrier). ``who``: every warpgroup ("all"), or only the last
+    ("last": handing the first turn to warpgroup 0).
+
+    Example:  "tile.turn_pass"() {who = "last"} : () -> ()
+    """
+
+    who: ir.StringAttr
+    verify_invariants = verifier(_check_turn)

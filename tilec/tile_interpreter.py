@@ -194,6 +194,11 @@ class _CTA:
         tb = tb.t() if "transpose_b" in op.attributes else tb
         return [acc + ta.float() @ tb.float()]
 
+    def op_turn_wait(self, op, operands):
+        return []  # the consumer warps run as one thread of control here: turns order nothing
+
+    op_turn_pass = op_turn_wait
+
     def op_warp_specialize(self, op, operands):
         self.roles = Roles()
         producer, consumer = (region.blocks[0] for region in op.operation.regions)

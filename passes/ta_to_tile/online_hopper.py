@@ -31,14 +31,18 @@ _I64 = lambda: ir.IntegerType.get_signless(64)
 
 
 class Shared:
-    """A shared operand of a wgmma inside the loop: ``buffer`` at ``stage``."""
+    """A shared operand of a wgmma inside the loop: ``buffer`` at ``stage``; ``before``: ops to
+    build once, just before the first wgmma that reads it (the turn that P·V waits for)."""
 
-    def __init__(self, buffer, stage):
-        self.buffer, self.stage = buffer, stage
+    def __init__(self, buffer, stage, before=None):
+        self.buffer, self.stage, self.before = buffer, stage, before
 
 
 def wgmma(a, b: Shared, acc, **flags):
     """acc + a · b by tile.wgmma (a: a register tile, or a Shared read at b's stage)."""
+    if b.before is not None:
+        b.before()
+        b.before = None
     a_value = a.buffer if isinstance(a, Shared) else a
     attrs = {name: ir.UnitAttr.get() for name, on in flags.items() if on}
     return ir.Operation.create("tile.wgmma", results=[acc.type], operands=[a_value, b.buffer, b.stage, acc],
@@ -92,8 +96,11 @@ def build(body, n_blocks, number: dict):
             scf.YieldOp([])
     _check_copied(body, [q_arg] + [arg for arg, _ in sources])
     # consumers: Q has landed; per key block wait for K and V, the online step, release
+    turn = _turns if s.pingpong else lambda who, wait: None
     with ir.InsertionPoint(spec.regions[1].blocks.append()):
         ir.Operation.create("tile.mbarrier_wait", operands=[q_bar, zero, zero])
+        turn("last", False)  # ping-pong: warpgroup 0 has the first turn (Q·Kᵀ of block 0)
+        turn("all", True)
         init = [body.constant_tile([s.bm], float("-inf")), body.constant_tile([s.bm], 0.0),
                 body.constant_tile([s.bm, body.head_dim], 0.0)]
         loop = scf.ForOp(const_index(0), n_blocks, const_index(1), init)
@@ -108,13 +115,21 @@ def build(body, n_blocks, number: dict):
             ir.Operation.create("tile.mbarrier_wait", operands=[full, stage, parity])
             scores = wgmma(Shared(sq, stage), Shared(sk, stage), body.constant_tile([s.bm, s.bn], 0.0),
                            transpose_b=True)
+            turn("all", False)  # the next warpgroup multiplies while this one runs its softmax
             x = body.stabiliser(scores, kt)
-            m_new, l_new, acc_new = body.online_step(m, l, acc, x, Shared(sv, stage))
+            # a turn spans this block's P·V and the next block's Q·Kᵀ
+            m_new, l_new, acc_new = body.online_step(m, l, acc, x, Shared(sv, stage, lambda: turn("all", True)))
             ir.Operation.create("tile.mbarrier_arrive", operands=[empty, stage])
             scf.YieldOp([m_new, l_new, acc_new])
+        turn("all", False)
+        turn("first", True)  # the turn the last warpgroup passed on comes back to warpgroup 0
         _, l, acc = loop.results
         body.store(body.epilogue(l, acc))
     return spec
+
+
+def _turns(who: str, wait: bool) -> None:
+    ir.Operation.create("tile.turn_wait" if wait else "tile.turn_pass", attributes={"who": ir.StringAttr.get(who)})
 
 
 def _kv_sources(body):

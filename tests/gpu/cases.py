@@ -147,6 +147,12 @@ CASES: dict[str, Case] = {
         "input V[B, H, T, E] : f16\noutput O[B, H, S, E] : f16\nO[b, h, i, e] = sum[j](softmax[j]("
         "sum[d](Q[b, h, i, d] * K[b, h, j, d]) * rsqrt(D)) * V[b, h, j, e])\n", WGMMA_FLASH2,
         [{"S": 97, "T": 130}, {"S": 1, "T": 1}], targets=SM90),
+    # the consumer warpgroups take turns at the tensor cores (named barriers)
+    "wgmma_attention_pingpong": Case("examples/attention.ta", WGMMA_FLASH2 + " pingpong=true", ATTENTION_RUNS,
+                                     fixed={"D": 128}, targets=SM90),
+    "wgmma_attention_causal_pingpong_three": Case("examples/causal_attention.ta",
+                                                  "bm=192 bn=64 warps=12 stages=2 consumers=3 pingpong=true",
+                                                  SQUARE_RUNS, targets=SM90),
     # -- attention (fused online softmax)
     "attention": Case("examples/attention.ta", FLASH, ATTENTION_RUNS),
     "attention_d128": Case("examples/attention.ta", "bm=128 bn=64 warps=8 stages=2", ATTENTION_RUNS[:3],

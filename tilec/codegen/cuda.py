@@ -75,6 +75,7 @@ class CudaEmitter:
         self.fn = fn
         self.target = TARGETS[target]  # the instructions the walk prints
         self.aligned = aligned   # rows of the async-copied inputs are whole 16-byte chunks
+        self.differences = {}    # C name of an f32 a - b -> (a, b): exp of it is one FFMA and ex2
         self.prologue: list[str] = []  # per-thread constants computed before the main loop
         self.lines: list[str] = []
         self.names: dict = {}
@@ -264,7 +265,8 @@ class CudaEmitter:
 
     from .cuda_ops import op_tile_async_copy, op_tile_mma, op_tile_store  # noqa: E402
     from .cuda_hopper import (op_tile_mbarrier_alloc, op_tile_mbarrier_arrive, op_tile_mbarrier_expect,  # noqa: E402
-                              op_tile_mbarrier_wait, op_tile_tma_copy, op_tile_warp_specialize, op_tile_wgmma)
+                              op_tile_mbarrier_wait, op_tile_tma_copy, op_tile_turn_pass, op_tile_turn_wait,
+                              op_tile_warp_specialize, op_tile_wgmma)
     from .cuda_regs import op_tile_reduce  # noqa: E402
 
     def dims_c(self, dims: list[str]) -> list[str]:

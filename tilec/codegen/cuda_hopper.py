@@ -131,13 +131,22 @@ def op_tile_wgmma(self, op):
         self.line(f"const unsigned long long da = smem_desc({_stage_base(self, a, a_v, stage_v)} + (warp / 4) * "
                   f"{wg_start}, {a_fields:#x}ull);")
     self.line(f"const unsigned long long db = smem_desc({_stage_base(self, b, b_v, stage_v)}, {b_fields:#x}ull);")
+    if registers:  # the A fragment of k step kk is the accumulator fragment of columns 16kk..;
+        # all packed before the fence, so that no register A is written between the wgmmas
+        p = a.name
+        self.line(f"uint32_t pa[{k // 16}][4];")
+        self.line("#pragma unroll")
+        self.line(f"for (int kk = 0; kk < {k // 16}; ++kk)")
+        self.line("#pragma unroll")
+        self.line("for (int h = 0; h < 2; ++h) {")
+        self.line(f"    pa[kk][2 * h] = pack2({p}[0][2 * kk + h][0], {p}[0][2 * kk + h][1]);")
+        self.line(f"    pa[kk][2 * h + 1] = pack2({p}[0][2 * kk + h][2], {p}[0][2 * kk + h][3]);")
+        self.line("}")
     self.line('asm volatile("wgmma.fence.sync.aligned;" ::: "memory");')
     for kk in range(k // 16):  # each k16 step's start, from the layouts (a box boundary included)
         b_at = layout.wgmma_k_offset(b.layout, tb, kk) * eb >> 4
-        if registers:  # the A fragment of k step kk is the accumulator fragment of columns 16kk..
-            p = a.name
-            frags = ", ".join(f"pack2({p}[0][{2 * kk + h}][{r}], {p}[0][{2 * kk + h}][{r + 1}])"
-                              for h in (0, 1) for r in (0, 2))
+        if registers:
+            frags = ", ".join(f"pa[{kk}][{r}]" for r in range(4))
             self.line(f"{fn}(&{acc.name}[0][0][0], {frags}, db + {b_at});")
         else:
             a_at = layout.wgmma_k_offset(a.layout, not ta, kk) * eb >> 4
@@ -209,3 +218,17 @@ def op_tile_warp_specialize(self, op):
     self.indent -= 1
     self.line("}")
 
+
+
+def op_tile_turn_wait(self, op):
+    # named barrier 1 + g: warpgroup g waits, the warpgroup before it passes (2 x 128 threads)
+    who = ir.StringAttr(op.attributes["who"]).value
+    line = 'asm volatile("bar.sync %0, 256;" :: "r"(1 + warp / 4) : "memory");'
+    self.line(line if who == "all" else f"if (warp / 4 == 0) {line}")
+
+
+def op_tile_turn_pass(self, op):
+    who = ir.StringAttr(op.attributes["who"]).value
+    consumers = self.schedule.consumers
+    line = f'asm volatile("bar.arrive %0, 256;" :: "r"(1 + (warp / 4 + 1) % {consumers}) : "memory");'
+    self.line(line if who == "all" else f"if (warp / 4 == {consumers - 1}) {line}")

@@ -42,6 +42,8 @@ def scalar_statement(emitter, op, args: list[str]) -> str:
             f"{ir.IntegerAttr(attr).value}LL"
     elif name in _BINARY:
         expr = _BINARY[name].format(*args)
+    elif name == "math.exp" and args[0] in emitter.differences:  # exp(a - b): one FFMA and ex2
+        expr = "exp_diff({}, {})".format(*emitter.differences[args[0]])
     elif name in _UNARY:
         expr = _UNARY[name].format(args[0])
     elif name in ("arith.extf", "arith.truncf"):
@@ -55,4 +57,6 @@ def scalar_statement(emitter, op, args: list[str]) -> str:
         raise TilecError(f"the CUDA emitter has no rule for '{name}' in a tile.map body")
     var = emitter.fresh("v")
     emitter.line(f"const {ctype(op.result.type)} {var} = {expr};")
+    if name == "arith.subf" and str(op.result.type) == "f32":
+        emitter.differences[var] = tuple(args)
     return var

@@ -187,6 +187,9 @@ def _block(p: Program, block, loop: str, grid) -> None:
             p.values[op.result] = ("mma", op)
             if loop == "main" and "mma" in [e.kind for e in p.events[:-1] if e.loop == "main"]:
                 p.events[-1].data["second"] = True
+        elif name in ("tile.turn_wait", "tile.turn_pass"):  # the consumer warpgroups' turns (named barriers)
+            p.events.append(Event(name.removeprefix("tile."), loop, op, {"who": ir.StringAttr(op.attributes["who"]).value,
+                                                                         "role": p.role}))
         elif name in ("scf.yield", "func.return"):
             pass
         else:
