@@ -375,9 +375,20 @@ ATTENTION_MUTANTS = {
 }
 
 
-# the old rule p = 1 where x = m' counted each key of a fully masked row (output: mean of V)
-ATTENTION_MUTANTS["masked key counted as 1"] = lambda t: _in_map(
-    t, "tensor<32x32xf32", lambda b: re.sub(r"arith.select (%\d+), %cst, ", r"arith.select \1, %cst_0, ", b, count=1))
+# the old rule p = 1 where x = m' counted each key of a fully masked row (output: mean of V); in
+# the per-row guard the same bug is a max left at -inf: exp(-inf - -inf) counts a masked key as 1
+def _guard_keeps_neg_inf(text: str) -> str:
+    """the row guard m'' = (m' == -inf ? 0 : m') keeps m' = -inf"""
+    pattern = r'"tile.map"\(\) \(\{\n((?:(?!"tile.map").)*?)\n\s+\}\) : \(\) -> tensor<32xf32'
+    for match in re.finditer(pattern, text, re.S):
+        body = match[1]
+        if "math.exp" not in body and "arith.select" in body:
+            edited = re.sub(r"arith.select (%\d+), %cst, (%\d+)", r"arith.select \1, \2, \2", body, count=1)
+            return text[:match.start(1)] + edited + text[match.end(1):]
+    return text
+
+
+ATTENTION_MUTANTS["masked key counted as 1"] = _guard_keeps_neg_inf
 ATTENTION_MUTANTS["causal mask off by one"] = lambda t: t.replace("arith.cmpi sle", "arith.cmpi slt", 1)
 # found by hand-written bugs once proved: the last row block never written, the output not divided
 # by the row sum, the key one past the end counted
@@ -385,8 +396,8 @@ ATTENTION_MUTANTS["grid rounded down"] = ("attention", lambda t: t.replace('tile
                                                                            'tile.grid = ["S/32"'))
 ATTENTION_MUTANTS["no final division by the row sum"] = ("attention", lambda t: re.sub(
     r"arith.divf %cst_1, (%\d+)", r"arith.divf %cst_1, %cst_1", t, count=1))
-ATTENTION_MUTANTS["key mask past the end off by one"] = ("attention", lambda t: t.replace(
-    "arith.cmpi slt, %39, %arg8", "arith.cmpi sle, %39, %arg8", 1))
+ATTENTION_MUTANTS["key mask past the end off by one"] = ("attention", lambda t: re.sub(
+    r"arith.cmpi slt, (%\d+), %arg8", r"arith.cmpi sle, \1, %arg8", t, count=1))
 ATTENTION_MUTANTS["wrong grouped head index"] = ("gqa_attention", lambda t: re.sub(
     r"arith.floordivsi (%\d+), %c4", r"arith.floordivsi \1, %c1", t, count=1))
 

@@ -9,7 +9,6 @@ from torch_mlir.dialects import arith, math as math_d
 from tilec.dialects import ta_builders as tb
 
 from .common import NoTileLowering, const_index
-from .._lower_online import exp_or_zero  # one rule for masked terms in the loop and tile stages
 from .._loops import positions
 
 _I64 = lambda: ir.IntegerType.get_signless(64)
@@ -109,9 +108,16 @@ def online_step(self, m, l, acc, x, v):
     rowmax = _reduce(x, "max")
     m_new = tile_map(self, rows, f32, lambda: arith.MaximumFOp(_elem(m, row, 1), _elem(rowmax, row, 1)).result)
     c = tile_map(self, rows, f32, lambda: _exp_or_one(_elem(m, row, 1), _elem(m_new, row, 1)))
-    # a masked key (x = -inf) adds nothing, even while the whole row is masked: a fully masked
-    # row ends with l = 0 and acc = 0, so its output is 0 / 0 = NaN, as in the oracle and loop IR
-    p = tile_map(self, [s.bm, s.bn], f32, lambda: exp_or_zero(_elem(x, [0, 1], 2), _elem(m_new, [0], 2)))
+    # a masked key (x = -inf) adds nothing, even while the whole row is masked: exp(x - m'') with
+    # m'' = m', or 0 while every key of the row so far is masked (so never -inf - -inf), is
+    # exp(-inf) = 0 for it; a fully masked row ends with l = 0 and acc = 0, so its output is
+    # 0 / 0 = NaN, as in the oracle and loop IR. The guard is one select per row, not per element.
+    ninf = lambda: arith.ConstantOp(f32, -math.inf).result
+    m_safe = tile_map(self, rows, f32, lambda: arith.SelectOp(
+        arith.CmpFOp(arith.CmpFPredicate.OEQ, _elem(m_new, row, 1), ninf()).result,
+        arith.ConstantOp(f32, 0.0).result, _elem(m_new, row, 1)).result)
+    p = tile_map(self, [s.bm, s.bn], f32, lambda: math_d.ExpOp(
+        arith.SubFOp(_elem(x, [0, 1], 2), _elem(m_safe, [0], 2)).result).result)
     rowsum = _reduce(p, "sum")
     l_new = tile_map(self, rows, f32, lambda: arith.AddFOp(arith.MulFOp(_elem(l, row, 1), _elem(c, row, 1)).result,
                                                           _elem(rowsum, row, 1)).result)

@@ -34,11 +34,12 @@ __device__ __forceinline__ void mma_bf16(float* d, const uint32_t* a, const uint
                  : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
-// exp(a - b) as 2^(a log2(e) - b log2(e)): one FFMA and the ex2 unit (what __expf(a - b) is,
-// less the subtraction); b log2(e) is the same for every element of a row
+// exp(a - b) as 2^(a log2(e) - b log2(e)): one FFMA and the ex2 unit, flushing denormals as
+// __expf does (what __expf(a - b) is, less the subtraction); b log2(e) is the same for every
+// element of a row
 __device__ __forceinline__ float exp_diff(float a, float b) {
     float y;
-    asm("ex2.approx.f32 %0, %1;" : "=f"(y) : "f"(fmaf(a, 1.4426950408889634f, -(b * 1.4426950408889634f))));
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(fmaf(a, 1.4426950408889634f, -(b * 1.4426950408889634f))));
     return y;
 }
 // two 16-bit values as one register of an mma A fragment (lo in the low half)

@@ -100,8 +100,10 @@ def _online_step(p, fn):
     # result, read as exact: the value facts here are modulo dtype rounding)
     pv_sum = acc_new - s.tile(base)
     exp = s.exp
-    axioms = [exp(z3.RealVal(0)) == 1] + [exp(a - m_new) * exp(m_new) == exp(a) for a in (s.m, x)]
-    facts = [rowmax >= x]
+    axioms = [exp(z3.RealVal(0)) == 1] + [exp(a - m_new) * exp(m_new) == exp(a) for a in (s.m, x)] + \
+        _exp_of_masked(p_x, s.neg_inf)
+    # -inf is below every other value (a stabiliser, a running max)
+    facts = [rowmax >= x, s.neg_inf < 0] + [z3.Implies(t != s.neg_inf, t > s.neg_inf) for t in (x, m_new, s.m, rowmax)]
     claims = {
         "the new running max is max(m, rowmax x)": m_new == z3.If(s.m >= rowmax, s.m, rowmax),
         "each exponential of the block is exp(x - m'): p * exp(m') = exp(x)": z3.Implies(
@@ -127,6 +129,22 @@ def _online_step(p, fn):
     for check, (claim, premises) in masked.items():
         results.append((check, prove(claim, axioms + facts + premises, watch={"m": s.m, "x": x, "m'": m_new})))
     return results
+
+
+def _exp_of_masked(term, neg_inf) -> list:
+    """exp(-inf - w) = 0 for every exp(u - w) in ``term`` with w not -inf (IEEE: exp(-inf) = 0),
+    one instance per such application: what makes a masked key's exponential vanish."""
+    out, stack, seen = [], [term], set()
+    while stack:
+        t = stack.pop()
+        if t.get_id() in seen or not z3.is_app(t):
+            continue
+        seen.add(t.get_id())
+        if t.decl().name() == "math.exp" and t.num_args() == 1 and z3.is_sub(t.arg(0)):
+            u, w = t.arg(0).arg(0), t.arg(0).arg(1)
+            out.append(z3.Implies(z3.And(u == neg_inf, w != neg_inf), t == 0))
+        stack += [t.arg(k) for k in range(t.num_args())]
+    return out
 
 
 def _pv_chain(last):
