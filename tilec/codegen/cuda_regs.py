@@ -18,6 +18,7 @@ from tilec.dialects.tile import register_layout
 
 from ..diagnostics import TilecError
 from .cexpr import CExpr
+from .cuda_ranges import invariant_masks
 from .cuda_scalar import scalar_statement
 from .cuda_text import ctype
 
@@ -66,23 +67,39 @@ def materialize_map(self, op) -> None:
         loops = [("mi", tiling.mi), ("h", 2)]
         target, reg = f"{name}[mi][h]", "(h * 2)"
         result = Rows(name, tiling)
+    masks = invariant_masks(self, op, list(t.shape))
+    if masks:  # one test per tile: the masks fixed to true where they hold at every element
+        self.line(f"if ({' && '.join(masks.values())}) {{")
+        self.indent += 1
+        _map_loops(self, op, t, tiling, loops, target, reg, {v: "true" for v in masks})
+        self.indent -= 1
+        self.line("} else {")
+        self.indent += 1
+    _map_loops(self, op, t, tiling, loops, target, reg, {})
+    if masks:
+        self.indent -= 1
+        self.line("}")
+    self.names[op.result] = result
+
+
+def _map_loops(self, op, t, tiling, loops, target, reg, known) -> None:
     for var, count in loops:
         self.line("#pragma unroll")
         self.line(f"for (int {var} = 0; {var} < {count}; ++{var})")
     self.line("{")
     self.indent += 1
     row, col = _position(self, tiling, reg)
-    value = map_body(self, op, row, col, lambda src, dims: _element(self, src, dims, t.rank, row, col, reg))
+    value = map_body(self, op, row, col, lambda src, dims: _element(self, src, dims, t.rank, row, col, reg), known)
     self.line(f"{target} = {value};")
     self.indent -= 1
     self.line("}")
-    self.names[op.result] = result
 
 
-def map_body(self, op, row: str, col: str, read) -> str:
+def map_body(self, op, row: str, col: str, read, known: dict | None = None) -> str:
     """Emit the body of tile.map ``op`` at tile position (row, col); ``read(src, dims)`` gives the
-    C expression of a tile.elem of ``src`` (its layout's own register). Returns the yielded value."""
-    local = {}
+    C expression of a tile.elem of ``src`` (its layout's own register); ``known``: values of the
+    body fixed to a C expression (masks that hold on the whole tile). Returns the yielded value."""
+    local = dict(known or {})
 
     def get(v):
         if v in local:
@@ -92,6 +109,8 @@ def map_body(self, op, row: str, col: str, read) -> str:
 
     for inner in op.regions[0].blocks[0].operations:
         name = inner.operation.name
+        if inner.operation.results and inner.result in local:
+            continue
         if name == "tile.yield":
             return get(inner.operation.operands[0])
         if name == "tile.elem":
