@@ -17,12 +17,11 @@ SCHEDULES = {64: ["bm=64 bn=64 warps=4 stages=3", "bm=128 bn=64 warps=8 stages=3
              128: ["bm=64 bn=64 warps=4 stages=3", "bm=128 bn=64 warps=8 stages=2", "bm=128 bn=32 warps=8 stages=3"]}
 # the warp-specialised kernels (sm_90a: copy engine, wgmma); [B, S, H, D] views stay on the form above
 HOPPER = {64: ["bm=128 bn=128 warps=8 stages=3 consumers=2", "bm=128 bn=128 warps=8 stages=3 consumers=2 pingpong=true",
-               "bm=192 bn=128 warps=12 stages=2 consumers=3", "bm=192 bn=128 warps=12 stages=2 consumers=3 pingpong=true",
-               "bm=128 bn=176 warps=8 stages=2 consumers=2 pingpong=true"],
+               "bm=192 bn=128 warps=12 stages=2 consumers=3", "bm=192 bn=128 warps=12 stages=3 consumers=3",
+               "bm=128 bn=176 warps=8 stages=2 consumers=2", "bm=192 bn=96 warps=12 stages=3 consumers=3"],
           128: ["bm=128 bn=128 warps=8 stages=2 consumers=2", "bm=128 bn=128 warps=8 stages=2 consumers=2 pingpong=true",
-                "bm=128 bn=64 warps=8 stages=3 consumers=2 pingpong=true",
-                "bm=192 bn=64 warps=12 stages=2 consumers=3 pingpong=true",
-                "bm=128 bn=96 warps=8 stages=2 consumers=2 pingpong=true"]}
+                "bm=128 bn=176 warps=8 stages=2 consumers=2", "bm=128 bn=192 warps=8 stages=2 consumers=2",
+                "bm=192 bn=96 warps=12 stages=2 consumers=3", "bm=128 bn=96 warps=8 stages=3 consumers=2"]}
 
 
 def main() -> None:
