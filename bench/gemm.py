@@ -1,4 +1,5 @@
-"""GEMM benchmark on the GPU: tilec kernels vs torch.matmul (cuBLAS), same run, same inputs.
+"""GEMM benchmark on the GPU: tilec kernels vs torch.matmul (cuBLAS) and a Triton GEMM
+(bench/triton_gemm.py), same run, same inputs.
 
     PYTHONPATH=. python bench/gemm.py --packages bench/out --out bench/out/gemm-results.json
 
@@ -42,6 +43,16 @@ def bench(fn, reps: int = 30, warmup: int = 5) -> float:
     return sorted(times)[len(times) // 2]
 
 
+def _triton(a, b, ref, reps: int):
+    """(ms, max rel error) of the Triton peer (bench/triton_gemm.py); (None, None) without triton."""
+    try:
+        from bench.triton_gemm import matmul
+    except ImportError:
+        return None, None
+    error = max_rel_error(matmul(a, b), ref)  # also runs the autotuner, before the timing
+    return bench(lambda: matmul(a, b), reps), error
+
+
 def max_rel_error(out: torch.Tensor, ref: torch.Tensor) -> float:
     return float(((out.float() - ref.float()).abs().max() / ref.float().abs().max().clamp_min(1e-6)))
 
@@ -76,6 +87,9 @@ def main() -> None:
                    if path not in refused}
         best = min(timings, key=timings.get)
         cublas = bench(lambda: torch.matmul(a, b), args.reps)
+        triton_ms, triton_error = _triton(a, b, ref, args.reps)
+        row.update({"triton_ms": triton_ms, "triton_tflops": flops / triton_ms / 1e9 if triton_ms else None,
+                    "triton_max_rel_error": triton_error})
         row.update({
             "tilec_ms": timings[best], "tilec_tflops": flops / timings[best] / 1e9,
             "schedule": kernels[best].package.manifest["schedule"],
@@ -85,8 +99,9 @@ def main() -> None:
         })
         row["ratio"] = row["tilec_tflops"] / row["cublas_tflops"]
         rows.append(row)
+        triton_text = f"{row['triton_tflops']:.0f}" if triton_ms else "n/a"
         print(f"{m}x{n}x{k}: tilec {row['tilec_tflops']:.0f} TFLOP/s ({row['schedule']}), "
-              f"cuBLAS {row['cublas_tflops']:.0f}, ratio {row['ratio']:.2f}, "
+              f"cuBLAS {row['cublas_tflops']:.0f}, Triton {triton_text}, ratio {row['ratio']:.2f}, "
               f"max rel err {max(errors.values()):.2e}", flush=True)
     # the kernel as a torch custom op, under torch.compile
     op = load(sorted(kernels)[0]).op  # gemm_0: an sm_80-form kernel, which takes any row length

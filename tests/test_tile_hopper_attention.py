@@ -33,7 +33,10 @@ def _attention(out: str = "bf16", e: int = 64) -> str:
     return ATTENTION.replace("{out}", out).replace("{e}", str(e))
 
 
-@pytest.mark.parametrize("schedule", [ONE, TWO, THREE], ids=["one-consumer", "two", "three"])
+PINGPONG = "bm=192 bn=64 warps=12 stages=2 consumers=3 pingpong=true"
+
+
+@pytest.mark.parametrize("schedule", [ONE, TWO, THREE, PINGPONG], ids=["one-consumer", "two", "three", "pingpong"])
 @pytest.mark.parametrize("example,shapes", [
     ("attention", {"B": 1, "H": 2, "S": 130, "T": 70, "D": 64}),
     ("attention", {"B": 2, "H": 1, "S": 1, "T": 1, "D": 64}),
@@ -152,6 +155,48 @@ def test_k_steps_that_ignore_the_second_copy_box_are_refuted(monkeypatch):
         rows = [(r.check, r.verdict) for r in check_build(build, "attention.ta")]
     refuted = [c for c, v in rows if v == "counterexample"]
     assert {c.split(":")[0] for c in refuted} == {"operand A (Q) tile 128x128", "operand B (K) tile 64x128"}, rows
+
+
+def test_the_turns_of_a_pingpong_kernel_are_proved():
+    rows = _verdicts(TWO + " pingpong=true", example="causal_attention")
+    assert all(v == "proved" for _, v, _ in rows), [r for r in rows if r[1] != "proved"]
+    checks = " ".join(c for c, _, _ in rows)
+    for claim in ("turns balance", "one warpgroup holds the turn at a time", "cannot stall the ring"):
+        assert claim in checks, claim
+
+
+def _no_first_token(text):
+    """the last warpgroup never hands warpgroup 0 its first turn (every warpgroup waits forever)"""
+    return text.replace('"tile.turn_pass"() {who = "last"} : () -> ()', "", 1)
+
+
+def _extra_wait(text):
+    """a second wait for the turn before P·V (a bar.sync that no pass completes)"""
+    wait = '"tile.turn_wait"() {who = "all"} : () -> ()'
+    at = text.rindex(wait)
+    return text[:at] + wait + "\n" + text[at:]
+
+
+def _no_take_back(text):
+    """warpgroup 0 does not take back the last turn (the last pass is left over)"""
+    return text.replace('"tile.turn_wait"() {who = "first"} : () -> ()', "", 1)
+
+
+@pytest.mark.parametrize("mutant", [_no_first_token, _extra_wait, _no_take_back],
+                         ids=["no-first-token", "extra-wait", "no-take-back"])
+def test_each_turn_mutant_is_refuted(mutant):
+    rows = _verdicts(TWO + " pingpong=true", mutant)
+    refuted = [c for c, v, _ in rows if v == "counterexample"]
+    assert any("turn" in c for c in refuted) and all("turn" in c or "no wait is left unsatisfied" in c
+                                                     for c in refuted), rows
+
+
+@pytest.mark.parametrize("schedule,form", [(ONE + " pingpong=true", "attention"),
+                                           ("bm=128 bn=128 bk=64 warps=8 stages=3 consumers=2 pingpong=true", "gemm")])
+def test_pingpong_needs_attention_and_two_consumer_warpgroups(schedule, form):
+    with dialects.context(), ir.Location.unknown():
+        with pytest.raises(TilecError, match="pingpong takes turns between consumer warpgroups"):
+            build_tile(load_spec(str(EXAMPLES / f"{form}.ta")), {"D": 64} if form == "attention" else None, schedule)
 
 
 def test_a_broken_ring_stalls_the_interpreter():

@@ -220,6 +220,22 @@ func.func @wgmma_register_a_f32(%a: tensor<64x64xf32>, %b: memref<2x64x64xbf16, 
 
 // -----
 
+func.func @turn_wait_by_the_last() {
+  // expected-error @+1 {{'tile.turn_wait' op who = 'last': a turn is waited for by all or the first warpgroup, passed on by all or the last}}
+  "tile.turn_wait"() {who = "last"} : () -> ()
+  return
+}
+
+// -----
+
+func.func @turn_pass_by_nobody() {
+  // expected-error @+1 {{'tile.turn_pass' op attribute 'who' must be one of all, first, last; got 'none'}}
+  "tile.turn_pass"() {who = "none"} : () -> ()
+  return
+}
+
+// -----
+
 func.func @warp_specialize_registers() {
   // expected-error @+1 {{'tile.warp_specialize' op producer_registers must be a multiple of 8 in 24..256 (setmaxnreg), got 20}}
   "tile.warp_specialize"() ({

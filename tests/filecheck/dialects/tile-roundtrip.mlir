@@ -88,6 +88,10 @@ func.func @warp_specialized(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %s: inde
       "tile.yield"(%one) : (bf16) -> ()
     }) : () -> tensor<128x64xbf16>
     %e = "tile.wgmma"(%pl, %sb, %s, %d) : (tensor<128x64xbf16>, memref<4x64x256xbf16, 3>, index, tensor<128x256xf32>) -> tensor<128x256xf32>
+    // CHECK: "tile.turn_pass"() {who = "all"} : () -> ()
+    "tile.turn_pass"() {who = "all"} : () -> ()
+    // CHECK: "tile.turn_wait"() {who = "first"} : () -> ()
+    "tile.turn_wait"() {who = "first"} : () -> ()
     // CHECK: "tile.mbarrier_arrive"(%{{.*}}, %{{.*}}) : (memref<4xi64, 3>, index) -> ()
     "tile.mbarrier_arrive"(%empty, %s) : (memref<4xi64, 3>, index) -> ()
   // CHECK: }) {consumer_registers = 232 : i64, producer_registers = 40 : i64} : () -> ()
