@@ -115,15 +115,19 @@ MUTANTS = [_consumer_parity, _producer_parity, _no_release, _wrong_bytes, _overr
            _wrong_stage, _copy_on_empty]
 
 
-def _verdicts(schedule: str, mutate=None, spec=None) -> list:
+def _verdicts(schedule: str, mutate=None, spec=None, path: str = "hopper.ta", shapes=None) -> list:
+    """(check, verdict, detail) of the kernel of ``spec`` (text; or the file ``path``) under
+    ``schedule``, its tile IR first edited by ``mutate``."""
     with dialects.context(), ir.Location.unknown():
-        build = build_tile(spec_to_ta(spec or gemm("mk", "kn"), "hopper.ta"), None, schedule)
+        from_file = spec is None and path != "hopper.ta"
+        module = load_spec(path) if from_file else spec_to_ta(spec or gemm("mk", "kn"), path)
+        build = build_tile(module, shapes, schedule)
         if mutate is not None:
             text = str(build.tile)
             broken = mutate(text)
             assert broken != text, "the mutation did not apply"
             build.tile = ir.Module.parse(broken)
-        return [(r.check, r.verdict, r.detail) for r in check_build(build, "hopper.ta")]
+        return [(r.check, r.verdict, r.detail) for r in check_build(build, path)]
 
 
 @pytest.mark.parametrize("schedule", [ONE, TWO, THREE], ids=["one-consumer", "two", "three"])

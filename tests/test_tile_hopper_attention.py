@@ -11,7 +11,7 @@ from torch_mlir import ir
 
 from conftest import EXAMPLES
 from test_tile_attention import _check  # spec -> oracle and tile interpreter, compared
-from test_tile_hopper import _arrivals, _early_release, _no_release, _wrong_bytes
+from test_tile_hopper import _arrivals, _early_release, _no_release, _verdicts as hopper_verdicts, _wrong_bytes
 from tilec import dialects
 from tilec.dialects import layout
 from tilec.diagnostics import TilecError
@@ -70,14 +70,7 @@ def test_the_form_is_two_roles_around_one_online_loop():
 
 # -- the verifier ----------------------------------------------------------------------------------
 def _verdicts(schedule: str, mutate=None, example: str = "attention") -> list:
-    with dialects.context(), ir.Location.unknown():
-        build = build_tile(load_spec(str(EXAMPLES / f"{example}.ta")), {"D": 64}, schedule)
-        if mutate is not None:
-            text = str(build.tile)
-            broken = mutate(text)
-            assert broken != text, "the mutation did not apply"
-            build.tile = ir.Module.parse(broken)
-        return [(r.check, r.verdict, r.detail) for r in check_build(build, "attention.ta")]
+    return hopper_verdicts(schedule, mutate, path=str(EXAMPLES / f"{example}.ta"), shapes={"D": 64})
 
 
 @pytest.mark.parametrize("example", ["attention", "causal_attention"])

@@ -58,19 +58,13 @@ def build(b, g, s, mem: dict, buffers, element, sizes, batch_ids, pids, number: 
     empty = _barriers(s.stages, s.warps)  # every consumer warp releases a stage
     nk = ceildiv(size_k, const_index(s.bk))
     i64 = ir.IntegerType.get_signless(64)
-    spec = ir.Operation.create("tile.warp_specialize", regions=2, attributes={
-        "producer_registers": ir.IntegerAttr.get(i64, PRODUCER_REGISTERS),
-        "consumer_registers": ir.IntegerAttr.get(i64, CONSUMER_REGISTERS[s.consumers])})
+    spec = specialize(s.consumers)
     # producer: wait for the stage's release, expect its bytes, start both copies
     with ir.InsertionPoint(spec.regions[0].blocks.append()):
         loop = scf.ForOp(const_index(0), nk, const_index(1))
         with ir.InsertionPoint(loop.body):
             kt = loop.induction_variable
-            stage, parity = _ring(kt, s.stages)
-            released = arith.SubIOp(const_index(1), parity).result  # the round before: the other parity
-            ir.Operation.create("tile.mbarrier_wait", operands=[empty, stage, released])
-            ir.Operation.create("tile.mbarrier_expect", operands=[full, stage], attributes={
-                "bytes": ir.IntegerAttr.get(i64, (s.bm + s.bn) * s.bk * 2)})
+            stage = fill_stage(kt, s.stages, empty, full, (s.bm + s.bn) * s.bk * 2)
             k0 = arith.MulIOp(kt, const_index(s.bk)).result
             a_off = [batch_ids[g.batch.index(d)] for d in g.a_batch] + ([k0, m0] if g.a_trans else [m0, k0])
             b_off = [batch_ids[g.batch.index(d)] for d in g.b_batch] + ([n0, k0] if g.b_trans else [k0, n0])
@@ -102,6 +96,26 @@ def build(b, g, s, mem: dict, buffers, element, sizes, batch_ids, pids, number: 
         ir.Operation.create("tile.store", operands=[result, out_arg, *batch_ids, m0, n0])
     func.ReturnOp([])
     return MmaLayout(s.warps, 1)  # warp w holds rows 16w..16w+15: wgmma's accumulator per warpgroup
+
+
+def specialize(consumers: int):
+    """An empty tile.warp_specialize (producer and consumer regions to fill) with the register
+    split for ``consumers`` warpgroups."""
+    i64 = ir.IntegerType.get_signless(64)
+    return ir.Operation.create("tile.warp_specialize", regions=2, attributes={
+        "producer_registers": ir.IntegerAttr.get(i64, PRODUCER_REGISTERS),
+        "consumer_registers": ir.IntegerAttr.get(i64, CONSUMER_REGISTERS[consumers])})
+
+
+def fill_stage(kt, stages: int, empty, full, nbytes: int):
+    """The producer's iteration kt up to its copies: wait for the stage's release (phase parity
+    of the round before: the other one), expect ``nbytes`` on full; returns the stage."""
+    stage, parity = _ring(kt, stages)
+    released = arith.SubIOp(const_index(1), parity).result
+    ir.Operation.create("tile.mbarrier_wait", operands=[empty, stage, released])
+    ir.Operation.create("tile.mbarrier_expect", operands=[full, stage], attributes={
+        "bytes": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), nbytes)})
+    return stage
 
 
 def _ring(kt, stages: int):

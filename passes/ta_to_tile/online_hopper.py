@@ -25,7 +25,7 @@ from torch_mlir.dialects import arith, scf
 from tilec.dialects import STAGES_ATTR
 
 from .common import NoTileLowering, const_index
-from .contraction_hopper import CONSUMER_REGISTERS, PRODUCER_REGISTERS, _alloc, _barriers, _ring
+from .contraction_hopper import _alloc, _barriers, _ring, fill_stage, specialize
 
 _I64 = lambda: ir.IntegerType.get_signless(64)
 
@@ -74,9 +74,7 @@ def build(body, n_blocks, number: dict):
     empty = _barriers(s.stages, s.warps)  # every consumer warp releases a stage
     kv = _kv_sources(body)
     zero = const_index(0)
-    spec = ir.Operation.create("tile.warp_specialize", regions=2, attributes={
-        "producer_registers": ir.IntegerAttr.get(_I64(), PRODUCER_REGISTERS),
-        "consumer_registers": ir.IntegerAttr.get(_I64(), CONSUMER_REGISTERS[s.consumers])})
+    spec = specialize(s.consumers)
     # producer: Q once; then per key block wait for the stage's release, expect, copy K and V
     with ir.InsertionPoint(spec.regions[0].blocks.append()):
         ir.Operation.create("tile.mbarrier_expect", operands=[q_bar, zero], attributes={
@@ -85,11 +83,7 @@ def build(body, n_blocks, number: dict):
         loop = scf.ForOp(const_index(0), n_blocks, const_index(1))
         with ir.InsertionPoint(loop.body):
             kt = loop.induction_variable
-            stage, parity = _ring(kt, s.stages)
-            released = arith.SubIOp(const_index(1), parity).result  # the round before: the other parity
-            ir.Operation.create("tile.mbarrier_wait", operands=[empty, stage, released])
-            ir.Operation.create("tile.mbarrier_expect", operands=[full, stage], attributes={
-                "bytes": ir.IntegerAttr.get(_I64(), s.bn * (body.qk_dim + body.head_dim) * 2)})
+            stage = fill_stage(kt, s.stages, empty, full, s.bn * (body.qk_dim + body.head_dim) * 2)
             sources = kv(kt)
             for (arg, offsets), buf in zip(sources, (sk, sv)):
                 ir.Operation.create("tile.tma_copy", operands=[arg, *offsets, buf, stage, full])
