@@ -60,6 +60,11 @@ class Outcome:
     detail: str = ""
 
 
+def structural(ok: bool, detail: str, model: dict | None = None) -> Outcome:
+    """The outcome of a check decided by reading the IR's structure (no solver call)."""
+    return Outcome("proved" if ok else "counterexample", 0.0, {} if ok else (model or {}), "" if ok else detail)
+
+
 def prove(claim, assumptions=(), timeout_ms: int = 60000, watch: dict | None = None) -> Outcome:
     """Is ``claim`` true whenever ``assumptions`` hold? A counterexample reports ``watch``'s values."""
     solver = z3.Solver()
