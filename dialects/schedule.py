@@ -31,6 +31,12 @@ SPACE = {
     "online": {"bm": (64, 128), "bn": (32, 64, 128), "warps": (4, 8), "stages": (2, 3)},
     "rows": {"bm": (4, 8, 16), "bn": (64, 128, 256), "warps": (4, 8)},
 }
+# the warp-specialised points (sm_90a) each form adds: consumer warpgroups c with bm = 64 c and
+# warps = 4 c (a contraction's k tile: bk = 64)
+HOPPER_SPACE = {
+    "contraction": {"consumers": (1, 2, 3), "bn": (128, 256), "stages": (3, 4)},
+    "online": {"consumers": (2, 3), "bn": (64, 128), "stages": (2,)},
+}
 
 
 @dataclass(frozen=True)
@@ -232,17 +238,26 @@ class Schedule:
         return reasons
 
     @classmethod
-    def space(cls, form: str) -> list["Schedule"]:
-        """The candidate schedules of ``form`` (SPACE's grid, in order; legal() prunes them)."""
-        grid = SPACE[form]
-        names = list(grid)
-        points = [{}]
-        for name in names:
-            points = [{**p, name: v} for p in points for v in grid[name]]
-        return [cls(**p) for p in points]
+    def space(cls, form: str, hopper: bool = False) -> list["Schedule"]:
+        """The candidate schedules of ``form`` (SPACE's grid, in order; legal() prunes them),
+        then, with ``hopper``, the warp-specialised points of HOPPER_SPACE."""
+        points = [cls(**p) for p in _grid(SPACE[form])]
+        if hopper and form in HOPPER_SPACE:
+            bk = {"bk": 64} if form == "contraction" else {}
+            points += [cls(bm=64 * p["consumers"], warps=4 * p["consumers"], **bk, **p)
+                       for p in _grid(HOPPER_SPACE[form])]
+        return points
 
     def check(self, form: str, sizes: dict | None = None, target: str = "sm_90a") -> None:
         """Raise ValueError with every reason when the schedule is illegal."""
         reasons = self.legal(form, sizes, target)
         if reasons:
             raise ValueError(f"schedule {self.as_text()} cannot build this {form} kernel: " + "; ".join(reasons))
+
+
+def _grid(axes: dict) -> list[dict]:
+    """Every combination of the axes' values, the first axis slowest."""
+    points = [{}]
+    for name, values in axes.items():
+        points = [{**p, name: v} for p in points for v in values]
+    return points

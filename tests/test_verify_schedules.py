@@ -55,6 +55,27 @@ def test_a_bug_only_some_schedules_have_is_refuted_at_those(monkeypatch):
     refuted = {r.schedule for r in report.results if r.verdict == "counterexample"}
     assert refuted and all("stages=2" in s for s in refuted)
     assert report.status() == 1
+    # nothing compiled: the warp-specialised points are checked too, and proved
+    hopper = [s for s in report.space["checked"] if "consumers=0" not in s]
+    assert len(hopper) >= 6 and not refuted & set(hopper)
+
+
+def test_warp_specialised_points_are_sm90a_alone():
+    points = Schedule.space("online", hopper=True)
+    assert [p.consumers for p in points[len(Schedule.space("online")):]] == [2, 2, 3, 3]
+    assert all(p.bm == 64 * p.consumers and p.warps == 4 * p.consumers for p in points if p.consumers)
+    from torch_mlir import ir
+
+    from tilec import dialects
+    from tilec.driver import legal_schedules
+    from tilec.frontend import load_spec
+
+    with dialects.context(), ir.Location.unknown():
+        module = load_spec(str(EXAMPLES / "attention.ta"))
+        _, sm80, _ = legal_schedules(module, {"D": 64})  # verify_schedules' choice when sm_90a is no target
+        _, both, _ = legal_schedules(module, {"D": 64}, hopper=True)
+    assert all("consumers=0" in point for point, _ in sm80)
+    assert len([point for point, _ in both if "consumers=0" not in point]) == 4
 
 
 def test_the_cli_takes_schedules_all_and_refuses_a_schedule_beside_it(tmp_path):

@@ -146,15 +146,15 @@ def kernel_form(module: ir.Module) -> str:
         raise TilecError(str(err), mlir_loc(where, "<ir>") if where is not None else None) from None
 
 
-def legal_schedules(module: ir.Module, shapes: dict | None = None) -> tuple:
+def legal_schedules(module: ir.Module, shapes: dict | None = None, hopper: bool = False) -> tuple:
     """(form, [(schedule text, TileBuild)], {schedule text: why illegal}) over the form's
-    schedule space (Schedule.space): each point is built, and one ta-to-tile refuses (its
-    legality check) is kept with the reason."""
+    schedule space (Schedule.space; with ``hopper`` its warp-specialised points too): each
+    point is built, and one ta-to-tile refuses (its legality check) is kept with the reason."""
     from tilec.dialects.schedule import Schedule
 
     form = kernel_form(module)
     built, illegal = [], {}
-    for point in Schedule.space(form):
+    for point in Schedule.space(form, hopper):
         text = " ".join(point.as_text().split(","))
         try:
             build = build_tile(module, shapes, text)
