@@ -187,7 +187,9 @@ class Schedule:
         if self.stages < 2:
             reasons.append("stages must be at least 2 (one tile in flight while one is used)")
         if form == "online":
-            return reasons + self._hopper_online_reasons(sizes)
+            reasons += self._hopper_online_reasons(sizes)
+            return reasons + self._wgmma_registers([(self.bn, 0), (sizes.get("head_dim", 64), 4)])
+        reasons += self._wgmma_registers([(self.bn, 0)])
         if element_bytes == 2 and self.bk != 64:
             reasons.append(f"bk={self.bk}: a k tile is one 128-byte swizzle row of 16-bit elements (bk = 64)")
         if self.bn % 64 or self.bn > 256:
@@ -195,6 +197,23 @@ class Schedule:
         if sizes.get("b_operands", 1) != 1:
             reasons.append("a warp-specialised kernel computes one contraction")
         return reasons
+
+    # registers ptxas needs beside a wgmma's accumulators (descriptors, addresses, the loop):
+    # it asked for 154 to compile an m64n256 wgmma (128 accumulators) and 158 for attention's
+    # P·V at a head dim of 256 (its A fragments too), H200 build, 2026-12-01
+    WGMMA_HEADROOM: ClassVar[int] = 26
+
+    def _wgmma_registers(self, wgmmas: list[tuple[int, int]]) -> list[str]:
+        """Each (n, registers of A) wgmma must compile within the registers a thread has at
+        launch (64K over the CTA's threads, in 8s): n/2 accumulators and the headroom."""
+        cap = min(255, 65536 // self.threads // 8 * 8)
+        for n, a_registers in wgmmas:
+            need = n // 2 + a_registers + self.WGMMA_HEADROOM
+            if need > cap:
+                return [f"a wgmma with n={n} keeps {n // 2} accumulators per thread and needs about {need} "
+                        f"registers; {self.threads} threads have {cap} each at launch: lower bn (or the head dim) "
+                        f"or use fewer consumer warpgroups"]
+        return []
 
     def _hopper_online_reasons(self, sizes: dict) -> list[str]:
         """Attention on wgmma: S = Q·Kᵀ has n = bn, P·V has k = bn and n = the head dim; Q, K and V

@@ -190,6 +190,8 @@ def test_an_overrunning_producer_overwrites_stages_in_the_interpreter(k):
     ("bm=128 bn=128 bk=32 warps=8 stages=3 consumers=2", "bk = 64"),
     ("bm=128 bn=96 bk=64 warps=8 stages=3 consumers=2", "bn=96 must be 64, 128, 192 or 256"),
     ("bm=128 bn=256 bk=64 warps=8 stages=6 consumers=2", "bytes of shared memory"),
+    # ptxas cannot compile an m64n256 wgmma in the 128 registers 512 threads have at launch
+    ("bm=192 bn=256 bk=64 warps=12 stages=3 consumers=3", "needs about 154 registers; 512 threads have 128"),
 ])
 def test_illegal_warp_specialised_schedules_are_refused(schedule, reason):
     with dialects.context(), ir.Location.unknown():
