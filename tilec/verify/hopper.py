@@ -24,6 +24,11 @@ The tiles, on bit-vectors, with the descriptor fields the emitter prints (layout
 the layout is a bijection; box b of the copy engine's mode lands where the layout places its
 elements; every element wgmma reads through the descriptor (each warpgroup, k16 step, row
 and k) is the one the layout placed there; 8 rows of one 16-byte column fall in 8 bank groups.
+A wgmma whose A is in registers (attention's P) gets the PTX fragment tables instead of A's.
+
+A tile copied once before the loops (attention's Q, one stage) is outside the ring: its own
+one-stage barrier, its bytes, one wait of the consumers before their first read
+(check_resident). The consumer warpgroups' turns, when the schedule has them, are turns.py's.
 """
 
 from __future__ import annotations
