@@ -9,6 +9,7 @@ from tilec.dialects.ta import tensor_dims
 from tilec.dialects.tile import layout_attr
 
 from .common import NeedsStaticSize, NoTileLowering, const_index
+from .online_hopper import Shared, wgmma
 from .views import RowViews
 from .._loops import positions
 
@@ -272,8 +273,6 @@ class AttentionBody:
                                    operands=[buf, stage], attributes=attrs).result
 
     def mma(self, a, b, acc):
-        from .online_hopper import Shared, wgmma
-
         if isinstance(b, Shared):  # the warp-specialised kernel: wgmma reads B in shared memory
             return wgmma(a, b, acc)
         return ir.Operation.create("tile.mma", results=[acc.type], operands=[a, b, acc]).result

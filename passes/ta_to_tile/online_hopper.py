@@ -31,18 +31,14 @@ _I64 = lambda: ir.IntegerType.get_signless(64)
 
 
 class Shared:
-    """A shared operand of a wgmma inside the loop: ``buffer`` at ``stage``; ``before``: ops to
-    build once, just before the first wgmma that reads it (the turn that P·V waits for)."""
+    """A shared operand of a wgmma inside the loop: ``buffer`` at ``stage``."""
 
-    def __init__(self, buffer, stage, before=None):
-        self.buffer, self.stage, self.before = buffer, stage, before
+    def __init__(self, buffer, stage):
+        self.buffer, self.stage = buffer, stage
 
 
 def wgmma(a, b: Shared, acc, **flags):
     """acc + a · b by tile.wgmma (a: a register tile, or a Shared read at b's stage)."""
-    if b.before is not None:
-        b.before()
-        b.before = None
     a_value = a.buffer if isinstance(a, Shared) else a
     attrs = {name: ir.UnitAttr.get() for name, on in flags.items() if on}
     return ir.Operation.create("tile.wgmma", results=[acc.type], operands=[a_value, b.buffer, b.stage, acc],
@@ -112,7 +108,8 @@ def build(body, n_blocks, number: dict):
             turn("all", False)  # the next warpgroup multiplies while this one runs its softmax
             x = body.stabiliser(scores, kt)
             # a turn spans this block's P·V and the next block's Q·Kᵀ
-            m_new, l_new, acc_new = body.online_step(m, l, acc, x, Shared(sv, stage, lambda: turn("all", True)))
+            m_new, l_new, acc_new = body.online_step(m, l, acc, x, Shared(sv, stage),
+                                                     before_pv=lambda: turn("all", True))
             ir.Operation.create("tile.mbarrier_arrive", operands=[empty, stage])
             scf.YieldOp([m_new, l_new, acc_new])
         turn("all", False)

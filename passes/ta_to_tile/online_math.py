@@ -101,8 +101,9 @@ def _reduce(tile, kind: str):
                                                             "dim": ir.IntegerAttr.get(_I64(), 1)}).result
 
 
-def online_step(self, m, l, acc, x, v):
-    """One key block of the recurrence: m' = max(m, rowmax x), rescale by exp(m - m')."""
+def online_step(self, m, l, acc, x, v, before_pv=None):
+    """One key block of the recurrence: m' = max(m, rowmax x), rescale by exp(m - m');
+    ``before_pv`` builds what the schedule puts right before P·V (a warpgroup's turn)."""
     s, f32 = self.s, ir.F32Type.get()
     rows, row = [s.bm], [0]
     rowmax = _reduce(x, "max")
@@ -126,6 +127,8 @@ def online_step(self, m, l, acc, x, v):
                      if element != f32 else _elem(p, [0, 1], 2))
     scaled = tile_map(self, [s.bm, self.head_dim], f32,
                       lambda: arith.MulFOp(_elem(acc, [0, 1], 2), _elem(c, [0], 2)).result)
+    if before_pv is not None:
+        before_pv()
     acc_new = self.mma(p_low, v, scaled)
     if element != f32 and self.out_element != element:
         # a result of another type (f32, or f16 from bf16) must not carry P's rounding: the residual

@@ -47,9 +47,8 @@ def invariant_masks(self, op, shape: list[int]) -> dict:
 def _outer(self, value, op):
     """(C expression, 0, 0) of an index value defined outside the map, else None."""
     owner = value.owner
-    inside = not isinstance(owner, ir.Block) and owner.operation.parent == op.operation if \
-        not isinstance(owner, ir.Block) else owner.owner == op.operation
-    if inside or not isinstance(value.type, ir.IndexType):
+    parent = owner.owner if isinstance(owner, ir.Block) else owner.operation.parent
+    if parent == op.operation or not isinstance(value.type, ir.IndexType):
         return None
     name = self.value(value)
     return (name, 0, 0) if isinstance(name, str) else None

@@ -50,9 +50,8 @@ def launch(kernel, device, inputs, outputs, env) -> None:
 
     _, functions = kernel.function(device)
     m = kernel.package.manifest
-    mapped = {entry["arg"] for entry in m.get("tensor_maps", [])}
     # a copy-engine kernel has one variant; its tensor maps check the rows of what they read
-    variant = "aligned" if mapped or _aligned(inputs) else "unaligned"
+    variant = "aligned" if m.get("tensor_maps") or _aligned(inputs) else "unaligned"
     function = functions[variant]
     values, types = [], []
     tensors = {s["name"]: t for s, t in zip(kernel.inputs, inputs)}
