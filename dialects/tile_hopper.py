@@ -194,6 +194,14 @@ def wgmma_stage(buffer_type, stage):
     return stage if ir.MemRefType(buffer_type).shape[0] > 1 else 0
 
 
+def wgmma_depth(op) -> int:
+    """The k a tile.wgmma sums over: A's columns (a shared A stored [k, m] under transpose_a)."""
+    a = op.operation.operands[0].type
+    if isinstance(a, ir.MemRefType):
+        return ir.MemRefType(a).shape[1 if "transpose_a" in op.attributes else 2]
+    return ir.RankedTensorType(a).shape[1]
+
+
 class WgmmaOp(Tile.Operation, name="wgmma"):
     """res = acc + A · B by wgmma.mma_async: B (and A, when it is a shared tile) read through
     shared-memory descriptors of their layouts at stage ``stage`` (a one-stage tile at stage 0);

@@ -18,7 +18,6 @@ comes from the fused IR, not from recognising "attention" by name.
 from torch_mlir import ir
 from torch_mlir.dialects import arith, func, scf
 
-from tilec.dialects import STAGES_ATTR
 from tilec.dialects.dims import binary, const
 from tilec.dialects.tile import schedule_attr
 
@@ -101,15 +100,7 @@ def _pipelined(body, n_blocks, number) -> None:
         body.copy_kv(prologue.induction_variable, prologue.induction_variable, sk, sv)
         scf.YieldOp([])
     mark_prologue(prologue)  # the pipeline's structure, read by the verifier
-    init = [body.constant_tile([s.bm], float("-inf")), body.constant_tile([s.bm], 0.0),
-            body.constant_tile([s.bm, body.head_dim], 0.0)]
-    loop = scf.ForOp(const_index(0), n_blocks, const_index(1), init)
-    loop.attributes[STAGES_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), s.stages)
-    # provenance: the loop carries (m, l) of the normaliser and acc of the numerator
-    norm, numer = body.norm, body.numer
-    i64 = ir.IntegerType.get_signless(64)
-    loop.attributes["tile.computes"] = ir.ArrayAttr.get(
-        [ir.IntegerAttr.get(i64, number[op.operation]) for op in (norm, norm, numer)])
+    loop = body.key_loop(n_blocks, number)
     with ir.InsertionPoint(loop.body):
         kt = loop.induction_variable
         m, l, acc = loop.inner_iter_args

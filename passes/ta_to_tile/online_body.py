@@ -1,8 +1,9 @@
 """The pieces of the attention tile program (see online.py for its shape)."""
 
 from torch_mlir import ir
-from torch_mlir.dialects import arith
+from torch_mlir.dialects import arith, scf
 
+from tilec.dialects import STAGES_ATTR
 from tilec.dialects.dims import DimError, binary, const
 from tilec.dialects.layout import smem_tile_layout
 from tilec.dialects.ta import tensor_dims
@@ -271,6 +272,18 @@ class AttentionBody:
         attrs = {"transpose": ir.UnitAttr.get()} if transpose else {}
         return ir.Operation.create("tile.smem_load", results=[ir.RankedTensorType.get(shape, element)],
                                    operands=[buf, stage], attributes=attrs).result
+
+    def key_loop(self, n_blocks, number: dict):
+        """The loop over key blocks carrying (m, l, acc) from -inf, 0, 0, pipelined over the
+        schedule's stages; ``number`` (ta op -> its place) gives the provenance the verifier
+        reads: the loop carries (m, l) of the normaliser and acc of the numerator."""
+        init = [self.constant_tile([self.s.bm], float("-inf")), self.constant_tile([self.s.bm], 0.0),
+                self.constant_tile([self.s.bm, self.head_dim], 0.0)]
+        loop = scf.ForOp(const_index(0), n_blocks, const_index(1), init)
+        loop.attributes[STAGES_ATTR] = ir.IntegerAttr.get(_I64(), self.s.stages)
+        loop.attributes["tile.computes"] = ir.ArrayAttr.get(
+            [ir.IntegerAttr.get(_I64(), number[op.operation]) for op in (self.norm, self.norm, self.numer)])
+        return loop
 
     def mma(self, a, b, acc):
         if isinstance(b, Shared):  # the warp-specialised kernel: wgmma reads B in shared memory

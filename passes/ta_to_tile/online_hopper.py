@@ -22,8 +22,6 @@ sequence; the stabiliser masks them to -inf as on sm_80.
 from torch_mlir import ir
 from torch_mlir.dialects import arith, scf
 
-from tilec.dialects import STAGES_ATTR
-
 from .common import NoTileLowering, const_index
 from .contraction_hopper import _alloc, _barriers, _ring, fill_stage, specialize
 
@@ -91,13 +89,7 @@ def build(body, n_blocks, number: dict):
         ir.Operation.create("tile.mbarrier_wait", operands=[q_bar, zero, zero])
         turn("last", False)  # ping-pong: warpgroup 0 has the first turn (Q·Kᵀ of block 0)
         turn("all", True)
-        init = [body.constant_tile([s.bm], float("-inf")), body.constant_tile([s.bm], 0.0),
-                body.constant_tile([s.bm, body.head_dim], 0.0)]
-        loop = scf.ForOp(const_index(0), n_blocks, const_index(1), init)
-        loop.attributes[STAGES_ATTR] = ir.IntegerAttr.get(_I64(), s.stages)
-        # provenance: the loop carries (m, l) of the normaliser and acc of the numerator
-        loop.attributes["tile.computes"] = ir.ArrayAttr.get(
-            [ir.IntegerAttr.get(_I64(), number[op.operation]) for op in (body.norm, body.norm, body.numer)])
+        loop = body.key_loop(n_blocks, number)
         with ir.InsertionPoint(loop.body):
             kt = loop.induction_variable
             m, l, acc = loop.inner_iter_args

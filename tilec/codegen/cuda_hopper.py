@@ -13,6 +13,7 @@ from torch_mlir import ir
 
 from tilec.dialects import layout
 from tilec.dialects.layout import tma_boxes
+from tilec.dialects.tile_hopper import wgmma_depth, wgmma_stage
 
 from ..diagnostics import TilecError
 
@@ -120,7 +121,7 @@ def op_tile_wgmma(self, op):
     registers = isinstance(a_v.type, ir.RankedTensorType)  # A in registers: the accumulator's layout
     eb = 2
     n = ir.RankedTensorType(op.result.type).shape[1]
-    k = ir.RankedTensorType(a_v.type).shape[1] if registers else ir.MemRefType(a_v.type).shape[1 if ta else 2]
+    k = wgmma_depth(op)
     b_fields, _ = layout.wgmma_operand(b.layout, tb, eb)
     fn = _wgmma_function(self, n, b.element, None if registers else not ta, tb)
     self.line("{  // wgmma over the stage: descriptors from the tiles' layouts")
@@ -159,9 +160,8 @@ def op_tile_wgmma(self, op):
 
 def _stage_base(self, tile, value, stage_value) -> str:
     """The shared address of the stage of ``tile`` a wgmma reads (a one-stage tile: stage 0)."""
-    if ir.MemRefType(value.type).shape[0] == 1:
-        return tile.name
-    return f"{tile.name} + {self.value(stage_value)} * {tile.stage_elems}"
+    stage = wgmma_stage(value.type, self.value(stage_value))
+    return tile.name if stage == 0 else f"{tile.name} + {stage} * {tile.stage_elems}"
 
 
 def _wgmma_function(self, n: int, element: str, a_k_major: bool | None, b_k_major: bool) -> str:

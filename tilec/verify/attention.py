@@ -16,6 +16,7 @@ import z3
 from torch_mlir import ir
 
 from tilec.dialects.tile import schedule_of
+from tilec.dialects.tile_hopper import wgmma_depth
 
 from .attention_step import MMA, _Scalars, _online_step
 from .scalars import evaluate
@@ -180,7 +181,8 @@ def _head_dims(p, loop, ref, fused_fn):
 
     body = loop.regions[0].blocks[0]
     mmas = [op for op in body.operations if op.operation.name in MMA]
-    width_e = _depth(mmas[0])
+    width_e = wgmma_depth(mmas[0]) if mmas[0].operation.name == "tile.wgmma" else \
+        ir.RankedTensorType(mmas[0].operation.operands[0].type).shape[1]
     lhs, rhs = ref.contract.operands[0], ref.contract.operands[1]
     store = next(e for e in p.events if e.kind == "store")
     width_d = ir.RankedTensorType(store.op.operation.operands[0].type).shape[1]
@@ -193,14 +195,6 @@ def _head_dims(p, loop, ref, fused_fn):
         rows.append((f"the tiles are as wide as {what}'s head dim ({width})",
                      prove(extent == width, p.assumptions, watch={"head dim": extent, **p.params})))
     return rows
-
-
-def _depth(mma) -> int:
-    """The k extent an mma sums over: A's columns (a shared A of tile.wgmma: its stored tile's)."""
-    a = mma.operation.operands[0].type
-    if isinstance(a, ir.MemRefType):
-        return ir.MemRefType(a).shape[1 if "transpose_a" in mma.attributes else 2]
-    return ir.RankedTensorType(a).shape[1]
 
 
 def _positions(amap: ir.AffineMap) -> list[int]:

@@ -39,6 +39,7 @@ from torch_mlir import ir
 from tilec.dialects import layout as layout_fns
 from tilec.dialects.layout import byte_swizzle, tma_boxes, tma_swizzle, wgmma_address
 from tilec.dialects.tile import layout_of, schedule_of
+from tilec.dialects.tile_hopper import wgmma_depth
 
 from . import layouts
 from .solver import BV, Outcome, prove, structural as _structural
@@ -192,8 +193,7 @@ def check_tiles(p: Program) -> list[tuple[str, str, Outcome, str]]:
         m, n = ir.RankedTensorType(event.op.result.type).shape
         a_value = event.op.operation.operands[0]
         registers = isinstance(a_value.type, ir.RankedTensorType)
-        k = ir.RankedTensorType(a_value.type).shape[1] if registers else \
-            ir.MemRefType(a_value.type).shape[1 if event.data["a"][3] else 2]
+        k = wgmma_depth(event.op)
         if registers:
             rows += _register_fragments(event, m, n, k)
         for which, operand in (("A", event.data["a"]), ("B", event.data["b"])):
