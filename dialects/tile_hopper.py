@@ -208,7 +208,10 @@ class WgmmaOp(Tile.Operation, name="wgmma"):
     A may instead be a register tile in the accumulator's layout (wgmma's register-A form,
     as attention's P). Consumer warpgroup g multiplies rows 64g .. 64g + 63.
     ``transpose_a`` / ``transpose_b``: the shared tile is stored [k, m] / [n, k].
-    Complete when the op returns (wgmma.wait_group 0).
+    Complete when the op returns (wgmma.wait_group 0), or, with ``async``, issued as one
+    group and complete only after a ``tile.wgmma_wait`` that leaves fewer groups pending than
+    were issued after it: until then its stage is still being read, and only another wgmma
+    on the same accumulator may take its result.
 
     Example:
         %d = "tile.wgmma"(%sa, %sb, %s, %c)
@@ -225,6 +228,23 @@ class WgmmaOp(Tile.Operation, name="wgmma"):
     acc: Operand[ir.RankedTensorType]
     res: Result[ir.RankedTensorType]
     verify_invariants = verifier(_check_wgmma)
+
+
+def _check_wgmma_wait(op):
+    if int_attr(op, "pending") < 0:
+        raise Invalid("pending must be at least 0")
+
+
+class WgmmaWaitOp(Tile.Operation, name="wgmma_wait"):
+    """Wait until at most ``pending`` of this warpgroup's asynchronous wgmma groups are still
+    in flight, the most recent ones (wgmma.wait_group): the older ones have read their
+    stages and written their accumulators.
+
+    Example:  "tile.wgmma_wait"() {pending = 1 : i64} : () -> ()
+    """
+
+    pending: ir.IntegerAttr
+    verify_invariants = verifier(_check_wgmma_wait)
 
 
 def _check_warp_specialize(op):

@@ -67,6 +67,40 @@ def test_ptxas_facts_are_the_variants_own():
     assert (fast.registers, fast.spill_stores, slow.registers, slow.spill_stores) == (248, 0, 205, 8)
 
 
+def test_a_serialised_wgmma_is_read_from_the_log():
+    log = ("ptxas info : (C7514) Potential Performance Loss: wgmma.mma_async instructions are serialized due to "
+           "non wgmma instructions reading accumulator registers of  a wgmma between start and end of the pipeline "
+           "stage in the function 'gemm'\nptxas info : Used 168 registers, used 1 barriers")
+    assert parse_ptxas(log, "gemm").wgmma_serialized and not parse_ptxas(log, "attention").wgmma_serialized
+
+
+@pytest.mark.parametrize("example", ["gemm", "matmul_bias_gelu"])
+def test_the_asynchronous_wgmma_is_not_serialised_by_ptxas(example):
+    """One group in flight: ptxas keeps the wgmmas asynchronous (no C7514), the epilogue's
+    conversions computed where each element is stored."""
+    kernel = _kernel(example, "bm=128 bn=256 bk=64 warps=8 stages=4 consumers=2")
+    assert "wgmma.wait_group.sync.aligned 1;" in kernel.source
+    _, facts = compile_cuda(kernel.source, kernel.name, "sm_90a")
+    assert not facts.wgmma_serialized and facts.spill_stores == 0
+
+
+def test_an_up_front_conversion_of_the_accumulator_serialises_the_wgmma(monkeypatch):
+    """Why the epilogue's last map is computed at the store: materialised first (every element
+    converted to bf16 before the masked stores), right after the last wgmma_wait (here with no
+    release of the last stage between them), ptxas serialises the wgmmas (C7514) and says so."""
+    import re
+
+    from tilec.codegen import cuda
+
+    monkeypatch.setattr(cuda.CudaEmitter, "op_tile_map", lambda self, op: cuda.materialize_map(self, op))
+    with dialects.context(), ir.Location.unknown():
+        text = str(to_tile(load_spec(str(EXAMPLES / "gemm.ta")), "bm=128 bn=256 bk=64 warps=8 stages=4 consumers=2"))
+        last_release = re.findall(r'\n\s*"tile.mbarrier_arrive"\(.*', text)[-1]
+        kernel = emit_cuda(ir.Module.parse(text.replace(last_release, "")))
+    _, facts = compile_cuda(kernel.source, kernel.name, "sm_90a")
+    assert facts.wgmma_serialized
+
+
 def test_compile_package_command(tilec, tmp_path, monkeypatch):
     monkeypatch.setenv("TILEC_CACHE_DIR", str(tmp_path / "cache"))
     out = tmp_path / "gemm.tkp"

@@ -1,6 +1,7 @@
 """sm_90a's warp-specialised contraction (copy engine, mbarriers, wgmma): the tile interpreter
 matches the oracle at shapes that divide no tile and size-1 dims, for every operand storage
-and 1-3 consumer warpgroups; a broken ring deadlocks or reads stale data in the interpreter;
+and 1-3 consumer warpgroups; a broken ring deadlocks or reads stale data in the interpreter,
+as does a stage released while its asynchronous wgmma is in flight;
 the verifier proves the ring and the tiles, and refutes each of its mutants."""
 
 import re
@@ -84,10 +85,33 @@ def _overrun(text):
 
 
 def _early_release(text):
-    """the consumers release the stage before their wgmma reads it"""
-    arrive = re.search(r'\s*"tile.mbarrier_arrive"\(.*\n', text).group(0)
-    text = text.replace(arrive, "\n", 1)
-    return re.sub(r'(\n\s*%\d+ = "tile.wgmma")', arrive.rstrip("\n") + r"\1", text, count=1)
+    """the consumers release the previous stage before waiting for its wgmma group"""
+    wait = '\n        "tile.wgmma_wait"() {pending = 1 : i64} : () -> ()'
+    assert wait in text
+    return re.sub(r"(\n\s*scf.yield %\d+ : tensor)", wait + r"\1", text.replace(wait, "", 1), count=1)
+
+
+def _two_in_flight(text):
+    """the consumers' wgmma_wait leaves two groups in flight before the release"""
+    return text.replace("{pending = 1 : i64}", "{pending = 2 : i64}", 1)
+
+
+def _release_current(text):
+    """the consumers release the stage they just issued a wgmma on (not the previous one)"""
+    m = re.search(r"(%\d+) = arith.subi (%arg\d+), %c1 : index\n(\s*)(%\d+) = arith.remsi \1", text)
+    return text.replace(m.group(0), f"{m.group(1)} = arith.subi {m.group(2)}, %c0 : index\n{m.group(3)}"
+                                     f"{m.group(4)} = arith.remsi {m.group(1)}", 1)
+
+
+def _no_drain(text):
+    """the epilogue reads the accumulator without waiting for the last wgmma group"""
+    return text.replace('"tile.wgmma_wait"() {pending = 0 : i64} : () -> ()', "", 1)
+
+
+def _no_tail_release(text):
+    """the last iteration's stage is never released"""
+    arrives = re.findall(r'\n\s*"tile.mbarrier_arrive"\(.*', text)
+    return text.replace(arrives[-1], "")
 
 
 def _arrivals(text):
@@ -112,7 +136,7 @@ def _copy_on_empty(text):
 
 
 MUTANTS = [_consumer_parity, _producer_parity, _no_release, _wrong_bytes, _overrun, _early_release, _arrivals,
-           _wrong_stage, _copy_on_empty]
+           _wrong_stage, _copy_on_empty, _two_in_flight, _release_current, _no_drain, _no_tail_release]
 
 
 def _verdicts(schedule: str, mutate=None, spec=None, path: str = "hopper.ta", shapes=None) -> list:
@@ -182,6 +206,21 @@ def test_an_overrunning_producer_overwrites_stages_in_the_interpreter(k):
             assert "deadlock" in str(err)
             return
     assert not all(r.ok for r in results)
+
+
+def test_a_release_before_the_wgmma_wait_reads_refilled_stages_in_the_interpreter():
+    """the stage is released while its wgmma group is in flight: the producer refills it at
+    once, and the group reads the newer tile when it retires (wrong numbers, not a stall)"""
+    with dialects.context(), ir.Location.unknown():
+        right = _run(spec_to_ta(gemm("mk", "kn"), "hopper.ta"), {"M": 130, "N": 72, "K": 400}, TWO)
+        wrong = _run(spec_to_ta(gemm("mk", "kn"), "hopper.ta"), {"M": 130, "N": 72, "K": 400}, TWO, _early_release)
+    assert all(r.ok for r in right) and not all(r.ok for r in wrong)
+
+
+def test_reading_the_accumulator_before_the_last_group_retires_stops_the_interpreter():
+    with dialects.context(), ir.Location.unknown():
+        with pytest.raises(TilecError, match="read before a tile.wgmma_wait retired its group"):
+            _run(spec_to_ta(gemm("mk", "kn"), "hopper.ta"), {"M": 130, "N": 72, "K": 400}, TWO, _no_drain)
 
 
 @pytest.mark.parametrize("schedule,reason", [

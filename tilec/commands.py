@@ -73,7 +73,8 @@ def compile_command(args) -> int:
         print(f"{args.specs[0]}: package -> {args.output}{where}")
         for target, facts in manifest.get("ptxas", {}).items():
             print(f"  {target}: {facts['registers']} registers, {facts['spill_stores']} bytes spilled, "
-                  f"{manifest['smem_bytes']} bytes shared memory, {manifest['threads']} threads")
+                  f"{manifest['smem_bytes']} bytes shared memory, {manifest['threads']} threads"
+                  + (" (ptxas serialised the wgmmas: C7514)" if facts.get("wgmma_serialized") else ""))
         return 0
     shapes = _merged(args.shape)
     for spec in args.specs:

@@ -5,7 +5,10 @@ layout (shape/stride + swizzle), so a wrong swizzle reads wrong numbers. Async
 copies are queued per commit group and land only at a tile.wait_group that
 retires their group, so a missing wait reads stale data, as it would on a GPU.
 Copy-engine copies land when their mbarrier phase completes, and the roles of a
-warp-specialised kernel take turns at their mbarrier waits (tile_roles.py).
+warp-specialised kernel take turns at their mbarrier waits (tile_roles.py). An
+asynchronous wgmma reads its shared tiles only when a tile.wgmma_wait retires its group,
+and a consumer's release lets the producer run at once: a stage released before its
+multiply has read it is overwritten first, as it may be on a GPU.
 """
 
 from __future__ import annotations
@@ -31,6 +34,19 @@ _INDEX = {
     "arith.floordivsi": lambda a, b: a // b, "arith.ceildivsi": lambda a, b: -((-a) // b),
     "arith.minsi": min, "arith.maxsi": max,
 }
+_CMPI = {0: lambda a, b: a == b, 1: lambda a, b: a != b, 2: lambda a, b: a < b, 3: lambda a, b: a <= b,
+         4: lambda a, b: a > b, 5: lambda a, b: a >= b}
+
+
+class _InFlight:
+    """The result of an asynchronous wgmma: acc + A·B, its tiles read when its group retires."""
+
+    def __init__(self, acc, product):
+        self.acc, self.product, self.value = acc, product, None
+
+    def retire(self) -> None:
+        acc = self.acc.value if isinstance(self.acc, _InFlight) else self.acc  # older groups retire first
+        self.value = acc + self.product()
 
 
 class _Shared:
@@ -75,6 +91,7 @@ class _CTA:
         self.roles = None           # the warp roles while a tile.warp_specialize runs
         self.pending: list = []
         self.groups: deque = deque()
+        self.wgmma_groups: deque = deque()   # asynchronous wgmmas in flight, oldest first
 
     def get(self, v):
         return self.values[v]
@@ -93,8 +110,16 @@ class _CTA:
 
     def step(self, op, name):
         operands = [self.get(v) for v in op.operation.operands]
+        if name not in ("tile.wgmma", "scf.for"):
+            operands = [self._settled(v, op) for v in operands]
         if name in _INDEX:
             return [_INDEX[name](*operands)]
+        if name == "arith.cmpi":
+            return [_CMPI[ir.IntegerAttr(op.attributes["predicate"]).value](*operands)]
+        if name == "scf.if":
+            if operands[0]:
+                self.run_block(op.regions[0].blocks[0])
+            return []
         if name == "arith.constant":
             attr = op.attributes["value"]
             return [ir.IntegerAttr(attr).value if isinstance(op.result.type, ir.IndexType)
@@ -108,6 +133,15 @@ class _CTA:
         if handler is None:
             raise TilecError(f"the tile interpreter cannot run '{name}'", mlir_loc(op.location, "<tile>"))
         return handler(op, operands)
+
+    @staticmethod
+    def _settled(value, op):
+        if not isinstance(value, _InFlight):
+            return value
+        if value.value is None:
+            raise TilecError("the result of an asynchronous wgmma is read before a tile.wgmma_wait retired its group",
+                             mlir_loc(op.location, "<tile>"))
+        return value.value
 
     def op_program_id(self, op, operands):
         return [self.pid[ir.IntegerAttr(op.attributes["axis"]).value]]
@@ -182,10 +216,22 @@ class _CTA:
 
     def op_mbarrier_arrive(self, op, operands):
         bar, stage = operands
-        bar.arrive(stage, self.warps if self.roles.current() == "consumer" else 1)
+        consumer = self.roles.current() == "consumer"
+        bar.arrive(stage, self.warps if consumer else 1)
+        if consumer:  # what the release allows happens now: the producer may refill the stage
+            self.roles.let_other_run()
         return []
 
     def op_wgmma(self, op, operands):
+        if "async" in op.attributes:  # the tiles are read when the group retires
+            result = _InFlight(operands[3], lambda: self._product(op, [*operands[:3], 0])[0])
+            self.wgmma_groups.append(result)
+            return [result]
+        while self.wgmma_groups:  # complete when it returns: it waits for every group before it
+            self.wgmma_groups.popleft().retire()
+        return self._product(op, [*operands[:3], self._settled(operands[3], op)])
+
+    def _product(self, op, operands):
         a, b, stage, acc = operands
         a_v, b_v = op.operation.operands[:2]
         tb = b.read(wgmma_stage(b_v.type, stage))
@@ -193,6 +239,11 @@ class _CTA:
         ta = ta.t() if "transpose_a" in op.attributes else ta
         tb = tb.t() if "transpose_b" in op.attributes else tb
         return [acc + ta.float() @ tb.float()]
+
+    def op_wgmma_wait(self, op, operands):
+        while len(self.wgmma_groups) > ir.IntegerAttr(op.attributes["pending"]).value:
+            self.wgmma_groups.popleft().retire()
+        return []
 
     def op_turn_wait(self, op, operands):
         return []  # the consumer warps run as one thread of control here: turns order nothing
@@ -216,7 +267,8 @@ class _CTA:
         local = {}
         for inner in op.regions[0].blocks[0].operations:
             name = inner.operation.name
-            args = [local[v] if v in local else self._scalar(self.get(v)) for v in inner.operation.operands]
+            args = [local[v] if v in local else self._scalar(self._settled(self.get(v), op))
+                    for v in inner.operation.operands]
             if name == "tile.yield":
                 return [args[0].expand(shape).to(dtype_of(op.result.type)).clone()]
             if name == "tile.elem":

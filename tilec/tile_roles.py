@@ -103,6 +103,18 @@ class Roles:
                 raise me.error
         me.blocked = None
 
+    def let_other_run(self) -> None:
+        """Let the other role run, if it can, until it blocks or finishes; then go on."""
+        me = self.roles[self.turn]
+        other = self._other(me)
+        if other.done or other.blocked is not None and not other.blocked[0]():
+            return
+        self._hand_over(me)
+        with self.lock:
+            self.lock.wait_for(lambda: self.turn == me.name)
+        if me.error is not None:
+            raise me.error
+
     def _other(self, me: _Role) -> _Role:
         return next(r for r in self.roles.values() if r is not me)
 

@@ -55,5 +55,6 @@ def check_cuda(build, targets: tuple = ("sm_80", "sm_90a"), compiler: str = "nvr
             continue
         rows.append(Result(name, "cuda", "build", check, "proved", round(time.perf_counter() - start, 4),
                            f"cubin sha256 {cubin_digest[:16]}", counterexample={},
-                           detail=f"{facts.registers} registers, {facts.spill_stores} bytes spilled"))
+                           detail=f"{facts.registers} registers, {facts.spill_stores} bytes spilled"
+                           + (", wgmmas serialised by ptxas (C7514)" if facts.wgmma_serialized else "")))
     return rows

@@ -7,6 +7,12 @@ multiply each landed stage with wgmma straight from shared memory and hand it ba
     full[s]   completes when the producer's expected bytes for stage s have landed;
     empty[s]  completes when every consumer warp has released stage s.
 
+The consumers' multiply is asynchronous, one group in flight: iteration kt issues its
+wgmma, waits until only that group is pending (``tile.wgmma_wait {pending = 1}``) and then
+releases the stage of iteration kt - 1, whose group has finished; after the loop they wait
+for the last group and release its stage. So the tensor cores are fed while a stage is
+handed back (a release one iteration late needs stages >= 2, which every schedule has).
+
 Iteration kt uses stage kt % stages in round n = kt / stages: the consumers wait for phase
 parity n of full[s], the producer for parity n + 1 of empty[s] (the round before; a fresh
 barrier passes parity 1 at once). The copy engine zero-fills what lies outside a tensor, so
@@ -84,11 +90,16 @@ def build(b, g, s, mem: dict, buffers, element, sizes, batch_ids, pids, number: 
             ir.Operation.create("tile.mbarrier_wait", operands=[full, stage, parity])
             attrs = {name: ir.UnitAttr.get() for name, on in (("transpose_a", g.a_trans), ("transpose_b", g.b_trans))
                      if on}
+            attrs["async"] = ir.UnitAttr.get()
             mma = ir.Operation.create("tile.wgmma", results=[acc_type],
                                       operands=[sa, sb, stage, loop.inner_iter_args[0]], attributes=attrs)
             mma.attributes["tile.computes"] = ir.IntegerAttr.get(i64, number)
-            ir.Operation.create("tile.mbarrier_arrive", operands=[empty, stage])
+            # the previous tile's group has finished reading its stage: release that one
+            wgmma_wait(1)
+            release_after(kt, const_index(1), empty, s.stages)
             scf.YieldOp([mma.result])
+        wgmma_wait(0)  # the accumulator is complete, and the last stage read
+        release_after(nk, const_index(1), empty, s.stages)
         rank = len(g.batch) + 2
         offsets = {rank - 2: m0, rank - 1: n0, **dict(enumerate(batch_ids))}
         result = emit_epilogue(g, {g.contract.result: loop.results[0]}, mem, b, offsets,
@@ -116,6 +127,23 @@ def fill_stage(kt, stages: int, empty, full, nbytes: int):
     ir.Operation.create("tile.mbarrier_expect", operands=[full, stage], attributes={
         "bytes": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), nbytes)})
     return stage
+
+
+def wgmma_wait(pending: int) -> None:
+    """Wait until at most ``pending`` asynchronous wgmma groups are in flight."""
+    ir.Operation.create("tile.wgmma_wait", attributes={
+        "pending": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), pending)})
+
+
+def release_after(kt, first, empty, stages: int) -> None:
+    """If kt >= 1, release the stage of iteration kt - 1 (each consumer warp arrives on empty):
+    the delayed release of a ring whose multiply is still in flight one iteration on."""
+    after = arith.CmpIOp(arith.CmpIPredicate.sge, kt, first).result
+    guard = scf.IfOp(after)
+    with ir.InsertionPoint(guard.then_block):
+        stage, _ = _ring(arith.SubIOp(kt, first).result, stages)
+        ir.Operation.create("tile.mbarrier_arrive", operands=[empty, stage])
+        scf.YieldOp([])
 
 
 def _ring(kt, stages: int):

@@ -8,10 +8,16 @@ store); what changes is how the tiles arrive and are multiplied:
                             for each key block kt: wait empty[s], expect the K and V bytes
                             on full[s], start the copy engine on K and V
     consumers:              wait q[0]; for each key block kt: wait full[s];
-                            S = Q·Kᵀ (wgmma, both from shared memory);
+                            S = Q·Kᵀ (wgmma, both from shared memory; it waits for
+                            every wgmma group, the block before's P·V too);
+                            release the block before's stage on empty[s];
                             the stabiliser and the online step on S in registers;
-                            acc = acc·c + P·V (wgmma, P from registers, V from shared memory);
-                            release the stage on empty[s]; then the epilogue and the store
+                            acc = acc·c + P·V (wgmma, P from registers, V from shared
+                            memory), issued and left in flight;
+                            after the loop: wait for the last P·V, release its stage,
+                            then the epilogue and the store
+                            (with three consumer warpgroups P·V completes in its block,
+                            which releases its own stage: no register is left for more)
 
 The stage ring is contraction_hopper's (stage kt % stages, phase kt / stages). Q, K and V
 are placed as the copy engine writes them in its 128-byte swizzle (``tma_layout``), which
@@ -23,21 +29,23 @@ from torch_mlir import ir
 from torch_mlir.dialects import arith, scf
 
 from .common import NoTileLowering, const_index
-from .contraction_hopper import _alloc, _barriers, _ring, fill_stage, specialize
+from .contraction_hopper import _alloc, _barriers, _ring, fill_stage, release_after, specialize, wgmma_wait
 
 _I64 = lambda: ir.IntegerType.get_signless(64)
 
 
 class Shared:
-    """A shared operand of a wgmma inside the loop: ``buffer`` at ``stage``."""
+    """A shared operand of a wgmma inside the loop: ``buffer`` at ``stage``; a wgmma reading
+    it as B is ``asynchronous`` (issued, waited for later) or complete when it returns."""
 
-    def __init__(self, buffer, stage):
-        self.buffer, self.stage = buffer, stage
+    def __init__(self, buffer, stage, asynchronous: bool = False):
+        self.buffer, self.stage, self.asynchronous = buffer, stage, asynchronous
 
 
 def wgmma(a, b: Shared, acc, **flags):
     """acc + a · b by tile.wgmma (a: a register tile, or a Shared read at b's stage)."""
     a_value = a.buffer if isinstance(a, Shared) else a
+    flags["async"] = b.asynchronous
     attrs = {name: ir.UnitAttr.get() for name, on in flags.items() if on}
     return ir.Operation.create("tile.wgmma", results=[acc.type], operands=[a_value, b.buffer, b.stage, acc],
                                attributes=attrs).result
@@ -85,6 +93,9 @@ def build(body, n_blocks, number: dict):
     _check_copied(body, [q_arg] + [arg for arg, _ in sources])
     # consumers: Q has landed; per key block wait for K and V, the online step, release
     turn = _turns if s.pingpong else lambda who, wait: None
+    # P·V left in flight into the next block pays with one or two consumer warpgroups; three have
+    # 152 registers a thread, and there it measured 5-13% slower (docs/benchmarks.md)
+    overlap = s.consumers < 3
     with ir.InsertionPoint(spec.regions[1].blocks.append()):
         ir.Operation.create("tile.mbarrier_wait", operands=[q_bar, zero, zero])
         turn("last", False)  # ping-pong: warpgroup 0 has the first turn (Q·Kᵀ of block 0)
@@ -95,15 +106,23 @@ def build(body, n_blocks, number: dict):
             m, l, acc = loop.inner_iter_args
             stage, parity = _ring(kt, s.stages)
             ir.Operation.create("tile.mbarrier_wait", operands=[full, stage, parity])
+            # Q·Kᵀ, complete when it returns: so is the block before's P·V, whose stage goes back
             scores = wgmma(Shared(sq, stage), Shared(sk, stage), body.constant_tile([s.bm, s.bn], 0.0),
                            transpose_b=True)
+            if overlap:
+                release_after(kt, const_index(1), empty, s.stages)
             turn("all", False)  # the next warpgroup multiplies while this one runs its softmax
             x = body.stabiliser(scores, kt)
-            # a turn spans this block's P·V and the next block's Q·Kᵀ
-            m_new, l_new, acc_new = body.online_step(m, l, acc, x, Shared(sv, stage),
+            # a turn spans this block's P·V and the next block's Q·Kᵀ; with overlap P·V runs on
+            # while the next block's K and V are awaited
+            m_new, l_new, acc_new = body.online_step(m, l, acc, x, Shared(sv, stage, asynchronous=overlap),
                                                      before_pv=lambda: turn("all", True))
-            ir.Operation.create("tile.mbarrier_arrive", operands=[empty, stage])
+            if not overlap:
+                ir.Operation.create("tile.mbarrier_arrive", operands=[empty, stage])
             scf.YieldOp([m_new, l_new, acc_new])
+        if overlap:
+            wgmma_wait(0)  # the last block's P·V
+            release_after(n_blocks, const_index(1), empty, s.stages)
         turn("all", False)
         turn("first", True)  # the turn the last warpgroup passed on comes back to warpgroup 0
         _, l, acc = loop.results

@@ -131,6 +131,9 @@ CASES: dict[str, Case] = {
     "wgmma_attention": Case("examples/attention.ta", WGMMA_FLASH2, ATTENTION_RUNS, targets=SM90),
     "wgmma_attention_d128": Case("examples/attention.ta", WGMMA_FLASH2, ATTENTION_RUNS[:3], fixed={"D": 128},
                                  targets=SM90),
+    # the output tile [bm, 128] wider than the key block (bn=64): the store walks the output's tiling
+    "wgmma_attention_d128_narrow_blocks": Case("examples/attention.ta", "bm=128 bn=64 warps=8 stages=2 consumers=2",
+                                               ATTENTION_RUNS[:3], fixed={"D": 128}, targets=SM90),
     "wgmma_attention_one_consumer": Case("examples/attention.ta", "bm=64 bn=64 warps=4 stages=3 consumers=1",
                                          ATTENTION_RUNS[:3], targets=SM90),
     "wgmma_attention_causal": Case("examples/causal_attention.ta", WGMMA_FLASH2, SQUARE_RUNS, targets=SM90),
@@ -238,6 +241,9 @@ CASES: dict[str, Case] = {
                                       {"P": 1, "M": 64, "N": 64, "H": 2, "G": 4, "E": 8}]),
     # attention stored in einsum order [B, S, H, D]: rows read and stored through [B, S, H*D] views
     "attention_einsum": Case("examples/einsum_attention.ta", FLASH, ATTENTION_RUNS),
+    # key blocks (bn=128) wider than the output tile [bm, 64]
+    "attention_einsum_wide_blocks": Case("examples/einsum_attention.ta", "bm=128 bn=128 warps=8 stages=2",
+                                         ATTENTION_RUNS[:3]),
     "attention_einsum_gqa_causal": Case(
         "param B, H, S, D = 64\nconst G = 4\ninput Q[B, S, H, D] : bf16\ninput K[B, S, H / G, D] : bf16\n"
         "input V[B, S, H / G, D] : bf16\noutput O[B, H, S, D] : bf16\nlet P[b, h, i, j] = softmax[j](sum[e]("

@@ -27,6 +27,7 @@ class PtxasFacts:
     spill_stores: int
     spill_loads: int
     stack_bytes: int
+    wgmma_serialized: bool = False  # ptxas C7514: a wait after every wgmma (a performance loss)
 
     def as_dict(self) -> dict:
         return self.__dict__.copy()
@@ -52,8 +53,9 @@ def parse_ptxas(log: str, kernel: str) -> PtxasFacts:
     end = section.find("entry function '", len(entry))
     section = section if end < 0 else section[:end]
     number = lambda pattern: int(m[1]) if (m := re.search(pattern, section)) else 0
+    serialized = re.search(rf"\(C7514\).*in the function '{re.escape(kernel)}'", log) is not None
     return PtxasFacts(number(r"Used (\d+) registers"), number(r"(\d+) bytes spill stores"),
-                      number(r"(\d+) bytes spill loads"), number(r"(\d+) bytes stack frame"))
+                      number(r"(\d+) bytes spill loads"), number(r"(\d+) bytes stack frame"), serialized)
 
 
 def _include_dirs() -> list[str]:

@@ -70,6 +70,15 @@ class _Lazy:
     op: object            # a tile.load or tile.map, evaluated per element
 
 
+def _reads_whole_tiles(op) -> bool:
+    """Does tile.map ``op`` read only 2-d tiles and global loads (no row vectors in registers),
+    as a store computes them element by element?"""
+    sources = [inner.operation.operands[0] for inner in op.regions[0].blocks[0].operations
+               if inner.operation.name == "tile.elem"]
+    return all(ir.RankedTensorType(v.type).rank == 2 or
+               not isinstance(v.owner, ir.Block) and v.owner.name == "tile.load" for v in sources)
+
+
 class CudaEmitter:
     def __init__(self, fn, aligned: bool = True, target: str = "sm_80"):
         self.fn = fn
@@ -201,6 +210,26 @@ class CudaEmitter:
     op_arith_ceildivsi = lambda self, op: self._index_op(
         op, "({0} + {1} - 1) / {1}".format(*map(self.value, op.operation.operands)))
 
+    _CMP = {0: "==", 1: "!=", 2: "<", 3: "<=", 4: ">", 5: ">="}  # arith.cmpi's signed predicates
+
+    def op_arith_cmpi(self, op):
+        predicate = ir.IntegerAttr(op.attributes["predicate"]).value
+        if predicate not in self._CMP or not isinstance(op.operation.operands[0].type, ir.IndexType):
+            raise TilecError("the CUDA emitter compares indices with eq, ne, slt, sle, sgt or sge")
+        a, b = (self.value(v) for v in op.operation.operands)
+        name = self.fresh("c")
+        self.line(f"const bool {name} = {a} {self._CMP[predicate]} {b};")
+        self.names[op.result] = name
+
+    def op_scf_if(self, op):
+        if op.operation.results or len(op.regions[1].blocks):
+            raise TilecError("the CUDA emitter takes an scf.if without results or else")
+        self.line(f"if ({self.value(op.operation.operands[0])}) {{")
+        self.indent += 1
+        self.block(op.regions[0].blocks[0])
+        self.indent -= 1
+        self.line("}")
+
     def op_tile_program_id(self, op):
         axis = ir.IntegerAttr(op.attributes["axis"]).value
         self._index_op(op, f"(long long)blockIdx.{'xyz'[axis]}")
@@ -261,12 +290,19 @@ class CudaEmitter:
         if cuda_blocked.is_blocked(op.result.type):
             cuda_blocked.materialize(self, op)
             return
+        users = [use.owner for use in op.result.uses]
+        if len(users) == 1 and users[0].name == "tile.store" and _reads_whole_tiles(op):
+            # the epilogue's last map (a conversion, bias, activation) computed where each element is
+            # stored: an up-front bf16 conversion of every accumulator element makes ptxas serialise
+            # an asynchronous wgmma (C7514)
+            self.names[op.result] = _Lazy(op)
+            return
         materialize_map(self, op)
 
     from .cuda_ops import op_tile_async_copy, op_tile_mma, op_tile_store  # noqa: E402
     from .cuda_hopper import (op_tile_mbarrier_alloc, op_tile_mbarrier_arrive, op_tile_mbarrier_expect,  # noqa: E402
                               op_tile_mbarrier_wait, op_tile_tma_copy, op_tile_turn_pass, op_tile_turn_wait,
-                              op_tile_warp_specialize, op_tile_wgmma)
+                              op_tile_warp_specialize, op_tile_wgmma, op_tile_wgmma_wait)
     from .cuda_regs import op_tile_reduce  # noqa: E402
 
     def dims_c(self, dims: list[str]) -> list[str]:

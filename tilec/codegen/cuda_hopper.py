@@ -153,9 +153,15 @@ def op_tile_wgmma(self, op):
             a_at = layout.wgmma_k_offset(a.layout, not ta, kk) * eb >> 4
             self.line(f"{fn}(&{acc.name}[0][0][0], da + {a_at}, db + {b_at});")
     self.line('asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");')
-    self.line('asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");')
+    if "async" not in op.attributes:
+        self.line('asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");')
     self.indent -= 1
     self.line("}")
+
+
+def op_tile_wgmma_wait(self, op):
+    pending = ir.IntegerAttr(op.attributes["pending"]).value
+    self.line(f'asm volatile("wgmma.wait_group.sync.aligned {pending};" ::: "memory");')
 
 
 def _stage_base(self, tile, value, stage_value) -> str:

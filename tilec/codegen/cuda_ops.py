@@ -6,6 +6,7 @@ Methods of CudaEmitter (imported into its class body).
 from torch_mlir import ir
 
 from ..diagnostics import TilecError
+from tilec.dialects.layout import MmaLayout
 from tilec.dialects.tile import register_layout
 
 from .cexpr import CExpr
@@ -257,14 +258,16 @@ def _lane_coordinates(self, tile, which):
 
 def op_tile_store(self, op):
     from . import cuda_blocked
-    from .cuda_regs import Frag
+    from .cuda_regs import Frag, tiling_for
 
     tile = self.value(op.operation.operands[0])
     if isinstance(tile, (cuda_blocked.Blocked, cuda_blocked.BRows)):
         cuda_blocked.store(self, op)
         return
-    if isinstance(tile, Frag):
-        with _Using(self, tile.tiling, self.bk):
+    t = ir.RankedTensorType(op.operation.operands[0].type)
+    if isinstance(tile, Frag) or t.rank == 2 and isinstance(register_layout(t), MmaLayout):
+        # the stored tile's own warp tiling ([bm, head dim] in attention, not the kernel's bn)
+        with _Using(self, tile.tiling if isinstance(tile, Frag) else tiling_for(t), self.bk):
             _store(self, op)
     else:
         _store(self, op)

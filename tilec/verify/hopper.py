@@ -7,7 +7,9 @@ stages     each role uses one stage per iteration, s(t), the same in both roles;
            s(t + S) = s(t) and s(t + d) != s(t) for 0 < d < S, so iteration t is use
            n = t div S of its stage
 order      the producer waits for the stage's release before it expects bytes and copies; the
-           consumers wait for the stage before they read it and release it after their reads
+           consumers wait for the stage before they read it and release it once every wgmma
+           that read it has finished, in the same iteration or d < S iterations later
+           (releases.py: lag, retired, tail, results)
 arrivals   each barrier counts the arrivals one iteration brings (the producer thread's once,
            every consumer warp's once)
 bytes      the bytes the producer expects on full[s] are the bytes its copies bring there
@@ -42,6 +44,7 @@ from tilec.dialects.tile import layout_of, schedule_of
 from tilec.dialects.tile_hopper import wgmma_depth
 
 from . import layouts
+from .releases import release_lag, result_reads, retired, tail_releases, tail_rows
 from .solver import BV, Outcome, prove, structural as _structural
 from .symbolic import Program
 from .turns import check_turns
@@ -75,8 +78,11 @@ def check_ring(p: Program) -> list[tuple[str, str, Outcome, str]]:
     stages = ir.MemRefType(full.type).shape[0]
     # -- stages: one per iteration, shared by both roles, a ring of S -------------------------
     t = z3.Int("t")
-    at = lambda e, x: z3.substitute(e.data["stage"], (pt if e.loop == "producer" else kt, x))
-    ring_ops = [e for e in prod + cons if "stage" in e.data and e.kind != "mma" and not _resident(e)]
+    at_expr = lambda e, expr, x: z3.substitute(expr, (pt if e.loop == "producer" else kt, x))
+    at = lambda e, x: at_expr(e, e.data["stage"], x)
+    releases = [e for e in cons if e.kind == "arrive" and e.data["bar"] == empty]
+    ring_ops = [e for e in prod + cons if "stage" in e.data and e.kind != "mma" and not _resident(e)
+                and e not in releases]
     s0 = at(ring_ops[0], t)
     same = z3.And(*[at(e, t) == s0 for e in ring_ops])
     ring = z3.And(s0 >= 0, s0 < stages, at(ring_ops[0], t + stages) == s0,
@@ -92,11 +98,23 @@ def check_ring(p: Program) -> list[tuple[str, str, Outcome, str]]:
     kinds_c = [(e.kind, e.data.get("bar")) for e in cons if not _resident(e)]
     reads = [i for i, (k, _) in enumerate(kinds_c) if k == "read"]
     waits_c = [i for i, (k, b) in enumerate(kinds_c) if k == "wait" and b == full]
-    releases = [i for i, (k, b) in enumerate(kinds_c) if k == "arrive" and b == empty]
-    ok = reads and waits_c and waits_c[0] < reads[0] and releases and releases[0] > reads[-1]
-    add("races", "the consumers wait for the stage (full) before they read it and release it (empty) after "
-        "their last read", _structural(bool(ok), "a consumer reads a stage before its wait, or releases it "
-                                                 "before its last read"))
+    add("races", "the consumers wait for the stage (full) before they read it",
+        _structural(bool(reads and waits_c and waits_c[0] < reads[0]), "a consumer reads a stage before its wait"))
+    lag = release_lag(releases[0], at_expr, lambda x: at(ring_ops[0], x), stages, t) if releases else None
+    add("pipeline", f"the consumers release, at iteration t >= d, the stage of iteration t - d, for one d < {stages}",
+        _structural(lag is not None, "no release, or one of a stage no iteration t - d (d < stages) used"
+                    if not releases else "the release's stage or guard is not s(t - d) from t = d, for any d < stages"))
+    if lag is not None:
+        ok, why = retired(cons, releases[0], lag)
+        add("races", "every wgmma that read a stage has finished when the stage is released", _structural(ok, why))
+        loop_end = max(p.events.index(e) for e in cons) + 1
+        for check, outcome in tail_rows(tail_releases(p.events, loop_end, empty), lag, lambda x: at(ring_ops[0], x),
+                                        c_ub, p.assumptions):
+            add("pipeline", check, outcome)
+    consumer_region = next(op for op in p.fn.entry_block.operations if op.operation.name == "tile.warp_specialize")
+    ok, why = result_reads(consumer_region.regions[1].blocks[0])
+    add("races", "an asynchronous wgmma's result is read only by wgmmas until a wgmma_wait {pending = 0} retires it",
+        _structural(ok, why))
     filled = {e.data["dst"] for e in copies}
     read_bufs = {e.data["buffer"] for e in cons if e.kind == "read" and not _resident(e)}
     add("pipeline", "every tile the consumers read is one the producer copies onto full",

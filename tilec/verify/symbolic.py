@@ -4,7 +4,9 @@ The function body is walked once; each scf.for body once, with its induction var
 fresh symbol bounded by the loop's range. What the properties need is recorded as events
 in program order: copies (source, offsets, destination buffer, stage), commits, waits,
 barriers, shared reads, the mma, the epilogue and the store; in a warp-specialised kernel
-also the mbarrier waits, expects and arrives of each role, the producer's loop "producer".
+also the mbarrier waits, expects and arrives of each role, the producer's loop "producer",
+and the waits for asynchronous wgmma groups ("mma_wait"). An event inside an scf.if
+carries its condition as "guard".
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ _INDEX = {"arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "a
           "arith.divsi": lambda a, b: a / b, "arith.floordivsi": lambda a, b: a / b,
           "arith.remsi": lambda a, b: a % b, "arith.ceildivsi": lambda a, b: (a + b - 1) / b,
           "arith.minsi": lambda a, b: z3.If(a < b, a, b), "arith.maxsi": lambda a, b: z3.If(a > b, a, b)}
+_CMPI = {0: lambda a, b: a == b, 1: lambda a, b: a != b, 2: lambda a, b: a < b, 3: lambda a, b: a <= b,
+         4: lambda a, b: a > b, 5: lambda a, b: a >= b}
 
 
 @dataclass
@@ -106,6 +110,19 @@ def _block(p: Program, block, loop: str, grid) -> None:
         get = lambda v: p.values.get(v)
         if name in _INDEX:
             p.values[op.result] = _INDEX[name](get(operands[0]), get(operands[1]))
+        elif name == "arith.cmpi":
+            p.values[op.result] = _CMPI[ir.IntegerAttr(op.attributes["predicate"]).value](
+                get(operands[0]), get(operands[1]))
+        elif name == "scf.if":  # events of the then-block happen where the condition holds
+            if op.operation.results or len(op.regions[1].blocks):
+                raise ValueError("an scf.if with results or an else block")
+            first = len(p.events)
+            _block(p, op.regions[0].blocks[0], loop, grid)
+            for event in p.events[first:]:
+                event.data["guard"] = z3.And(get(operands[0]), event.data.get("guard", True))
+        elif name == "tile.wgmma_wait":
+            p.events.append(Event("mma_wait", loop, op, {"pending": ir.IntegerAttr(op.attributes["pending"]).value,
+                                                         "role": p.role}))
         elif name == "arith.constant":
             attr = op.attributes["value"]
             p.values[op.result] = z3.IntVal(ir.IntegerAttr(attr).value) if isinstance(attr, ir.IntegerAttr) \
@@ -183,7 +200,9 @@ def _block(p: Program, block, loop: str, grid) -> None:
                 p.events.append(Event("read", loop, op, {"buffer": buf, "stage": at(buf), "role": p.role}))
             a_value = get(a) if registers else ("smem", a, at(a), "transpose_a" in op.attributes)
             p.events.append(Event("mma", loop, op, {"a": a_value, "b": ("smem", b, at(b), "transpose_b" in op.attributes),
-                                                    "acc": get(acc)}))
+                                                    "acc": get(acc), "async": "async" in op.attributes}))
+            if "async" not in op.attributes:  # complete when it returns: it waits for every group
+                p.events.append(Event("mma_wait", loop, op, {"pending": 0, "role": p.role}))
             p.values[op.result] = ("mma", op)
             if loop == "main" and "mma" in [e.kind for e in p.events[:-1] if e.loop == "main"]:
                 p.events[-1].data["second"] = True

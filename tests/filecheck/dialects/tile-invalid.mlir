@@ -243,3 +243,11 @@ func.func @warp_specialize_registers() {
   }) {producer_registers = 20 : i64, consumer_registers = 232 : i64} : () -> ()
   return
 }
+
+// -----
+
+func.func @wgmma_wait_negative() {
+  // expected-error @+1 {{'tile.wgmma_wait' op pending must be at least 0}}
+  "tile.wgmma_wait"() {pending = -1 : i64} : () -> ()
+  return
+}

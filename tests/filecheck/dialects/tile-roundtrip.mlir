@@ -88,6 +88,10 @@ func.func @warp_specialized(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %s: inde
       "tile.yield"(%one) : (bf16) -> ()
     }) : () -> tensor<128x64xbf16>
     %e = "tile.wgmma"(%pl, %sb, %s, %d) : (tensor<128x64xbf16>, memref<4x64x256xbf16, 3>, index, tensor<128x256xf32>) -> tensor<128x256xf32>
+    // CHECK: "tile.wgmma"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {async} : (memref<4x128x64xbf16, 3>, memref<4x64x256xbf16, 3>, index, tensor<128x256xf32>) -> tensor<128x256xf32>
+    %f = "tile.wgmma"(%sa, %sb, %s, %e) {async} : (memref<4x128x64xbf16, 3>, memref<4x64x256xbf16, 3>, index, tensor<128x256xf32>) -> tensor<128x256xf32>
+    // CHECK: "tile.wgmma_wait"() {pending = 1 : i64} : () -> ()
+    "tile.wgmma_wait"() {pending = 1 : i64} : () -> ()
     // CHECK: "tile.turn_pass"() {who = "all"} : () -> ()
     "tile.turn_pass"() {who = "all"} : () -> ()
     // CHECK: "tile.turn_wait"() {who = "first"} : () -> ()

@@ -1,0 +1,161 @@
+"""The consumers' release of a ring stage, and their reads of asynchronous wgmma results.
+
+A consumer iteration t may release the stage of an earlier iteration t - d (a release d
+iterations late, under the guard t >= d), so that its multiply can still be in flight
+when the iteration ends. For every iteration and trip count:
+
+lag        the release at iteration t is the stage s(t - d) exactly when t >= d, for one
+           d < S (a later one would wait for itself: the producer's t needs the release of
+           t - S, which would come at the consumers' t - S + d >= t)
+retired    every wgmma that read that stage has finished when it is released: a synchronous
+           one when it returns; an asynchronous one when a wgmma_wait {pending = P} of the
+           releasing iteration, before the release, has at least P groups issued after it
+           (wgmma groups retire in order, so at most the P latest are then in flight)
+tail       the last d iterations' stages are released after the loop, each where the loop
+           ran that iteration, after every group retired: each use of a stage is released once
+results    an asynchronous wgmma's result (also carried round a loop, and past it) is taken
+           only as the accumulator of another asynchronous wgmma until a wait for every
+           group (wgmma_wait {pending = 0}, or a synchronous wgmma) in the same block
+
+These are the facts the ring's order and deadlock rows of hopper.py rest on when the
+multiply is asynchronous.
+"""
+
+from __future__ import annotations
+
+import z3
+from torch_mlir import ir
+
+from .solver import prove, structural
+
+TRUE = z3.BoolVal(True)
+
+
+def release_lag(release, at, stage_of, stages: int, t) -> int | None:
+    """The d < stages for which ``release`` (an event of the consumers' loop) releases the stage
+    of iteration t - d exactly when t >= d; None when there is none."""
+    guard = at(release, release.data.get("guard", TRUE), t)
+    for d in range(stages):
+        claim = z3.And(guard == (t >= d), z3.Implies(t >= d, at(release, release.data["stage"], t) == stage_of(t - d)))
+        if prove(claim, [t >= 0]).verdict == "proved":
+            return d
+    return None
+
+
+def retired(loop_events: list, release, lag: int) -> tuple[bool, str]:
+    """Has every wgmma that read the released iteration's stage finished at ``release``?"""
+    reads = [i for i, e in enumerate(loop_events) if e.kind == "read" and ir.MemRefType(e.data["buffer"].type).shape[0] > 1]
+    mmas = {e.op: i for i, e in enumerate(loop_events) if e.kind == "mma"}
+    at = loop_events.index(release)
+    if not reads:
+        return True, ""
+    readers = [loop_events[i].op for i in reads]
+    groups = [i for i, e in enumerate(loop_events) if e.kind == "mma" and e.data.get("async")]
+    last_async = max((mmas[op] for op in readers if mmas[op] in groups), default=None)
+    if lag == 0 and max(reads) > at:
+        return False, "the stage is released before the iteration's last read of it"
+    if last_async is None:
+        return True, ""
+    waits = [i for i, e in enumerate(loop_events[:at]) if e.kind == "mma_wait"]
+    if not waits:
+        return False, "no wgmma_wait before the release: the asynchronous wgmma may still read the stage"
+    wait = waits[-1]
+    if lag == 0:
+        after = sum(1 for g in groups if last_async < g < wait) if last_async < wait else -1
+    else:
+        after = sum(1 for g in groups if g > last_async) + (lag - 1) * len(groups) + sum(1 for g in groups if g < wait)
+    pending = loop_events[wait].data["pending"]
+    if after < pending:
+        return False, (f"wgmma_wait {{pending = {pending}}} leaves the group that read the stage in flight "
+                       f"({max(after, 0)} group(s) issued after it)")
+    return True, ""
+
+
+def tail_rows(tail: list, lag: int, stage_of, nk, assumptions) -> list:
+    """(check, Outcome) rows: the releases after the loop are the last ``lag`` iterations'."""
+    check = f"the last {lag} iteration(s)' stages are released after the loop, once every group retired"
+    if len(tail) != lag:
+        return [(check, structural(False, f"{len(tail)} releases after the loop; the loop leaves {lag} unreleased"))]
+    rows = []
+    for j, (release, ok) in enumerate(tail):
+        u = nk - lag + j
+        guard = release.data.get("guard", TRUE)
+        claim = z3.And(guard == (u >= 0), z3.Implies(u >= 0, release.data["stage"] == stage_of(u)))
+        outcome = prove(claim, assumptions) if ok else structural(False, "a release after the loop comes before a "
+                                                                         "wgmma_wait {pending = 0}")
+        rows.append((check, outcome))
+    return rows or [(check, structural(True, ""))]
+
+
+def tail_releases(events: list, loop_end: int, empty) -> list:
+    """(release, after a wgmma_wait {pending = 0}) for the consumers' releases after their loop."""
+    out, drained = [], False
+    for e in events[loop_end:]:
+        if e.data.get("role") != "consumer":
+            continue
+        if e.kind == "mma_wait":
+            drained = e.data["pending"] == 0
+        elif e.kind == "mma":
+            drained = drained and not e.data.get("async")
+        elif e.kind == "arrive" and e.data["bar"] == empty:
+            out.append((e, drained))
+    return out
+
+
+def result_reads(region_block) -> tuple[bool, str]:
+    """Is every asynchronous wgmma result of the consumers' region read only as the section says?"""
+    for op in _walk(region_block):
+        if op.operation.name == "tile.wgmma" and "async" in op.attributes:
+            ok, why = _read_after_drain(op.result, op.operation)
+            if not ok:
+                return False, why
+    return True, ""
+
+
+def _drains(op) -> bool:
+    """Does ``op`` wait for every wgmma group (a wgmma_wait {pending = 0}, a synchronous wgmma)?"""
+    if op.name == "tile.wgmma_wait":
+        return ir.IntegerAttr(op.attributes["pending"]).value == 0
+    return op.name == "tile.wgmma" and "async" not in op.attributes
+
+
+def _read_after_drain(value, after, drained: bool = False) -> tuple[bool, str]:
+    """Walk the ops of ``value``'s block after ``after`` (None: from the start): each read of it
+    is the accumulator of an asynchronous wgmma, a yield carrying it round a loop (followed
+    into the next iteration and past the loop), or comes after a wait for every group."""
+    block = after.block if after is not None else value.owner
+    ops = [o.operation for o in block.operations]
+    for op in ops[ops.index(after) + 1 if after is not None else 0:]:
+        uses = [u for u in value.uses if u.owner.operation == op or u.owner.operation in list(_nested(op))]
+        for use in uses:
+            user = use.owner.operation
+            if user.name == "tile.wgmma" and "async" in user.attributes and use.operand_number == 3 and user == op:
+                continue
+            if user.name == "scf.yield" and user.parent.name == "scf.for" and user == op:
+                loop = user.parent.operation
+                carried = list(loop.regions[0].blocks[0].arguments)[1 + use.operand_number]
+                for v, start in ((carried, None), (loop.results[use.operand_number], loop)):
+                    ok, why = _read_after_drain(v, start)
+                    if not ok:
+                        return ok, why
+                continue
+            if not drained:
+                return False, f"'{user.name}' reads an asynchronous wgmma's result before a wgmma_wait retires it"
+        drained = drained or _drains(op)
+    return True, ""
+
+
+def _nested(op):
+    for region in op.operation.regions:
+        for block in region.blocks:
+            for inner in block.operations:
+                yield inner.operation
+                yield from _nested(inner)
+
+
+def _walk(block):
+    for op in block.operations:
+        yield op
+        for region in op.operation.regions:
+            for inner in region.blocks:
+                yield from _walk(inner)
