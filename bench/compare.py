@@ -1,0 +1,96 @@
+"""A/B timing of two builds of the same kernels (on the GPU host; no MLIR).
+
+    PYTHONPATH=. python bench/compare.py attention bench/out/attention-base bench/out/attention --out ab.json
+
+Runs each schedule present in both folders, at each shape, alternating the two builds in
+rounds (each round: both timed as bench/gemm.py times one kernel, L2 flushed, median of
+``--reps``), and reports the median of the per-round B/A speed ratios with their spread.
+The GPU's clock drifts by more than the differences worth knowing between two whole
+benchmark runs; alternating within one run and taking the median across rounds does not
+let that drift fall on one side.
+"""
+
+import argparse
+import datetime
+import glob
+import json
+import os
+import statistics
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(__file__))
+from gemm import bench  # noqa: E402
+
+from tilec.runtime import load  # noqa: E402
+
+SHAPES = {
+    "gemm": [(4096, 4096, 4096), (8192, 8192, 8192), (2048, 2048, 2048)],
+    "attention": [(4096, 64), (4096, 128), (16384, 128)],   # (S, D) at B * H = 16 * 16 * 4096 / S
+}
+
+
+def _inputs(kind: str, shape, causal: bool):
+    torch.manual_seed(0)
+    if kind == "gemm":
+        m, n, k = shape
+        return [torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
+                torch.randn(k, n, device="cuda", dtype=torch.bfloat16)], 2.0 * m * n * k
+    s, d = shape
+    bh = 16 * 16 * 4096 // s
+    q, k, v = (torch.randn(bh // 16, 16, s, d, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+    return [q, k, v], 4.0 * bh * s * s * d * (0.5 if causal else 1.0)
+
+
+def _pairs(kind: str, a_dir: str, b_dir: str) -> dict:
+    """(file name -> (A kernel, B kernel)) for the packages both folders hold, same schedule."""
+    pairs = {}
+    for path in sorted(glob.glob(f"{b_dir}/*.tkp")):
+        name = os.path.basename(path)
+        other = os.path.join(a_dir, name)
+        if not os.path.exists(other) or not (name.startswith(kind) or name.startswith("causal_" + kind)):
+            continue
+        a, b = load(other, register_op=False), load(path, register_op=False)
+        if a.package.manifest["schedule"] == b.package.manifest["schedule"]:
+            pairs[name] = (a, b)
+    return pairs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("kind", choices=sorted(SHAPES))
+    parser.add_argument("a")
+    parser.add_argument("b")
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--reps", type=int, default=10)
+    parser.add_argument("--out", default="bench/out/compare.json")
+    args = parser.parse_args()
+    rows = []
+    for name, (a, b) in _pairs(args.kind, args.a, args.b).items():
+        for shape in SHAPES[args.kind]:
+            if args.kind == "attention" and f"_d{shape[1]}_" not in name:
+                continue
+            inputs, flops = _inputs(args.kind, shape, name.startswith("causal"))
+            ratios, speeds = [], {"a": [], "b": []}
+            for _ in range(args.rounds):
+                ta = bench(lambda: a(*inputs), args.reps)
+                tb = bench(lambda: b(*inputs), args.reps)
+                ratios.append(ta / tb)
+                speeds["a"].append(flops / ta / 1e9)
+                speeds["b"].append(flops / tb / 1e9)
+            row = {"package": name, "schedule": b.package.manifest["schedule"], "shape": list(shape),
+                   "a_tflops": statistics.median(speeds["a"]), "b_tflops": statistics.median(speeds["b"]),
+                   "b_over_a": statistics.median(ratios), "b_over_a_min": min(ratios), "b_over_a_max": max(ratios)}
+            rows.append(row)
+            print(f"{name} {shape}: A {row['a_tflops']:.0f}, B {row['b_tflops']:.0f} TFLOP/s, B/A "
+                  f"{row['b_over_a']:.3f} (rounds {row['b_over_a_min']:.3f}-{row['b_over_a_max']:.3f})", flush=True)
+    result = {"gpu": torch.cuda.get_device_name(), "date": datetime.date.today().isoformat(), "a": args.a,
+              "b": args.b, "rounds": args.rounds, "reps": args.reps, "results": rows}
+    os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
+    with open(args.out, "w") as handle:
+        json.dump(result, handle, indent=2)
+
+
+if __name__ == "__main__":
+    main()
