@@ -2,6 +2,7 @@
 without a GPU (the maps themselves run in tests/gpu/test_gpu_tensor_map.py)."""
 
 import pytest
+import torch
 
 from tilec.runtime.tensor_map import TensorMapError, tiled_arguments
 
@@ -28,3 +29,18 @@ def test_the_driver_gets_dims_innermost_first_and_byte_strides():
 def test_what_the_copy_engine_cannot_describe_is_refused_by_rule(shape, strides, dtype, box, swizzle, rule):
     with pytest.raises(TensorMapError, match=rule):
         tiled_arguments(shape, strides, dtype, box, swizzle)
+
+
+def test_a_row_view_is_mapped_on_the_same_memory():
+    """Q stored [B, S, H, D], read as [B, S, H*D]: the map is the view's; a tensor whose strides
+    do not give that view (a transposed one) is refused with what to pass instead."""
+    from tilec.runtime.launch import mapped_tensor
+
+    q = torch.zeros(2, 5, 3, 64, dtype=torch.bfloat16)
+    entry = {"arg": "Q", "box": [1, 64, 64], "swizzle": 128, "view": ["B", "S", ["*", "H", "D"]]}
+    env = {"B": 2, "S": 5, "H": 3, "D": 64}
+    view = mapped_tensor(q, entry, env)
+    assert view.shape == (2, 5, 192) and view.data_ptr() == q.data_ptr()
+    assert mapped_tensor(q, {"arg": "Q", "box": [1, 1, 64, 64], "swizzle": 128}, env) is q
+    with pytest.raises(TensorMapError, match="pass a contiguous tensor"):
+        mapped_tensor(q.transpose(1, 2).contiguous().transpose(1, 2), entry, env)

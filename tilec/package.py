@@ -92,6 +92,18 @@ def verify_build(module, tiled, name: str, text: str, schedule: str, targets: tu
     return report
 
 
+def _view(args, sig, name: str) -> dict:
+    """{"view": dims} when the kernel reads input ``name`` through a row-major view of other
+    dims than its own (views.py: [B, S, H, D] as [B, S, H*D]); the runtime builds the tensor
+    map on that view."""
+    for role, arg, dims in args:
+        if arg == name and role != "param":
+            view = [parse_dim(d) for d in dims]
+            own = [str(d) for d in _spec_of(sig, role, name).dims]
+            return {} if [str(d) for d in view] == own else {"view": [dim_tree(d) for d in view]}
+    return {}
+
+
 def package_build(tiled, source_name: str, text: str, targets: tuple = ("sm_80", "sm_90a"),
                   compiler: str = "nvrtc") -> tuple[dict, dict]:
     """(manifest, files) of the package of a TileBuild (in its context); ``text`` is the
@@ -112,7 +124,8 @@ def package_build(tiled, source_name: str, text: str, targets: tuple = ("sm_80",
                   "dtype": _DTYPE_NAMES[str(_spec_of(sig, role, name).dtype)] if role != "param" else "index",
                   "dims": [dim_tree(d) for d in _spec_of(sig, role, name).dims] if role != "param" else []}
                  for role, name, _ in kernel.args],
-        "tensor_maps": [{"arg": arg, "box": list(box), "swizzle": swizzle} for arg, box, swizzle in kernel.tensor_maps],
+        "tensor_maps": [{"arg": arg, "box": list(box), "swizzle": swizzle, **_view(kernel.args, sig, arg)}
+                        for arg, box, swizzle in kernel.tensor_maps],
         "targets": {}, "ptxas": {},
     }
     for target in targets:

@@ -21,14 +21,15 @@ store); what changes is how the tiles arrive and are multiplied:
 
 The stage ring is contraction_hopper's (stage kt % stages, phase kt / stages). Q, K and V
 are placed as the copy engine writes them in its 128-byte swizzle (``tma_layout``), which
-is what the wgmma descriptors describe. The copy engine zero-fills keys past the end of the
+is what the wgmma descriptors describe. Q, K and V stored [B, S, H, D] are copied from their
+row-major views [B, S, H*D] (views.py), a box at columns h*D..: the tensor maps are the views'. The copy engine zero-fills keys past the end of the
 sequence; the stabiliser masks them to -inf as on sm_80.
 """
 
 from torch_mlir import ir
 from torch_mlir.dialects import arith, scf
 
-from .common import NoTileLowering, const_index
+from .common import const_index
 from .contraction_hopper import _alloc, _barriers, _ring, fill_stage, release_after, specialize, wgmma_wait
 
 _I64 = lambda: ir.IntegerType.get_signless(64)
@@ -49,14 +50,6 @@ def wgmma(a, b: Shared, acc, **flags):
     attrs = {name: ir.UnitAttr.get() for name, on in flags.items() if on}
     return ir.Operation.create("tile.wgmma", results=[acc.type], operands=[a_value, b.buffer, b.stage, acc],
                                attributes=attrs).result
-
-
-def _check_copied(body, args) -> None:
-    """What the warp-specialised attention kernel does not take (yet): a tile the copy engine
-    would have to read through a merged row view."""
-    if any(arg in body.views.merged for arg in args):
-        raise NoTileLowering("a warp-specialised attention kernel (consumers > 0) copies Q, K and V in their "
-                             "own dims ([..., rows, head dim] last); a [B, S, H, D] layout needs consumers=0")
 
 
 def build(body, n_blocks, number: dict):
@@ -90,7 +83,6 @@ def build(body, n_blocks, number: dict):
             for (arg, offsets), buf in zip(sources, (sk, sv)):
                 ir.Operation.create("tile.tma_copy", operands=[arg, *offsets, buf, stage, full])
             scf.YieldOp([])
-    _check_copied(body, [q_arg] + [arg for arg, _ in sources])
     # consumers: Q has landed; per key block wait for K and V, the online step, release
     turn = _turns if s.pingpong else lambda who, wait: None
     # P·V left in flight into the next block pays with one or two consumer warpgroups; three have

@@ -250,6 +250,16 @@ CASES: dict[str, Case] = {
         "Q[b, i, h, e] * K[b, j, h / G, e]) * rsqrt(D) where j <= i else -inf)\n"
         "O[b, h, i, d] = sum[j](P[b, h, i, j] * V[b, j, h / G, d])\n", FLASH,
         [{"B": 2, "H": 8, "S": 97}, {"B": 1, "H": 4, "S": 1}]),
+    # the same on sm_90a: the copy engine reads boxes of the [B, S, H*D] views
+    "wgmma_attention_einsum": Case("examples/einsum_attention.ta", WGMMA_FLASH2, ATTENTION_RUNS, targets=SM90),
+    "wgmma_attention_einsum_d128": Case("examples/einsum_attention.ta", "bm=128 bn=64 warps=8 stages=2 consumers=2",
+                                        ATTENTION_RUNS[:3], fixed={"D": 128}, targets=SM90),
+    "wgmma_attention_einsum_gqa_causal": Case(
+        "param B, H, S, D = 64\nconst G = 4\ninput Q[B, S, H, D] : bf16\ninput K[B, S, H / G, D] : bf16\n"
+        "input V[B, S, H / G, D] : bf16\noutput O[B, H, S, D] : bf16\nlet P[b, h, i, j] = softmax[j](sum[e]("
+        "Q[b, i, h, e] * K[b, j, h / G, e]) * rsqrt(D) where j <= i else -inf)\n"
+        "O[b, h, i, d] = sum[j](P[b, h, i, j] * V[b, j, h / G, d])\n", WGMMA_FLASH2,
+        [{"B": 2, "H": 8, "S": 97}, {"B": 1, "H": 4, "S": 1}], targets=SM90),
     "attention_mqa_bias": Case(
         "param B, H = 4, S = 128, T, D = 32\ninput Q[B, S, H, D] : f16\ninput K[B, T, D] : f16\n"
         "input V[B, T, D] : f16\ninput bias[H] : f32\noutput O[B, S, H, D] : f16\nO[b, i, h, d] = sum[j](softmax[j]("

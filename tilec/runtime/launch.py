@@ -45,6 +45,22 @@ def _aligned(inputs) -> bool:
                for t in inputs)
 
 
+def mapped_tensor(tensor, entry: dict, env: dict):
+    """The tensor a tensor map of the manifest describes: the argument itself, or its row-major
+    view (``view``: dims, an input stored [B, S, H, D] read as [B, S, H*D])."""
+    from .tensor_map import TensorMapError
+
+    if "view" not in entry:
+        return tensor
+    shape = [evaluate_dim(d, env) for d in entry["view"]]
+    try:
+        return tensor.view(shape)
+    except RuntimeError:
+        raise TensorMapError(f"its rows are read as the row-major view {shape} of its {list(tensor.shape)} "
+                             f"elements, which these strides {list(tensor.stride())} do not allow (pass a "
+                             f"contiguous tensor)") from None
+
+
 def launch(kernel, device, inputs, outputs, env) -> None:
     from cuda.bindings import driver
 
@@ -66,7 +82,7 @@ def launch(kernel, device, inputs, outputs, env) -> None:
     for entry in m.get("tensor_maps", []):  # by value, after the other arguments
         from .tensor_map import TensorMapError, tensor_map
         try:
-            values.append(tensor_map(tensors[entry["arg"]], entry["box"], entry["swizzle"]))
+            values.append(tensor_map(mapped_tensor(tensors[entry["arg"]], entry, env), entry["box"], entry["swizzle"]))
         except TensorMapError as err:
             raise TensorMapError(f"{kernel.name} reads {entry['arg']} with the copy engine: {err} (compile with "
                                  f"consumers=0 for any row length)") from None
