@@ -1,11 +1,11 @@
 """Launch one kernel package a few times on the GPU (for a profiler to attach to).
 
-    PYTHONPATH=. python bench/profile.py attention PACKAGE.tkp [--s 4096 --d 128]
-    PYTHONPATH=. python bench/profile.py gemm PACKAGE.tkp [--mnk 4096,4096,4096]
+    PYTHONPATH=. python bench/profile_kernel.py attention PACKAGE.tkp [--s 4096 --d 128]
+    PYTHONPATH=. python bench/profile_kernel.py gemm PACKAGE.tkp [--mnk 4096,4096,4096]
 
 With Nsight Compute, for example:
     ncu -k regex:^gemm --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats \\
-        python bench/profile.py gemm bench/out/gemm/gemm_8.tkp
+        python bench/profile_kernel.py gemm bench/out/gemm/gemm_8.tkp
 """
 
 import argparse
