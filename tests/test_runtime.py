@@ -13,7 +13,7 @@ from conftest import EXAMPLES
 
 
 def test_runtime_imports_neither_mlir_nor_z3_nor_the_compiler():
-    code = ("import sys, tilec.runtime; bad = [m for m in sys.modules if m.startswith(('torch_mlir', 'z3', "
+    code = ("import sys, tilec.runtime, tilec.runtime.kernel, tilec.runtime.measure; bad = [m for m in sys.modules if m.startswith(('torch_mlir', 'z3', "
             "'lark', 'tilec.dialects', 'tilec.passes', 'tilec.frontend', 'tilec.codegen'))]; print(bad)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr

@@ -116,6 +116,22 @@ def _parser() -> argparse.ArgumentParser:
     layout.add_argument("--png", metavar="FILE", help="also draw every element coloured by its bank")
     layout.set_defaults(func="tilec.commands:layout_command")
 
+    tune = sub.add_parser("tune", parents=[common],
+                          help="rank a spec's schedules (cost model), write candidates to measure, import measurements")
+    tune.add_argument("spec", metavar="SPEC.ta", nargs="?")
+    tune.add_argument("--shape", type=_shapes, action="append", default=[], metavar="N=64,...",
+                      help="the sizes to tune for (every size parameter)")
+    tune.add_argument("--target", choices=["sm_80", "sm_90a"], default="sm_90a")
+    tune.add_argument("--gpu", default="h200", help="the GPU whose rates the cost model uses (default: h200)")
+    tune.add_argument("--top", type=int, default=30, help="how many of the model's best to list or emit")
+    tune.add_argument("--emit-candidates", metavar="DIR",
+                      help="compile the top candidates into DIR (packages and candidates.json) for a GPU host")
+    tune.add_argument("--import", dest="import_", metavar="RESULTS.json",
+                      help="record the measurements of 'python -m tilec.runtime.measure' in the tuning database")
+    tune.add_argument("--db", metavar="FILE", help="the tuning database (default: $TILEC_TUNING_DB or "
+                                                   "~/.cache/tilec/tuning.sqlite)")
+    tune.set_defaults(func="tilec.tune.command:tune_command")
+
     fuzz = sub.add_parser("fuzz", parents=[common],
                           help="run random valid specs through the stages against an independent reference")
     fuzz.add_argument("--count", type=int, default=100, metavar="N", help="how many cases (default: 100)")

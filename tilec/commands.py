@@ -66,6 +66,8 @@ def compile_command(args) -> int:
         from .package import build
 
         targets = _targets(args)
+        if not args.schedule and len(targets) == 1:
+            args.schedule = _tuned(args.specs[0], _merged(args.shape), targets[0])
         manifest = build(args.specs[0], args.output, _schedule(args), targets, args.compiler,
                          not args.no_cache, verify=args.verify, shapes=_merged(args.shape),
                          on_report=_print_report)
@@ -157,6 +159,25 @@ def run_command(args) -> int:
             line += f"  | {args.stage} vs oracle: {result}"
         print(line)
     return 0 if ok else 1
+
+
+def _tuned(spec: str, shapes: dict, target: str) -> str | None:
+    """The fastest measured schedule of the tuning database for this spec, these shapes and
+    ``target`` (tilec tune), or None; said on stdout when used."""
+    import sqlite3
+
+    from .frontend import read_spec
+    from .tune.db import TuningDB
+
+    try:
+        best = TuningDB().best(read_spec(spec), shapes, target)
+    except (sqlite3.Error, OSError) as err:
+        print(f"note: the tuning database could not be read ({err}); using the default schedule")
+        return None
+    if best is None:
+        return None
+    print(f"{spec}: schedule {best['schedule']} from the tuning database ({best['median_ms']:.4f} ms on {best['gpu']})")
+    return best["schedule"]
 
 
 def _targets(args) -> tuple:

@@ -1,0 +1,124 @@
+"""Schedule search without a GPU: the space is pruned with reasons, the cost model ranks what
+the IR says (wave quantisation, a causal grid's imbalance, the instruction family), the
+tuning database keeps measurements safely under concurrent writers, and ``tilec compile``
+builds the measured best; the GPU side (tilec.runtime.measure) is exercised in tests/gpu."""
+
+import json
+import multiprocessing
+
+import pytest
+from torch_mlir import ir
+
+from conftest import EXAMPLES
+from tilec import dialects
+from tilec.driver import build_tile
+from tilec.frontend import load_spec
+from tilec.tune.db import TuningDB, import_results
+from tilec.tune.gpus import gpu_named
+from tilec.tune.model import estimate
+from tilec.tune.space import rank
+
+H200 = gpu_named("h200")
+WS = "bm=128 bn=256 bk=64 warps=8 stages=4 consumers=2"
+
+
+def _estimate(example: str, shapes: dict, schedule: str):
+    with dialects.context(), ir.Location.unknown():
+        build = build_tile(load_spec(str(EXAMPLES / f"{example}.ta")), shapes, schedule)
+        return estimate(build.tile, dict(shapes, **build.fixed), H200)
+
+
+def test_one_tile_more_than_the_sms_costs_a_whole_wave():
+    """132 tiles of 128x256 fill the H200's 132 SMs once; 133 need a second wave."""
+    one = _estimate("gemm", {"M": 128 * 12, "N": 256 * 11, "K": 4096}, WS)
+    two = _estimate("gemm", {"M": 128 * 19, "N": 256 * 7, "K": 4096}, WS)  # 133 tiles
+    assert (one.ctas, two.ctas) == (132, 133)
+    assert 1.9 < two.seconds / one.seconds < 2.1
+
+
+def test_wgmma_outranks_mma_sync_and_the_causal_grid_does_half_the_work():
+    gemm = {"M": 4096, "N": 4096, "K": 4096}
+    assert _estimate("gemm", gemm, WS).seconds < _estimate("gemm", gemm, "bm=128 bn=128 bk=32 warps=8 stages=4").seconds
+    shapes, flash = {"B": 8, "H": 16, "S": 4096, "D": 128}, "bm=128 bn=128 warps=8 stages=2 consumers=2"
+    causal = _estimate("causal_attention", shapes, flash)
+    full = _estimate("attention", dict(shapes, T=4096), flash)
+    assert 0.45 < causal.seconds / full.seconds < 0.6 and 0.45 < causal.flops / full.flops < 0.55
+
+
+def test_the_space_is_pruned_with_reasons_and_ranked():
+    with dialects.context(), ir.Location.unknown():
+        legal, illegal = rank(load_spec(str(EXAMPLES / "gemm.ta")), {"M": 4096, "N": 4096, "K": 4096}, "sm_90a", H200)
+    assert len(legal) > 30 and illegal
+    assert all("cannot build" in why for why in illegal.values())
+    times = [c.estimate.seconds for c in legal]
+    assert times == sorted(times) and "consumers=2" in legal[0].schedule
+
+
+def test_the_database_keeps_the_fastest_and_takes_concurrent_writers(tmp_path):
+    path = tmp_path / "tuning.sqlite"
+    db = TuningDB(path)
+    shapes = {"M": 64}
+    db.add("spec", shapes, "sm_90a", "H200", [{"schedule": "a", "median_ms": 2.0}, {"schedule": "b", "median_ms": 1.0,
+                                                                                       "spread": 0.02}], "2026-12-01")
+    assert db.best("spec", shapes, "sm_90a")["schedule"] == "b"
+    assert db.best("spec", {"M": 65}, "sm_90a") is None and db.best("other", shapes, "sm_90a") is None
+    with multiprocessing.get_context("spawn").Pool(4) as pool:
+        pool.starmap(_write, [(str(path), w) for w in range(4)])
+    assert len(db.rows("spec", shapes, "sm_90a")) == 2 + 4 * 50
+
+
+def _write(path: str, writer: int) -> None:
+    db = TuningDB(path)
+    for n in range(50):
+        db.add("spec", {"M": 64}, "sm_90a", "H200", [{"schedule": f"w{writer}-{n}", "median_ms": 3.0 + n}], "today")
+
+
+def test_tune_ranks_emits_and_compile_builds_the_imported_best(tilec, tmp_path, monkeypatch):
+    pytest.importorskip("cuda.bindings.nvrtc", reason="NVRTC comes with the 'cuda' extra")
+    monkeypatch.setenv("TILEC_TUNING_DB", str(tmp_path / "tuning.sqlite"))
+    spec, shapes = EXAMPLES / "gemm.ta", "M=300,N=520,K=200"
+    status, out, err = tilec("tune", spec, "--shape", shapes, "--top", "2", "--emit-candidates", tmp_path / "c")
+    assert status == 0, err
+    assert "pruned before compiling" in out and "c001.tkp" in out
+    candidates = json.loads((tmp_path / "c" / "candidates.json").read_text())
+    assert candidates["key"]["shapes"] == {"M": 300, "N": 520, "K": 200} and len(candidates["candidates"]) == 2
+    # what the GPU host would write: the second candidate measured faster
+    results = {"gpu": "NVIDIA H200", "date": "2026-12-01", "key": candidates["key"],
+               "results": [dict(c, median_ms=1.0 + n * -0.5, spread=0.01) for n, c in enumerate(candidates["candidates"])]}
+    (tmp_path / "results.json").write_text(json.dumps(results))
+    status, out, err = tilec("tune", "--import", tmp_path / "results.json")
+    assert status == 0 and "2 measured candidates imported" in out, err
+    chosen = candidates["candidates"][1]["schedule"]
+    status, out, err = tilec("compile", spec, "--shape", shapes, "--target", "sm_90a", "-o", tmp_path / "g.tkp")
+    assert status == 0, err
+    assert f"schedule {chosen} from the tuning database" in out
+    manifest = json.loads(__import__("zipfile").ZipFile(tmp_path / "g.tkp").read("manifest.json"))
+    assert manifest["schedule"] == chosen
+
+
+def test_tune_errors_are_one_line(tilec):
+    status, out, err = tilec("tune")
+    assert status != 0 and "needs SPEC.ta" in err and "Traceback" not in err
+    status, out, err = tilec("tune", EXAMPLES / "gemm.ta", "--gpu", "tpu")
+    assert status != 0 and "no cost model for GPU 'tpu'" in err
+    status, out, err = tilec("tune", EXAMPLES / "rmsnorm.ta")
+    assert status != 0 and "contractions and attention" in err
+
+
+def test_a_size_with_no_default_must_be_given(tilec, tmp_path):
+    spec = tmp_path / "gemm.ta"
+    spec.write_text("param M, N, K\ninput A[M, K] : bf16\ninput B[K, N] : bf16\noutput C[M, N] : bf16\n"
+                    "C[i, j] = sum[k](A[i, k] * B[k, j])\n")
+    status, out, err = tilec("tune", spec, "--shape", "M=64")
+    assert status != 0 and "sizes K, N of the kernel are not given: give every size with --shape" in err
+    status, out, err = tilec("tune", spec, "--shape", "M=64,N=64,K=64", "--top", "1")
+    assert status == 0 and "1." in out, err
+
+
+def test_import_reads_a_measure_results_file(tmp_path):
+    db = TuningDB(tmp_path / "t.sqlite")
+    data = {"gpu": "G", "date": "d", "key": {"spec_text": "s", "shapes": {"N": 8}, "target": "sm_90a"},
+            "results": [{"schedule": "x", "median_ms": None}, {"schedule": "y", "median_ms": 0.5, "spread": 0.1}]}
+    (tmp_path / "r.json").write_text(json.dumps(data))
+    added, key = import_results(str(tmp_path / "r.json"), db)
+    assert added == 1 and db.best("s", {"N": 8}, "sm_90a")["schedule"] == "y"

@@ -1,0 +1,188 @@
+"""An analytic cost model of a tile kernel, read from its tile IR: no GPU, no compile.
+
+The tile program says what one CTA does (symbolic execution, tilec/verify/symbolic.py):
+its grid, its main loop's trip count (per CTA: a causal kernel's stops at the diagonal),
+and per iteration the flops of its mma / wgmma ops, the bytes its copies bring, and the
+elementwise work between the multiplies (an online step's softmax). With a GPU's rates
+(gpus.py) one iteration takes
+
+    tensor  = flops / (the SM's peak for the instruction: wgmma, or mma.sync at a fraction)
+    memory  = bytes / (the SM's share of L2 bandwidth)
+    simt    = elementwise instructions / (4 schedulers x 32 lanes)
+    iter    = max(tensor + simt, memory)   (the softmax does not overlap the multiplies: the
+                                           H200 profile of the attention kernels says so)
+
+at least the copy latency over stages - 1 (what the pipeline hides), and a CTA
+``trips * iter`` plus a fixed start (the pipeline's fill) and its epilogue (the
+stored bytes), that part divided by the CTAs an SM holds at once (threads, shared memory,
+registers), which overlap it. The CTAs are placed on the SMs longest first, each on the SM
+that frees first: the makespan is the predicted time, so wave quantisation and a causal
+grid's imbalance are in it. It ranks
+candidates; docs/tuning.md says how well, measured.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass
+
+import z3
+from torch_mlir import ir
+
+from tilec.dialects.schedule import Schedule
+from tilec.dialects.tile import schedule_of
+
+from .gpus import GPU
+
+# elementwise instructions per element of a tile.map / tile.reduce in the main loop (an FFMA
+# and ex2 for exp(x - m), a compare and select for a mask, a max, an add...), a round figure
+SIMT_PER_ELEMENT = {"tile.map": 2.0, "tile.reduce": 1.0}
+SAMPLED_CTAS = 64  # CTAs whose trip count is evaluated when it depends on the program id
+
+
+@dataclass(frozen=True)
+class Estimate:
+    seconds: float
+    flops: float
+    ctas: int
+    ctas_per_sm: int
+    bound: str            # what one iteration waits for: tensor, memory or simt
+
+    @property
+    def tflops(self) -> float:
+        return self.flops / self.seconds / 1e12 if self.seconds else 0.0
+
+
+def estimate(tile: ir.Module, env: dict, gpu: GPU, spills: int = 0) -> Estimate:
+    """The predicted time of the tile kernel in ``tile`` on ``gpu`` at sizes ``env`` (every
+    parameter bound); ``spills``: ptxas's spilled bytes, once compiled (each costs)."""
+    from tilec.verify.symbolic import execute
+
+    fn = tile.body.operations[0]
+    sched = schedule_of(fn)
+    p = execute(fn)
+    missing = sorted(k for k in p.params if k not in env)
+    if missing:
+        raise ValueError(f"the size{'s' if len(missing) > 1 else ''} {', '.join(missing)} of the kernel "
+                         f"{'are' if len(missing) > 1 else 'is'} not given")
+    bind = [(v, z3.IntVal(env[k])) for k, v in p.params.items()]
+    value = lambda e: _int(z3.simplify(z3.substitute(e, *bind)) if bind else z3.simplify(e))
+    grid = [max(value(g), 1) for g in p.grid]
+    ctas = math.prod(grid)
+    iv, lb, ub, loop = p.loops["main"]
+    per_iter = _iteration(p, loop)
+    tensor = per_iter["flops_wgmma"] / gpu.tensor_flops_per_cycle + \
+        per_iter["flops_mma"] / (gpu.tensor_flops_per_cycle * gpu.mma_sync_fraction)
+    memory = per_iter["bytes"] / gpu.l2_bytes_per_cycle
+    simt = per_iter["simt"] / gpu.simt_per_cycle
+    # the softmax between the multiplies does not overlap them: measured (Nsight Compute on the
+    # H200, docs/benchmarks.md), two consumer warpgroups run at tensor + simt, not their max
+    cycle = max(tensor + simt, memory)
+    # a copy issued stages - 1 iterations ahead must land in time: the pipeline hides the
+    # copy latency only when that many iterations take as long
+    cycle = max(cycle, gpu.copy_latency_cycles / max(sched.stages - 1, 1))
+    bound = max((("tensor", tensor), ("memory", memory), ("simt", simt)), key=lambda t: t[1])[0]
+    store_bytes = sum(_bytes(e.op.operation.operands[0].type) for e in p.events if e.kind == "store")
+    fixed = gpu.start_cycles + store_bytes / gpu.store_bytes_per_cycle
+    trips = _trips(p, lb, ub, bind, grid)
+    resident = _ctas_per_sm(sched, fn, gpu)
+    # CTAs on one SM share its rates; what they overlap is each other's start and epilogue
+    times = [(t * cycle + fixed / resident) * (1 + spills / 256) for t in trips]
+    per_cta_flops = per_iter["flops_wgmma"] + per_iter["flops_mma"]
+    flops = per_cta_flops * sum(trips) / len(trips) * ctas
+    seconds = _makespan(times, gpu.sms) / gpu.clock_hz
+    return Estimate(seconds, flops, ctas, resident, bound)
+
+
+def _iteration(p, loop) -> dict:
+    """flops (by instruction family), copied bytes and elementwise instructions of one main-loop iteration."""
+    out = {"flops_wgmma": 0.0, "flops_mma": 0.0, "bytes": 0.0, "simt": 0.0}
+    for e in p.events:
+        if e.loop not in ("main", "producer"):  # the producer's loop feeds the main loop's iterations
+            continue
+        if e.kind == "mma":
+            m, n = ir.RankedTensorType(e.op.result.type).shape
+            a = e.op.operation.operands[0].type
+            k = ir.RankedTensorType(a).shape[1] if isinstance(a, ir.RankedTensorType) else \
+                ir.MemRefType(a).shape[1 if "transpose_a" in e.op.attributes else 2]
+            family = "flops_wgmma" if e.op.operation.name == "tile.wgmma" else "flops_mma"
+            out[family] += 2.0 * m * n * k
+        elif e.kind == "copy":
+            t = ir.MemRefType(e.data["dst"].type)
+            out["bytes"] += math.prod(t.shape[1:]) * _element_bytes(t.element_type)
+    for op in _walk(loop.regions[0].blocks[0]):
+        name = op.operation.name
+        if name in SIMT_PER_ELEMENT and op.operation.results:
+            t = ir.RankedTensorType(op.operation.operands[0].type if name == "tile.reduce" else op.result.type)
+            out["simt"] += SIMT_PER_ELEMENT[name] * math.prod(t.shape)
+    return out
+
+
+def _trips(p, lb, ub, bind, grid) -> list[int]:
+    """The main loop's trip count of each CTA (sampled when it depends on a program id)."""
+    count = ub - lb
+    pids = [v for v in p.pids if any(v.eq(x) for x in z3.z3util.get_vars(count))]
+    if not pids:
+        return [max(_int(z3.simplify(z3.substitute(count, *bind))), 0)] * math.prod(grid)
+    out = []
+    axis = [int(str(v)[3:]) for v in pids]
+    total = math.prod(grid[a] for a in axis)
+    step = max(total // SAMPLED_CTAS, 1)
+    for flat in range(0, total, step):
+        at, rest = [], flat
+        for v, a in zip(pids, axis):
+            at.append((v, z3.IntVal(rest % grid[a])))
+            rest //= grid[a]
+        out.append(max(_int(z3.simplify(z3.substitute(count, *bind, *at))), 0))
+    others = math.prod(grid) // total
+    return [t for t in out for _ in range(max(others * total // len(out), 1))]
+
+
+def _ctas_per_sm(sched: Schedule, fn, gpu: GPU) -> int:
+    """CTAs an SM holds at once: by threads and by the shared memory the tile.allocs take."""
+    smem = sum(_alloc_bytes(op) for op in _walk(fn.entry_block) if op.operation.name == "tile.alloc")
+    by_smem = gpu.smem_per_sm // smem if smem else 32
+    if sched.consumers:  # a warp-specialised CTA takes the register file (setmaxnreg splits it)
+        return 1
+    # accumulators per thread and about 80 registers of fragments, addresses and loop state
+    registers = min(sched.bm * sched.bn // sched.threads + 80, 255)
+    by_registers = gpu.registers_per_sm // (registers * sched.threads)
+    return max(min(by_smem, by_registers, gpu.threads_per_sm // sched.threads, 32), 1)
+
+
+def _alloc_bytes(op) -> int:
+    t = ir.MemRefType(op.result.type)
+    return math.prod(t.shape) * _element_bytes(t.element_type)
+
+
+def _makespan(times: list[float], slots: int) -> float:
+    """Longest first onto the slot that frees first."""
+    free = [0.0] * min(slots, len(times))
+    heapq.heapify(free)
+    for t in sorted(times, reverse=True):
+        heapq.heapreplace(free, free[0] + t)
+    return max(free)
+
+
+def _walk(block):
+    for op in block.operations:
+        yield op
+        for region in op.operation.regions:
+            for inner in region.blocks:
+                yield from _walk(inner)
+
+
+def _bytes(t) -> int:
+    t = ir.RankedTensorType(t)
+    return math.prod(t.shape) * _element_bytes(t.element_type)
+
+
+def _element_bytes(element) -> int:
+    return 4 if str(element) == "f32" else 2
+
+
+def _int(e) -> int:
+    if not z3.is_int_value(e):
+        raise ValueError(f"a size the model needs is not fixed by the shapes given: {e}")
+    return e.as_long()

@@ -1,0 +1,78 @@
+"""The schedules a search tries, per kernel form and target, pruned before anything compiles.
+
+The grid is data (TUNE_SPACE): each point is lowered (ta-to-tile checks its legality with
+the sizes the IR fixes, Schedule.legal); a point it refuses is kept with its reason. The
+legal ones are ranked by the cost model (model.py) at the sizes to tune for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from torch_mlir import ir
+
+from tilec.diagnostics import TilecError
+from tilec.dialects.schedule import Schedule, _grid
+
+from .gpus import GPU
+from .model import Estimate, estimate
+
+# per form: the sm_80-form grid (any target) and the warp-specialised one (sm_90a); other
+# options keep their defaults; a warp-specialised point has bm = 64 x consumers, warps = 4 x
+# consumers (and a contraction's k tile bk = 64)
+TUNE_SPACE = {
+    "contraction": ({"bm": (64, 128, 256), "bn": (64, 128, 256), "bk": (32, 64), "warps": (4, 8),
+                     "stages": (2, 3, 4)},
+                    {"consumers": (1, 2, 3), "bn": (64, 128, 192, 256), "stages": (2, 3, 4, 5)}),
+    "online": ({"bm": (64, 128), "bn": (32, 64, 128), "warps": (4, 8), "stages": (2, 3)},
+               {"consumers": (1, 2, 3), "bn": (64, 96, 128, 176, 192), "stages": (2, 3)}),
+}
+
+
+@dataclass
+class Candidate:
+    schedule: str          # bm=...,bn=...,... (Schedule.as_text)
+    build: object          # the TileBuild
+    estimate: Estimate
+
+
+def points(form: str, target: str, space: dict | None = None) -> list[Schedule]:
+    """The grid's schedules for ``form`` on ``target`` (space: TUNE_SPACE's, or another of its shape)."""
+    if form not in (space or TUNE_SPACE):
+        raise TilecError(f"schedule search covers contractions and attention; a {form} kernel takes its default "
+                         f"schedule")
+    plain, hopper = (space or TUNE_SPACE)[form]
+    out = [Schedule(**p) for p in _grid(plain)]
+    if target == "sm_90a":
+        bk = {"bk": 64} if form == "contraction" else {}
+        out += [Schedule(bm=64 * p["consumers"], warps=4 * p["consumers"], **bk, **p) for p in _grid(hopper)]
+    return out
+
+
+def rank(module: ir.Module, shapes: dict, target: str, gpu: GPU, space: dict | None = None) -> tuple:
+    """([Candidate] fastest predicted first, {schedule: why illegal}) for the ta ``module`` at
+    ``shapes`` on ``target`` (the kernels are built for ``shapes``; the model takes a
+    parameter's default for a size not given)."""
+    from tilec.driver import build_tile, kernel_form
+
+    form = kernel_form(module)
+    fn = module.body.operations[0]
+    defaults = {n.name: ir.IntegerAttr(n.attr).value for n in ir.DictAttr(fn.attributes["ta.params"])
+                if isinstance(n.attr, ir.IntegerAttr)} if "ta.params" in fn.attributes else {}
+    sizes = dict(defaults, **shapes)  # the model needs every size: a parameter's default where none is given
+    legal, illegal = [], {}
+    for point in points(form, target, space):
+        text = point.as_text()
+        try:
+            build = build_tile(module, shapes, " ".join(text.split(",")))
+        except TilecError as err:
+            illegal[text] = err.message
+            continue
+        env = dict(sizes, **build.fixed)
+        try:
+            with build.tile.context:
+                legal.append(Candidate(text, build, estimate(build.tile, env, gpu)))
+        except ValueError as err:
+            raise TilecError(f"{err}: give every size with --shape") from None
+    legal.sort(key=lambda c: c.estimate.seconds)
+    return legal, illegal
