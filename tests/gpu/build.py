@@ -139,6 +139,24 @@ def source_revision() -> str:
     return head + ("+dirty" if dirty else "")
 
 
+def build_candidates(folder: Path) -> str:
+    """The model's top 3 GEMM schedules at 300x520x200 as tilec tune writes them (packages and
+    candidates.json), for test_gpu_measure.py."""
+    from types import SimpleNamespace
+
+    from tilec.tune.command import _emit
+    from tilec.tune.gpus import gpu_named
+    from tilec.tune.space import rank
+
+    shapes = {"M": 300, "N": 520, "K": 200}
+    spec = str(Path(__file__).resolve().parents[2] / "examples" / "gemm.ta")
+    with dialects.context(), ir.Location.unknown():
+        legal, _ = rank(load_spec(spec), shapes, "sm_90a", gpu_named("h200"))
+        args = SimpleNamespace(emit_candidates=str(folder), spec=spec, target="sm_90a")
+        _emit(args, Path(spec).read_text(), shapes, legal[:3])
+    return folder.name
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="build/gpu-cases", help="folder of packages, data and manifest.json")
@@ -157,6 +175,7 @@ def main(argv: list[str] | None = None) -> int:
         manifest["fixtures"] = {name: build_fixture(name, out, args.target) for name in ("tma_copy", "wgmma_tile")}
         # K-major tiles of 128-byte rows in the 128-byte mode: 8-row groups 1024 bytes apart
         manifest["fixtures"]["wgmma_descriptor"] = wgmma_descriptor(128, 16, 1024)
+        manifest["fixtures"]["tune"] = build_candidates(out / "tune")
     if not args.only:
         manifest["uncovered"] = uncovered_examples()
         for path in manifest["uncovered"]:
