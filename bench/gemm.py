@@ -21,6 +21,7 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from tilec.runtime import load  # noqa: E402
+from tilec.runtime.measure import median_ms  # noqa: E402
 
 SIZES = [(1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 4096), (8192, 8192, 8192),
          (8192, 8192, 1024), (16384, 1024, 4096), (257, 129, 65)]
@@ -31,16 +32,7 @@ def bench(fn, reps: int = 30, warmup: int = 5) -> float:
     flush = torch.empty(512 * 1024 * 1024 // 4, dtype=torch.int32, device="cuda")
     for _ in range(warmup):
         fn()
-    times = []
-    for _ in range(reps):
-        flush.zero_()
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        torch.cuda.synchronize()
-        times.append(start.elapsed_time(end))
-    return sorted(times)[len(times) // 2]
+    return median_ms(fn, reps, flush)
 
 
 def _triton(a, b, ref, reps: int):

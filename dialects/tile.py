@@ -155,6 +155,15 @@ def schedule_attr(schedule: Schedule) -> ir.Attribute:
         for k, v in schedule.items().items()}))
 
 
+def walk_ops(block):
+    """Every op of ``block`` and, in program order after each, the ops of its nested regions."""
+    for op in block.operations:
+        yield op
+        for region in op.operation.regions:
+            for inner in region.blocks:
+                yield from walk_ops(inner)
+
+
 def schedule_of(op) -> Schedule:
     """The Schedule on a tile function (its ``tile.schedule`` attribute); Invalid when absent or malformed."""
     attrs = op.attributes if hasattr(op, "attributes") else op.operation.attributes

@@ -36,7 +36,9 @@ def _inputs(kernel, env: dict) -> list:
             for s in kernel.inputs]
 
 
-def _time(fn, reps: int, flush) -> float:
+def median_ms(fn, reps: int, flush) -> float:
+    """Median milliseconds of ``reps`` calls of fn(), ``flush`` (a large tensor) zeroed before
+    each so that no call finds its inputs in L2; one untimed call first."""
     fn()
     times = []
     for _ in range(reps):
@@ -83,7 +85,7 @@ def measure(folder: str, reps: int = 20, rounds: int = 3) -> dict:
     per_round = {c["schedule"]: [] for c, _ in ok}
     for _ in range(rounds):
         for c, kern in ok:
-            per_round[c["schedule"]].append(_time(lambda kern=kern: kern(*inputs), reps, flush))
+            per_round[c["schedule"]].append(median_ms(lambda kern=kern: kern(*inputs), reps, flush))
     for name, times in per_round.items():
         results[name].update(median_ms=statistics.median(times), spread=max(times) / min(times) - 1)
     return {"gpu": torch.cuda.get_device_name(), "date": datetime.date.today().isoformat(),

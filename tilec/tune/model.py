@@ -31,7 +31,7 @@ import z3
 from torch_mlir import ir
 
 from tilec.dialects.schedule import Schedule
-from tilec.dialects.tile import schedule_of
+from tilec.dialects.tile import schedule_of, walk_ops
 
 from .gpus import GPU
 
@@ -111,7 +111,7 @@ def _iteration(p, loop) -> dict:
         elif e.kind == "copy":
             t = ir.MemRefType(e.data["dst"].type)
             out["bytes"] += math.prod(t.shape[1:]) * _element_bytes(t.element_type)
-    for op in _walk(loop.regions[0].blocks[0]):
+    for op in walk_ops(loop.regions[0].blocks[0]):
         name = op.operation.name
         if name in SIMT_PER_ELEMENT and op.operation.results:
             t = ir.RankedTensorType(op.operation.operands[0].type if name == "tile.reduce" else op.result.type)
@@ -141,7 +141,7 @@ def _trips(p, lb, ub, bind, grid) -> list[int]:
 
 def _ctas_per_sm(sched: Schedule, fn, gpu: GPU) -> int:
     """CTAs an SM holds at once: by threads and by the shared memory the tile.allocs take."""
-    smem = sum(_alloc_bytes(op) for op in _walk(fn.entry_block) if op.operation.name == "tile.alloc")
+    smem = sum(_alloc_bytes(op) for op in walk_ops(fn.entry_block) if op.operation.name == "tile.alloc")
     by_smem = gpu.smem_per_sm // smem if smem else 32
     if sched.consumers:  # a warp-specialised CTA takes the register file (setmaxnreg splits it)
         return 1
@@ -163,14 +163,6 @@ def _makespan(times: list[float], slots: int) -> float:
     for t in sorted(times, reverse=True):
         heapq.heapreplace(free, free[0] + t)
     return max(free)
-
-
-def _walk(block):
-    for op in block.operations:
-        yield op
-        for region in op.operation.regions:
-            for inner in region.blocks:
-                yield from _walk(inner)
 
 
 def _bytes(t) -> int:

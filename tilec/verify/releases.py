@@ -26,6 +26,8 @@ from __future__ import annotations
 import z3
 from torch_mlir import ir
 
+from tilec.dialects.tile import walk_ops
+
 from .solver import prove, structural
 
 TRUE = z3.BoolVal(True)
@@ -104,7 +106,7 @@ def tail_releases(events: list, loop_end: int, empty) -> list:
 
 def result_reads(region_block) -> tuple[bool, str]:
     """Is every asynchronous wgmma result of the consumers' region read only as the section says?"""
-    for op in _walk(region_block):
+    for op in walk_ops(region_block):
         if op.operation.name == "tile.wgmma" and "async" in op.attributes:
             ok, why = _read_after_drain(op.result, op.operation)
             if not ok:
@@ -146,16 +148,8 @@ def _read_after_drain(value, after, drained: bool = False) -> tuple[bool, str]:
 
 
 def _nested(op):
+    """The operations nested in ``op``'s regions."""
     for region in op.operation.regions:
         for block in region.blocks:
-            for inner in block.operations:
+            for inner in walk_ops(block):
                 yield inner.operation
-                yield from _nested(inner)
-
-
-def _walk(block):
-    for op in block.operations:
-        yield op
-        for region in op.operation.regions:
-            for inner in region.blocks:
-                yield from _walk(inner)
