@@ -19,6 +19,12 @@ from tilec.tune.model import estimate
 from tilec.tune.space import rank
 
 H200 = gpu_named("h200")
+
+
+@pytest.fixture(autouse=True)
+def _database(tmp_path, monkeypatch):
+    """Every test here has a tuning database of its own (never the user's)."""
+    monkeypatch.setenv("TILEC_TUNING_DB", str(tmp_path / "tuning.sqlite"))
 WS = "bm=128 bn=256 bk=64 warps=8 stages=4 consumers=2"
 
 
@@ -58,8 +64,14 @@ def test_the_database_keeps_the_fastest_and_takes_concurrent_writers(tmp_path):
     path = tmp_path / "tuning.sqlite"
     db = TuningDB(path)
     shapes = {"M": 64}
-    db.add("spec", shapes, "sm_90a", "H200", [{"schedule": "a", "median_ms": 2.0}, {"schedule": "b", "median_ms": 1.0,
-                                                                                       "spread": 0.02}], "2026-12-01")
+    db.add("spec", shapes, "sm_90a", "H200", [{"schedule": "a", "median_ms": 2.0, "tile_sha256": "ha"},
+                                              {"schedule": "b", "median_ms": 1.0, "spread": 0.02, "tile_sha256": "hb"}],
+           "2026-12-01")
+    assert db.best("spec", shapes, "sm_90a") is None  # nothing proved yet
+    db.add_proof("ha", True, "9 proved", "today")
+    db.add_proof("hb", False, "1 counterexample", "today")
+    assert db.best("spec", shapes, "sm_90a")["schedule"] == "a"  # b is faster, but not proved
+    db.add_proof("hb", True, "9 proved", "today")
     assert db.best("spec", shapes, "sm_90a")["schedule"] == "b"
     assert db.best("spec", {"M": 65}, "sm_90a") is None and db.best("other", shapes, "sm_90a") is None
     with multiprocessing.get_context("spawn").Pool(4) as pool:
@@ -75,7 +87,6 @@ def _write(path: str, writer: int) -> None:
 
 def test_tune_ranks_emits_and_compile_builds_the_imported_best(tilec, tmp_path, monkeypatch):
     pytest.importorskip("cuda.bindings.nvrtc", reason="NVRTC comes with the 'cuda' extra")
-    monkeypatch.setenv("TILEC_TUNING_DB", str(tmp_path / "tuning.sqlite"))
     spec, shapes = EXAMPLES / "gemm.ta", "M=300,N=520,K=200"
     status, out, err = tilec("tune", spec, "--shape", shapes, "--top", "2", "--emit-candidates", tmp_path / "c")
     assert status == 0, err
@@ -89,6 +100,9 @@ def test_tune_ranks_emits_and_compile_builds_the_imported_best(tilec, tmp_path, 
     status, out, err = tilec("tune", "--import", tmp_path / "results.json")
     assert status == 0 and "2 measured candidates imported" in out, err
     chosen = candidates["candidates"][1]["schedule"]
+    assert f"verified {chosen}: " in out and " 0 counterexample" in out and f"fastest proved: {chosen}" in out
+    status, out, err = tilec("tune", "--import", tmp_path / "results.json")  # proofs are cached
+    assert status == 0 and "verified" not in out, out
     status, out, err = tilec("compile", spec, "--shape", shapes, "--target", "sm_90a", "-o", tmp_path / "g.tkp")
     assert status == 0, err
     assert f"schedule {chosen} from the tuning database" in out
@@ -118,7 +132,50 @@ def test_a_size_with_no_default_must_be_given(tilec, tmp_path):
 def test_import_reads_a_measure_results_file(tmp_path):
     db = TuningDB(tmp_path / "t.sqlite")
     data = {"gpu": "G", "date": "d", "key": {"spec_text": "s", "shapes": {"N": 8}, "target": "sm_90a"},
-            "results": [{"schedule": "x", "median_ms": None}, {"schedule": "y", "median_ms": 0.5, "spread": 0.1}]}
+            "results": [{"schedule": "x", "median_ms": None},
+                        {"schedule": "y", "median_ms": 0.5, "spread": 0.1, "tile_sha256": "hy"}]}
     (tmp_path / "r.json").write_text(json.dumps(data))
     added, key = import_results(str(tmp_path / "r.json"), db)
+    db.add_proof("hy", True, "proved", "d")
     assert added == 1 and db.best("s", {"N": 8}, "sm_90a")["schedule"] == "y"
+
+
+def test_a_winner_that_is_not_proved_gives_way_to_the_next(tmp_path, monkeypatch):
+    """The fastest candidate's proof fails (here: a verifier made to refute it): the second
+    fastest, proved, is the one tilec compile gets."""
+    from types import SimpleNamespace
+
+    import tilec.package
+    from tilec.tune import command
+
+    db = TuningDB(tmp_path / "t.sqlite")
+    text, shapes = (EXAMPLES / "gemm.ta").read_text(), {"M": 300, "N": 520, "K": 200}
+    schedules = ["bm=64,bn=64,bk=32,warps=4,stages=2,swizzle=true,group-m=8,consumers=0,pingpong=false",
+                 "bm=64,bn=64,bk=32,warps=4,stages=3,swizzle=true,group-m=8,consumers=0,pingpong=false"]
+    with dialects.context(), ir.Location.unknown():
+        module = load_spec(str(EXAMPLES / "gemm.ta"))
+        hashes = [command.tile_hash(build_tile(module, shapes, " ".join(s.split(",")))) for s in schedules]
+    db.add(text, shapes, "sm_90a", "G", [{"schedule": s, "median_ms": 1.0 + n, "tile_sha256": h}
+                                         for n, (s, h) in enumerate(zip(schedules, hashes))], "d")
+    calls = []
+
+    def fake(module, build, name, spec_text, schedule, targets):
+        calls.append(schedule)
+        failed = schedule == schedules[0]
+        return SimpleNamespace(status=lambda: int(failed),
+                               summary=lambda: "1 counterexample" if failed else "30 proved / 0 counterexample")
+
+    monkeypatch.setattr(tilec.package, "verify_build", fake)
+    command.prove_winner(db, {"spec_text": text, "shapes": shapes, "target": "sm_90a", "spec_name": "gemm.ta"})
+    assert calls == schedules and db.best(text, shapes, "sm_90a")["schedule"] == schedules[1]
+
+
+def test_compile_creates_no_database_and_an_older_one_is_brought_up_to_date(tmp_path):
+    import sqlite3
+
+    assert TuningDB.existing(tmp_path / "none.sqlite") is None and not (tmp_path / "none.sqlite").exists()
+    old = tmp_path / "old.sqlite"
+    with sqlite3.connect(old) as db:  # the measurement table as it was before proofs were kept
+        db.execute("CREATE TABLE measurement (spec_sha256 TEXT, shapes TEXT, target TEXT, gpu TEXT, version TEXT, "
+                   "schedule TEXT, median_ms REAL, spread REAL, predicted_ms REAL, measured_at TEXT)")
+    assert TuningDB.existing(old).best("s", {}, "sm_90a") is None

@@ -170,7 +170,8 @@ def _tuned(spec: str, shapes: dict, target: str) -> str | None:
     from .tune.db import TuningDB
 
     try:
-        best = TuningDB().best(read_spec(spec), shapes, target)
+        db = TuningDB.existing()
+        best = db.best(read_spec(spec), shapes, target) if db else None
     except (sqlite3.Error, OSError) as err:
         print(f"note: the tuning database could not be read ({err}); using the default schedule")
         return None

@@ -76,7 +76,8 @@ def measure(folder: str, reps: int = 20, rounds: int = 3) -> dict:
         scale = max(float(reference.abs().max()), 1e-6)
         error = float((out.float() - reference).abs().max()) / scale
         results[c["schedule"]] = {"schedule": c["schedule"], "package": c["package"],
-                                  "predicted_ms": c.get("predicted_ms"), "max_rel_error": error,
+                                  "predicted_ms": c.get("predicted_ms"), "tile_sha256": c.get("tile_sha256"),
+                                  "max_rel_error": error,
                                   "median_ms": None, "spread": None}
         if error <= TOLERANCE.get(kern.outputs[0]["dtype"], 3e-2):
             ok.append((c, kern))

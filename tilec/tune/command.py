@@ -6,12 +6,14 @@ for a GPU host to measure, and import what it measured into the tuning database.
     python -m tilec.runtime.measure DIR                              # on the GPU host
     tilec tune SPEC.ta --shape ... --import DIR/results.json         # into the database
 
-``tilec compile`` then builds the fastest measured schedule for that spec, those shapes and
-that target when no --schedule is given.
+The import verifies the measured candidates, fastest first, until one is proved (verdicts
+cached by the hash of the tile module); ``tilec compile`` then builds the fastest proved
+schedule for that spec, those shapes and that target when no --schedule is given.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -37,10 +39,11 @@ def tune_command(args) -> int:
     db = TuningDB(args.db) if args.db else TuningDB()
     if args.import_:
         added, key = import_results(args.import_, db)
-        best = db.best(key["spec_text"], key["shapes"], key["target"])
         print(f"{added} measured candidates imported into {db.path}")
+        prove_winner(db, key)
+        best = db.best(key["spec_text"], key["shapes"], key["target"])
         if best:
-            print(f"fastest: {best['schedule']} ({best['median_ms']:.4f} ms on {best['gpu']}, spread "
+            print(f"fastest proved: {best['schedule']} ({best['median_ms']:.4f} ms on {best['gpu']}, spread "
                   f"{best['spread']:.1%})")
         return 0
     text = read_spec(args.spec)
@@ -68,6 +71,43 @@ def tune_command(args) -> int:
     return 0
 
 
+def tile_hash(build) -> str:
+    """The sha256 of a candidate's tile module as printed: what is measured is what is proved."""
+    return hashlib.sha256(str(build.tile).encode()).hexdigest()
+
+
+def prove_winner(db: TuningDB, key: dict) -> None:
+    """Verify the measured candidates, fastest first, until one is proved (each tile module once:
+    verdicts are cached in the database by its hash). A candidate whose tile module is not the
+    one measured (another tilec built it) is skipped."""
+    from datetime import date
+
+    from tilec.driver import build_tile
+    from tilec.frontend import spec_to_ta
+    from tilec.package import verify_build
+
+    with dialects.context(), ir.Location.unknown():
+        name = key.get("spec_name", "tuned.ta")  # the kernel is named after its spec file
+        module = spec_to_ta(key["spec_text"], name)
+        for row in db.rows(key["spec_text"], key["shapes"], key["target"]):
+            digest = row["tile_sha256"]
+            if digest is None:
+                continue
+            cached = db.proof(digest)
+            if cached is None:
+                build = build_tile(module, key["shapes"], " ".join(row["schedule"].split(",")))
+                if tile_hash(build) != digest:
+                    print(f"  {row['schedule']}: its tile module is not the one measured; skipped")
+                    continue
+                report = verify_build(module, build, name, key["spec_text"], row["schedule"], (key["target"],))
+                cached = {"passed": not report.status(), "summary": report.summary()}
+                db.add_proof(digest, cached["passed"], cached["summary"], date.today().isoformat())
+                print(f"  verified {row['schedule']}: {cached['summary']}")
+            if cached["passed"]:
+                return
+            print(f"  {row['schedule']} is not proved ({cached['summary']}); the next fastest is tried")
+
+
 def _emit(args, text: str, shapes: dict, top: list) -> None:
     """Compile each candidate into DIR/cNNN.tkp and write DIR/candidates.json."""
     from tilec.package import package_build
@@ -82,9 +122,11 @@ def _emit(args, text: str, shapes: dict, top: list) -> None:
         write_package(str(out / name), manifest, files)
         facts = manifest["ptxas"][args.target]
         entries.append({"package": name, "schedule": c.schedule, "predicted_ms": c.estimate.seconds * 1e3,
+                        "tile_sha256": tile_hash(c.build),
                         "registers": facts["registers"], "spill_bytes": facts["spill_stores"]})
         print(f"  {name}: {c.schedule}: {facts['registers']} registers, {facts['spill_stores']} bytes spilled")
-    key = {"spec_text": text, "shapes": shapes, "target": args.target}  # what tilec compile looks up
+    # what tilec compile looks up (and the spec's file name: the kernel is named after it)
+    key = {"spec_text": text, "shapes": shapes, "target": args.target, "spec_name": Path(args.spec).name}
     env = dict(shapes, **top[0].build.fixed)  # every size, for the inputs the GPU host makes
     (out / "candidates.json").write_text(json.dumps({"key": key, "env": env, "candidates": entries}, indent=2))
     print(f"{len(entries)} candidates -> {out}; measure them on the GPU host with "

@@ -2,8 +2,10 @@
 
 A record is keyed by what makes a measurement valid elsewhere: the spec's hash, the shapes
 it was compiled for, the target, the GPU it ran on and the tilec version. It holds every
-measured candidate (schedule, median milliseconds, the spread of the repeats), so the best
-one and how sure it is can be read back. Writers from several processes are safe: SQLite's
+measured candidate (schedule, median milliseconds, the spread of the repeats, the sha256 of
+its tile module), so the best one and how sure it is can be read back; and the verdicts of
+`tilec verify` on tile modules, by that hash, so a module is proved once. Only a proved
+candidate is ever returned as the best. Writers from several processes are safe: SQLite's
 own locking, each import one transaction, with a busy timeout.
 
 Default file: ``$TILEC_TUNING_DB``, else ``~/.cache/tilec/tuning.sqlite``.
@@ -19,14 +21,16 @@ from pathlib import Path
 
 from tilec import __version__
 
-SCHEMA = """
+SCHEMA = ["""
 CREATE TABLE IF NOT EXISTS measurement (
     spec_sha256 TEXT NOT NULL, shapes TEXT NOT NULL, target TEXT NOT NULL, gpu TEXT NOT NULL,
     version TEXT NOT NULL, schedule TEXT NOT NULL, median_ms REAL NOT NULL, spread REAL NOT NULL,
-    predicted_ms REAL, measured_at TEXT NOT NULL,
+    predicted_ms REAL, measured_at TEXT NOT NULL, tile_sha256 TEXT,
     PRIMARY KEY (spec_sha256, shapes, target, gpu, version, schedule)
-)
-"""
+)""", """
+CREATE TABLE IF NOT EXISTS proof (
+    tile_sha256 TEXT PRIMARY KEY, passed INTEGER NOT NULL, summary TEXT NOT NULL, checked_at TEXT NOT NULL
+)"""]
 
 
 def default_path() -> Path:
@@ -46,7 +50,17 @@ class TuningDB:
         self.path = Path(path) if path else default_path()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self._connect() as db:
-            db.execute(SCHEMA)
+            for statement in SCHEMA:
+                db.execute(statement)
+            columns = [row[1] for row in db.execute("PRAGMA table_info(measurement)")]
+            if "tile_sha256" not in columns:  # a database from before proofs were kept
+                db.execute("ALTER TABLE measurement ADD COLUMN tile_sha256 TEXT")
+
+    @classmethod
+    def existing(cls, path: str | Path | None = None) -> "TuningDB | None":
+        """The database at ``path`` (default_path()) if there is one; None, creating nothing, if not."""
+        path = Path(path) if path else default_path()
+        return cls(path) if path.is_file() else None
 
     def _connect(self):
         return sqlite3.connect(self.path, timeout=30.0, isolation_level="IMMEDIATE")
@@ -56,27 +70,40 @@ class TuningDB:
         transaction. A candidate measured again replaces its earlier record."""
         key = (spec_key(spec_text), shapes_key(shapes), target, gpu, __version__)
         with self._connect() as db:
-            db.executemany("INSERT OR REPLACE INTO measurement VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                           [key + (r["schedule"], float(r["median_ms"]), float(r.get("spread", 0.0)),
-                                   r.get("predicted_ms"), when) for r in rows])
+            db.executemany("INSERT OR REPLACE INTO measurement VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           [key + (r["schedule"], float(r["median_ms"]), float(r.get("spread") or 0.0),
+                                   r.get("predicted_ms"), when, r.get("tile_sha256")) for r in rows])
         return len(rows)
 
     def best(self, spec_text: str, shapes: dict, target: str, gpu: str | None = None) -> dict | None:
         """The fastest measured schedule for this spec, shapes and target (on ``gpu``, or any),
-        at this tilec version; None without a record."""
-        query = ("SELECT schedule, median_ms, spread, gpu FROM measurement WHERE spec_sha256 = ? AND shapes = ? "
-                 "AND target = ? AND version = ?" + (" AND gpu = ?" if gpu else "") + " ORDER BY median_ms LIMIT 1")
+        at this tilec version, whose tile module was proved (tilec tune --import proves the
+        winner); None without one."""
+        query = ("SELECT schedule, median_ms, spread, gpu FROM measurement JOIN proof USING (tile_sha256) "
+                 "WHERE spec_sha256 = ? AND shapes = ? AND target = ? AND version = ? AND passed = 1"
+                 + (" AND gpu = ?" if gpu else "") + " ORDER BY median_ms LIMIT 1")
         args = [spec_key(spec_text), shapes_key(shapes), target, __version__] + ([gpu] if gpu else [])
         with self._connect() as db:
             row = db.execute(query, args).fetchone()
         return None if row is None else {"schedule": row[0], "median_ms": row[1], "spread": row[2], "gpu": row[3]}
 
     def rows(self, spec_text: str, shapes: dict, target: str) -> list[dict]:
+        """Every measured candidate of this spec, shapes and target, fastest first."""
         with self._connect() as db:
-            found = db.execute("SELECT schedule, median_ms, spread, predicted_ms, gpu FROM measurement WHERE "
-                               "spec_sha256 = ? AND shapes = ? AND target = ? AND version = ? ORDER BY median_ms",
+            found = db.execute("SELECT schedule, median_ms, spread, predicted_ms, gpu, tile_sha256 FROM measurement "
+                               "WHERE spec_sha256 = ? AND shapes = ? AND target = ? AND version = ? ORDER BY median_ms",
                                (spec_key(spec_text), shapes_key(shapes), target, __version__)).fetchall()
-        return [dict(zip(("schedule", "median_ms", "spread", "predicted_ms", "gpu"), r)) for r in found]
+        return [dict(zip(("schedule", "median_ms", "spread", "predicted_ms", "gpu", "tile_sha256"), r)) for r in found]
+
+    def proof(self, tile_sha256: str) -> dict | None:
+        """The cached verdict on the tile module of this hash (proved, and its summary), or None."""
+        with self._connect() as db:
+            row = db.execute("SELECT passed, summary FROM proof WHERE tile_sha256 = ?", (tile_sha256,)).fetchone()
+        return None if row is None else {"passed": bool(row[0]), "summary": row[1]}
+
+    def add_proof(self, tile_sha256: str, passed: bool, summary: str, when: str) -> None:
+        with self._connect() as db:
+            db.execute("INSERT OR REPLACE INTO proof VALUES (?, ?, ?, ?)", (tile_sha256, int(passed), summary, when))
 
 
 def import_results(path: str, db: TuningDB) -> tuple[int, dict]:
