@@ -54,9 +54,9 @@ class Estimate:
         return self.flops / self.seconds / 1e12 if self.seconds else 0.0
 
 
-def estimate(tile: ir.Module, env: dict, gpu: GPU, spills: int = 0) -> Estimate:
+def estimate(tile: ir.Module, env: dict, gpu: GPU) -> Estimate:
     """The predicted time of the tile kernel in ``tile`` on ``gpu`` at sizes ``env`` (every
-    parameter bound); ``spills``: ptxas's spilled bytes, once compiled (each costs)."""
+    parameter bound). Registers and spills are not in it: ptxas says them only after compiling."""
     from tilec.verify.symbolic import execute
 
     fn = tile.body.operations[0]
@@ -70,7 +70,7 @@ def estimate(tile: ir.Module, env: dict, gpu: GPU, spills: int = 0) -> Estimate:
     value = lambda e: _int(z3.simplify(z3.substitute(e, *bind)) if bind else z3.simplify(e))
     grid = [max(value(g), 1) for g in p.grid]
     ctas = math.prod(grid)
-    iv, lb, ub, loop = p.loops["main"]
+    _, lb, ub, loop = p.loops["main"]
     per_iter = _iteration(p, loop)
     tensor = per_iter["flops_wgmma"] / gpu.tensor_flops_per_cycle + \
         per_iter["flops_mma"] / (gpu.tensor_flops_per_cycle * gpu.mma_sync_fraction)
@@ -88,7 +88,7 @@ def estimate(tile: ir.Module, env: dict, gpu: GPU, spills: int = 0) -> Estimate:
     trips = _trips(p, lb, ub, bind, grid)
     resident = _ctas_per_sm(sched, fn, gpu)
     # CTAs on one SM share its rates; what they overlap is each other's start and epilogue
-    times = [(t * cycle + fixed / resident) * (1 + spills / 256) for t in trips]
+    times = [t * cycle + fixed / resident for t in trips]
     per_cta_flops = per_iter["flops_wgmma"] + per_iter["flops_mma"]
     flops = per_cta_flops * sum(trips) / len(trips) * ctas
     seconds = _makespan(times, gpu.sms) / gpu.clock_hz
