@@ -179,3 +179,21 @@ def test_compile_creates_no_database_and_an_older_one_is_brought_up_to_date(tmp_
         db.execute("CREATE TABLE measurement (spec_sha256 TEXT, shapes TEXT, target TEXT, gpu TEXT, version TEXT, "
                    "schedule TEXT, median_ms REAL, spread REAL, predicted_ms REAL, measured_at TEXT)")
     assert TuningDB.existing(old).best("s", {}, "sm_90a") is None
+
+
+def test_an_untuned_compile_takes_the_models_best_that_does_not_spill(tilec, tmp_path, monkeypatch):
+    """attention.ta's default schedule spills (200 bytes on sm_80) and at D = 128 does not fit
+    sm_80's shared memory; without --schedule the package is built at the model's best
+    candidate that ptxas compiles with no spill, for both targets. A row program keeps its default."""
+    pytest.importorskip("cuda.bindings.nvrtc", reason="NVRTC comes with the 'cuda' extra")
+    monkeypatch.setenv("TILEC_CACHE_DIR", str(tmp_path / "cache" / "kernels"))
+    for shape in ([], ["--shape", "D=128"]):
+        out = tmp_path / "a.tkp"
+        status, stdout, err = tilec("compile", EXAMPLES / "attention.ta", "-o", out, *shape)
+        assert status == 0 and "the cost model's best that compiles without spilling" in stdout, err
+        manifest = json.loads(__import__("zipfile").ZipFile(out).read("manifest.json"))
+        assert set(manifest["ptxas"]) == {"sm_80", "sm_90a"}
+        assert all(f["spill_stores"] == 0 for f in manifest["ptxas"].values()), manifest["ptxas"]
+    assert any((tmp_path / "cache" / "picks").iterdir())  # the choice is cached
+    status, stdout, err = tilec("compile", EXAMPLES / "rmsnorm.ta", "-o", tmp_path / "r.tkp")
+    assert status == 0 and "without spilling" not in stdout, err

@@ -68,6 +68,8 @@ def compile_command(args) -> int:
         targets = _targets(args)
         if not args.schedule and len(targets) == 1:
             args.schedule = _tuned(args.specs[0], _merged(args.shape), targets[0])
+        if not args.schedule:
+            args.schedule = _picked(args.specs[0], _merged(args.shape), targets, args.compiler, not args.no_cache)
         manifest = build(args.specs[0], args.output, _schedule(args), targets, args.compiler,
                          not args.no_cache, verify=args.verify, shapes=_merged(args.shape),
                          on_report=_print_report)
@@ -179,6 +181,19 @@ def _tuned(spec: str, shapes: dict, target: str) -> str | None:
         return None
     print(f"{spec}: schedule {best['schedule']} from the tuning database ({best['median_ms']:.4f} ms on {best['gpu']})")
     return best["schedule"]
+
+
+def _picked(spec: str, shapes: dict, targets: tuple, compiler: str, use_cache: bool) -> str | None:
+    """The cost model's best schedule that compiles without spilling (tune/pick.py), or None
+    for the default; said on stdout when used."""
+    from .frontend import read_spec
+    from .tune.pick import pick_schedule
+
+    chosen = pick_schedule(spec, read_spec(spec), shapes, targets, compiler, use_cache)
+    if chosen:
+        print(f"{spec}: schedule {chosen}: the cost model's best that compiles without spilling "
+              f"(tilec tune measures; --schedule chooses)")
+    return chosen
 
 
 def _targets(args) -> tuple:
