@@ -4,6 +4,8 @@ This package is the ground floor: it imports nothing else of tilec.
 ``context()`` gives an MLIR context with both dialects loaded.
 """
 
+import operator
+
 from torch_mlir import ir
 from torch_mlir.dialects import ext, irdl
 
@@ -11,6 +13,8 @@ STAGES_ATTR = "tile.stages"  # on scf.for: software-pipeline depth of the loop
 # on the loop that fills the first stages - 1 stages before a pipelined loop, and on each copy
 # and commit in it (so the structure stays readable when a one-trip loop is inlined)
 PROLOGUE_ATTR = "tile.prologue"
+# arith.cmpi's signed predicates as Python operators (on ints, tensors and Z3 terms alike)
+CMPI = {0: operator.eq, 1: operator.ne, 2: operator.lt, 3: operator.le, 4: operator.gt, 5: operator.ge}
 
 
 def _load(dialect) -> None:

@@ -172,15 +172,20 @@ def test_each_ring_mutant_is_refuted(mutant):
     assert any(v == "counterexample" for _, v, _ in rows), rows
 
 
-def test_a_descriptor_in_the_wrong_swizzle_mode_is_refuted(monkeypatch):
-    """the emitter's descriptor of every operand says the 64-byte mode (the tiles are in the 128-byte one)"""
+def descriptors_in_the_64_byte_mode(monkeypatch) -> None:
+    """Make every wgmma descriptor (what the emitter prints and the verifier reads) say the
+    64-byte swizzle mode; the tiles are in the 128-byte one."""
     right = layout.wgmma_operand
 
-    def wrong(layout, k_major, eb):
-        fields, step = right(layout, k_major, eb)
+    def wrong(lay, k_major, eb):
+        fields, step = right(lay, k_major, eb)
         return (fields & ~(3 << 62)) | (2 << 62), step
 
-    monkeypatch.setattr(layout, "wgmma_operand", wrong)  # what the emitter prints and the verifier reads
+    monkeypatch.setattr(layout, "wgmma_operand", wrong)
+
+
+def test_a_descriptor_in_the_wrong_swizzle_mode_is_refuted(monkeypatch):
+    descriptors_in_the_64_byte_mode(monkeypatch)
     rows = _verdicts(TWO)
     refuted = [c for c, v, _ in rows if v == "counterexample"]
     assert refuted and all("wgmma reads through its descriptor" in c for c in refuted), rows

@@ -11,7 +11,7 @@ from torch_mlir import ir
 
 from conftest import EXAMPLES
 from test_tile_attention import _check  # spec -> oracle and tile interpreter, compared
-from test_tile_hopper import (_arrivals, _no_drain, _no_release, _no_tail_release, _verdicts as hopper_verdicts,
+from test_tile_hopper import (_arrivals, descriptors_in_the_64_byte_mode, _no_drain, _no_release, _no_tail_release, _verdicts as hopper_verdicts,
                               _wrong_bytes)
 from tilec import dialects
 from tilec.dialects import layout
@@ -142,9 +142,7 @@ def test_each_attention_ring_mutant_is_refuted(mutant):
 
 def test_a_descriptor_in_the_wrong_swizzle_mode_is_refuted(monkeypatch):
     """every descriptor (Q, K and V) says the 64-byte mode; the tiles are in the 128-byte one"""
-    right = layout.wgmma_operand
-    monkeypatch.setattr(layout, "wgmma_operand", lambda lay, k_major, eb: (
-        (right(lay, k_major, eb)[0] & ~(3 << 62)) | (2 << 62), right(lay, k_major, eb)[1]))
+    descriptors_in_the_64_byte_mode(monkeypatch)
     refuted = [c for c, v, _ in _verdicts(TWO) if v == "counterexample"]
     assert len(refuted) == 3 and all("wgmma reads through its descriptor" in c for c in refuted), refuted
 

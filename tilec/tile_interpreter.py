@@ -18,6 +18,7 @@ from collections import deque
 import torch
 from torch_mlir import ir
 
+from tilec.dialects import CMPI
 from tilec.dialects.dims import parse_dim
 from tilec.dialects.tile import layout_of, schedule_of
 from tilec.dialects.tile_hopper import wgmma_stage
@@ -34,8 +35,6 @@ _INDEX = {
     "arith.floordivsi": lambda a, b: a // b, "arith.ceildivsi": lambda a, b: -((-a) // b),
     "arith.minsi": min, "arith.maxsi": max,
 }
-_CMPI = {0: lambda a, b: a == b, 1: lambda a, b: a != b, 2: lambda a, b: a < b, 3: lambda a, b: a <= b,
-         4: lambda a, b: a > b, 5: lambda a, b: a >= b}
 
 
 class _InFlight:
@@ -115,7 +114,7 @@ class _CTA:
         if name in _INDEX:
             return [_INDEX[name](*operands)]
         if name == "arith.cmpi":
-            return [_CMPI[ir.IntegerAttr(op.attributes["predicate"]).value](*operands)]
+            return [CMPI[ir.IntegerAttr(op.attributes["predicate"]).value](*operands)]
         if name == "scf.if":
             if operands[0]:
                 self.run_block(op.regions[0].blocks[0])

@@ -28,6 +28,7 @@ from ..diagnostics import TilecError
 from .cexpr import dim_expr
 from . import cuda_blocked
 from .cuda_regs import copy_carried, materialize_map
+from .cuda_scalar import _CMPI  # arith.cmpi predicates as C operators
 from .cuda_hopper import HOPPER_PRELUDE
 from .cuda_text import ctype
 from .targets import TARGETS
@@ -210,15 +211,13 @@ class CudaEmitter:
     op_arith_ceildivsi = lambda self, op: self._index_op(
         op, "({0} + {1} - 1) / {1}".format(*map(self.value, op.operation.operands)))
 
-    _CMP = {0: "==", 1: "!=", 2: "<", 3: "<=", 4: ">", 5: ">="}  # arith.cmpi's signed predicates
-
     def op_arith_cmpi(self, op):
         predicate = ir.IntegerAttr(op.attributes["predicate"]).value
-        if predicate not in self._CMP or not isinstance(op.operation.operands[0].type, ir.IndexType):
+        if predicate not in _CMPI or not isinstance(op.operation.operands[0].type, ir.IndexType):
             raise TilecError("the CUDA emitter compares indices with eq, ne, slt, sle, sgt or sge")
         a, b = (self.value(v) for v in op.operation.operands)
         name = self.fresh("c")
-        self.line(f"const bool {name} = {a} {self._CMP[predicate]} {b};")
+        self.line(f"const bool {name} = {a} {_CMPI[predicate]} {b};")
         self.names[op.result] = name
 
     def op_scf_if(self, op):

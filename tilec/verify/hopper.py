@@ -83,10 +83,11 @@ def check_ring(p: Program) -> list[tuple[str, str, Outcome, str]]:
     releases = [e for e in cons if e.kind == "arrive" and e.data["bar"] == empty]
     ring_ops = [e for e in prod + cons if "stage" in e.data and e.kind != "mma" and not _resident(e)
                 and e not in releases]
-    s0 = at(ring_ops[0], t)
+    stage_of = lambda x: at(ring_ops[0], x)  # s(x): the ring's stage of iteration x
+    s0 = stage_of(t)
     same = z3.And(*[at(e, t) == s0 for e in ring_ops])
-    ring = z3.And(s0 >= 0, s0 < stages, at(ring_ops[0], t + stages) == s0,
-                  *[at(ring_ops[0], t + d) != s0 for d in range(1, stages)])
+    ring = z3.And(s0 >= 0, s0 < stages, stage_of(t + stages) == s0,
+                  *[stage_of(t + d) != s0 for d in range(1, stages)])
     add("pipeline", f"every op of iteration t of both roles uses stage s(t), and s is a ring of {stages}",
         prove(z3.And(same, ring), [t >= 0], watch={"t": t, "s(t)": s0}))
     # -- order within each role ----------------------------------------------------------------
@@ -100,7 +101,7 @@ def check_ring(p: Program) -> list[tuple[str, str, Outcome, str]]:
     waits_c = [i for i, (k, b) in enumerate(kinds_c) if k == "wait" and b == full]
     add("races", "the consumers wait for the stage (full) before they read it",
         _structural(bool(reads and waits_c and waits_c[0] < reads[0]), "a consumer reads a stage before its wait"))
-    lag = release_lag(releases[0], at_expr, lambda x: at(ring_ops[0], x), stages, t) if releases else None
+    lag = release_lag(releases[0], at_expr, stage_of, stages, t) if releases else None
     add("pipeline", f"the consumers release, at iteration t >= d, the stage of iteration t - d, for one d < {stages}",
         _structural(lag is not None, "no release, or one of a stage no iteration t - d (d < stages) used"
                     if not releases else "the release's stage or guard is not s(t - d) from t = d, for any d < stages"))
@@ -108,8 +109,8 @@ def check_ring(p: Program) -> list[tuple[str, str, Outcome, str]]:
         ok, why = retired(cons, releases[0], lag)
         add("races", "every wgmma that read a stage has finished when the stage is released", _structural(ok, why))
         loop_end = max(p.events.index(e) for e in cons) + 1
-        for check, outcome in tail_rows(tail_releases(p.events, loop_end, empty), lag, lambda x: at(ring_ops[0], x),
-                                        c_ub, p.assumptions):
+        for check, outcome in tail_rows(tail_releases(p.events, loop_end, empty), lag, stage_of, c_ub,
+                                        p.assumptions):
             add("pipeline", check, outcome)
     consumer_region = next(op for op in p.fn.entry_block.operations if op.operation.name == "tile.warp_specialize")
     ok, why = result_reads(consumer_region.regions[1].blocks[0])

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import z3
 from torch_mlir import ir
 
-from tilec.dialects import PROLOGUE_ATTR, STAGES_ATTR
+from tilec.dialects import CMPI, PROLOGUE_ATTR, STAGES_ATTR
 from tilec.dialects.dims import parse_dim
 from tilec.dialects.tile_hopper import wgmma_stage
 
@@ -24,8 +24,6 @@ _INDEX = {"arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "a
           "arith.divsi": lambda a, b: a / b, "arith.floordivsi": lambda a, b: a / b,
           "arith.remsi": lambda a, b: a % b, "arith.ceildivsi": lambda a, b: (a + b - 1) / b,
           "arith.minsi": lambda a, b: z3.If(a < b, a, b), "arith.maxsi": lambda a, b: z3.If(a > b, a, b)}
-_CMPI = {0: lambda a, b: a == b, 1: lambda a, b: a != b, 2: lambda a, b: a < b, 3: lambda a, b: a <= b,
-         4: lambda a, b: a > b, 5: lambda a, b: a >= b}
 
 
 @dataclass
@@ -111,7 +109,7 @@ def _block(p: Program, block, loop: str, grid) -> None:
         if name in _INDEX:
             p.values[op.result] = _INDEX[name](get(operands[0]), get(operands[1]))
         elif name == "arith.cmpi":
-            p.values[op.result] = _CMPI[ir.IntegerAttr(op.attributes["predicate"]).value](
+            p.values[op.result] = CMPI[ir.IntegerAttr(op.attributes["predicate"]).value](
                 get(operands[0]), get(operands[1]))
         elif name == "scf.if":  # events of the then-block happen where the condition holds
             if op.operation.results or len(op.regions[1].blocks):
