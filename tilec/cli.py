@@ -117,15 +117,24 @@ def _parser() -> argparse.ArgumentParser:
     layout.set_defaults(func="tilec.commands:layout_command")
 
     tune = sub.add_parser("tune", parents=[common],
-                          help="rank a spec's schedules (cost model), write candidates to measure, import measurements")
+                          help="rank a spec's schedules (cost model), compile and measure the best, keep the "
+                               "fastest proved one")
     tune.add_argument("spec", metavar="SPEC.ta", nargs="?")
     tune.add_argument("--shape", type=_shapes, action="append", default=[], metavar="N=64,...",
                       help="the sizes to tune for (every size parameter)")
     tune.add_argument("--target", choices=["sm_80", "sm_90a"], default="sm_90a")
     tune.add_argument("--gpu", default="h200", help="the GPU whose rates the cost model uses (default: h200)")
-    tune.add_argument("--top", type=int, default=30, help="how many of the model's best to list or emit")
+    tune.add_argument("--top", type=int, default=30, help="how many of the model's best to compile (default: 30)")
+    tune.add_argument("--budget", metavar="N|Ns", help="measure at most N candidates, or for N seconds of GPU time")
+    tune.add_argument("--rank-only", action="store_true", help="only print the model's ranking")
     tune.add_argument("--emit-candidates", metavar="DIR",
                       help="compile the top candidates into DIR (packages and candidates.json) for a GPU host")
+    tune.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
+                      help="compile on a Ray cluster's CPU workers and measure on one of its GPUs (no ADDRESS: "
+                           "start one on this machine; 'auto': the cluster this machine belongs to)")
+    tune.add_argument("--jobs", type=int, metavar="N", help="compile N candidates at once (default: one per CPU)")
+    tune.add_argument("--reps", type=int, default=20, help="timed launches per round (default: 20)")
+    tune.add_argument("--rounds", type=int, default=3, help="rounds for the best candidates (default: 3)")
     tune.add_argument("--import", dest="import_", metavar="RESULTS.json",
                       help="record the measurements of 'python -m tilec.runtime.measure' in the tuning database")
     tune.add_argument("--db", metavar="FILE", help="the tuning database (default: $TILEC_TUNING_DB or "

@@ -142,18 +142,11 @@ def source_revision() -> str:
 def build_candidates(folder: Path) -> str:
     """The model's top 3 GEMM schedules at 300x520x200 as tilec tune writes them (packages and
     candidates.json), for test_gpu_measure.py."""
-    from types import SimpleNamespace
+    from tilec.cli import main as tilec_main
 
-    from tilec.tune.command import _emit
-    from tilec.tune.gpus import gpu_named
-    from tilec.tune.space import rank
-
-    shapes = {"M": 300, "N": 520, "K": 200}
     spec = str(Path(__file__).resolve().parents[2] / "examples" / "gemm.ta")
-    with dialects.context(), ir.Location.unknown():
-        legal, _ = rank(load_spec(spec), shapes, "sm_90a", gpu_named("h200"))
-        args = SimpleNamespace(emit_candidates=str(folder), spec=spec, target="sm_90a")
-        _emit(args, Path(spec).read_text(), shapes, legal[:3])
+    if tilec_main(["tune", spec, "--shape", "M=300,N=520,K=200", "--top", "3", "--emit-candidates", str(folder)]):
+        raise SystemExit("tilec tune could not write the tune fixture")
     return folder.name
 
 

@@ -31,3 +31,21 @@ def test_measure_times_every_candidate_and_writes_what_import_reads(tmp_path):
     for row in data["results"]:
         assert row["median_ms"] is not None and row["median_ms"] > 0 and row["spread"] >= 0
         assert row["max_rel_error"] < 3e-2, row
+
+
+def test_a_budget_of_candidates_times_only_those_and_the_contenders_again(tmp_path):
+    if not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0):
+        pytest.skip("needs a GPU of compute capability 9.0 (the candidates are sm_90a kernels)")
+    fixture = (read_manifest(BUILD) or {}).get("fixtures", {}).get("tune")
+    if fixture is None:
+        pytest.skip(f"no tune fixture in {BUILD}: python tests/gpu/build.py --out {BUILD}")
+    out = tmp_path / "results.json"
+    assert main([str(BUILD / fixture), "--out", str(out), "--reps", "5", "--rounds", "3", "--budget", "2"]) == 0
+    rows = json.loads(out.read_text())["results"]
+    timed = [r for r in rows if r["median_ms"] is not None]
+    assert len(timed) == 2 and [r["skipped"] for r in rows if r["median_ms"] is None] == ["budget"]
+    best = min(timed, key=lambda r: r["median_ms"])
+    assert best["rounds"] == 3, best  # the best of the first pass is always a contender
+    assert main([str(BUILD / fixture), "--out", str(out), "--reps", "5", "--budget", "4s"]) == 0
+    data = json.loads(out.read_text())
+    assert data["gpu_seconds"] < 4 + 1.5, data["gpu_seconds"]  # one candidate may finish past the budget

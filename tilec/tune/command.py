@@ -1,30 +1,40 @@
-"""``tilec tune``: rank a spec's schedules with the cost model, write the top ones as packages
-for a GPU host to measure, and import what it measured into the tuning database.
+"""``tilec tune``: rank a spec's schedules with the cost model, compile the best ones, measure
+them on a GPU and keep the fastest proved one in the tuning database.
 
-    tilec tune SPEC.ta --shape M=4096,N=4096,K=4096                  # the model's ranking
-    tilec tune SPEC.ta --shape ... --emit-candidates DIR [--top 30]  # packages + candidates.json
-    python -m tilec.runtime.measure DIR                              # on the GPU host
-    tilec tune SPEC.ta --shape ... --import DIR/results.json         # into the database
+    tilec tune SPEC.ta --shape M=4096,N=4096,K=4096 [--budget 30|60s]   # on a machine with a GPU
+    tilec tune SPEC.ta --shape ... --rank-only                           # the model's ranking
+    tilec tune SPEC.ta --shape ... --ray [ADDRESS]                       # compile and measure on Ray
+    tilec tune SPEC.ta --shape ... --emit-candidates DIR [--top 30]      # packages + candidates.json
+    python -m tilec.runtime.measure DIR                                  # ... on the GPU host
+    tilec tune --import DIR/results.json                                 # ... into the database
 
-The import verifies the measured candidates, fastest first, until one is proved (verdicts
-cached by the hash of the tile module); ``tilec compile`` then builds the fastest proved
-schedule for that spec, those shapes and that target when no --schedule is given.
+Candidates compile side by side (jobs.py: local processes; fanout.py: Ray tasks). The
+measured candidates are verified, fastest first, until one is proved (prove.py); ``tilec
+compile`` then builds the fastest proved schedule for that spec, those shapes and that
+target when no --schedule is given.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
+import tempfile
+import time
 from pathlib import Path
 
 from torch_mlir import ir
 
 from tilec import dialects
 from tilec.diagnostics import TilecError
+from tilec.runtime.progress import Progress, parse_budget
 
-from .db import TuningDB, import_results
+from . import fanout
+from .db import TuningDB, add_results, import_results
 from .gpus import gpu_named
+from .jobs import Job, compile_here
+from .prove import prove_and_report
 from .space import rank
+
+CONTENDERS = 8  # of the first pass's best, how many take the other rounds
 
 
 def tune_command(args) -> int:
@@ -36,15 +46,15 @@ def tune_command(args) -> int:
         raise TilecError("tilec tune needs SPEC.ta (or --import RESULTS.json)")
     if args.top < 1:
         raise TilecError(f"--top must be at least 1, got {args.top}")
-    db = TuningDB(args.db) if args.db else TuningDB()
+    try:
+        count, _ = parse_budget(args.budget)
+    except ValueError as err:
+        raise TilecError(str(err)) from None
     if args.import_:
+        db = TuningDB(args.db)
         added, key = import_results(args.import_, db)
         print(f"{added} measured candidates imported into {db.path}")
-        prove_winner(db, key)
-        best = db.best(key["spec_text"], key["shapes"], key["target"])
-        if best:
-            print(f"fastest proved: {best['schedule']} ({best['median_ms']:.4f} ms on {best['gpu']}, spread "
-                  f"{best['spread']:.1%})")
+        prove_and_report(db, key)
         return 0
     text = read_spec(args.spec)
     try:
@@ -56,78 +66,93 @@ def tune_command(args) -> int:
         legal, illegal = rank(module, shapes, args.target, gpu)
         if not legal:
             raise TilecError(f"no schedule of the search space builds this kernel ({len(illegal)} refused)")
-        top = legal[:args.top]
+        top = legal[:min(args.top, count or args.top)]
         print(f"{args.spec}: {len(legal)} legal schedules, {len(illegal)} pruned before compiling; the model's "
               f"top {len(top)} on {gpu.name}:")
         for n, c in enumerate(top):
             print(f"  {n + 1:3d}. {c.estimate.seconds * 1e3:8.4f} ms  {c.estimate.tflops:6.0f} TFLOP/s  "
                   f"{c.estimate.bound:6s}  {c.schedule}")
-        if args.emit_candidates:
-            _emit(args, text, shapes, top)
-    measured = db.best(text, shapes, args.target)
+        env = dict(shapes, **top[0].build.fixed)  # every size, for the inputs the GPU measures on
+    if not args.rank_only:
+        _compile_and_measure(args, text, shapes, env, top)
+    db = TuningDB.existing(args.db)  # listing and emitting create no database
+    measured = db and db.best(text, shapes, args.target)
     if measured:
         print(f"measured best in {db.path}: {measured['schedule']} ({measured['median_ms']:.4f} ms on "
               f"{measured['gpu']})")
     return 0
 
 
-def tile_hash(build) -> str:
-    """The sha256 of a candidate's tile module as printed: what is measured is what is proved."""
-    return hashlib.sha256(str(build.tile).encode()).hexdigest()
-
-
-def prove_winner(db: TuningDB, key: dict) -> None:
-    """Verify the measured candidates, fastest first, until one is proved (each tile module once:
-    verdicts are cached in the database by its hash). A candidate whose tile module is not the
-    one measured (another tilec built it) is skipped."""
-    from datetime import date
-
-    from tilec.driver import build_tile
-    from tilec.frontend import spec_to_ta
-    from tilec.package import verify_build
-
-    with dialects.context(), ir.Location.unknown():
-        name = key.get("spec_name", "tuned.ta")  # the kernel is named after its spec file
-        module = spec_to_ta(key["spec_text"], name)
-        for row in db.rows(key["spec_text"], key["shapes"], key["target"]):
-            digest = row["tile_sha256"]
-            if digest is None:
-                continue
-            cached = db.proof(digest)
-            if cached is None:
-                build = build_tile(module, key["shapes"], " ".join(row["schedule"].split(",")))
-                if tile_hash(build) != digest:
-                    print(f"  {row['schedule']}: its tile module is not the one measured; skipped")
-                    continue
-                report = verify_build(module, build, name, key["spec_text"], row["schedule"], (key["target"],))
-                cached = {"passed": not report.status(), "summary": report.summary()}
-                db.add_proof(digest, cached["passed"], cached["summary"], date.today().isoformat())
-                print(f"  verified {row['schedule']}: {cached['summary']}")
-            if cached["passed"]:
-                return
-            print(f"  {row['schedule']} is not proved ({cached['summary']}); the next fastest is tried")
-
-
-def _emit(args, text: str, shapes: dict, top: list) -> None:
-    """Compile each candidate into DIR/cNNN.tkp and write DIR/candidates.json."""
-    from tilec.package import package_build
-    from tilec.runtime.package import write_package
-
-    out = Path(args.emit_candidates)
-    out.mkdir(parents=True, exist_ok=True)
-    entries = []
-    for n, c in enumerate(top):
-        name = f"c{n:03d}.tkp"
-        manifest, files = package_build(c.build, Path(args.spec).name, text, (args.target,))
-        write_package(str(out / name), manifest, files)
-        facts = manifest["ptxas"][args.target]
-        entries.append({"package": name, "schedule": c.schedule, "predicted_ms": c.estimate.seconds * 1e3,
-                        "tile_sha256": tile_hash(c.build),
-                        "registers": facts["registers"], "spill_bytes": facts["spill_stores"]})
-        print(f"  {name}: {c.schedule}: {facts['registers']} registers, {facts['spill_stores']} bytes spilled")
-    # what tilec compile looks up (and the spec's file name: the kernel is named after it)
+def _compile_and_measure(args, text: str, shapes: dict, env: dict, top: list) -> None:
+    """Compile the candidates (here, or on Ray); unless they are only to be written out
+    (--emit-candidates), measure them on a GPU (this machine's, or the Ray cluster's) and
+    record the results, proving the winner."""
+    ray = fanout.connect(args.ray) if args.ray else None
+    if not args.emit_candidates:
+        _something_to_measure_on(ray, args.ray)  # before compiling anything
     key = {"spec_text": text, "shapes": shapes, "target": args.target, "spec_name": Path(args.spec).name}
-    env = dict(shapes, **top[0].build.fixed)  # every size, for the inputs the GPU host makes
-    (out / "candidates.json").write_text(json.dumps({"key": key, "env": env, "candidates": entries}, indent=2))
-    print(f"{len(entries)} candidates -> {out}; measure them on the GPU host with "
-          f"'python -m tilec.runtime.measure {out}', then 'tilec tune {args.spec} --import {out}/results.json'")
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(args.emit_candidates or scratch)
+        jobs = [Job(text, key["spec_name"], shapes, c.schedule, args.target) for c in top]
+        bar = Progress("compile", len(jobs))
+
+        def done(n: int, _result: dict) -> None:
+            bar.update(n, left=(time.perf_counter() - bar.start) / n * (len(jobs) - n))
+
+        built = fanout.compile_on_ray(ray, jobs, done) if ray else compile_here(jobs, args.jobs, done)
+        bar.close()
+        write_candidates(folder, key, env, top, built)
+        if args.emit_candidates:
+            print(f"measure them on the GPU host with 'python -m tilec.runtime.measure {folder}', then "
+                  f"'tilec tune --import {folder}/results.json'")
+            return
+        if ray is not None:
+            data = fanout.measure_on_ray(ray, folder, args.reps, args.rounds, args.budget, CONTENDERS)
+        else:
+            from tilec.runtime.measure import measure
+
+            data = measure(str(folder), args.reps, args.rounds, args.budget, CONTENDERS, progress=True)
+    timed = [r for r in data["results"] if r["median_ms"] is not None]
+    print(f"measured {len(timed)} of {len(data['results'])} candidates on {data['gpu']} in "
+          f"{data['gpu_seconds']:.0f} s of GPU time")
+    db = TuningDB(args.db)
+    added, _ = add_results(data, db)
+    print(f"{added} measured candidates recorded in {db.path}")
+    prove_and_report(db, data["key"])
+
+
+def _something_to_measure_on(ray, address: str | None) -> None:
+    """Fail before compiling when there is no GPU to measure on."""
+    if ray is not None:
+        if fanout.gpus(ray) == 0:
+            raise TilecError(f"the Ray cluster at {address} has no GPU workers to measure on; add "
+                             f"--emit-candidates DIR and measure DIR on a GPU host")
+        return
+    import torch
+
+    if not torch.cuda.is_available():
+        raise TilecError("no CUDA GPU on this machine to measure on: add --emit-candidates DIR and measure DIR on "
+                         "a GPU host, use --ray ADDRESS for a Ray cluster with GPUs, or --rank-only for the "
+                         "model's ranking")
+
+
+def write_candidates(folder: Path, key: dict, env: dict, top: list, built: list) -> None:
+    """FOLDER/cNNN.tkp for each candidate that compiled, and FOLDER/candidates.json (the model's
+    order and prediction, the tile module's hash, ptxas's registers and spills, the compile time)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    entries = []
+    for n, (c, result) in enumerate(zip(top, built)):
+        if "error" in result:
+            print(f"  {c.schedule}: does not compile: {result['error']}")
+            continue
+        name = f"c{n:03d}.tkp"
+        (folder / name).write_bytes(result["package_bytes"])
+        entries.append({"package": name, "schedule": c.schedule, "predicted_ms": c.estimate.seconds * 1e3,
+                        "tile_sha256": result["tile_sha256"], "registers": result["registers"],
+                        "spill_bytes": result["spill_bytes"], "compile_seconds": round(result["seconds"], 3)})
+        print(f"  {name}: {c.schedule}: {result['registers']} registers, {result['spill_bytes']} bytes spilled")
+    if not entries:
+        raise TilecError("no candidate compiled")
+    (folder / "candidates.json").write_text(json.dumps({"key": key, "env": env, "candidates": entries}, indent=2))
+    seconds = sorted(e["compile_seconds"] for e in entries)
+    print(f"{len(entries)} candidates -> {folder} (median {seconds[len(seconds) // 2]:.2f} s each to compile)")

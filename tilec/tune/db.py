@@ -109,7 +109,11 @@ class TuningDB:
 def import_results(path: str, db: TuningDB) -> tuple[int, dict]:
     """Fill ``db`` from a results file of ``tilec.runtime.measure`` (its candidates.json's key
     carried through); returns (rows added, the key)."""
-    data = json.loads(Path(path).read_text())
+    return add_results(json.loads(Path(path).read_text()), db)
+
+
+def add_results(data: dict, db: TuningDB) -> tuple[int, dict]:
+    """Fill ``db`` from what ``tilec.runtime.measure`` returned; returns (rows added, the key)."""
     key = data["key"]
     rows = [r for r in data["results"] if r.get("median_ms") is not None]
     return db.add(key["spec_text"], key["shapes"], key["target"], data["gpu"], rows, data["date"]), key
