@@ -40,7 +40,13 @@ def summary(data: dict) -> dict:
     best = min(measured)
     top1 = min(rows, key=lambda r: r["predicted_ms"])
     rank_of_top1 = sorted(measured).index(top1["median_ms"]) + 1
+    # the order measured in: the model's with ptxas's facts (a results file lists the candidates
+    # in it; space.with_ptxas_facts)
+    order = list(range(len(rows)))
+    first = rows[0] if rows and "spill_bytes" in rows[0] else None
     return {"candidates": len(rows), "spearman": spearman(predicted, measured), "best_ms": best,
+            "spearman_ptxas": spearman(order, measured) if first else None,
+            "first_over_best": first["median_ms"] / best - 1 if first else None,
             "top1_ms": top1["median_ms"], "top1_over_best": top1["median_ms"] / best - 1, "top1_rank": rank_of_top1,
             "top1": top1["schedule"], "best": min(rows, key=lambda r: r["median_ms"])["schedule"],
             "points": list(zip(predicted, measured))}
@@ -76,6 +82,9 @@ def main() -> None:
         print(f"{name}: {s['candidates']} candidates on {data['gpu']}, Spearman {s['spearman']:.2f}; model's top-1 "
               f"{s['top1_ms']:.4f} ms is {s['top1_over_best']:+.1%} from the measured best {s['best_ms']:.4f} ms "
               f"(rank {s['top1_rank']}); top-1 {s['top1']}; best {s['best']}")
+        if s["spearman_ptxas"] is not None:
+            print(f"  with ptxas's spill facts: Spearman {s['spearman_ptxas']:.2f}; the first measured is "
+                  f"{s['first_over_best']:+.1%} from the best")
     if args.svg:
         with open(args.svg, "w") as handle:
             handle.write(svg(named))

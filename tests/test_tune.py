@@ -197,3 +197,47 @@ def test_an_untuned_compile_takes_the_models_best_that_does_not_spill(tilec, tmp
     assert any((tmp_path / "cache" / "picks").iterdir())  # the choice is cached
     status, stdout, err = tilec("compile", EXAMPLES / "rmsnorm.ta", "-o", tmp_path / "r.tkp")
     assert status == 0 and "without spilling" not in stdout, err
+
+
+def test_a_pytorch_graph_is_tuned_from_its_ta_ir_and_takes_the_winner(tilec, tmp_path):
+    """CompiledGraph.ta written to a file is what tilec tune takes; the graph's kernel is then
+    built at the fastest proved schedule recorded for that IR."""
+    pytest.importorskip("cuda.bindings.nvrtc", reason="NVRTC comes with the 'cuda' extra")
+    import torch
+
+    import tilec as tc
+
+    graph = tc.compile(lambda a, b: a @ b, (torch.randn(300, 200).bfloat16(), torch.randn(200, 520).bfloat16()))
+    source = tmp_path / "mm.ta.mlir"
+    source.write_text(graph.ta)
+    assert graph._tuned("sm_90a") == ""
+    status, out, err = tilec("tune", source, "--top", "2", "--emit-candidates", tmp_path / "c")
+    assert status == 0, err
+    candidates = json.loads((tmp_path / "c" / "candidates.json").read_text())
+    results = {"gpu": "NVIDIA H200", "date": "2026-12-01", "key": candidates["key"],
+               "results": [dict(c, median_ms=2.0 - n, spread=0.0) for n, c in enumerate(candidates["candidates"])]}
+    (tmp_path / "results.json").write_text(json.dumps(results))
+    status, out, err = tilec("tune", "--import", tmp_path / "results.json")
+    chosen = candidates["candidates"][1]["schedule"]
+    assert status == 0 and f"fastest proved: {chosen}" in out, out + err
+    assert graph._tuned("sm_90a") == " ".join(chosen.split(",")) and graph._tuned("sm_80") == ""
+
+
+def test_tune_reads_ta_ir_files_and_refuses_other_ir(tilec, tmp_path):
+    bad = tmp_path / "bad.mlir"
+    bad.write_text("func.func @f() {\n  return\n}\n")
+    status, out, err = tilec("tune", bad, "--rank-only")
+    assert status == 1 and "holds no ta function" in err and "Traceback" not in err
+    bad.write_text("func.func @f( {\n")
+    status, out, err = tilec("tune", bad, "--rank-only")
+    assert status == 1 and err.startswith(f"{bad}:1:") and "Traceback" not in err
+
+
+def test_once_compiled_candidates_that_spill_much_are_measured_last():
+    from tilec.tune.space import SPILL_TOLERATED, with_ptxas_facts
+
+    entries = [{"schedule": "a", "predicted_ms": 1.0, "spill_bytes": 1320},
+               {"schedule": "b", "predicted_ms": 1.1, "spill_bytes": 8},
+               {"schedule": "c", "predicted_ms": 1.2, "spill_bytes": 0},
+               {"schedule": "d", "predicted_ms": 0.9, "spill_bytes": SPILL_TOLERATED + 4}]
+    assert [e["schedule"] for e in with_ptxas_facts(entries)] == ["b", "c", "d", "a"]

@@ -164,19 +164,12 @@ def run_command(args) -> int:
 
 
 def _tuned(spec: str, shapes: dict, target: str) -> str | None:
-    """The fastest measured schedule of the tuning database for this spec, these shapes and
+    """The fastest proved schedule of the tuning database for this spec, these shapes and
     ``target`` (tilec tune), or None; said on stdout when used."""
-    import sqlite3
-
     from .frontend import read_spec
-    from .tune.db import TuningDB
+    from .tune.db import tuned
 
-    try:
-        db = TuningDB.existing()
-        best = db.best(read_spec(spec), shapes, target) if db else None
-    except (sqlite3.Error, OSError) as err:
-        print(f"note: the tuning database could not be read ({err}); using the default schedule")
-        return None
+    best = tuned(read_spec(spec), shapes, target)
     if best is None:
         return None
     print(f"{spec}: schedule {best['schedule']} from the tuning database ({best['median_ms']:.4f} ms on {best['gpu']})")

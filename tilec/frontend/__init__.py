@@ -1,4 +1,5 @@
-"""Frontends: the math-spec language (``*.ta``) to ta IR."""
+"""Frontends: the math-spec language (``*.ta``) to ta IR; ta IR itself (``*.mlir``, e.g. a
+PyTorch graph's ``CompiledGraph.ta`` written to a file) is read as it is."""
 
 from torch_mlir import ir
 
@@ -30,3 +31,25 @@ def read_spec(path: str) -> str:
 def load_spec(path: str) -> ir.Module:
     """Read a spec file and lower it (inside an active context)."""
     return spec_to_ta(read_spec(path), path)
+
+
+def source_to_ta(text: str, file: str) -> ir.Module:
+    """A spec (``*.ta``) lowered, or ta IR (``*.mlir``) parsed and verified, as a ta module
+    (inside an active context): what ``tilec tune`` takes."""
+    if not file.endswith(".mlir"):
+        return spec_to_ta(text, file)
+    try:
+        module = ir.Module.parse(text)
+        module.operation.verify()
+    except ir.MLIRError as err:
+        raise from_mlir_error(err, file, text) from None
+    ops = list(module.body.operations)
+    if len(ops) != 1 or ops[0].operation.name != "func.func" or not any(
+            op.operation.name.startswith("ta.") for op in ops[0].regions[0].blocks[0].operations):
+        raise TilecError(f"'{file}' holds no ta function (one func.func of ta ops, as CompiledGraph.ta prints)")
+    return module
+
+
+def load_source(path: str) -> ir.Module:
+    """Read a spec or ta IR file (source_to_ta) inside an active context."""
+    return source_to_ta(read_spec(path), path)

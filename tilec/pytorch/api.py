@@ -150,12 +150,21 @@ class CompiledGraph:
             from ..runtime.launch import target_of
 
             target = target_of(device)
-            key = hashlib.sha256("\0".join([self.ta, self.schedule, target]).encode()).hexdigest()
+            schedule = self.schedule or self._tuned(target)
+            key = hashlib.sha256("\0".join([self.ta, schedule, target]).encode()).hexdigest()
             path = cache_dir() / f"graph-{key}.tkp"
             if not path.exists():
-                self.package(str(path), self.schedule, (target,))
+                self.package(str(path), schedule, (target,))
             self._loaded = load(str(path), register_op=False)
         return self._loaded
+
+    def _tuned(self, target: str) -> str:
+        """The fastest proved schedule ``tilec tune`` recorded for this graph's ta IR (written to
+        a file, ``tilec tune GRAPH.ta.mlir``) on ``target``; '' (the default) without one."""
+        from ..tune.db import tuned
+
+        best = tuned(self.ta, {}, target)
+        return " ".join(best["schedule"].split(",")) if best else ""
 
     def _run(self, inputs: dict) -> dict:
         from torch_mlir import ir

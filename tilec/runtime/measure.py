@@ -110,6 +110,7 @@ def _check(kernels: list, inputs: list) -> tuple[dict, list]:
         error = float((out.float() - reference).abs().max()) / scale
         results[c["schedule"]] = {"schedule": c["schedule"], "package": c["package"],
                                   "predicted_ms": c.get("predicted_ms"), "tile_sha256": c.get("tile_sha256"),
+                                  "registers": c.get("registers"), "spill_bytes": c.get("spill_bytes"),
                                   "max_rel_error": error, "median_ms": None, "spread": None, "rounds": 0}
         if error <= TOLERANCE.get(kern.outputs[0]["dtype"], 3e-2):
             ok.append((c, kern))

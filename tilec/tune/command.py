@@ -32,14 +32,14 @@ from .db import TuningDB, add_results, import_results
 from .gpus import gpu_named
 from .jobs import Job, compile_here
 from .prove import prove_and_report
-from .space import rank
+from .space import rank, with_ptxas_facts
 
 CONTENDERS = 8  # of the first pass's best, how many take the other rounds
 
 
 def tune_command(args) -> int:
     from tilec.commands import _merged
-    from tilec.frontend import load_spec, read_spec
+    from tilec.frontend import load_source, read_spec
 
     shapes = _merged(args.shape)
     if not args.import_ and not args.spec:
@@ -62,7 +62,7 @@ def tune_command(args) -> int:
     except ValueError as err:
         raise TilecError(f"--gpu: {err}") from None
     with dialects.context(), ir.Location.unknown():
-        module = load_spec(args.spec)
+        module = load_source(args.spec)
         legal, illegal = rank(module, shapes, args.target, gpu)
         if not legal:
             raise TilecError(f"no schedule of the search space builds this kernel ({len(illegal)} refused)")
@@ -137,8 +137,10 @@ def _something_to_measure_on(ray, address: str | None) -> None:
 
 
 def write_candidates(folder: Path, key: dict, env: dict, top: list, built: list) -> None:
-    """FOLDER/cNNN.tkp for each candidate that compiled, and FOLDER/candidates.json (the model's
-    order and prediction, the tile module's hash, ptxas's registers and spills, the compile time)."""
+    """FOLDER/cNNN.tkp for each candidate that compiled (NNN: its place in the model's ranking),
+    and FOLDER/candidates.json: the order to measure them in (the model's, those that spill
+    much last: space.with_ptxas_facts), each with its prediction, the tile module's hash,
+    ptxas's registers and spills and its compile time."""
     folder.mkdir(parents=True, exist_ok=True)
     entries = []
     for n, (c, result) in enumerate(zip(top, built)):
@@ -153,6 +155,7 @@ def write_candidates(folder: Path, key: dict, env: dict, top: list, built: list)
         print(f"  {name}: {c.schedule}: {result['registers']} registers, {result['spill_bytes']} bytes spilled")
     if not entries:
         raise TilecError("no candidate compiled")
+    entries = with_ptxas_facts(entries)  # the order to measure in
     (folder / "candidates.json").write_text(json.dumps({"key": key, "env": env, "candidates": entries}, indent=2))
     seconds = sorted(e["compile_seconds"] for e in entries)
     print(f"{len(entries)} candidates -> {folder} (median {seconds[len(seconds) // 2]:.2f} s each to compile)")

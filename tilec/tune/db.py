@@ -17,6 +17,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import sys
 from pathlib import Path
 
 from tilec import __version__
@@ -104,6 +105,18 @@ class TuningDB:
     def add_proof(self, tile_sha256: str, passed: bool, summary: str, when: str) -> None:
         with self._connect() as db:
             db.execute("INSERT OR REPLACE INTO proof VALUES (?, ?, ?, ?)", (tile_sha256, int(passed), summary, when))
+
+
+def tuned(text: str, shapes: dict, target: str) -> dict | None:
+    """The fastest proved record for this source text (a spec, or a graph's ta IR), shapes and
+    target in the default database, or None: none recorded, no database (none is created),
+    or one that cannot be read (a note on stderr says so; the caller keeps its default)."""
+    try:
+        db = TuningDB.existing()
+        return db.best(text, shapes, target) if db else None
+    except (sqlite3.Error, OSError) as err:
+        print(f"note: the tuning database could not be read ({err}); using the default schedule", file=sys.stderr)
+        return None
 
 
 def import_results(path: str, db: TuningDB) -> tuple[int, dict]:

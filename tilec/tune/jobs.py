@@ -46,14 +46,14 @@ def compile_candidate(job: Job) -> dict:
     from tilec import dialects
     from tilec.diagnostics import TilecError
     from tilec.driver import build_tile
-    from tilec.frontend import spec_to_ta
+    from tilec.frontend import source_to_ta
     from tilec.package import package_build
     from tilec.runtime.package import write_package
 
     start = time.perf_counter()
     try:
         with dialects.context(), ir.Location.unknown():
-            module = spec_to_ta(job.spec_text, job.spec_name)
+            module = source_to_ta(job.spec_text, job.spec_name)
             build = build_tile(module, job.shapes, " ".join(job.schedule.split(",")))
             manifest, files = package_build(build, job.spec_name, job.spec_text, (job.target,), job.compiler)
             digest, fixed = tile_hash(build), dict(build.fixed)

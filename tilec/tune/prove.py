@@ -22,12 +22,12 @@ def prove_winner(db: TuningDB, key: dict) -> None:
     from datetime import date
 
     from tilec.driver import build_tile
-    from tilec.frontend import spec_to_ta
+    from tilec.frontend import source_to_ta
     from tilec.package import verify_build
 
     with dialects.context(), ir.Location.unknown():
         name = key.get("spec_name", "tuned.ta")  # the kernel is named after its spec file
-        module = spec_to_ta(key["spec_text"], name)
+        module = source_to_ta(key["spec_text"], name)
         for row in db.rows(key["spec_text"], key["shapes"], key["target"]):
             digest = row["tile_sha256"]
             if digest is None:
