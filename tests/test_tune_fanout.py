@@ -41,12 +41,16 @@ class FakeGPU:
 
 
 def test_the_contenders_take_more_rounds_and_the_rest_one():
-    gpu = FakeGPU({"a": 1.0, "b": 0.5, "c": 0.54, "d": 2.0})
-    times = time_in_rounds(list("abcd"), gpu.time_one, None, None, 3, clock=gpu.clock)
-    assert times == {"a": [1.0], "b": [0.5] * 3, "c": [0.54] * 3, "d": [2.0]}
-    assert gpu.timed == list("abcd") + ["b", "c", "b", "c"]  # the contenders take turns
-    gpu = FakeGPU({"a": 1.0, "b": 0.5, "c": 0.54, "d": 2.0})
-    assert time_in_rounds(list("abcd"), gpu.time_one, None, None, 3, contenders=1, clock=gpu.clock)["c"] == [0.54]
+    """Contenders: within 25% of the first pass's best (b, c), and the model's first three
+    whatever their first round said (a); the rest keep their one round."""
+    ms = {"a": 1.0, "b": 0.5, "c": 0.54, "d": 2.0, "e": 3.0, "f": 0.9}
+    gpu = FakeGPU(ms)
+    times = time_in_rounds(list("abcdef"), gpu.time_one, None, None, 3, clock=gpu.clock)
+    assert times == {"a": [1.0] * 3, "b": [0.5] * 3, "c": [0.54] * 3, "d": [2.0], "e": [3.0], "f": [0.9]}
+    assert gpu.timed == list("abcdef") + ["b", "c", "a"] * 2  # the contenders take turns
+    gpu = FakeGPU(ms)
+    times = time_in_rounds(list("defabc"), gpu.time_one, None, None, 3, contenders=1, clock=gpu.clock)
+    assert [n for n, t in times.items() if len(t) == 3] == ["d", "e", "f", "b"]
 
 
 def test_a_budget_of_candidates_or_seconds_is_kept():

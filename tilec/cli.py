@@ -134,7 +134,7 @@ def _parser() -> argparse.ArgumentParser:
                            "start one on this machine; 'auto': the cluster this machine belongs to)")
     tune.add_argument("--jobs", type=int, metavar="N", help="compile N candidates at once (default: one per CPU)")
     tune.add_argument("--reps", type=int, default=20, help="timed launches per round (default: 20)")
-    tune.add_argument("--rounds", type=int, default=3, help="rounds for the best candidates (default: 3)")
+    tune.add_argument("--rounds", type=int, default=5, help="rounds for the best candidates (default: 5)")
     tune.add_argument("--import", dest="import_", metavar="RESULTS.json",
                       help="record the measurements of 'python -m tilec.runtime.measure' in the tuning database")
     tune.add_argument("--db", metavar="FILE", help="the tuning database (default: $TILEC_TUNING_DB or "

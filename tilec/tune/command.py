@@ -26,6 +26,7 @@ from torch_mlir import ir
 from tilec import dialects
 from tilec.diagnostics import TilecError
 from tilec.runtime.progress import Progress, parse_budget
+from tilec.runtime.rounds import CONTENDERS
 
 from . import fanout
 from .db import TuningDB, add_results, import_results
@@ -34,7 +35,6 @@ from .jobs import Job, compile_here
 from .prove import prove_and_report
 from .space import rank, with_ptxas_facts
 
-CONTENDERS = 8  # of the first pass's best, how many take the other rounds
 
 
 def tune_command(args) -> int:
