@@ -2,12 +2,14 @@
 candidates folder (``tilec tune --emit-candidates``, then ``python -m tilec.runtime.measure``),
 the winner of its results file is timed again with the peers on the same inputs —
 torch.matmul (cuBLAS) for a GEMM; SDPA's FlashAttention-2 and cuDNN and FlexAttention
-(torch.compile) for attention — and its output checked against the reference.
+(torch.compile) for attention; eager torch and torch.compile (Inductor) for a row program
+(softmax, RMSNorm, layernorm) — and its output checked against the reference.
 
     PYTHONPATH=. python bench/tuned.py bench/out/tune/gemm4096 ... --out results.json
 
 Needs only torch and cuda-bindings (no MLIR). The spec of each folder decides the peers:
-gemm.ta, attention.ta or causal_attention.ta (the bundled examples).
+gemm.ta, attention.ta, causal_attention.ta, rmsnorm.ta, softmax.ta or layernorm.ta (the
+bundled examples). The layernorm's mean and rstd outputs are written but not counted.
 """
 
 import argparse
@@ -61,6 +63,32 @@ def attention_row(kernel, env: dict, causal: bool, reps: int) -> dict:
             "vs_cudnn": ms["cudnn"] / ms["tilec"], "vs_flex": ms["flex"] / ms["tilec"]}
 
 
+ROW_PEERS = {  # spec -> (inputs beside X, the eager torch function)
+    "rmsnorm.ta": (("w",), lambda x, w: F.rms_norm(x, (x.shape[-1],), w, eps=1e-6)),
+    "softmax.ta": ((), lambda x: torch.softmax(x, dim=-1)),
+    "layernorm.ta": (("gamma", "beta"), lambda x, g, b: F.layer_norm(x, (x.shape[-1],), g, b, eps=1e-5)),
+}
+
+
+def rows_row(kernel, name: str, env: dict, reps: int) -> dict:
+    """A row program against eager torch and torch.compile (Inductor), in GB/s of its tensors."""
+    n, c = env["N"], env["C"]
+    dtype = {"bf16": torch.bfloat16, "f32": torch.float32}[kernel.inputs[0]["dtype"]]
+    torch.manual_seed(0)
+    extra, eager = ROW_PEERS[name]
+    args = [torch.randn(n, c, device="cuda", dtype=dtype)] + [torch.randn(c, device="cuda", dtype=dtype) for _ in extra]
+    out = kernel(*args)
+    out = out[0] if isinstance(out, tuple) else out
+    error = max_rel_error(out, eager(*(a.float() for a in args)))
+    inductor = torch.compile(eager)
+    inductor(*args)
+    ms = {"tilec": bench(lambda: kernel(*args), reps), "eager": bench(lambda: eager(*args), reps),
+          "inductor": bench(lambda: inductor(*args), reps)}
+    moved = sum(a.numel() * a.element_size() for a in args) + n * c * args[0].element_size()
+    return {"shape": f"N={n} C={c}", "max_rel_error": error, **{f"{p}_gbps": moved / t / 1e6 for p, t in ms.items()},
+            "vs_inductor": ms["inductor"] / ms["tilec"]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folders", nargs="+")
@@ -78,6 +106,8 @@ def main() -> None:
             row = gemm_row(kernel, spec["env"], args.reps)
         elif name in ("attention.ta", "causal_attention.ta"):
             row = attention_row(kernel, spec["env"], name.startswith("causal"), args.reps)
+        elif name in ROW_PEERS:
+            row = rows_row(kernel, name, spec["env"], args.reps)
         else:
             raise SystemExit(f"{folder}: no peers known for {name}")
         row.update(folder=folder.name, schedule=win["schedule"], tuned_ms=win["median_ms"])

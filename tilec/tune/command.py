@@ -70,8 +70,8 @@ def tune_command(args) -> int:
         print(f"{args.spec}: {len(legal)} legal schedules, {len(illegal)} pruned before compiling; the model's "
               f"top {len(top)} on {gpu.name}:")
         for n, c in enumerate(top):
-            print(f"  {n + 1:3d}. {c.estimate.seconds * 1e3:8.4f} ms  {c.estimate.tflops:6.0f} TFLOP/s  "
-                  f"{c.estimate.bound:6s}  {c.schedule}")
+            print(f"  {n + 1:3d}. {c.estimate.seconds * 1e3:8.4f} ms  {c.estimate.rate()}  {c.estimate.bound:7s} "
+                  f"{c.schedule}")
         env = dict(shapes, **top[0].build.fixed)  # every size, for the inputs the GPU measures on
     if not args.rank_only:
         _compile_and_measure(args, text, shapes, env, top)

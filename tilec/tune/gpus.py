@@ -5,7 +5,8 @@ SM and cycle (the vendor's figure); mma.sync reaches about half of that on Hoppe
 form measured 0.44-0.47x cuBLAS, docs/benchmarks.md); L2 to SM about 64 bytes per SM and
 cycle; 227 KiB of shared memory, 64K registers and 2048 threads per SM. The start of a CTA
 (its first copies landing) about 2000 cycles; an epilogue's stores about 32 bytes per cycle;
-a tile copy lands about 1200 cycles after it is issued. These are round figures, not
+a tile copy lands about 1200 cycles after it is issued; HBM3e 4.8 TB/s, 2623 bytes per
+cycle for the whole GPU (the vendor's figure). These are round figures, not
 fitted: docs/tuning.md measures how well the ranking they give holds.
 """
 
@@ -28,11 +29,12 @@ class GPU:
     start_cycles: float
     store_bytes_per_cycle: float
     copy_latency_cycles: float      # a tile copy from issue to landed (L2 hits mostly)
+    dram_bytes_per_cycle: float     # the whole GPU's DRAM bandwidth
     registers_per_sm: int = 65536
 
 
 GPUS = {
-    "h200": GPU("h200", 132, 1.83e9, 4096.0, 0.5, 64.0, 128.0, 227 * 1024, 2048, 2000.0, 32.0, 1200.0),
+    "h200": GPU("h200", 132, 1.83e9, 4096.0, 0.5, 64.0, 128.0, 227 * 1024, 2048, 2000.0, 32.0, 1200.0, 2623.0),
 }
 
 

@@ -48,10 +48,17 @@ class Estimate:
     ctas: int
     ctas_per_sm: int
     bound: str            # what one iteration waits for: tensor, memory or simt
+    bytes: float = 0.0    # what DRAM moves, where the model counts it (row programs)
 
     @property
     def tflops(self) -> float:
         return self.flops / self.seconds / 1e12 if self.seconds else 0.0
+
+    def rate(self) -> str:
+        """TFLOP/s, or GB/s for a kernel of no multiplies."""
+        if self.flops or not self.bytes:
+            return f"{self.tflops:6.0f} TFLOP/s"
+        return f"{self.bytes / self.seconds / 1e9:6.0f} GB/s"
 
 
 def estimate(tile: ir.Module, env: dict, gpu: GPU) -> Estimate:

@@ -16,6 +16,7 @@ from tilec.dialects.schedule import Schedule, _grid
 
 from .gpus import GPU
 from .model import Estimate, estimate
+from .rows_model import estimate_rows
 
 # per form: the sm_80-form grid (any target) and the warp-specialised one (sm_90a); other
 # options keep their defaults; a warp-specialised point has bm = 64 x consumers, warps = 4 x
@@ -26,6 +27,8 @@ TUNE_SPACE = {
                     {"consumers": (1, 2, 3), "bn": (64, 128, 192, 256), "stages": (2, 3, 4, 5)}),
     "online": ({"bm": (64, 128), "bn": (32, 64, 128), "warps": (4, 8), "stages": (2, 3)},
                {"consumers": (1, 2, 3), "bn": (64, 96, 128, 176, 192), "stages": (2, 3)}),
+    # a row program: rows per CTA, the column block, warps (one form for every target)
+    "rows": ({"bm": (2, 4, 8, 16, 32), "bn": (32, 64, 128, 256), "warps": (2, 4, 8)}, None),
 }
 
 
@@ -45,11 +48,11 @@ class Candidate:
 def points(form: str, target: str, space: dict | None = None) -> list[Schedule]:
     """The grid's schedules for ``form`` on ``target`` (space: TUNE_SPACE's, or another of its shape)."""
     if form not in (space or TUNE_SPACE):
-        raise TilecError(f"schedule search covers contractions and attention; a {form} kernel takes its default "
-                         f"schedule")
+        raise TilecError(f"schedule search covers contractions, attention and row programs; a {form} kernel "
+                         f"takes its default schedule")
     plain, hopper = (space or TUNE_SPACE)[form]
     out = [Schedule(**p) for p in _grid(plain)]
-    if target == "sm_90a":
+    if target == "sm_90a" and hopper:
         bk = {"bk": 64} if form == "contraction" else {}
         out += [Schedule(bm=64 * p["consumers"], warps=4 * p["consumers"], **bk, **p) for p in _grid(hopper)]
     return out
@@ -77,7 +80,8 @@ def rank(module: ir.Module, shapes: dict, target: str, gpu: GPU, space: dict | N
         env = dict(sizes, **build.fixed)
         try:
             with build.tile.context:
-                legal.append(Candidate(text, build, estimate(build.tile, env, gpu)))
+                model = estimate_rows if form == "rows" else estimate
+                legal.append(Candidate(text, build, model(build.tile, env, gpu)))
         except ValueError as err:
             raise TilecError(f"{err}: give every size with --shape") from None
     legal.sort(key=lambda c: c.estimate.seconds)
