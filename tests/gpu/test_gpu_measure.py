@@ -18,12 +18,18 @@ from tilec.runtime.measure import main
 BUILD = Path(os.environ.get("TILEC_GPU_CASES", Path(__file__).resolve().parents[2] / "build" / "gpu-cases"))
 
 
-def test_measure_times_every_candidate_and_writes_what_import_reads(tmp_path):
+@pytest.fixture
+def fixture() -> str:
+    """The tune fixture's folder (skips without a GPU of compute capability 9.0 or without it)."""
     if not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0):
         pytest.skip("needs a GPU of compute capability 9.0 (the candidates are sm_90a kernels)")
     fixture = (read_manifest(BUILD) or {}).get("fixtures", {}).get("tune")
     if fixture is None:
         pytest.skip(f"no tune fixture in {BUILD}: python tests/gpu/build.py --out {BUILD}")
+    return fixture
+
+
+def test_measure_times_every_candidate_and_writes_what_import_reads(tmp_path, fixture):
     out = tmp_path / "results.json"
     assert main([str(BUILD / fixture), "--out", str(out), "--reps", "5", "--rounds", "2"]) == 0
     data = json.loads(out.read_text())
@@ -33,12 +39,7 @@ def test_measure_times_every_candidate_and_writes_what_import_reads(tmp_path):
         assert row["max_rel_error"] < 3e-2, row
 
 
-def test_a_budget_of_candidates_times_only_those_and_the_contenders_again(tmp_path):
-    if not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0):
-        pytest.skip("needs a GPU of compute capability 9.0 (the candidates are sm_90a kernels)")
-    fixture = (read_manifest(BUILD) or {}).get("fixtures", {}).get("tune")
-    if fixture is None:
-        pytest.skip(f"no tune fixture in {BUILD}: python tests/gpu/build.py --out {BUILD}")
+def test_a_budget_of_candidates_times_only_those_and_the_contenders_again(tmp_path, fixture):
     out = tmp_path / "results.json"
     assert main([str(BUILD / fixture), "--out", str(out), "--reps", "5", "--rounds", "3", "--budget", "2"]) == 0
     rows = json.loads(out.read_text())["results"]
