@@ -105,3 +105,16 @@ def test_outputs_get_the_mode_the_umask_asks_for(tilec, tmp_path):
         assert stat.S_IMODE(out2.stat().st_mode) == 0o600
     finally:
         os.umask(old)
+
+
+def test_a_call_that_fails_its_checks_leaves_no_plan(package):
+    """Only a call that passed every check leaves the plan later calls of its shapes reuse."""
+    from tilec.runtime import load
+
+    kernel = load(str(package), register_op=False)
+    x, w, bias = torch.zeros(4, 8, dtype=torch.bfloat16), torch.zeros(8, 6, dtype=torch.bfloat16), \
+        torch.zeros(6, dtype=torch.bfloat16)
+    for _ in range(2):
+        with pytest.raises(ValueError, match="must be on cuda"):
+            kernel(x, w, bias)
+    assert kernel._plans == {}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 
 import torch
 
@@ -21,6 +22,18 @@ def evaluate_dim(tree, env: dict) -> int:
     return {"+": a + b, "-": a - b, "*": a * b}.get(op, a // b if b else 0)
 
 
+MAX_PLANS = 64  # input shapes a kernel remembers the checks and sizes of
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What calls at one set of input shapes share: the sizes, the outputs' shapes and
+    dtypes, the grid."""
+    env: dict
+    outputs: tuple
+    grid: tuple
+
+
 class Kernel:
     """A compiled kernel; call it with torch CUDA tensors in the spec's input order (or by name)."""
 
@@ -32,6 +45,7 @@ class Kernel:
         self.outputs = [a for a in m["args"] if a["role"] == "output"]
         self.params = m["params"]
         self._functions: dict = {}
+        self._plans: dict = {}
         self.op = None
 
     def _bind(self, tensors: list) -> dict:
@@ -62,6 +76,25 @@ class Kernel:
         if kwargs or len(tensors) != len(self.inputs):
             names = ", ".join(s["name"] for s in self.inputs)
             raise TypeError(f"{self.name} takes the inputs ({names})")
+        # the checks and sizes of a call depend only on its inputs' shapes, dtypes, devices and
+        # strides: a call like an earlier one reuses its plan (the launch's Python time)
+        key = tuple((t.shape, t.dtype, t.device, t.stride()) if isinstance(t, torch.Tensor) else None
+                    for t in tensors)
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._plan(tensors)
+            if len(self._plans) >= MAX_PLANS:
+                self._plans.pop(next(iter(self._plans)))
+            self._plans[key] = plan
+        device = tensors[0].device if tensors else torch.device("cuda")
+        outs = [torch.empty(shape, dtype=dtype, device=device) for shape, dtype in plan.outputs]
+        from .launch import launch
+        launch(self, device, tensors, outs, plan)
+        return outs[0] if len(outs) == 1 else tuple(outs)
+
+    def _plan(self, tensors: list) -> "Plan":
+        """Check a call's inputs (raising on the first problem) and work out its sizes, its
+        outputs' shapes and its grid."""
         env = self._bind(tensors)
         device = tensors[0].device if tensors else torch.device("cuda")
         for spec, t in zip(self.inputs, tensors):
@@ -71,11 +104,10 @@ class Kernel:
                 raise ValueError(f"{self.name}: input '{spec['name']}' is on {t.device}, the others on {device}")
             if not t.is_contiguous():
                 raise ValueError(f"{self.name}: input '{spec['name']}' must be contiguous (call .contiguous())")
-        outs = [torch.empty([evaluate_dim(d, env) for d in s["dims"]], dtype=_DTYPES[s["dtype"]], device=device)
-                for s in self.outputs]
-        from .launch import launch
-        launch(self, device, tensors, outs, env)
-        return outs[0] if len(outs) == 1 else tuple(outs)
+        m = self.package.manifest
+        return Plan(env, tuple((tuple(evaluate_dim(d, env) for d in s["dims"]), _DTYPES[s["dtype"]])
+                               for s in self.outputs),
+                    tuple([max(evaluate_dim(g, env), 1) for g in m["grid"]] + [1])[:3])
 
     def function(self, device):
         """The CUfunction for ``device`` (module loaded once per device)."""

@@ -61,7 +61,9 @@ def mapped_tensor(tensor, entry: dict, env: dict):
                              f"contiguous tensor)") from None
 
 
-def launch(kernel, device, inputs, outputs, env) -> None:
+def launch(kernel, device, inputs, outputs, plan) -> None:
+    """Launch ``kernel`` on ``device``'s current stream with the sizes, grid and outputs of
+    ``plan`` (kernel.Plan)."""
     from cuda.bindings import driver
 
     _, functions = kernel.function(device)
@@ -69,25 +71,34 @@ def launch(kernel, device, inputs, outputs, env) -> None:
     # a copy-engine kernel has one variant; its tensor maps check the rows of what they read
     variant = "aligned" if m.get("tensor_maps") or _aligned(inputs) else "unaligned"
     function = functions[variant]
-    values, types = [], []
-    tensors = {s["name"]: t for s, t in zip(kernel.inputs, inputs)}
-    tensors.update({s["name"]: t for s, t in zip(kernel.outputs, outputs)})
-    for arg in m["args"]:
-        if arg["role"] == "param":
-            values.append(env[arg["name"]])
-            types.append(ctypes.c_longlong)
-        else:
-            values.append(tensors[arg["name"]].data_ptr())
-            types.append(ctypes.c_void_p)
+    slots, types = _slots(kernel)
+    tensors = (inputs, outputs)
+    values = [plan.env[where] if role == 2 else tensors[role][where].data_ptr() for role, where in slots]
     for entry in m.get("tensor_maps", []):  # by value, after the other arguments
         from .tensor_map import TensorMapError, tensor_map
+        named = dict(zip([s["name"] for s in kernel.inputs + kernel.outputs], inputs + outputs))
         try:
-            values.append(tensor_map(mapped_tensor(tensors[entry["arg"]], entry, env), entry["box"], entry["swizzle"]))
+            values.append(tensor_map(mapped_tensor(named[entry["arg"]], entry, plan.env), entry["box"],
+                                     entry["swizzle"]))
         except TensorMapError as err:
             raise TensorMapError(f"{kernel.name} reads {entry['arg']} with the copy engine: {err} (compile with "
                                  f"consumers=0 for any row length)") from None
-        types.append(None)
-    grid = [max(evaluate_dim(g, env), 1) for g in m["grid"]] + [1]
+    grid = plan.grid
     stream = driver.CUstream(torch.cuda.current_stream(device).cuda_stream)
     _check(driver.cuLaunchKernel(function, grid[0], grid[1], grid[2], m["threads"], 1, 1, m["smem_bytes"],
-                                 stream, (tuple(values), tuple(types)), 0))
+                                 stream, (tuple(values), types), 0))
+
+
+def _slots(kernel) -> tuple:
+    """The kernel's argument list as (role, where) pairs (0: an input by position, 1: an
+    output by position, 2: a size by name) and its ctypes, tensor maps last; once per kernel."""
+    cached = getattr(kernel, "_slot_list", None)
+    if cached is None:
+        m = kernel.package.manifest
+        position = {("input", s["name"]): (0, n) for n, s in enumerate(kernel.inputs)}
+        position.update({("output", s["name"]): (1, n) for n, s in enumerate(kernel.outputs)})
+        slots = [(2, a["name"]) if a["role"] == "param" else position[(a["role"], a["name"])] for a in m["args"]]
+        types = tuple(ctypes.c_longlong if a["role"] == "param" else ctypes.c_void_p for a in m["args"]) + \
+            (None,) * len(m.get("tensor_maps", []))
+        cached = kernel._slot_list = (slots, types)
+    return cached
