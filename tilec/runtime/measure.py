@@ -67,7 +67,7 @@ def _launch_ms(fn, flush) -> float:
     a spin of BUSY_CYCLES) while the host records the first event and launches, so that the
     host's launch time does not fall between the events: on the H200 a 0.2 ms GEMM measured
     0.20-0.43 ms (median 0.221) without the spin and 0.200-0.213 (median 0.204) with it,
-    2026-12-01 (a launch from Python then took about 43 us of host time; 23 us since launch plans)."""
+    2026-12-01 (a launch from Python then took 43 us of host time; 23 us since launch plans)."""
     flush.zero_()
     if BUSY_CYCLES and hasattr(torch.cuda, "_sleep"):
         torch.cuda._sleep(BUSY_CYCLES)

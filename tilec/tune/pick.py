@@ -4,8 +4,9 @@ without spilling.
 With no --schedule and no proved tuning record, a package is built at the first of the
 model's ranked candidates (space.py, at the sizes given, a parameter's default for the
 others) whose CUDA ptxas compiles for every target with no spilled register, trying at most
-``ATTEMPTS``. A spec whose candidates all spill keeps the default schedule. The choice is cached beside the package cache, by the spec's text, the sizes, the
-targets, the compiler and the tilec version, so a second compile does not rank again.
+``ATTEMPTS``. A spec whose candidates all spill keeps the default schedule. The choice is
+cached beside the package cache, by the spec's text, the sizes, the targets, the compiler and
+the tilec version, so a second compile does not rank again.
 """
 
 from __future__ import annotations
