@@ -31,6 +31,12 @@ def _rmsnorm(x, w):
     return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * w
 
 
+def _rope(x, cos, sin):
+    """Llama's rotary embedding: rotate_half is a torch.cat of the negated upper half and the lower one."""
+    half = x.shape[-1] // 2
+    return x * cos + torch.cat((-x[..., half:], x[..., :half]), dim=-1) * sin
+
+
 CASES = {
     "matmul": (lambda a, b: a @ b, lambda: (torch.randn(33, 17), torch.randn(17, 9))),
     "matmul_size_1": (lambda a, b: a @ b, lambda: (torch.randn(1, 17), torch.randn(17, 5))),
@@ -40,6 +46,10 @@ CASES = {
     "rmsnorm": (_rmsnorm, lambda: (torch.randn(5, 32), torch.randn(32))),
     "attention": (_attention, lambda: (torch.randn(2, 19, 16), torch.randn(2, 23, 16), torch.randn(2, 23, 16))),
     "causal_attention": (_causal_attention, lambda: (torch.randn(2, 19, 16), torch.randn(2, 19, 16), torch.randn(2, 19, 16))),
+    "rope": (_rope, lambda: (torch.randn(2, 3, 7, 10), torch.randn(7, 10), torch.randn(7, 10))),
+    # parts of unequal sizes, one of size 1, along the first dim, then a reduction over it
+    "cat_then_sum": (lambda a, b, c: torch.cat((a, b * 2, c), dim=0).sum(0),
+                     lambda: (torch.randn(3, 5), torch.randn(1, 5), torch.randn(4, 5))),
 }
 
 

@@ -7,6 +7,7 @@ Each linalg op becomes the ta op that says the same thing:
     linalg.generic reducing with addf / maximumf / minimumf      -> ta.map + ta.reduce
     linalg.transpose / broadcast, unit-dim expand/collapse_shape -> a View (no op)
     other reshapes, static tensor.extract_slice                  -> ta.remap
+    tensor.concat (torch.cat)                                    -> ta.map choosing a part by index
     collapse_shape + batch_matmul (an N-D matmul)                -> ta.contract over every batch dim
     elementwise ops on integers or booleans (index masks)        -> inlined where read
     tensor.empty, linalg.fill as an accumulator's start          -> nothing
@@ -77,6 +78,8 @@ class Raiser:
             self._generic(op)
         elif name == "tensor.extract_slice":
             self.views[op.results[0]] = self._slice(op)
+        elif name == "tensor.concat":
+            self.views[op.results[0]] = self._concat(op)
         elif name == "tensor.expand_shape" and op.operation.operands[0] in self.unmerged and \
                 self.unmerged[op.operation.operands[0]][1] == list(ir.RankedTensorType(op.results[0].type).shape):
             self.views[op.results[0]] = self.unmerged[op.operation.operands[0]][0]  # the batch dims apart again
@@ -118,6 +121,47 @@ class Raiser:
         remapped = ir.Operation.create("ta.remap", results=[ta_type(result_type.shape, result_type.element_type)],
                                        operands=[source], attributes={"map": ir.AffineMapAttr.get(amap)}).result
         return without_unit_dims(remapped)
+
+    def _concat(self, op) -> View:
+        """tensor.concat along dim d (torch.cat, e.g. RoPE's rotate_half): a ta.map whose element
+        at index i of d is part p's at i - offset(p) for the part i falls in. Each part is read
+        at (i - offset(p)) mod size(p), inside the part at every i and exact where it is chosen."""
+        result_type = ir.RankedTensorType(op.results[0].type)
+        d = ir.IntegerAttr(op.attributes["dim"]).value
+        parts, offset = [], 0
+        for value in op.operation.operands:
+            size = ir.RankedTensorType(value.type).shape[d]
+            if size == ir.ShapedType.get_dynamic_size():
+                raise self.unsupported(op, "a concatenation of parts of dynamic size")
+            if size:
+                parts.append((self.materialize(self.view_of(op, value), value.type), offset, size))
+            offset += size
+        if not parts:
+            raise self.unsupported(op, "a concatenation of empty parts")
+        rank, f32 = result_type.rank, ir.F32Type.get()
+        dims = [ir.AffineDimExpr.get(k) for k in range(rank)]
+        identity = ir.AffineMap.get_identity(rank)
+        spread = []  # each part remapped onto the whole result's index space
+        for tensor, start, size in parts:
+            shifted = ir.AffineMap.get(rank, 0, dims[:d] + [(dims[d] - start) % size] + dims[d + 1:])
+            t = ir.RankedTensorType(tensor.type)
+            spread.append((ir.Operation.create("ta.remap", results=[ta_type(result_type.shape, t.element_type)],
+                                               operands=[tensor], attributes={"map": ir.AffineMapAttr.get(shifted)}
+                                               ).result, start + size))
+
+        def element_of(tensor) -> ir.Value:
+            value = tb.at(tensor, identity)
+            return arith.ExtFOp(f32, value).result if value.type != f32 else value
+
+        def body() -> ir.Value:
+            i = tb.index(d)
+            value = element_of(spread[-1][0])
+            for tensor, end in reversed(spread[:-1]):
+                inside = arith.CmpIOp(arith.CmpIPredicate.slt, i, arith.ConstantOp(ir.IndexType.get(), end).result)
+                value = arith.SelectOp(inside.result, element_of(tensor), value).result
+            return value
+
+        return without_unit_dims(tb.build_map(ta_type(result_type.shape, result_type.element_type), body))
 
     def view_of(self, op, value) -> View:
         if value in self.views:
