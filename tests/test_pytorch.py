@@ -268,6 +268,18 @@ def test_unsupported_op_splits_the_graph_into_compiled_regions():
         torch.testing.assert_close(graph(x), model(x), rtol=1e-4, atol=1e-4)
 
 
+def test_a_cat_stays_in_the_compiled_region_of_a_split_graph():
+    """RoPE, then an op with no ta rule: the region tilec compiles holds the rotation's cat."""
+    def rotate_then_sort(x, cos, sin):
+        return torch.sort(_rope(x, cos, sin), dim=-1).values
+
+    args = (torch.randn(2, 3, 7, 10), torch.randn(7, 10), torch.randn(7, 10))
+    with pytest.warns(TilecFallbackWarning, match="compiles 1 region"):
+        graph = tilec.compile(rotate_then_sort, args)
+    assert len(graph.regions) == 1 and '"ta.remap"' in graph.regions[0].ta
+    torch.testing.assert_close(graph(*args), rotate_then_sort(*args), rtol=1e-5, atol=1e-5)
+
+
 def test_loop_stage_jits_once_per_graph(monkeypatch):
     """Calls after the first reuse the JIT-ed program (no lowering, no ExecutionEngine)."""
     import tilec.loop_runner as loop_runner

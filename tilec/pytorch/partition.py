@@ -23,7 +23,7 @@ RAISED = {
     "matmul", "mm", "bmm", "addmm", "linear", "t", "transpose", "permute", "view", "reshape", "_unsafe_view",
     "expand", "unsqueeze", "squeeze", "clone", "contiguous", "split", "split_with_sizes", "slice", "select",
     "softmax", "_softmax", "log_softmax", "layer_norm", "native_layer_norm", "sum", "mean", "amax", "amin",
-    "_to_copy", "to", "type_as", "alias", "detach",
+    "_to_copy", "to", "type_as", "alias", "detach", "cat", "unflatten",
 }
 
 
