@@ -280,6 +280,34 @@ def test_a_cat_stays_in_the_compiled_region_of_a_split_graph():
     torch.testing.assert_close(graph(*args), rotate_then_sort(*args), rtol=1e-5, atol=1e-5)
 
 
+class _NanoGPTAttention(torch.nn.Module):
+    """nanoGPT's CausalSelfAttention: after SDPA, transpose(1, 2).contiguous().view(B, T, C),
+    whose .contiguous() torch.export drops (SDPA's output is laid out so that it is a no-op)."""
+
+    def __init__(self, n_embd=32, n_head=4):
+        super().__init__()
+        self.c_attn, self.c_proj = torch.nn.Linear(n_embd, 3 * n_embd), torch.nn.Linear(n_embd, n_embd)
+        self.n_head, self.n_embd = n_head, n_embd
+
+    def forward(self, x):
+        b, t, c = x.size()
+        q, k, v = (y.view(b, t, self.n_head, c // self.n_head).transpose(1, 2)
+                   for y in self.c_attn(x).split(self.n_embd, dim=2))
+        y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        return self.c_proj(y.transpose(1, 2).contiguous().view(b, t, c))
+
+
+def test_regions_are_traced_with_the_strides_torch_export_saw():
+    """A region after SDPA reads its output through a view that only its real strides allow;
+    the region is re-traced from inputs laid out like them (once a crash: 'Cannot view a
+    tensor with shape [2, 16, 4, 8] and strides ...')."""
+    model, x = _NanoGPTAttention().eval(), torch.randn(2, 16, 32)
+    with pytest.warns(TilecFallbackWarning, match="compiles 2 region"):
+        graph = tilec.compile(model, (x,))
+    with torch.no_grad():
+        torch.testing.assert_close(graph(x), model(x), rtol=1e-4, atol=1e-4)
+
+
 def test_loop_stage_jits_once_per_graph(monkeypatch):
     """Calls after the first reuse the JIT-ed program (no lowering, no ExecutionEngine)."""
     import tilec.loop_runner as loop_runner

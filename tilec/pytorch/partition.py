@@ -66,7 +66,10 @@ def partition(wrapped: torch.nn.Module, example: tuple, stage: str, schedule: st
     for node in fused.graph.nodes:
         if node.op != "call_module" or not node.target.startswith("fused_"):
             continue
-        inputs = [torch.zeros(a.meta["tensor_meta"].shape, dtype=a.meta["tensor_meta"].dtype) for a in node.args]
+        # example inputs laid out as the real ones are: a region's views may rely on strides
+        # torch.export saw (a .contiguous() it dropped as a no-op there)
+        inputs = [torch.empty_strided(a.meta["tensor_meta"].shape, a.meta["tensor_meta"].stride,
+                                      dtype=a.meta["tensor_meta"].dtype).zero_() for a in node.args]
         graph = CompiledGraph(getattr(fused, node.target), tuple(inputs), stage, False, node.target, schedule,
                               partition_rest=False)
         if graph.module is not None:
