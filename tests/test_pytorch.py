@@ -139,6 +139,25 @@ def test_unsupported_op_is_located_in_user_code():
     assert "test_pytorch.py" in str(err.value.loc) and "'tm_tensor.sort'" in err.value.message
 
 
+def _sort_in_a_helper(x):
+    y = x * 2
+    return torch.sort(y, dim=-1).values  # the op's own line
+
+
+class _SortingThroughAHelper(torch.nn.Module):
+    def forward(self, x):
+        return _sort_in_a_helper(x + 1)  # the helper's call
+
+
+def test_an_unsupported_op_in_a_helper_is_located_at_its_own_line():
+    import inspect
+
+    with pytest.raises(TilecError) as err:
+        tilec.compile(_SortingThroughAHelper(), (torch.randn(4, 8),), strict=True)
+    lines, first = inspect.getsourcelines(_sort_in_a_helper)
+    assert err.value.loc.line == first + 2 and "'tm_tensor.sort'" in err.value.message, err.value.loc
+
+
 def test_unsupported_op_falls_back_to_torch():
     x = torch.randn(4, 8)
     with pytest.warns(TilecFallbackWarning, match="leaves this graph to torch"):

@@ -79,15 +79,16 @@ def _quiet_export():
         yield
 
 
-def export(wrapped: torch.nn.Module, example: tuple):
-    """torch.export.export(wrapped, example) (non-strict), without torch's internal warnings."""
+def export(wrapped: torch.nn.Module, example: tuple, strict: bool = False):
+    """torch.export.export(wrapped, example) (non-strict unless asked), without torch's
+    internal warnings."""
     with _quiet_export():
-        return torch.export.export(wrapped, example, strict=False)
+        return torch.export.export(wrapped, example, strict=strict)
 
 
-def _linalg(fn, args: tuple, context: ir.Context):
+def _linalg(fn, args: tuple, context: ir.Context, strict: bool = False):
     wrapped, example, state = exportable(fn, args)
-    program = export(wrapped, example)
+    program = export(wrapped, example, strict)
     # torch-mlir imports into a context of its own (with its torch dialect); the linalg
     # text, locations included, is read back into tilec's context
     try:
@@ -121,7 +122,29 @@ def import_torch(fn, args: tuple, name: str = "graph") -> tuple[ir.Module, Graph
             raise TypeError(f"example input {k} has dtype {a.dtype}; tilec kernels take f32, f16 and bf16")
     linalg, state_names = _linalg(fn, args, ir.Context.current)
     with ir.Location.name(name):
-        return _build(linalg, state_names, len(args), name)
+        try:
+            return _build(linalg, state_names, len(args), name)
+        except Unsupported as err:
+            raise _at_its_own_line(err, fn, args, name) from None
+
+
+def _at_its_own_line(err: Unsupported, fn, args: tuple, name: str) -> Unsupported:
+    """``err`` located at the op's own source line. A non-strict torch.export keeps only the
+    frames of ``forward`` methods (an op in a helper is placed at the helper's call); a strict
+    one (dynamo) keeps every frame, so on this error path the graph is exported strictly once
+    more and the same op's error taken from it. ``err`` itself when that export fails or
+    stops elsewhere."""
+    try:
+        with warnings.catch_warnings():  # dynamo's own notes on the state wrapper are not the user's
+            warnings.simplefilter("ignore")
+            linalg, state_names = _linalg(fn, args, ir.Context.current, strict=True)
+        _build(linalg, state_names, len(args), name)
+    except Unsupported as again:
+        if again.op_name == err.op_name and again.loc is not None:
+            return again
+    except Exception:  # noqa: BLE001 - dynamo refusing the code leaves the first error as it is
+        pass
+    return err
 
 
 def _build(linalg, state_names, n_args, name):
