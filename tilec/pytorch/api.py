@@ -32,7 +32,7 @@ class CompiledGraph:
                  partition_rest: bool = True):
         from tilec.dialects import context
 
-        from .importer import import_torch, state_of
+        from .importer import state_of
 
         if stage not in STAGES:
             raise ValueError(f"stage must be one of {', '.join(STAGES)}, not {stage!r}")
@@ -44,7 +44,7 @@ class CompiledGraph:
         self.context = context()
         with self.context, torch.no_grad():
             try:
-                self.module, self.graph = import_torch(fn, tuple(example_inputs), name)
+                self.module, self.graph = _imported(fn, tuple(example_inputs), name)
             except Unsupported as err:
                 message = f"{err.op_name}: {err.reason}"
                 if strict:
@@ -187,6 +187,23 @@ class CompiledGraph:
             from ..driver import run_stage
 
             return run_stage(self.stage, self.module, signature(fn), inputs, {}, self.schedule)
+
+
+def _imported(fn, example: tuple, name: str):
+    """(ta module, Graph) of ``fn``: from the graph cache when ``fn`` is a captured graph
+    module seen before (cache.py), else exported, imported and raised (and, for a graph
+    module, kept there)."""
+    from . import cache
+    from .importer import import_torch
+
+    key = cache.graph_key(fn, example, name)
+    hit = cache.load(key) if key else None
+    if hit is not None:
+        return hit
+    module, graph = import_torch(fn, example, name)
+    if key:
+        cache.store(key, module, graph)
+    return module, graph
 
 
 def compile(fn, example_inputs, *, stage: str = "loop", strict: bool = False, name: str = "graph",

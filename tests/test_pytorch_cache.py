@@ -1,0 +1,69 @@
+"""The graph cache (tilec/pytorch/cache.py): a captured graph module raised once is read back
+in a later compile without exporting, importing or raising it again; anything its ta
+depends on changes the key; a broken entry is ignored and written again."""
+
+import pytest
+import torch
+
+from tilec.pytorch import cache, importer
+from tilec.pytorch.api import CompiledGraph
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("TILEC_CACHE_DIR", str(tmp_path / "kernels"))
+
+
+class _Scaled(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(8, 6)
+
+    def forward(self, x):
+        return torch.softmax(self.lin(x) * 0.5, dim=-1)
+
+
+def _graph_module(model, x):
+    return torch.export.export(model, (x,), strict=False).module()
+
+
+def test_a_graph_module_is_raised_once_and_read_back(monkeypatch):
+    model, x = _Scaled(), torch.randn(3, 8)
+    gm = _graph_module(model, x)
+    first = CompiledGraph(gm, (x,), "loop", True, "g")
+    assert len(list(cache.cache_folder().glob("*.json"))) == 1
+
+    def no_import(*args):
+        raise AssertionError("a cached graph is not imported again")
+
+    monkeypatch.setattr(importer, "import_torch", no_import)
+    again = CompiledGraph(gm, (x,), "loop", True, "g")
+    assert again.ta == first.ta and again.graph == first.graph
+    with torch.no_grad():
+        torch.testing.assert_close(again(x), model(x), rtol=1e-5, atol=1e-5)
+
+
+def test_what_the_ta_depends_on_is_in_the_key():
+    model, x = _Scaled(), torch.randn(3, 8)
+    gm = _graph_module(model, x)
+    key = cache.graph_key(gm, (x,), "g")
+    assert key == cache.graph_key(_graph_module(model, x), (torch.randn(3, 8),), "g")  # values are inputs
+    assert key != cache.graph_key(gm, (x,), "h")
+    assert key != cache.graph_key(gm, (torch.randn(4, 8),), "g")
+    assert key != cache.graph_key(gm, (torch.randn(8, 3).t(),), "g")  # strides
+    gm.register_buffer("extra", torch.zeros(2))
+    assert key != cache.graph_key(gm, (x,), "g")
+    assert cache.graph_key(model, (x,), "g") is None  # not a graph module: known only once exported
+
+
+def test_a_broken_entry_is_ignored_and_written_again():
+    model, x = _Scaled(), torch.randn(3, 8)
+    gm = _graph_module(model, x)
+    key = cache.graph_key(gm, (x,), "g")
+    cache.cache_folder().mkdir(parents=True)
+    (cache.cache_folder() / f"{key}.json").write_text('{"ta": "func.func @broken(", "graph": []}')
+    graph = CompiledGraph(gm, (x,), "loop", True, "g")
+    with torch.no_grad():
+        torch.testing.assert_close(graph(x), model(x), rtol=1e-5, atol=1e-5)
+    with graph.context:
+        assert cache.load(key) is not None
