@@ -46,6 +46,10 @@ CASES = {
     "rmsnorm": (_rmsnorm, lambda: (torch.randn(5, 32), torch.randn(32))),
     "attention": (_attention, lambda: (torch.randn(2, 19, 16), torch.randn(2, 23, 16), torch.randn(2, 23, 16))),
     "causal_attention": (_causal_attention, lambda: (torch.randn(2, 19, 16), torch.randn(2, 19, 16), torch.randn(2, 19, 16))),
+    # a Linear on a [B, T, C] activation: torch-mlir collapses B and T into rows; raised over
+    # B and T apart, one contraction with its bias (T = 1: a size-1 dim among them)
+    "linear_3d": (lambda x, w, b: F.linear(x, w, b), lambda: (torch.randn(2, 5, 16), torch.randn(24, 16), torch.randn(24))),
+    "linear_3d_t1": (lambda x, w, b: F.gelu(F.linear(x, w, b)), lambda: (torch.randn(3, 1, 16), torch.randn(8, 16), torch.randn(8))),
     "rope": (_rope, lambda: (torch.randn(2, 3, 7, 10), torch.randn(7, 10), torch.randn(7, 10))),
     # parts of unequal sizes, one of size 1, along the first dim, then a reduction over it
     "cat_then_sum": (lambda a, b, c: torch.cat((a, b * 2, c), dim=0).sum(0),
@@ -74,7 +78,8 @@ def test_module_parameters_are_inputs_not_constants():
         torch.testing.assert_close(graph(x), model(x), rtol=1e-4, atol=1e-4)
 
 
-@pytest.mark.parametrize("name", ["matmul", "linear_bias_gelu", "attention", "causal_attention"])
+@pytest.mark.parametrize("name", ["matmul", "linear_bias_gelu", "linear_3d", "linear_3d_t1", "attention",
+                                  "causal_attention"])
 def test_tile_stage_matches_torch_eager(name):
     fn, make = CASES[name]
     args = make()
@@ -182,6 +187,7 @@ BF16 = {
     "causal_attention": (_causal_attention, lambda: _bf16((2, 2, 70, 64), (2, 2, 70, 64), (2, 2, 70, 64))),
     "causal_attention_batch_1": (_causal_attention, lambda: _bf16((1, 2, 70, 64), (1, 2, 70, 64), (1, 2, 70, 64))),
     "linear_bias_gelu": (CASES["linear_bias_gelu"][0], lambda: _bf16((40, 32), (72, 32), (72,))),
+    "linear_3d": (CASES["linear_3d"][0], lambda: _bf16((2, 37, 32), (72, 32), (72,))),
 }
 
 

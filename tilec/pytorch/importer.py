@@ -133,7 +133,10 @@ def _at_its_own_line(err: Unsupported, fn, args: tuple, name: str) -> Unsupporte
     frames of ``forward`` methods (an op in a helper is placed at the helper's call); a strict
     one (dynamo) keeps every frame, so on this error path the graph is exported strictly once
     more and the same op's error taken from it. ``err`` itself when that export fails or
-    stops elsewhere."""
+    stops elsewhere, and for a graph module (TorchDynamo's own graphs, and regions of a split
+    graph: a strict export runs TorchDynamo, which must not run inside its own backend)."""
+    if isinstance(fn, torch.fx.GraphModule):
+        return err
     try:
         with warnings.catch_warnings():  # dynamo's own notes on the state wrapper are not the user's
             warnings.simplefilter("ignore")

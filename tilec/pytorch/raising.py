@@ -80,6 +80,11 @@ class Raiser:
             self.views[op.results[0]] = self._slice(op)
         elif name == "tensor.concat":
             self.views[op.results[0]] = self._concat(op)
+        elif name == "tensor.collapse_shape" and _merges_rows(op):
+            # [B, T, C] -> [B*T, C] (a Linear on an activation): kept apart, so the contraction
+            # and the maps after it run over B and T and the expand_shape back costs nothing
+            source = op.operation.operands[0]
+            self.unmerged[op.results[0]] = (self.view_of(op, source), list(ir.RankedTensorType(source.type).shape))
         elif name == "tensor.expand_shape" and op.operation.operands[0] in self.unmerged and \
                 self.unmerged[op.operation.operands[0]][1] == list(ir.RankedTensorType(op.results[0].type).shape):
             self.views[op.results[0]] = self.unmerged[op.operation.operands[0]][0]  # the batch dims apart again
@@ -223,6 +228,17 @@ class Raiser:
             view = self._contract(op, src_lhs, src_rhs, out, maps, out_type)
             self.unmerged[op.results[0]] = (view, shape)
             return
+        if not batch and lhs in self.unmerged:  # a Linear on [B, T, C]: contract over B, T apart
+            rows, rows_shape = self.unmerged[lhs]
+            lead = rows_shape[:-1]
+            d = [ir.AffineDimExpr.get(k) for k in range(len(lead) + 2)]
+            free, (n, k) = d[:-2], d[-2:]
+            maps = [ir.AffineMap.get(len(d), 0, r) for r in (free + [k], [k, n], free + [n])]
+            shape = lead + [ir.RankedTensorType(out.type).shape[-1]]
+            out_type = ir.RankedTensorType.get(shape, ir.RankedTensorType(out.type).element_type)
+            typed = _Typed(ir.RankedTensorType.get(rows_shape, ir.RankedTensorType(lhs.type).element_type))
+            self.unmerged[op.results[0]] = (self._contract(op, typed, rhs, out, maps, out_type, rows), shape)
+            return
         self.views[op.results[0]] = self._contract(op, lhs, rhs, out, maps, ir.RankedTensorType(out.type))
 
     def _batched_matmul(self, lhs, rhs):
@@ -239,13 +255,14 @@ class Raiser:
             return None
         return sources[0], sources[1], shapes[0][:-2] + [shapes[0][-2], shapes[1][-1]]
 
-    def _contract(self, op, lhs, rhs, start, maps, out_type) -> View:
-        """ta.contract of lhs and rhs (an accumulator ``start`` at 0) with the linalg result type ``out_type``."""
+    def _contract(self, op, lhs, rhs, start, maps, out_type, lhs_view: View | None = None) -> View:
+        """ta.contract of lhs and rhs (an accumulator ``start`` at 0) with the linalg result
+        type ``out_type``; ``lhs_view``: how to read lhs when it is not a raised value."""
         domain = Domain([lhs, rhs], maps)
         n = len(domain.live)
         reads = []
         for value, amap in ((lhs, maps[0]), (rhs, maps[1])):
-            view = self.view_of(op, value)
+            view = lhs_view if value is lhs and lhs_view is not None else self.view_of(op, value)
             read = view.read_map(domain.results(amap), n)
             if read is None:
                 raise self.unsupported(op, "an operand indexed by something other than loop dims")
@@ -326,30 +343,49 @@ class Raiser:
         self.views[op.results[k]] = View(result, tuple(dims))
 
     def _unmerged_elementwise(self, op) -> bool:
-        """An elementwise op (identity maps) on batched-matmul results: done with the batch
-        dims apart, so a following expand_shape costs nothing."""
+        """An elementwise op on batched-matmul results (identity maps) or on a Linear's rows
+        (with, besides, inputs that do not read the merged rows, like a bias): done with the
+        merged dims apart, so a following expand_shape costs nothing."""
         maps = [ir.AffineMapAttr(m).value for m in ir.ArrayAttr(op.attributes["indexing_maps"])]
         n_in = len(op.operation.operands) - len(op.results)
         inputs = op.operation.operands[:n_in]
         block = op.regions[0].blocks[0]
         if len(op.results) != 1 or not any(v in self.unmerged for v in inputs) or \
-                any(not tb.is_identity(m) for m in maps) or \
-                any(o.name == "linalg.index" for o in block.operations):
+                any(not tb.is_identity(m) for v, m in zip(list(inputs) + [None], maps) if v is None or v in self.unmerged) \
+                or any(o.name == "linalg.index" for o in block.operations):
             return False
         layouts = {(self.unmerged[v][0].dims, tuple(self.unmerged[v][1])) for v in inputs if v in self.unmerged}
-        if len(layouts) != 1 or any(v not in self.unmerged and splat(v) is None for v in inputs):
+        if len(layouts) != 1:
             return False
         dims, shape = layouts.pop()
         like = next(self.unmerged[v][0].value for v in inputs if v in self.unmerged)
         rank = ir.RankedTensorType(like.type).rank
-        reads = {arg: (self.unmerged[v][0].value, ir.AffineMap.get_identity(rank)) if v in self.unmerged else splat(v)
-                 for arg, v in zip(block.arguments, inputs)}
+        lead = len(shape) - maps[-1].n_dims + 1  # linalg dim 0 stands for the first ``lead`` dims
+        reads = {}
+        for arg, v, amap in zip(block.arguments, inputs, maps):
+            read = (self.unmerged[v][0].value, ir.AffineMap.get_identity(rank)) if v in self.unmerged else \
+                splat(v) or self._beside_rows(op, v, amap, dims, lead, rank)
+            if read is None:
+                return False
+            reads[arg] = read
         elem = element(ir.RankedTensorType(op.results[0].type).element_type)
         copier = BodyCopier(self, op, reads, lambda dim: None)
         value = list(block.operations)[-1].operation.operands[0]
         result = tb.build_map(ta_type(ir.RankedTensorType(like.type).shape, elem), lambda: copier.copy(value))
         self.unmerged[op.results[0]] = (View(result, dims), list(shape))
         return True
+
+    def _beside_rows(self, op, value, amap, dims, lead, rank):
+        """(ta tensor, projection) reading ``value`` (indexed by ``amap`` in the merged domain)
+        in the domain with the merged dims apart; None when it reads the merged dim."""
+        results = []
+        for r in amap.results:
+            if not isinstance(r, ir.AffineDimExpr) or ir.AffineDimExpr(r).position == 0:
+                return None
+            t = dims[lead + ir.AffineDimExpr(r).position - 1]
+            results.append(ir.AffineDimExpr.get(t) if t is not None else None)
+        read = self.view_of(op, value).read_map(results, rank)
+        return None if read is None else unwidened(self.view_of(op, value).value, read)
 
     def _reads(self, op, maps, block, n_in, domain) -> dict:
         """Block argument -> (ta tensor, projection) for each input."""
@@ -380,6 +416,20 @@ class Raiser:
             sides.append(list(block.arguments).index(v))
         maps = [ir.AffineMapAttr(m).value for m in ir.ArrayAttr(op.attributes["indexing_maps"])]
         return (op.operation.operands[sides[0]], op.operation.operands[sides[1]], maps[sides[0]], maps[sides[1]])
+
+
+def _merges_rows(op) -> bool:
+    """A collapse_shape merging every dim but the last of a tensor of rank 3 or more."""
+    rank = ir.RankedTensorType(op.operation.operands[0].type).rank
+    groups = [[ir.IntegerAttr(i).value for i in ir.ArrayAttr(g)] for g in ir.ArrayAttr(op.attributes["reassociation"])]
+    return rank > 2 and groups == [list(range(rank - 1)), [rank - 1]]
+
+
+class _Typed:
+    """A stand-in with only a type: the uncollapsed shape a contraction's domain is read from."""
+
+    def __init__(self, t: ir.Type):
+        self.type = t
 
 
 def _uses_of_block_args(block, value) -> list:
