@@ -16,6 +16,17 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _caches_of_the_test_run(tmp_path_factory):
+    """The kernel, pick and graph caches of a test run live in its temporary folder, not in
+    the user's ~/.cache (kept across the run's tests; a test may still set its own)."""
+    import os
+
+    if "TILEC_CACHE_DIR" not in os.environ:
+        os.environ["TILEC_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache") / "kernels")
+    yield
+
+
 def run_spec(source: str | Path, shapes: dict | None = None, seed: int = 0, file: str = "test.ta"):
     """(inputs, outputs, env) of the oracle on random inputs for a spec file or text."""
     with dialects.context(), ir.Location.unknown():
