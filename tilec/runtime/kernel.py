@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 from dataclasses import dataclass
 
@@ -44,6 +45,16 @@ class Kernel:
         self.inputs = [a for a in m["args"] if a["role"] == "input"]
         self.outputs = [a for a in m["args"] if a["role"] == "output"]
         self.params = m["params"]
+        # the launch's argument list, read once from the manifest: (0, n) the n-th input, (1, n)
+        # the n-th output, (2, name) a size; then, by value, a tensor map of each mapped tensor
+        place = {(role, s["name"]): (k, n) for k, (role, specs) in enumerate((("input", self.inputs),
+                                                                              ("output", self.outputs)))
+                 for n, s in enumerate(specs)}
+        by_name = {name: where for (_, name), where in place.items()}
+        self.slots = [(2, a["name"]) if a["role"] == "param" else place[(a["role"], a["name"])] for a in m["args"]]
+        self.mapped = [(by_name[e["arg"]], e) for e in m.get("tensor_maps", [])]
+        self.arg_types = tuple(ctypes.c_longlong if role == 2 else ctypes.c_void_p for role, _ in self.slots) + \
+            (None,) * len(self.mapped)
         self._functions: dict = {}
         self._plans: dict = {}
         self.op = None

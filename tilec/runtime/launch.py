@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import ctypes
-
 import torch
 
 from .kernel import evaluate_dim
@@ -69,36 +67,17 @@ def launch(kernel, device, inputs, outputs, plan) -> None:
     _, functions = kernel.function(device)
     m = kernel.package.manifest
     # a copy-engine kernel has one variant; its tensor maps check the rows of what they read
-    variant = "aligned" if m.get("tensor_maps") or _aligned(inputs) else "unaligned"
-    function = functions[variant]
-    slots, types = _slots(kernel)
+    variant = "aligned" if kernel.mapped or _aligned(inputs) else "unaligned"
     tensors = (inputs, outputs)
-    values = [plan.env[where] if role == 2 else tensors[role][where].data_ptr() for role, where in slots]
-    for entry in m.get("tensor_maps", []):  # by value, after the other arguments
+    values = [plan.env[where] if role == 2 else tensors[role][where].data_ptr() for role, where in kernel.slots]
+    for (role, n), entry in kernel.mapped:  # by value, after the other arguments
         from .tensor_map import TensorMapError, tensor_map
-        named = dict(zip([s["name"] for s in kernel.inputs + kernel.outputs], inputs + outputs))
         try:
-            values.append(tensor_map(mapped_tensor(named[entry["arg"]], entry, plan.env), entry["box"],
-                                     entry["swizzle"]))
+            values.append(tensor_map(mapped_tensor(tensors[role][n], entry, plan.env), entry["box"], entry["swizzle"]))
         except TensorMapError as err:
             raise TensorMapError(f"{kernel.name} reads {entry['arg']} with the copy engine: {err} (compile with "
                                  f"consumers=0 for any row length)") from None
     grid = plan.grid
     stream = driver.CUstream(torch.cuda.current_stream(device).cuda_stream)
-    _check(driver.cuLaunchKernel(function, grid[0], grid[1], grid[2], m["threads"], 1, 1, m["smem_bytes"],
-                                 stream, (tuple(values), types), 0))
-
-
-def _slots(kernel) -> tuple:
-    """The kernel's argument list as (role, where) pairs (0: an input by position, 1: an
-    output by position, 2: a size by name) and its ctypes, tensor maps last; once per kernel."""
-    cached = getattr(kernel, "_slot_list", None)
-    if cached is None:
-        m = kernel.package.manifest
-        position = {("input", s["name"]): (0, n) for n, s in enumerate(kernel.inputs)}
-        position.update({("output", s["name"]): (1, n) for n, s in enumerate(kernel.outputs)})
-        slots = [(2, a["name"]) if a["role"] == "param" else position[(a["role"], a["name"])] for a in m["args"]]
-        types = tuple(ctypes.c_longlong if a["role"] == "param" else ctypes.c_void_p for a in m["args"]) + \
-            (None,) * len(m.get("tensor_maps", []))
-        cached = kernel._slot_list = (slots, types)
-    return cached
+    _check(driver.cuLaunchKernel(functions[variant], grid[0], grid[1], grid[2], m["threads"], 1, 1, m["smem_bytes"],
+                                 stream, (tuple(values), kernel.arg_types), 0))
