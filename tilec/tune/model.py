@@ -90,15 +90,15 @@ def estimate(tile: ir.Module, env: dict, gpu: GPU) -> Estimate:
     # copy latency only when that many iterations take as long
     cycle = max(cycle, gpu.copy_latency_cycles / max(sched.stages - 1, 1))
     bound = max((("tensor", tensor), ("memory", memory), ("simt", simt)), key=lambda t: t[1])[0]
-    store_bytes = sum(_bytes(e.op.operation.operands[0].type) for e in p.events if e.kind == "store")
+    store_bytes = sum(tensor_bytes(e.op.operation.operands[0].type) for e in p.events if e.kind == "store")
     fixed = gpu.start_cycles + store_bytes / gpu.store_bytes_per_cycle
     trips = _trips(p, lb, ub, bind, grid)
-    resident = _ctas_per_sm(sched, fn, gpu)
+    resident = ctas_per_sm(sched, fn, gpu)
     # CTAs on one SM share its rates; what they overlap is each other's start and epilogue
     times = [t * cycle + fixed / resident for t in trips]
     per_cta_flops = per_iter["flops_wgmma"] + per_iter["flops_mma"]
     flops = per_cta_flops * sum(trips) / len(trips) * ctas
-    seconds = _makespan(times, gpu.sms) / gpu.clock_hz
+    seconds = makespan(times, gpu.sms) / gpu.clock_hz
     return Estimate(seconds, flops, ctas, resident, bound)
 
 
@@ -117,7 +117,7 @@ def _iteration(p, loop) -> dict:
             out[family] += 2.0 * m * n * k
         elif e.kind == "copy":
             t = ir.MemRefType(e.data["dst"].type)
-            out["bytes"] += math.prod(t.shape[1:]) * _element_bytes(t.element_type)
+            out["bytes"] += math.prod(t.shape[1:]) * element_bytes(t.element_type)
     for op in walk_ops(loop.regions[0].blocks[0]):
         name = op.operation.name
         if name in SIMT_PER_ELEMENT and op.operation.results:
@@ -146,7 +146,7 @@ def _trips(p, lb, ub, bind, grid) -> list[int]:
     return [t for t in out for _ in range(max(others * total // len(out), 1))]
 
 
-def _ctas_per_sm(sched: Schedule, fn, gpu: GPU) -> int:
+def ctas_per_sm(sched: Schedule, fn, gpu: GPU) -> int:
     """CTAs an SM holds at once: by threads and by the shared memory the tile.allocs take."""
     smem = sum(_alloc_bytes(op) for op in walk_ops(fn.entry_block) if op.operation.name == "tile.alloc")
     by_smem = gpu.smem_per_sm // smem if smem else 32
@@ -160,10 +160,10 @@ def _ctas_per_sm(sched: Schedule, fn, gpu: GPU) -> int:
 
 def _alloc_bytes(op) -> int:
     t = ir.MemRefType(op.result.type)
-    return math.prod(t.shape) * _element_bytes(t.element_type)
+    return math.prod(t.shape) * element_bytes(t.element_type)
 
 
-def _makespan(times: list[float], slots: int) -> float:
+def makespan(times: list[float], slots: int) -> float:
     """Longest first onto the slot that frees first."""
     free = [0.0] * min(slots, len(times))
     heapq.heapify(free)
@@ -172,12 +172,12 @@ def _makespan(times: list[float], slots: int) -> float:
     return max(free)
 
 
-def _bytes(t) -> int:
+def tensor_bytes(t) -> int:
     t = ir.RankedTensorType(t)
-    return math.prod(t.shape) * _element_bytes(t.element_type)
+    return math.prod(t.shape) * element_bytes(t.element_type)
 
 
-def _element_bytes(element) -> int:
+def element_bytes(element) -> int:
     return 4 if str(element) == "f32" else 2
 
 

@@ -22,10 +22,11 @@ import math
 
 from torch_mlir import ir
 
+from tilec.dialects.dims import parse_dim, substitute
 from tilec.dialects.tile import schedule_of
 
 from .gpus import GPU
-from .model import SIMT_PER_ELEMENT, Estimate, _bytes, _ctas_per_sm, _makespan
+from .model import SIMT_PER_ELEMENT, Estimate, ctas_per_sm, element_bytes, makespan, tensor_bytes
 
 SOFT = 4  # the exponent of the smooth maximum of the DRAM and latency bounds
 _INT_OPS = {"arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "arith.muli": lambda a, b: a * b,
@@ -38,13 +39,14 @@ def estimate_rows(tile: ir.Module, env: dict, gpu: GPU) -> Estimate:
     fn = tile.body.operations[0]
     sched = schedule_of(fn)
     values = _params(fn, env)
-    grid = [max(_grid_dim(str(ir.StringAttr(g).value), env), 1) for g in ir.ArrayAttr(fn.attributes["tile.grid"])]
+    grid = [max(_size(str(ir.StringAttr(g).value), env), 1) for g in ir.ArrayAttr(fn.attributes["tile.grid"])]
     ctas = math.prod(grid)
-    resident = _ctas_per_sm(sched, fn, gpu)
+    resident = ctas_per_sm(sched, fn, gpu)
     cycles, moved = 0.0, 0.0
     for trips, block_ops in _loops(fn.entry_block, values):
-        loads = sum(_bytes(op.result.type) for op in block_ops if op.operation.name == "tile.load")
-        stores = sum(_bytes(op.operation.operands[0].type) for op in block_ops if op.operation.name == "tile.store")
+        loads = sum(tensor_bytes(op.result.type) for op in block_ops if op.operation.name == "tile.load")
+        stores = sum(tensor_bytes(op.operation.operands[0].type) for op in block_ops
+                     if op.operation.name == "tile.store")
         simt = sum(SIMT_PER_ELEMENT[op.operation.name] * _elements(op) for op in block_ops
                    if op.operation.name in SIMT_PER_ELEMENT and op.operation.results)
         latency = gpu.copy_latency_cycles if loads else 0.0
@@ -53,10 +55,10 @@ def estimate_rows(tile: ir.Module, env: dict, gpu: GPU) -> Estimate:
         moved += trips * (loads + stores)
     times = [cycles + gpu.start_cycles / resident] * ctas
     unique = _unique_bytes(fn, env)
-    dram, makespan = unique / gpu.dram_bytes_per_cycle, _makespan(times, gpu.sms)
+    dram, latency_bound = unique / gpu.dram_bytes_per_cycle, makespan(times, gpu.sms)
     # neither bound is a wall: near DRAM's rate the latency still shows (a smooth maximum)
-    seconds = (dram ** SOFT + makespan ** SOFT) ** (1 / SOFT) / gpu.clock_hz
-    return Estimate(seconds, 0.0, ctas, resident, "memory" if dram >= makespan else "latency", unique)
+    seconds = (dram ** SOFT + latency_bound ** SOFT) ** (1 / SOFT) / gpu.clock_hz
+    return Estimate(seconds, 0.0, ctas, resident, "memory" if dram >= latency_bound else "latency", unique)
 
 
 def _params(fn, env: dict) -> dict:
@@ -115,14 +117,13 @@ def _unique_bytes(fn, env: dict) -> float:
             continue
         attrs = ir.DictAttr(fn.attributes["arg_attrs"][n])
         dims = [ir.StringAttr(d).value for d in ir.ArrayAttr(attrs["ta.dims"])] if "ta.dims" in attrs else []
-        element = 4 if str(ir.MemRefType(arg.type).element_type) == "f32" else 2
-        total += math.prod(_grid_dim(d, env) for d in dims) * element
+        total += math.prod(_size(d, env) for d in dims) * element_bytes(ir.MemRefType(arg.type).element_type)
     return total
 
 
-def _grid_dim(text: str, env: dict) -> int:
-    from tilec.package import dim_tree
-    from tilec.runtime.kernel import evaluate_dim
-    from tilec.dialects.dims import parse_dim
-
-    return evaluate_dim(dim_tree(parse_dim(text)), env)
+def _size(text: str, env: dict) -> int:
+    """A dimension expression of the IR (``"(N+7)/8"``) at the sizes ``env``."""
+    value = substitute(parse_dim(text), env)
+    if value.op != "const":
+        raise ValueError(f"the size {text} of the kernel is not given")
+    return value.value
