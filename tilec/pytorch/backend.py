@@ -10,13 +10,12 @@ from __future__ import annotations
 import torch
 
 from .api import CompiledGraph
+from .support import stand_in
 
 
 def tilec_backend(gm: torch.fx.GraphModule, example_inputs, **options):
     """The TorchDynamo backend: a callable with ``gm``'s calling convention."""
-    # CPU stand-ins laid out as the real inputs are (a view in the graph may rely on strides)
-    example = [torch.empty_strided(t.shape, t.stride(), dtype=t.dtype).zero_() if isinstance(t, torch.Tensor) else t
-               for t in example_inputs]
+    example = [stand_in(t.shape, t.stride(), t.dtype) if isinstance(t, torch.Tensor) else t for t in example_inputs]
     if not all(isinstance(t, torch.Tensor) for t in example):
         return gm.forward  # symbolic sizes or Python scalars: shapes tilec cannot fix
     graph = CompiledGraph(gm, tuple(example), options.get("stage", "loop"), False, "graph",

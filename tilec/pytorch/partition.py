@@ -15,6 +15,8 @@ from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
 from torch.fx.passes.operator_support import OperatorSupportBase
 from torch.fx.passes.shape_prop import ShapeProp
 
+from .support import stand_in
+
 # aten ops whose linalg form tilec raises (elementwise, reductions, contractions, views)
 RAISED = {
     "add", "sub", "mul", "div", "neg", "exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "erf", "abs", "pow",
@@ -66,10 +68,8 @@ def partition(wrapped: torch.nn.Module, example: tuple, stage: str, schedule: st
     for node in fused.graph.nodes:
         if node.op != "call_module" or not node.target.startswith("fused_"):
             continue
-        # example inputs laid out as the real ones are: a region's views may rely on strides
-        # torch.export saw (a .contiguous() it dropped as a no-op there)
-        inputs = [torch.empty_strided(a.meta["tensor_meta"].shape, a.meta["tensor_meta"].stride,
-                                      dtype=a.meta["tensor_meta"].dtype).zero_() for a in node.args]
+        meta = [a.meta["tensor_meta"] for a in node.args]
+        inputs = [stand_in(m.shape, m.stride, m.dtype) for m in meta]
         graph = CompiledGraph(getattr(fused, node.target), tuple(inputs), stage, False, node.target, schedule,
                               partition_rest=False)
         if graph.module is not None:

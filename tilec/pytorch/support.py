@@ -9,6 +9,7 @@ import math
 import os
 import re
 
+import torch
 from torch_mlir import ir
 from torch_mlir.dialects import arith
 
@@ -154,3 +155,10 @@ def _extent(operands, maps, d: int) -> int:
             if isinstance(r, ir.AffineDimExpr) and ir.AffineDimExpr(r).position == d:
                 return ir.RankedTensorType(value.type).shape[k]
     raise ValueError(f"loop dim d{d} indexes no operand")
+
+
+def stand_in(shape, stride, dtype) -> torch.Tensor:
+    """A CPU tensor of zeros to trace a graph with in place of a real input: laid out as the
+    input is, since a view in the graph may rely on its strides (a ``.contiguous()`` that
+    torch.export dropped as a no-op where it traced)."""
+    return torch.empty_strided(tuple(shape), tuple(stride), dtype=dtype).zero_()
