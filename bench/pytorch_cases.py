@@ -22,6 +22,10 @@ def linear_gelu(x, w, b):
     return F.gelu(F.linear(x, w, b))
 
 
+def linear(x, w, b):
+    return F.linear(x, w, b)
+
+
 # name -> (function, input shapes (bf16), schedule, flops, peer: the same computation by torch's library)
 CASES = {
     "attention": (attention, [(8, 16, 4096, 128)] * 3, "bm=128 bn=64 warps=8 stages=2",
@@ -32,4 +36,7 @@ CASES = {
                          lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True)),
     "linear_gelu": (linear_gelu, [(4096, 4096), (4096, 4096), (4096,)], "bm=128 bn=128 bk=32 warps=8 stages=4",
                     2.0 * 4096 ** 3, lambda x, w, b: F.gelu(F.linear(x, w, b))),
+    # a Linear on a [B, T, C] activation (GPT-2's QKV projection): B and T stay apart in the kernel
+    "linear_3d": (linear, [(8, 1024, 768), (2304, 768), (2304,)], "bm=128 bn=256 bk=64 warps=8 stages=4 consumers=2",
+                  2.0 * 8 * 1024 * 768 * 2304, F.linear),
 }

@@ -4,6 +4,14 @@ times, how far the model's top-1 is from the measured best, and an SVG of predic
 measured (no plotting library needed).
 
     python bench/tuning_report.py bench/results/tuning/*.json --svg docs/tuning-h200.svg
+    python bench/tuning_report.py RUN1.json ... --again RUN2.json ... --first 5 --schedule bm=8,bn=256,bk=32,warps=4
+
+With ``--again``, each file is compared with the same-named kernel's second run (in the same
+order): how far a candidate's record moves between runs and whether the winner is the same.
+``--first N``: the best of the first N candidates of the order (what ``--budget N`` measures)
+against the best, in the second run's times when there is one. ``--schedule``: where a given
+schedule (a prefix of its text) stands against the best. Spilling candidates are listed with
+their measured rank.
 """
 
 import argparse
@@ -49,7 +57,26 @@ def summary(data: dict) -> dict:
             "first_over_best": first["median_ms"] / best - 1 if first else None,
             "top1_ms": top1["median_ms"], "top1_over_best": top1["median_ms"] / best - 1, "top1_rank": rank_of_top1,
             "top1": top1["schedule"], "best": min(rows, key=lambda r: r["median_ms"])["schedule"],
+            "best_predicted_ms": min(rows, key=lambda r: r["median_ms"])["predicted_ms"],
+            "spills": [(sorted(measured).index(r["median_ms"]) + 1, r["spill_bytes"]) for r in rows
+                       if r.get("spill_bytes")],
             "points": list(zip(predicted, measured))}
+
+
+def against(first: dict, again: dict, n: int | None) -> str:
+    """How two runs of the same candidates agree, and what the first ``n`` of the order find."""
+    times = {r["schedule"]: r["median_ms"] for r in again["results"] if r["median_ms"] is not None}
+    mine = {r["schedule"]: r["median_ms"] for r in first["results"] if r["median_ms"] is not None}
+    moved = sorted(abs(mine[k] / times[k] - 1) for k in mine if k in times)
+    winner, winner_again = min(mine, key=mine.get), min(times, key=times.get)
+    line = (f"  second run: records move by {moved[len(moved) // 2]:.1%} (median), at most {moved[-1]:.1%}; "
+            f"the winner {'is the same' if winner == winner_again else 'differs'}; the first run's winner is "
+            f"{times[winner] / times[winner_again] - 1:+.1%} in the second")
+    if n:
+        order = [r["schedule"] for r in first["results"] if r["median_ms"] is not None][:n]
+        chosen = min(order, key=mine.get)
+        line += f"; the best of the first {n} is {times[chosen] / times[winner_again] - 1:+.1%} from its best"
+    return line
 
 
 def svg(named: dict) -> str:
@@ -72,9 +99,15 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("results", nargs="+")
     parser.add_argument("--svg")
+    parser.add_argument("--again", nargs="+", default=[], metavar="RESULTS",
+                        help="second runs of the same candidates, in the same order as the results")
+    parser.add_argument("--first", type=int, metavar="N", help="the best of the first N of the order")
+    parser.add_argument("--schedule", metavar="TEXT", help="where this schedule (a prefix) stands")
     args = parser.parse_args()
+    if args.again and len(args.again) != len(args.results):
+        parser.error("--again takes one second run per results file")
     named = {}
-    for path in args.results:
+    for k, path in enumerate(args.results):
         data = json.load(open(path))
         s = summary(data)
         name = path.rsplit("/", 1)[-1].removesuffix(".json")
@@ -82,9 +115,17 @@ def main() -> None:
         print(f"{name}: {s['candidates']} candidates on {data['gpu']}, Spearman {s['spearman']:.2f}; model's top-1 "
               f"{s['top1_ms']:.4f} ms is {s['top1_over_best']:+.1%} from the measured best {s['best_ms']:.4f} ms "
               f"(rank {s['top1_rank']}); top-1 {s['top1']}; best {s['best']}")
+        print(f"  GPU time {data.get('gpu_seconds', float('nan')):.1f} s; the best predicted at "
+              f"{s['best_predicted_ms']:.4f} ms; spilling candidates (measured rank, bytes): {s['spills']}")
         if s["spearman_ptxas"] is not None:
             print(f"  with ptxas's spill facts: Spearman {s['spearman_ptxas']:.2f}; the first measured is "
                   f"{s['first_over_best']:+.1%} from the best")
+        if args.schedule:
+            hits = [r for r in data["results"] if r["schedule"].startswith(args.schedule) and r["median_ms"]]
+            for r in hits:
+                print(f"  {r['schedule']}: {r['median_ms'] / s['best_ms'] - 1:+.1%} from the best")
+        if args.again:
+            print(against(data, json.load(open(args.again[k])), args.first))
     if args.svg:
         with open(args.svg, "w") as handle:
             handle.write(svg(named))

@@ -58,18 +58,17 @@ def interleaved_ms(fns: list, reps: int, flush) -> list[float]:
     times: list[list[float]] = [[] for _ in fns]
     for _ in range(reps):
         for fn, out in zip(fns, times):
-            out.append(_launch_ms(fn, flush))
+            out.append(launch_ms(fn, flush))
     return [statistics.median(t) for t in times]
 
 
-def _launch_ms(fn, flush) -> float:
-    """Milliseconds of one fn() between two CUDA events. The GPU is kept busy (the flush, then
-    a spin of BUSY_CYCLES) while the host records the first event and launches, so that the
-    host's launch time does not fall between the events: on the H200 a 0.2 ms GEMM measured
-    0.20-0.43 ms (median 0.221) without the spin and 0.200-0.213 (median 0.204) with it,
-    2026-12-01 (a launch from Python then took 43 us of host time; 23 us since launch plans)."""
+def launch_ms(fn, flush, spin: bool = True) -> float:
+    """Milliseconds of one fn() between two CUDA events, ``flush`` zeroed first. With ``spin``
+    the GPU is kept busy (the flush, then a spin of BUSY_CYCLES) while the host records the
+    first event and launches, so that the host's launch time does not fall between the events
+    (bench/launch.py measures both ways)."""
     flush.zero_()
-    if BUSY_CYCLES and hasattr(torch.cuda, "_sleep"):
+    if spin and hasattr(torch.cuda, "_sleep"):
         torch.cuda._sleep(BUSY_CYCLES)
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     start.record()

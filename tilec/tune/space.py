@@ -33,8 +33,10 @@ TUNE_SPACE = {
 
 
 # once compiled, a candidate whose threads spill more than this many bytes is measured after
-# every one that spills less: on the H200 (2026-12-01, attention D=128, 30 candidates) spills of
-# 4-16 bytes ranked 1st-21st, of 52 bytes or more 23rd-30th; the model knows no registers
+# every one that spills less: on the H200 (2026-12-01, attention and causal attention at D=128,
+# 30 candidates each) spills of 4-16 bytes ranked 1st-22nd, of 52 bytes or more 24th-30th
+# (bench/tuning_report.py on bench/results/tuning/h200-2026-12-01-final-*.json); the model
+# knows no registers
 SPILL_TOLERATED = 32
 
 

@@ -1,0 +1,53 @@
+"""The graph cache of the torch.compile backend (tilec/pytorch/cache.py), timed: the transformer
+block of tests/test_pytorch.py compiled by ``torch.compile(..., backend="tilec")`` in two fresh
+processes sharing one empty cache folder; each reports the seconds tilec's backend took (the
+first exports, imports and raises the graph; the second reads it back) and its first call
+(which JITs the loop stage). CPU only.
+
+    python bench/graph_cache.py
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+CHILD = r"""
+import json, sys, time
+import torch
+sys.path.insert(0, "tests")
+from test_pytorch import Block
+import tilec.pytorch.backend as backend
+
+seconds = {}
+def timed(gm, example, **options):
+    start = time.perf_counter()
+    run = backend.tilec_backend(gm, example, **options)
+    seconds["backend"] = time.perf_counter() - start
+    return run
+
+torch.manual_seed(0)
+block, x = Block(), torch.randn(2, 7, 32)
+compiled = torch.compile(block, backend=timed)
+with torch.no_grad():
+    start = time.perf_counter()
+    compiled(x)
+    seconds["first call, all in"] = time.perf_counter() - start
+print(json.dumps(seconds))
+"""
+
+
+def main() -> None:
+    root = os.path.join(os.path.dirname(__file__), "..")
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, TILEC_CACHE_DIR=os.path.join(cache, "kernels"))
+        for run in ("empty cache", "cached"):
+            out = subprocess.run([sys.executable, "-c", CHILD], cwd=root, env=env, capture_output=True, text=True,
+                                 check=True).stdout
+            seconds = json.loads(out.strip().splitlines()[-1])
+            print(f"{run}: " + ", ".join(f"{k} {v:.2f} s" for k, v in seconds.items()))
+
+
+if __name__ == "__main__":
+    main()
