@@ -108,9 +108,12 @@ class LoopBuild:
 
 
 def build_tile(module: ir.Module, shapes: dict[str, int] | None = None, schedule: str = "") -> TileBuild:
-    """Lower a ta module to its tile kernel under ``schedule``, fixing ``shapes``; a size the
-    lowering needs fixed is bound to its parameter's default (an error names it if none)."""
+    """Lower a ta module to its tile kernel under ``schedule`` (ta-to-tile's options, or
+    Schedule.as_text's ``bm=128,bn=64,...``), fixing ``shapes``; a size the lowering needs fixed
+    is bound to its parameter's default (an error names it if none)."""
     from tilec.passes.ta_to_tile.common import NeedsStaticSize
+
+    schedule = " ".join(schedule.split(","))  # pass options are space-separated
 
     fn = module.body.operations[0]
     defaults = {n.name: ir.IntegerAttr(n.attr).value for n in ir.DictAttr(fn.attributes["ta.params"])
@@ -155,9 +158,8 @@ def legal_schedules(module: ir.Module, shapes: dict | None = None, hopper: bool 
     form = kernel_form(module)
     built, illegal = [], {}
     for point in Schedule.space(form, hopper):
-        text = " ".join(point.as_text().split(","))
         try:
-            build = build_tile(module, shapes, text)
+            build = build_tile(module, shapes, point.as_text())
         except TilecError as err:
             illegal[point.as_text()] = err.message
             continue

@@ -164,7 +164,7 @@ class CompiledGraph:
         from ..tune.db import tuned
 
         best = tuned(self.ta, {}, target)
-        return " ".join(best["schedule"].split(",")) if best else ""
+        return best["schedule"] if best else ""
 
     def _run(self, inputs: dict) -> dict:
         from torch_mlir import ir

@@ -34,7 +34,7 @@ def prove_winner(db: TuningDB, key: dict) -> None:
                 continue
             cached = db.proof(digest)
             if cached is None:
-                build = build_tile(module, key["shapes"], " ".join(row["schedule"].split(",")))
+                build = build_tile(module, key["shapes"], row["schedule"])
                 if tile_hash(build) != digest:
                     print(f"  {row['schedule']}: its tile module is not the one measured; skipped")
                     continue

@@ -75,7 +75,7 @@ def rank(module: ir.Module, shapes: dict, target: str, gpu: GPU, space: dict | N
     for point in points(form, target, space):
         text = point.as_text()
         try:
-            build = build_tile(module, shapes, " ".join(text.split(",")))
+            build = build_tile(module, shapes, text)
         except TilecError as err:
             illegal[text] = err.message
             continue
