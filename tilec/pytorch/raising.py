@@ -350,9 +350,11 @@ class Raiser:
         n_in = len(op.operation.operands) - len(op.results)
         inputs = op.operation.operands[:n_in]
         block = op.regions[0].blocks[0]
+        # the output and the merged inputs are read as they are; other inputs through _beside_rows
+        as_they_are = [maps[-1]] + [m for v, m in zip(inputs, maps) if v in self.unmerged]
         if len(op.results) != 1 or not any(v in self.unmerged for v in inputs) or \
-                any(not tb.is_identity(m) for v, m in zip(list(inputs) + [None], maps) if v is None or v in self.unmerged) \
-                or any(o.name == "linalg.index" for o in block.operations):
+                not all(tb.is_identity(m) for m in as_they_are) or \
+                any(o.name == "linalg.index" for o in block.operations):
             return False
         layouts = {(self.unmerged[v][0].dims, tuple(self.unmerged[v][1])) for v in inputs if v in self.unmerged}
         if len(layouts) != 1:
@@ -363,8 +365,11 @@ class Raiser:
         lead = len(shape) - maps[-1].n_dims + 1  # linalg dim 0 stands for the first ``lead`` dims
         reads = {}
         for arg, v, amap in zip(block.arguments, inputs, maps):
-            read = (self.unmerged[v][0].value, ir.AffineMap.get_identity(rank)) if v in self.unmerged else \
-                splat(v) or self._beside_rows(op, v, amap, dims, lead, rank)
+            if v in self.unmerged:
+                read = (self.unmerged[v][0].value, ir.AffineMap.get_identity(rank))
+            else:
+                read = splat(v)
+                read = self._beside_rows(op, v, amap, dims, lead, rank) if read is None else read
             if read is None:
                 return False
             reads[arg] = read
