@@ -26,7 +26,6 @@ from torch_mlir import ir
 from tilec import dialects
 from tilec.diagnostics import TilecError
 from tilec.runtime.progress import Progress, parse_budget
-from tilec.runtime.rounds import CONTENDERS
 
 from . import fanout
 from .db import TuningDB, add_results, import_results
@@ -74,7 +73,9 @@ def tune_command(args) -> int:
                   f"{c.schedule}")
         env = dict(shapes, **top[0].build.fixed)  # every size, for the inputs the GPU measures on
     if not args.rank_only:
-        _compile_and_measure(args, text, shapes, env, top)
+        _compile_and_measure(args, text, shapes, env, top)  # says the fastest proved when it measures
+    if not (args.rank_only or args.emit_candidates):
+        return 0
     db = TuningDB.existing(args.db)  # listing and emitting create no database
     measured = db and db.best(text, shapes, args.target)
     if measured:
@@ -89,7 +90,7 @@ def _compile_and_measure(args, text: str, shapes: dict, env: dict, top: list) ->
     record the results, proving the winner."""
     ray = fanout.connect(args.ray) if args.ray else None
     if not args.emit_candidates:
-        _something_to_measure_on(ray, args.ray)  # before compiling anything
+        _something_to_measure_on(ray)  # before compiling anything
     key = {"spec_text": text, "shapes": shapes, "target": args.target, "spec_name": Path(args.spec).name}
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(args.emit_candidates or scratch)
@@ -107,11 +108,11 @@ def _compile_and_measure(args, text: str, shapes: dict, env: dict, top: list) ->
                   f"'tilec tune --import {folder}/results.json'")
             return
         if ray is not None:
-            data = fanout.measure_on_ray(ray, folder, args.reps, args.rounds, args.budget, CONTENDERS)
+            data = fanout.measure_on_ray(ray, folder, args.reps, args.rounds, args.budget)
         else:
             from tilec.runtime.measure import measure
 
-            data = measure(str(folder), args.reps, args.rounds, args.budget, CONTENDERS, progress=True)
+            data = measure(str(folder), args.reps, args.rounds, args.budget, progress=True)
     timed = [r for r in data["results"] if r["median_ms"] is not None]
     print(f"measured {len(timed)} of {len(data['results'])} candidates on {data['gpu']} in "
           f"{data['gpu_seconds']:.0f} s of GPU time")
@@ -121,12 +122,10 @@ def _compile_and_measure(args, text: str, shapes: dict, env: dict, top: list) ->
     prove_and_report(db, data["key"])
 
 
-def _something_to_measure_on(ray, address: str | None) -> None:
+def _something_to_measure_on(ray) -> None:
     """Fail before compiling when there is no GPU to measure on."""
     if ray is not None:
-        if fanout.gpus(ray) == 0:
-            raise TilecError(f"the Ray cluster at {address} has no GPU workers to measure on; add "
-                             f"--emit-candidates DIR and measure DIR on a GPU host")
+        fanout.require_gpu(ray)
         return
     import torch
 

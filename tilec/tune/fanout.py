@@ -22,6 +22,8 @@ from pathlib import Path
 
 from tilec.diagnostics import TilecError
 
+from tilec.runtime.rounds import CONTENDERS
+
 from .jobs import Job, compile_candidate
 
 
@@ -53,9 +55,11 @@ def _reachable(address: str, seconds: float = 5.0) -> None:
         raise TilecError(f"--ray {address}: cannot reach the Ray cluster ({err.strerror or err})") from None
 
 
-def gpus(ray) -> int:
-    """The GPUs the cluster has (0: it can compile, not measure)."""
-    return int(ray.cluster_resources().get("GPU", 0))
+def require_gpu(ray) -> None:
+    """A TilecError unless the cluster has a GPU to measure on (without one it can compile)."""
+    if int(ray.cluster_resources().get("GPU", 0)) == 0:
+        raise TilecError("the Ray cluster has no GPU workers to measure on; compile with --emit-candidates DIR "
+                         "and run 'python -m tilec.runtime.measure DIR' on a GPU host")
 
 
 def compile_on_ray(ray, jobs: list[Job], done=None) -> list[dict]:
@@ -96,12 +100,11 @@ class GPUMeasurer:
             return measure(folder, reps, rounds, budget, contenders)
 
 
-def measure_on_ray(ray, folder: str | Path, reps: int, rounds: int, budget: str | None, contenders: int) -> dict:
+def measure_on_ray(ray, folder: str | Path, reps: int, rounds: int, budget: str | None,
+                   contenders: int = CONTENDERS) -> dict:
     """Measure the candidates in ``folder`` (candidates.json and its packages) on one GPU of the
     cluster: the results tilec.runtime.measure writes."""
-    if gpus(ray) == 0:
-        raise TilecError("the Ray cluster has no GPU workers to measure on; compile with --emit-candidates DIR "
-                         "and run 'python -m tilec.runtime.measure DIR' on a GPU host")
+    require_gpu(ray)
     folder = Path(folder)
     files = {p.name: p.read_bytes() for p in folder.iterdir() if p.suffix in (".json", ".tkp") and
              p.name != "results.json"}
