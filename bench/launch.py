@@ -27,7 +27,6 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from tilec.runtime import load, measure  # noqa: E402
-from tilec.runtime.kernel import _DTYPES, evaluate_dim  # noqa: E402
 
 
 def runtime_from(folder: str):
@@ -40,15 +39,14 @@ def runtime_from(folder: str):
     return module
 
 
-def inputs_for(kernel) -> tuple:
+def inputs_for(kernel) -> list:
+    """The package's inputs at its fixed sizes (64 for any other)."""
     env = dict(kernel.package.manifest.get("fixed", {}))
     for spec in kernel.inputs:
         for d in spec["dims"]:
             if isinstance(d, str):
                 env.setdefault(d, 64)
-    torch.manual_seed(0)
-    return tuple(torch.randn([evaluate_dim(d, env) for d in s["dims"]], device="cuda").to(_DTYPES[s["dtype"]])
-                 for s in kernel.inputs)
+    return measure.random_inputs(kernel, env)
 
 
 def spread(fn, flush, spin: bool, n: int = 200) -> dict:

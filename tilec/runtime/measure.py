@@ -38,7 +38,8 @@ WARM_UP_SECONDS = 2.0
 BUSY_CYCLES = 1_000_000  # about 0.5 ms of GPU spin ahead of each timed launch
 
 
-def _inputs(kernel, env: dict) -> list:
+def random_inputs(kernel, env: dict) -> list:
+    """Seeded random CUDA inputs of ``kernel`` at the sizes ``env``."""
     torch.manual_seed(0)
     return [torch.randn([evaluate_dim(d, env) for d in s["dims"]], device="cuda").to(_DTYPES[s["dtype"]])
             for s in kernel.inputs]
@@ -97,7 +98,7 @@ def measure(folder: str, reps: int = 20, rounds: int = 5, budget: str | None = N
     spec = json.loads((Path(folder) / "candidates.json").read_text())
     env = dict(spec["env"])
     kernels = [(c, load(str(Path(folder) / c["package"]), register_op=False)) for c in spec["candidates"]]
-    inputs = _inputs(kernels[0][1], env)
+    inputs = random_inputs(kernels[0][1], env)
     results, ok = _check(kernels, inputs)
     flush = torch.empty(256 * 1024 * 1024 // 4, dtype=torch.int32, device="cuda")
     start = time.perf_counter()
