@@ -37,7 +37,7 @@ class CompiledGraph:
         if stage not in STAGES:
             raise ValueError(f"stage must be one of {', '.join(STAGES)}, not {stage!r}")
         self.fn, self.stage, self.fallback_reason, self.name = fn, stage, None, name
-        self.schedule, self._loaded, self.partitioned = schedule, None, None
+        self.schedule, self._loaded, self.partitioned, self._kernels = schedule, None, None, None
         self._programs = {}  # input shapes -> the loop stage JIT-ed once (tilec.loop_runner.LoopProgram)
         self.shapes = [tuple(t.shape) for t in example_inputs]
         self._state = lambda: state_of(fn)
@@ -95,53 +95,51 @@ class CompiledGraph:
         results = [r.reshape(shape) for r, shape in zip(results, self.graph.output_shapes)]
         return results[0] if len(results) == 1 else tuple(results)
 
-    def verify(self, schedule: str = ""):
-        """The Z3 verification report of the graph's kernel against its ta (tilec.verify.Report)."""
-        import hashlib
-
-        from torch_mlir import ir
-
-        from ..verification import check_spec
-        from ..verify.report import Report
-
-        if self.module is None:
-            raise TilecError(f"this graph stays in torch ({self.fallback_reason}); there is no kernel to verify")
-        report = Report(f"{self.name} (PyTorch)", hashlib.sha256(self.ta.encode()).hexdigest(), schedule or "default")
-        with self.context, ir.Location.unknown():
-            report.results += check_spec(ir.Module.parse(self.ta), schedule, self.name)
-        return report
-
-    def package(self, path: str, schedule: str = "", targets: tuple = ("sm_80", "sm_90a"),
-                compiler: str = "nvrtc", verify: bool = False) -> dict:
-        """Write the graph's CUDA kernel package to ``path`` (load it with tilec.runtime.load
-        on a GPU machine); the graph must lower to one tile kernel (a GEMM with its epilogue,
-        or attention); with ``verify`` the Z3 report is checked first (no package on a failure)
-        and shipped inside it. Returns the manifest."""
-        from pathlib import Path
-
-        from torch_mlir import ir
-
-        from ..driver import build_tile
-        from ..package import package_build, verify_build, write_atomically
+    def kernels(self):
+        """The graph's kernels (tilec.kernel_graph.Kernels): one, or the sequence a graph no one
+        kernel takes is split into; computed once."""
+        from ..kernel_graph import Kernels
 
         if self.module is None:
             raise TilecError(f"this graph stays in torch ({self.fallback_reason}); it has no kernel")
-        with self.context, ir.Location.unknown():
-            module = ir.Module.parse(str(self.module))
-            tiled = build_tile(module, {}, schedule)  # the one kernel that is verified and packaged
-            report = verify_build(module, tiled, f"{self.name}.ta.mlir", self.ta, schedule, tuple(targets)) \
-                if verify else None
-            if report is not None and report.status():
-                raise TilecError(f"{self.name}: verification failed ({report.summary()}); no package written")
-            manifest, files = package_build(tiled, f"{self.name}.ta.mlir", str(self.module), tuple(targets), compiler)
-        if report is not None:  # its hash in the manifest ties it to the cubins
-            files["verify.json"] = report.as_json().encode()
-        write_atomically(Path(path), manifest, files)
-        return manifest
+        if self._kernels is None:
+            with self.context, ir_location():
+                self._kernels = Kernels.of(self.module, _schedules(self.schedule))
+        return self._kernels
+
+    def verify(self, schedule=""):
+        """The Z3 verification report of the graph's kernels against its ta (tilec.verify.Report);
+        a graph of several kernels also gets the split read back against its ta."""
+        import hashlib
+
+        from ..verify.report import Report
+
+        kernels = self.kernels()
+        report = Report(f"{self.name} (PyTorch)", hashlib.sha256(self.ta.encode()).hexdigest(),
+                        _schedule_text(schedule or self.schedule))
+        with self.context, ir_location():
+            report.results += _with(kernels, schedule).verify(self.name)
+        return report
+
+    def package(self, path: str, schedule="", targets: tuple = ("sm_80", "sm_90a"),
+                compiler: str = "nvrtc", verify: bool = False) -> dict:
+        """Write the graph's CUDA kernels to ``path`` (load it with tilec.runtime.load on a GPU
+        machine): a kernel package (.tkp) when one kernel takes the graph, else a graph package
+        of one per kernel, launched in order. ``schedule``: one schedule, or a dict of one per
+        kernel form ("contraction", "online", "rows"). With ``verify`` the Z3 report is checked
+        first (no package on a failure) and shipped inside. Returns the manifest."""
+        kernels = _with(self.kernels(), schedule)
+        with self.context, ir_location():
+            report = None
+            if verify:
+                report = self.verify(schedule)
+                if report.status():
+                    raise TilecError(f"{self.name}: verification failed ({report.summary()}); no package written")
+            return kernels.package(path, self.name, tuple(targets), compiler, report)
 
     def _kernel(self, device):
-        """The graph's CUDA kernel for ``device``: a package in tilec's kernel cache, keyed by
-        the ta IR, the schedule and the target, built here on first use."""
+        """The graph's CUDA kernel(s) for ``device``: a package in tilec's kernel cache, keyed by
+        the ta IR, the schedules and the target, built here on first use."""
         if self._loaded is None:
             import hashlib
 
@@ -150,20 +148,24 @@ class CompiledGraph:
             from ..runtime.launch import target_of
 
             target = target_of(device)
-            schedule = self.schedule or self._tuned(target)
-            key = hashlib.sha256("\0".join([self.ta, schedule, target]).encode()).hexdigest()
+            kernels = self.kernels()
+            tuned = lambda text: self._tuned(text, target)  # noqa: E731
+            chosen = [kernels.schedule_of(p, tuned) for p in (kernels.pieces or [None])]
+            key = hashlib.sha256("\0".join([self.ta, *chosen, target]).encode()).hexdigest()
             path = cache_dir() / f"graph-{key}.tkp"
             if not path.exists():
-                self.package(str(path), schedule, (target,))
+                with self.context, ir_location():
+                    kernels.package(str(path), self.name, (target,), tuned=tuned)
             self._loaded = load(str(path), register_op=False)
         return self._loaded
 
-    def _tuned(self, target: str) -> str:
-        """The fastest proved schedule ``tilec tune`` recorded for this graph's ta IR (written to
-        a file, ``tilec tune GRAPH.ta.mlir``) on ``target``; '' (the default) without one."""
+    @staticmethod
+    def _tuned(text: str, target: str) -> str:
+        """The fastest proved schedule ``tilec tune`` recorded for a kernel's ta IR (the graph's,
+        written to a file, ``tilec tune GRAPH.ta.mlir``) on ``target``; '' (the default) without one."""
         from ..tune.db import tuned
 
-        best = tuned(self.ta, {}, target)
+        best = tuned(text, {}, target)
         return best["schedule"] if best else ""
 
     def _run(self, inputs: dict) -> dict:
@@ -184,9 +186,31 @@ class CompiledGraph:
 
                     self._programs[key] = LoopProgram(to_loops(self.module), signature(fn))
                 return self._programs[key](inputs, {})
-            from ..driver import run_stage
+            return self.kernels().run(inputs)  # the tile interpreter, kernel after kernel
 
-            return run_stage(self.stage, self.module, signature(fn), inputs, {}, self.schedule)
+
+def ir_location():
+    from torch_mlir import ir
+
+    return ir.Location.unknown()
+
+
+def _schedules(schedule) -> dict:
+    """A schedule per kernel form: ``schedule`` a dict of them, or one for every kernel ('*')."""
+    return dict(schedule) if isinstance(schedule, dict) else {"*": schedule} if schedule else {}
+
+
+def _schedule_text(schedule) -> str:
+    if isinstance(schedule, dict):
+        return "; ".join(f"{k}: {v}" for k, v in sorted(schedule.items())) or "default"
+    return schedule or "default"
+
+
+def _with(kernels, schedule):
+    """``kernels`` under ``schedule`` (when given) instead of the graph's own."""
+    from dataclasses import replace
+
+    return replace(kernels, schedules=_schedules(schedule)) if schedule else kernels
 
 
 def _imported(fn, example: tuple, name: str):

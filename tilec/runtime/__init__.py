@@ -10,7 +10,7 @@ machine without MLIR. It never imports tilec's compiler, MLIR or z3.
 
 from .package import PackageError, read_package
 
-__all__ = ["Kernel", "PackageError", "load", "read_package"]
+__all__ = ["Kernel", "KernelGraph", "PackageError", "load", "read_package"]
 
 
 def __getattr__(name: str):
@@ -20,4 +20,8 @@ def __getattr__(name: str):
         from . import kernel
 
         return getattr(kernel, name)
+    if name == "KernelGraph":
+        from .graph import KernelGraph
+
+        return KernelGraph
     raise AttributeError(f"module 'tilec.runtime' has no attribute '{name}'")

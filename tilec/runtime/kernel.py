@@ -128,9 +128,14 @@ class Kernel:
         return self._functions[device.index]
 
 
-def load(path: str, register_op: bool = True) -> Kernel:
-    """Load a package; with ``register_op`` the kernel is also a torch custom op (works
-    under torch.compile: its fake implementation gives the output shapes)."""
+def load(path: str, register_op: bool = True):
+    """Load a package (a Kernel); with ``register_op`` the kernel is also a torch custom op (works
+    under torch.compile: its fake implementation gives the output shapes). A graph package
+    (several kernels, tilec.runtime.graph) loads as a KernelGraph."""
+    from .graph import is_graph, load_graph
+
+    if is_graph(path):
+        return load_graph(path)
     kernel = Kernel(read_package(path))
     if register_op:
         from .custom_op import register

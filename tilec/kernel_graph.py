@@ -1,0 +1,116 @@
+"""A ta function as its kernels: one when a kernel form takes it whole, else the sequence
+``tilec.split`` cuts it into. Run on the CPU (the tile interpreter, kernel after kernel),
+verified (the split read back against the function, each kernel against its piece), and
+packaged (one .tkp, or a graph package of one .tkp per kernel: tilec/runtime/graph.py).
+
+    kernels = Kernels.of(module)      # in the active context
+    outs = kernels.run(inputs)            # CPU, tile stage
+    kernels.package("block.tkg", targets=("sm_90a",))
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from torch_mlir import ir
+
+from .driver import build_tile, rewrite, run_stage
+from .fileio import replace_atomically
+from .package import package_build, write_atomically
+from .runtime.graph import write_graph
+from .runtime.package import write_package
+from .signature import signature
+from .split import Piece, result_sources, split_kernels
+
+
+@dataclass
+class Kernels:
+    """``module`` (ta) and, when no one kernel takes it, its ``pieces`` (else empty);
+    ``schedules``: a schedule per kernel form ("contraction", "online", "rows") the user gave."""
+
+    module: ir.Module
+    fused: ir.Module
+    steps: list
+    pieces: list = field(default_factory=list)
+    schedules: dict = field(default_factory=dict)
+
+    @staticmethod
+    def of(module: ir.Module, schedules: dict | None = None) -> "Kernels":
+        from tilec.passes.ta_to_tile import match_form
+        from tilec.passes.ta_to_tile.common import NoTileLowering
+
+        fused, steps = rewrite(module)
+        try:
+            match_form(fused.body.operations[0])
+            pieces = []
+        except NoTileLowering:
+            pieces = split_kernels(fused)
+        return Kernels(module, fused, steps, pieces, dict(schedules or {}))
+
+    @property
+    def single(self) -> bool:
+        return not self.pieces
+
+    def schedule_of(self, piece: Piece | None, tuned=None) -> str:
+        """The schedule of a kernel: the user's for its form, else ``tuned(ta text)``'s, else ''."""
+        form = piece.form if piece is not None else None
+        given = self.schedules.get(form) or self.schedules.get("*", "")
+        if given or tuned is None:
+            return given
+        return tuned(piece.text if piece is not None else str(self.module)) or ""
+
+    def run(self, inputs: dict, tuned=None) -> dict:
+        """Every result of the function on CPU tensors, each kernel run by the tile interpreter."""
+        if self.single:
+            fn = self.module.body.operations[0]
+            return run_stage("tile", self.module, signature(fn), inputs, {}, self.schedule_of(None, tuned))
+        values = dict(inputs)
+        for piece in self.pieces:
+            module = ir.Module.parse(piece.text)
+            outs = run_stage("tile", module, signature(module.body.operations[0]),
+                             {n: values[n] for n in piece.inputs}, {}, self.schedule_of(piece, tuned))
+            values.update(outs)
+        return {name: values[source] for name, source in result_sources(self.fused).items()}
+
+    def verify(self, name: str, targets: tuple = ("sm_80", "sm_90a"), tuned=None) -> list:
+        """The verification rows of every kernel: for a split function, the rewrites of the whole,
+        the split read back against it, then each kernel against its piece."""
+        from .verification import check_spec
+        from .verify.kernels import check_rewrites
+        from .verify.split import check_split
+
+        if self.single:
+            return check_spec(self.module, self.schedule_of(None, tuned), name, targets=targets)
+        rows = check_rewrites(self.steps) + [check_split(self.fused, self.pieces)]
+        for piece in self.pieces:
+            rows += check_spec(ir.Module.parse(piece.text), self.schedule_of(piece, tuned), name, targets=targets)
+        return rows
+
+    def package(self, path: str, name: str, targets: tuple, compiler: str = "nvrtc", report=None,
+                tuned=None) -> dict:
+        """Write the package of the function's kernel(s) to ``path``: a .tkp for one kernel, a
+        graph package for several. ``report`` (a passing Report) ships inside each kernel's
+        package. Returns the manifest (of the one kernel, or the graph's)."""
+        if self.single:
+            tiled = build_tile(self.module, {}, self.schedule_of(None, tuned))
+            manifest, files = package_build(tiled, f"{name}.ta.mlir", str(self.module), tuple(targets), compiler)
+            if report is not None:
+                files["verify.json"] = report.as_json().encode()
+            write_atomically(Path(path), manifest, files)
+            return manifest
+        steps, manifests = [], []
+        for k, piece in enumerate(self.pieces):
+            tiled = build_tile(ir.Module.parse(piece.text), {}, self.schedule_of(piece, tuned))
+            manifest, files = package_build(tiled, f"{name}_k{k}.ta.mlir", piece.text, tuple(targets), compiler)
+            if report is not None:
+                files["verify.json"] = report.as_json().encode()
+            data = io.BytesIO()
+            write_package(data, manifest, files)
+            steps.append((data.getvalue(), piece.inputs, piece.outputs))
+            manifests.append(manifest)
+        inputs = [s.name for s in signature(self.module.body.operations[0]).inputs]
+        results = list(result_sources(self.fused).items())
+        replace_atomically(Path(path), lambda tmp: write_graph(tmp, name, inputs, steps, results))
+        return {"kernels": manifests, "results": results}

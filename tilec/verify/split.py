@@ -1,0 +1,114 @@
+"""The kernels a function was split into (tilec.split), read back against the function.
+
+Proved when, op for op, the kernels hold the function's ops: the same op, attributes and
+types, each operand the same value (an input of a kernel is the function's value of that
+name; a constant, the same constant), each kernel's output the value of its name; every
+op in exactly one kernel; every kernel reading only the function's inputs and earlier
+kernels' outputs; every result an input or a kernel's output. Run in that order, the
+kernels then compute the function's results for every size: the check is structural, it
+holds whatever the shapes.
+"""
+
+from __future__ import annotations
+
+import time
+
+from torch_mlir import ir
+
+from .report import Result
+
+_DOMAIN = "every size (structural: the kernels' ops are the function's, reading the same values)"
+
+
+class _Mismatch(Exception):
+    pass
+
+
+def check_split(fused: ir.Module, pieces: list) -> Result:
+    """One row: the sequence ``pieces`` computes ``fused``'s function."""
+    from tilec.split import FunctionView, result_sources
+
+    start = time.perf_counter()
+    s = FunctionView(fused.body.operations[0])
+    by_name = {name: v for v, name in s.names.items()}
+    ops = list(s.block.operations)
+    try:
+        written, covered = {n for n in by_name if by_name[n] in list(s.fn.arguments)}, []
+        for k, piece in enumerate(pieces):
+            module = ir.Module.parse(piece.text)  # kept alive while its function is read
+            _match_piece(k, module.body.operations[0], piece, s, by_name, ops, written)
+            written.update(piece.outputs)
+            covered += list(piece.ops)
+        expected = sorted(s.position[op.operation] for op in s.ops if op.result not in s.through)
+        if sorted(covered) != expected:
+            raise _Mismatch(f"the kernels hold ops {sorted(covered)}, the function {expected}")
+        missing = [n for n, src in result_sources(fused).items() if src not in written]
+        if missing:
+            raise _Mismatch(f"results {missing} are written by no kernel")
+        verdict, detail = "proved", ""
+    except _Mismatch as err:
+        verdict, detail = "counterexample", str(err)
+    return Result(s.name, "ta", "split", f"{len(pieces)} kernels in order compute the function", verdict,
+                  time.perf_counter() - start, _DOMAIN, detail=detail)
+
+
+def _match_piece(k, fn, piece, s, by_name, ops, written) -> None:
+    names = [ir.StringAttr(ir.DictAttr(a)["ta.name"]).value for a in ir.ArrayAttr(fn.attributes["arg_attrs"])]
+    late = [n for n in names if n not in written]
+    if late:
+        raise _Mismatch(f"kernel {k} reads {late} before any kernel writes them")
+    corr = {}
+    for arg, name in zip(fn.arguments, names):
+        if name not in by_name:
+            raise _Mismatch(f"kernel {k} reads '{name}', which the function does not have")
+        corr[arg] = by_name[name]
+    body = [op for op in fn.entry_block.operations if op.operation.name != "func.return"]
+    held = [op for op in body if op.operation.name != "arith.constant"]
+    if len(held) != len(piece.ops):
+        raise _Mismatch(f"kernel {k} holds {len(held)} ops, its record {len(piece.ops)}")
+    for op in body:
+        if op.operation.name == "arith.constant":
+            corr[op.result] = _same_constant(k, op, ops)
+    for op, at in zip(held, piece.ops):
+        _same_op(k, op.operation, ops[at].operation, corr, s.through)
+    returned = list(list(fn.entry_block.operations)[-1].operation.operands)
+    out_names = [ir.StringAttr(ir.DictAttr(a)["ta.name"]).value for a in ir.ArrayAttr(fn.attributes["res_attrs"])]
+    if out_names != list(piece.outputs):
+        raise _Mismatch(f"kernel {k} writes {out_names}, its record {list(piece.outputs)}")
+    for v, name in zip(returned, out_names):
+        if corr.get(v) != by_name.get(name):
+            raise _Mismatch(f"kernel {k} writes as '{name}' another value than the function's '{name}'")
+
+
+def _same_constant(k, op, ops):
+    for orig in ops:
+        if orig.operation.name == "arith.constant" and str(orig.attributes["value"]) == str(op.attributes["value"]) \
+                and orig.result.type == op.result.type:
+            return orig.result
+    raise _Mismatch(f"kernel {k} has a constant {op.attributes['value']} the function does not")
+
+
+def _same_op(k, op, orig, corr, through) -> None:
+    """``op`` (in kernel k) is ``orig`` (in the function), nested ops and operands included."""
+    where = f"kernel {k}: '{op.name}' at {orig.location}"
+    if op.name != orig.name or str(op.attributes) != str(orig.attributes) \
+            or [r.type for r in op.results] != [r.type for r in orig.results] \
+            or len(op.regions) != len(orig.regions) or len(op.operands) != len(orig.operands):
+        raise _Mismatch(f"{where} differs from the function's op")
+    for v, w in zip(op.operands, orig.operands):
+        w = through.get(w, w)
+        if corr.get(v) != w:
+            raise _Mismatch(f"{where} reads another value than the function's op")
+    for r, q in zip(op.results, orig.results):
+        corr[r] = q
+    for region, orig_region in zip(op.regions, orig.regions):
+        blocks, orig_blocks = list(region.blocks), list(orig_region.blocks)
+        if len(blocks) != len(orig_blocks):
+            raise _Mismatch(f"{where}: its regions differ")
+        for block, orig_block in zip(blocks, orig_blocks):
+            inner, orig_inner = list(block.operations), list(orig_block.operations)
+            if len(inner) != len(orig_inner) or len(block.arguments) != len(orig_block.arguments):
+                raise _Mismatch(f"{where}: its bodies differ")
+            corr.update(zip(block.arguments, orig_block.arguments))
+            for a, b in zip(inner, orig_inner):
+                _same_op(k, a.operation, b.operation, corr, through)
