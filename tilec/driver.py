@@ -37,11 +37,16 @@ def copy_module(module: ir.Module) -> ir.Module:
     return ir.Module.parse(module.operation.get_asm(enable_debug_info=True))
 
 
-def rewrite(module: ir.Module) -> tuple[ir.Module, list]:
-    """The ta that TA_REWRITES make of ``module`` (a copy), and the steps: (pass, ta before,
-    ta after) as text for each pass that changed the function, which the verifier checks."""
+# the rewrites without reduction fusion: what a function is split into kernels from when its
+# fused form has a group no kernel takes (tilec.split); each kernel is then fused on its own
+UNFUSED_REWRITES = [p for p in TA_REWRITES if p != "ta-fuse-reductions"]
+
+
+def rewrite(module: ir.Module, passes: list = TA_REWRITES) -> tuple[ir.Module, list]:
+    """The ta that ``passes`` (TA_REWRITES) make of ``module`` (a copy), and the steps: (pass,
+    ta before, ta after) as text for each pass that changed the function, which the verifier checks."""
     copy, steps = copy_module(module), []
-    for name in TA_REWRITES:
+    for name in passes:
         before = str(copy)
         run_passes(copy, [name])
         if str(copy) != before:

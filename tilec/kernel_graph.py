@@ -16,7 +16,9 @@ from pathlib import Path
 
 from torch_mlir import ir
 
-from .driver import build_tile, rewrite, run_stage
+from .boundaries import round_boundaries
+from .diagnostics import TilecError
+from .driver import UNFUSED_REWRITES, build_tile, rewrite, run_stage
 from .fileio import replace_atomically
 from .package import package_build, write_atomically
 from .runtime.graph import write_graph
@@ -27,7 +29,9 @@ from .split import Piece, result_sources, split_kernels
 
 @dataclass
 class Kernels:
-    """``module`` (ta) and, when no one kernel takes it, its ``pieces`` (else empty);
+    """``module`` (ta) and, when no one kernel takes it, its ``pieces`` (else empty), cut from
+    ``fused`` (the ta ``steps`` made of it: all rewrites, or all but reduction fusion; then
+    with the tensors between kernels ``rounded``, when asked);
     ``schedules``: a schedule per kernel form ("contraction", "online", "rows") the user gave."""
 
     module: ir.Module
@@ -35,19 +39,36 @@ class Kernels:
     steps: list
     pieces: list = field(default_factory=list)
     schedules: dict = field(default_factory=dict)
+    rounded: tuple = ()  # (dtype, names): the tensors between kernels stored in dtype (tilec.boundaries)
 
     @staticmethod
-    def of(module: ir.Module, schedules: dict | None = None) -> "Kernels":
+    def of(module: ir.Module, schedules: dict | None = None, boundary: str | None = None) -> "Kernels":
+        """The kernels of ``module``; with ``boundary`` ("bf16", "f16") the f32 tensors stored
+        between kernels are stored in that type (tilec.boundaries), else they stay f32."""
         from tilec.passes.ta_to_tile import match_form
         from tilec.passes.ta_to_tile.common import NoTileLowering
 
         fused, steps = rewrite(module)
+        schedules = dict(schedules or {})
         try:
             match_form(fused.body.operations[0])
-            pieces = []
+            return Kernels(module, fused, steps, [], schedules)
         except NoTileLowering:
+            pass
+        fuse_each = False
+        try:
             pieces = split_kernels(fused)
-        return Kernels(module, fused, steps, pieces, dict(schedules or {}))
+        except TilecError:  # fusion made a group no kernel takes (a norm's statistic in a GEMM's
+            # reduction): split the unfused function, and let each kernel fuse its own ops
+            fused, steps = rewrite(module, UNFUSED_REWRITES)
+            fuse_each, pieces = True, split_kernels(fused, fuse_each=True)
+        stored = [n for p in pieces for n in p.outputs if n not in result_sources(fused).values()]
+        if boundary is None or not stored:
+            return Kernels(module, fused, steps, pieces, schedules)
+        rounded = round_boundaries(fused, stored, boundary)
+        pieces = split_kernels(rounded, fuse_each)
+        stored = [n for p in pieces for n in p.outputs if n not in result_sources(rounded).values()]
+        return Kernels(module, rounded, steps, pieces, schedules, rounded=(boundary, tuple(stored)))
 
     @property
     def single(self) -> bool:
@@ -83,7 +104,7 @@ class Kernels:
 
         if self.single:
             return check_spec(self.module, self.schedule_of(None, tuned), name, targets=targets)
-        rows = check_rewrites(self.steps) + [check_split(self.fused, self.pieces)]
+        rows = check_rewrites(self.steps) + [check_split(self.fused, self.pieces, self.rounded)]
         for piece in self.pieces:
             rows += check_spec(ir.Module.parse(piece.text), self.schedule_of(piece, tuned), name, targets=targets)
         return rows

@@ -4,10 +4,11 @@
 
 Each piece is a ta function of its own that ta-to-tile takes (a GEMM with its prologue
 and epilogue maps, an online group, a row program). Ops are placed in program order: an
-op joins the latest group that produced one of its operands when the group with it still
-lowers as one kernel, else it starts a group. A group's outputs are the values other
-groups (or the function's results) read; they are stored between kernels with their ta
-type, so the sequence computes exactly what the function does (intermediates stay f32).
+op joins the latest group that produced one of its operands, else the latest group, when
+that group with it still lowers as one kernel (joining either keeps every read after its
+write); otherwise it starts a group. A group's outputs are the values any op outside it
+reads (or the function returns); they are stored between kernels with their ta type, so
+the sequence computes exactly what the function does (intermediates stay f32).
 Identity copies (a ta.map that reads one tensor at the identity into the same type) are
 read through first, so one value is never stored twice.
 
@@ -39,24 +40,24 @@ class Piece:
     ops: tuple  # positions in the fused function of the ops it holds
 
 
-def split_kernels(module: ir.Module) -> list[Piece]:
-    """The kernels of ``module``'s function (fused ta), in an order that respects every read."""
-    s = FunctionView(module.body.operations[0])
-    group_of, groups = {}, []
-    for op in s.ops:
-        if op.result in s.through:
-            continue
-        owners = [group_of[v] for v in s.reads[op.operation] if v in group_of]
-        if owners and s.lowers(groups[max(owners)] + [op], s.outputs(groups[max(owners)] + [op], set(group_of), op)):
-            k = max(owners)
-        else:
-            k = len(groups)
-            groups.append([])
-        groups[k].append(op)
-        group_of[op.result] = k
+def split_kernels(module: ir.Module, fuse_each: bool = False) -> list[Piece]:
+    """The kernels of ``module``'s function (fused ta; with ``fuse_each``, ta before reduction
+    fusion, which each kernel then fuses on its own), in an order that respects every read."""
+    s = FunctionView(module.body.operations[0], fuse_each)
+    ops = [op for op in s.ops if op.result not in s.through]
+    made = {op.result: op.operation for op in ops}
+    producers = {op.operation: [made[v] for v in s.reads[op.operation] if v in made] for op in ops}
+    consumers = {op.operation: [] for op in ops}
+    for op in ops:
+        for p in producers[op.operation]:
+            consumers[p].append(op.operation)
+    forward = _place(s, ops, producers)
+    backward = _place(s, ops[::-1], consumers)[::-1]  # consumers absorb their producers
+    groups = [sorted(g, key=lambda op: s.position[op.operation])  # fewer kernels; forward on a tie
+              for g in (backward if len(backward) < len(forward) else forward)]
     pieces = []
     for k, group in enumerate(groups):
-        outputs = s.outputs(group, None, None)
+        outputs = s.outputs(group)
         text, inputs, form = s.piece(group, outputs, f"{s.name}_k{k}")
         if form is None:
             raise TilecError(f"no tile lowering takes kernel {k} of '{s.name}' ({len(group)} ops): {text}",
@@ -64,6 +65,23 @@ def split_kernels(module: ir.Module) -> list[Piece]:
         pieces.append(Piece(text, form, tuple(inputs), tuple(s.names[v] for v in outputs),
                             tuple(s.position[op.operation] for op in group)))
     return pieces
+
+
+def _place(s, ops, deps) -> list:
+    """Groups of ``ops`` placed in the given order: each joins the latest group holding one of
+    its ``deps`` (producers in program order, consumers in reverse), else the latest group, when
+    that group still lowers with it; else it starts one. Either keeps every read after its write."""
+    group_of, groups = {}, []
+    for op in ops:
+        owners = [group_of[d] for d in deps[op.operation] if d in group_of]
+        tries = ([max(owners)] if owners else []) + ([len(groups) - 1] if groups else [])
+        k = next((k for k in dict.fromkeys(tries) if s.lowers(sorted(groups[k] + [op], key=lambda o: s.position[o.operation]))),
+                 len(groups))
+        if k == len(groups):
+            groups.append([])
+        groups[k].append(op)
+        group_of[op.operation] = k
+    return groups
 
 
 def result_sources(module: ir.Module) -> dict[str, str]:
@@ -84,8 +102,8 @@ class FunctionView:
     """What the split reads of the fused function, computed once: its ops, the identity copies
     read through, each op's top-level reads, and a name per value."""
 
-    def __init__(self, fn):
-        self.fn, self.block = fn, fn.entry_block
+    def __init__(self, fn, fuse_each: bool = False):
+        self.fn, self.block, self.fuse_each = fn, fn.entry_block, fuse_each
         self.name = ir.StringAttr(fn.attributes["sym_name"]).value
         self.ops = [op for op in self.block.operations if op.operation.name not in _SKIP]
         self.position = {op.operation: n for n, op in enumerate(self.block.operations)}
@@ -123,22 +141,24 @@ class FunctionView:
                 names[v] = _result_name(self.fn, n)
         return names
 
-    def outputs(self, group, placed, new) -> list:
-        """The values of ``group`` read by another op or returned; with ``placed``, only reads by
-        ops already placed count, and ``new`` (the op just added) is an output too."""
+    def outputs(self, group) -> list:
+        """The values of ``group`` that any op outside it reads, or that the function returns (a
+        group only grows by ops placed later, so what it must write never grows)."""
         inside = {op.operation for op in group}
         read = {v for op in self.ops if op.operation not in inside and op.result not in self.through
-                and (placed is None or op.result in placed) for v in self.reads[op.operation]}
-        return [op.result for op in group if op.result in read or op.result in self.returned or op is new]
+                for v in self.reads[op.operation]}
+        return [op.result for op in group if op.result in read or op.result in self.returned]
 
-    def lowers(self, group, outputs) -> bool:
-        return self.piece(group, outputs, "fits")[2] is not None
+    def lowers(self, group) -> bool:
+        return self.piece(group, self.outputs(group), "fits")[2] is not None
 
     def piece(self, group, outputs, name: str):
         """(module text, input names, form) of ``group`` as a function of its own; (the reason,
         inputs, None) when no kernel form takes it."""
         from tilec.passes.ta_to_tile import match_form
         from tilec.passes.ta_to_tile.common import NoTileLowering
+
+        from .driver import rewrite
 
         fn, block = self.fn, self.block
         inside = {op.result for op in group}
@@ -165,8 +185,9 @@ class FunctionView:
                 mapping[op.result] = copy.result
             func.ReturnOp([mapping[v] for v in outputs])
         try:
-            form = match_form(module.body.operations[0])[0]
-        except NoTileLowering as err:
+            fused = rewrite(module)[0] if self.fuse_each else module
+            form = match_form(fused.body.operations[0])[0]
+        except (NoTileLowering, TilecError) as err:
             return str(err), inputs, None
         return str(module), [self.names[v] for v in inputs], form
 

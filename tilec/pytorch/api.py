@@ -104,8 +104,16 @@ class CompiledGraph:
             raise TilecError(f"this graph stays in torch ({self.fallback_reason}); it has no kernel")
         if self._kernels is None:
             with self.context, ir_location():
-                self._kernels = Kernels.of(self.module, _schedules(self.schedule))
+                self._kernels = Kernels.of(self.module, _schedules(self.schedule), self._boundary())
         return self._kernels
+
+    def _boundary(self) -> str | None:
+        """How tensors between kernels are stored: in the 16-bit type of the graph's inputs (as torch
+        eager stores them; a bf16 GEMM then reads a bf16 operand), f32 for an f32 graph."""
+        from ..signature import signature
+
+        dtypes = {str(s.dtype) for s in signature(self.module.body.operations[0]).inputs}
+        return "bf16" if "torch.bfloat16" in dtypes else "f16" if "torch.float16" in dtypes else None
 
     def verify(self, schedule=""):
         """The Z3 verification report of the graph's kernels against its ta (tilec.verify.Report);

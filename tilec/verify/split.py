@@ -24,8 +24,10 @@ class _Mismatch(Exception):
     pass
 
 
-def check_split(fused: ir.Module, pieces: list) -> Result:
-    """One row: the sequence ``pieces`` computes ``fused``'s function."""
+def check_split(fused: ir.Module, pieces: list, rounded: tuple = ()) -> Result:
+    """One row: the sequence ``pieces`` computes ``fused``'s function (``rounded``: (dtype,
+    names) when the tensors between kernels are stored in dtype, an edit tilec.boundaries
+    made to the function, which the row names)."""
     from tilec.split import FunctionView, result_sources
 
     start = time.perf_counter()
@@ -48,7 +50,10 @@ def check_split(fused: ir.Module, pieces: list) -> Result:
         verdict, detail = "proved", ""
     except _Mismatch as err:
         verdict, detail = "counterexample", str(err)
-    return Result(s.name, "ta", "split", f"{len(pieces)} kernels in order compute the function", verdict,
+    what = f"{len(pieces)} kernels in order compute the function"
+    if rounded:
+        what += f" with {', '.join(rounded[1])} stored in {rounded[0]} between kernels (rounded as torch stores them)"
+    return Result(s.name, "ta", "split", what, verdict,
                   time.perf_counter() - start, _DOMAIN, detail=detail)
 
 
