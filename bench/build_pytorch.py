@@ -25,8 +25,10 @@ def main() -> None:
         graph = tilec.compile(fn, example, stage="oracle", strict=True, name=name)
         path = os.path.join(args.out, f"{name}.tkp")
         manifest = graph.package(path, schedule, ("sm_90a",))
-        facts = manifest["ptxas"]["sm_90a"]
-        print(f"{path}: {schedule}: {facts['registers']} regs, {facts['spill_stores']} B spilled")
+        for kernel in manifest.get("kernels", [manifest]):  # a graph package: one manifest per kernel
+            facts = kernel["ptxas"]["sm_90a"]
+            print(f"{path}: {kernel['kernel']} {kernel['schedule']}: {facts['registers']} regs, "
+                  f"{facts['spill_stores']} B spilled")
 
 
 if __name__ == "__main__":

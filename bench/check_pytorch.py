@@ -20,6 +20,18 @@ from bench.pytorch_cases import CASES  # noqa: E402
 from tilec.runtime import load  # noqa: E402
 
 
+def _per_kernel(graph, inputs, reps) -> list:
+    """Milliseconds of each kernel of a graph, on the tensors the graph passes it."""
+    values = dict(zip(graph.inputs, inputs))
+    times = []
+    for kernel, reads, writes in graph.steps:
+        args = [values[n] for n in reads]
+        out = kernel(*args)
+        values.update(zip(writes, out if isinstance(out, tuple) else (out,)))
+        times.append(bench(lambda: kernel(*args), reps))
+    return times
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--packages", default="bench/out/pytorch")
@@ -39,6 +51,10 @@ def main() -> None:
         row = {"case": name, "shapes": shapes, "max_rel_error": error, "correct": error < 1e-2,
                "tilec_tflops": flops / mine / 1e9, "torch_tflops": flops / theirs / 1e9}
         row["ratio"] = row["tilec_tflops"] / row["torch_tflops"]
+        if hasattr(kernel, "steps"):  # a graph of several kernels: beside Inductor too, and per kernel
+            compiled = torch.compile(peer)
+            row["inductor_tflops"] = flops / bench(lambda: compiled(*inputs), args.reps) / 1e9
+            row["kernels_ms"] = _per_kernel(kernel, inputs, args.reps)
         rows.append(row)
         print(f"{name}: tilec {row['tilec_tflops']:.0f} TFLOP/s, torch {row['torch_tflops']:.0f} "
               f"({row['ratio']:.2f}x), max error {error:.1e} of the largest output")

@@ -26,7 +26,26 @@ def linear(x, w, b):
     return F.linear(x, w, b)
 
 
+def mlp(x, w1, b1, w2, b2):
+    return F.linear(F.gelu(F.linear(x, w1, b1)), w2, b2)
+
+
+def layernorm_linear(x, g, b, w, bias):
+    return F.linear(F.layer_norm(x, (x.shape[-1],), g, b), w, bias)
+
+
+def rmsnorm_linear(x, g, w):
+    return F.linear(x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * g, w)
+
+
+def swiglu(x, w1, w3, w2):
+    return F.linear(F.silu(F.linear(x, w1)) * F.linear(x, w3), w2)
+
+
+HOPPER_GEMM = "bm=128 bn=256 bk=64 warps=8 stages=4 consumers=2"
+
 # name -> (function, input shapes (bf16), schedule, flops, peer: the same computation by torch's library)
+# (a graph of several kernels takes a schedule per kernel form; its peer is the same code in eager torch)
 CASES = {
     "attention": (attention, [(8, 16, 4096, 128)] * 3, "bm=128 bn=64 warps=8 stages=2",
                   4.0 * 8 * 16 * 4096 * 4096 * 128,
@@ -39,4 +58,15 @@ CASES = {
     # a Linear on a [B, T, C] activation (GPT-2's QKV projection): B and T stay apart in the kernel
     "linear_3d": (linear, [(8, 1024, 768), (2304, 768), (2304,)], "bm=128 bn=256 bk=64 warps=8 stages=4 consumers=2",
                   2.0 * 8 * 1024 * 768 * 2304, F.linear),
+    # graphs of several kernels (tilec/split.py), tensors between kernels in bf16
+    "mlp": (mlp, [(8192, 1024), (4096, 1024), (4096,), (1024, 4096), (1024,)], {"contraction": HOPPER_GEMM},
+            2.0 * 2 * 8192 * 1024 * 4096, mlp),
+    "layernorm_linear": (layernorm_linear, [(8192, 1024), (1024,), (1024,), (3072, 1024), (3072,)],
+                         {"contraction": HOPPER_GEMM}, 2.0 * 8192 * 1024 * 3072, layernorm_linear),
+    "rmsnorm_linear": (rmsnorm_linear, [(8192, 1024), (1024,), (3072, 1024)], {"contraction": HOPPER_GEMM},
+                       2.0 * 8192 * 1024 * 3072, rmsnorm_linear),
+    # its first kernel computes two contractions sharing x: the sm_80 form (consumers=0)
+    "swiglu": (swiglu, [(8192, 1024), (2816, 1024), (2816, 1024), (1024, 2816)],
+               {"contraction": HOPPER_GEMM, "k0": "bm=128 bn=128 bk=32 warps=8 stages=4"},
+               2.0 * 3 * 8192 * 1024 * 2816, swiglu),
 }

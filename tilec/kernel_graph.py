@@ -32,7 +32,8 @@ class Kernels:
     """``module`` (ta) and, when no one kernel takes it, its ``pieces`` (else empty), cut from
     ``fused`` (the ta ``steps`` made of it: all rewrites, or all but reduction fusion; then
     with the tensors between kernels ``rounded``, when asked);
-    ``schedules``: a schedule per kernel form ("contraction", "online", "rows") the user gave."""
+    ``schedules``: the schedules the user gave, per kernel ("k0", ...), per kernel form
+    ("contraction", "online", "rows") or for all ("*")."""
 
     module: ir.Module
     fused: ir.Module
@@ -75,9 +76,10 @@ class Kernels:
         return not self.pieces
 
     def schedule_of(self, piece: Piece | None, tuned=None) -> str:
-        """The schedule of a kernel: the user's for its form, else ``tuned(ta text)``'s, else ''."""
-        form = piece.form if piece is not None else None
-        given = self.schedules.get(form) or self.schedules.get("*", "")
+        """The schedule of a kernel: the user's for it ("k0", "k1", ...), else for its form, else
+        for every kernel ("*"), else ``tuned(ta text)``'s, else '' (the default)."""
+        keys = [f"k{self.pieces.index(piece)}", piece.form] if piece is not None else []
+        given = next((self.schedules[k] for k in keys + ["*"] if self.schedules.get(k)), "")
         if given or tuned is None:
             return given
         return tuned(piece.text if piece is not None else str(self.module)) or ""

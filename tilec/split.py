@@ -52,7 +52,9 @@ def split_kernels(module: ir.Module, fuse_each: bool = False) -> list[Piece]:
         for p in producers[op.operation]:
             consumers[p].append(op.operation)
     forward = _place(s, ops, producers)
-    backward = _place(s, ops[::-1], consumers)[::-1]  # consumers absorb their producers
+    # consumers absorb their producers; a narrowing map (a tensor stored between kernels in 16
+    # bits, tilec.boundaries) stays with its producer, so it starts a group its producer joins
+    backward = _place(s, ops[::-1], consumers, fresh=_narrowing)[::-1]
     groups = [sorted(g, key=lambda op: s.position[op.operation])  # fewer kernels; forward on a tie
               for g in (backward if len(backward) < len(forward) else forward)]
     pieces = []
@@ -67,14 +69,22 @@ def split_kernels(module: ir.Module, fuse_each: bool = False) -> list[Piece]:
     return pieces
 
 
-def _place(s, ops, deps) -> list:
+def _narrowing(op) -> bool:
+    """A ta.map that only narrows one tensor to a 16-bit type (truncf of one element)."""
+    if op.operation.name != "ta.map":
+        return False
+    body = [inner.operation.name for inner in op.regions[0].blocks[0].operations]
+    return body == ["ta.at", "arith.truncf", "ta.yield"]
+
+
+def _place(s, ops, deps, fresh=lambda op: False) -> list:
     """Groups of ``ops`` placed in the given order: each joins the latest group holding one of
     its ``deps`` (producers in program order, consumers in reverse), else the latest group, when
     that group still lowers with it; else it starts one. Either keeps every read after its write."""
     group_of, groups = {}, []
     for op in ops:
         owners = [group_of[d] for d in deps[op.operation] if d in group_of]
-        tries = ([max(owners)] if owners else []) + ([len(groups) - 1] if groups else [])
+        tries = [] if fresh(op) else ([max(owners)] if owners else []) + ([len(groups) - 1] if groups else [])
         k = next((k for k in dict.fromkeys(tries) if s.lowers(sorted(groups[k] + [op], key=lambda o: s.position[o.operation]))),
                  len(groups))
         if k == len(groups):

@@ -1,0 +1,191 @@
+"""Graphs that no one kernel takes: split into kernels (tilec/split.py), run kernel after
+kernel on the tile stage, the split read back against the function, and packaged as a graph
+package the runtime reads."""
+
+import io
+import json
+import warnings
+import zipfile
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+import tilec
+from tilec.diagnostics import TilecError
+from tilec.runtime.package import PackageError
+
+
+def mlp(x, w1, b1, w2, b2):
+    return F.linear(F.gelu(F.linear(x, w1, b1)), w2, b2)
+
+
+def rmsnorm_linear(x, g, w):
+    return F.linear(x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * g, w)
+
+
+def swiglu(x, w1, w3, w2):
+    return F.linear(F.silu(F.linear(x, w1)) * F.linear(x, w3), w2)
+
+
+def linear_layernorm_linear(x, w1, b1, g, b, w2):
+    return F.linear(F.layer_norm(F.gelu(F.linear(x, w1, b1)), (w1.shape[0],), g, b), w2)
+
+
+def mlp_log_softmax(x, w1, b1, w2, b2):
+    return F.linear(F.relu(F.linear(x, w1, b1)), w2, b2).log_softmax(-1)
+
+
+# shapes that divide no tile; the norms over more columns than a row block (bn=256) has
+CASES = {
+    "mlp": (mlp, [(37, 72), (300, 72), (300,), (40, 300), (40,)], ["contraction", "contraction"]),
+    "rmsnorm_linear": (rmsnorm_linear, [(17, 300), (300,), (56, 300)], ["rows", "contraction"]),
+    "swiglu": (swiglu, [(33, 48), (136, 48), (136, 48), (48, 136)], ["contraction", "contraction"]),
+    "linear_layernorm_linear": (linear_layernorm_linear, [(21, 40), (300, 40), (300,), (300,), (300,), (24, 300)],
+                                ["contraction", "rows", "contraction"]),
+    "mlp_log_softmax": (mlp_log_softmax, [(21, 40), (130, 40), (130,), (10, 130), (10,)],
+                        ["contraction", "contraction", "rows"]),
+}
+
+
+def _close(got, expected) -> bool:
+    """Within f32 reassociation of the largest output (the kernels sum in another order)."""
+    return float((got - expected).abs().max()) <= 1e-5 * float(expected.abs().max())
+
+
+def _inputs(shapes, dtype=torch.float32):
+    torch.manual_seed(0)
+    return [torch.randn(s).to(dtype) for s in shapes]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_split_graph_runs_on_the_tile_stage_like_eager(name):
+    fn, shapes, forms = CASES[name]
+    xs = _inputs(shapes)
+    graph = tilec.compile(fn, xs, stage="tile", strict=True, name=name)
+    assert [p.form for p in graph.kernels().pieces] == forms
+    assert _close(graph(*xs), fn(*xs))
+
+
+def test_a_graph_one_kernel_takes_is_not_split():
+    xs = _inputs([(70, 64), (90, 64), (90, 64)])
+    graph = tilec.compile(lambda q, k, v: torch.softmax(q @ k.T / 8.0, -1) @ v, xs, stage="tile")
+    assert graph.kernels().single
+
+
+def test_size_one_rows_is_a_clear_error():
+    """One row: the graph drops the size-1 dim and a contraction to a vector (a GEMV) has no
+    tile form yet; the error names the kernel and why, the oracle and loop stages still run."""
+    xs = _inputs([(1, 72), (300, 72), (300,), (40, 300), (40,)])
+    graph = tilec.compile(mlp, xs, stage="tile", strict=True)
+    with pytest.raises(TilecError, match="no tile lowering takes kernel 0 .*rank >= 2"):
+        graph(*xs)
+    assert _close(tilec.compile(mlp, xs, strict=True)(*xs), mlp(*xs))
+
+
+def test_bf16_graph_stores_tensors_between_kernels_in_bf16():
+    """Kernel 0 rounds its output to bf16 (as torch eager stores it) and kernel 1 reads that."""
+    xs = _inputs(CASES["mlp"][1], torch.bfloat16)
+    graph = tilec.compile(mlp, xs, stage="tile", strict=True)
+    kernels = graph.kernels()
+    (stored,) = kernels.rounded[1]
+    assert kernels.rounded[0] == "bf16" and kernels.pieces[0].outputs == (stored,)
+    assert "bf16" in kernels.pieces[1].text.split(f'ta.name = "{stored}"')[0].rsplit("%arg", 1)[1]
+    wide = [t.float() for t in xs]
+    hidden = F.gelu(F.linear(wide[0], wide[1], wide[2])).bfloat16().float()
+    expected = F.linear(hidden, wide[3], wide[4]).bfloat16()
+    assert torch.equal(graph(*xs), expected)
+
+
+def test_split_is_proved_and_each_kernel_verified():
+    xs = _inputs(CASES["rmsnorm_linear"][1])
+    report = tilec.compile(rmsnorm_linear, xs, stage="tile", strict=True).verify()
+    split = [r for r in report.results if r.property == "split"]
+    assert [r.verdict for r in split] == ["proved"]
+    assert report.status() == 0, report.as_text()
+    assert {r.kernel for r in report.results} >= {"graph_k0", "graph_k1"}
+
+
+def _tampered(pieces, k, **change):
+    from dataclasses import replace
+
+    return [replace(p, **change) if n == k else p for n, p in enumerate(pieces)]
+
+
+def test_split_check_refutes_broken_splits():
+    from tilec.verify.split import check_split
+
+    xs = _inputs(CASES["linear_layernorm_linear"][1])
+    graph = tilec.compile(linear_layernorm_linear, xs, stage="tile", strict=True)
+    kernels = graph.kernels()
+    pieces = kernels.pieces
+    with graph.context:
+        assert check_split(kernels.fused, pieces).verdict == "proved"
+        first, second = pieces[0], pieces[1]
+        # the norm reads the graph's input instead of the first kernel's output
+        wrong_input = second.text.replace(f'"{second.inputs[0]}"', '"in0"')
+        broken = {
+            "reads another tensor": _tampered(pieces, 1, text=wrong_input),
+            "out of order": [second, first] + pieces[2:],
+            "another constant": _tampered(pieces, 1, text=second.text.replace("9.99999974E-6", "1.000000e-03")),
+            "op left out": _tampered(pieces, 2, ops=pieces[2].ops[:-1]),
+        }
+        for what, bad in broken.items():
+            assert check_split(kernels.fused, bad).verdict == "counterexample", what
+
+
+def test_graph_package_round_trip(tmp_path):
+    from tilec.runtime.graph import KernelGraph, load_graph
+
+    xs = _inputs(CASES["mlp"][1], torch.bfloat16)
+    graph = tilec.compile(mlp, xs, stage="oracle", strict=True, name="mlp")
+    path = tmp_path / "mlp.tkg"
+    manifest = graph.package(str(path), {"contraction": "bm=64 bn=64 bk=32 warps=4 stages=2"}, ("sm_80",))
+    assert [k["kernel"] for k in manifest["kernels"]] == ["mlp_k0", "mlp_k1"]
+    loaded = tilec.runtime.load(str(path))
+    assert isinstance(loaded, KernelGraph)
+    assert loaded.inputs == ["in0", "in1", "in2", "in3", "in4"]
+    assert [(list(r), list(w)) for _, r, w in loaded.steps] == \
+        [(list(p.inputs), list(p.outputs)) for p in graph.kernels().pieces]
+    stored = graph.kernels().pieces[0].outputs[0]
+    assert loaded._free == [[], [stored]]  # the tensor between kernels goes after its reader
+
+    def rewrite(change):
+        bad = tmp_path / "bad.tkg"
+        with zipfile.ZipFile(path) as src, zipfile.ZipFile(bad, "w") as dst:
+            for item in src.namelist():
+                data = src.read(item)
+                if item == "graph.json" and change is not None:
+                    data = json.dumps(change(json.loads(data))).encode()
+                elif item == "k1.tkp" and change is None:  # a kernel that is not the one hashed
+                    data = data[:-1] + bytes([data[-1] ^ 1])
+                dst.writestr(item, data)
+        return str(bad)
+
+    with pytest.raises(PackageError, match="hash"):
+        load_graph(rewrite(None))
+    with pytest.raises(PackageError, match="before any step writes it"):
+        load_graph(rewrite(lambda m: {**m, "steps": m["steps"][::-1]}))
+    with pytest.raises(PackageError, match="graph.json needs"):
+        load_graph(rewrite(lambda m: {**m, "steps": [{"package": 3}]}))
+
+
+def test_graph_no_kernel_takes_is_one_located_error():
+    """A norm over a [B, T, C] activation: no kernel form takes it yet (rows are rank 2)."""
+    xs = _inputs([(2, 9, 300), (300,), (300,)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        graph = tilec.compile(lambda x, g, b: F.layer_norm(x, (300,), g, b), xs, stage="tile")
+    with pytest.raises(TilecError, match="no tile lowering takes kernel 0"):
+        graph(*xs)
+
+
+def test_graph_package_reads_kernels_from_memory():
+    """A graph package holds whole kernel packages; read_package reads one from bytes."""
+    from tilec.runtime.package import read_package
+
+    data = io.BytesIO()
+    with zipfile.ZipFile(data, "w") as archive:
+        archive.writestr("manifest.json", "{}")
+    with pytest.raises(PackageError):
+        read_package(io.BytesIO(data.getvalue()))
