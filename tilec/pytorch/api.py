@@ -243,8 +243,9 @@ def compile(fn, example_inputs, *, stage: str = "loop", strict: bool = False, na
     """Raise ``fn`` (an nn.Module or a function of tensors) at ``example_inputs`` into ta.
 
     On CPU tensors ``stage`` picks how calls run: "oracle" (ta with torch), "loop" (loop IR
-    through MLIR's ExecutionEngine) or "tile" (the tile interpreter; GEMM and attention
-    only). On CUDA tensors the graph's kernel (one GEMM with its epilogue, or attention)
-    is built under ``schedule`` and launched through tilec.runtime.
+    through MLIR's ExecutionEngine) or "tile" (the tile interpreter). On CUDA tensors the
+    graph's kernels (one, or the sequence a graph no one kernel takes is split into) are
+    built under ``schedule`` (one, or a dict per kernel form or kernel) and launched through
+    tilec.runtime.
     """
     return CompiledGraph(fn, tuple(example_inputs), stage, strict, name, schedule)
