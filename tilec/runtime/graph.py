@@ -15,7 +15,7 @@ import io
 import json
 import zipfile
 
-from .package import MAX_UNPACKED, PackageError, read_package, sha256
+from .package import PackageError, read_checked, read_package, sha256
 
 FORMAT = "tilec.graph/1"
 
@@ -84,18 +84,7 @@ def load_graph(path: str) -> KernelGraph:
     """Read and check a graph package; each kernel package in it is read and checked too."""
     from .kernel import Kernel
 
-    try:
-        with zipfile.ZipFile(path) as archive:
-            if sum(info.file_size for info in archive.infolist()) > MAX_UNPACKED:
-                raise PackageError(f"{path}: more than {MAX_UNPACKED} bytes unpacked")
-            manifest = json.loads(archive.read("graph.json"))
-            _check(manifest, path)
-            files = {f: archive.read(f) for f in manifest["files"]}
-    except (OSError, KeyError, zipfile.BadZipFile, json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise PackageError(f"{path}: not a readable tilec graph package ({err})") from None
-    for f, digest in manifest["files"].items():
-        if sha256(files[f]) != digest:
-            raise PackageError(f"{path}: {f} does not match its hash in graph.json")
+    manifest, files = read_checked(path, "graph.json", _check)
     steps = []
     for step in manifest["steps"]:
         if step["package"] not in files:

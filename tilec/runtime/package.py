@@ -39,20 +39,26 @@ def sha256(data: bytes) -> str:
 
 def read_package(path: str) -> Package:
     """Read and check a .tkp file."""
+    return Package(*read_checked(path, "manifest.json", _check_manifest))
+
+
+def read_checked(path, index: str, check) -> tuple[dict, dict]:
+    """(index, files) of a zip whose JSON ``index`` (checked by ``check(index, path)``) lists its
+    files by sha256 under "files"; every hash is checked, the size unpacked bounded."""
     try:
         with zipfile.ZipFile(path) as archive:
             unpacked = sum(info.file_size for info in archive.infolist())
             if unpacked > MAX_UNPACKED:  # a zip bomb, or not a kernel package
                 raise PackageError(f"{path}: {unpacked} bytes unpacked; a package holds at most {MAX_UNPACKED}")
-            manifest = json.loads(archive.read("manifest.json"))
-            _check_manifest(manifest, path)
+            manifest = json.loads(archive.read(index))
+            check(manifest, path)
             files = {name: archive.read(name) for name in manifest["files"]}
     except (OSError, KeyError, zipfile.BadZipFile, json.JSONDecodeError, UnicodeDecodeError) as err:
         raise PackageError(f"{path}: not a readable tilec package ({err})") from None
     for name, digest in manifest["files"].items():
         if sha256(files[name]) != digest:
-            raise PackageError(f"{path}: {name} does not match its hash in the manifest")
-    return Package(manifest, files)
+            raise PackageError(f"{path}: {name} does not match its hash in {index}")
+    return manifest, files
 
 
 MAX_UNPACKED = 64 * 1024 * 1024
