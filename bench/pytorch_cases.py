@@ -42,6 +42,11 @@ def swiglu(x, w1, w3, w2):
     return F.linear(F.silu(F.linear(x, w1)) * F.linear(x, w3), w2)
 
 
+def gpt2_mlp(x, g, b, w1, b1, w2, b2):
+    """GPT-2's MLP sub-block with its LayerNorm and residual, on a [B, T, C] activation."""
+    return x + F.linear(F.gelu(F.linear(F.layer_norm(x, (x.shape[-1],), g, b), w1, b1)), w2, b2)
+
+
 HOPPER_GEMM = "bm=128 bn=256 bk=64 warps=8 stages=4 consumers=2"
 
 # name -> (function, input shapes (bf16), schedule, flops, peer: the same computation by torch's library)
@@ -69,4 +74,9 @@ CASES = {
     "swiglu": (swiglu, [(8192, 1024), (2816, 1024), (2816, 1024), (1024, 2816)],
                {"contraction": HOPPER_GEMM, "k0": "bm=128 bn=128 bk=32 warps=8 stages=4"},
                2.0 * 3 * 8192 * 1024 * 2816, swiglu),
+    # GPT-2's MLP sub-block at batch 8, T = 1024: B and T merged into 8192 rows (merge_rows.py)
+    "gpt2_mlp": (gpt2_mlp, [(8, 1024, 768), (768,), (768,), (3072, 768), (3072,), (768, 3072), (768,)],
+                 # the last GEMM (bias and residual in its epilogue) spills 308 B at bn=256
+                 {"contraction": HOPPER_GEMM, "k2": "bm=128 bn=128 bk=64 warps=8 stages=4 consumers=2"},
+                 2.0 * 2 * 8 * 1024 * 768 * 3072, gpt2_mlp),
 }

@@ -170,14 +170,37 @@ def test_graph_package_round_trip(tmp_path):
         load_graph(rewrite(lambda m: {**m, "steps": [{"package": 3}]}))
 
 
-def test_graph_no_kernel_takes_is_one_located_error():
-    """A norm over a [B, T, C] activation: no kernel form takes it yet (rows are rank 2)."""
-    xs = _inputs([(2, 9, 300), (300,), (300,)])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        graph = tilec.compile(lambda x, g, b: F.layer_norm(x, (300,), g, b), xs, stage="tile")
-    with pytest.raises(TilecError, match="no tile lowering takes kernel 0"):
+def test_graph_no_kernel_takes_is_one_clear_error():
+    """A transposed copy: no kernel form reads an input across its rows yet."""
+    xs = _inputs([(9, 300)])
+    graph = tilec.compile(lambda x: x.transpose(0, 1) * 2.0, xs, stage="tile", strict=True)
+    with pytest.raises(TilecError, match="no tile lowering takes kernel 0 .*rows: a row program"):
         graph(*xs)
+
+
+@pytest.mark.parametrize("shape", [(2, 9, 300), (2, 1, 300), (1, 9, 300)])
+def test_leading_dims_treated_alike_are_merged(shape):
+    """A LayerNorm and a Linear on [B, T, C]: the ta takes [B*T, C], the kernels are 2-D."""
+    rows = 1
+    for n in shape[:-1]:
+        rows *= n
+    xs = _inputs([shape, (300,), (300,), (64, 300), (64,)])
+
+    def norm_linear(x, g, b, w, bias):
+        return F.linear(F.layer_norm(x, (300,), g, b), w, bias)
+
+    graph = tilec.compile(norm_linear, xs, stage="tile", strict=True)
+    assert list(graph.module.body.operations[0].arguments[0].type.shape) == [rows, 300]
+    assert [p.form for p in graph.kernels().pieces] == ["rows", "contraction"]
+    assert _close(graph(*xs), norm_linear(*xs))
+
+
+def test_leading_dims_read_apart_are_kept():
+    """Attention reads T apart from B (keys against queries): nothing is merged."""
+    xs = _inputs([(2, 40, 32), (2, 50, 32), (2, 50, 32)])
+    graph = tilec.compile(lambda q, k, v: torch.softmax(q @ k.transpose(-1, -2), -1) @ v, xs, strict=True)
+    assert [list(a.type.shape) for a in graph.module.body.operations[0].arguments] == [[2, 40, 32], [2, 50, 32],
+                                                                                         [2, 50, 32]]
 
 
 def test_graph_package_reads_kernels_from_memory():

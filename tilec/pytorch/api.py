@@ -82,10 +82,10 @@ class CompiledGraph:
         shapes = [tuple(t.shape) for t in args]
         if shapes != self.shapes:
             raise TilecError(f"compiled for input shapes {self.shapes}, called with {shapes}")
-        from .support import squeezed
-
         state = [t.detach() for t in self._state().values()]
-        tensors = [t.reshape(squeezed(t.shape)) for t in state + [a.detach() for a in args]]  # views
+        # views: the ta function takes its inputs without size-1 dims, and with leading dims
+        # every op treats alike merged ([B, T, C] as [B*T, C]: merge_rows.py)
+        tensors = [t.reshape(shape) for t, shape in zip(state + [a.detach() for a in args], self._arg_shapes())]
         if any(t.is_cuda for t in args):  # the graph's kernel, built once (cached) and launched
             results = self._kernel(args[0].device)(*tensors)
             results = list(results) if isinstance(results, tuple) else [results]
@@ -94,6 +94,11 @@ class CompiledGraph:
             results = [outputs[n] for n in self.graph.output_names]
         results = [r.reshape(shape) for r, shape in zip(results, self.graph.output_shapes)]
         return results[0] if len(results) == 1 else tuple(results)
+
+    def _arg_shapes(self) -> list:
+        from torch_mlir import ir
+
+        return [list(ir.RankedTensorType(a.type).shape) for a in self.module.body.operations[0].arguments]
 
     def kernels(self):
         """The graph's kernels (tilec.kernel_graph.Kernels): one, or the sequence a graph no one

@@ -22,6 +22,7 @@ from torch_mlir.dialects import func
 
 from torch_mlir.compiler_utils import TorchMlirCompilerError
 
+from .merge_rows import merge_leading
 from .raising import Raiser
 from .support import Unsupported, io_type, squeezed
 
@@ -166,6 +167,7 @@ def _build(linalg, state_names, n_args, name):
             func.ReturnOp(results)
     outputs = [f"out{k}" for k in range(len(results))]
     fn_op.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(arg_types, [r.type for r in results]))
+    merge_leading(fn_op)  # [B, T, C] as [B*T, C] where every op treats B and T alike (merge_rows.py)
     named = lambda n: ir.DictAttr.get({"ta.name": ir.StringAttr.get(n)})
     fn_op.attributes["arg_attrs"] = ir.ArrayAttr.get([named(n) for n in names])
     fn_op.attributes["res_attrs"] = ir.ArrayAttr.get([named(n) for n in outputs])
