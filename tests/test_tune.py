@@ -210,7 +210,7 @@ def test_a_pytorch_graph_is_tuned_from_its_ta_ir_and_takes_the_winner(tilec, tmp
     graph = tc.compile(lambda a, b: a @ b, (torch.randn(300, 200).bfloat16(), torch.randn(200, 520).bfloat16()))
     source = tmp_path / "mm.ta.mlir"
     source.write_text(graph.ta)
-    assert graph._tuned("sm_90a") == ""
+    assert graph._tuned(graph.ta, "sm_90a") == ""
     status, out, err = tilec("tune", source, "--top", "2", "--emit-candidates", tmp_path / "c")
     assert status == 0, err
     candidates = json.loads((tmp_path / "c" / "candidates.json").read_text())
@@ -220,7 +220,7 @@ def test_a_pytorch_graph_is_tuned_from_its_ta_ir_and_takes_the_winner(tilec, tmp
     status, out, err = tilec("tune", "--import", tmp_path / "results.json")
     chosen = candidates["candidates"][1]["schedule"]
     assert status == 0 and f"fastest proved: {chosen}" in out, out + err
-    assert graph._tuned("sm_90a") == chosen and graph._tuned("sm_80") == ""
+    assert graph._tuned(graph.ta, "sm_90a") == chosen and graph._tuned(graph.ta, "sm_80") == ""
 
 
 def test_tune_reads_ta_ir_files_and_refuses_other_ir(tilec, tmp_path):

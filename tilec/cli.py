@@ -49,7 +49,8 @@ def _parser() -> argparse.ArgumentParser:
                           help="the stage to print or write with -o (default: ta)")
     out = compile_.add_mutually_exclusive_group()
     out.add_argument("-o", "--output", metavar="FILE",
-                     help="write the result here (one spec only); a .tkp file is a kernel package")
+                     help="write the result here (one spec only); a .tkp file is a kernel package, a .tkg "
+                          "file a graph package (the spec's kernels, launched in order)")
     out.add_argument("--out-dir", metavar="DIR", help="write every stage of every spec into DIR")
     compile_.add_argument("--shape", type=_shapes, action="append", default=[], metavar="N=64,...",
                           help="bind shape parameters (the IR gets static sizes)")
@@ -61,6 +62,9 @@ def _parser() -> argparse.ArgumentParser:
     compile_.add_argument("--no-cache", action="store_true", help="build the package even if it is cached")
     compile_.add_argument("--verify", action="store_true",
                           help="verify the kernel first (as tilec verify); a package gets the report inside")
+    compile_.add_argument("--between", choices=["f32", "bf16", "f16"], default="f32",
+                          help="with -o NAME.tkg: the type of the tensors stored between kernels (default: f32, "
+                               "exactly the spec; bf16/f16 round them, as torch eager stores them)")
     compile_.set_defaults(func="tilec.commands:compile_command")
 
     run = sub.add_parser("run", parents=[common], help="run a spec on random inputs and print checksums")

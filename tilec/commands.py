@@ -62,6 +62,8 @@ def compile_command(args) -> int:
         check_output(args.output, "-o")
     if args.out_dir is not None:
         check_output(args.out_dir, "--out-dir", directory=True)
+    if args.output and args.output.endswith(".tkg"):
+        return _graph_package(args)
     if args.output and args.output.endswith(".tkp"):
         from .package import build
 
@@ -97,6 +99,39 @@ def compile_command(args) -> int:
             write_atomically(args.output, stages[args.emit])
         else:
             sys.stdout.write(stages[args.emit])
+    return 0
+
+
+def _graph_package(args) -> int:
+    """``-o NAME.tkg``: the spec's kernels (one, or the sequence tilec.split cuts it into) in a
+    graph package; with --verify, the report (the split and every kernel) must pass first."""
+    import hashlib
+
+    from torch_mlir import ir
+
+    from tilec import dialects
+
+    from .kernel_graph import Kernels
+    from .verify.report import Report
+
+    spec, targets, schedule = args.specs[0], _targets(args), _schedule(args)
+    with dialects.context(), ir.Location.unknown():
+        module = _lower(spec, _merged(args.shape))
+        kernels = Kernels.of(module, {"*": schedule} if schedule else {},
+                             None if args.between == "f32" else args.between)
+        report = None
+        if args.verify:
+            report = Report(spec, hashlib.sha256(Path(spec).read_bytes()).hexdigest(), schedule or "default")
+            report.results += kernels.verify(Path(spec).stem, targets)
+            _print_report(report)
+            if report.status():
+                raise TilecError(f"{spec}: verification failed ({report.summary()}); no package written")
+        manifest = kernels.package(args.output, Path(spec).stem, targets, args.compiler, report)
+    print(f"{spec}: graph package of {len(manifest.get('kernels', [manifest]))} kernel(s) -> {args.output}")
+    for kernel in manifest.get("kernels", [manifest]):
+        for target, facts in kernel["ptxas"].items():
+            print(f"  {kernel['kernel']} {target}: {facts['registers']} registers, "
+                  f"{facts['spill_stores']} bytes spilled, {kernel['schedule']}")
     return 0
 
 

@@ -55,12 +55,13 @@ def spec_file(name: str, case: Case, out: Path) -> Path:
 def build_case(name: str, case: Case, out: Path, target: str) -> dict:
     """Package, inputs and oracle outputs of one case; its manifest entry."""
     spec = spec_file(name, case, out)
-    package = build(str(spec), str(out / f"{name}.tkp"), case.schedule, (target,), use_cache=False,
-                    shapes=case.fixed)
+    package = build_graph(spec, out / f"{name}.tkg", case, target) if case.graph else \
+        build(str(spec), str(out / f"{name}.tkp"), case.schedule, (target,), use_cache=False, shapes=case.fixed)
     (out / name).mkdir(exist_ok=True)
     runs = []
     with dialects.context(), ir.Location.unknown():
-        module = load_spec(str(spec))  # held: the function dies with its module
+        module = ir.Module.parse(package["oracle_ir"]) if package.get("oracle_ir") else \
+            load_spec(str(spec))  # held: the function dies with its module
         fn = module.body.operations[0]
         sig = signature(fn)
         for seed, given in enumerate(case.runs):
@@ -72,7 +73,24 @@ def build_case(name: str, case: Case, out: Path, target: str) -> dict:
             runs.append({"id": run_id(given), "shapes": env, "data": data,
                          "variant": "aligned" if _aligned(list(inputs.values())) else "unaligned"})
     return {"spec": spec.name if spec.parent == out else str(spec.relative_to(ROOT)), "schedule": case.schedule,
-            "fixed": package["fixed"], "package": f"{name}.tkp", "kernel": package["kernel"], "runs": runs}
+            "fixed": package["fixed"], "package": f"{name}.tk{'g' if case.graph else 'p'}",
+            "kernel": package["kernel"], "runs": runs}
+
+
+def build_graph(spec: Path, path: Path, case: Case, target: str) -> dict:
+    """A graph package of the spec's kernels, as ``tilec compile -o NAME.tkg --between`` builds it."""
+    from tilec.driver import specialize
+    from tilec.kernel_graph import Kernels
+
+    with dialects.context(), ir.Location.unknown():
+        module = load_spec(str(spec))
+        specialize(module, case.fixed)
+        kernels = Kernels.of(module, {"*": case.schedule} if case.schedule else {},
+                             None if case.graph == "f32" else case.graph)
+        kernels.package(str(path), path.stem, (target,))
+        # stored in 16 bits between kernels: the oracle runs the function the kernels were split from
+        rounded = str(kernels.fused) if kernels.rounded else ""
+    return {"fixed": dict(case.fixed), "kernel": path.stem, "oracle_ir": rounded}
 
 
 def build_cases(names: list[str], out: Path, target: str) -> tuple[dict, list[str]]:

@@ -37,6 +37,8 @@ class Case:
     runs: list[dict]
     fixed: dict = field(default_factory=dict)
     targets: tuple = ("sm_80", "sm_90a")  # the builds that include it
+    graph: str = ""  # "f32" or "bf16": a spec of several kernels, built as a graph package (.tkg),
+    # with the tensors between its kernels stored in that type
 
 
 def gemm_spec(a: str, b: str, dtype: str, out: str) -> str:
@@ -89,6 +91,20 @@ FLASH = "bm=64 bn=64 warps=4 stages=2"
 
 ROWS = "bm=8 bn=256 warps=4"
 ROW_RUNS = [{"N": 97, "C": 1000}, {"N": 33, "C": 4096}, {"N": 5, "C": 777}, {"N": 1, "C": 1}]
+
+# RMSNorm before a matmul: the norm's statistic fused into the GEMM's reduction is no kernel, so
+# the spec is split before fusion into a row program and a GEMM (tilec/split.py)
+NORM_MATMUL = """
+param M = 64, K = 300, N = 128
+const eps = 1e-6
+input X[M, K] : bf16
+input g[K] : bf16
+input W[N, K] : bf16
+output Y[M, N] : bf16
+
+let r[m] = rsqrt(sum[k](X[m, k] * X[m, k]) / K + eps)
+Y[m, n] = sum[k](X[m, k] * r[m] * g[k] * W[n, k])
+"""
 
 CASES: dict[str, Case] = {
     # -- GEMM: operand storage (n: as written, t: transposed), dtypes, schedules
@@ -185,6 +201,10 @@ CASES: dict[str, Case] = {
     "logsumexp": Case("examples/logsumexp.ta", ROWS, ROW_RUNS),
     "layernorm": Case("examples/layernorm.ta", ROWS, ROW_RUNS),
     "rmsnorm": Case("examples/rmsnorm.ta", ROWS, ROW_RUNS),
+    # graphs of several kernels, launched in order by tilec.runtime.graph
+    "norm_matmul_graph": Case(NORM_MATMUL, "", [{"M": 97, "K": 300, "N": 130}, {"M": 1, "K": 257, "N": 8}],
+                              graph="f32"),
+    "norm_matmul_graph_bf16": Case(NORM_MATMUL, "", [{"M": 97, "K": 300, "N": 130}], graph="bf16"),
     "rmsnorm_one_warp": Case("examples/rmsnorm.ta", "bm=1 bn=32 warps=1", ROW_RUNS),
     # the value head dim unlike the query/key head dim (P·V's width is V's own)
     "attention_value_dim_32": Case(

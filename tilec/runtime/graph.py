@@ -44,6 +44,13 @@ class KernelGraph:
     def kernels(self) -> list:
         return [kernel for kernel, _, _ in self.steps]
 
+    @property
+    def outputs(self) -> list:
+        """The graph's results as a kernel's manifest names its outputs: name, dtype, dims (those
+        of the kernel output or input each one is)."""
+        specs = {s["name"]: s for kernel in self.kernels for s in kernel.inputs + kernel.outputs}
+        return [dict(specs[source], name=name) for name, source in self.results]
+
     def __call__(self, *args, **kwargs):
         tensors = list(args) + [kwargs.pop(n) for n in self.inputs[len(args):] if n in kwargs]
         if kwargs or len(tensors) != len(self.inputs):
