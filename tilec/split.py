@@ -180,8 +180,10 @@ class FunctionView:
             piece = func.FuncOp(name, ([v.type for v in inputs], [v.type for v in outputs]))
             piece.arg_attrs = ir.ArrayAttr.get([_named(self.names[v]) for v in inputs])
             piece.res_attrs = ir.ArrayAttr.get([_named(self.names[v]) for v in outputs])
-            if "ta.params" in fn.attributes:
-                piece.attributes["ta.params"] = fn.attributes["ta.params"]
+            if "ta.params" in fn.attributes:  # those its tensors' dims or its bodies name
+                used = self._params_of(group, inputs + outputs)
+                piece.attributes["ta.params"] = ir.DictAttr.get(
+                    {n.name: n.attr for n in ir.DictAttr(fn.attributes["ta.params"]) if n.name in used})
             entry = piece.add_entry_block()
         mapping = dict(zip(inputs, entry.arguments))
         read = {v for op in group for v in self.reads[op.operation]}
@@ -200,6 +202,24 @@ class FunctionView:
         except (NoTileLowering, TilecError) as err:
             return str(err), inputs, None
         return str(module), [self.names[v] for v in inputs], form
+
+    def _params_of(self, group, values) -> set:
+        """The shape parameters a piece names: in its tensors' dims and its ta.param ops."""
+        from tilec.dialects.dims import parse_dim
+
+        used = set()
+        for v in values + [op.result for op in group]:
+            for d in ir.ArrayAttr(ir.RankedTensorType(v.type).encoding):
+                used |= parse_dim(ir.StringAttr(d).value).symbols
+
+        def visit(inner):
+            if inner.name == "ta.param":
+                used.add(ir.StringAttr(inner.attributes["name"]).value)
+            return ir.WalkResult.ADVANCE
+
+        for op in group:
+            op.operation.walk(visit)
+        return used
 
     def _rename(self, inner, mapping):
         for n, v in enumerate(inner.operands):
