@@ -46,6 +46,8 @@ REFERENCES = {
     "swiglu": lambda x: {"Y": F.silu(_f(x["X"]) @ _f(x["Wg"])) * (_f(x["X"]) @ _f(x["Wu"]))},
     "linear": lambda x: {"Y": _f(x["X"]) @ _f(x["W"]).T + _f(x["bias"])},
     "dequant_linear": lambda x: {"Y": torch.relu(_f(x["X"])) @ (_f(x["W"]) * _f(x["s"])).T},
+    "rmsnorm_matmul": lambda x: {"Y": F.rms_norm(_f(x["X"]), (x["X"].shape[1],), _f(x["g"]), eps=1e-6)
+                                 @ _f(x["W"]).T},
 }
 
 # shapes that divide nothing, and size-1 dims
@@ -66,6 +68,7 @@ ODD_SHAPES = {
     "swiglu": {"M": 7, "N": 1, "K": 33},
     "linear": {"B": 1, "T": 7, "C": 1, "N": 33},
     "dequant_linear": {"T": 7, "C": 33, "N": 1},
+    "rmsnorm_matmul": {"M": 7, "K": 33, "N": 1},
 }
 
 

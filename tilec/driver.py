@@ -199,9 +199,13 @@ def run_stage(stage: str, module: ir.Module, sig, inputs: dict, env: dict, sched
     if stage == "ta":
         return None
     if stage == "tile":
+        from .kernel_graph import Kernels
         from .tile_interpreter import run_tile
 
-        return run_tile(build_tile(module, {}, schedule).tile, sig, inputs, env)
+        kernels = Kernels.of(module, {"*": schedule} if schedule else {})
+        if kernels.single:
+            return run_tile(build_tile(module, {}, schedule).tile, sig, inputs, env)
+        return kernels.run(inputs, env=env)  # a function no one kernel takes: its kernels in order
     from .loop_runner import run_loops
 
     return run_loops(to_loops(module), sig, inputs, env)

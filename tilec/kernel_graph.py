@@ -25,6 +25,7 @@ from .runtime.graph import write_graph
 from .runtime.package import write_package
 from .signature import signature
 from .split import Piece, result_sources, split_kernels
+from .tile_interpreter import run_tile
 
 
 @dataclass
@@ -84,16 +85,18 @@ class Kernels:
             return given
         return tuned(piece.text if piece is not None else str(self.module)) or ""
 
-    def run(self, inputs: dict, tuned=None) -> dict:
-        """Every result of the function on CPU tensors, each kernel run by the tile interpreter."""
+    def run(self, inputs: dict, tuned=None, env: dict | None = None) -> dict:
+        """Every result of the function on CPU tensors, each kernel run by the tile interpreter
+        (``env``: the sizes of the function's shape parameters)."""
         if self.single:
             fn = self.module.body.operations[0]
-            return run_stage("tile", self.module, signature(fn), inputs, {}, self.schedule_of(None, tuned))
+            return run_stage("tile", self.module, signature(fn), inputs, env or {}, self.schedule_of(None, tuned))
         values = dict(inputs)
         for piece in self.pieces:
             module = ir.Module.parse(piece.text)
-            outs = run_stage("tile", module, signature(module.body.operations[0]),
-                             {n: values[n] for n in piece.inputs}, {}, self.schedule_of(piece, tuned))
+            fn = module.body.operations[0]
+            outs = run_tile(build_tile(module, {}, self.schedule_of(piece, tuned)).tile, signature(fn),
+                            {n: values[n] for n in piece.inputs}, env or {})
             values.update(outs)
         return {name: values[source] for name, source in result_sources(self.fused).items()}
 

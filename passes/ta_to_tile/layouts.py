@@ -88,8 +88,9 @@ def _vector_dim(value):
 
 
 def _related(value) -> list:
-    """Values a loop ties to ``value``: its init, iter arg, yield and result, and the
-    operands of a map that yields it elementwise (a vector computed from vectors)."""
+    """Values a loop ties to ``value``: its init, iter arg, yield and result, the operands of a
+    map that yields it elementwise (a vector computed from vectors), and the result of a map
+    that reads it elementwise (a vector input read beside a row value)."""
     out = []
     owner = value.owner
     if isinstance(owner, ir.Block):  # an iter arg: the loop's init and its result
@@ -109,6 +110,8 @@ def _related(value) -> list:
             out.append(user.regions[0].blocks[0].arguments[use.operand_number - 2])
         if user.name == "scf.yield":
             out.append(user.parent.results[use.operand_number])
+        if user.name == "tile.elem" and user.parent is not None and user.parent.name == "tile.map":
+            out.append(user.parent.results[0])
     return [v for v in out if _is_tile(v) and ir.RankedTensorType(v.type).rank == 1]
 
 

@@ -147,15 +147,21 @@ def _tile(run: _Run, module, sig, inputs: dict, env: dict) -> None:
     from tilec.diagnostics import TilecError
     from tilec.tile_interpreter import run_tile
 
+    from tilec.kernel_graph import Kernels
+
     try:
         fixed = ir.Module.parse(str(module))
         driver.specialize(fixed, env)
-        tiled = driver.to_tile(fixed)
+        kernels = Kernels.of(fixed)  # one kernel, or the sequence a spec no one kernel takes is split into
+        tiled = driver.to_tile(fixed) if kernels.single else None
     except TilecError as err:
         run.record("tile", "n/a", err.message)
         return
     except Exception as err:
         run.failed("tile", err)
+        return
+    if tiled is None:
+        run.stage("tile", lambda: kernels.run(inputs, env=env))
         return
     run.stage("tile", lambda: run_tile(tiled, sig, inputs, env))
 
