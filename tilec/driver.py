@@ -202,8 +202,11 @@ def run_stage(stage: str, module: ir.Module, sig, inputs: dict, env: dict, sched
         from .kernel_graph import Kernels
         from .tile_interpreter import run_tile
 
-        kernels = Kernels.of(module, {"*": schedule} if schedule else {})
-        if kernels.single:
+        try:
+            kernels = Kernels.of(module, {"*": schedule} if schedule else {})
+        except TilecError:  # no split into kernels either: the one kernel's own error, below
+            kernels = None
+        if kernels is None or kernels.single:
             return run_tile(build_tile(module, {}, schedule).tile, sig, inputs, env)
         return kernels.run(inputs, env=env)  # a function no one kernel takes: its kernels in order
     from .loop_runner import run_loops

@@ -76,6 +76,7 @@ def verify_spec(path: str, schedule: str = "", shapes: dict | None = None, stage
     from tilec import dialects
     from tilec.frontend import load_spec
 
+    from .diagnostics import TilecError
     from .driver import specialize
     from .kernel_graph import Kernels
 
@@ -86,8 +87,11 @@ def verify_spec(path: str, schedule: str = "", shapes: dict | None = None, stage
         kernels = None
         if stage == "tile":  # a spec no one kernel takes: its kernels, as tilec compile -o NAME.tkg builds them
             bound = load_spec(path)
-            specialize(bound, dict(shapes or {}))
-            kernels = Kernels.of(bound, {"*": schedule} if schedule else {})
+            try:
+                specialize(bound, dict(shapes or {}))
+                kernels = Kernels.of(bound, {"*": schedule} if schedule else {})
+            except TilecError:  # no split either: the one kernel's build error is the report's row
+                kernels = None
         if kernels is not None and not kernels.single:
             report.results += kernels.verify(os.path.splitext(os.path.basename(path))[0], targets)
         else:
