@@ -241,3 +241,30 @@ def test_compile_writes_a_spec_of_several_kernels_as_a_graph_package(tilec, tmp_
     graph = load_graph(str(tmp_path / "g.tkg"))
     assert [k.params for k in graph.kernels] == [["K", "M"], ["K", "M", "N"]]
     assert [o["name"] for o in graph.outputs] == ["Y"]
+
+
+def test_a_graph_no_kernels_take_runs_in_torch_on_cuda_with_a_warning(monkeypatch):
+    """On CUDA tensors a graph tilec cannot build kernels for runs in torch (warned once);
+    with strict=True it is the error. (No GPU here: the CUDA check and the build are stood in.)"""
+    from tilec.pytorch.api import CompiledGraph, TilecFallbackWarning
+
+    def fn(x):
+        return x.transpose(0, 1) * 2.0
+
+    x = torch.randn(9, 300)
+    monkeypatch.setattr(torch.Tensor, "is_cuda", property(lambda self: True))
+    monkeypatch.setattr("tilec.runtime.launch.target_of", lambda device: "sm_90a")
+    graph = tilec.compile(fn, (x,))
+    with pytest.warns(TilecFallbackWarning, match="no CUDA kernels for 'graph', it runs in torch: no tile lowering"):
+        assert torch.equal(graph(x), fn(x))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the reason is kept: no second warning, no second build
+        assert torch.equal(graph(x), fn(x))
+    monkeypatch.setattr(CompiledGraph, "_kernel", lambda self, device: pytest.fail("built again"))
+    assert torch.equal(graph(x), fn(x))
+    strict = tilec.compile(fn, (x,), strict=True)
+    monkeypatch.undo()
+    monkeypatch.setattr(torch.Tensor, "is_cuda", property(lambda self: True))
+    monkeypatch.setattr("tilec.runtime.launch.target_of", lambda device: "sm_90a")
+    with pytest.raises(TilecError, match="no tile lowering"):
+        strict(x)

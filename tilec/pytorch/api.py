@@ -38,6 +38,7 @@ class CompiledGraph:
             raise ValueError(f"stage must be one of {', '.join(STAGES)}, not {stage!r}")
         self.fn, self.stage, self.fallback_reason, self.name = fn, stage, None, name
         self.schedule, self._loaded, self.partitioned, self._kernels = schedule, None, None, None
+        self.strict, self.no_kernels = strict, None  # why no CUDA kernels take the graph, once found
         self._programs = {}  # input shapes -> the loop stage JIT-ed once (tilec.loop_runner.LoopProgram)
         self.shapes = [tuple(t.shape) for t in example_inputs]
         self._state = lambda: state_of(fn)
@@ -86,8 +87,11 @@ class CompiledGraph:
         # views: the ta function takes its inputs without size-1 dims, and with leading dims
         # every op treats alike merged ([B, T, C] as [B*T, C]: merge_rows.py)
         tensors = [t.reshape(shape) for t, shape in zip(state + [a.detach() for a in args], self._arg_shapes())]
-        if any(t.is_cuda for t in args):  # the graph's kernel, built once (cached) and launched
-            results = self._kernel(args[0].device)(*tensors)
+        if any(t.is_cuda for t in args):  # the graph's kernels, built once (cached) and launched
+            kernels = self._cuda_kernels(args[0].device)
+            if kernels is None:
+                return self.fn(*args)
+            results = kernels(*tensors)
             results = list(results) if isinstance(results, tuple) else [results]
         else:
             outputs = self._run(dict(zip(self.graph.state_names + self.graph.input_names, tensors)))
@@ -149,6 +153,20 @@ class CompiledGraph:
                 if report.status():
                     raise TilecError(f"{self.name}: verification failed ({report.summary()}); no package written")
             return kernels.package(path, self.name, tuple(targets), compiler, report)
+
+    def _cuda_kernels(self, device):
+        """The graph's CUDA kernel(s), or None when none take it: then, unless ``strict``, the graph
+        runs in torch on CUDA and a TilecFallbackWarning says why (once)."""
+        if self.no_kernels is None:
+            try:
+                return self._kernel(device)
+            except TilecError as err:
+                if self.strict:
+                    raise
+                self.no_kernels = err.message
+                warnings.warn(f"tilec builds no CUDA kernels for '{self.name}', it runs in torch: {err.message}",
+                              TilecFallbackWarning, stacklevel=3)
+        return None if self.no_kernels else self._kernel(device)
 
     def _kernel(self, device):
         """The graph's CUDA kernel(s) for ``device``: a package in tilec's kernel cache, keyed by
