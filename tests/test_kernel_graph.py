@@ -268,3 +268,67 @@ def test_a_graph_no_kernels_take_runs_in_torch_on_cuda_with_a_warning(monkeypatc
     monkeypatch.setattr("tilec.runtime.launch.target_of", lambda device: "sm_90a")
     with pytest.raises(TilecError, match="no tile lowering"):
         strict(x)
+
+
+class _NanoGPTBlock(torch.nn.Module):
+    """nanoGPT's block: LayerNorm, causal SDPA attention (QKV split, heads as views), MLP."""
+
+    def __init__(self, c=32, heads=4):
+        super().__init__()
+        self.ln_1, self.ln_2 = torch.nn.LayerNorm(c), torch.nn.LayerNorm(c)
+        self.c_attn, self.c_proj = torch.nn.Linear(c, 3 * c), torch.nn.Linear(c, c)
+        self.fc, self.proj = torch.nn.Linear(c, 4 * c), torch.nn.Linear(4 * c, c)
+        self.heads = heads
+
+    def forward(self, x):
+        b, t, c = x.shape
+        q, k, v = (y.view(b, t, self.heads, c // self.heads).transpose(1, 2)
+                   for y in self.c_attn(self.ln_1(x)).split(c, dim=2))
+        y = F.scaled_dot_product_attention(q, k, v, is_causal=True).transpose(1, 2).contiguous().view(b, t, c)
+        x = x + self.c_proj(y)
+        return x + self.proj(F.gelu(self.fc(self.ln_2(x))))
+
+
+def test_nanogpt_block_regions_run_as_kernels_and_strided_copies():
+    """Both regions around SDPA (which stays in torch) split into kernels: the norms with B and
+    T merged, the QKV split and the head transposes as strided copies in torch."""
+    model, x = _NanoGPTBlock().eval(), torch.randn(2, 16, 32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        graph = tilec.compile(model, (x,), stage="tile")
+    forms = [[(p.form, p.merged) for p in r.kernels().pieces] for r in graph.regions]
+    assert all(("rows", True) in f and ("strided", False) in f for f in forms), forms
+    with torch.no_grad():
+        assert _close(graph(x), model(x))
+
+
+def test_merge_and_strided_checks_refute_broken_kernels(monkeypatch):
+    """A merged kernel that reads another row, and a strided copy with a wrong stride, are refuted."""
+    from tilec.strided import check_strided, strided_form
+    from tilec.verify.split import check_merge
+
+    model, x = _NanoGPTBlock().eval(), torch.randn(2, 16, 32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        graph = tilec.compile(model, (x,), stage="tile")
+    region = graph.regions[-1]
+    pieces = region.kernels().pieces
+    merged = next(p for p in pieces if p.merged)
+    copy = next(p for p in pieces if p.form == "strided")
+    from torch_mlir import ir
+
+    with region.context, ir.Location.unknown():
+        piece, good = ir.Module.parse(merged.text), merged.kernel_module()
+        assert check_merge(piece.body.operations[0], good.body.operations[0]).verdict == "proved"
+        # a row statistic read at the column index (B*T = C = 32 here: the IR is well typed)
+        text = str(good).replace("affine_map<(d0, d1) -> (d0)>", "affine_map<(d0, d1) -> (d1)>", 1)
+        assert text != str(good)
+        bad = ir.Module.parse(text)
+        assert check_merge(piece.body.operations[0], bad.body.operations[0]).verdict == "counterexample"
+        module = ir.Module.parse(copy.text)
+        op = next(o for o in module.body.operations[0].entry_block.operations if o.operation.name in ("ta.remap", "ta.map"))
+        assert [r.verdict for r in check_strided(op, "k")] == ["proved", "proved"]
+        form = strided_form(op)
+        wrong = dict(form, stride=[s + 1 if n == 0 else s for n, s in enumerate(form["stride"])])
+        monkeypatch.setattr("tilec.strided.strided_form", lambda op: wrong)
+        assert check_strided(op, "k")[0].verdict == "counterexample"

@@ -25,7 +25,20 @@ from .runtime.graph import write_graph
 from .runtime.package import write_package
 from .signature import signature
 from .split import Piece, result_sources, split_kernels
+from .runtime.graph import strided_copy
+from .strided import check_strided, strided_form
 from .tile_interpreter import run_tile
+
+
+def _remap(fn):
+    """The one op of a strided piece: a ta.remap, or a ta.map that copies (strided.copy_of)."""
+    return next(op for op in fn.entry_block.operations if op.operation.name in ("ta.remap", "ta.map"))
+
+
+def _strided(fn) -> dict:
+    """The strided copy of a piece that is one ta.remap (as graph.json holds it)."""
+    form = strided_form(_remap(fn))
+    return {k: form[k] for k in ("size", "stride", "offset", "shape")}
 
 
 @dataclass
@@ -93,10 +106,15 @@ class Kernels:
             return run_stage("tile", self.module, signature(fn), inputs, env or {}, self.schedule_of(None, tuned))
         values = dict(inputs)
         for piece in self.pieces:
-            module = ir.Module.parse(piece.text)
+            module = piece.kernel_module()
             fn = module.body.operations[0]
-            outs = run_tile(build_tile(module, {}, self.schedule_of(piece, tuned)).tile, signature(fn),
-                            {n: values[n] for n in piece.inputs}, env or {})
+            if piece.form == "strided":  # a copy in torch, as the runtime makes it
+                src = values[piece.inputs[0]]
+                values[piece.outputs[0]] = strided_copy(src, _strided(fn))
+                continue
+            sig = signature(fn)  # a merged kernel reads and writes row-major views (free reshapes)
+            given = {s.name: values[s.name].reshape(s.shape(env or {})) for s in sig.inputs}
+            outs = run_tile(build_tile(module, {}, self.schedule_of(piece, tuned)).tile, sig, given, env or {})
             values.update(outs)
         return {name: values[source] for name, source in result_sources(self.fused).items()}
 
@@ -105,13 +123,22 @@ class Kernels:
         the split read back against it, then each kernel against its piece."""
         from .verification import check_spec
         from .verify.kernels import check_rewrites
-        from .verify.split import check_split
+        from .verify.split import check_merge, check_split
 
         if self.single:
             return check_spec(self.module, self.schedule_of(None, tuned), name, targets=targets)
         rows = check_rewrites(self.steps) + [check_split(self.fused, self.pieces, self.rounded)]
         for piece in self.pieces:
-            rows += check_spec(ir.Module.parse(piece.text), self.schedule_of(piece, tuned), name, targets=targets)
+            module = ir.Module.parse(piece.text)
+            if piece.form == "strided":
+                rows += check_strided(_remap(module.body.operations[0]), ir.StringAttr(
+                    module.body.operations[0].attributes["sym_name"]).value)
+                continue
+            if piece.merged:
+                merged = piece.kernel_module()  # held: its function dies with it
+                rows.append(check_merge(module.body.operations[0], merged.body.operations[0]))
+                module = merged
+            rows += check_spec(module, self.schedule_of(piece, tuned), name, targets=targets)
         return rows
 
     def package(self, path: str, name: str, targets: tuple, compiler: str = "nvrtc", report=None,
@@ -128,7 +155,11 @@ class Kernels:
             return manifest
         steps, manifests = [], []
         for k, piece in enumerate(self.pieces):
-            tiled = build_tile(ir.Module.parse(piece.text), {}, self.schedule_of(piece, tuned))
+            if piece.form == "strided":  # no kernel: the runtime copies in torch
+                module = ir.Module.parse(piece.text)
+                steps.append((_strided(module.body.operations[0]), piece.inputs, piece.outputs))
+                continue
+            tiled = build_tile(piece.kernel_module(), {}, self.schedule_of(piece, tuned))
             manifest, files = package_build(tiled, f"{name}_k{k}.ta.mlir", piece.text, tuple(targets), compiler)
             if report is not None:
                 files["verify.json"] = report.as_json().encode()
@@ -136,7 +167,9 @@ class Kernels:
             write_package(data, manifest, files)
             steps.append((data.getvalue(), piece.inputs, piece.outputs))
             manifests.append(manifest)
-        inputs = [s.name for s in signature(self.module.body.operations[0]).inputs]
+        sig = signature(self.module.body.operations[0])
+        inputs = [s.name for s in sig.inputs]
         results = list(result_sources(self.fused).items())
-        replace_atomically(Path(path), lambda tmp: write_graph(tmp, name, inputs, steps, results))
+        shapes = [list(s.shape({})) if all(d.static is not None for d in s.dims) else None for s in sig.outputs]
+        replace_atomically(Path(path), lambda tmp: write_graph(tmp, name, inputs, steps, results, shapes))
         return {"kernels": manifests, "results": results}

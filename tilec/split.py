@@ -3,7 +3,8 @@
     pieces = split_kernels(fused)     # [Piece], in launch order; fused: ta after TA_REWRITES
 
 Each piece is a ta function of its own that ta-to-tile takes (a GEMM with its prologue
-and epilogue maps, an online group, a row program). Ops are placed in program order: an
+and epilogue maps, an online group, a row program), or a lone ta.remap that is one strided
+copy (tilec/strided.py: it runs in torch between the kernels). Ops are placed in program order: an
 op joins the latest group that produced one of its operands, else the latest group, when
 that group with it still lowers as one kernel (joining either keeps every read after its
 write); otherwise it starts a group. A group's outputs are the values any op outside it
@@ -24,6 +25,7 @@ from torch_mlir import ir
 from torch_mlir.dialects import func
 
 from .diagnostics import TilecError, mlir_loc
+from .strided import strided_form
 
 _SKIP = ("arith.constant", "func.return")
 
@@ -38,6 +40,16 @@ class Piece:
     inputs: tuple
     outputs: tuple
     ops: tuple  # positions in the fused function of the ops it holds
+    merged: bool = False  # lowered with its leading dims merged (tilec/pytorch/merge_rows.py)
+
+    def kernel_module(self) -> ir.Module:
+        """The ta module the kernel is built from: the piece, its leading dims merged when marked."""
+        module = ir.Module.parse(self.text)
+        if self.merged:
+            from .pytorch.merge_rows import merge_leading
+
+            merge_leading(module.body.operations[0])
+        return module
 
 
 def split_kernels(module: ir.Module, fuse_each: bool = False) -> list[Piece]:
@@ -64,8 +76,9 @@ def split_kernels(module: ir.Module, fuse_each: bool = False) -> list[Piece]:
         if form is None:
             raise TilecError(f"no tile lowering takes kernel {k} of '{s.name}' ({len(group)} ops): {text}",
                              mlir_loc(group[0].location, "<ir>"))
-        pieces.append(Piece(text, form, tuple(inputs), tuple(s.names[v] for v in outputs),
-                            tuple(s.position[op.operation] for op in group)))
+        merged = form.endswith("+merged")
+        pieces.append(Piece(text, form.removesuffix("+merged"), tuple(inputs), tuple(s.names[v] for v in outputs),
+                            tuple(s.position[op.operation] for op in group), merged))
     return pieces
 
 
@@ -200,8 +213,31 @@ class FunctionView:
             fused = rewrite(module)[0] if self.fuse_each else module
             form = match_form(fused.body.operations[0])[0]
         except (NoTileLowering, TilecError) as err:
-            return str(err), inputs, None
+            if len(group) == 1 and strided_form(group[0]) is not None:  # a copy in torch between kernels
+                return str(module), [self.names[v] for v in inputs], "strided"
+            form = self._merged_form(module)  # [B, T, C] rows as [B*T, C], where the piece allows it
+            if form is None:
+                return str(err), inputs, None
+            return str(module), [self.names[v] for v in inputs], form + "+merged"
         return str(module), [self.names[v] for v in inputs], form
+
+    def _merged_form(self, module) -> str | None:
+        """The form of ``module`` with its leading dims merged (merge_rows), when they can be."""
+        from tilec.passes.ta_to_tile import match_form
+        from tilec.passes.ta_to_tile.common import NoTileLowering
+
+        from .driver import copy_module, rewrite
+        from .pytorch.merge_rows import merge_leading
+
+        copy = copy_module(module)
+        fn = copy.body.operations[0]
+        if any(not ir.RankedTensorType(a.type).has_static_shape for a in fn.arguments) or not merge_leading(fn):
+            return None
+        try:
+            fused = rewrite(copy)[0] if self.fuse_each else copy
+            return match_form(fused.body.operations[0])[0]
+        except (NoTileLowering, TilecError):
+            return None
 
     def _params_of(self, group, values) -> set:
         """The shape parameters a piece names: in its tensors' dims and its ta.param ops."""

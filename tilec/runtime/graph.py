@@ -20,10 +20,30 @@ from .package import PackageError, read_checked, read_package, sha256
 FORMAT = "tilec.graph/1"
 
 
+def strided_copy(src, form: dict):
+    """A step without a kernel: ``src`` (row-major) read through one strided view, copied
+    contiguous, in its output's shape (tilec/strided.py says which remaps are one)."""
+    last = form["offset"] + sum((n - 1) * st for n, st in zip(form["size"], form["stride"]))
+    if last >= src.numel():
+        raise ValueError(f"a strided step reads element {last} of a tensor of {src.numel()}")
+    view = src.contiguous().as_strided(form["size"], form["stride"], form["offset"])
+    return view.contiguous().view(form["shape"])
+
+
+class Strided:
+    """A strided copy as a step of a graph (called like a kernel)."""
+
+    def __init__(self, name: str, form: dict):
+        self.name, self.form = name, form
+
+    def __call__(self, src):
+        return strided_copy(src, self.form)
+
+
 class KernelGraph:
     """Kernels called in order; call it with the graph's inputs (positionally or by name)."""
 
-    def __init__(self, name: str, inputs: list, steps: list, results: list):
+    def __init__(self, name: str, inputs: list, steps: list, results: list, result_shapes: list | None = None):
         self.name, self.inputs, self.steps, self.results = name, list(inputs), list(steps), list(results)
         known = set(self.inputs)
         for kernel, reads, writes in self.steps:
@@ -39,10 +59,14 @@ class KernelGraph:
             last.update({n: k for n in list(reads) + list(writes)})
         kept = {source for _, source in self.results} | set(self.inputs)
         self._free = [[n for n, at in last.items() if at == k and n not in kept] for k in range(len(self.steps))]
+        # a kernel may read a tensor as a row-major view of other static dims ([B*T, C] for [B, T, C])
+        self._views = [[_static_dims(kernel, n) for n in reads] for kernel, reads, _ in self.steps]
+        self.result_shapes = result_shapes
 
     @property
     def kernels(self) -> list:
-        return [kernel for kernel, _, _ in self.steps]
+        """The steps that are kernels (not strided copies)."""
+        return [kernel for kernel, _, _ in self.steps if not isinstance(kernel, Strided)]
 
     @property
     def outputs(self) -> list:
@@ -56,22 +80,35 @@ class KernelGraph:
         if kwargs or len(tensors) != len(self.inputs):
             raise TypeError(f"{self.name} takes the inputs ({', '.join(self.inputs)})")
         values = dict(zip(self.inputs, tensors))
-        for (kernel, reads, writes), free in zip(self.steps, self._free):
-            out = kernel(*(values[n] for n in reads))
+        for (kernel, reads, writes), free, views in zip(self.steps, self._free, self._views):
+            out = kernel(*(values[n] if v is None or tuple(values[n].shape) == v else values[n].view(v)
+                           for n, v in zip(reads, views)))
             values.update(zip(writes, out if isinstance(out, tuple) else (out,)))
             for n in free:
                 del values[n]
         out = tuple(values[source] for _, source in self.results)
+        if self.result_shapes:
+            out = tuple(t.view(shape) if shape is not None else t for t, shape in zip(out, self.result_shapes))
         return out[0] if len(out) == 1 else out
 
 
-def write_graph(path: str, name: str, inputs: list, steps: list, results: list) -> None:
-    """Write a graph package; ``steps``: (package bytes, reads, writes); ``results``: (name, source)."""
-    files = {f"k{k}.tkp": data for k, (data, _, _) in enumerate(steps)}
+def _static_dims(kernel, name: str):
+    """The static shape ``kernel`` declares for its input ``name`` (None: symbolic, or a copy)."""
+    if isinstance(kernel, Strided):
+        return None
+    dims = next((s["dims"] for s in kernel.inputs if s["name"] == name), None)
+    return tuple(dims) if dims is not None and all(isinstance(d, int) for d in dims) else None
+
+
+def write_graph(path: str, name: str, inputs: list, steps: list, results: list,
+                result_shapes: list | None = None) -> None:
+    """Write a graph package; ``steps``: (package bytes, or a strided copy's dict, reads, writes);
+    ``results``: (name, source)."""
+    files = {f"k{k}.tkp": data for k, (data, _, _) in enumerate(steps) if isinstance(data, bytes)}
     manifest = {"format": FORMAT, "name": name, "inputs": list(inputs),
-                "steps": [{"package": f"k{k}.tkp", "reads": list(r), "writes": list(w)}
-                          for k, (_, r, w) in enumerate(steps)],
-                "results": [[n, s] for n, s in results],
+                "steps": [dict({"package": f"k{k}.tkp"} if isinstance(d, bytes) else {"strided": d},
+                               reads=list(r), writes=list(w)) for k, (d, r, w) in enumerate(steps)],
+                "results": [[n, s] for n, s in results], "result_shapes": result_shapes,
                 "files": {f: sha256(d) for f, d in files.items()}}
     with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_STORED) as archive:
         archive.writestr("graph.json", json.dumps(manifest, indent=2, sort_keys=True))
@@ -93,12 +130,31 @@ def load_graph(path: str) -> KernelGraph:
 
     manifest, files = read_checked(path, "graph.json", _check)
     steps = []
-    for step in manifest["steps"]:
+    for k, step in enumerate(manifest["steps"]):
+        if "strided" in step:
+            steps.append((Strided(f"{manifest['name']}_k{k}", step["strided"]), tuple(step["reads"]),
+                          tuple(step["writes"])))
+            continue
         if step["package"] not in files:
             raise PackageError(f"{path}: graph.json names a package it does not list: {step['package']}")
         kernel = Kernel(read_package(io.BytesIO(files[step["package"]])))
         steps.append((kernel, tuple(step["reads"]), tuple(step["writes"])))
-    return KernelGraph(manifest["name"], manifest["inputs"], steps, [tuple(r) for r in manifest["results"]])
+    shapes = manifest.get("result_shapes")
+    ok = shapes is None or (isinstance(shapes, list) and len(shapes) == len(manifest["results"]) and all(
+        s is None or (isinstance(s, list) and all(isinstance(n, int) and n >= 0 for n in s)) for s in shapes))
+    if not ok:
+        raise PackageError(f"{path}: graph.json 'result_shapes' must be a shape (or null) per result")
+    return KernelGraph(manifest["name"], manifest["inputs"], steps, [tuple(r) for r in manifest["results"]], shapes)
+
+
+def _strided_ok(form) -> bool:
+    """A strided step's numbers: lists of ints (sizes and the shape >= 1, strides >= 0), an offset >= 0."""
+    def ints(x, low):
+        return isinstance(x, list) and all(isinstance(n, int) and not isinstance(n, bool) and n >= low for n in x)
+
+    return isinstance(form, dict) and ints(form.get("size"), 1) and ints(form.get("shape"), 1) \
+        and ints(form.get("stride"), 0) and len(form["stride"]) == len(form["size"]) \
+        and ints([form.get("offset")], 0)
 
 
 def _check(manifest, path: str) -> None:
@@ -110,9 +166,10 @@ def _check(manifest, path: str) -> None:
         raise PackageError(f"{path}: graph.json is not of format {FORMAT!r}")
     ok = isinstance(manifest.get("name"), str) and names(manifest.get("inputs")) \
         and isinstance(manifest.get("files"), dict) and isinstance(manifest.get("steps"), list) \
-        and all(isinstance(s, dict) and isinstance(s.get("package"), str) and names(s.get("reads"))
-                and names(s.get("writes")) for s in manifest["steps"]) \
+        and all(isinstance(s, dict) and (isinstance(s.get("package"), str) or _strided_ok(s.get("strided")))
+                and names(s.get("reads")) and names(s.get("writes")) for s in manifest["steps"]) \
         and isinstance(manifest.get("results"), list) \
         and all(names(r) and len(r) == 2 for r in manifest["results"])
     if not ok:
-        raise PackageError(f"{path}: graph.json needs name, inputs, files, steps (package, reads, writes), results")
+        raise PackageError(f"{path}: graph.json needs name, inputs, files, steps (package or strided, reads, "
+                           f"writes), results")

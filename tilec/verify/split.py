@@ -117,3 +117,85 @@ def _same_op(k, op, orig, corr, through) -> None:
             corr.update(zip(block.arguments, orig_block.arguments))
             for a, b in zip(inner, orig_inner):
                 _same_op(k, a.operation, b.operation, corr, through)
+
+
+def check_merge(piece, merged) -> Result:
+    """One row: ``merged`` (the piece with its leading dims merged, merge_rows) is ``piece`` on
+    row-major views. Op for op the same ops; every index map, at every index of its domain
+    (bounded by the static sizes), reads in the merged function the flattened element it reads
+    in the piece (Z3, linear); a reduction's dims move with the merge."""
+    start = time.perf_counter()
+    name = ir.StringAttr(piece.attributes["sym_name"]).value
+    try:
+        _same_merged(piece, merged)
+        verdict, detail = "proved", ""
+    except _Mismatch as err:
+        verdict, detail = "counterexample", str(err)
+    return Result(name, "ta", "merge", "the kernel's ta is the piece on [B*T, ...] row-major views", verdict,
+                  time.perf_counter() - start, "every index of the piece's static shapes", detail=detail)
+
+
+def _static(t) -> list:
+    return list(ir.RankedTensorType(t).shape)
+
+
+def _same_merged(piece, merged) -> None:
+    import z3
+
+    from .solver import prove
+
+    a_ops, b_ops = [], []
+    piece.operation.walk(lambda op: a_ops.append(op) or ir.WalkResult.ADVANCE)
+    merged.operation.walk(lambda op: b_ops.append(op) or ir.WalkResult.ADVANCE)
+    if [o.name for o in a_ops] != [o.name for o in b_ops]:
+        raise _Mismatch("the merged function has other ops than the piece")
+    for a, b in zip(a_ops, b_ops):
+        if a.name == "ta.at":
+            domain = [_static(a.parent.results[0].type), _static(b.parent.results[0].type)]
+            maps = [(ir.AffineMapAttr(x.attributes["map"]).value, _static(x.operands[0].type)) for x in (a, b)]
+            _same_map(maps, domain, z3, prove)
+        elif a.name == "ta.contract":
+            for n in range(3):
+                owners = [list(x.operands) + [x.results[0]] for x in (a, b)]
+                maps = [(ir.AffineMapAttr(ir.ArrayAttr(x.attributes["maps"])[n]).value, _static(o[n].type))
+                        for x, o in zip((a, b), owners)]
+                domain = [_contract_domain(x) for x in (a, b)]
+                _same_map(maps, domain, z3, prove)
+        elif a.name == "ta.reduce":
+            shift = len(_static(a.operands[0].type)) - len(_static(b.operands[0].type))
+            dims = [[ir.IntegerAttr(d).value for d in ir.ArrayAttr(x.attributes["dims"])] for x in (a, b)]
+            if [d - shift for d in dims[0]] != dims[1]:
+                raise _Mismatch(f"a reduction over {dims[0]} became one over {dims[1]}")
+
+
+def _contract_domain(op) -> list:
+    sizes = {}
+    for m, v in zip(ir.ArrayAttr(op.attributes["maps"]), list(op.operands) + [op.results[0]]):
+        for e, n in zip(ir.AffineMapAttr(m).value.results, _static(v.type)):
+            sizes[ir.AffineDimExpr(e).position] = n
+    return [sizes[k] for k in range(len(sizes))]
+
+
+def _flat(idx, sizes, k):
+    """The first k indices of ``idx`` (extents ``sizes``) as one row-major index, then the rest."""
+    if k <= 1:
+        return list(idx)
+    head = idx[0]
+    for i, n in zip(idx[1:k], sizes[1:k]):
+        head = head * n + i
+    return [head] + list(idx[k:])
+
+
+def _same_map(maps, domain, z3, prove) -> None:
+    (m, src), (m2, src2) = maps
+    k, ks = len(domain[0]) - len(domain[1]) + 1, len(src) - len(src2) + 1
+    idx = [z3.Int(f"d{n}") for n in range(len(domain[0]))]
+    bounds = [z3.And(i >= 0, i < n) for i, n in zip(idx, domain[0])]
+    from tilec.strided import _z3
+
+    read = [_z3(e, idx) for e in m.results]
+    expected = _flat(read, src, ks)
+    got = [_z3(e, _flat(idx, domain[0], k)) for e in m2.results]
+    if len(got) != len(expected) or prove(z3.And(*[g == e for g, e in zip(got, expected)]), bounds,
+                                          timeout_ms=5000).verdict != "proved":
+        raise _Mismatch(f"the map {m2} does not read the flattened element of {m}")

@@ -1,0 +1,209 @@
+"""A ta.remap as one strided copy: the kernel-less step between kernels of a split function.
+
+    form = strided_form(remap_op)      # {"size", "stride", "offset", "shape"} or None
+    out = src.contiguous().as_strided(size, stride, offset).reshape(shape)     # what it means
+
+A remap (or a ta.map that only copies one element) reads ``src`` at ``map(i)``. When the address
+of that element is linear in the output index (Z3 proves it: a reshape read back through
+floordiv and mod is), the strides are read off the map. Otherwise, when every result of the map is affine in the output's
+indices, after splitting an output dim d into (d floordiv c, d mod c) wherever the map reads
+it so (a reshape that merged two dims, read apart again), the address of src's element
+``map(i)`` in the row-major tensor is offset + sum_e stride_e * e over the split indices e:
+one strided view of src, copied contiguous. Static shapes only. ``check_strided`` proves that
+address identity and that every read is inside src, for every index of the output.
+"""
+
+from __future__ import annotations
+
+import time
+
+import z3
+from torch_mlir import ir
+
+
+def copy_of(op):
+    """(source, map) of an op that copies one tensor through an index map: a ta.remap, or a
+    ta.map whose body reads one element of one tensor of its own type and yields it; else None."""
+    if op.operation.name == "ta.remap":
+        return op.operation.operands[0], ir.AffineMapAttr(op.attributes["map"]).value
+    if op.operation.name != "ta.map":
+        return None
+    body = list(op.regions[0].blocks[0].operations)
+    if len(body) != 2 or body[0].operation.name != "ta.at" or body[1].operation.operands[0] != body[0].result:
+        return None
+    src = body[0].operation.operands[0]
+    if ir.RankedTensorType(src.type).element_type != ir.RankedTensorType(op.result.type).element_type:
+        return None
+    return src, ir.AffineMapAttr(body[0].attributes["map"]).value
+
+
+def strided_form(op) -> dict | None:
+    """The strided copy ``op`` (copy_of) is, or None when its map is not one."""
+    copy = copy_of(op)
+    if copy is None:
+        return None
+    src, out = ir.RankedTensorType(copy[0].type), ir.RankedTensorType(op.result.type)
+    if not src.has_static_shape or not out.has_static_shape:
+        return None
+    amap = copy[1]
+    fitted = _fit(amap, list(src.shape), list(out.shape))
+    if fitted is not None:
+        return fitted
+    splits = _splits(amap, list(out.shape))
+    if splits is None:
+        return None
+    size = [n for k, n in enumerate(out.shape) for n in ([n // splits[k], splits[k]] if k in splits else [n])]
+    forms = [_linear(e, splits, list(out.shape)) for e in amap.results]
+    if any(f is None for f in forms):
+        return None
+    row = _row(list(src.shape))
+    stride = [sum(f[0].get(e, 0) * row[j] for j, f in enumerate(forms)) for e in range(len(size))]
+    offset = sum(f[1] * row[j] for j, f in enumerate(forms))
+    if any(st < 0 for st in stride) or offset < 0:  # a flip: torch views take no negative stride
+        return None
+    return {"size": size, "stride": stride, "offset": offset, "shape": list(out.shape),
+            "src_shape": list(src.shape)}
+
+
+def _row(shape) -> list:
+    row = [1] * len(shape)
+    for j in range(len(shape) - 2, -1, -1):
+        row[j] = row[j + 1] * shape[j + 1]
+    return row
+
+
+def _fit(amap, src_shape, out_shape) -> dict | None:
+    """Strides read off the map at the origin and each unit index, kept when Z3 proves the
+    address linear in the output index everywhere (a reshape read through floordiv and mod)."""
+    from .verify.solver import prove
+
+    row = _row(src_shape)
+    address = lambda i: sum(r * w for r, w in zip((_value(e, i) for e in amap.results), row))  # noqa: E731
+    zero = [0] * len(out_shape)
+    offset = address(zero)
+    stride = [address([int(k == j) for k in range(len(out_shape))]) - offset if n > 1 else 0
+              for j, n in enumerate(out_shape)]
+    if offset < 0 or any(st < 0 for st in stride):
+        return None
+    idx = [z3.Int(f"i{k}") for k in range(len(out_shape))]
+    bounds = [z3.And(i >= 0, i < n) for i, n in zip(idx, out_shape)]
+    linear = offset + sum(st * i for st, i in zip(stride, idx))
+    if prove(linear == sum(r * w for r, w in zip((_z3(e, idx) for e in amap.results), row)), bounds,
+             timeout_ms=5000).verdict != "proved":
+        return None
+    return {"size": list(out_shape), "stride": stride, "offset": offset, "shape": list(out_shape),
+            "src_shape": list(src_shape)}
+
+
+def _value(e, idx) -> int:
+    if isinstance(e, ir.AffineConstantExpr):
+        return e.value
+    if isinstance(e, ir.AffineDimExpr):
+        return idx[e.position]
+    a, b = _value(e.lhs, idx), _value(e.rhs, idx)
+    if isinstance(e, ir.AffineAddExpr):
+        return a + b
+    if isinstance(e, ir.AffineMulExpr):
+        return a * b
+    if isinstance(e, ir.AffineFloorDivExpr):
+        return a // b
+    if isinstance(e, ir.AffineCeilDivExpr):
+        return -(-a // b)
+    return a % b
+
+
+def _splits(amap, shape) -> dict | None:
+    """Output dim -> c, for each dim the map reads as (d floordiv c, d mod c); None when mixed."""
+    splits = {}
+
+    def visit(e) -> bool:
+        if isinstance(e, (ir.AffineFloorDivExpr, ir.AffineModExpr)):
+            if not isinstance(e.lhs, ir.AffineDimExpr) or not isinstance(e.rhs, ir.AffineConstantExpr):
+                return False
+            k, c = e.lhs.position, e.rhs.value
+            if c <= 0 or shape[k] % c or splits.setdefault(k, c) != c:
+                return False
+            return True
+        if isinstance(e, (ir.AffineAddExpr, ir.AffineMulExpr)):
+            return visit(e.lhs) and visit(e.rhs)
+        return isinstance(e, (ir.AffineDimExpr, ir.AffineConstantExpr))
+
+    return splits if all(visit(e) for e in amap.results) else None
+
+
+def _expanded(k: int, splits: dict, shape) -> int:
+    """The first split index of output dim k."""
+    return sum(2 if j in splits else 1 for j in range(k))
+
+
+def _linear(e, splits, shape):
+    """({split index: coefficient}, constant) of ``e``, or None when it is not linear."""
+    if isinstance(e, ir.AffineConstantExpr):
+        return {}, e.value
+    if isinstance(e, ir.AffineDimExpr):
+        k = e.position
+        at = _expanded(k, splits, shape)
+        return ({at: splits[k], at + 1: 1}, 0) if k in splits else ({at: 1}, 0)
+    if isinstance(e, ir.AffineFloorDivExpr):
+        return {_expanded(e.lhs.position, splits, shape): 1}, 0
+    if isinstance(e, ir.AffineModExpr):
+        return {_expanded(e.lhs.position, splits, shape) + 1: 1}, 0
+    a, b = _linear(e.lhs, splits, shape), _linear(e.rhs, splits, shape)
+    if a is None or b is None:
+        return None
+    if isinstance(e, ir.AffineAddExpr):
+        return {k: a[0].get(k, 0) + b[0].get(k, 0) for k in set(a[0]) | set(b[0])}, a[1] + b[1]
+    if a[0] and b[0]:  # a product of two indices
+        return None
+    (coeffs, c), scale = (a, b[1]) if a[0] else (b, a[1])
+    return {k: v * scale for k, v in coeffs.items()}, c * scale
+
+
+def check_strided(op, kernel: str):
+    """Result rows: the strided copy of ``op`` reads, for every output index, the element the
+    remap reads (row-major address identity), and every such element is inside src."""
+    from .verify.report import Result
+    from .verify.solver import prove
+
+    start = time.perf_counter()
+    form = strided_form(op)
+    domain = "every index of the output (its static shape)"
+    if form is None:
+        return [Result(kernel, "torch", "equivalence", "the remap is one strided copy", "error", 0.0, domain,
+                       detail="its map is not affine in the output's indices (split by floordiv/mod)")]
+    amap = copy_of(op)[1]
+    out = form["shape"]
+    idx = [z3.Int(f"i{k}") for k in range(len(out))]
+    bounds = [z3.And(i >= 0, i < n) for i, n in zip(idx, out)]
+    reads = [_z3(e, idx) for e in amap.results]
+    row = _row(form["src_shape"])
+    split = idx
+    if form["size"] != out:  # output dims split by the map's floordiv and mod
+        splits, split = _splits(amap, out), []
+        for k, i in enumerate(idx):
+            split += [i / splits[k], i % splits[k]] if k in splits else [i]
+    address = form["offset"] + sum(s * e for s, e in zip(form["stride"], split))
+    same = prove(address == sum(r * w for r, w in zip(reads, row)), bounds)
+    inside = prove(z3.And(*[z3.And(r >= 0, r < n) for r, n in zip(reads, form["src_shape"])]), bounds)
+    seconds = time.perf_counter() - start
+    return [Result(kernel, "torch", "equivalence", "the strided copy reads the element the remap reads",
+                   same.verdict, round(seconds, 4), domain, same.model, same.detail),
+            Result(kernel, "torch", "in-bounds", "every element the remap reads is inside its source",
+                   inside.verdict, round(seconds, 4), domain, inside.model, inside.detail)]
+
+
+def _z3(e, idx):
+    if isinstance(e, ir.AffineConstantExpr):
+        return z3.IntVal(e.value)
+    if isinstance(e, ir.AffineDimExpr):
+        return idx[e.position]
+    a, b = _z3(e.lhs, idx), _z3(e.rhs, idx)
+    if isinstance(e, ir.AffineAddExpr):
+        return a + b
+    if isinstance(e, ir.AffineMulExpr):
+        return a * b
+    if isinstance(e, ir.AffineFloorDivExpr):
+        return a / b  # z3's integer division floors for a positive divisor
+    if isinstance(e, ir.AffineCeilDivExpr):
+        return -((-a) / b)
+    return a % b
