@@ -47,6 +47,21 @@ def gpt2_mlp(x, g, b, w1, b1, w2, b2):
     return x + F.linear(F.gelu(F.linear(F.layer_norm(x, (x.shape[-1],), g, b), w1, b1)), w2, b2)
 
 
+def gpt2_qkv(x, g, b, w, bias):
+    """GPT-2's block up to attention: LayerNorm, the QKV projection, heads split as views."""
+    bsz, t, c = x.shape
+    return tuple(y.view(bsz, t, 12, c // 12).transpose(1, 2)
+                 for y in F.linear(F.layer_norm(x, (c,), g, b), w, bias).split(c, dim=2))
+
+
+def gpt2_after_attention(y, x, wp, bp, g, b, w1, b1, w2, b2):
+    """GPT-2's block after attention: heads merged back, projection and residual, then the MLP
+    sub-block (y is SDPA's output, [B, H, T, D])."""
+    bsz, h, t, d = y.shape
+    x = x + F.linear(y.transpose(1, 2).contiguous().view(bsz, t, h * d), wp, bp)
+    return gpt2_mlp(x, g, b, w1, b1, w2, b2)
+
+
 HOPPER_GEMM = "bm=128 bn=256 bk=64 warps=8 stages=4 consumers=2"
 
 # name -> (function, input shapes (bf16), schedule, flops, peer: the same computation by torch's library)
@@ -79,4 +94,14 @@ CASES = {
                  # the last GEMM (bias and residual in its epilogue) spills 308 B at bn=256
                  {"contraction": HOPPER_GEMM, "k2": "bm=128 bn=128 bk=64 warps=8 stages=4 consumers=2"},
                  2.0 * 2 * 8 * 1024 * 768 * 3072, gpt2_mlp),
+    # the two regions of GPT-2's block around SDPA (which tilec leaves to torch): kernels and
+    # strided copies in torch (the QKV split, the head transposes)
+    "gpt2_qkv": (gpt2_qkv, [(8, 1024, 768), (768,), (768,), (2304, 768), (2304,)], {"contraction": HOPPER_GEMM},
+                 2.0 * 8 * 1024 * 768 * 2304, gpt2_qkv),
+    "gpt2_after_attention": (gpt2_after_attention, [(8, 12, 1024, 64), (8, 1024, 768), (768, 768), (768,), (768,),
+                                                    (768,), (3072, 768), (3072,), (768, 3072), (768,)],
+                             # k3 (the projection) reads its operand through a prologue map: the sm_80 form
+                             {"contraction": HOPPER_GEMM, "k3": "bm=128 bn=128 bk=32 warps=8 stages=4",
+                              "k7": "bm=128 bn=128 bk=64 warps=8 stages=4 consumers=2"},
+                             2.0 * 8 * 1024 * 768 * (768 + 2 * 3072), gpt2_after_attention),
 }

@@ -17,7 +17,7 @@ from pathlib import Path
 from torch_mlir import ir
 
 from .boundaries import round_boundaries
-from .diagnostics import TilecError
+from .diagnostics import TilecError, mlir_loc
 from .driver import UNFUSED_REWRITES, build_tile, rewrite, run_stage
 from .fileio import replace_atomically
 from .package import package_build, write_atomically
@@ -38,7 +38,7 @@ def _remap(fn):
 def _strided(fn) -> dict:
     """The strided copy of a piece that is one ta.remap (as graph.json holds it)."""
     form = strided_form(_remap(fn))
-    return {k: form[k] for k in ("size", "stride", "offset", "shape")}
+    return {k: form[k] for k in ("size", "stride", "offset", "shape", "dtype")}
 
 
 @dataclass
@@ -81,6 +81,9 @@ class Kernels:
         if boundary is None or not stored:
             return Kernels(module, fused, steps, pieces, schedules)
         rounded = round_boundaries(fused, stored, boundary)
+        # the copies the rounding put around views fold into the index maps that read them
+        rounded, more = rewrite(rounded, ["ta-canonicalize", "canonicalize", "cse"])
+        steps = steps + more
         pieces = split_kernels(rounded, fuse_each)
         stored = [n for p in pieces for n in p.outputs if n not in result_sources(rounded).values()]
         return Kernels(module, rounded, steps, pieces, schedules, rounded=(boundary, tuple(stored)))
@@ -116,7 +119,25 @@ class Kernels:
             given = {s.name: values[s.name].reshape(s.shape(env or {})) for s in sig.inputs}
             outs = run_tile(build_tile(module, {}, self.schedule_of(piece, tuned)).tile, sig, given, env or {})
             values.update(outs)
-        return {name: values[source] for name, source in result_sources(self.fused).items()}
+        sig = signature(self.module.body.operations[0])  # a merged kernel's output, back in its own shape
+        shapes = {o.name: o.shape(env or {}) for o in sig.outputs}
+        return {name: values[source].reshape(shapes[name]) for name, source in result_sources(self.fused).items()}
+
+    def build_all(self, tuned=None) -> None:
+        """Lower every kernel (at its schedule) now, so that one no form lowers after all is an
+        error here, located at its first op, before anything runs."""
+        for piece in self.pieces:
+            if piece.form == "strided":
+                continue
+            try:
+                build_tile(piece.kernel_module(), {}, self.schedule_of(piece, tuned))
+            except TilecError as err:
+                if err.loc is None:
+                    module = ir.Module.parse(piece.text)
+                    first = next(op for op in module.body.operations[0].entry_block.operations
+                                 if op.operation.name.startswith("ta."))
+                    raise TilecError(err.message, mlir_loc(first.location, "<ir>")) from None
+                raise
 
     def verify(self, name: str, targets: tuple = ("sm_80", "sm_90a"), tuned=None) -> list:
         """The verification rows of every kernel: for a split function, the rewrites of the whole,

@@ -214,12 +214,12 @@ class FunctionView:
             form = match_form(fused.body.operations[0])[0]
         except (NoTileLowering, TilecError) as err:
             if len(group) == 1 and strided_form(group[0]) is not None:  # a copy in torch between kernels
-                return str(module), [self.names[v] for v in inputs], "strided"
+                return _text(module), [self.names[v] for v in inputs], "strided"
             form = self._merged_form(module)  # [B, T, C] rows as [B*T, C], where the piece allows it
             if form is None:
                 return str(err), inputs, None
-            return str(module), [self.names[v] for v in inputs], form + "+merged"
-        return str(module), [self.names[v] for v in inputs], form
+            return _text(module), [self.names[v] for v in inputs], form + "+merged"
+        return _text(module), [self.names[v] for v in inputs], form
 
     def _merged_form(self, module) -> str | None:
         """The form of ``module`` with its leading dims merged (merge_rows), when they can be."""
@@ -294,3 +294,8 @@ def _top_level(v, block) -> bool:
 
 def _is_constant(v) -> bool:
     return not isinstance(v.owner, ir.Block) and v.owner.operation.name == "arith.constant"
+
+
+def _text(module) -> str:
+    """A piece's ta as text, with its source locations (errors in a kernel name the spec's line)."""
+    return module.operation.get_asm(enable_debug_info=True)

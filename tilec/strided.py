@@ -9,7 +9,8 @@ floordiv and mod is), the strides are read off the map. Otherwise, when every re
 indices, after splitting an output dim d into (d floordiv c, d mod c) wherever the map reads
 it so (a reshape that merged two dims, read apart again), the address of src's element
 ``map(i)`` in the row-major tensor is offset + sum_e stride_e * e over the split indices e:
-one strided view of src, copied contiguous. Static shapes only. ``check_strided`` proves that
+one strided view of src, copied contiguous (converted to the result's type when the map casts:
+the same rounding). Static shapes only. ``check_strided`` proves that
 address identity and that every read is inside src, for every index of the output.
 """
 
@@ -23,18 +24,24 @@ from torch_mlir import ir
 
 def copy_of(op):
     """(source, map) of an op that copies one tensor through an index map: a ta.remap, or a
-    ta.map whose body reads one element of one tensor of its own type and yields it; else None."""
+    ta.map whose body reads one element of one tensor and yields it, cast at most once (extf,
+    truncf: the copy converts it to the result's type) or widened and narrowed back to its own
+    type (exact); else None."""
     if op.operation.name == "ta.remap":
         return op.operation.operands[0], ir.AffineMapAttr(op.attributes["map"]).value
     if op.operation.name != "ta.map":
         return None
     body = list(op.regions[0].blocks[0].operations)
-    if len(body) != 2 or body[0].operation.name != "ta.at" or body[1].operation.operands[0] != body[0].result:
+    names = [inner.operation.name for inner in body]
+    casts = (["ta.at", "ta.yield"], ["ta.at", "arith.extf", "ta.yield"], ["ta.at", "arith.truncf", "ta.yield"],
+             ["ta.at", "arith.extf", "arith.truncf", "ta.yield"])
+    if names not in casts:
         return None
-    src = body[0].operation.operands[0]
-    if ir.RankedTensorType(src.type).element_type != ir.RankedTensorType(op.result.type).element_type:
+    if names == casts[3] and body[0].result.type != body[2].result.type:  # widened and narrowed back: exact
         return None
-    return src, ir.AffineMapAttr(body[0].attributes["map"]).value
+    if any(inner.operation.operands[0] != prev.result for prev, inner in zip(body, body[1:])):
+        return None
+    return body[0].operation.operands[0], ir.AffineMapAttr(body[0].attributes["map"]).value
 
 
 def strided_form(op) -> dict | None:
@@ -46,9 +53,12 @@ def strided_form(op) -> dict | None:
     if not src.has_static_shape or not out.has_static_shape:
         return None
     amap = copy[1]
+    dtype = {"f32": "f32", "bf16": "bf16", "f16": "f16"}.get(str(out.element_type))
+    if dtype is None:
+        return None
     fitted = _fit(amap, list(src.shape), list(out.shape))
     if fitted is not None:
-        return fitted
+        return dict(fitted, dtype=dtype)
     splits = _splits(amap, list(out.shape))
     if splits is None:
         return None
@@ -62,7 +72,7 @@ def strided_form(op) -> dict | None:
     if any(st < 0 for st in stride) or offset < 0:  # a flip: torch views take no negative stride
         return None
     return {"size": size, "stride": stride, "offset": offset, "shape": list(out.shape),
-            "src_shape": list(src.shape)}
+            "src_shape": list(src.shape), "dtype": dtype}
 
 
 def _row(shape) -> list:

@@ -20,6 +20,9 @@ from .package import PackageError, read_checked, read_package, sha256
 FORMAT = "tilec.graph/1"
 
 
+_DTYPES = {"f32": "float32", "bf16": "bfloat16", "f16": "float16"}
+
+
 def strided_copy(src, form: dict):
     """A step without a kernel: ``src`` (row-major) read through one strided view, copied
     contiguous, in its output's shape (tilec/strided.py says which remaps are one)."""
@@ -27,7 +30,10 @@ def strided_copy(src, form: dict):
     if last >= src.numel():
         raise ValueError(f"a strided step reads element {last} of a tensor of {src.numel()}")
     view = src.contiguous().as_strided(form["size"], form["stride"], form["offset"])
-    return view.contiguous().view(form["shape"])
+    import torch
+
+    dtype = getattr(torch, _DTYPES[form["dtype"]]) if "dtype" in form else view.dtype
+    return view.to(dtype).contiguous().view(form["shape"])
 
 
 class Strided:
@@ -75,14 +81,20 @@ class KernelGraph:
         specs = {s["name"]: s for kernel in self.kernels for s in kernel.inputs + kernel.outputs}
         return [dict(specs[source], name=name) for name, source in self.results]
 
+    def step_inputs(self, k: int, values: dict) -> list:
+        """The tensors step ``k`` reads, from ``values`` (name -> tensor), as it takes them: a
+        row-major view of other static dims where its kernel declares one (free)."""
+        _, reads, _ = self.steps[k]
+        return [values[n] if v is None or tuple(values[n].shape) == v else values[n].view(v)
+                for n, v in zip(reads, self._views[k])]
+
     def __call__(self, *args, **kwargs):
         tensors = list(args) + [kwargs.pop(n) for n in self.inputs[len(args):] if n in kwargs]
         if kwargs or len(tensors) != len(self.inputs):
             raise TypeError(f"{self.name} takes the inputs ({', '.join(self.inputs)})")
         values = dict(zip(self.inputs, tensors))
-        for (kernel, reads, writes), free, views in zip(self.steps, self._free, self._views):
-            out = kernel(*(values[n] if v is None or tuple(values[n].shape) == v else values[n].view(v)
-                           for n, v in zip(reads, views)))
+        for k, ((kernel, reads, writes), free) in enumerate(zip(self.steps, self._free)):
+            out = kernel(*self.step_inputs(k, values))
             values.update(zip(writes, out if isinstance(out, tuple) else (out,)))
             for n in free:
                 del values[n]
@@ -154,7 +166,7 @@ def _strided_ok(form) -> bool:
 
     return isinstance(form, dict) and ints(form.get("size"), 1) and ints(form.get("shape"), 1) \
         and ints(form.get("stride"), 0) and len(form["stride"]) == len(form["size"]) \
-        and ints([form.get("offset")], 0)
+        and ints([form.get("offset")], 0) and form.get("dtype", "f32") in _DTYPES
 
 
 def _check(manifest, path: str) -> None:
