@@ -214,27 +214,15 @@ def test_graph_package_reads_kernels_from_memory():
         read_package(io.BytesIO(data.getvalue()))
 
 
-NORM_MATMUL = """
-param M = 64, K = 300, N = 128
-const eps = 1e-6
-input X[M, K] : bf16
-input g[K] : bf16
-input W[N, K] : bf16
-output Y[M, N] : bf16
-
-let r[m] = rsqrt(sum[k](X[m, k] * X[m, k]) / K + eps)
-Y[m, n] = sum[k](X[m, k] * r[m] * g[k] * W[n, k])
-"""
-
-
 def test_compile_writes_a_spec_of_several_kernels_as_a_graph_package(tilec, tmp_path):
     """The norm's statistic, then a GEMM whose prologue scales X by it; each kernel takes only
     the shape parameters its own tensors name (a launch binds them from its inputs)."""
     pytest.importorskip("cuda.bindings.nvrtc", reason="NVRTC comes with the 'cuda' extra")
     from tilec.runtime.graph import load_graph
 
-    spec = tmp_path / "norm_matmul.ta"
-    spec.write_text(NORM_MATMUL)
+    from pathlib import Path
+
+    spec = Path(__file__).parents[1] / "examples" / "rmsnorm_matmul.ta"
     status, out, err = tilec("compile", spec, "-o", tmp_path / "g.tkg", "--target", "sm_80", "--verify")
     assert status == 0, out + err
     assert "graph package of 2 kernel(s)" in out and "split: 2 kernels in order compute the function" in out

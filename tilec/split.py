@@ -98,8 +98,8 @@ def _place(s, ops, deps, fresh=lambda op: False) -> list:
     for op in ops:
         owners = [group_of[d] for d in deps[op.operation] if d in group_of]
         tries = [] if fresh(op) else ([max(owners)] if owners else []) + ([len(groups) - 1] if groups else [])
-        k = next((k for k in dict.fromkeys(tries) if s.lowers(sorted(groups[k] + [op], key=lambda o: s.position[o.operation]))),
-                 len(groups))
+        in_order = lambda k: sorted(groups[k] + [op], key=lambda o: s.position[o.operation])  # noqa: E731
+        k = next((k for k in dict.fromkeys(tries) if s.lowers(in_order(k))), len(groups))
         if k == len(groups):
             groups.append([])
         groups[k].append(op)
@@ -187,7 +187,8 @@ class FunctionView:
         inside = {op.result for op in group}
         inputs = []
         for op in group:
-            inputs += [v for v in self.reads[op.operation] if v not in inside and v not in inputs and not _is_constant(v)]
+            inputs += [v for v in self.reads[op.operation]
+                       if v not in inside and v not in inputs and not _is_constant(v)]
         module = ir.Module.create(fn.location)
         with ir.InsertionPoint(module.body), fn.location:
             piece = func.FuncOp(name, ([v.type for v in inputs], [v.type for v in outputs]))

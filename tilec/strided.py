@@ -1,21 +1,23 @@
 """A ta.remap as one strided copy: the kernel-less step between kernels of a split function.
 
-    form = strided_form(remap_op)      # {"size", "stride", "offset", "shape"} or None
-    out = src.contiguous().as_strided(size, stride, offset).reshape(shape)     # what it means
+    form = strided_form(remap_op)      # {"size", "stride", "offset", "shape", "dtype"} or None
+    out = src.contiguous().as_strided(size, stride, offset).to(dtype).reshape(shape)   # its meaning
 
-A remap (or a ta.map that only copies one element) reads ``src`` at ``map(i)``. When the address
-of that element is linear in the output index (Z3 proves it: a reshape read back through
-floordiv and mod is), the strides are read off the map. Otherwise, when every result of the map is affine in the output's
-indices, after splitting an output dim d into (d floordiv c, d mod c) wherever the map reads
-it so (a reshape that merged two dims, read apart again), the address of src's element
-``map(i)`` in the row-major tensor is offset + sum_e stride_e * e over the split indices e:
-one strided view of src, copied contiguous (converted to the result's type when the map casts:
-the same rounding). Static shapes only. ``check_strided`` proves that
-address identity and that every read is inside src, for every index of the output.
+A remap (or a ta.map that only copies one element, cast or not) reads ``src`` at ``map(i)``.
+When the address of that element is linear in the output index (Z3 proves it: a reshape read
+back through floordiv and mod is), the strides are read off the map. Otherwise, when every
+result of the map is affine in the output's indices after splitting an output dim d into
+(d floordiv c, d mod c) wherever the map reads it so (a reshape that merged two dims, read apart
+again), the address of src's element ``map(i)`` in the row-major tensor is
+offset + sum_e stride_e * e over the split indices e. Either way: one strided view of src, copied
+contiguous (converted to the result's type when the map casts: the same rounding). Static shapes
+only. ``check_strided`` proves that address identity and that every read is inside src, for
+every index of the output.
 """
 
 from __future__ import annotations
 
+import operator
 import time
 
 import z3
@@ -88,7 +90,9 @@ def _fit(amap, src_shape, out_shape) -> dict | None:
     from .verify.solver import prove
 
     row = _row(src_shape)
-    address = lambda i: sum(r * w for r, w in zip((_value(e, i) for e in amap.results), row))  # noqa: E731
+    def address(i):
+        return sum(r * w for r, w in zip((_z3(e, i, operator.floordiv) for e in amap.results), row))
+
     zero = [0] * len(out_shape)
     offset = address(zero)
     stride = [address([int(k == j) for k in range(len(out_shape))]) - offset if n > 1 else 0
@@ -103,23 +107,6 @@ def _fit(amap, src_shape, out_shape) -> dict | None:
         return None
     return {"size": list(out_shape), "stride": stride, "offset": offset, "shape": list(out_shape),
             "src_shape": list(src_shape)}
-
-
-def _value(e, idx) -> int:
-    if isinstance(e, ir.AffineConstantExpr):
-        return e.value
-    if isinstance(e, ir.AffineDimExpr):
-        return idx[e.position]
-    a, b = _value(e.lhs, idx), _value(e.rhs, idx)
-    if isinstance(e, ir.AffineAddExpr):
-        return a + b
-    if isinstance(e, ir.AffineMulExpr):
-        return a * b
-    if isinstance(e, ir.AffineFloorDivExpr):
-        return a // b
-    if isinstance(e, ir.AffineCeilDivExpr):
-        return -(-a // b)
-    return a % b
 
 
 def _splits(amap, shape) -> dict | None:
@@ -202,18 +189,20 @@ def check_strided(op, kernel: str):
                    inside.verdict, round(seconds, 4), domain, inside.model, inside.detail)]
 
 
-def _z3(e, idx):
+def _z3(e, idx, floordiv=lambda a, b: a / b):
+    """The value of affine expression ``e`` at ``idx``: Z3 terms (Z3 integer division floors for a
+    positive divisor), or Python ints with ``floordiv`` = ``operator.floordiv``."""
     if isinstance(e, ir.AffineConstantExpr):
-        return z3.IntVal(e.value)
+        return e.value
     if isinstance(e, ir.AffineDimExpr):
         return idx[e.position]
-    a, b = _z3(e.lhs, idx), _z3(e.rhs, idx)
+    a, b = _z3(e.lhs, idx, floordiv), _z3(e.rhs, idx, floordiv)
     if isinstance(e, ir.AffineAddExpr):
         return a + b
     if isinstance(e, ir.AffineMulExpr):
         return a * b
     if isinstance(e, ir.AffineFloorDivExpr):
-        return a / b  # z3's integer division floors for a positive divisor
+        return floordiv(a, b)
     if isinstance(e, ir.AffineCeilDivExpr):
-        return -((-a) / b)
+        return -floordiv(-a, b)
     return a % b

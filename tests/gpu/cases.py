@@ -92,20 +92,6 @@ FLASH = "bm=64 bn=64 warps=4 stages=2"
 ROWS = "bm=8 bn=256 warps=4"
 ROW_RUNS = [{"N": 97, "C": 1000}, {"N": 33, "C": 4096}, {"N": 5, "C": 777}, {"N": 1, "C": 1}]
 
-# RMSNorm before a matmul: the norm's statistic fused into the GEMM's reduction is no kernel, so
-# the spec is split before fusion into a row program and a GEMM (tilec/split.py)
-NORM_MATMUL = """
-param M = 64, K = 300, N = 128
-const eps = 1e-6
-input X[M, K] : bf16
-input g[K] : bf16
-input W[N, K] : bf16
-output Y[M, N] : bf16
-
-let r[m] = rsqrt(sum[k](X[m, k] * X[m, k]) / K + eps)
-Y[m, n] = sum[k](X[m, k] * r[m] * g[k] * W[n, k])
-"""
-
 CASES: dict[str, Case] = {
     # -- GEMM: operand storage (n: as written, t: transposed), dtypes, schedules
     "gemm_nn": Case("examples/gemm.ta", "", GEMM_RUNS),
@@ -202,9 +188,11 @@ CASES: dict[str, Case] = {
     "layernorm": Case("examples/layernorm.ta", ROWS, ROW_RUNS),
     "rmsnorm": Case("examples/rmsnorm.ta", ROWS, ROW_RUNS),
     # graphs of several kernels, launched in order by tilec.runtime.graph
-    "norm_matmul_graph": Case(NORM_MATMUL, "", [{"M": 97, "K": 300, "N": 130}, {"M": 1, "K": 257, "N": 8}],
-                              graph="f32"),
-    "norm_matmul_graph_bf16": Case(NORM_MATMUL, "", [{"M": 97, "K": 300, "N": 130}], graph="bf16"),
+    # RMSNorm before a matmul: a row program and a GEMM (the norm's statistic fused into the GEMM's
+    # reduction is no kernel, so the spec is split before fusion: tilec/split.py)
+    "norm_matmul_graph": Case("examples/rmsnorm_matmul.ta", "",
+                              [{"M": 97, "K": 300, "N": 130}, {"M": 1, "K": 257, "N": 8}], graph="f32"),
+    "norm_matmul_graph_bf16": Case("examples/rmsnorm_matmul.ta", "", [{"M": 97, "K": 300, "N": 130}], graph="bf16"),
     "rmsnorm_one_warp": Case("examples/rmsnorm.ta", "bm=1 bn=32 warps=1", ROW_RUNS),
     # the value head dim unlike the query/key head dim (P·V's width is V's own)
     "attention_value_dim_32": Case(

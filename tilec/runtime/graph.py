@@ -55,7 +55,8 @@ class KernelGraph:
         for kernel, reads, writes in self.steps:
             missing = [n for n in reads if n not in known]
             if missing:
-                raise PackageError(f"{name}: kernel '{kernel.name}' reads {', '.join(missing)} before any step writes it")
+                raise PackageError(f"{name}: kernel '{kernel.name}' reads {', '.join(missing)} "
+                                   f"before any step writes it")
             known.update(writes)
         if any(source not in known for _, source in self.results):
             raise PackageError(f"{name}: a result is no input and no kernel's output")
