@@ -3,9 +3,9 @@
 verified (the split read back against the function, each kernel against its piece), and
 packaged (one .tkp, or a graph package of one .tkp per kernel: tilec/runtime/graph.py).
 
-    kernels = Kernels.of(module)      # in the active context
-    outs = kernels.run(inputs)            # CPU, tile stage
-    kernels.package("block.tkg", targets=("sm_90a",))
+    kernels = Kernels.of(module)                   # in the active context
+    outs = kernels.run(inputs)                     # CPU, tile stage
+    kernels.package("block.tkg", "block", ("sm_90a",))
 """
 
 from __future__ import annotations
@@ -21,11 +21,10 @@ from .diagnostics import TilecError, mlir_loc
 from .driver import UNFUSED_REWRITES, build_tile, rewrite, run_stage
 from .fileio import replace_atomically
 from .package import package_build, write_atomically
-from .runtime.graph import write_graph
+from .runtime.graph import strided_copy, write_graph
 from .runtime.package import write_package
 from .signature import signature
 from .split import Piece, result_sources, split_kernels
-from .runtime.graph import strided_copy
 from .strided import check_strided, strided_form
 from .tile_interpreter import run_tile
 
@@ -36,7 +35,7 @@ def _remap(fn):
 
 
 def _strided(fn) -> dict:
-    """The strided copy of a piece that is one ta.remap (as graph.json holds it)."""
+    """The strided copy of a piece that is one copying op (as graph.json holds it)."""
     form = strided_form(_remap(fn))
     return {k: form[k] for k in ("size", "stride", "offset", "shape", "dtype")}
 
