@@ -40,13 +40,13 @@ class Piece:
     inputs: tuple
     outputs: tuple
     ops: tuple  # positions in the fused function of the ops it holds
-    merged: bool = False  # lowered with its leading dims merged (tilec/pytorch/merge_rows.py)
+    merged: bool = False  # lowered with its leading dims merged (tilec/merge_rows.py)
 
     def kernel_module(self) -> ir.Module:
         """The ta module the kernel is built from: the piece, its leading dims merged when marked."""
         module = ir.Module.parse(self.text)
         if self.merged:
-            from .pytorch.merge_rows import merge_leading
+            from .merge_rows import merge_leading
 
             merge_leading(module.body.operations[0])
         return module
@@ -228,7 +228,7 @@ class FunctionView:
         from tilec.passes.ta_to_tile.common import NoTileLowering
 
         from .driver import copy_module, rewrite
-        from .pytorch.merge_rows import merge_leading
+        from .merge_rows import merge_leading
 
         copy = copy_module(module)
         fn = copy.body.operations[0]
