@@ -100,8 +100,6 @@ CASES = {
                  2.0 * 8 * 1024 * 768 * 2304, gpt2_qkv),
     "gpt2_after_attention": (gpt2_after_attention, [(8, 12, 1024, 64), (8, 1024, 768), (768, 768), (768,), (768,),
                                                     (768,), (3072, 768), (3072,), (768, 3072), (768,)],
-                             # k3 (the projection) reads its operand through a prologue map: the sm_80 form
-                             {"contraction": HOPPER_GEMM, "k3": "bm=128 bn=128 bk=32 warps=8 stages=4",
-                              "k7": "bm=128 bn=128 bk=64 warps=8 stages=4 consumers=2"},
+                             {"contraction": HOPPER_GEMM, "k6": "bm=128 bn=128 bk=64 warps=8 stages=4 consumers=2"},
                              2.0 * 8 * 1024 * 768 * (768 + 2 * 3072), gpt2_after_attention),
 }

@@ -30,8 +30,8 @@ from .tile_interpreter import run_tile
 
 
 def _remap(fn):
-    """The one op of a strided piece: a ta.remap, or a ta.map that copies (strided.copy_of)."""
-    return next(op for op in fn.entry_block.operations if op.operation.name in ("ta.remap", "ta.map"))
+    """The ops of a strided piece: copies (strided.copy_of), each reading the one before."""
+    return [op for op in fn.entry_block.operations if op.operation.name in ("ta.remap", "ta.map")]
 
 
 def _strided(fn) -> dict:

@@ -214,7 +214,7 @@ class FunctionView:
             fused = rewrite(module)[0] if self.fuse_each else module
             form = match_form(fused.body.operations[0])[0]
         except (NoTileLowering, TilecError) as err:
-            if len(group) == 1 and strided_form(group[0]) is not None:  # a copy in torch between kernels
+            if strided_form(list(group)) is not None:  # copies in torch between kernels, as one
                 return _text(module), [self.names[v] for v in inputs], "strided"
             form = self._merged_form(module)  # [B, T, C] rows as [B*T, C], where the piece allows it
             if form is None:

@@ -46,11 +46,33 @@ def copy_of(op):
     return body[0].operation.operands[0], ir.AffineMapAttr(body[0].attributes["map"]).value
 
 
+_WIDTH = {"f32": 2, "bf16": 1, "f16": 1}
+
+
+def chain_of(ops):
+    """(source, map from the last op's output to the source) of copies each reading the one
+    before; None unless every intermediate type is an end's type or f32 (then the chain's
+    casts round as one conversion from the first source's type to the last's does)."""
+    copies = [copy_of(op) for op in ops]
+    if any(c is None for c in copies) or any(c[0] != prev.result for c, prev in zip(copies[1:], ops)):
+        return None
+    types = [str(ir.RankedTensorType(copies[0][0].type).element_type)] + \
+        [str(ir.RankedTensorType(op.result.type).element_type) for op in ops]
+    if any(t not in (types[0], types[-1], "f32") for t in types[1:-1]):
+        return None
+    amap = copies[-1][1]
+    for src, inner in reversed(copies[:-1]):  # out -> the last op's source -> ... -> the first source
+        amap = ir.AffineMap.get(amap.n_dims, 0, [e.compose(amap) for e in inner.results])
+    return copies[0][0], amap
+
+
 def strided_form(op) -> dict | None:
-    """The strided copy ``op`` (copy_of) is, or None when its map is not one."""
-    copy = copy_of(op)
+    """The strided copy ``op`` (copy_of; or a list of copies, chain_of) is, or None when it is not one."""
+    ops = op if isinstance(op, list) else [op]
+    copy = chain_of(ops)
     if copy is None:
         return None
+    op = ops[-1]
     src, out = ir.RankedTensorType(copy[0].type), ir.RankedTensorType(op.result.type)
     if not src.has_static_shape or not out.has_static_shape:
         return None
@@ -157,8 +179,9 @@ def _linear(e, splits, shape):
 
 
 def check_strided(op, kernel: str):
-    """Result rows: the strided copy of ``op`` reads, for every output index, the element the
-    remap reads (row-major address identity), and every such element is inside src."""
+    """Result rows: the strided copy of ``op`` (one copy, or a chain of them) reads, for every
+    output index, the element the copies read (row-major address identity), and each copy reads
+    inside its own source."""
     from .verify.report import Result
     from .verify.solver import prove
 
@@ -168,7 +191,8 @@ def check_strided(op, kernel: str):
     if form is None:
         return [Result(kernel, "torch", "equivalence", "the remap is one strided copy", "error", 0.0, domain,
                        detail="its map is not affine in the output's indices (split by floordiv/mod)")]
-    amap = copy_of(op)[1]
+    ops = op if isinstance(op, list) else [op]
+    amap = chain_of(ops)[1]
     out = form["shape"]
     idx = [z3.Int(f"i{k}") for k in range(len(out))]
     bounds = [z3.And(i >= 0, i < n) for i, n in zip(idx, out)]
@@ -181,12 +205,30 @@ def check_strided(op, kernel: str):
             split += [i / splits[k], i % splits[k]] if k in splits else [i]
     address = form["offset"] + sum(s * e for s, e in zip(form["stride"], split))
     same = prove(address == sum(r * w for r, w in zip(reads, row)), bounds)
-    inside = prove(z3.And(*[z3.And(r >= 0, r < n) for r, n in zip(reads, form["src_shape"])]), bounds)
+    inside = _inside(ops)
     seconds = time.perf_counter() - start
     return [Result(kernel, "torch", "equivalence", "the strided copy reads the element the remap reads",
                    same.verdict, round(seconds, 4), domain, same.model, same.detail),
             Result(kernel, "torch", "in-bounds", "every element the remap reads is inside its source",
                    inside.verdict, round(seconds, 4), domain, inside.model, inside.detail)]
+
+
+def _inside(ops):
+    """Every copy of the chain reads inside its own source, at every index of its output (the
+    first that does not is the outcome)."""
+    from .verify.solver import prove
+
+    outcome = None
+    for op in ops:
+        src, amap = copy_of(op)
+        shape = list(ir.RankedTensorType(op.result.type).shape)
+        idx = [z3.Int(f"i{k}") for k in range(len(shape))]
+        reads = [_z3(e, idx) for e in amap.results]
+        outcome = prove(z3.And(*[z3.And(r >= 0, r < n) for r, n in zip(reads, ir.RankedTensorType(src.type).shape)]),
+                        [z3.And(i >= 0, i < n) for i, n in zip(idx, shape)])
+        if outcome.verdict != "proved":
+            return outcome
+    return outcome
 
 
 def _z3(e, idx, floordiv=lambda a, b: a / b):
