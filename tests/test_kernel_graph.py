@@ -2,7 +2,6 @@
 kernel on the tile stage, the split read back against the function, and packaged as a graph
 package the runtime reads."""
 
-import io
 import json
 import warnings
 import zipfile
@@ -135,6 +134,7 @@ def test_split_check_refutes_broken_splits():
 
 
 def test_graph_package_round_trip(tmp_path):
+    pytest.importorskip("cuda.bindings.nvrtc", reason="NVRTC comes with the 'cuda' extra")
     from tilec.runtime.graph import KernelGraph, load_graph
 
     xs = _inputs(CASES["mlp"][1], torch.bfloat16)
@@ -144,6 +144,7 @@ def test_graph_package_round_trip(tmp_path):
     assert [k["kernel"] for k in manifest["kernels"]] == ["mlp_k0", "mlp_k1"]
     loaded = tilec.runtime.load(str(path))
     assert isinstance(loaded, KernelGraph)
+    assert [k.name for k in loaded.kernels] == ["mlp_k0", "mlp_k1"]  # each read, checked, from the zip
     assert loaded.inputs == ["in0", "in1", "in2", "in3", "in4"]
     assert [(list(r), list(w)) for _, r, w in loaded.steps] == \
         [(list(p.inputs), list(p.outputs)) for p in graph.kernels().pieces]
@@ -201,17 +202,6 @@ def test_leading_dims_read_apart_are_kept():
     graph = tilec.compile(lambda q, k, v: torch.softmax(q @ k.transpose(-1, -2), -1) @ v, xs, strict=True)
     assert [list(a.type.shape) for a in graph.module.body.operations[0].arguments] == [[2, 40, 32], [2, 50, 32],
                                                                                          [2, 50, 32]]
-
-
-def test_graph_package_reads_kernels_from_memory():
-    """A graph package holds whole kernel packages; read_package reads one from bytes."""
-    from tilec.runtime.package import read_package
-
-    data = io.BytesIO()
-    with zipfile.ZipFile(data, "w") as archive:
-        archive.writestr("manifest.json", "{}")
-    with pytest.raises(PackageError):
-        read_package(io.BytesIO(data.getvalue()))
 
 
 def test_compile_writes_a_spec_of_several_kernels_as_a_graph_package(tilec, tmp_path):

@@ -18,7 +18,7 @@ from torch_mlir import ir
 
 from .boundaries import round_boundaries
 from .diagnostics import TilecError, mlir_loc
-from .driver import UNFUSED_REWRITES, build_tile, rewrite, run_stage
+from .driver import UNFUSED_REWRITES, build_tile, rewrite
 from .fileio import replace_atomically
 from .package import package_build, write_atomically
 from .runtime.graph import strided_copy, write_graph
@@ -104,8 +104,8 @@ class Kernels:
         """Every result of the function on CPU tensors, each kernel run by the tile interpreter
         (``env``: the sizes of the function's shape parameters)."""
         if self.single:
-            fn = self.module.body.operations[0]
-            return run_stage("tile", self.module, signature(fn), inputs, env or {}, self.schedule_of(None, tuned))
+            tiled = build_tile(self.module, {}, self.schedule_of(None, tuned)).tile
+            return run_tile(tiled, signature(self.module.body.operations[0]), inputs, env or {})
         values = dict(inputs)
         for piece in self.pieces:
             module = piece.kernel_module()
