@@ -13,6 +13,9 @@ STAGES_ATTR = "tile.stages"  # on scf.for: software-pipeline depth of the loop
 # on the loop that fills the first stages - 1 stages before a pipelined loop, and on each copy
 # and commit in it (so the structure stays readable when a one-trip loop is inlined)
 PROLOGUE_ATTR = "tile.prologue"
+# on a persistent kernel's function (the launch caps grid x at one CTA per SM, or fewer) and on
+# its loop over output tiles: from the program id, in steps of tile.num_programs, below grid x
+PERSISTENT_ATTR = "tile.persistent"
 # arith.cmpi's signed predicates as Python operators (on ints, tensors and Z3 terms alike)
 CMPI = {0: operator.eq, 1: operator.ne, 2: operator.lt, 3: operator.le, 4: operator.gt, 5: operator.ge}
 

@@ -66,7 +66,10 @@ class Schedule:
     warpgroups of a warp-specialised kernel (sm_90a: a producer warpgroup issues copy-engine
     copies onto mbarriers, ``warps`` = 4 x consumers warps run wgmma, each on 64 rows);
     pingpong: the consumer warpgroups of attention take turns at the tensor cores (one's
-    softmax while another multiplies; FlashAttention-3's ping-pong), consumers >= 2.
+    softmax while another multiplies; FlashAttention-3's ping-pong), consumers >= 2;
+    persistent: a warp-specialised contraction launches at most one CTA per SM, each looping
+    over output tiles (program id, + CTAs, ...): its producer fills the next tile's stages
+    while the consumers store the last one, and the mbarrier ring runs on across tiles.
     """
 
     bm: int = 128
@@ -78,6 +81,7 @@ class Schedule:
     group_m: int = 8
     consumers: int = 0
     pingpong: bool = False
+    persistent: bool = False
 
     # bounds on any option, whatever the form or target: they keep bad input cheap
     MAX_TILE: ClassVar[int] = 256
@@ -142,6 +146,9 @@ class Schedule:
         if self.pingpong and (form != "online" or self.consumers < 2):
             reasons.append("pingpong takes turns between consumer warpgroups of an attention kernel: it needs the "
                            "online form and consumers >= 2")
+        if self.persistent and (form != "contraction" or not self.consumers):
+            reasons.append("persistent loops a warp-specialised contraction over its output tiles: it needs the "
+                           "contraction form and consumers >= 1")
         if self.threads > limits.threads:
             reasons.append(f"{self.threads} threads per CTA; {target} allows {limits.threads}")
         smem = self.smem_bytes(form, sizes.get("element_bytes", 2), sizes.get("head_dim", 0),

@@ -214,6 +214,19 @@ class ProgramIdOp(Tile.Operation, name="program_id"):
     verify_invariants = verifier(_check_program_id)
 
 
+class NumProgramsOp(Tile.Operation, name="num_programs"):
+    """The number of CTAs launched along grid ``axis``. A persistent kernel (its function
+    carries ``tile.persistent``) is launched with fewer CTAs than ``tile.grid`` counts tiles
+    (at most one per SM) and loops over the tiles from its program id in steps of this.
+
+    Example:  %ctas = "tile.num_programs"() {axis = 0 : i64} : () -> index
+    """
+
+    axis: ir.IntegerAttr
+    res: Result[ir.IndexType]
+    verify_invariants = verifier(_check_program_id)
+
+
 def _check_global_access(memref_t, offsets, tile_t, what):
     if len(offsets) != memref_t.rank:
         raise Invalid(f"expects {memref_t.rank} offsets for the {memref_t.rank}-d {what}, got {len(offsets)}")

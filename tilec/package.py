@@ -128,6 +128,8 @@ def package_build(tiled, source_name: str, text: str, targets: tuple = ("sm_80",
                         for arg, box, swizzle in kernel.tensor_maps],
         "targets": {}, "ptxas": {},
     }
+    if kernel.persistent:  # grid x counts tiles; the launch runs as many CTAs as fit at once
+        manifest["persistent"] = True
     for target in targets:
         check_limits(target, kernel.threads, kernel.smem_bytes)
     # one NVRTC (or nvcc) run per target; each releases the GIL, so they run side by side

@@ -18,7 +18,7 @@ from collections import deque
 import torch
 from torch_mlir import ir
 
-from tilec.dialects import CMPI
+from tilec.dialects import CMPI, PERSISTENT_ATTR
 from tilec.dialects.dims import parse_dim
 from tilec.dialects.tile import layout_of, schedule_of
 from tilec.dialects.tile_hopper import wgmma_stage
@@ -35,6 +35,11 @@ _INDEX = {
     "arith.floordivsi": lambda a, b: a // b, "arith.ceildivsi": lambda a, b: -((-a) // b),
     "arith.minsi": min, "arith.maxsi": max,
 }
+
+
+# CTAs a persistent kernel runs on in the interpreter: few, so that a CTA takes several tiles
+# and some take one more than others
+PERSISTENT_CTAS = 3
 
 
 class _InFlight:
@@ -84,8 +89,8 @@ def _window(tensor: torch.Tensor, offsets: list[int], shape: list[int]):
 class _CTA:
     """The state of one CTA while it runs the function body."""
 
-    def __init__(self, pid: tuple[int, int], values: dict, warps: int = 1):
-        self.pid, self.values = pid, dict(values)
+    def __init__(self, pid: tuple[int, int], values: dict, warps: int = 1, grid: tuple[int, int] = (1, 1)):
+        self.pid, self.values, self.grid = pid, dict(values), grid
         self.warps = warps          # consumer warps: each arrives on an mbarrier
         self.roles = None           # the warp roles while a tile.warp_specialize runs
         self.pending: list = []
@@ -144,6 +149,9 @@ class _CTA:
 
     def op_program_id(self, op, operands):
         return [self.pid[ir.IntegerAttr(op.attributes["axis"]).value]]
+
+    def op_num_programs(self, op, operands):
+        return [self.grid[ir.IntegerAttr(op.attributes["axis"]).value]]
 
     def op_alloc(self, op, operands):
         return [_Shared(op.result.type, layout_of(op.attributes["layout"]))]
@@ -288,8 +296,9 @@ class _CTA:
 
 
 def run_tile(module: ir.Module, sig: Signature, inputs: dict[str, torch.Tensor],
-             env: dict[str, int]) -> dict[str, torch.Tensor]:
-    """Run the tile function of ``module`` over its whole grid; returns the outputs."""
+             env: dict[str, int], ctas: int = PERSISTENT_CTAS) -> dict[str, torch.Tensor]:
+    """Run the tile function of ``module`` over its whole grid; returns the outputs. A
+    persistent kernel runs on ``ctas`` CTAs (at most one per tile), each looping over tiles."""
     fn = module.body.operations[0]
     outputs = {s.name: torch.zeros(s.shape(env), dtype=s.dtype) for s in sig.outputs}
     values = {}
@@ -299,8 +308,10 @@ def run_tile(module: ir.Module, sig: Signature, inputs: dict[str, torch.Tensor],
             view = [parse_dim(ir.StringAttr(d).value).evaluate(env) for d in ir.ArrayAttr(ir.DictAttr(attrs)["ta.dims"])]
             values[arg] = values[arg].reshape(view)
     grid = [parse_dim(ir.StringAttr(g).value).evaluate(env) for g in ir.ArrayAttr(fn.attributes["tile.grid"])]
+    if PERSISTENT_ATTR in fn.attributes:  # fewer CTAs than tiles, as on a GPU with few SMs
+        grid[0] = max(1, min(grid[0], ctas))
     warps = schedule_of(fn).warps
     for y in range(grid[1]):
         for x in range(grid[0]):
-            _CTA((x, y), values, warps).run_block(fn.entry_block)
+            _CTA((x, y), values, warps, tuple(grid)).run_block(fn.entry_block)
     return outputs

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from torch_mlir import ir
 from torch_mlir.dialects import arith, func, scf
 
-from tilec.dialects import STAGES_ATTR
+from tilec.dialects import PERSISTENT_ATTR, STAGES_ATTR
 from tilec.dialects.layout import smem_tile_layout
 from tilec.dialects.schedule import Schedule
 from tilec.dialects.dims import binary, const
@@ -160,12 +160,13 @@ def lower(fn, g: Gemm, options) -> None:
         pid = ir.Operation.create("tile.program_id", results=[ir.IndexType.get()],
                                   attributes={"axis": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0)}).result
         batch_ids = _batch_ids(g, b) if g.batch else []
-        pid_m, pid_n = _grouped_raster(pid, grid_m, grid_n, s.group_m)
         if s.consumers:  # sm_90a: copy engine, mbarriers, wgmma, a producer warpgroup
             parent = contraction_hopper.build(b, g, s, mem, (a, mem[inputs[g.rhs]], out_arg), element,
-                                              (size_m, size_n, size_k), batch_ids, (pid_m, pid_n),
-                                              number[g.contract.operation])
+                                              (size_m, size_n, size_k), batch_ids, pid,
+                                              lambda t: _grouped_raster(t, grid_m, grid_n, s.group_m),
+                                              arith.MulIOp(grid_m, grid_n).result, number[g.contract.operation])
         else:
+            pid_m, pid_n = _grouped_raster(pid, grid_m, grid_n, s.group_m)
             m0 = arith.MulIOp(pid_m, const_index(s.bm)).result
             n0 = arith.MulIOp(pid_n, const_index(s.bn)).result
             a_tile = (s.bk, s.bm) if g.a_trans else (s.bm, s.bk)
@@ -236,6 +237,8 @@ def lower(fn, g: Gemm, options) -> None:
     new.attributes["tile.grid"] = ir.ArrayAttr.get([ir.StringAttr.get(str(grid_x)), ir.StringAttr.get(str(grid_y))])
     new.attributes["tile.threads"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), s.threads)
     new.attributes["tile.operands"] = ir.StringAttr.get(("t" if g.a_trans else "n") + ("t" if g.b_trans else "n"))
+    if s.persistent:  # grid x counts the tiles; the launch caps it (tile.num_programs CTAs)
+        new.attributes[PERSISTENT_ATTR] = ir.UnitAttr.get()
     fn.operation.erase()
     return new, parent
 

@@ -26,7 +26,7 @@ by side. Those layouts are what the wgmma descriptors describe (the emitter deri
 from torch_mlir import ir
 from torch_mlir.dialects import arith, func, scf
 
-from tilec.dialects import STAGES_ATTR
+from tilec.dialects import PERSISTENT_ATTR, STAGES_ATTR
 from tilec.dialects.layout import MmaLayout, tma_layout
 from tilec.dialects.tile import layout_attr
 
@@ -49,15 +49,19 @@ def check_form(g) -> None:
         raise NoTileLowering("a warp-specialised kernel reduces one index; merged reduced indices need consumers=0")
 
 
-def build(b, g, s, mem: dict, buffers, element, sizes, batch_ids, pids, number: int) -> MmaLayout:
-    """The kernel body after the raster, at the insertion point: allocations, the
+def build(b, g, s, mem: dict, buffers, element, sizes, batch_ids, pid, raster, tiles, number: int) -> MmaLayout:
+    """The kernel body after the batch ids, at the insertion point: allocations, the
     warp-specialised loop and the epilogue; returns the accumulator's register layout.
-    ``buffers``: A, B and the output memrefs; ``sizes``: (M, N, K); ``pids``: the CTA's
-    tile (row, column); ``number``: the contraction's place in the ta function (provenance)."""
+    ``buffers``: A, B and the output memrefs; ``sizes``: (M, N, K); ``pid``: program id 0;
+    ``raster(t)``: (row, column) of output tile t; ``tiles``: how many there are;
+    ``number``: the contraction's place in the ta function (provenance).
+
+    Persistent (``s.persistent``): both roles loop over tiles t = pid, pid + C, ... < tiles
+    (C CTAs launched, ``tile.num_programs``); tile n of a CTA runs ring iterations
+    [n * nk, (n + 1) * nk), so the stages and phases run on across tiles and the producer
+    fills the next tile's stages while the consumers store the last one."""
     a, b_mem, out_arg = buffers
-    (pid_m, pid_n), (_, _, size_k) = pids, sizes
-    m0 = arith.MulIOp(pid_m, const_index(s.bm)).result
-    n0 = arith.MulIOp(pid_n, const_index(s.bn)).result
+    _, _, size_k = sizes
     sa = _alloc((s.bk, s.bm) if g.a_trans else (s.bm, s.bk), element, s.stages)
     sb = _alloc((s.bn, s.bk) if g.b_trans else (s.bk, s.bn), element, s.stages)
     full = _barriers(s.stages, 1)
@@ -65,24 +69,34 @@ def build(b, g, s, mem: dict, buffers, element, sizes, batch_ids, pids, number: 
     nk = ceildiv(size_k, const_index(s.bk))
     i64 = ir.IntegerType.get_signless(64)
     spec = specialize(s.consumers)
-    # producer: wait for the stage's release, expect its bytes, start both copies
-    with ir.InsertionPoint(spec.regions[0].blocks.append()):
-        loop = scf.ForOp(const_index(0), nk, const_index(1))
+
+    def producer(t, first):
+        """Wait for each stage's release, expect its bytes, start both copies."""
+        pid_m, pid_n = raster(t)
+        m0 = arith.MulIOp(pid_m, const_index(s.bm)).result
+        n0 = arith.MulIOp(pid_n, const_index(s.bn)).result
+        loop = scf.ForOp(first, arith.AddIOp(first, nk).result, const_index(1))
         with ir.InsertionPoint(loop.body):
             kt = loop.induction_variable
             stage = fill_stage(kt, s.stages, empty, full, (s.bm + s.bn) * s.bk * 2)
-            k0 = arith.MulIOp(kt, const_index(s.bk)).result
+            k0 = arith.MulIOp(arith.SubIOp(kt, first).result, const_index(s.bk)).result
             a_off = [batch_ids[g.batch.index(d)] for d in g.a_batch] + ([k0, m0] if g.a_trans else [m0, k0])
             b_off = [batch_ids[g.batch.index(d)] for d in g.b_batch] + ([n0, k0] if g.b_trans else [k0, n0])
             ir.Operation.create("tile.tma_copy", operands=[a, *a_off, sa, stage, full])
             ir.Operation.create("tile.tma_copy", operands=[b_mem, *b_off, sb, stage, full])
             scf.YieldOp([])
-    # consumers: wait for the stage, multiply it, release it; then the epilogue
+
     f32 = ir.F32Type.get()
     acc_type = ir.RankedTensorType.get([s.bm, s.bn], f32)
-    with ir.InsertionPoint(spec.regions[1].blocks.append()):
+
+    def consumer(t, first):
+        """Wait for each stage, multiply it, release it; then the epilogue and the store."""
+        pid_m, pid_n = raster(t)
+        m0 = arith.MulIOp(pid_m, const_index(s.bm)).result
+        n0 = arith.MulIOp(pid_n, const_index(s.bn)).result
         zero = constant_tile(acc_type, 0.0)
-        loop = scf.ForOp(const_index(0), nk, const_index(1), [zero])
+        end = arith.AddIOp(first, nk).result
+        loop = scf.ForOp(first, end, const_index(1), [zero])
         loop.attributes[STAGES_ATTR] = ir.IntegerAttr.get(i64, s.stages)
         with ir.InsertionPoint(loop.body):
             kt = loop.induction_variable
@@ -96,17 +110,38 @@ def build(b, g, s, mem: dict, buffers, element, sizes, batch_ids, pids, number: 
             mma.attributes["tile.computes"] = ir.IntegerAttr.get(i64, number)
             # the previous tile's group has finished reading its stage: release that one
             wgmma_wait(1)
-            release_after(kt, const_index(1), empty, s.stages)
+            release_after(kt, const_index(1), empty, s.stages, first)
             scf.YieldOp([mma.result])
         wgmma_wait(0)  # the accumulator is complete, and the last stage read
-        release_after(nk, const_index(1), empty, s.stages)
+        release_after(end, const_index(1), empty, s.stages, first)
         rank = len(g.batch) + 2
         offsets = {rank - 2: m0, rank - 1: n0, **dict(enumerate(batch_ids))}
         result = emit_epilogue(g, {g.contract.result: loop.results[0]}, mem, b, offsets,
                                {rank - 2: s.bm, rank - 1: s.bn}, (s.bm, s.bn))
         ir.Operation.create("tile.store", operands=[result, out_arg, *batch_ids, m0, n0])
+
+    for region, role in zip(spec.regions, (producer, consumer)):
+        with ir.InsertionPoint(region.blocks.append()):
+            _over_tiles(s.persistent, pid, tiles, nk, role)
     func.ReturnOp([])
     return MmaLayout(s.warps, 1)  # warp w holds rows 16w..16w+15: wgmma's accumulator per warpgroup
+
+
+def _over_tiles(persistent: bool, pid, tiles, nk, role) -> None:
+    """``role(t, first)`` for the CTA's output tile t = pid, its ring from iteration 0; or, in a
+    persistent kernel, for each t = pid, pid + C, ... < tiles, its ring from (t - pid) / C * nk."""
+    if not persistent:
+        role(pid, const_index(0))
+        return
+    ctas = ir.Operation.create("tile.num_programs", results=[ir.IndexType.get()],
+                               attributes={"axis": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0)}).result
+    loop = scf.ForOp(pid, tiles, ctas)
+    loop.attributes[PERSISTENT_ATTR] = ir.UnitAttr.get()
+    with ir.InsertionPoint(loop.body):
+        t = loop.induction_variable
+        done = arith.DivSIOp(arith.SubIOp(t, pid).result, ctas).result  # tiles this CTA finished
+        role(t, arith.MulIOp(done, nk).result)
+        scf.YieldOp([])
 
 
 def specialize(consumers: int):
@@ -135,10 +170,12 @@ def wgmma_wait(pending: int) -> None:
         "pending": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), pending)})
 
 
-def release_after(kt, first, empty, stages: int) -> None:
-    """If kt >= 1, release the stage of iteration kt - 1 (each consumer warp arrives on empty):
-    the delayed release of a ring whose multiply is still in flight one iteration on."""
-    after = arith.CmpIOp(arith.CmpIPredicate.sge, kt, first).result
+def release_after(kt, first, empty, stages: int, start=None) -> None:
+    """If kt >= start + first, release the stage of iteration kt - first (each consumer warp
+    arrives on empty): the delayed release of a ring whose multiply is still in flight
+    ``first`` iterations on; ``start``: the loop's first iteration (None: 0)."""
+    bound = first if start is None else arith.AddIOp(start, first).result
+    after = arith.CmpIOp(arith.CmpIPredicate.sge, kt, bound).result
     guard = scf.IfOp(after)
     with ir.InsertionPoint(guard.then_block):
         stage, _ = _ring(arith.SubIOp(kt, first).result, stages)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from torch_mlir import ir
 
+from tilec.dialects import PERSISTENT_ATTR
 from tilec.dialects.dims import parse_dim
 from tilec.dialects._verify import Invalid
 from tilec.dialects.layout import BlockedLayout, MmaLayout, OperandLayout, SliceLayout
@@ -49,6 +50,7 @@ class Kernel:
     schedule: str
     variants: dict = field(default_factory=dict)
     tensor_maps: list = field(default_factory=list)  # (input name, box outermost first, swizzle bytes)
+    persistent: bool = False  # CTAs loop over the grid's tiles (tile.num_programs of them launched)
 
 
 @dataclass
@@ -160,7 +162,7 @@ class CudaEmitter:
                   f"{body}\n}}\n")
         grid = [ir.StringAttr(g).value for g in ir.ArrayAttr(fn.attributes["tile.grid"])]
         return Kernel(name, source, self.threads, self.smem_bytes, grid, args, self.schedule.as_text(),
-                      tensor_maps=list(self.tensor_maps))
+                      tensor_maps=list(self.tensor_maps), persistent=PERSISTENT_ATTR in fn.attributes)
 
     def tensor_map(self, arg: str, box: list, swizzle: int) -> str:
         """The kernel parameter holding the tensor map of input ``arg`` for copies of ``box``."""
@@ -232,6 +234,10 @@ class CudaEmitter:
     def op_tile_program_id(self, op):
         axis = ir.IntegerAttr(op.attributes["axis"]).value
         self._index_op(op, f"(long long)blockIdx.{'xyz'[axis]}")
+
+    def op_tile_num_programs(self, op):
+        axis = ir.IntegerAttr(op.attributes["axis"]).value
+        self._index_op(op, f"(long long)gridDim.{'xyz'[axis]}")
 
     def op_tile_alloc(self, op):
         t = ir.MemRefType(op.result.type)

@@ -21,6 +21,8 @@ def target_of(device) -> str:
 
 
 def load_function(kernel, device):
+    """(module, {variant: CUfunction}, CTAs resident on the whole device at once) for ``device``;
+    the last is what a persistent kernel is launched with, at most."""
     from cuda.bindings import driver
 
     torch.cuda.init()
@@ -34,7 +36,10 @@ def load_function(kernel, device):
         for variant, name in kernel.package.manifest["variants"].items():
             functions[variant] = _check(driver.cuModuleGetFunction(module, name.encode()))
             _check(driver.cuFuncSetAttribute(functions[variant], attr, smem))
-    return module, functions
+        per_sm = min(_check(driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+            f, kernel.package.manifest["threads"], smem)) for f in functions.values())
+        resident = max(1, per_sm) * torch.cuda.get_device_properties(device).multi_processor_count
+    return module, functions, resident
 
 
 def _aligned(inputs) -> bool:
@@ -64,7 +69,7 @@ def launch(kernel, device, inputs, outputs, plan) -> None:
     ``plan`` (kernel.Plan)."""
     from cuda.bindings import driver
 
-    _, functions = kernel.function(device)
+    _, functions, resident = kernel.function(device)
     m = kernel.package.manifest
     # a copy-engine kernel has one variant; its tensor maps check the rows of what they read
     variant = "aligned" if kernel.mapped or _aligned(inputs) else "unaligned"
@@ -78,6 +83,8 @@ def launch(kernel, device, inputs, outputs, plan) -> None:
             raise TensorMapError(f"{kernel.name} reads {entry['arg']} with the copy engine: {err} (compile with "
                                  f"consumers=0 for any row length)") from None
     grid = plan.grid
+    if m.get("persistent"):  # CTAs that loop over the tiles: as many as the GPU holds at once, at most
+        grid = (min(grid[0], resident), *grid[1:])
     stream = driver.CUstream(torch.cuda.current_stream(device).cuda_stream)
     _check(driver.cuLaunchKernel(functions[variant], grid[0], grid[1], grid[2], m["threads"], 1, 1, m["smem_bytes"],
                                  stream, (tuple(values), kernel.arg_types), 0))

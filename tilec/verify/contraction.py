@@ -24,9 +24,10 @@ def k_coverage(p: Program, size_k) -> tuple[str, Outcome]:
     iv, lb, ub, _ = p.loops["main"]
     bk = schedule_of(p.fn).bk
     k = z3.Int("k")
-    claim = z3.And(lb == 0, k / bk < ub)
+    # iteration kt takes k tile kt - lb (lb: 0, or where a persistent CTA's tile starts its ring)
+    claim = z3.And(k / bk < ub - lb) if "tiles" in p.loops else z3.And(lb == 0, k / bk < ub)
     return "every k < K lies in one of the K tiles the loop visits", \
-        prove(claim, p.assumptions + [k >= 0, k < size_k], watch={"k": k, **p.params, "tiles": ub})
+        prove(claim, p.assumptions + [k >= 0, k < size_k], watch={"k": k, **p.params, "tiles": ub - lb})
 
 
 def check_contraction(p: Program, ref_fn) -> list[tuple[str, str, Outcome, str | None]]:

@@ -56,16 +56,16 @@ def batch_coverage(pids: list, grid: list, params: dict, facts: list, offsets: l
     return "every batch element is stored by exactly one batch program id", outcome, domain
 
 
-def tile_coverage(pids: list, grid: list, params: dict, facts: list, offsets: list, view, shape: list,
+def tile_coverage(pid, grid: list, params: dict, facts: list, offsets: list, view, shape: list,
                   watch: dict) -> tuple[str, Outcome, str]:
-    """The ``tiles`` check: program id 0 is a bijection onto the output's [rows, cols] tiles
+    """The ``tiles`` check: the tile id ``pid`` (program id 0, or a persistent kernel's tile loop
+    index, which tile_partition covers) is a bijection onto the output's [rows, cols] tiles
     (a grouped raster for GEMM, row blocks for attention): distinct ids store distinct tile
-    origins, each a multiple of the tile size inside the tile grid, and the grid has as many
+    origins, each a multiple of the tile size inside the tile grid, and grid x counts as many
     ids as there are tiles. The origin is the output's own index (read back through a view:
     attention stores at head-dim column 0 of its head)."""
     bm, bn = shape
-    pid = next(x for x in pids if str(x) == "pid0")
-    other = z3.Int("pid0'")
+    other = z3.Int(f"{pid}'")
     row_at = view.groups[len(offsets) - 2][0]
     own, tied = view.unflatten(offsets, "t")  # the tile's origin, as the output's own index
     own2, tied2 = view.unflatten([z3.substitute(o, (pid, other)) for o in offsets], "u")
@@ -75,11 +75,28 @@ def tile_coverage(pids: list, grid: list, params: dict, facts: list, offsets: li
     claim = z3.And(z3.Implies(pid != other, z3.Or(m0 != m1, n0 != n1)), m0 >= 0, n0 >= 0, m0 % bm == 0,
                    n0 % bn == 0, m0 < tiles_m * bm, n0 < tiles_n * bn, grid[0] == tiles_m * tiles_n)
     base = facts + view.sizes + tied + tied2 + [other >= 0, other < grid[0]]
-    watch = {"pid0": pid, "pid0'": other, "row0": m0, "col0": n0, "grid": grid[0], **watch}
-    check = "every output tile is owned by exactly one CTA (program id 0 is a bijection onto the tiles)"
+    watch = {str(pid): pid, f"{pid}'": other, "row0": m0, "col0": n0, "grid": grid[0], **watch}
+    check = f"every output tile is owned by exactly one {'CTA (program id 0' if str(pid) == 'pid0' else 'tile id (it'} " \
+            f"is a bijection onto the tiles)"
     outcome = prove(claim, base, timeout_ms=10000, watch=watch)
     if outcome.verdict != "unknown":
         return check, outcome, "all shapes and program ids"
     # a grouped raster divides by symbolic grid sizes (nonlinear integer arithmetic): bounded sizes, said so
     bounded = prove(claim, base + [x <= 4096 for x in params.values()], timeout_ms=30000, watch=watch)
     return check, bounded, "sizes <= 4096 (the raster divides by a grid size; Z3 integer arithmetic)"
+
+
+def tile_partition(pid, ctas, loops: list, grid: list, facts: list) -> tuple[str, Outcome, str]:
+    """A persistent kernel's ``partition`` check: each role's tile loop runs t = pid, pid + C,
+    ... below grid x, for C CTAs with program ids 0 .. C - 1; so every tile id below grid x is
+    visited by exactly one CTA, once (t = (t mod C) + (t div C) C, and pid + n C = pid' + n' C
+    with pids below C only when pid = pid' and n = n')."""
+    n, n2, pid2, t = z3.Ints("n n' pid' t")
+    shape = z3.And(*[z3.And(lb == pid, ub == grid[0], step == ctas) for lb, ub, step in loops])
+    once = z3.Implies(z3.And(pid + n * ctas == pid2 + n2 * ctas, n >= 0, n2 >= 0, pid2 >= 0, pid2 < ctas),
+                      z3.And(pid == pid2, n == n2))
+    hit = z3.Implies(z3.And(t >= 0, t < grid[0]), z3.And(t % ctas < ctas, t % ctas >= 0, t / ctas >= 0,
+                                                           t == t % ctas + (t / ctas) * ctas))
+    check = "every tile id below grid x is visited by exactly one CTA's tile loop, once (t = pid + n * CTAs)"
+    return check, prove(z3.And(shape, once, hit), facts, timeout_ms=10000,
+                        watch={"pid0": pid, "ctas": ctas, "t": t, "n": n}), "all shapes, CTA counts and program ids"

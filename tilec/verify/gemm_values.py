@@ -105,7 +105,7 @@ def computes(op, default: int) -> int:
 def operand_indices(p: Program, ref: Reference, mma=None) -> list[tuple[str, Outcome]]:
     """acc[i][j] += A[...] * B[...] at the reference's indices, for the copy that filled the stage
     (``mma``: the mma event of this contraction; the first one by default)."""
-    kt, _, nk, _ = p.loops["main"]
+    kt, first, nk, _ = p.loops["main"]
     sched = schedule_of(p.fn).items()
     store = next(e for e in p.events if e.kind == "store")
     offsets = store.data["offsets"]
@@ -114,8 +114,9 @@ def operand_indices(p: Program, ref: Reference, mma=None) -> list[tuple[str, Out
     out_pos = ref.maps[2]
     domain = {d: off for d, off in zip(out_pos[:-2], offsets[:-2])}
     domain[out_pos[-2]], domain[out_pos[-1]] = offsets[-2] + i, offsets[-1] + j
-    domain[ref.reduced] = kt * sched["bk"] + kk
-    ranges = [i >= 0, i < sched["bm"], j >= 0, j < sched["bn"], kk >= 0, kk < sched["bk"], kt >= 0, kt < nk]
+    k0 = (kt - first) * sched["bk"]  # iteration kt multiplies k tile kt - first (k_coverage)
+    domain[ref.reduced] = k0 + kk
+    ranges = [i >= 0, i < sched["bm"], j >= 0, j < sched["bn"], kk >= 0, kk < sched["bk"], kt >= first, kt < nk]
     results = []
     for n, (which, operand, name, positions, local) in enumerate((("A", mma.data["a"], ref.lhs, ref.maps[0], (i, kk)),
                                                                   ("B", mma.data["b"], ref.rhs, ref.maps[1], (kk, j)))):
@@ -124,7 +125,7 @@ def operand_indices(p: Program, ref: Reference, mma=None) -> list[tuple[str, Out
             from .gemm_prologue import check_prologue, staged
 
             results.append((f"operand {which}: the prologue map equals the reference's at every element",
-                            check_prologue(p, ref, n, prologue, domain, local, kt * sched["bk"] + kk, ranges)))
+                            check_prologue(p, ref, n, prologue, domain, local, k0 + kk, ranges)))
             operand = staged(p, prologue) if prologue is not None else operand
         if not (isinstance(operand, tuple) and operand[0] == "smem"):
             results.append((f"mma operand {which} comes from shared memory",  # a form this check does not read
@@ -196,10 +197,10 @@ def _constant_tile(value):
 
 
 def offsets_not_negative(p: Program) -> tuple[str, Outcome]:
-    claims, kt = [], p.loops["main"][0]
+    claims, (kt, first, nk, _) = [], p.loops["main"]
     other = "producer" if "producer" in p.loops else "prologue"  # the loop that copies ahead
-    s_iv, _, P, _ = p.loops[other]
-    bounds = list(p.assumptions) + [kt >= 0, kt < p.loops["main"][2], s_iv >= 0, s_iv < P]
+    s_iv, s_first, P, _ = p.loops[other]
+    bounds = list(p.assumptions) + [kt >= first, kt < nk, s_iv >= s_first, s_iv < P]
     for e in p.events:
         if e.kind in ("copy", "store"):
             claims += [o >= 0 for o in e.data["offsets"]]

@@ -88,8 +88,10 @@ def check_ring(p: Program) -> list[tuple[str, str, Outcome, str]]:
     same = z3.And(*[at(e, t) == s0 for e in ring_ops])
     ring = z3.And(s0 >= 0, s0 < stages, stage_of(t + stages) == s0,
                   *[stage_of(t + d) != s0 for d in range(1, stages)])
+    # iteration t counts on from 0 over the CTA's tiles (persistent: check_tile_loops)
+    from_lb = [t >= 0, t >= c_lb]
     add("pipeline", f"every op of iteration t of both roles uses stage s(t), and s is a ring of {stages}",
-        prove(z3.And(same, ring), [t >= 0], watch={"t": t, "s(t)": s0}))
+        prove(z3.And(same, ring), from_lb, watch={"t": t, "s(t)": s0}))
     # -- order within each role ----------------------------------------------------------------
     kinds_p = [(e.kind, e.data.get("bar")) for e in prod]
     first_fill = min(i for i, (k, b) in enumerate(kinds_p) if k == "copy" or (k == "expect" and b == full))
@@ -101,7 +103,7 @@ def check_ring(p: Program) -> list[tuple[str, str, Outcome, str]]:
     waits_c = [i for i, (k, b) in enumerate(kinds_c) if k == "wait" and b == full]
     add("races", "the consumers wait for the stage (full) before they read it",
         _structural(bool(reads and waits_c and waits_c[0] < reads[0]), "a consumer reads a stage before its wait"))
-    lag = release_lag(releases[0], at_expr, stage_of, stages, t) if releases else None
+    lag = release_lag(releases[0], at_expr, stage_of, stages, t, c_lb) if releases else None
     add("pipeline", f"the consumers release, at iteration t >= d, the stage of iteration t - d, for one d < {stages}",
         _structural(lag is not None, "no release, or one of a stage no iteration t - d (d < stages) used"
                     if not releases else "the release's stage or guard is not s(t - d) from t = d, for any d < stages"))
@@ -109,7 +111,7 @@ def check_ring(p: Program) -> list[tuple[str, str, Outcome, str]]:
         ok, why = retired(cons, releases[0], lag)
         add("races", "every wgmma that read a stage has finished when the stage is released", _structural(ok, why))
         loop_end = max(p.events.index(e) for e in cons) + 1
-        for check, outcome in tail_rows(tail_releases(p.events, loop_end, empty), lag, stage_of, c_ub,
+        for check, outcome in tail_rows(tail_releases(p.events, loop_end, empty), lag, stage_of, c_lb, c_ub,
                                         p.assumptions):
             add("pipeline", check, outcome)
     consumer_region = next(op for op in p.fn.entry_block.operations if op.operation.name == "tile.warp_specialize")
@@ -140,15 +142,45 @@ def check_ring(p: Program) -> list[tuple[str, str, Outcome, str]]:
         parity = z3.substitute(e.data["parity"], (pt if e.loop == "producer" else kt, t))
         phase = "n of full[s]" if who == "consumers" else "n - 1 of empty[s] (a fresh barrier's passes)"
         add("pipeline", f"the {who} wait at iteration t for phase {phase}, n = t div {stages}",
-            prove(parity == want, [t >= 0], watch={"t": t, "parity": parity}))
+            prove(parity == want, from_lb, watch={"t": t, "parity": parity}))
     # -- trips -----------------------------------------------------------------------------------
-    add("pipeline", "both roles run the same iterations from 0",
-        prove(z3.And(p_lb == 0, c_lb == 0, p_ub == c_ub), p.assumptions, watch={**p.params}))
+    if "tiles" in p.loops:
+        for check, outcome in check_tile_loops(p):
+            add("pipeline", check, outcome)
+    else:
+        add("pipeline", "both roles run the same iterations from 0",
+            prove(z3.And(p_lb == 0, c_lb == 0, p_ub == c_ub), p.assumptions, watch={**p.params}))
     for prop, check, outcome in check_resident(p) + check_turns(p, stages):
         add(prop, check, outcome)
     failed = [f"{prop}: {check}" for prop, check, outcome, _ in rows if outcome.verdict != "proved"]
     add("pipeline", "no wait is left unsatisfied (consumers' t needs the producer's t, the producer's t the "
         "consumers' t - S)", _structural(not failed, "the ring facts it rests on do not hold: " + "; ".join(failed)))
+    return rows
+
+
+def check_tile_loops(p: Program) -> list[tuple[str, Outcome]]:
+    """A persistent kernel's tile loops: both roles loop over the same tiles, and the ring's
+    iteration counts on across them. With C CTAs, the n-th tile of a CTA, t = pid + n C, runs
+    ring iterations [n nk, (n + 1) nk), nk the same for every tile: so each role's iterations
+    over the CTA's life are 0, 1, 2, ... once each, in order, and the ring's facts (proved for
+    any iteration t >= 0) hold across tiles. (coverage.tile_partition proves that the loops
+    visit every tile once over all CTAs.)"""
+    tile, lb, ub, _, step = p.loops["tiles"]
+    _, lb2, ub2, _, step2 = p.loops["tiles'"]
+    _, p_lb, p_ub, _ = p.loops["producer"]
+    _, c_lb, c_ub, _ = p.loops["main"]
+    n, other = z3.Int("n"), z3.Int("tile'")
+    watch = {"tile": tile, **p.params, "ctas": p.ctas}
+    rows = [("both roles loop over the same tiles (first tile, step and bound)",
+             prove(z3.And(lb == lb2, ub == ub2, step == step2), p.assumptions, watch=watch)),
+            ("both roles run the same iterations for each tile", prove(z3.And(p_lb == c_lb, p_ub == c_ub),
+                                                                        p.assumptions, watch=watch))]
+    nth = lambda x: z3.substitute(x, (tile, lb + n * step))
+    trips = c_ub - c_lb
+    claim = z3.And(nth(c_lb) == n * nth(trips), trips == z3.substitute(trips, (tile, other)), trips >= 0, c_lb >= 0)
+    rows.append(("the n-th tile of a CTA runs ring iterations [n nk, (n + 1) nk), nk the same for every tile",
+                 prove(claim, p.assumptions + [n >= 0, step >= 1, other >= lb, other < ub],
+                       watch={**watch, "n": n})))
     return rows
 
 

@@ -4,7 +4,8 @@ A consumer iteration t may release the stage of an earlier iteration t - d (a re
 iterations late, under the guard t >= d), so that its multiply can still be in flight
 when the iteration ends. For every iteration and trip count:
 
-lag        the release at iteration t is the stage s(t - d) exactly when t >= d, for one
+lag        the release at iteration t is the stage s(t - d) exactly when t >= d (counted from
+           the loop's first iteration), for one
            d < S (a later one would wait for itself: the producer's t needs the release of
            t - S, which would come at the consumers' t - S + d >= t)
 retired    every wgmma that read that stage has finished when it is released: a synchronous
@@ -33,13 +34,15 @@ from .solver import prove, structural
 TRUE = z3.BoolVal(True)
 
 
-def release_lag(release, at, stage_of, stages: int, t) -> int | None:
-    """The d < stages for which ``release`` (an event of the consumers' loop) releases the stage
-    of iteration t - d exactly when t >= d; None when there is none."""
+def release_lag(release, at, stage_of, stages: int, t, first=0) -> int | None:
+    """The d < stages for which ``release`` (an event of the consumers' loop, whose iterations
+    start at ``first``) releases the stage of iteration t - d exactly when t >= first + d;
+    None when there is none."""
     guard = at(release, release.data.get("guard", TRUE), t)
     for d in range(stages):
-        claim = z3.And(guard == (t >= d), z3.Implies(t >= d, at(release, release.data["stage"], t) == stage_of(t - d)))
-        if prove(claim, [t >= 0]).verdict == "proved":
+        due = t >= first + d
+        claim = z3.And(guard == due, z3.Implies(due, at(release, release.data["stage"], t) == stage_of(t - d)))
+        if prove(claim, [t >= 0, t >= first]).verdict == "proved":
             return d
     return None
 
@@ -73,9 +76,10 @@ def retired(loop_events: list, release, lag: int) -> tuple[bool, str]:
     return True, ""
 
 
-def tail_rows(tail: list, lag: int, stage_of, nk, assumptions) -> list:
-    """(check, Outcome) rows: the releases after the loop are the last ``lag`` iterations' (a
-    release after the loop that no iteration leaves is a counterexample)."""
+def tail_rows(tail: list, lag: int, stage_of, first, nk, assumptions) -> list:
+    """(check, Outcome) rows: the releases after the loop (iterations ``first`` to ``nk`` - 1)
+    are the last ``lag`` iterations' (a release after the loop that no iteration leaves is a
+    counterexample)."""
     check = f"the last {lag} iteration(s)' stages are released after the loop, once every group retired"
     if len(tail) != lag:
         return [(check, structural(False, f"{len(tail)} releases after the loop; the loop leaves {lag} unreleased"))]
@@ -83,7 +87,7 @@ def tail_rows(tail: list, lag: int, stage_of, nk, assumptions) -> list:
     for j, (release, ok) in enumerate(tail):
         u = nk - lag + j
         guard = release.data.get("guard", TRUE)
-        claim = z3.And(guard == (u >= 0), z3.Implies(u >= 0, release.data["stage"] == stage_of(u)))
+        claim = z3.And(guard == (u >= first), z3.Implies(u >= first, release.data["stage"] == stage_of(u)))
         outcome = prove(claim, assumptions) if ok else structural(False, "a release after the loop comes before a "
                                                                          "wgmma_wait {pending = 0}")
         rows.append((check, outcome))

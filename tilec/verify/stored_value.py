@@ -21,7 +21,7 @@ from __future__ import annotations
 import z3
 from torch_mlir import ir
 
-from .coverage import batch_coverage, stored_inside, tile_coverage
+from .coverage import batch_coverage, stored_inside, tile_coverage, tile_partition
 from .report import Result
 from .scalars import evaluate
 from .solver import prove
@@ -96,8 +96,12 @@ def check_stored_value(tiled, fused, replay) -> list[Result]:
                  "stored at, from the values the loop carries", prove(stored == expected, tv.assumptions + ranges,
                                                                       timeout_ms=20000, watch=watch), DOMAIN),
             _row(kernel, replay, "in-bounds", *stored_inside(offsets, view, shape[1], tv.assumptions, watch)),
-            _row(kernel, replay, "coverage", *tile_coverage(tv.pids, tv.grid, tv.params, tv.assumptions, offsets,
-                                                            view, shape, watch))]
+            _row(kernel, replay, "coverage", *tile_coverage(tv.tile_id, tv.grid, tv.params, tv.assumptions,
+                                                            offsets, view, shape, watch))]
+    if tv.ctas is not None:  # a persistent kernel: its tile loops visit each tile id once
+        pid0 = next(x for x in tv.pids if str(x) == "pid0")
+        rows.append(_row(kernel, replay, "coverage", *tile_partition(pid0, tv.ctas, tv.tile_loops, tv.grid,
+                                                                     tv.assumptions)))
     batch = batch_coverage(tv.pids, tv.grid, tv.params, tv.assumptions, offsets, view, (r, c, shape), watch)
     if batch is not None:
         rows.append(_row(kernel, replay, "coverage", *batch))

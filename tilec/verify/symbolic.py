@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import z3
 from torch_mlir import ir
 
-from tilec.dialects import CMPI, PROLOGUE_ATTR, STAGES_ATTR
+from tilec.dialects import CMPI, PERSISTENT_ATTR, PROLOGUE_ATTR, STAGES_ATTR
 from tilec.dialects.dims import parse_dim
 from tilec.dialects.tile_hopper import wgmma_stage
 
@@ -41,11 +41,13 @@ class Program:
     args: dict                            # block argument -> (role, name, dims)
     assumptions: list
     events: list = field(default_factory=list)
-    loops: dict = field(default_factory=dict)   # "prologue"/"main" -> (iv, lb, ub)
+    loops: dict = field(default_factory=dict)   # "prologue"/"main"/"producer" -> (iv, lb, ub, op);
+    # a persistent kernel's tile loops, the producer's "tiles" and the consumers' "tiles'" -> (iv, lb, ub, op, step)
     values: dict = field(default_factory=dict)
     pids: list = field(default_factory=list)
     grid: list = field(default_factory=list)
     role: str = ""                        # the warp role being walked (tile.warp_specialize)
+    ctas: object = None                   # a persistent kernel's CTAs (tile.num_programs), else None
 
 
 def dim(expr: str, params: dict):
@@ -77,6 +79,9 @@ def execute(fn) -> Program:
             program.values[arg] = params[ir.StringAttr(ir.DictAttr(attrs)["ta.param"]).value]
     grid = [dim(ir.StringAttr(g).value, params) for g in ir.ArrayAttr(fn.attributes["tile.grid"])]
     program.grid = grid
+    if PERSISTENT_ATTR in fn.attributes:  # any number of CTAs from 1 to the tiles: program id 0 below it
+        program.ctas = z3.Int("ctas")
+        program.assumptions += [program.ctas >= 1, program.ctas <= grid[0]]
     _block(program, fn.entry_block, "", grid)
     from tilec.diagnostics import TilecError
 
@@ -128,9 +133,15 @@ def _block(p: Program, block, loop: str, grid) -> None:
         elif name == "tile.program_id":
             axis = ir.IntegerAttr(op.attributes["axis"]).value
             pid = z3.Int(f"pid{axis}")
-            p.assumptions += [pid >= 0, pid < grid[axis]]
+            p.assumptions += [pid >= 0, pid < (p.ctas if axis == 0 and p.ctas is not None else grid[axis])]
             p.pids.append(pid)
             p.values[op.result] = pid
+        elif name == "tile.num_programs":
+            if p.ctas is None or ir.IntegerAttr(op.attributes["axis"]).value != 0:
+                raise ValueError("tile.num_programs outside a persistent kernel's axis 0")
+            p.values[op.result] = p.ctas
+        elif name == "scf.for" and PERSISTENT_ATTR in op.operation.attributes:
+            _tiles_loop(p, op, [get(v) for v in operands[:3]], grid)
         elif name == "scf.for":
             lb, ub, step = (get(v) for v in operands[:3])
             attrs = op.operation.attributes
@@ -211,6 +222,22 @@ def _block(p: Program, block, loop: str, grid) -> None:
             pass
         else:
             raise ValueError(f"the verifier has no rule for '{name}'")
+
+
+def _tiles_loop(p: Program, op, bounds: list, grid) -> None:
+    """A persistent kernel's loop over output tiles, in each role: its index is one symbol,
+    ``tile``, in both (hopper.check_ring proves both loops run the same tiles); its body is
+    walked as the kernel's straight-line code, as it is in a CTA of one tile."""
+    lb, ub, step = bounds
+    tile = z3.Int("tile")
+    if "tiles" not in p.loops:
+        p.assumptions += [tile >= lb, tile < ub]
+    p.loops["tiles" if "tiles" not in p.loops else "tiles'"] = (tile, lb, ub, op, step)
+    body = op.regions[0].blocks[0]
+    if len(list(body.arguments)) != 1:
+        raise ValueError("a persistent tile loop carries no values")
+    p.values[body.arguments[0]] = tile
+    _block(p, body, "", grid)
 
 
 def _int(value):

@@ -21,6 +21,8 @@ from __future__ import annotations
 import z3
 from torch_mlir import ir
 
+from tilec.dialects import PERSISTENT_ATTR
+
 from .scalars import Values, evaluate
 from .symbolic import _INDEX, dim
 
@@ -47,6 +49,11 @@ class TileValues:
             if arg not in self.args:
                 self.index[arg] = self.params[ir.StringAttr(ir.DictAttr(attrs)["ta.param"]).value]
         self.grid = [dim(ir.StringAttr(g).value, self.params) for g in ir.ArrayAttr(fn.attributes["tile.grid"])]
+        # a persistent kernel: C CTAs (1 <= C <= grid x), looping over tiles ("tile": the tile id)
+        self.ctas = z3.Int("ctas") if PERSISTENT_ATTR in fn.attributes else None
+        if self.ctas is not None:
+            self.assumptions += [self.ctas >= 1, self.ctas <= self.grid[0]]
+        self.tile_loops: list = []      # (lb, ub, step) of each persistent tile loop
         self.pids: list = []
         self.loops: list = []           # (scf.for op, iv, lb, ub)
         self.substitute: dict = {}      # value -> fn(coords) replacing its default meaning
@@ -62,7 +69,14 @@ class TileValues:
         tv.assumptions = list(p.assumptions)
         tv.index = {v: x for v, x in p.values.items() if isinstance(x, z3.ArithRef)}
         tv.grid, tv.pids, tv.loops, tv.substitute = p.grid, p.pids, [], {}
+        tv.ctas, tv.tile_loops = p.ctas, [p.loops[k][1:3] + p.loops[k][4:] for k in ("tiles", "tiles'") if k in p.loops]
         return tv
+
+    @property
+    def tile_id(self):
+        """The symbol of the output tile a CTA works on: program id 0, or a persistent kernel's
+        tile loop index."""
+        return z3.Int("tile") if self.ctas is not None else next(x for x in self.pids if str(x) == "pid0")
 
     def dims(self, arg) -> list:
         """The Z3 extents of a tensor argument."""
@@ -79,9 +93,20 @@ class TileValues:
             elif name == "tile.program_id":
                 axis = ir.IntegerAttr(op.attributes["axis"]).value
                 pid = z3.Int(f"pid{axis}")
-                self.assumptions += [pid >= 0, pid < self.grid[axis]]
+                self.assumptions += [pid >= 0, pid < (self.ctas if axis == 0 and self.ctas is not None
+                                                      else self.grid[axis])]
                 self.pids.append(pid)
                 self.index[op.result] = pid
+            elif name == "tile.num_programs":
+                self.index[op.result] = self.ctas
+            elif name == "scf.for" and PERSISTENT_ATTR in op.operation.attributes:
+                lb, ub, step = (self.index[v] for v in operands[:3])
+                tile = z3.Int("tile")  # one symbol in both roles (hopper.check_tile_loops)
+                if not self.tile_loops:
+                    self.assumptions += [tile >= lb, tile < ub]
+                self.tile_loops.append((lb, ub, step))
+                self.index[op.regions[0].blocks[0].arguments[0]] = tile
+                self._walk(op.regions[0].blocks[0])
             elif name == "scf.for":
                 lb, ub, step = (self.index[v] for v in operands[:3])
                 iv = z3.Int(f"jt{len(self.loops)}")
