@@ -1,6 +1,7 @@
 """Build the GEMM kernel packages the GPU benchmark runs (on the build machine: needs MLIR).
 
     python bench/build_gemm.py --out bench/out     # then carry bench/out to the GPU machine
+    python bench/build_gemm.py --out bench/out/b --schedule "bm=128 ... persistent=true"   # one schedule
 """
 
 import argparse
@@ -27,6 +28,11 @@ SCHEDULES = [
     "bm=128 bn=192 bk=64 warps=8 stages=4 consumers=2",
     "bm=64 bn=256 bk=64 warps=4 stages=4 consumers=1",
     "bm=192 bn=128 bk=64 warps=12 stages=4 consumers=3",
+    # persistent: as many CTAs as fit at once, each looping over output tiles
+    "bm=128 bn=256 bk=64 warps=8 stages=4 consumers=2 persistent=true",
+    "bm=128 bn=128 bk=64 warps=8 stages=5 consumers=2 persistent=true",
+    "bm=128 bn=192 bk=64 warps=8 stages=4 consumers=2 persistent=true",
+    "bm=64 bn=256 bk=64 warps=4 stages=4 consumers=1 persistent=true",
 ]
 
 
@@ -34,9 +40,11 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", default="bench/out")
     parser.add_argument("--spec", default="examples/gemm.ta")
+    parser.add_argument("--schedule", action="append", help="build these schedules instead (repeatable; "
+                        "gemm_0.tkp, gemm_1.tkp, ... in order, as bench/compare.py --by-name pairs them)")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    for n, schedule in enumerate(SCHEDULES):
+    for n, schedule in enumerate(args.schedule or SCHEDULES):
         path = os.path.join(args.out, f"gemm_{n}.tkp")
         start = time.time()
         manifest = build(args.spec, path, schedule, ("sm_90a",), use_cache=False)

@@ -9,6 +9,7 @@ import argparse
 import datetime
 import json
 import os
+import statistics
 import sys
 
 import torch
@@ -41,11 +42,22 @@ def _per_kernel(graph, inputs, reps) -> list:
     return times
 
 
+def _over_baseline(path: str, inputs: list, kernel, taken: list, reps: int, rounds: int = 5) -> dict:
+    """The speed of ``kernel`` over the baseline build at ``path``: the median of ``rounds``
+    alternating rounds (a whole-run drift falls on both sides), with each round's ratio."""
+    base = load(path, register_op=False)
+    base_taken = _as_taken(base, inputs)
+    ratios = [bench(lambda: base(*base_taken), reps) / bench(lambda: kernel(*taken), reps) for _ in range(rounds)]
+    return {"over_baseline": statistics.median(ratios), "over_baseline_rounds": ratios}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--packages", default="bench/out/pytorch")
     parser.add_argument("--out", default="bench/out/pytorch-results.json")
     parser.add_argument("--reps", type=int, default=10)
+    parser.add_argument("--baseline", help="another build of the same cases (a folder of packages), timed in "
+                        "alternating rounds with --packages: each row gets its speed-up over it")
     args = parser.parse_args()
     rows = []
     for name, (fn, shapes, _, flops, peer) in CASES.items():
@@ -67,6 +79,8 @@ def main() -> None:
             compiled = torch.compile(peer)
             row["inductor_tflops"] = flops / bench(lambda: compiled(*inputs), args.reps) / 1e9
             row["kernels_ms"] = _per_kernel(kernel, taken, args.reps)
+        if args.baseline:
+            row.update(_over_baseline(os.path.join(args.baseline, f"{name}.tkp"), inputs, kernel, taken, args.reps))
         rows.append(row)
         print(f"{name}: tilec {row['tilec_tflops']:.0f} TFLOP/s, torch {row['torch_tflops']:.0f} "
               f"({row['ratio']:.2f}x), max error {error:.1e} of the largest output")

@@ -26,7 +26,8 @@ from gemm import bench  # noqa: E402
 from tilec.runtime import load  # noqa: E402
 
 SHAPES = {
-    "gemm": [(4096, 4096, 4096), (8192, 8192, 8192), (2048, 2048, 2048)],
+    # the last two: an MLP's layers at 8192 tokens (the first reduces over a short K = 1024)
+    "gemm": [(4096, 4096, 4096), (8192, 8192, 8192), (2048, 2048, 2048), (8192, 4096, 1024), (8192, 1024, 4096)],
     "attention": [(4096, 64), (4096, 128), (16384, 128)],   # (S, D) at B * H = 16 * 16 * 4096 / S
 }
 
@@ -43,8 +44,9 @@ def _inputs(kind: str, shape, causal: bool):
     return [q, k, v], 4.0 * bh * s * s * d * (0.5 if causal else 1.0)
 
 
-def _pairs(kind: str, a_dir: str, b_dir: str) -> dict:
-    """(file name -> (A kernel, B kernel)) for the packages both folders hold, same schedule."""
+def _pairs(kind: str, a_dir: str, b_dir: str, by_name: bool = False) -> dict:
+    """(file name -> (A kernel, B kernel)) for the packages both folders hold, same schedule (or,
+    ``by_name``, whatever their schedules: an A/B of a schedule option)."""
     pairs = {}
     for path in sorted(glob.glob(f"{b_dir}/*.tkp")):
         name = os.path.basename(path)
@@ -52,7 +54,7 @@ def _pairs(kind: str, a_dir: str, b_dir: str) -> dict:
         if not os.path.exists(other) or not (name.startswith(kind) or name.startswith("causal_" + kind)):
             continue
         a, b = load(other, register_op=False), load(path, register_op=False)
-        if a.package.manifest["schedule"] == b.package.manifest["schedule"]:
+        if by_name or a.package.manifest["schedule"] == b.package.manifest["schedule"]:
             pairs[name] = (a, b)
     return pairs
 
@@ -65,9 +67,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--reps", type=int, default=10)
     parser.add_argument("--out", default="bench/out/compare.json")
+    parser.add_argument("--by-name", action="store_true",
+                        help="pair packages by file name even when their schedules differ")
     args = parser.parse_args()
     rows = []
-    for name, (a, b) in _pairs(args.kind, args.a, args.b).items():
+    for name, (a, b) in _pairs(args.kind, args.a, args.b, args.by_name).items():
         for shape in SHAPES[args.kind]:
             if args.kind == "attention" and f"_d{shape[1]}_" not in name:
                 continue
@@ -80,6 +84,7 @@ def main() -> None:
                 speeds["a"].append(flops / ta / 1e9)
                 speeds["b"].append(flops / tb / 1e9)
             row = {"package": name, "schedule": b.package.manifest["schedule"], "shape": list(shape),
+                   "a_schedule": a.package.manifest["schedule"],
                    "a_tflops": statistics.median(speeds["a"]), "b_tflops": statistics.median(speeds["b"]),
                    "b_over_a": statistics.median(ratios), "b_over_a_min": min(ratios), "b_over_a_max": max(ratios)}
             rows.append(row)

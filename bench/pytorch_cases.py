@@ -62,7 +62,10 @@ def gpt2_after_attention(y, x, wp, bp, g, b, w1, b1, w2, b2):
     return gpt2_mlp(x, g, b, w1, b1, w2, b2)
 
 
-HOPPER_GEMM = "bm=128 bn=256 bk=64 warps=8 stages=4 consumers=2"
+# persistent: an A/B on the H200 (bench/compare.py --by-name, 2026-12-01) gave +0-7%, the most
+# at a short K (bench/results/compare-gemm-h200-2026-12-01-persistent.json)
+HOPPER_GEMM = "bm=128 bn=256 bk=64 warps=8 stages=4 consumers=2 persistent=true"
+NARROW_GEMM = "bm=128 bn=128 bk=64 warps=8 stages=4 consumers=2 persistent=true"
 
 # name -> (function, input shapes (bf16), schedule, flops, peer: the same computation by torch's library)
 # (a graph of several kernels takes a schedule per kernel form; its peer is the same code in eager torch)
@@ -92,7 +95,7 @@ CASES = {
     # GPT-2's MLP sub-block at batch 8, T = 1024: B and T merged into 8192 rows (merge_rows.py)
     "gpt2_mlp": (gpt2_mlp, [(8, 1024, 768), (768,), (768,), (3072, 768), (3072,), (768, 3072), (768,)],
                  # the last GEMM (bias and residual in its epilogue) spills 308 B at bn=256
-                 {"contraction": HOPPER_GEMM, "k2": "bm=128 bn=128 bk=64 warps=8 stages=4 consumers=2"},
+                 {"contraction": HOPPER_GEMM, "k2": NARROW_GEMM},
                  2.0 * 2 * 8 * 1024 * 768 * 3072, gpt2_mlp),
     # the two regions of GPT-2's block around SDPA (which tilec leaves to torch): kernels and
     # strided copies in torch (the QKV split, the head transposes)
@@ -100,6 +103,6 @@ CASES = {
                  2.0 * 8 * 1024 * 768 * 2304, gpt2_qkv),
     "gpt2_after_attention": (gpt2_after_attention, [(8, 12, 1024, 64), (8, 1024, 768), (768, 768), (768,), (768,),
                                                     (768,), (3072, 768), (3072,), (768, 3072), (768,)],
-                             {"contraction": HOPPER_GEMM, "k6": "bm=128 bn=128 bk=64 warps=8 stages=4 consumers=2"},
+                             {"contraction": HOPPER_GEMM, "k6": NARROW_GEMM},
                              2.0 * 8 * 1024 * 768 * (768 + 2 * 3072), gpt2_after_attention),
 }

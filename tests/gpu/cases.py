@@ -80,7 +80,9 @@ SQUARE_RUNS = [{"B": 2, "H": 3, "S": 97}, {"B": 1, "H": 2, "S": 130}, {"B": 1, "
 # sm_90a's warp-specialised kernels read through the copy engine: rows of whole 16-byte chunks
 # (every size a multiple of 8 for 16-bit inputs); 264/136/72 divide no tile, K = 1000 takes
 # the 4-stage ring round four times (both mbarrier parities, twice each)
-HOPPER_RUNS = [{"M": 264, "N": 136, "K": 72}, {"M": 8, "N": 8, "K": 8}, {"M": 1000, "N": 520, "K": 1000}]
+HOPPER_RUNS = [{"M": 264, "N": 136, "K": 72}, {"M": 8, "N": 8, "K": 8}, {"M": 520, "N": 264, "K": 1000}]
+# a persistent kernel's: K = 520 runs the ring round more than once within a tile
+PERSISTENT_RUNS = HOPPER_RUNS[:2] + [{"M": 136, "N": 264, "K": 520}]
 WGMMA2 = "bm=128 bn=256 bk=64 warps=8 stages=4 consumers=2"
 WGMMA1 = "bm=64 bn=128 bk=64 warps=4 stages=3 consumers=1"
 SM90 = ("sm_90a",)
@@ -129,6 +131,19 @@ CASES: dict[str, Case] = {
     "wgmma_batched_gemm": Case("examples/batched_gemm.ta", WGMMA2,
                                [{"Bt": 3, "M": 264, "N": 136, "K": 72}, {"Bt": 1, "M": 8, "N": 8, "K": 8}],
                                targets=SM90),
+    # persistent: at most as many CTAs as fit at once, each looping over tiles, the ring running
+    # on across them; 1032 x 520 has 17 x 9 tiles of 64 x 64 and 8 stages keep one CTA per SM,
+    # more tiles than an H200's 132 SMs: CTAs take several tiles, some one more than others
+    "wgmma_gemm_persistent": Case("examples/gemm.ta", WGMMA2 + " persistent=true", PERSISTENT_RUNS, targets=SM90),
+    "wgmma_gemm_persistent_many_tiles": Case(gemm_spec("mk", "kn", "bf16", "bf16"),
+                                             "bm=64 bn=64 bk=64 warps=4 stages=8 consumers=1 persistent=true",
+                                             [{"M": 1032, "N": 520, "K": 72}, {"M": 8, "N": 8, "K": 8}],
+                                             targets=SM90),
+    "wgmma_gemm_persistent_tn": Case(gemm_spec("km", "nk", "bf16", "bf16"), WGMMA1 + " persistent=true",
+                                     PERSISTENT_RUNS, targets=SM90),
+    "wgmma_batched_gemm_persistent": Case("examples/batched_gemm.ta", WGMMA2 + " persistent=true",
+                                          [{"Bt": 3, "M": 264, "N": 136, "K": 72}, {"Bt": 1, "M": 8, "N": 8, "K": 8}],
+                                          targets=SM90),
     # -- attention on sm_90a: Q, K, V by the copy engine, Q·Kᵀ and P·V on wgmma (P from registers)
     "wgmma_attention": Case("examples/attention.ta", WGMMA_FLASH2, ATTENTION_RUNS, targets=SM90),
     "wgmma_attention_d128": Case("examples/attention.ta", WGMMA_FLASH2, ATTENTION_RUNS[:3], fixed={"D": 128},

@@ -15,7 +15,10 @@ elementwise work between the multiplies (an online step's softmax). With a GPU's
 at least the copy latency over stages - 1 (what the pipeline hides), and a CTA
 ``trips * iter`` plus a fixed start (the pipeline's fill) and its epilogue (the
 stored bytes), that part divided by the CTAs an SM holds at once (threads, shared memory,
-registers), which overlap it. The CTAs are placed on the SMs longest first, each on the SM
+registers), which overlap it. A persistent kernel's CTAs (as many as the SMs hold) take
+the tiles in turn, pid, pid + C, ...: one start each, then per tile its iterations, its
+epilogue and half a start (the producer fills the next tile's stages while the consumers
+drain and store: PERSISTENT_START). The CTAs are placed on the SMs longest first, each on the SM
 that frees first: the makespan is the predicted time, so wave quantisation and a causal
 grid's imbalance are in it. It ranks
 candidates; docs/tuning.md says how well, measured.
@@ -39,6 +42,10 @@ from .gpus import GPU
 # and ex2 for exp(x - m), a compare and select for a mask, a max, an add...), a round figure
 SIMT_PER_ELEMENT = {"tile.map": 2.0, "tile.reduce": 1.0}
 SAMPLED_CTAS = 64  # CTAs whose trip count is evaluated when it depends on the program id
+# what a persistent CTA's later tiles still pay of a start (the consumers drain their last
+# wgmma group and run the epilogue while the producer refills): an A/B on the H200
+# (2026-12-01) gained 1% at 64 k tiles per output tile and 5-7% at 16, about half a start
+PERSISTENT_START = 0.5
 
 
 @dataclass(frozen=True)
@@ -94,10 +101,17 @@ def estimate(tile: ir.Module, env: dict, gpu: GPU) -> Estimate:
     fixed = gpu.start_cycles + store_bytes / gpu.store_bytes_per_cycle
     trips = _trips(p, lb, ub, bind, grid)
     resident = ctas_per_sm(sched, fn, gpu)
-    # CTAs on one SM share its rates; what they overlap is each other's start and epilogue
-    times = [t * cycle + fixed / resident for t in trips]
     per_cta_flops = per_iter["flops_wgmma"] + per_iter["flops_mma"]
     flops = per_cta_flops * sum(trips) / len(trips) * ctas
+    if p.ctas is not None:  # persistent: C CTAs take tiles pid, pid + C, ...; one start each
+        slots = min(ctas, gpu.sms * resident)
+        busy = [0.0] * slots
+        for n, t in enumerate(trips):  # a later tile hides about half a start (PERSISTENT_START)
+            busy[n % slots] += t * cycle + store_bytes / gpu.store_bytes_per_cycle + \
+                (gpu.start_cycles * PERSISTENT_START if n >= slots else 0.0)
+        return Estimate((gpu.start_cycles + max(busy)) / gpu.clock_hz, flops, ctas, resident, bound)
+    # CTAs on one SM share its rates; what they overlap is each other's start and epilogue
+    times = [t * cycle + fixed / resident for t in trips]
     seconds = makespan(times, gpu.sms) / gpu.clock_hz
     return Estimate(seconds, flops, ctas, resident, bound)
 

@@ -24,7 +24,8 @@ from .rows_model import estimate_rows
 TUNE_SPACE = {
     "contraction": ({"bm": (64, 128, 256), "bn": (64, 128, 256), "bk": (32, 64), "warps": (4, 8),
                      "stages": (2, 3, 4)},
-                    {"consumers": (1, 2, 3), "bn": (64, 128, 192, 256), "stages": (2, 3, 4, 5)}),
+                    {"consumers": (1, 2, 3), "bn": (64, 128, 192, 256), "stages": (2, 3, 4, 5),
+                     "persistent": (False, True)}),
     "online": ({"bm": (64, 128), "bn": (32, 64, 128), "warps": (4, 8), "stages": (2, 3)},
                {"consumers": (1, 2, 3), "bn": (64, 96, 128, 176, 192), "stages": (2, 3)}),
     # a row program: rows per CTA, the column block, warps (one form for every target)
