@@ -9,6 +9,14 @@ func.func @program_id_axis() {
 
 // -----
 
+func.func @num_programs_axis() {
+  // expected-error @+1 {{'tile.num_programs' op axis must be 0, 1 or 2, got -1}}
+  %n = "tile.num_programs"() {axis = -1 : i64} : () -> index
+  return
+}
+
+// -----
+
 func.func @load_offsets(%A: memref<?x?xbf16>, %i: index) {
   // expected-error @+1 {{'tile.load' op expects 2 offsets for the 2-d source, got 1}}
   %a = "tile.load"(%A, %i) {padding = 0.0 : bf16} : (memref<?x?xbf16>, index) -> tensor<16x16xbf16>

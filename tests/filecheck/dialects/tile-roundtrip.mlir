@@ -8,6 +8,8 @@ func.func @gemm_tile(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?x?x
   %c4 = arith.constant 4 : index
   // CHECK: "tile.program_id"() {axis = 0 : i64} : () -> index
   %pm = "tile.program_id"() {axis = 0 : i64} : () -> index
+  // CHECK: "tile.num_programs"() {axis = 0 : i64} : () -> index
+  %ctas = "tile.num_programs"() {axis = 0 : i64} : () -> index
   // CHECK: "tile.alloc"() {layout = #tile.layout<[128, 64], [64, 1], [3, 3, 3]>} : () -> memref<3x128x64xbf16, 3>
   %sa = "tile.alloc"() {layout = #tile.layout<[128, 64], [64, 1], [3, 3, 3]>} : () -> memref<3x128x64xbf16, 3>
   %sb = "tile.alloc"() {layout = #tile.layout<[64, 128], [128, 1], [3, 3, 3]>} : () -> memref<3x64x128xbf16, 3>
