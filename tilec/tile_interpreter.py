@@ -296,9 +296,9 @@ class _CTA:
 
 
 def run_tile(module: ir.Module, sig: Signature, inputs: dict[str, torch.Tensor],
-             env: dict[str, int], ctas: int = PERSISTENT_CTAS) -> dict[str, torch.Tensor]:
+             env: dict[str, int]) -> dict[str, torch.Tensor]:
     """Run the tile function of ``module`` over its whole grid; returns the outputs. A
-    persistent kernel runs on ``ctas`` CTAs (at most one per tile), each looping over tiles."""
+    persistent kernel runs on PERSISTENT_CTAS CTAs (at most one per tile), each looping over tiles."""
     fn = module.body.operations[0]
     outputs = {s.name: torch.zeros(s.shape(env), dtype=s.dtype) for s in sig.outputs}
     values = {}
@@ -309,7 +309,7 @@ def run_tile(module: ir.Module, sig: Signature, inputs: dict[str, torch.Tensor],
             values[arg] = values[arg].reshape(view)
     grid = [parse_dim(ir.StringAttr(g).value).evaluate(env) for g in ir.ArrayAttr(fn.attributes["tile.grid"])]
     if PERSISTENT_ATTR in fn.attributes:  # fewer CTAs than tiles, as on a GPU with few SMs
-        grid[0] = max(1, min(grid[0], ctas))
+        grid[0] = max(1, min(grid[0], PERSISTENT_CTAS))
     warps = schedule_of(fn).warps
     for y in range(grid[1]):
         for x in range(grid[0]):

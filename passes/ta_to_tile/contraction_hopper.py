@@ -170,15 +170,15 @@ def wgmma_wait(pending: int) -> None:
         "pending": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), pending)})
 
 
-def release_after(kt, first, empty, stages: int, start=None) -> None:
-    """If kt >= start + first, release the stage of iteration kt - first (each consumer warp
-    arrives on empty): the delayed release of a ring whose multiply is still in flight
-    ``first`` iterations on; ``start``: the loop's first iteration (None: 0)."""
-    bound = first if start is None else arith.AddIOp(start, first).result
+def release_after(kt, lag, empty, stages: int, start=None) -> None:
+    """If kt >= start + lag, release the stage of iteration kt - lag (each consumer warp
+    arrives on empty): the delayed release of a ring whose multiply is still in flight ``lag``
+    iterations on; ``start``: the loop's first iteration (None: 0)."""
+    bound = lag if start is None else arith.AddIOp(start, lag).result
     after = arith.CmpIOp(arith.CmpIPredicate.sge, kt, bound).result
     guard = scf.IfOp(after)
     with ir.InsertionPoint(guard.then_block):
-        stage, _ = _ring(arith.SubIOp(kt, first).result, stages)
+        stage, _ = _ring(arith.SubIOp(kt, lag).result, stages)
         ir.Operation.create("tile.mbarrier_arrive", operands=[empty, stage])
         scf.YieldOp([])
 

@@ -76,8 +76,8 @@ def tile_coverage(pid, grid: list, params: dict, facts: list, offsets: list, vie
                    n0 % bn == 0, m0 < tiles_m * bm, n0 < tiles_n * bn, grid[0] == tiles_m * tiles_n)
     base = facts + view.sizes + tied + tied2 + [other >= 0, other < grid[0]]
     watch = {str(pid): pid, f"{pid}'": other, "row0": m0, "col0": n0, "grid": grid[0], **watch}
-    check = f"every output tile is owned by exactly one {'CTA (program id 0' if str(pid) == 'pid0' else 'tile id (it'} " \
-            f"is a bijection onto the tiles)"
+    owner = "CTA (program id 0" if str(pid) == "pid0" else "tile id (it"
+    check = f"every output tile is owned by exactly one {owner} is a bijection onto the tiles)"
     outcome = prove(claim, base, timeout_ms=10000, watch=watch)
     if outcome.verdict != "unknown":
         return check, outcome, "all shapes and program ids"

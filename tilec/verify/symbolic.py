@@ -26,6 +26,9 @@ _INDEX = {"arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "a
           "arith.minsi": lambda a, b: z3.If(a < b, a, b), "arith.maxsi": lambda a, b: z3.If(a > b, a, b)}
 
 
+TILE_ID = "tile"  # the symbol of a persistent kernel's tile loop index, in every walker and role
+
+
 @dataclass
 class Event:
     kind: str            # copy | commit | wait | barrier | read | mma | store | load
@@ -229,7 +232,7 @@ def _tiles_loop(p: Program, op, bounds: list, grid) -> None:
     ``tile``, in both (hopper.check_ring proves both loops run the same tiles); its body is
     walked as the kernel's straight-line code, as it is in a CTA of one tile."""
     lb, ub, step = bounds
-    tile = z3.Int("tile")
+    tile = z3.Int(TILE_ID)
     if "tiles" not in p.loops:
         p.assumptions += [tile >= lb, tile < ub]
     p.loops["tiles" if "tiles" not in p.loops else "tiles'"] = (tile, lb, ub, op, step)

@@ -24,7 +24,7 @@ from torch_mlir import ir
 from tilec.dialects import PERSISTENT_ATTR
 
 from .scalars import Values, evaluate
-from .symbolic import _INDEX, dim
+from .symbolic import _INDEX, TILE_ID, dim
 
 
 
@@ -49,11 +49,12 @@ class TileValues:
             if arg not in self.args:
                 self.index[arg] = self.params[ir.StringAttr(ir.DictAttr(attrs)["ta.param"]).value]
         self.grid = [dim(ir.StringAttr(g).value, self.params) for g in ir.ArrayAttr(fn.attributes["tile.grid"])]
-        # a persistent kernel: C CTAs (1 <= C <= grid x), looping over tiles ("tile": the tile id)
+        # a persistent kernel: C CTAs (1 <= C <= grid x), looping over tiles (TILE_ID: the tile id)
         self.ctas = z3.Int("ctas") if PERSISTENT_ATTR in fn.attributes else None
         if self.ctas is not None:
             self.assumptions += [self.ctas >= 1, self.ctas <= self.grid[0]]
         self.tile_loops: list = []      # (lb, ub, step) of each persistent tile loop
+        self.tile = None                # their index (one symbol), None when there are none
         self.pids: list = []
         self.loops: list = []           # (scf.for op, iv, lb, ub)
         self.substitute: dict = {}      # value -> fn(coords) replacing its default meaning
@@ -70,13 +71,14 @@ class TileValues:
         tv.index = {v: x for v, x in p.values.items() if isinstance(x, z3.ArithRef)}
         tv.grid, tv.pids, tv.loops, tv.substitute = p.grid, p.pids, [], {}
         tv.ctas, tv.tile_loops = p.ctas, [p.loops[k][1:3] + p.loops[k][4:] for k in ("tiles", "tiles'") if k in p.loops]
+        tv.tile = p.loops["tiles"][0] if "tiles" in p.loops else None
         return tv
 
     @property
     def tile_id(self):
         """The symbol of the output tile a CTA works on: program id 0, or a persistent kernel's
         tile loop index."""
-        return z3.Int("tile") if self.ctas is not None else next(x for x in self.pids if str(x) == "pid0")
+        return self.tile if self.tile is not None else next(x for x in self.pids if str(x) == "pid0")
 
     def dims(self, arg) -> list:
         """The Z3 extents of a tensor argument."""
@@ -101,7 +103,7 @@ class TileValues:
                 self.index[op.result] = self.ctas
             elif name == "scf.for" and PERSISTENT_ATTR in op.operation.attributes:
                 lb, ub, step = (self.index[v] for v in operands[:3])
-                tile = z3.Int("tile")  # one symbol in both roles (hopper.check_tile_loops)
+                tile = self.tile = z3.Int(TILE_ID)  # one symbol in both roles (hopper.check_tile_loops)
                 if not self.tile_loops:
                     self.assumptions += [tile >= lb, tile < ub]
                 self.tile_loops.append((lb, ub, step))
