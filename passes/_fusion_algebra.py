@@ -5,10 +5,14 @@ An expression is a tuple tree over a common index domain (classes of dims):
     ("index", c) | ("param", name)   the current index, a shape parameter (index type)
     ("op", name, attrs, type, args)  an arith/math op on its argument expressions
 
-A summand is brought into the normal form  sum_t  sign_t * outside_t * inner_t
+A summand is brought into the normal form  sum_t  sign_t * guard_t(outside_t * inner_t)
 (distributing * over + and -), where ``inner_t`` depends on no reduction of the
 group and ``outside_t`` does not depend on the reduced index, so that
-    sum_j summand = sum_t sign_t * outside_t * (sum_j inner_t)        (linearity)
+    sum_j summand = sum_t sign_t * guard_t(outside_t * (sum_j inner_t))   (linearity)
+A guard is a select whose condition does not depend on the reduced index and whose other
+branch is 0 (SDPA's ``where(max_j x == -inf, 0, softmax)``): for each row it is either 0
+for every j or the branch for every j, so it moves out of the sum as it is, even where the
+branch is not finite (0 * NaN would not be 0).
 and a factor exp(x - m), m = max_j x a reduction of the group, becomes the
 stabiliser of the inner sum: sum_j exp(x - m) * w is computed online with a
 running max (exp(a - m') = exp(a - m) * exp(m - m')).
@@ -98,22 +102,28 @@ def uses_class(expr, c: int) -> bool:
 
 @dataclass
 class Term:
-    """sign * prod(outside) * prod(inner) [* exp(x - max_j x) when stabiliser is set]."""
+    """sign * guards(prod(outside) * prod(inner) [* exp(x - max_j x) when stabiliser is set])."""
 
     sign: float = 1.0
     outside: list = field(default_factory=list)  # (expr, power) with power +1 or -1
     inner: list = field(default_factory=list)    # (expr, power)
     stabiliser: tuple | None = None              # (max reduction value, x expression)
+    guards: tuple = ()                           # (condition, zero_when): 0 where condition == zero_when
 
     def times(self, other: "Term") -> "Term":
         if self.stabiliser and other.stabiliser:
             raise NotFusable("two exp(x - max) factors in one product")
         return Term(self.sign * other.sign, self.outside + other.outside, self.inner + other.inner,
-                    self.stabiliser or other.stabiliser)
+                    self.stabiliser or other.stabiliser, self.guards + other.guards)
+
+    def negated(self) -> "Term":
+        return Term(-self.sign, self.outside, self.inner, self.stabiliser, self.guards)
 
     def inverse(self) -> "Term":
         if self.stabiliser or len(self.inner) + len(self.outside) == 0 and self.sign == 0:
             raise NotFusable("division by exp(x - max)")
+        if self.guards:
+            raise NotFusable("division by a guarded value")
         return Term(1.0 / self.sign, [(e, -p) for e, p in self.outside], [(e, -p) for e, p in self.inner])
 
 
@@ -147,10 +157,16 @@ class Normaliser:
         if name in ("arith.addf", "arith.subf"):
             right = self._terms(args[1])
             if name == "arith.subf":
-                right = [Term(-t.sign, t.outside, t.inner, t.stabiliser) for t in right]
+                right = [t.negated() for t in right]
             return self._terms(args[0]) + right
         if name == "arith.negf":
-            return [Term(-t.sign, t.outside, t.inner, t.stabiliser) for t in self._terms(args[0])]
+            return [t.negated() for t in self._terms(args[0])]
+        if name == "arith.select" and not uses_class(args[0], self.j):
+            for zero_when, branch, other in ((True, args[2], args[1]), (False, args[1], args[2])):
+                if _is_zero(other):
+                    guard = (args[0], zero_when)
+                    return [Term(t.sign, t.outside, t.inner, t.stabiliser, t.guards + (guard,))
+                            for t in self._terms(branch)]
         if name == "arith.mulf":
             return [a.times(b) for a in self._terms(args[0]) for b in self._terms(args[1])]
         if name == "arith.divf":
@@ -174,3 +190,17 @@ class Normaliser:
         if self.max_exprs[m[1]] != x or uses_any(x, self.group):
             raise NotFusable("exp(a - m) where a is not what m maximises")
         return (m[1], x)
+
+
+def _is_zero(expr) -> bool:
+    """The expression is the constant 0.0 (in the body, or hoisted out of it)."""
+    if expr[0] == "outer":
+        owner = expr[1].owner
+        if isinstance(owner, ir.Block) or owner.name != "arith.constant":
+            return False
+        value = owner.attributes["value"]
+    elif expr[0] == "op" and expr[1] == "arith.constant":
+        value = dict(expr[2]).get("value")
+    else:
+        return False
+    return isinstance(value, ir.FloatAttr) and ir.FloatAttr(value).value == 0.0

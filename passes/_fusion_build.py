@@ -25,25 +25,25 @@ def build_group(group, ids, cls, name: str) -> None:
     normaliser = Normaliser(j, members, max_exprs)
 
     specs: dict = {}   # key -> (kind, x, inner, kept)
-    plans = []         # (reduction, kept, [(sign, outside, key)])
+    plans = []         # (reduction, kept, [(sign, outside, guards, key)])
     for r, n in zip(group, ids):
         kept = [cls((n, d)) for d in r.kept]
         summand = summands[r.op.result]
         if r.kind in ("max", "min"):
             if uses_any(summand, members):
                 raise NotFusable(f"a {r.kind} over a value that depends on the group")
-            terms = [(1.0, [], (r.kind, summand, (), tuple(kept)))]
+            terms = [(1.0, [], (), (r.kind, summand, (), tuple(kept)))]
         else:
             terms = []
             for t in normaliser.terms(summand):
                 x = t.stabiliser[1] if t.stabiliser else None
                 if x is not None and any(uses_class(x, c) for c in range(n_dom) if c not in kept and c != j):
                     raise NotFusable("the stabiliser depends on a dim the result does not keep")
-                for expr, _ in t.outside:
+                for expr in [e for e, _ in t.outside] + [c for c, _ in t.guards]:
                     if any(uses_class(expr, c) for c in range(n_dom) if c not in kept):
                         raise NotFusable("a factor outside the sum depends on a dim the result does not keep")
-                terms.append((t.sign, t.outside, ("sum", x, tuple(t.inner), tuple(kept))))
-        for _, _, key in terms:
+                terms.append((t.sign, t.outside, t.guards, ("sum", x, tuple(t.inner), tuple(kept))))
+        for *_, key in terms:
             specs.setdefault(key, key)
         plans.append((r, kept, terms))
 
@@ -53,8 +53,8 @@ def build_group(group, ids, cls, name: str) -> None:
         for expr in ([x] if x is not None else []) + [e for e, _ in inner]:
             needed |= values_read(expr)
     for _, _, terms in plans:
-        for _, outside, _ in terms:
-            for expr, _ in outside:
+        for _, outside, guards, _ in terms:
+            for expr in _outside_exprs(outside, guards):
                 needed |= values_read(expr) - members
     _hoist(needed, anchor, members)
 
@@ -81,6 +81,11 @@ def build_group(group, ids, cls, name: str) -> None:
             replaced[r.op.result] = _reconstruct(r, kept, terms, online, replaced)
     for old, new in replaced.items():
         old.replace_all_uses_with(new)
+
+
+def _outside_exprs(outside, guards) -> list:
+    """The expressions a term reads outside its sum: its factors and its guards' conditions."""
+    return [e for e, _ in outside] + [c for c, _ in guards]
 
 
 def _position(op) -> int:
@@ -118,7 +123,8 @@ def _in_dependency_order(plans, members):
     pending = list(plans)
     while pending:
         for plan in pending:
-            reads = {v for _, outside, _ in plan[2] for e, _ in outside for v in values_read(e)} & members
+            reads = {v for _, outside, guards, _ in plan[2] for e in _outside_exprs(outside, guards)
+                     for v in values_read(e)} & members
             if reads <= done:
                 order.append(plan)
                 done.add(plan[0].op.result)
@@ -131,18 +137,21 @@ def _in_dependency_order(plans, members):
 
 def _reconstruct(r, kept, terms, online, replaced):
     """The new value of member ``r``: sum of sign * outside * online term, over its result dims."""
-    if len(terms) == 1 and terms[0][0] == 1.0 and not terms[0][1]:
-        return online[terms[0][2]]
+    if len(terms) == 1 and terms[0][0] == 1.0 and not terms[0][1] and not terms[0][2]:
+        return online[terms[0][3]]
     local = {c: k for k, c in enumerate(kept)}
     result_type = r.op.result.type
 
     def body():
         emit = _Emitter(len(kept), local, replaced)
         total = None
-        for sign, outside, key in terms:
+        for sign, outside, guards, key in terms:
             value = tb.at(online[key], tb.projection(len(kept), list(range(len(kept)))))
             factor = emit.product(outside)
             value = arith.MulFOp(value, factor).result if factor is not None else value
+            for condition, zero_when in guards:  # select(c, 0, v) as it was, outside the sum
+                zero = arith.ConstantOp(ir.F32Type.get(), 0.0).result
+                value = arith.SelectOp(emit(condition), *((zero, value) if zero_when else (value, zero))).result
             if sign != 1.0:
                 value = arith.MulFOp(value, arith.ConstantOp(ir.F32Type.get(), sign).result).result
             total = value if total is None else arith.AddFOp(total, value).result

@@ -8,7 +8,8 @@ One pattern per function, each named by its rewrite:
     drop_identity_remap       remap(x, identity)            --> x
     hoist_scale_out_of_contract
                               contract(map{at(x) * c}, y)   --> map{contract(x, y) * c}
-                              (c constant along the domain: the mma sees x unscaled)
+                              (c constant along the domain: the mma sees x unscaled;
+                              at(x) may be widened, as torch's SDPA scales bf16 Q and K)
     fold_constant_map         map{yield constant}           --> fill(constant)
 
 Upstream canonicalize (constant folding in bodies, dead ops) and cse complete it;
@@ -88,7 +89,8 @@ def _invariant(value, body_block) -> bool:
 
 
 def _scaled_operand(value):
-    """(x, c, map) when ``value`` is map{yield at(x, m) * c} with c invariant and m a permutation."""
+    """(x, c, map) when ``value`` is map{yield at(x, m) * c} with c invariant and m a permutation;
+    at(x) may be widened first (a bf16 x: the contraction reads it as it is stored, exactly)."""
     if isinstance(value.owner, ir.Block) or value.owner.name != "ta.map":
         return None
     ops = _body(value.owner)
@@ -97,6 +99,9 @@ def _scaled_operand(value):
     if isinstance(product, ir.Block) or product.operation.name != "arith.mulf":
         return None
     for a, c in (product.operation.operands, reversed(list(product.operation.operands))):
+        widened = a.owner
+        if not isinstance(widened, ir.Block) and widened.operation.name == "arith.extf":
+            a = widened.operation.operands[0]
         at = a.owner
         if isinstance(at, ir.Block) or at.operation.name != "ta.at" or not _invariant(c, block):
             continue

@@ -41,6 +41,7 @@ REFERENCES = {
     "causal_attention": lambda x: {"O": _attention(x["Q"], x["K"], x["V"], causal=True)},
     "attention_bias": lambda x: {"O": _attention(x["Q"], x["K"], x["V"], bias=x["bias"])},
     "gqa_attention": lambda x: {"O": _attention(x["Q"], x["K"], x["V"])},
+    "masked_attention": lambda x: {"O": F.scaled_dot_product_attention(*(_f(x[n]) for n in "QKV"), x["mask"])},
     "einsum_attention": lambda x: {"O": torch.einsum("bhsd->bshd", _attention(
         *[x[n].transpose(1, 2) for n in "QKV"]))},
     "swiglu": lambda x: {"Y": F.silu(_f(x["X"]) @ _f(x["Wg"])) * (_f(x["X"]) @ _f(x["Wu"]))},
@@ -64,6 +65,7 @@ ODD_SHAPES = {
     "causal_attention": {"B": 1, "H": 2, "S": 33, "D": 1},
     "attention_bias": {"B": 2, "H": 1, "S": 7, "T": 1, "D": 33},
     "gqa_attention": {"B": 1, "H": 4, "S": 1, "T": 7, "D": 16},
+    "masked_attention": {"B": 1, "H": 2, "S": 7, "T": 1, "D": 33},
     "einsum_attention": {"B": 1, "H": 3, "S": 7, "T": 33, "D": 16},
     "swiglu": {"M": 7, "N": 1, "K": 33},
     "linear": {"B": 1, "T": 7, "C": 1, "N": 33},

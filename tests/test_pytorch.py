@@ -188,6 +188,8 @@ BF16 = {
     "causal_attention_batch_1": (_causal_attention, lambda: _bf16((1, 2, 70, 64), (1, 2, 70, 64), (1, 2, 70, 64))),
     "linear_bias_gelu": (CASES["linear_bias_gelu"][0], lambda: _bf16((40, 32), (72, 32), (72,))),
     "linear_3d": (CASES["linear_3d"][0], lambda: _bf16((2, 37, 32), (72, 32), (72,))),
+    "sdpa_causal": (lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True),
+                    lambda: _bf16((2, 2, 70, 64), (2, 2, 70, 64), (2, 2, 70, 64))),
 }
 
 
@@ -245,11 +247,11 @@ def test_kernels_from_pytorch_are_proved(name):
     assert report.status() == 0 and len(report.results) >= 20, report.summary()
 
 
-def test_causal_mask_from_tril_skips_key_blocks():
+@pytest.mark.parametrize("fn", [_causal_attention, BF16["sdpa_causal"][0]], ids=["tril", "sdpa"])
+def test_causal_mask_from_tril_skips_key_blocks(fn):
     from tilec.driver import to_tile
 
-    graph = tilec.compile(_causal_attention, _bf16((2, 2, 300, 64), (2, 2, 300, 64), (2, 2, 300, 64)),
-                          stage="oracle", strict=True)
+    graph = tilec.compile(fn, _bf16((2, 2, 300, 64), (2, 2, 300, 64), (2, 2, 300, 64)), stage="oracle", strict=True)
     with graph.context:
         assert "arith.minsi" in str(to_tile(graph.module))  # the key loop stops at the diagonal
 
@@ -327,9 +329,8 @@ def test_regions_are_traced_with_the_strides_torch_export_saw():
     the region is re-traced from inputs laid out like them (once a crash: 'Cannot view a
     tensor with shape [2, 16, 4, 8] and strides ...')."""
     model, x = _NanoGPTAttention().eval(), torch.randn(2, 16, 32)
-    with pytest.warns(TilecFallbackWarning, match="compiles 2 region"):
-        graph = tilec.compile(model, (x,))
-    with torch.no_grad():
+    graph = tilec.compile(model, (x,), stage="tile")  # raised whole; its kernels only in regions
+    with torch.no_grad(), pytest.warns(TilecFallbackWarning, match="compiles 2 region"):
         torch.testing.assert_close(graph(x), model(x), rtol=1e-4, atol=1e-4)
 
 
@@ -368,3 +369,79 @@ def test_compile_prints_no_warning_of_torch_internals():
         warnings.simplefilter("always")
         tilec.compile(lambda a, b: a @ b, (torch.randn(3, 4), torch.randn(4, 5)), strict=True)
     assert [str(w.message) for w in caught if issubclass(w.category, FutureWarning)] == []
+
+
+class _SDPA(torch.nn.Module):
+    """F.scaled_dot_product_attention as models call it, with its options."""
+
+    def __init__(self, **options):
+        super().__init__()
+        self.options = options
+
+    def forward(self, q, k, v, *mask):
+        return F.scaled_dot_product_attention(q, k, v, *mask, **self.options)
+
+
+def _masked_rows(s, t):
+    """An additive mask with a fully masked query row (3) and one with a single key left (5)."""
+    mask = torch.randn(s, t)
+    mask[3] = float("-inf")
+    mask[5, :-1] = float("-inf")
+    return mask
+
+
+SDPA = {
+    "plain": ({}, ()),
+    "causal": ({"is_causal": True}, ()),
+    "scale": ({"scale": 0.3}, ()),
+    "dropout_0": ({"dropout_p": 0.0}, ()),
+    "additive mask, fully masked rows": ({}, (_masked_rows(37, 150),)),
+}
+
+
+@pytest.mark.parametrize("stage", ["oracle", "loop", "tile"])
+@pytest.mark.parametrize("name", SDPA)
+def test_scaled_dot_product_attention_is_raised(name, stage):
+    """SDPA compiles whole (strict: nothing left to torch) and matches eager on every stage,
+    at lengths that divide no block; a fully masked row is 0, as torch's SDPA says (its guard
+    reads the softmax's own max and fuses with it)."""
+    options, mask = SDPA[name]
+    q, k, v = torch.randn(2, 3, 37, 32), torch.randn(2, 3, 150, 32), torch.randn(2, 3, 150, 32)
+    model = _SDPA(**options)
+    graph = tilec.compile(model, (q, k, v, *mask), stage=stage, strict=True)
+    expected = model(q, k, v, *mask)
+    out = graph(q, k, v, *mask)
+    torch.testing.assert_close(out, expected, rtol=1e-4, atol=1e-4)
+    if mask:
+        assert not out.isnan().any() and (out[:, :, 3] == 0).all()
+
+
+def test_scaled_dot_product_attention_is_one_proved_kernel_with_its_guard():
+    from tilec.driver import to_tile
+
+    q, k, v = (torch.zeros(2, 2, 300, 64, dtype=torch.bfloat16) for _ in range(3))
+    graph = tilec.compile(_SDPA(), (q, k, v, torch.zeros(300, 300)), stage="oracle", strict=True)
+    assert "arith.cmpf oeq" in graph.ta and "i1," not in graph.ta  # the guard, on the float max
+    with graph.context:
+        tile = str(to_tile(graph.module))
+    assert tile.count("scf.for") >= 1 and "arith.select" in tile
+    report = graph.verify()
+    assert report.status() == 0, report.summary()
+    assert any("the group's max op maximises the stabiliser" in r.check and r.verdict == "proved"
+               for r in report.results)
+
+
+def _all_any(x):
+    """Boolean reductions as code writes them: all(x == -inf) and any(x > 0) along the last dim."""
+    empty = torch.all(x == float("-inf"), dim=-1, keepdim=True)
+    positive = torch.any(x > 0, dim=-1, keepdim=True)
+    return torch.where(empty, 0.0, x) + torch.where(positive, 1.0, -1.0)
+
+
+@pytest.mark.parametrize("stage", ["oracle", "loop"])
+def test_all_and_any_are_raised(stage):
+    x = torch.randn(6, 9)
+    x[2] = float("-inf")
+    x[4] = -x[4].abs()
+    graph = tilec.compile(_all_any, (x,), stage=stage, strict=True)
+    torch.testing.assert_close(graph(x), _all_any(x))

@@ -21,7 +21,8 @@ LOOP_ONLY = ()  # specs checked at --stage loop alone (every example has a verif
 
 
 @pytest.mark.parametrize("example", ["gemm", "gemm_f32_nt", "batched_gemm", "matmul_bias_gelu", "attention",
-                                     "causal_attention", "gqa_attention", "attention_bias", "softmax", "logsumexp",
+                                     "causal_attention", "gqa_attention", "attention_bias", "masked_attention",
+                                     "softmax", "logsumexp",
                                      "layernorm", "rmsnorm"])
 def test_correct_kernels_are_proved(example):
     stage = "loop" if example in LOOP_ONLY else "tile"
@@ -398,6 +399,10 @@ ATTENTION_MUTANTS["no final division by the row sum"] = ("attention", lambda t: 
     r"arith.divf %cst_1, (%\d+)", r"arith.divf %cst_1, %cst_1", t, count=1))
 ATTENTION_MUTANTS["key mask past the end off by one"] = ("attention", lambda t: re.sub(
     r"arith.cmpi slt, (%\d+), %arg8", r"arith.cmpi sle, \1, %arg8", t, count=1))
+# torch's SDPA guard of fully masked rows (examples/masked_attention.ta): the epilogue's select
+# reads the loop's running max; a guard that tests it the wrong way round gives 0 for every row
+ATTENTION_MUTANTS["masked-row guard inverted"] = ("masked_attention", lambda t: t.replace(
+    "arith.cmpf oeq", "arith.cmpf one", 1))
 ATTENTION_MUTANTS["wrong grouped head index"] = ("gqa_attention", lambda t: re.sub(
     r"arith.floordivsi (%\d+), %c4", r"arith.floordivsi \1, %c1", t, count=1))
 
@@ -419,6 +424,26 @@ def test_broken_attention_tile_kernels_are_refuted(name):
         results = check_tile(module, fused, "a.ta")
     refuted = [r for r in results if r.verdict in ("counterexample", "error")]
     assert refuted, f"{name}: every property was still proved"
+
+
+def test_a_group_max_of_another_stabiliser_is_refuted():
+    """The loop's running max stands for the group's max op only if that op maximises the same x:
+    a max op whose mask term is dropped (its x differs where a key is masked) is refuted."""
+    from tilec.driver import tile_pipeline
+
+    text = _attention_tile_text("masked_attention")
+    with dialects.context(), ir.Location.unknown():
+        module = ir.Module.parse(text)
+        fused = load_spec(str(EXAMPLES / "masked_attention.ta"))
+        run_passes(fused, ["ta-specialize-shapes{shapes=D=64}"] + tile_pipeline("")[:-2])
+        fn = fused.body.operations[0]
+        running_max = next(op for op in fn.entry_block.operations if op.operation.name == "ta.online" and
+                           ir.StringAttr(op.attributes["kind"]).value == "max")
+        add = next(op for op in running_max.regions[0].blocks[0].operations if op.operation.name == "arith.addf")
+        add.result.replace_all_uses_with(add.operation.operands[0])  # max_j of the scores alone
+        results = check_tile(module, fused, "a.ta")
+    row = next(r for r in results if "the group's max op maximises" in r.check)
+    assert row.verdict == "counterexample", row
 
 
 TWO_STAGES = "bm=64 bn=64 bk=32 warps=4 stages=2"  # the one-iteration prologue is inlined

@@ -27,12 +27,17 @@ from .online_body import AttentionBody
 
 
 def match(fn):
-    """(normaliser, numerator, epilogue maps) of the online group of ``fn``; NoTileLowering if none."""
+    """(normaliser, numerator, epilogue maps, running max or None) of the online group of
+    ``fn``; NoTileLowering if none. A max of the group (read by the epilogue: SDPA's guard of
+    fully masked rows) must maximise the sums' stabiliser: it is the kernel's running max."""
     ops = list(fn.entry_block.operations)
-    online = [op for op in ops if op.operation.name == "ta.online"]
-    groups = {ir.StringAttr(op.attributes["group"]).value for op in online}
-    if len(groups) != 1 or len(online) != 2:
-        raise NoTileLowering("ta-to-tile lowers one online group of two sums (normaliser and numerator)")
+    everything = [op for op in ops if op.operation.name == "ta.online"]
+    groups = {ir.StringAttr(op.attributes["group"]).value for op in everything}
+    online = [op for op in everything if ir.StringAttr(op.attributes["kind"]).value == "sum"]
+    maxes = [op for op in everything if op not in online]
+    if len(groups) != 1 or len(online) != 2 or len(maxes) > 1:
+        raise NoTileLowering("ta-to-tile lowers one online group of two sums (normaliser and numerator) "
+                             "and at most one max")
     terms = [list(list(op.regions[0].blocks[0].operations)[-1].operation.operands) for op in online]
     if any(len(t) != 2 for t in terms):
         raise NoTileLowering("the online sums must be stabilised by a running max")
@@ -45,8 +50,30 @@ def match(fn):
     if len(returned) != 1:  # the kernel stores the attention output only: others would stay unwritten
         raise NoTileLowering(f"an attention tile kernel writes one output; "
                              f"'{ir.StringAttr(fn.attributes['sym_name']).value}' has {len(returned)}")
+    running_max = maxes[0] if maxes else None
+    if running_max is not None and (ir.StringAttr(running_max.attributes["kind"]).value != "max" or
+                                    not same_value(_yielded(running_max)[0], _yielded(by_t["ones"])[0])):
+        raise NoTileLowering("the online group's max must maximise the sums' stabiliser (the running max)")
     return by_t["ones"], by_t["values"], [op for op in ops if op.operation.name == "ta.map" and
-                                         op.operation.block == fn.entry_block]
+                                         op.operation.block == fn.entry_block], running_max
+
+
+def _yielded(op) -> list:
+    return list(list(op.regions[0].blocks[0].operations)[-1].operation.operands)
+
+
+def same_value(a, b) -> bool:
+    """``a`` and ``b``, each computed in its own body, are the same expression: the same ops
+    with the same attributes on the same operands (values from outside the bodies identical)."""
+    if isinstance(a.owner, ir.Block) or isinstance(b.owner, ir.Block):
+        return a == b
+    x, y = a.owner.operation, b.owner.operation
+    in_body = lambda op: op.parent is not None and op.parent.name == "ta.online"
+    if not (in_body(x) and in_body(y)):
+        return a == b
+    return x.name == y.name and len(x.operands) == len(y.operands) and \
+        {k: str(x.attributes[k]) for k in x.attributes} == {k: str(y.attributes[k]) for k in y.attributes} and \
+        all(same_value(u, v) for u, v in zip(x.operands, y.operands))
 
 
 def _is_one(value) -> bool:
@@ -59,8 +86,8 @@ def lower(fn, found, options) -> None:
     """Replace ``fn`` by the attention tile program of its online group under the schedule ``options``."""
     from ..ta_to_loops import new_signature
 
-    norm, numer, epilogue = found
-    body = AttentionBody(fn, norm, numer, epilogue, options)
+    norm, numer, epilogue, running_max = found
+    body = AttentionBody(fn, norm, numer, epilogue, options, running_max)
     check_schedule(options, "online", {"head_dim": body.head_dim, "qk_dim": body.qk_dim,
                                        "element_bytes": body.element_bytes})
     new, b, args = new_signature(fn)
@@ -119,6 +146,6 @@ def _pipelined(body, n_blocks, number) -> None:
         scf.YieldOp([m_new, l_new, acc_new])
     op_with_ints("tile.wait_group", pending=0)
     m, l, acc = loop.results
-    result = body.epilogue(l, acc)
+    result = body.epilogue(m, l, acc)
     body.store(result)
     func.ReturnOp([])

@@ -31,8 +31,9 @@ def _def_tree(value, body) -> list:
 
 
 class AttentionBody:
-    def __init__(self, fn, norm, numer, epilogue, options):
+    def __init__(self, fn, norm, numer, epilogue, options, running_max=None):
         self.fn, self.norm, self.numer, self.epilogue_maps, self.s = fn, norm, numer, epilogue, options
+        self.running_max = running_max  # the group's max op, when the epilogue reads it
         results = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value).results
         self.out_element = ir.RankedTensorType(results[0]).element_type
         self.extents = [ir.StringAttr(e).value for e in ir.ArrayAttr(numer.attributes["extents"])]
@@ -276,13 +277,15 @@ class AttentionBody:
     def key_loop(self, n_blocks, number: dict):
         """The loop over key blocks carrying (m, l, acc) from -inf, 0, 0, pipelined over the
         schedule's stages; ``number`` (ta op -> its place) gives the provenance the verifier
-        reads: the loop carries (m, l) of the normaliser and acc of the numerator."""
+        reads: the loop carries (m, l) of the normaliser (m of the group's max op where there is
+        one) and acc of the numerator."""
         init = [self.constant_tile([self.s.bm], float("-inf")), self.constant_tile([self.s.bm], 0.0),
                 self.constant_tile([self.s.bm, self.head_dim], 0.0)]
         loop = scf.ForOp(const_index(0), n_blocks, const_index(1), init)
         loop.attributes[STAGES_ATTR] = ir.IntegerAttr.get(_I64(), self.s.stages)
         loop.attributes["tile.computes"] = ir.ArrayAttr.get(
-            [ir.IntegerAttr.get(_I64(), number[op.operation]) for op in (self.norm, self.norm, self.numer)])
+            [ir.IntegerAttr.get(_I64(), number[op.operation])
+             for op in (self.running_max or self.norm, self.norm, self.numer)])
         return loop
 
     def mma(self, a, b, acc):

@@ -117,8 +117,8 @@ def build(body, n_blocks, number: dict):
             release_after(n_blocks, const_index(1), empty, s.stages)
         turn("all", False)
         turn("first", True)  # the turn the last warpgroup passed on comes back to warpgroup 0
-        _, l, acc = loop.results
-        body.store(body.epilogue(l, acc))
+        m, l, acc = loop.results
+        body.store(body.epilogue(m, l, acc))
     return spec
 
 

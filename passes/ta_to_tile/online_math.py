@@ -139,11 +139,15 @@ def online_step(self, m, l, acc, x, v, before_pv=None):
     return m_new, l_new, acc_new
 
 
-def epilogue(self, l, acc):
-    """The ta.map ops after the online group, on tiles: the numerator is acc, the normaliser l."""
+def epilogue(self, m, l, acc):
+    """The ta.map ops after the online group, on tiles: the numerator is acc, the normaliser l,
+    the group's max (if any) m."""
     tiles = {self.numer.result: acc, self.norm.result: l}
     kept = {self.numer.result: self.kept,
             self.norm.result: positions(ir.AffineMapAttr(self.norm.attributes["map"]).value)}
+    if self.running_max is not None:
+        tiles[self.running_max.result] = m
+        kept[self.running_max.result] = positions(ir.AffineMapAttr(self.running_max.attributes["map"]).value)
     result = None
     for op in self.epilogue_maps:
         element = ir.RankedTensorType(op.result.type).element_type

@@ -39,8 +39,11 @@ class CompiledGraph:
         self.fn, self.stage, self.fallback_reason, self.name = fn, stage, None, name
         self.schedule, self._loaded, self.partitioned, self._kernels = schedule, None, None, None
         self.strict, self.no_kernels = strict, None  # why no CUDA kernels take the graph, once found
+        self._whole_kernels = None  # whether kernels take the graph whole (None: not tried yet)
+        self.partition_rest = partition_rest  # False for a region: it is not partitioned again
         self._programs = {}  # input shapes -> the loop stage JIT-ed once (tilec.loop_runner.LoopProgram)
         self.shapes = [tuple(t.shape) for t in example_inputs]
+        self._layouts = [(t.shape, t.stride(), t.dtype) for t in example_inputs]  # to trace regions with
         self._state = lambda: state_of(fn)
         self.context = context()
         with self.context, torch.no_grad():
@@ -53,15 +56,52 @@ class CompiledGraph:
                 where = f"{err.loc}: " if err.loc else ""
                 self.fallback_reason, self.module, self.graph = f"{where}{message}", None, None
                 if partition_rest:
-                    from .importer import exportable
-                    from .partition import partition
-
-                    wrapped, example, _ = exportable(fn, tuple(example_inputs))
-                    self.partitioned = partition(wrapped, example, stage, schedule)
+                    self._partition()
                 regions = self.regions
                 what = f"tilec compiles {len(regions)} region(s) of this graph and leaves the rest to torch" \
                     if regions else "tilec leaves this graph to torch"
                 warnings.warn(f"{where}{what}: {message}", TilecFallbackWarning, stacklevel=3)
+
+    def _partition(self) -> None:
+        """Split the graph into regions tilec raises and the ops between them (partition.py)."""
+        from .importer import exportable
+        from .partition import partition
+        from .support import stand_in
+
+        with self.context, torch.no_grad():
+            wrapped, example, _ = exportable(self.fn, tuple(stand_in(*layout) for layout in self._layouts))
+            self.partitioned = partition(wrapped, example, self.stage, self.schedule)
+
+    def _in_regions(self) -> bool:
+        """Whether calls that need kernels (the tile stage, CUDA) go through regions: the graph
+        raised whole, but no split into kernels takes it (an attention among other kernels:
+        tilec.split places one op at a time, and the attention's pieces lower only together).
+        Then, unless ``strict``, it is partitioned as a graph that does not raise whole is
+        (attention stays in torch), each region building its own kernels, and a
+        TilecFallbackWarning says why (once)."""
+        if self.partitioned is not None:
+            return True
+        if self._whole_kernels is not None or not self.partition_rest:
+            return False
+        try:
+            self.kernels()
+            self._whole_kernels = True
+        except TilecError as err:
+            if self.strict:
+                raise
+            self._whole_kernels = False
+            self._partition()
+            if not self._leaves_ops_to_torch():  # one region of the whole graph: nothing gained
+                self.partitioned = None
+                return False
+            warnings.warn(f"no kernels take the whole graph '{self.name}', tilec compiles {len(self.regions)} "
+                          f"region(s) of it and leaves the rest to torch: {err.message}",
+                          TilecFallbackWarning, stacklevel=4)
+        return self.partitioned is not None
+
+    def _leaves_ops_to_torch(self) -> bool:
+        return self.partitioned is not None and any(
+            n.op == "call_function" and n.target.__module__ != "_operator" for n in self.partitioned.graph.nodes)
 
     @property
     def regions(self) -> list["CompiledGraph"]:
@@ -84,6 +124,8 @@ class CompiledGraph:
         if shapes != self.shapes:
             raise TilecError(f"compiled for input shapes {self.shapes}, called with {shapes}")
         state = [t.detach() for t in self._state().values()]
+        if (self.stage == "tile" or any(t.is_cuda for t in args)) and self._in_regions():
+            return self.partitioned(*state, *args)
         # views: the ta function takes its inputs without size-1 dims, and with leading dims
         # every op treats alike merged ([B, T, C] as [B*T, C]: merge_rows.py)
         tensors = [t.reshape(shape) for t, shape in zip(state + [a.detach() for a in args], self._arg_shapes())]

@@ -38,6 +38,21 @@ class Lazy:
         self.type = ir.RankedTensorType.get(domain.shape, value.type)
 
 
+class Predicate:
+    """A boolean tensor that is a comparison of a float ta tensor with a constant: how an
+    all/any reduction is raised (``all_j x == -inf`` is ``max_j x == -inf``; see
+    ``Raiser._boolean_reduction``). Like ``Lazy``, it is computed where it is read."""
+
+    def __init__(self, tensor, predicate: int, constant: float):
+        self.tensor, self.predicate, self.constant = tensor, predicate, constant
+        self.type = ir.RankedTensorType.get(ir.RankedTensorType(tensor.type).shape, ir.IntegerType.get_signless(1))
+
+    def element(self, amap: ir.AffineMap) -> ir.Value:
+        """``tensor[amap] <predicate> constant`` in the body being built."""
+        value = tb.at(self.tensor, amap)
+        return arith.CmpFOp(self.predicate, value, arith.ConstantOp(value.type, self.constant).result).result
+
+
 def _reciprocal(value):
     """1/c for a non-zero finite float constant c (in the body being built), else None."""
     owner = value.owner
@@ -79,6 +94,8 @@ class BodyCopier:
                 result = self._constant(read)
             elif isinstance(read[0], Lazy):
                 result = self._inline(*read)
+            elif isinstance(read[0], Predicate):
+                result = read[0].element(read[1])
             else:
                 result = tb.at(*read)
                 if str(result.type) in ("bf16", "f16"):  # an input's element, widened once

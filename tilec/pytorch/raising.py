@@ -5,6 +5,7 @@ Each linalg op becomes the ta op that says the same thing:
     linalg.matmul / batch_matmul, a generic summing products   -> ta.contract
     linalg.generic, all loops parallel                           -> ta.map (body copied)
     linalg.generic reducing with addf / maximumf / minimumf      -> ta.map + ta.reduce
+    linalg.generic reducing booleans with andi / ori (all, any)  -> ta.reduce max / min, compared
     linalg.transpose / broadcast, unit-dim expand/collapse_shape -> a View (no op)
     other reshapes, static tensor.extract_slice                  -> ta.remap
     tensor.concat (torch.cat)                                    -> ta.map choosing a part by index
@@ -24,7 +25,7 @@ from torch_mlir.dialects import arith
 
 from tilec.dialects import ta_builders as tb
 
-from .bodies import BodyCopier, Lazy, combiner
+from .bodies import BodyCopier, Lazy, Predicate, combiner
 from .support import (Domain, Unsupported, element, io_type, reshape_remap, splat, squeezed, ta_type, unwidened,
                       user_frame, without_unit_dims)
 from .views import View
@@ -32,6 +33,9 @@ from .views import View
 _REDUCE_KIND = {"arith.addf": "sum", "arith.maximumf": "max", "arith.minimumf": "min",
                 "arith.maxnumf": "max", "arith.minnumf": "min"}
 _IDENTITY = {"sum": 0.0, "max": float("-inf"), "min": float("inf")}
+# all (andi, starting from true) and any (ori, from false) over booleans
+_BOOLEAN_REDUCE = {"arith.andi": True, "arith.ori": False}
+_OEQ, _UNE = 1, 13  # arith.cmpf predicates: ordered equal, unordered not equal
 _VIEW_OPS = ("linalg.transpose", "linalg.broadcast", "tensor.expand_shape", "tensor.collapse_shape")
 
 
@@ -189,7 +193,7 @@ class Raiser:
         t = ir.RankedTensorType(linalg_type)
         shape = squeezed(t.shape) if output else list(t.shape)  # outputs are returned squeezed too
         result_type = (io_type if output else ta_type)(shape, t.element_type)
-        if isinstance(view.value, Lazy):
+        if isinstance(view.value, (Lazy, Predicate)):
             raise self.unsupported(self.source_fn, "returns an integer or boolean tensor")
         if view.is_whole and ir.RankedTensorType(view.value.type) == result_type:
             return view.value
@@ -312,6 +316,9 @@ class Raiser:
         value = yielded[k]
         if reduced:
             kind, value = combiner(value, out_arg)
+            if kind in _BOOLEAN_REDUCE:
+                self._boolean_reduction(op, kind, value, k, maps, reduced)
+                return
             kind = _REDUCE_KIND.get(kind)
             if kind is None:
                 raise self.unsupported(op, "a reduction other than a sum, max or min of its body")
@@ -341,6 +348,44 @@ class Raiser:
         dims = [remaining.index(ir.AffineDimExpr(r).position) if r is not None else None
                 for r in domain.results(out_map)]
         self.views[op.results[k]] = View(result, tuple(dims))
+
+    def _boolean_reduction(self, op, combine: str, value, k: int, maps, reduced) -> None:
+        """all_j b (andi) or any_j b (ori) over booleans, as a float reduction compared with a
+        constant: all_j (x == -inf) is max_j x == -inf and any_j (x != -inf) is max_j x != -inf
+        (SDPA's guard of fully masked rows: the max is the softmax's own, so the guard fuses
+        with it), +inf likewise with min; any other b is reduced as its 0/1 indicator."""
+        n_in = len(op.operation.operands) - len(op.results)
+        start = self.fills.get(op.operation.operands[n_in + k])
+        attr = start.owner.attributes["value"] if start is not None and "value" in start.owner.attributes else None
+        start_value = ir.BoolAttr(attr).value if isinstance(attr, ir.BoolAttr) else \
+            bool(ir.IntegerAttr(attr).value) if isinstance(attr, ir.IntegerAttr) else None
+        if start_value != _BOOLEAN_REDUCE[combine]:
+            raise self.unsupported(op, f"{'all' if combine == 'arith.andi' else 'any'} that does not start "
+                                       f"from {str(_BOOLEAN_REDUCE[combine]).lower()}")
+        block = op.regions[0].blocks[0]
+        domain = Domain(list(op.operation.operands), maps)
+        copier = BodyCopier(self, op, self._reads(op, maps, block, n_in, domain), domain.index_value)
+        form = {}
+
+        def body():
+            b = copier.copy(value)
+            x = _compared_with_infinity(b, combine)
+            if x is not None:
+                operand, predicate, constant = x
+                form.update(kind="max" if constant < 0 else "min", predicate=predicate, constant=constant)
+                return operand
+            form.update(kind="min" if combine == "arith.andi" else "max", predicate=_OEQ, constant=1.0)
+            f32 = ir.F32Type.get()
+            one, zero = (arith.ConstantOp(f32, c).result for c in (1.0, 0.0))
+            return arith.SelectOp(b, one, zero).result
+
+        full = tb.build_map(ta_type(domain.shape, ir.F32Type.get()), body)
+        live_reduced = [domain.position[d] for d in reduced if d in domain.position]
+        result = tb.reduce(full, form["kind"], live_reduced) if live_reduced else full
+        remaining = [p for p in range(len(domain.live)) if p not in live_reduced]
+        dims = [remaining.index(ir.AffineDimExpr(r).position) if r is not None else None
+                for r in domain.results(maps[n_in + k])]
+        self.views[op.results[k]] = View(Predicate(result, form["predicate"], form["constant"]), tuple(dims))
 
     def _unmerged_elementwise(self, op) -> bool:
         """An elementwise op on batched-matmul results (identity maps) or on a Linear's rows
@@ -421,6 +466,25 @@ class Raiser:
             sides.append(list(block.arguments).index(v))
         maps = [ir.AffineMapAttr(m).value for m in ir.ArrayAttr(op.attributes["indexing_maps"])]
         return (op.operation.operands[sides[0]], op.operation.operands[sides[1]], maps[sides[0]], maps[sides[1]])
+
+
+def _compared_with_infinity(b, combine: str):
+    """(x, predicate, ±inf) when ``b`` is ``x == ±inf`` under all or ``x != ±inf`` under any
+    (then all_j b is max_j x == -inf, or min_j x == +inf, and any likewise, NaN included:
+    maximumf and minimumf propagate it); else None."""
+    owner = b.owner
+    if isinstance(owner, ir.Block) or owner.name != "arith.cmpf":
+        return None
+    predicate = ir.IntegerAttr(owner.attributes["predicate"]).value
+    if (combine, predicate) not in (("arith.andi", _OEQ), ("arith.ori", _UNE)):
+        return None
+    x, c = owner.operands
+    constant = c.owner
+    if isinstance(constant, ir.Block) or constant.name != "arith.constant" or \
+            not isinstance(constant.attributes["value"], ir.FloatAttr):
+        return None
+    value = ir.FloatAttr(constant.attributes["value"]).value
+    return (x, predicate, value) if value in (float("inf"), float("-inf")) else None
 
 
 def _merges_rows(op) -> bool:

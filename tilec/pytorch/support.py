@@ -17,7 +17,7 @@ from tilec.dialects import ta_builders as tb
 from tilec.dialects.dims import parse_dim
 
 from ..diagnostics import SourceLoc
-from .bodies import Lazy
+from .bodies import Lazy, Predicate
 from .views import View
 
 _FRAME = re.compile(r'"(?P<file>[^"]*)":(?P<line>\d+):(?P<col>\d+)')
@@ -80,7 +80,7 @@ def reshape_remap(source, groups, expand: bool, sizes_in, result_type) -> View:
 def unwidened(value, read: ir.AffineMap):
     """(tensor, map) for a contraction operand: a ta.map that only widens a tensor (torch's
     bf16 matmul reads f32 copies) is read through, so the kernel takes the bf16 input."""
-    owner = None if isinstance(value, Lazy) else value.owner
+    owner = None if isinstance(value, (Lazy, Predicate)) else value.owner
     if owner is None or isinstance(owner, ir.Block) or owner.name != "ta.map":
         return value, read
     ops = list(owner.regions[0].blocks[0].operations)

@@ -128,6 +128,12 @@ def check_reference(tiled, fused, replay) -> list[Result]:
     bounds = p.assumptions + facts + [pos0 >= 0, pos1 >= 0, kt >= 0, kt * bn + pos1 < ref.keys]
     add("the stabiliser x(i, j) is the reference's (scale, bias, masks) for every key",
         prove(tile_x == ref_x, bounds, watch={"kt": kt, "row": pos0, "col": pos1, **p.params}))
+    for op in ref.maxes:  # the loop's m stands for this op (its provenance): it must maximise the same x
+        kind = ir.StringAttr(op.attributes["kind"]).value
+        max_x = ref.stabiliser(coords, score, s, op.regions[0].blocks[0]) if kind == "max" else None
+        add("the group's max op maximises the stabiliser x(i, j) (the loop's running max)",
+            prove(max_x == ref_x, bounds, watch={"kt": kt, "row": pos0, "col": pos1, **p.params})
+            if max_x is not None else Outcome("error", 0.0, {}, f"a ta.online {kind} is not a running max"))
     # keys past the end of the sequence, in any block the loop visits, add nothing: x = -inf
     past = p.assumptions + facts + [pos0 >= 0, pos1 >= 0, pos1 < bn, kt >= 0, kt < p.loops["main"][2],
                             kt * bn + pos1 >= ref.keys]
@@ -211,7 +217,11 @@ class _Reference:
         self.fn = fn
         self.names = {arg: ir.StringAttr(ir.DictAttr(a)["ta.name"]).value
                       for a, arg in zip(ir.ArrayAttr(fn.attributes["arg_attrs"]), fn.arguments)}
-        online = [op for op in fn.entry_block.operations if op.operation.name == "ta.online"]
+        online = [op for op in fn.entry_block.operations if op.operation.name == "ta.online" and
+                  ir.StringAttr(op.attributes["kind"]).value == "sum"]
+        # the group's max, where the epilogue reads it (SDPA's guard): the loop's running max
+        self.maxes = [op for op in fn.entry_block.operations if op.operation.name == "ta.online" and
+                      ir.StringAttr(op.attributes["kind"]).value != "sum"]
         self.numer = next(op for op in online if not _is_one(list(op.regions[0].blocks[0].operations)[-1]
                                                              .operation.operands[1]))
         body = self.numer.regions[0].blocks[0]
@@ -234,7 +244,8 @@ class _Reference:
         self.i = self.out_dims[row]
         self.batch = [d for d in self.scores if d not in (self.i, self.j)]
 
-    def stabiliser(self, coords, score, s):
+    def stabiliser(self, coords, score, s, body=None):
+        """x at ``coords`` as the numerator's body computes it (or ``body``'s first yield)."""
         def read(op, local):
             name = op.operation.name
             if name == "ta.param":
@@ -252,7 +263,8 @@ class _Reference:
                 return s.vals.tensor(self.names[src], [coords.get(d, z3.Int(f"d{d}")) for d in dims])
             return z3.Real(f"other{len(local)}")
 
-        return evaluate(self.body, s.vals, read, lambda v: s.vals.scalar(v.owner, []))[0]
+        value = evaluate(body or self.body, s.vals, read, lambda v: s.vals.scalar(v.owner, []))
+        return value[0] if isinstance(value, list) else value
 
     def operand(self, role, coords, e, views):
         """(tensor, the reference's index of Q, K or V in the kernel's view of it, None without

@@ -4,7 +4,9 @@ Inputs are uninterpreted functions of their indices; exp/log/rsqrt/casts uninter
 functions shared by both sides. A reduction is ``sum[E](λr. body)`` (max, min alike): an
 uninterpreted function of its extent and summand, after linearity (monomials, factors free
 of r moved out); folds whose summands are proved equal for every r in range share one
-symbol. Division is ``a · recip(b)``, recip uninterpreted. The ops mean:
+symbol. A select whose condition the fold's index does not read moves out of the fold
+(``sum_r If(c, a, b) = If(c, sum_r a, sum_r b)``). Division is ``a · recip(b)``, recip
+uninterpreted. The ops mean:
 
     ta.map / ta.at / ta.remap / ta.fill / ta.index / ta.param   their element formula
     ta.contract      sum over the dims the result drops of lhs · rhs
@@ -212,12 +214,32 @@ class TaTerms:
 
 
 def _fold_one(vals: "_Vals", kind: str, r, extent, body, scope: list):
+    guard = _guard(body, r)
+    if guard is not None:  # If(c, a, b) with c free of r: for each row all of one branch
+        c, a, b = guard.children()
+        return z3.If(c, _fold_one(vals, kind, r, extent, z3.substitute(body, (guard, a)), scope),
+                     _fold_one(vals, kind, r, extent, z3.substitute(body, (guard, b)), scope))
     if kind != "sum":  # max/min of a term free of r is the term (extents are >= 1)
         return body if not _occurs(r, body) else vals.fold(kind, extent, r, body, scope)
     total = []
     for coeff, dep in _monomials(body, r):
         total.append(coeff * (z3.ToReal(extent) if dep is None else vals.fold(kind, extent, r, dep, scope)))
     return z3.Sum(total) if total else z3.RealVal(0)
+
+
+def _guard(e, r):
+    """A select inside ``e`` whose condition does not read r while a branch does (SDPA's
+    where(max_j x == -inf, 0, softmax)), or None: such a select moves out of a fold whole."""
+    seen, todo = set(), [e]
+    while todo:
+        x = todo.pop()
+        if x.get_id() in seen or not z3.is_app(x):
+            continue
+        seen.add(x.get_id())
+        if z3.is_app_of(x, z3.Z3_OP_ITE) and not _occurs(r, x.children()[0]) and _occurs(r, x):
+            return x
+        todo.extend(x.children())
+    return None
 
 
 def _monomials(e, r) -> list:
