@@ -327,9 +327,10 @@ class _NanoGPTAttention(torch.nn.Module):
 def test_regions_are_traced_with_the_strides_torch_export_saw():
     """A region after SDPA reads its output through a view that only its real strides allow;
     the region is re-traced from inputs laid out like them (once a crash: 'Cannot view a
-    tensor with shape [2, 16, 4, 8] and strides ...')."""
+    tensor with shape [2, 16, 4, 8] and strides ...'). The graph raises whole, SDPA included, but
+    no split into kernels takes it whole, so the tile stage runs kernels in the regions around SDPA."""
     model, x = _NanoGPTAttention().eval(), torch.randn(2, 16, 32)
-    graph = tilec.compile(model, (x,), stage="tile")  # raised whole; its kernels only in regions
+    graph = tilec.compile(model, (x,), stage="tile")
     with torch.no_grad(), pytest.warns(TilecFallbackWarning, match="compiles 2 region"):
         torch.testing.assert_close(graph(x), model(x), rtol=1e-4, atol=1e-4)
 

@@ -50,6 +50,13 @@ def match(fn):
     if len(returned) != 1:  # the kernel stores the attention output only: others would stay unwritten
         raise NoTileLowering(f"an attention tile kernel writes one output; "
                              f"'{ir.StringAttr(fn.attributes['sym_name']).value}' has {len(returned)}")
+    others = [op.operation.name for op in ops if op.operation.name in ("ta.contract", "ta.reduce")]
+    if others.count("ta.contract") != 1 or "ta.reduce" in others:
+        # the kernel computes the scores, the group and the maps after it; another contraction
+        # (a projection around the attention) or reduction is another kernel's (tilec.split)
+        raise NoTileLowering("an attention kernel computes one contraction (the scores), its online group and "
+                             f"the maps after it; this function has {others.count('ta.contract')} contractions"
+                             f"{' and a reduction' if 'ta.reduce' in others else ''}")
     running_max = maxes[0] if maxes else None
     if running_max is not None and (ir.StringAttr(running_max.attributes["kind"]).value != "max" or
                                     not same_value(_yielded(running_max)[0], _yielded(by_t["ones"])[0])):
