@@ -18,9 +18,12 @@ from bench.pytorch_cases import CASES  # noqa: E402
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", default="bench/out/pytorch")
+    parser.add_argument("--only", help="comma-separated case names (default: every case)")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     for name, (fn, shapes, schedule, _, _) in CASES.items():
+        if args.only and name not in args.only.split(","):
+            continue
         example = [torch.zeros(s, dtype=torch.bfloat16) for s in shapes]
         graph = tilec.compile(fn, example, stage="oracle", strict=True, name=name)
         path = os.path.join(args.out, f"{name}.tkp")

@@ -17,7 +17,7 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from bench.gemm import bench  # noqa: E402
-from bench.pytorch_cases import CASES  # noqa: E402
+from bench.pytorch_cases import CASES, TOKENS, inputs_of  # noqa: E402
 from tilec.runtime import load  # noqa: E402
 
 
@@ -58,12 +58,15 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=10)
     parser.add_argument("--baseline", help="another build of the same cases (a folder of packages), timed in "
                         "alternating rounds with --packages: each row gets its speed-up over it")
+    parser.add_argument("--only", help="comma-separated case names (default: every case)")
     args = parser.parse_args()
     rows = []
     for name, (fn, shapes, _, flops, peer) in CASES.items():
+        if args.only and name not in args.only.split(","):
+            continue
         kernel = load(os.path.join(args.packages, f"{name}.tkp"), register_op=False)
         torch.manual_seed(0)
-        inputs = [torch.randn(s, device="cuda", dtype=torch.bfloat16) for s in shapes]
+        inputs = inputs_of(name, shapes)
         reference = fn(*(t.float() for t in inputs))
         taken = _as_taken(kernel, inputs)
         # relative to the largest output: bf16 outputs of a K=4096 GEMM reach ~300 (2 apart)
@@ -72,13 +75,21 @@ def main() -> None:
         error = max(float((g.float().reshape(r.shape) - r).abs().max() / r.abs().max()) for g, r in pairs)
         mine = bench(lambda: kernel(*taken), args.reps)
         theirs = bench(lambda: peer(*inputs), args.reps)
+        eager = peer(*inputs)  # torch's own bf16 forward against the same f32 reference: the floor
+        eager_pairs = zip(eager, reference) if isinstance(reference, tuple) else [(eager, reference)]
+        eager_error = max(float((e.float().reshape(r.shape) - r).abs().max() / r.abs().max()) for e, r in eager_pairs)
         row = {"case": name, "shapes": shapes, "max_rel_error": error, "correct": error < 1e-2,
+               "torch_bf16_rel_error": eager_error,
                "tilec_tflops": flops / mine / 1e9, "torch_tflops": flops / theirs / 1e9}
         row["ratio"] = row["tilec_tflops"] / row["torch_tflops"]
         if hasattr(kernel, "steps"):  # a graph of several kernels: beside Inductor too, and per kernel
             compiled = torch.compile(peer)
             row["inductor_tflops"] = flops / bench(lambda: compiled(*inputs), args.reps) / 1e9
             row["kernels_ms"] = _per_kernel(kernel, taken, args.reps)
+        if name in TOKENS:  # a model's forward: tokens per second, each way
+            for key in ("tilec", "torch", "inductor"):
+                if f"{key}_tflops" in row:
+                    row[f"{key}_tokens_per_s"] = TOKENS[name] * row[f"{key}_tflops"] * 1e12 / flops
         if args.baseline:
             row.update(_over_baseline(os.path.join(args.baseline, f"{name}.tkp"), inputs, kernel, taken, args.reps))
         rows.append(row)

@@ -62,6 +62,27 @@ def gpt2_after_attention(y, x, wp, bp, g, b, w1, b1, w2, b2):
     return gpt2_mlp(x, g, b, w1, b1, w2, b2)
 
 
+def gpt2_block(x, g1, b1, w_qkv, b_qkv, w_proj, b_proj, g2, b2, w1, bias1, w2, bias2):
+    """GPT-2's whole block (nanoGPT's code): LayerNorm, QKV, causal SDPA over 12 heads, the
+    projection and residual, then the MLP sub-block."""
+    bsz, t, c = x.shape
+    q, k, v = (y.view(bsz, t, 12, c // 12).transpose(1, 2)
+               for y in F.linear(F.layer_norm(x, (c,), g1, b1), w_qkv, b_qkv).split(c, dim=2))
+    y = F.scaled_dot_product_attention(q, k, v, is_causal=True).transpose(1, 2).contiguous().view(bsz, t, c)
+    x = x + F.linear(y, w_proj, b_proj)
+    return gpt2_mlp(x, g2, b2, w1, bias1, w2, bias2)
+
+
+def _gpt2_block_shapes(b: int, t: int, c: int = 768) -> list:
+    return [(b, t, c), (c,), (c,), (3 * c, c), (3 * c,), (c, c), (c,), (c,), (c,), (4 * c, c), (4 * c,), (c, 4 * c),
+            (c,)]
+
+
+def _gpt2_block_flops(b: int, t: int, c: int = 768) -> float:
+    """The block's GEMMs (QKV, projection, MLP) and its causal attention (half of 4·B·T²·C)."""
+    return 2.0 * b * t * c * (3 * c + c + 8 * c) + 2.0 * b * t * t * c
+
+
 # persistent: an A/B on the H200 (bench/compare.py --by-name, 2026-12-01) gave +0-7%, the most
 # at a short K (bench/results/compare-gemm-h200-2026-12-01-persistent.json)
 HOPPER_GEMM = "bm=128 bn=256 bk=64 warps=8 stages=4 consumers=2 persistent=true"
@@ -106,3 +127,34 @@ CASES = {
                              {"contraction": HOPPER_GEMM, "k6": NARROW_GEMM},
                              2.0 * 8 * 1024 * 768 * (768 + 2 * 3072), gpt2_after_attention),
 }
+
+# GPT-2's whole block as one graph of kernels (SDPA included), batch 8: LayerNorm, QKV GEMM, the
+# head views as strided copies, the attention, the projection, LayerNorm, the MLP
+# (kernels: k0 rows, k1 QKV, k2-k4 copies, k5 attention, k6-k7 copies, k8 projection + residual,
+# k9 rows, k10 and k11 the MLP)
+ATTENTION_D64 = "bm=192 bn=128 bk=64 warps=12 stages=2 consumers=3"
+for _t in (1024, 4096):
+    CASES[f"gpt2_block_{_t // 1024}k"] = (
+        gpt2_block, _gpt2_block_shapes(8, _t),
+        {"contraction": HOPPER_GEMM, "online": ATTENTION_D64, "k8": NARROW_GEMM, "k11": NARROW_GEMM},
+        _gpt2_block_flops(8, _t), gpt2_block)
+
+# cases that are a model's forward: tokens per call, for tokens per second
+TOKENS = {"gpt2_block_1k": 8 * 1024, "gpt2_block_4k": 8 * 4096}
+
+# inputs drawn at a model's scale: weight matrices N(0, 0.02) as GPT-2 initialises them (with
+# N(0, 1) weights the attention scores reach ~10^3 and the softmax picks one key by a margin below
+# bf16's resolution, so torch's own bf16 forward is 10-20% from its f32 one)
+WEIGHT_STD = {"gpt2_block_1k": 0.02, "gpt2_block_4k": 0.02}
+
+
+def inputs_of(name: str, shapes: list, device: str = "cuda") -> list:
+    """The case's random bf16 inputs: N(0, 1), matrices of a model N(0, WEIGHT_STD) (seeded by the caller)."""
+    std = WEIGHT_STD.get(name)
+    out = []
+    for k, s in enumerate(shapes):
+        t = torch.randn(s, device=device)
+        if std is not None and k > 0 and len(s) == 2:
+            t = t * std
+        out.append(t.to(torch.bfloat16))
+    return out

@@ -10,6 +10,9 @@ One pattern per function, each named by its rewrite:
                               contract(map{at(x) * c}, y)   --> map{contract(x, y) * c}
                               (c constant along the domain: the mma sees x unscaled;
                               at(x) may be widened, as torch's SDPA scales bf16 Q and K)
+    fold_reindex_into_contract
+                              contract(map{at(x, m)}, y)    --> contract(x, y), maps composed
+                              (m a permutation: a transposing copy is read through)
     fold_constant_map         map{yield constant}           --> fill(constant)
 
 Upstream canonicalize (constant folding in bodies, dead ops) and cse complete it;
@@ -141,6 +144,23 @@ def hoist_scale_out_of_contract(op, rewriter):
     return True
 
 
+def fold_reindex_into_contract(op, rewriter):
+    """contract(map{at(x, m)}, y) --> contract(x, y) with the operand's map composed with m
+    (m a permutation: the map only transposes, as a head view before attention does)"""
+    maps = [ir.AffineMapAttr(m).value for m in ir.ArrayAttr(op.attributes["maps"])]
+    for k in (0, 1):
+        owner = op.operation.operands[k].owner
+        found = None if isinstance(owner, ir.Block) or owner.name != "ta.map" else _reindexing(owner)
+        if found is None or not found[1].is_permutation:
+            continue
+        operands, new_maps = list(op.operation.operands), list(maps)
+        operands[k], new_maps[k] = found[0], tb.compose(maps[k], found[1])
+        with rewriter.ip, op.location:
+            rewriter.replace_op(op, [tb.contract(operands[0], operands[1], new_maps, op.result.type)])
+        return None
+    return True
+
+
 def _clone_invariant(value):
     """A function that re-emits an invariant body value at the current insertion point."""
     def emit(v):
@@ -171,6 +191,7 @@ def run(module: ir.Operation, options: Options) -> None:
     patterns.add(RemapOp, compose_remaps)
     patterns.add(RemapOp, drop_identity_remap)
     patterns.add(ContractOp, hoist_scale_out_of_contract)
+    patterns.add(ContractOp, fold_reindex_into_contract)
     patterns.add(MapOp, fold_constant_map)
     rewrite.apply_patterns_and_fold_greedily(module, patterns.freeze())
     passmanager.PassManager.parse("builtin.module(canonicalize, cse)").run(module)

@@ -163,3 +163,15 @@ def run(module: ir.Operation, options: Options) -> None:
 
 PASS = PassInfo("ta-fuse-reductions", "fuse reductions over one index into a single online pass", Options, run,
                 __doc__)
+
+
+def fusion_groups(fn) -> list[list]:
+    """The reductions of ``fn`` this pass would fuse, one list per group (ta.reduce and
+    ta.contract ops, program order): how tilec.split keeps an attention's pieces together."""
+    reductions = []
+    for op in fn.entry_block.operations:
+        r = _reduction(op, len(reductions))
+        if r is not None:
+            reductions.append(r)
+    groups, _ = _groups(reductions)
+    return [[reductions[n].op for n in sorted(members)] for members in groups]

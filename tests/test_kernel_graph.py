@@ -284,6 +284,40 @@ def test_nanogpt_block_regions_run_as_kernels_and_strided_copies():
         assert _close(tilec.compile(model, (x,), stage="loop")(x), model(x))
 
 
+def test_nanogpt_block_runs_whole_as_kernels_attention_included():
+    """With head dims the attention kernel takes (16), the whole block is one sequence of
+    kernels: LayerNorm, the QKV GEMM, the head views as strided copies, the attention (its
+    ops placed as one unit, tilec/split_units.py), the projection, LayerNorm and the MLP."""
+    model, x = _NanoGPTBlock(c=64).eval(), torch.randn(2, 37, 64)
+    graph = tilec.compile(model, (x,), stage="tile", strict=True)
+    forms = [p.form for p in graph.kernels().pieces]
+    assert forms.count("online") == 1 and forms.count("rows") == 2 and forms.count("contraction") == 4, forms
+    with torch.no_grad():
+        assert _close(graph(x), model(x))
+    assert not graph.regions
+
+
+def test_an_attention_unit_that_does_not_lower_is_placed_op_by_op():
+    """A fusion group no kernel takes (a norm's statistics fused into the QKV GEMM's reduction)
+    is no unit; the attention's is, and its ops are one kernel."""
+    from torch_mlir import ir
+
+    from tilec.driver import UNFUSED_REWRITES, rewrite
+    from tilec.split import FunctionView
+    from tilec.split_units import units
+
+    model, x = _NanoGPTBlock(c=64).eval(), torch.randn(2, 37, 64)
+    graph = tilec.compile(model, (x,), stage="oracle", strict=True)
+    with graph.context, ir.Location.unknown():
+        unfused, _ = rewrite(graph.module, UNFUSED_REWRITES)
+        s = FunctionView(unfused.body.operations[0], fuse_each=True)
+        found = {id(u): u for u in units(s, [op for op in s.ops if op.result not in s.through]).values()}
+        assert len(found) == 1
+        unit = next(iter(found.values()))
+        names = [op.operation.name for op in unit]
+        assert names.count("ta.contract") == 2 and names.count("ta.reduce") == 2, names
+
+
 def test_merge_and_strided_checks_refute_broken_kernels(monkeypatch):
     """A merged kernel that reads another row, and a strided copy with a wrong stride, are refuted."""
     from tilec.strided import check_strided, strided_form

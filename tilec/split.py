@@ -25,6 +25,7 @@ from torch_mlir import ir
 from torch_mlir.dialects import func
 
 from .diagnostics import TilecError, mlir_loc
+from .split_units import items, units
 from .strided import strided_form
 
 _SKIP = ("arith.constant", "func.return")
@@ -63,10 +64,11 @@ def split_kernels(module: ir.Module, fuse_each: bool = False) -> list[Piece]:
     for op in ops:
         for p in producers[op.operation]:
             consumers[p].append(op.operation)
-    forward = _place(s, ops, producers)
+    placed = items(ops, units(s, ops, keep_out=_narrowing))  # an attention's ops lower only together
+    forward = _place(s, placed, producers)
     # consumers absorb their producers; a narrowing map (a tensor stored between kernels in 16
     # bits, tilec.boundaries) stays with its producer, so it starts a group its producer joins
-    backward = _place(s, ops[::-1], consumers, fresh=_narrowing)[::-1]
+    backward = _place(s, placed[::-1], consumers, fresh=_narrowing)[::-1]
     groups = [sorted(g, key=lambda op: s.position[op.operation])  # fewer kernels; forward on a tie
               for g in (backward if len(backward) < len(forward) else forward)]
     pieces = []
@@ -90,20 +92,24 @@ def _narrowing(op) -> bool:
     return body == ["ta.at", "arith.truncf", "ta.yield"]
 
 
-def _place(s, ops, deps, fresh=lambda op: False) -> list:
-    """Groups of ``ops`` placed in the given order: each joins the latest group holding one of
-    its ``deps`` (producers in program order, consumers in reverse), else the latest group, when
-    that group still lowers with it; else it starts one. Either keeps every read after its write."""
+def _place(s, placed, deps, fresh=lambda op: False) -> list:
+    """Groups of ``placed`` (lists of ops: one op, or a unit) placed in the given order: each
+    joins the latest group holding one of its ``deps`` (producers in program order, consumers
+    in reverse), else the latest group, when that group still lowers with it; else it starts
+    one. Either keeps every read after its write."""
     group_of, groups = {}, []
-    for op in ops:
-        owners = [group_of[d] for d in deps[op.operation] if d in group_of]
-        tries = [] if fresh(op) else ([max(owners)] if owners else []) + ([len(groups) - 1] if groups else [])
-        in_order = lambda k: sorted(groups[k] + [op], key=lambda o: s.position[o.operation])  # noqa: E731
+    for item in placed:
+        inside = {op.operation for op in item}
+        owners = [group_of[d] for op in item for d in deps[op.operation] if d in group_of and d not in inside]
+        tries = [] if any(fresh(op) for op in item) else \
+            ([max(owners)] if owners else []) + ([len(groups) - 1] if groups else [])
+        in_order = lambda k: sorted(groups[k] + item, key=lambda o: s.position[o.operation])  # noqa: E731
         k = next((k for k in dict.fromkeys(tries) if s.lowers(in_order(k))), len(groups))
         if k == len(groups):
             groups.append([])
-        groups[k].append(op)
-        group_of[op.operation] = k
+        groups[k].extend(item)
+        for op in item:
+            group_of[op.operation] = k
     return groups
 
 
@@ -181,7 +187,7 @@ class FunctionView:
         from tilec.passes.ta_to_tile import match_form
         from tilec.passes.ta_to_tile.common import NoTileLowering
 
-        from .driver import rewrite
+        from .driver import copy_module, rewrite, run_passes
 
         fn, block = self.fn, self.block
         inside = {op.result for op in group}
@@ -213,6 +219,8 @@ class FunctionView:
         try:
             fused = rewrite(module)[0] if self.fuse_each else module
             form = match_form(fused.body.operations[0])[0]
+            if form == "online":  # how an attention reads Q, K and V is checked as it lowers
+                run_passes(copy_module(fused), ["ta-to-tile"])
         except (NoTileLowering, TilecError) as err:
             if strided_form(list(group)) is not None:  # copies in torch between kernels, as one
                 return _text(module), [self.names[v] for v in inputs], "strided"

@@ -61,8 +61,25 @@ def match(fn):
     if running_max is not None and (ir.StringAttr(running_max.attributes["kind"]).value != "max" or
                                     not same_value(_yielded(running_max)[0], _yielded(by_t["ones"])[0])):
         raise NoTileLowering("the online group's max must maximise the sums' stabiliser (the running max)")
-    return by_t["ones"], by_t["values"], [op for op in ops if op.operation.name == "ta.map" and
-                                         op.operation.block == fn.entry_block], running_max
+    return by_t["ones"], by_t["values"], _epilogue(ops, everything), running_max
+
+
+def _epilogue(ops, online) -> list:
+    """The maps after the group: each reads its results or maps after it. A map that computes
+    what the group reads (a bias on Q, K or V: a projection's epilogue) is another kernel's."""
+    after, maps = {op.result for op in online}, []
+    for op in ops:
+        if op.operation.name != "ta.map":
+            continue
+        reads = {inner.operation.operands[0] for inner in op.regions[0].blocks[0].operations
+                 if inner.operation.name == "ta.at"}
+        if reads and not reads <= after:
+            raise NoTileLowering("an attention kernel reads Q, K and V as they are stored; a map that computes "
+                                 "them is another kernel's")
+        if reads:
+            after.add(op.result)
+            maps.append(op)
+    return maps
 
 
 def _yielded(op) -> list:
