@@ -137,8 +137,9 @@ def _in_dependency_order(plans, members):
 
 def _reconstruct(r, kept, terms, online, replaced):
     """The new value of member ``r``: sum of sign * outside * online term, over its result dims."""
-    if len(terms) == 1 and terms[0][0] == 1.0 and not terms[0][1] and not terms[0][2]:
-        return online[terms[0][3]]
+    if len(terms) == 1 and terms[0][0] == 1.0 and not terms[0][1] and not terms[0][2] and \
+            (online[terms[0][3]].type == r.op.result.type or not _returned(r.op.result)):
+        return online[terms[0][3]]  # (a result the function returns keeps its own type, through a map)
     local = {c: k for k, c in enumerate(kept)}
     result_type = r.op.result.type
 
@@ -158,6 +159,10 @@ def _reconstruct(r, kept, terms, online, replaced):
         return total
 
     return tb.build_map(result_type, body)
+
+
+def _returned(value) -> bool:
+    return any(use.owner.name == "func.return" for use in value.uses)
 
 
 class _Emitter:

@@ -5,7 +5,9 @@ One pattern per function, each named by its rewrite:
     fold_reindex_into_at      at(map{at(x, m1)}, m2)        --> at(x, m1 ∘ m2)
                               (a map that only transposes or broadcasts disappears)
     compose_remaps            remap(remap(x, m1), m2)       --> remap(x, m1 ∘ m2)
+                              (and remap(map{at(x, m1)}, m2) alike)
     drop_identity_remap       remap(x, identity)            --> x
+    drop_bounded_mods         remap(x, (e mod n))           --> remap(x, (e)) where e < n
     hoist_scale_out_of_contract
                               contract(map{at(x) * c}, y)   --> map{contract(x, y) * c}
                               (c constant along the domain: the mma sees x unscaled;
@@ -62,14 +64,65 @@ def fold_reindex_into_at(op, rewriter):
 
 
 def compose_remaps(op, rewriter):
-    """remap(remap(x, m1), m2) --> remap(x, m1 ∘ m2)"""
+    """remap(remap(x, m1), m2) --> remap(x, m1 ∘ m2); likewise remap(map{at(x, m1)}, m2), a
+    reindexing map (the broadcast of repeat_interleave's grouped K and V heads)"""
     src = op.operation.operands[0]
-    if isinstance(src.owner, ir.Block) or src.owner.name != "ta.remap":
+    if isinstance(src.owner, ir.Block) or src.owner.name not in ("ta.remap", "ta.map"):
         return True
+    if src.owner.name == "ta.map":
+        found = _reindexing(src.owner)
+        if found is None:
+            return True
+        outer = ir.AffineMapAttr(op.attributes["map"]).value
+        with rewriter.ip, op.location:
+            rewriter.replace_op(op, [tb.remap(found[0], tb.compose(outer, found[1]), op.result.type)])
+        return None
     inner = ir.AffineMapAttr(src.owner.attributes["map"]).value
     outer = ir.AffineMapAttr(op.attributes["map"]).value
     with rewriter.ip, op.location:
         rewriter.replace_op(op, [tb.remap(src.owner.operands[0], tb.compose(outer, inner), op.result.type)])
+
+
+def drop_bounded_mods(op, rewriter):
+    """remap(x, (.., e mod n, ..)) --> remap(x, (.., e, ..)) where e < n at every index of the
+    result (its static extents bound it): a reshape's index arithmetic a grouped-head read
+    would otherwise carry (the attention kernel reads K and V through plain dims)"""
+    amap = ir.AffineMapAttr(op.attributes["map"]).value
+    shape = ir.RankedTensorType(op.result.type).shape
+    if any(ir.ShapedType.is_dynamic_size(n) for n in shape):
+        return True
+    results = [_unmodded(e, shape) for e in amap.results]
+    if all(str(a) == str(b) for a, b in zip(results, amap.results)):
+        return True
+    with rewriter.ip, op.location:
+        new_map = ir.AffineMap.get(amap.n_dims, amap.n_symbols, results)
+        rewriter.replace_op(op, [tb.remap(op.operation.operands[0], new_map, op.result.type)])
+    return None
+
+
+def _bound(expr, shape):
+    """An exclusive upper bound of ``expr`` over the index space ``shape`` (None if unknown)."""
+    if isinstance(expr, ir.AffineDimExpr):
+        return shape[ir.AffineDimExpr(expr).position]
+    if isinstance(expr, ir.AffineFloorDivExpr):
+        inner, c = _bound(ir.AffineFloorDivExpr(expr).lhs, shape), ir.AffineFloorDivExpr(expr).rhs
+        if inner is None or not isinstance(c, ir.AffineConstantExpr) or ir.AffineConstantExpr(c).value <= 0:
+            return None
+        return -(-inner // ir.AffineConstantExpr(c).value)
+    return None
+
+
+def _unmodded(expr, shape):
+    """``expr`` with each ``e mod n`` whose e stays below n replaced by e."""
+    if isinstance(expr, ir.AffineModExpr):
+        mod = ir.AffineModExpr(expr)
+        lhs = _unmodded(mod.lhs, shape)
+        n = ir.AffineConstantExpr(mod.rhs).value if isinstance(mod.rhs, ir.AffineConstantExpr) else None
+        bound = _bound(lhs, shape)
+        if n is not None and bound is not None and bound <= n:
+            return lhs
+        return ir.AffineExpr.get_mod(lhs, mod.rhs)
+    return expr
 
 
 def drop_identity_remap(op, rewriter):
@@ -190,6 +243,7 @@ def run(module: ir.Operation, options: Options) -> None:
     patterns.add(AtOp, fold_reindex_into_at)
     patterns.add(RemapOp, compose_remaps)
     patterns.add(RemapOp, drop_identity_remap)
+    patterns.add(RemapOp, drop_bounded_mods)
     patterns.add(ContractOp, hoist_scale_out_of_contract)
     patterns.add(ContractOp, fold_reindex_into_contract)
     patterns.add(MapOp, fold_constant_map)

@@ -397,6 +397,8 @@ SDPA = {
     "scale": ({"scale": 0.3}, ()),
     "dropout_0": ({"dropout_p": 0.0}, ()),
     "additive mask, fully masked rows": ({}, (_masked_rows(37, 150),)),
+    "boolean mask, fully masked rows": ({}, (_masked_rows(37, 150) > -1,)),
+    "grouped heads (enable_gqa)": ({"enable_gqa": True, "is_causal": True}, ()),
 }
 
 
@@ -407,7 +409,8 @@ def test_scaled_dot_product_attention_is_raised(name, stage):
     at lengths that divide no block; a fully masked row is 0, as torch's SDPA says (its guard
     reads the softmax's own max and fuses with it)."""
     options, mask = SDPA[name]
-    q, k, v = torch.randn(2, 3, 37, 32), torch.randn(2, 3, 150, 32), torch.randn(2, 3, 150, 32)
+    heads = 2 if options.get("enable_gqa") else 4  # grouped: 2 query heads share each K/V head
+    q, k, v = torch.randn(2, 4, 37, 32), torch.randn(2, heads, 150, 32), torch.randn(2, heads, 150, 32)
     model = _SDPA(**options)
     graph = tilec.compile(model, (q, k, v, *mask), stage=stage, strict=True)
     expected = model(q, k, v, *mask)
@@ -430,6 +433,31 @@ def test_scaled_dot_product_attention_is_one_proved_kernel_with_its_guard():
     assert report.status() == 0, report.summary()
     assert any("the group's max op maximises the stabiliser" in r.check and r.verdict == "proved"
                for r in report.results)
+
+
+@pytest.mark.parametrize("form", ["repeat_interleave", "enable_gqa"])
+def test_grouped_heads_read_kv_through_one_kernel(form):
+    """K and V repeated for grouped heads are read through (h // G), not copied: one attention
+    kernel on the tile stage, either way the model writes it."""
+    def attend(q, k, v):
+        if form == "enable_gqa":
+            return F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
+        k, v = k.repeat_interleave(2, dim=1), v.repeat_interleave(2, dim=1)
+        return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+
+    q, k, v = torch.randn(2, 4, 37, 32), torch.randn(2, 2, 150, 32), torch.randn(2, 2, 150, 32)
+    graph = tilec.compile(attend, (q, k, v), stage="tile", strict=True)
+    assert graph.kernels().single  # no copy of K or V: one kernel reads them through
+    torch.testing.assert_close(graph(q, k, v), attend(q, k, v), rtol=1e-4, atol=1e-4)
+
+
+def test_causal_sdpa_is_proved():
+    """The causal mask SDPA adds (where(j <= i, 0, -inf)) is proved like a select of the scores:
+    a finite score plus -inf is -inf (verify/scalars.py)."""
+    q, k, v = (torch.zeros(2, 2, 300, 64, dtype=torch.bfloat16) for _ in range(3))
+    graph = tilec.compile(BF16["sdpa_causal"][0], (q, k, v), stage="oracle", strict=True)
+    report = graph.verify()
+    assert report.status() == 0, report.summary()
 
 
 def _all_any(x):

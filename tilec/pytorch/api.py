@@ -128,7 +128,7 @@ class CompiledGraph:
             return self.partitioned(*state, *args)
         # views: the ta function takes its inputs without size-1 dims, and with leading dims
         # every op treats alike merged ([B, T, C] as [B*T, C]: merge_rows.py)
-        tensors = [t.reshape(shape) for t, shape in zip(state + [a.detach() for a in args], self._arg_shapes())]
+        tensors = [_taken(t).reshape(shape) for t, shape in zip(state + [a.detach() for a in args], self._arg_shapes())]
         if any(t.is_cuda for t in args):  # the graph's kernels, built once (cached) and launched
             kernels = self._cuda_kernels(args[0].device)
             if kernels is None:
@@ -260,6 +260,11 @@ class CompiledGraph:
                     self._programs[key] = LoopProgram(to_loops(self.module), signature(fn))
                 return self._programs[key](inputs, {})
             return self.kernels().run(inputs)  # the tile interpreter, kernel after kernel
+
+
+def _taken(t: torch.Tensor) -> torch.Tensor:
+    """A tensor as the ta function takes it: a boolean one (a mask) as bf16 0/1 (support.io_type)."""
+    return t.to(torch.bfloat16) if t.dtype == torch.bool else t
 
 
 def ir_location():

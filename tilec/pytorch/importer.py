@@ -26,7 +26,7 @@ from ..merge_rows import merge_leading
 from .raising import Raiser
 from .support import Unsupported, io_type, squeezed
 
-_SUPPORTED_DTYPES = (torch.float32, torch.float16, torch.bfloat16)
+_SUPPORTED_DTYPES = (torch.float32, torch.float16, torch.bfloat16, torch.bool)  # bool: taken as bf16 0/1
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,7 @@ def import_torch(fn, args: tuple, name: str = "graph") -> tuple[ir.Module, Graph
         if not isinstance(a, torch.Tensor):
             raise TypeError(f"example input {k} is a {type(a).__name__}; tilec.compile takes tensors")
         if a.dtype not in _SUPPORTED_DTYPES:
-            raise TypeError(f"example input {k} has dtype {a.dtype}; tilec kernels take f32, f16 and bf16")
+            raise TypeError(f"example input {k} has dtype {a.dtype}; tilec kernels take f32, f16, bf16 and bool")
     linalg, state_names = _linalg(fn, args, ir.Context.current)
     with ir.Location.name(name):
         try:

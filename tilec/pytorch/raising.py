@@ -20,6 +20,8 @@ naming the op and the user's source line torch.export recorded.
 
 from __future__ import annotations
 
+import math
+
 from torch_mlir import ir
 from torch_mlir.dialects import arith
 
@@ -62,6 +64,9 @@ class Raiser:
                 self.views[arg] = View(ta_arg, tuple(None if n == 1 else next(live) for n in shape))
             else:
                 self.views[arg] = without_unit_dims(ta_arg)
+            if str(ir.RankedTensorType(arg.type).element_type) == "i1":  # a boolean input, taken as 0/1
+                view = self.views[arg]
+                self.views[arg] = View(Predicate(view.value, _UNE, 0.0), view.dims)
         for op in self.source_fn.entry_block.operations:
             name = op.operation.name
             if name == "func.return":
@@ -255,9 +260,56 @@ class Raiser:
                 return None
             sources.append(owner.operands[0])
         shapes = [ir.RankedTensorType(v.type).shape for v in sources]
-        if len(shapes[0]) != len(shapes[1]) or shapes[0][:-2] != shapes[1][:-2]:
-            return None
+        if shapes[0][:-2] != shapes[1][:-2]:  # grouped heads: K or V expanded as [B, Hkv, G, ...]
+            if math.prod(shapes[0][:-2]) != math.prod(shapes[1][:-2]):
+                return None
+            short = 0 if len(shapes[0]) < len(shapes[1]) else 1
+            regrouped = self._regrouped(sources[1 - short], shapes[short][:-2])
+            if regrouped is None:
+                return None
+            sources[1 - short] = regrouped
+            shapes[1 - short] = list(shapes[short][:-2]) + list(shapes[1 - short][-2:])
         return sources[0], sources[1], shapes[0][:-2] + [shapes[0][-2], shapes[1][-1]]
+
+    def _regrouped(self, source, batch: list):
+        """``source`` ([b0, b1, ..., rows, cols]) with its batch dims regrouped into ``batch``
+        (consecutive dims merged: [B, Hkv, G] as [B, Hkv*G]), read through a ta.remap of its
+        raised tensor: merged index h reads dim k at (h floordiv the sizes after k) mod its size,
+        a broadcast dim (G copies of a K/V head) not at all. A stand-in the contraction reads;
+        None when the dims do not regroup so."""
+        shape = list(ir.RankedTensorType(source.type).shape)
+        groups, k = [], 0
+        for size in batch:
+            group = []
+            while k < len(shape) - 2 and math.prod(shape[j] for j in group) < size:
+                group.append(k)
+                k += 1
+            if math.prod(shape[j] for j in group) != size:
+                return None
+            groups.append(group)
+        if k != len(shape) - 2:
+            return None
+        view = self.view_of(source.owner, source)
+        if isinstance(view.value, (Lazy, Predicate)):
+            return None
+        d = ir.AffineDimExpr.get
+        at = {}  # linalg dim of the source -> its index in the regrouped domain
+        for g, group in enumerate(groups):
+            for n, j in enumerate(group):
+                inner = math.prod(shape[i] for i in group[n + 1:])
+                expr = ir.AffineExpr.get_floor_div(d(g), ir.AffineConstantExpr.get(inner)) if inner > 1 else d(g)
+                at[j] = ir.AffineExpr.get_mod(expr, ir.AffineConstantExpr.get(shape[j])) if n else expr
+        at[len(shape) - 2], at[len(shape) - 1] = d(len(batch)), d(len(batch) + 1)
+        rank = ir.RankedTensorType(view.value.type).rank
+        results = [next(at[j] for j, t in enumerate(view.dims) if t == r) for r in range(rank)]
+        out_shape = list(batch) + shape[-2:]
+        element = ir.RankedTensorType(view.value.type).element_type
+        remapped = ir.Operation.create("ta.remap", results=[ta_type(out_shape, element)], operands=[view.value],
+                                       attributes={"map": ir.AffineMapAttr.get(
+                                           ir.AffineMap.get(len(out_shape), 0, results))}).result
+        stand_in = _Typed(ir.RankedTensorType.get(out_shape, ir.RankedTensorType(source.type).element_type))
+        self.views[stand_in] = View.whole(remapped)
+        return stand_in
 
     def _contract(self, op, lhs, rhs, start, maps, out_type, lhs_view: View | None = None) -> View:
         """ta.contract of lhs and rhs (an accumulator ``start`` at 0) with the linalg result

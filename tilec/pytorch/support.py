@@ -55,7 +55,10 @@ def ta_type(shape, elem: ir.Type) -> ir.RankedTensorType:
 
 
 def io_type(shape, elem: ir.Type) -> ir.RankedTensorType:
-    """An input's or output's ta type: its own precision (f64 as f32)."""
+    """An input's or output's ta type: its own precision (f64 as f32); a boolean input (an
+    attention mask) is taken as bf16 0/1, which holds it exactly, and read as ``x != 0``."""
+    if str(elem) == "i1":
+        elem = ir.BF16Type.get()
     return tb.tensor_type([parse_dim(str(n)) for n in shape], ir.F32Type.get() if str(elem) == "f64" else elem)
 
 

@@ -44,12 +44,26 @@ class Values:
             self.functions[key] = z3.Function(name, *([domain] * arity), z3.RealSort())
         return self.functions[key]
 
+    def _plus(self, a, b):
+        """a + b, where an infinity absorbs the other side: every Z3 real is finite, and a
+        finite x + (-inf) is -inf in IEEE arithmetic (an additive mask: torch's SDPA adds
+        where(j <= i, 0, -inf) to the scores); a select with an infinite branch is added into."""
+        infinities = [self.function("ninf", 0)(), self.function("inf", 0)()]
+        infinite = lambda v: any(z3.eq(v, x) for x in infinities)
+        for x, y in ((a, b), (b, a)):
+            if infinite(y) and not infinite(x):
+                return y
+            if z3.is_app_of(y, z3.Z3_OP_ITE) and any(infinite(v) for v in y.children()[1:]):
+                c, then, other = y.children()
+                return z3.If(c, self._plus(x, then), self._plus(x, other))
+        return a + b
+
     def tensor(self, name: str, indices: list):
         return self.function(f"tensor_{name}", len(indices), z3.IntSort())(*indices)
 
     def scalar(self, op, args: list):
         name = op.operation.name
-        arith = {"arith.addf": lambda a, b: a + b, "arith.subf": lambda a, b: a - b,
+        arith = {"arith.addf": self._plus, "arith.subf": lambda a, b: a - b,
                  "arith.mulf": lambda a, b: a * b, "arith.divf": lambda a, b: a / b,
                  "arith.negf": lambda a: -a,
                  "arith.maximumf": lambda a, b: z3.If(a >= b, a, b), "arith.minimumf": lambda a, b: z3.If(a <= b, a, b),

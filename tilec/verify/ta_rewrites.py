@@ -63,6 +63,7 @@ def check_rewrite(pass_name: str, before, after) -> list[Result]:
     for n, (old, new) in enumerate(zip(*results)):
         start = time.perf_counter()
         idx = [z3.Int(f"i{k}") for k in range(len(_dims(old.type)))]
+        vals.ranges.update((i.get_id(), (i, dim(d, params))) for i, d in zip(idx, _dims(old.type)))
         assumptions = [p >= 1 for p in params.values()]
         assumptions += [z3.And(i >= 0, i < dim(d, params)) for i, d in zip(idx, _dims(old.type))]
         check = f"{pass_name} keeps result #{n}: every element equal before and after"

@@ -46,6 +46,7 @@ class _Vals(Values):
         super().__init__(params)
         self.assumptions = [p >= 1 for p in params.values()]
         self.folds = []  # (kind, extent, bound var, summand, free bound vars, symbol)
+        self.ranges = {}  # bound var or element index (its Z3 id) -> (it, its extent): in [0, extent)
 
     def scalar(self, op, args):
         if op.operation.name == "arith.divf":
@@ -72,7 +73,13 @@ class _Vals(Values):
                 ds = [z3.FreshInt("v") for _ in free]
                 lhs = z3.substitute(body, (r, c), *zip(free, ds))
                 rhs = z3.substitute(body2, (r2, c), *[(free2[o], ds[n]) for n, o in enumerate(order)])
-                if prove(lhs == rhs, [c >= 0, c < extent, *self.assumptions], timeout_ms=5000).verdict == "proved":
+                # each variable within its range (a reshape's `i mod n` is i there)
+                inside = [z3.And(d >= 0, d < self.ranges[v.get_id()][1]) for v, d in zip(free, ds)
+                          if v.get_id() in self.ranges]
+                inside += [z3.And(v >= 0, v < e) for v, e in self.ranges.values()  # element indices
+                           if not any(z3.eq(v, f) for f in free) and (_occurs(v, lhs) or _occurs(v, rhs))]
+                if prove(lhs == rhs, [c >= 0, c < extent, *inside, *self.assumptions],
+                         timeout_ms=5000).verdict == "proved":
                     return symbol(*[free[order.index(n)] for n in range(len(free))]) if free else symbol
         symbol = z3.Function(f"{kind}{len(self.folds)}", *([z3.IntSort()] * len(free)), z3.RealSort()) \
             if free else z3.Real(f"{kind}{len(self.folds)}")
@@ -208,6 +215,7 @@ class TaTerms:
 
     def _fold(self, kind: str, bounds: list, body):
         """``kind`` over ``bounds`` (innermost last) of ``body``, after linearity."""
+        self.vals.ranges.update((r.get_id(), (r, extent)) for r, extent in bounds)
         for r, extent in reversed(bounds):
             body = _fold_one(self.vals, kind, r, extent, body, self.scope)
         return body
