@@ -16,6 +16,8 @@ One pattern per function, each named by its rewrite:
                               contract(map{at(x, m)}, y)    --> contract(x, y), maps composed
                               (m a permutation: a transposing copy is read through)
     fold_constant_map         map{yield constant}           --> fill(constant)
+    fold_narrow_of_widen, widen_after_remap, fold_widen_into_at, read_widened_operand:
+                              casts around reindexing (_ta_casts.py)
 
 Upstream canonicalize (constant folding in bodies, dead ops) and cse complete it;
 this pass also runs them.
@@ -30,6 +32,7 @@ from tilec.dialects import ta_builders as tb
 from tilec.dialects.ta import AtOp, ContractOp, MapOp, RemapOp
 
 from . import PassInfo
+from ._ta_casts import fold_narrow_of_widen, fold_widen_into_at, read_widened_operand, widen_after_remap
 
 
 @dataclass(frozen=True)
@@ -247,6 +250,10 @@ def run(module: ir.Operation, options: Options) -> None:
     patterns.add(ContractOp, hoist_scale_out_of_contract)
     patterns.add(ContractOp, fold_reindex_into_contract)
     patterns.add(MapOp, fold_constant_map)
+    patterns.add(MapOp, fold_narrow_of_widen)
+    patterns.add(RemapOp, widen_after_remap)
+    patterns.add(AtOp, fold_widen_into_at)
+    patterns.add(ContractOp, read_widened_operand)
     rewrite.apply_patterns_and_fold_greedily(module, patterns.freeze())
     passmanager.PassManager.parse("builtin.module(canonicalize, cse)").run(module)
 

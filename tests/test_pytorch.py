@@ -449,6 +449,10 @@ def test_grouped_heads_read_kv_through_one_kernel(form):
     graph = tilec.compile(attend, (q, k, v), stage="tile", strict=True)
     assert graph.kernels().single  # no copy of K or V: one kernel reads them through
     torch.testing.assert_close(graph(q, k, v), attend(q, k, v), rtol=1e-4, atol=1e-4)
+    shapes = [(2, 4, 300, 64), (2, 2, 300, 64), (2, 2, 300, 64)]
+    proved = tilec.compile(attend, [torch.zeros(s, dtype=torch.bfloat16) for s in shapes], stage="oracle", strict=True)
+    report = proved.verify()
+    assert report.status() == 0 and not any(r.verdict == "unknown" for r in report.results), report.summary()
 
 
 def test_causal_sdpa_is_proved():

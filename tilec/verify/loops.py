@@ -93,10 +93,14 @@ def check_loops(ta_fn, loop_fn, path: str) -> list[Result]:
 
 
 def _only_read_by_online(ta_op) -> bool:
-    """Whether every use of ``ta_op``'s result is inside a ta.online group (which inlines it)."""
+    """Whether every use of ``ta_op``'s result is inside a ta.online group (which inlines it),
+    or is an operand of an op that is (a grouped-head remap the scores contraction reads)."""
     users = []
     for use in ta_op.result.uses:
         op = use.owner
+        if op.name == "ta.contract" and op.parent is not None and op.parent.name == "func.func":
+            users.append(_only_read_by_online(op))
+            continue
         while op is not None and op.name not in ("ta.online", "func.func"):
             op = op.parent
         users.append(op is not None and op.name == "ta.online")

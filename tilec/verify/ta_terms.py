@@ -39,7 +39,8 @@ DOMAIN = "every element of every result, all shapes (parameters >= 1); exp, log 
 
 class _Vals(Values):
     """Values with division as multiplication by an uninterpreted reciprocal, widening
-    casts exact, and the folds
+    casts exact, a rounding of a 16-bit value (an input's element, or rounded before) the
+    value itself, and the folds
     (reductions) both sides have built, so equal summands get one symbol."""
 
     def __init__(self, params: dict):
@@ -53,6 +54,10 @@ class _Vals(Values):
             return args[0] * self.function("recip", 1)(args[1])
         if op.operation.name == "arith.extf":  # widening is exact: a contraction reads its operands the same way
             return args[0]
+        if op.operation.name == "arith.truncf":  # rounding a value already rounded so keeps it
+            rounding = self.function(f"arith.truncf_f32_{op.result.type}", 1)
+            if z3.is_app(args[0]) and args[0].decl() == rounding:
+                return args[0]
         name = op.operation.name
         args = [z3.simplify(a) if name in _F32_FOLDS else a for a in args]
         if name in _F32_FOLDS and all(z3.is_rational_value(a) for a in args):  # what canonicalize folds it to
@@ -99,16 +104,22 @@ class TaTerms:
     def extent(self, text: str):
         return dim(text, self.params)
 
-    def bound(self) -> z3.ArithRef:
-        """A new bound variable (the scope keeps creation order: outer folds first)."""
+    def bound(self, extent) -> z3.ArithRef:
+        """A new bound variable in [0, extent) (the scope keeps creation order: outer folds
+        first; its range is known before the folds inside its body are matched)."""
         r = z3.Int(f"{self.tag}r{next(self.fresh)}")
         self.scope.append(r)
+        self.vals.ranges[r.get_id()] = (r, extent)
         return r
 
     def element(self, value, idx: list):
         """The element of ``value`` at integer terms ``idx``."""
         if value in self.args:
-            return self.vals.tensor(self.args[value], idx)
+            element = self.vals.tensor(self.args[value], idx)
+            narrow = str(ir.RankedTensorType(value.type).element_type)
+            if narrow in ("bf16", "f16"):  # a 16-bit input holds values its rounding keeps
+                return self.vals.function(f"arith.truncf_f32_{narrow}", 1)(element)
+            return element
         op = value.owner
         name = op.name
         if name == "ta.remap":
@@ -152,7 +163,7 @@ class TaTerms:
         domain = [None] * maps[2].n_dims
         for p, i in zip(kept, idx):
             domain[p] = i
-        reduced = [(p, self.bound()) for p in range(len(domain)) if domain[p] is None]
+        reduced = [(p, self.bound(self.extent(dims[p]))) for p in range(len(domain)) if domain[p] is None]
         for p, r in reduced:
             domain[p] = r
         body = self.element(op.operands[0], _eval_map(maps[0], domain)) * \
@@ -167,7 +178,7 @@ class TaTerms:
         domain, bounds = [], []
         for p in range(len(dims_src)):
             if p in reduced:
-                r = self.bound()
+                r = self.bound(self.extent(dims_src[p]))
                 bounds.append((r, self.extent(dims_src[p])))
                 domain.append(r)
             else:
@@ -178,9 +189,9 @@ class TaTerms:
     def _stable(self, src, idx_with: callable, extent):
         """(max_j x, sum_j exp(x_j - max_j x)) for the row of ``src`` through ``idx_with(j)``."""
         exp = self.vals.function("math.exp", 1)
-        r = self.bound()
+        r = self.bound(extent)
         m = self._fold("max", [(r, extent)], self.element(src, idx_with(r)))
-        r = self.bound()
+        r = self.bound(extent)
         return m, self._fold("sum", [(r, extent)], exp(self.element(src, idx_with(r)) - m))
 
     def _softmax(self, op, idx: list):
@@ -204,18 +215,17 @@ class TaTerms:
         def terms(r):
             return self._body(op, domain[:d] + [r] + domain[d + 1:], terms=True)
         kind = ir.StringAttr(op.attributes["kind"]).value
-        r = self.bound()
+        r = self.bound(self.extent(extents[d]))
         first = terms(r)
         if not isinstance(first, list):
             return self._fold(kind, [(r, self.extent(extents[d]))], first)
         m = self._fold("max", [(r, self.extent(extents[d]))], first[0])
-        r = self.bound()
+        r = self.bound(self.extent(extents[d]))
         x, t = terms(r)
         return self._fold("sum", [(r, self.extent(extents[d]))], self.vals.function("math.exp", 1)(x - m) * t)
 
     def _fold(self, kind: str, bounds: list, body):
         """``kind`` over ``bounds`` (innermost last) of ``body``, after linearity."""
-        self.vals.ranges.update((r.get_id(), (r, extent)) for r, extent in bounds)
         for r, extent in reversed(bounds):
             body = _fold_one(self.vals, kind, r, extent, body, self.scope)
         return body

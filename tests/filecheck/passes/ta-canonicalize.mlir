@@ -75,3 +75,80 @@ func.func @remaps_and_constants(%k: tensor<?xf32, ["H/4"]>) -> (tensor<?xf32, ["
   }) : () -> tensor<?xf32, ["H"]>
   return %i, %c : tensor<?xf32, ["H"]>, tensor<?xf32, ["H"]>
 }
+
+// -----
+
+// A transposing copy read by a contraction is read through (its map composed).
+// CHECK-LABEL: func.func @fold_reindex_into_contract
+// CHECK-NOT:   "ta.map"
+// CHECK:       "ta.contract"(%arg0, %arg1)
+func.func @fold_reindex_into_contract(%a: tensor<?x?xbf16, ["K", "M"]>, %b: tensor<?x?xbf16, ["K", "N"]>) -> tensor<?x?xf32, ["M", "N"]> {
+  %t = "ta.map"() ({
+    %x = "ta.at"(%a) {map = affine_map<(i, k) -> (k, i)>} : (tensor<?x?xbf16, ["K", "M"]>) -> bf16
+    "ta.yield"(%x) : (bf16) -> ()
+  }) : () -> tensor<?x?xbf16, ["M", "K"]>
+  %r = "ta.contract"(%t, %b) {maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]} : (tensor<?x?xbf16, ["M", "K"]>, tensor<?x?xbf16, ["K", "N"]>) -> tensor<?x?xf32, ["M", "N"]>
+  return %r : tensor<?x?xf32, ["M", "N"]>
+}
+
+// -----
+
+// Grouped heads: repeat_interleave's broadcast and reshape become one remap at h floordiv 2,
+// the mods its static extents bound dropped.
+// CHECK:       #map = affine_map<(d0, d1, d2) -> (d0, d1 floordiv 2, d2)>
+// CHECK-LABEL: func.func @grouped_heads_remap
+// CHECK:       "ta.remap"(%arg0) {map = #map}
+func.func @grouped_heads_remap(%k: tensor<2x2x8xbf16, ["2", "2", "8"]>) -> tensor<2x4x8xbf16, ["2", "4", "8"]> {
+  %b = "ta.map"() ({
+    %x = "ta.at"(%k) {map = affine_map<(b, h, g, e) -> (b, h, e)>} : (tensor<2x2x8xbf16, ["2", "2", "8"]>) -> bf16
+    "ta.yield"(%x) : (bf16) -> ()
+  }) : () -> tensor<2x2x2x8xbf16, ["2", "2", "2", "8"]>
+  %r = "ta.remap"(%b) {map = affine_map<(b, h, e) -> (b mod 2, (h floordiv 2) mod 2, h mod 2, e mod 8)>} : (tensor<2x2x2x8xbf16, ["2", "2", "2", "8"]>) -> tensor<2x4x8xbf16, ["2", "4", "8"]>
+  return %r : tensor<2x4x8xbf16, ["2", "4", "8"]>
+}
+
+// -----
+
+// A view of a tensor stored in bf16 reads it in bf16: the widening moves after the view, and
+// the narrowing of a widening is the tensor itself (an identity copy, which the split reads through).
+// CHECK-LABEL: func.func @casts_around_a_view
+// CHECK:       %[[V:.*]] = "ta.remap"(%arg0)
+// CHECK-SAME:  -> tensor<4x2xbf16
+// CHECK-NEXT:  "ta.map"() ({
+// CHECK-NEXT:    "ta.at"(%[[V]])
+// CHECK-NEXT:    "ta.yield"
+// CHECK:       return
+func.func @casts_around_a_view(%x: tensor<2x4xbf16, ["2", "4"]>) -> tensor<4x2xbf16, ["4", "2"]> {
+  %w = "ta.map"() ({
+    %a = "ta.at"(%x) {map = affine_map<(i, j) -> (i, j)>} : (tensor<2x4xbf16, ["2", "4"]>) -> bf16
+    %b = arith.extf %a : bf16 to f32
+    "ta.yield"(%b) : (f32) -> ()
+  }) : () -> tensor<2x4xf32, ["2", "4"]>
+  %v = "ta.remap"(%w) {map = affine_map<(i, j) -> ((i * 2 + j) floordiv 4, (i * 2 + j) mod 4)>} : (tensor<2x4xf32, ["2", "4"]>) -> tensor<4x2xf32, ["4", "2"]>
+  %n = "ta.map"() ({
+    %a = "ta.at"(%v) {map = affine_map<(i, j) -> (i, j)>} : (tensor<4x2xf32, ["4", "2"]>) -> f32
+    %b = arith.truncf %a : f32 to bf16
+    "ta.yield"(%b) : (bf16) -> ()
+  }) : () -> tensor<4x2xbf16, ["4", "2"]>
+  return %n : tensor<4x2xbf16, ["4", "2"]>
+}
+
+// -----
+
+// A widening read elementwise by a map (not a view) stays: the pattern needs a remap.
+// CHECK-LABEL: func.func @keep_a_widening_read_by_a_map
+// CHECK:       arith.extf
+// CHECK:       math.exp
+func.func @keep_a_widening_read_by_a_map(%x: tensor<4xbf16, ["4"]>) -> tensor<4xf32, ["4"]> {
+  %w = "ta.map"() ({
+    %a = "ta.at"(%x) {map = affine_map<(i) -> (i)>} : (tensor<4xbf16, ["4"]>) -> bf16
+    %b = arith.extf %a : bf16 to f32
+    "ta.yield"(%b) : (f32) -> ()
+  }) : () -> tensor<4xf32, ["4"]>
+  %e = "ta.map"() ({
+    %a = "ta.at"(%w) {map = affine_map<(i) -> (i)>} : (tensor<4xf32, ["4"]>) -> f32
+    %b = math.exp %a : f32
+    "ta.yield"(%b) : (f32) -> ()
+  }) : () -> tensor<4xf32, ["4"]>
+  return %e : tensor<4xf32, ["4"]>
+}
