@@ -8,6 +8,7 @@ a product (ta's bodies take the arith and math ops the lower stages know).
 
 from __future__ import annotations
 
+import numpy as np
 from torch_mlir import ir
 from torch_mlir.dialects import arith
 
@@ -54,12 +55,18 @@ class Predicate:
 
 
 def _reciprocal(value):
-    """1/c for a non-zero finite float constant c (in the body being built), else None."""
+    """1/c for a non-zero finite float constant c (in the body being built), or for the square
+    root of one (torch's bf16 GELU divides by sqrt(2.0) computed in its body), else None."""
     owner = value.owner
+    root = not isinstance(owner, ir.Block) and owner.name == "math.sqrt"
+    if root:
+        owner = owner.operands[0].owner
     if isinstance(owner, ir.Block) or owner.name != "arith.constant" or \
             not isinstance(owner.attributes["value"], ir.FloatAttr):
         return None
     c = ir.FloatAttr(owner.attributes["value"]).value
+    if root:
+        c = float(np.sqrt(np.float32(c))) if c > 0 else 0.0  # as the f32 body would compute it
     return 1.0 / c if c != 0 and abs(c) != float("inf") else None
 
 
