@@ -52,6 +52,16 @@ def gemm_spec(a: str, b: str, dtype: str, out: str) -> str:
 QK = "sum[e](Q[b, h, i, e] * K[b, h, j, e]) * rsqrt(D)"  # the scaled scores
 
 
+def guarded_attention_spec(scores: str, out: str = "f32") -> str:
+    """Attention as torch's SDPA means it: a query row whose keys are all masked gets 0 (the
+    softmax's own max, kept by the kernel as its running max, guards it)."""
+    return (f"param B, H, S, T, D = 64\ninput Q[B, H, S, D] : bf16\ninput K[B, H, T, D] : bf16\n"
+            f"input V[B, H, T, D] : bf16\noutput O[B, H, S, D] : {out}\n"
+            f"let X[b, h, i, j] = {scores}\n"
+            f"O[b, h, i, d] = sum[j](select(max[k](X[b, h, i, k]) == -inf, 0, softmax[j](X[b, h, i, j])) "
+            f"* V[b, h, j, d])\n")
+
+
 def attention_spec(scores: str, out: str = "bf16", dtype: str = "bf16", extra: str = "") -> str:
     """O[b, h, i, d] = sum over j of softmax[j](``scores``) * V[b, h, j, d]."""
     return (f"param B, H, S, T, D = 64\ninput Q[B, H, S, D] : {dtype}\ninput K[B, H, T, D] : {dtype}\n"
@@ -173,7 +183,17 @@ CASES: dict[str, Case] = {
     "wgmma_attention_causal_pingpong_three": Case("examples/causal_attention.ta",
                                                   "bm=192 bn=64 warps=12 stages=2 consumers=3 pingpong=true",
                                                   SQUARE_RUNS, targets=SM90),
+    # torch's SDPA semantics: strict causal with S != T, query row 0 sees no key and gets 0
+    "wgmma_attention_guarded_strict": Case(guarded_attention_spec(f"{QK} where j < i else -inf"), WGMMA_FLASH2,
+                                           ATTENTION_RUNS[:3], targets=SM90),
+    "wgmma_masked_attention": Case("examples/masked_attention.ta", WGMMA_FLASH2,
+                                   [{"B": 2, "H": 3, "S": 97, "T": 130}, {"B": 1, "H": 1, "S": 1, "T": 1}],
+                                   targets=SM90),
     # -- attention (fused online softmax)
+    "masked_attention": Case("examples/masked_attention.ta", FLASH,
+                             [{"B": 2, "H": 3, "S": 97, "T": 130}, {"B": 1, "H": 1, "S": 1, "T": 1}]),
+    "attention_guarded_strict": Case(guarded_attention_spec(f"{QK} where j < i else -inf"), FLASH,
+                                     ATTENTION_RUNS[:3]),
     "attention": Case("examples/attention.ta", FLASH, ATTENTION_RUNS),
     "attention_d128": Case("examples/attention.ta", "bm=128 bn=64 warps=8 stages=2", ATTENTION_RUNS[:3],
                            fixed={"D": 128}),
