@@ -8,8 +8,8 @@
 
     fold_widen_into_at     at(map{extf(at(x, m1))}, m2)              --> extf(at(x, m1 ∘ m2))
                            (the reader widens the element it reads)
-    read_widened_operand   contract(map{extf(at(x, m))}, y)          --> contract(x, y), maps composed
-                           (a contraction takes its products in f32 from 16-bit operands anyway)
+    (and ta-canonicalize's fold_reindex_into_contract reads a widened operand as it is stored:
+    a contraction takes its products in f32 from 16-bit operands anyway)
 
 Together they let a view between kernels copy the 16-bit tensor itself (its producer stores
 16 bits, one copy moves them) instead of widening it to f32 first and narrowing it again, and
@@ -22,7 +22,7 @@ from torch_mlir.dialects import arith
 from tilec.dialects import ta_builders as tb
 
 
-def _cast_of_read(map_op, cast: str):
+def cast_of_read(map_op, cast: str):
     """(x, m) when ``map_op``'s body is ``yield cast(at(x, m))``, else None."""
     if isinstance(map_op, ir.Block) or map_op.operation.name != "ta.map":
         return None
@@ -45,10 +45,10 @@ def _read(x, amap, like):
 
 def fold_narrow_of_widen(op, rewriter):
     """map{truncf(at(map{extf(at(x, m1))}, m2))} --> map{at(x, m1 ∘ m2)} when x is narrow already"""
-    outer = _cast_of_read(op, "arith.truncf")
+    outer = cast_of_read(op, "arith.truncf")
     if outer is None:
         return True
-    inner = _cast_of_read(outer[0].owner, "arith.extf")
+    inner = cast_of_read(outer[0].owner, "arith.extf")
     element = ir.RankedTensorType(op.result.type).element_type
     if inner is None or ir.RankedTensorType(inner[0].type).element_type != element:
         return True
@@ -60,7 +60,7 @@ def fold_narrow_of_widen(op, rewriter):
 
 def widen_after_remap(op, rewriter):
     """remap(map{extf(at(x, m1))}, m2) --> map{extf(at(x, m1 ∘ m2))}"""
-    inner = _cast_of_read(op.operation.operands[0].owner, "arith.extf")
+    inner = cast_of_read(op.operation.operands[0].owner, "arith.extf")
     if inner is None:
         return True
     wide = ir.RankedTensorType(op.result.type).element_type
@@ -72,7 +72,7 @@ def widen_after_remap(op, rewriter):
 
 def fold_widen_into_at(op, rewriter):
     """at(map{extf(at(x, m1))}, m2) --> extf(at(x, m1 ∘ m2)) (m1 ∘ m2 a projected permutation)"""
-    inner = _cast_of_read(op.operation.operands[0].owner, "arith.extf")
+    inner = cast_of_read(op.operation.operands[0].owner, "arith.extf")
     if inner is None:
         return True
     amap = tb.compose(ir.AffineMapAttr(op.attributes["map"]).value, inner[1])
@@ -81,18 +81,3 @@ def fold_widen_into_at(op, rewriter):
     with rewriter.ip, op.location:
         rewriter.replace_op(op, [arith.ExtFOp(op.result.type, tb.at(inner[0], amap)).result])
     return None
-
-
-def read_widened_operand(op, rewriter):
-    """contract(map{extf(at(x, m))}, y) --> contract(x, y) with the operand's map composed with m"""
-    maps = [ir.AffineMapAttr(m).value for m in ir.ArrayAttr(op.attributes["maps"])]
-    for k in (0, 1):
-        found = _cast_of_read(op.operation.operands[k].owner, "arith.extf")
-        if found is None or not found[1].is_permutation:
-            continue
-        operands, new_maps = list(op.operation.operands), list(maps)
-        operands[k], new_maps[k] = found[0], tb.compose(maps[k], found[1])
-        with rewriter.ip, op.location:
-            rewriter.replace_op(op, [tb.contract(operands[0], operands[1], new_maps, op.result.type)])
-        return None
-    return True

@@ -16,7 +16,7 @@ One pattern per function, each named by its rewrite:
                               contract(map{at(x, m)}, y)    --> contract(x, y), maps composed
                               (m a permutation: a transposing copy is read through)
     fold_constant_map         map{yield constant}           --> fill(constant)
-    fold_narrow_of_widen, widen_after_remap, fold_widen_into_at, read_widened_operand:
+    fold_narrow_of_widen, widen_after_remap, fold_widen_into_at:
                               casts around reindexing (_ta_casts.py)
 
 Upstream canonicalize (constant folding in bodies, dead ops) and cse complete it;
@@ -32,7 +32,7 @@ from tilec.dialects import ta_builders as tb
 from tilec.dialects.ta import AtOp, ContractOp, MapOp, RemapOp
 
 from . import PassInfo
-from ._ta_casts import fold_narrow_of_widen, fold_widen_into_at, read_widened_operand, widen_after_remap
+from ._ta_casts import cast_of_read, fold_narrow_of_widen, fold_widen_into_at, widen_after_remap
 
 
 @dataclass(frozen=True)
@@ -202,11 +202,13 @@ def hoist_scale_out_of_contract(op, rewriter):
 
 def fold_reindex_into_contract(op, rewriter):
     """contract(map{at(x, m)}, y) --> contract(x, y) with the operand's map composed with m
-    (m a permutation: the map only transposes, as a head view before attention does)"""
+    (m a permutation: the map only transposes, as a head view before attention does); likewise
+    contract(map{extf(at(x, m))}, y): the contraction reads a 16-bit x as it is stored"""
     maps = [ir.AffineMapAttr(m).value for m in ir.ArrayAttr(op.attributes["maps"])]
     for k in (0, 1):
         owner = op.operation.operands[k].owner
-        found = None if isinstance(owner, ir.Block) or owner.name != "ta.map" else _reindexing(owner)
+        found = None if isinstance(owner, ir.Block) or owner.name != "ta.map" else \
+            _reindexing(owner) or cast_of_read(owner, "arith.extf")
         if found is None or not found[1].is_permutation:
             continue
         operands, new_maps = list(op.operation.operands), list(maps)
@@ -253,7 +255,6 @@ def run(module: ir.Operation, options: Options) -> None:
     patterns.add(MapOp, fold_narrow_of_widen)
     patterns.add(RemapOp, widen_after_remap)
     patterns.add(AtOp, fold_widen_into_at)
-    patterns.add(ContractOp, read_widened_operand)
     rewrite.apply_patterns_and_fold_greedily(module, patterns.freeze())
     passmanager.PassManager.parse("builtin.module(canonicalize, cse)").run(module)
 
