@@ -20,8 +20,9 @@ from dataclasses import dataclass, fields
 from typing import ClassVar
 
 # the kernel forms ta-to-tile builds (one matcher each): a contraction with its maps, an
-# online group feeding a contraction (attention), a row program (softmax, norms)
-FORMS = ("contraction", "online", "rows")
+# online group feeding a contraction (attention), a row program (softmax, norms), a pointwise
+# program (maps read at any index; laid out as a row program)
+FORMS = ("contraction", "online", "rows", "pointwise")
 
 
 # the grid each form's schedules are drawn from (tilec verify --schedules all, schedule search);
@@ -30,6 +31,7 @@ SPACE = {
     "contraction": {"bm": (64, 128), "bn": (64, 128), "bk": (32, 64), "warps": (4, 8), "stages": (2, 3, 4)},
     "online": {"bm": (64, 128), "bn": (32, 64, 128), "warps": (4, 8), "stages": (2, 3)},
     "rows": {"bm": (4, 8, 16), "bn": (64, 128, 256), "warps": (4, 8)},
+    "pointwise": {"bm": (4, 8, 16), "bn": (64, 128, 256), "warps": (4, 8)},
 }
 # the warp-specialised points (sm_90a) each form adds: consumer warpgroups c with bm = 64 c and
 # warps = 4 c (a contraction's k tile: bk = 64)
@@ -177,9 +179,9 @@ class Schedule:
 
     def _hopper_reasons(self, form: str, sizes: dict, target: str) -> list[str]:
         """A warp-specialised TMA + wgmma kernel: the instruction and copy-engine shapes."""
-        if form == "rows":
+        if form in ("rows", "pointwise"):
             return [f"consumers={self.consumers} (warp-specialised wgmma) builds contractions and attention, "
-                    f"not row programs"]
+                    f"not {form} programs"]
         reasons = []
         if target != "sm_90a":
             reasons.append(f"consumers={self.consumers} needs sm_90a (wgmma, the copy engine); {target} has neither")
@@ -250,6 +252,9 @@ class Schedule:
         if head_dim % 16 or head_dim > self.MAX_TILE:
             reasons.append(f"head dim {head_dim} must be a multiple of 16 and at most {self.MAX_TILE}")
         return reasons
+
+    def _pointwise_reasons(self, sizes: dict) -> list[str]:
+        return self._rows_reasons(sizes)
 
     def _rows_reasons(self, sizes: dict) -> list[str]:
         reasons = []

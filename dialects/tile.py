@@ -507,6 +507,38 @@ class ElemOp(Tile.Operation, name="elem"):
     verify_invariants = verifier(_check_elem)
 
 
+def _check_gather(op):
+    _enclosing(op, "tile.map")
+    src, *indices = op.operation.operands
+    memref = _memref(src.type, "source", shared=False)
+    amap = affine_maps_single(op, "map")
+    if amap.n_symbols or amap.n_dims != len(indices) or len(amap.results) != memref.rank:
+        raise Invalid(f"map must send the {len(indices)} indices to the {memref.rank} source dims, got {amap}")
+    if op.res.type != memref.element_type:
+        raise Invalid(f"result must be the source's element type {memref.element_type}")
+    if not isinstance(op.attributes["padding"] if "padding" in op.attributes else None, ir.FloatAttr):
+        raise Invalid("requires a float attribute 'padding' (the value read outside the tensor)")
+
+
+class GatherOp(Tile.Operation, name="gather"):
+    """Inside tile.map: one element of a global tensor at ``map`` of ``indices`` (any affine
+    map, floordiv and mod included: a view, a transpose, RoPE's rotate_half); ``padding``
+    where an index falls outside the tensor. The indices are the element's own global
+    coordinates, computed in the body.
+
+    Example:
+        %x = "tile.gather"(%Q, %b, %t, %d) {map = affine_map<(b, t, d) -> (b, t, (d + 8) mod 16)>,
+                                            padding = 0.0 : bf16} : (memref<2x37x16xbf16>, index, index, index) -> bf16
+    """
+
+    src: Operand[ir.MemRefType]
+    indices: Sequence[Operand[ir.IndexType]]
+    map: ir.AffineMapAttr
+    padding: ir.FloatAttr
+    res: Result[Any]
+    verify_invariants = verifier(_check_gather)
+
+
 def _check_index(op):
     res = _tile(_enclosing(op, "tile.map").res.type, "enclosing tile.map result")
     dim = int_attr(op, "dim")

@@ -59,13 +59,13 @@ class Kernels:
     def of(module: ir.Module, schedules: dict | None = None, boundary: str | None = None) -> "Kernels":
         """The kernels of ``module``; with ``boundary`` ("bf16", "f16") the f32 tensors stored
         between kernels are stored in that type (tilec.boundaries), else they stay f32."""
-        from tilec.passes.ta_to_tile import match_form
+        from tilec.passes.ta_to_tile import TILED, match_form
         from tilec.passes.ta_to_tile.common import NoTileLowering
 
         fused, steps = rewrite(module)
         schedules = dict(schedules or {})
-        try:
-            match_form(fused.body.operations[0])
+        try:  # one kernel of a tiled form; else the split (strided copies, merged rows, then pointwise)
+            match_form(fused.body.operations[0], TILED)
             return Kernels(module, fused, steps, [], schedules)
         except NoTileLowering:
             pass

@@ -184,7 +184,7 @@ class FunctionView:
     def piece(self, group, outputs, name: str):
         """(module text, input names, form) of ``group`` as a function of its own; (the reason,
         inputs, None) when no kernel form takes it."""
-        from tilec.passes.ta_to_tile import match_form
+        from tilec.passes.ta_to_tile import TILED, match_form
         from tilec.passes.ta_to_tile.common import NoTileLowering
 
         from .driver import copy_module, rewrite, run_passes
@@ -218,21 +218,24 @@ class FunctionView:
             func.ReturnOp([mapping[v] for v in outputs])
         try:
             fused = rewrite(module)[0] if self.fuse_each else module
-            form = match_form(fused.body.operations[0])[0]
+            form = match_form(fused.body.operations[0], TILED)[0]
             if form == "online":  # how an attention reads Q, K and V is checked as it lowers
                 run_passes(copy_module(fused), ["ta-to-tile"])
         except (NoTileLowering, TilecError) as err:
             if strided_form(list(group)) is not None:  # copies in torch between kernels, as one
                 return _text(module), [self.names[v] for v in inputs], "strided"
             form = self._merged_form(module)  # [B, T, C] rows as [B*T, C], where the piece allows it
-            if form is None:
-                return str(err), inputs, None
-            return _text(module), [self.names[v] for v in inputs], form + "+merged"
+            if form is not None:
+                return _text(module), [self.names[v] for v in inputs], form + "+merged"
+            try:  # maps read at any index, one element at a time: the last resort
+                form = match_form(fused.body.operations[0], ("pointwise",))[0]
+            except NoTileLowering as last:
+                return f"{err}; pointwise: {last}", inputs, None
         return _text(module), [self.names[v] for v in inputs], form
 
     def _merged_form(self, module) -> str | None:
         """The form of ``module`` with its leading dims merged (merge_rows), when they can be."""
-        from tilec.passes.ta_to_tile import match_form
+        from tilec.passes.ta_to_tile import TILED, match_form
         from tilec.passes.ta_to_tile.common import NoTileLowering
 
         from .driver import copy_module, rewrite
@@ -244,7 +247,7 @@ class FunctionView:
             return None
         try:
             fused = rewrite(copy)[0] if self.fuse_each else copy
-            return match_form(fused.body.operations[0])[0]
+            return match_form(fused.body.operations[0], TILED)[0]
         except (NoTileLowering, TilecError):
             return None
 

@@ -23,6 +23,7 @@ from tilec.dialects.dims import parse_dim
 from tilec.dialects.tile import layout_of, schedule_of
 from tilec.dialects.tile_hopper import wgmma_stage
 
+from .affine import affine
 from .diagnostics import TilecError, mlir_loc
 from .loop_runner import _argument_roles
 from .oracle_scalar import _broadcast_view, scalar_op
@@ -286,6 +287,8 @@ class _CTA:
                 d = ir.IntegerAttr(inner.attributes["dim"]).value
                 local[inner.result] = torch.arange(shape[d]).reshape([shape[d] if k == d else 1
                                                                       for k in range(len(shape))])
+            elif name == "tile.gather":
+                local[inner.result] = _gather(inner, args[0], args[1:], shape)
             else:
                 local[inner.result] = scalar_op(inner, name, args)
         raise TilecError("tile.map without tile.yield")
@@ -293,6 +296,21 @@ class _CTA:
     @staticmethod
     def _scalar(value):
         return torch.tensor(value) if isinstance(value, int) else value
+
+
+def _gather(op, src: torch.Tensor, indices: list, shape: list) -> torch.Tensor:
+    """tile.gather over a whole tile: ``src`` at the map of the (broadcast) indices, ``padding``
+    where an index falls outside it."""
+    amap = ir.AffineMapAttr(op.attributes["map"]).value
+    floor = lambda a, b: torch.div(a, b, rounding_mode="floor")  # noqa: E731
+    at = [torch.as_tensor(affine(e, indices, const=torch.tensor, floordiv=floor)).expand(shape)
+          for e in amap.results]
+    inside = torch.ones(shape, dtype=torch.bool)
+    for x, n in zip(at, src.shape):
+        inside &= (x >= 0) & (x < n)
+    clamped = [torch.where(inside, x, 0) for x in at]
+    pad = torch.tensor(ir.FloatAttr(op.attributes["padding"]).value, dtype=src.dtype)
+    return torch.where(inside, src[tuple(clamped)], pad)
 
 
 def run_tile(module: ir.Module, sig: Signature, inputs: dict[str, torch.Tensor],

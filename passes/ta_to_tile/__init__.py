@@ -13,6 +13,8 @@ order; the first that recognises the function lowers it:
   ta-fuse-reductions): a FlashAttention-style kernel;
 - ``rows.py``: reductions along the rows of [rows, cols] tensors and the maps around
   them (softmax, logsumexp, layernorm, RMSNorm, pointwise functions): a warp per row;
+- ``pointwise.py``: maps and remaps of any rank, each input read at any affine index
+  (RoPE's rotate_half, a head transpose): one expression per output element;
 
 Each matcher checks the schedule's legality for its form (``Schedule.legal``) before it
 builds anything. A function no matcher takes gets one error naming, per form, what it
@@ -24,13 +26,16 @@ from torch_mlir import ir
 from tilec.dialects.schedule import Schedule
 
 from .. import PassInfo
-from . import contraction, layouts, online, rows
+from . import contraction, layouts, online, pointwise, rows
 from .common import NoTileLowering
 
 Options = Schedule  # the pass's options are the schedule itself
 
 # form name -> matcher module (match(fn) -> analysis, lower(fn, analysis, schedule)), in order
-MATCHERS = {"online": online, "contraction": contraction, "rows": rows}
+MATCHERS = {"online": online, "contraction": contraction, "rows": rows, "pointwise": pointwise}
+# the forms that read whole tiles; a split tries them (and strided copies, merged rows) before
+# a pointwise kernel, whose reads are single elements
+TILED = ("online", "contraction", "rows")
 
 
 def _anchor(fn):
@@ -39,11 +44,11 @@ def _anchor(fn):
                  if op.operation.name in ("ta.contract", "ta.online", "ta.reduce")), fn)
 
 
-def match_form(fn) -> tuple:
-    """(form, matcher, analysis) of the first matcher that takes ``fn``; NoTileLowering, located,
-    with the recognised form's own limit or what each form lacks."""
+def match_form(fn, forms=tuple(MATCHERS)) -> tuple:
+    """(form, matcher, analysis) of the first matcher of ``forms`` that takes ``fn``; NoTileLowering,
+    located, with the recognised form's own limit or what each form lacks."""
     reasons = []
-    for form, matcher in MATCHERS.items():
+    for form, matcher in ((f, MATCHERS[f]) for f in forms):
         try:
             return form, matcher, matcher.match(fn)
         except NoTileLowering as err:

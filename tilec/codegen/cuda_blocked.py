@@ -144,6 +144,46 @@ def _read(self, src_value, dims, row: str, col: str) -> str:
     raise TilecError(f"a blocked tile.map cannot read a register tile of kind {type(src).__name__}")
 
 
+def gather(self, op, indices: list[str]) -> str:
+    """tile.gather: the source element at the map of the C ``indices``, padding outside the tensor."""
+    from .cuda_ops import _strides
+    from .cuda_scalar import float_literal
+
+    _, gname, dims, element = self.value(op.operation.operands[0])
+    dims_c = self.dims_c(dims)
+    at = []
+    for expr in ir.AffineMapAttr(op.attributes["map"]).value.results:
+        at.append(self.fresh("x"))
+        self.line(f"const long long {at[-1]} = {_affine_c(expr, indices)};")
+    bounds = " && ".join(f"{x} >= 0 && {x} < {d}" for x, d in zip(at, dims_c))
+    flat = " + ".join(f"{x} * {s}" for x, s in zip(at, _strides(dims_c)))
+    pad = float_literal(ir.FloatAttr(op.attributes["padding"]).value)
+    var = self.fresh("g")
+    self.line(f"const {element} {var} = ({bounds}) ? {gname}[{flat}] : "
+              f"{pad if element == 'float' else f'{element}({pad})'};")
+    return var
+
+
+def _affine_c(expr, names: list[str]) -> str:
+    """An affine expression in C over the index names, with floor semantics for floordiv and mod."""
+    if isinstance(expr, ir.AffineDimExpr):
+        return names[expr.position]
+    if isinstance(expr, ir.AffineConstantExpr):
+        return f"{expr.value}LL"
+    a, b = _affine_c(expr.lhs, names), _affine_c(expr.rhs, names)
+    if isinstance(expr, ir.AffineAddExpr):
+        return f"({a} + {b})"
+    if isinstance(expr, ir.AffineMulExpr):
+        return f"({a} * {b})"
+    if isinstance(expr, ir.AffineModExpr):
+        return f"floor_mod({a}, {b})"
+    if isinstance(expr, ir.AffineFloorDivExpr):
+        return f"floor_div({a}, {b})"
+    if isinstance(expr, ir.AffineCeilDivExpr):
+        return f"floor_div({a} + {b} - 1LL, {b})"
+    raise TilecError(f"the CUDA emitter has no rule for the affine expression {expr}")
+
+
 def reduce(self, op) -> None:
     """tile.reduce of a blocked tile along its rows: the thread's elements, then xor shuffles over the warp."""
     src = self.value(op.operation.operands[0])

@@ -122,6 +122,10 @@ def map_body(self, op, row: str, col: str, read, known: dict | None = None) -> s
             var = self.fresh("x")
             self.line(f"const long long {var} = {row if d == 0 else col};")
             local[inner.result] = var
+        elif name == "tile.gather":
+            from .cuda_blocked import gather
+
+            local[inner.result] = gather(self, inner, [get(v) for v in list(inner.operation.operands)[1:]])
         else:
             local[inner.result] = scalar_statement(self, inner, [get(v) for v in inner.operation.operands])
     raise TilecError("tile.map without tile.yield")

@@ -38,6 +38,10 @@ def _check_build(build, path: str) -> list[Result]:
     fn = build.tile.body.operations[0]
     replay = Replay.of(path, fn, build.fixed)
     fused = build.fused  # the ta that ta-to-tile lowered, as the driver built it
+    if "tile.pointwise" in fn.attributes:  # maps read at any index: by provenance and gathers
+        from .pointwise import check_pointwise
+
+        return check_pointwise(build.tile, fused, replay)
     if not any(op in str(fn) for op in ('"tile.mma"', '"tile.wgmma"')):  # a row program: by provenance
         from .rows import check_rows
 

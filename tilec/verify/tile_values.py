@@ -6,7 +6,8 @@ bounds) and gives the value of any register tile at symbolic in-tile coordinates
 
     tile.load      the input at offsets + coords inside the tensor, ``padding`` outside
     tile.map       its body, tile.elem reading the source at the mapped coords,
-                   tile.index the coordinate itself
+                   tile.index the coordinate itself, tile.gather the input at its map of
+                   the indices inside the tensor, ``padding`` outside
     tile.reduce    an uninterpreted function of the row: the block's reduction, whose terms
                    the caller relates to its reference separately
     a loop's iter arg / result: an uninterpreted function of the row ("the state before
@@ -148,7 +149,8 @@ class TileValues:
         pad = z3.RealVal(ir.FloatAttr(op.attributes["padding"]).value)
         return z3.If(inside, self.vals.tensor(self.args[src][1], at), pad)
 
-    def _map(self, op, coords):
+    def _map(self, op, coords, seen=None):
+        """tile.map ``op``'s element at ``coords`` (``seen(gather, indices)``: each tile.gather's indices)."""
         def read(inner, local):
             name = inner.operation.name
             if name == "tile.elem":
@@ -157,8 +159,30 @@ class TileValues:
                 return self.value(inner.operation.operands[0], at)
             if name == "tile.index":
                 return coords[ir.IntegerAttr(inner.attributes["dim"]).value]
+            if name == "tile.gather":
+                src, *indices = inner.operation.operands
+                at = self._gathered(inner, [local[v] if v in local else self._outer(v) for v in indices])
+                if seen is not None:
+                    seen(inner.operation, at)
+                inside = z3.And(*[z3.And(a >= 0, a < n) for a, n in zip(at, self.dims(src))])
+                pad = z3.RealVal(ir.FloatAttr(inner.attributes["padding"]).value)
+                return z3.If(inside, self.vals.tensor(self.args[src][1], at), pad)
             return None
         return evaluate(op.regions[0].blocks[0], self.vals, read, self._outer)
+
+    @staticmethod
+    def _gathered(op, indices: list) -> list:
+        from tilec.affine import affine
+
+        return [affine(e, indices, const=z3.IntVal, floordiv=lambda a, b: a / b)
+                for e in ir.AffineMapAttr(op.attributes["map"]).value.results]
+
+    def gather_indices(self, op, coords: list) -> list:
+        """The source indices tile.gather ``op`` reads in its tile.map's element at ``coords``."""
+        found = {}
+        self._map(op.parent.opview if hasattr(op.parent, "opview") else op.parent, coords,
+                  lambda g, at: found.setdefault(g, at))
+        return found[op]
 
     def _outer(self, v):
         if v in self.index:

@@ -259,3 +259,33 @@ func.func @wgmma_wait_negative() {
   "tile.wgmma_wait"() {pending = -1 : i64} : () -> ()
   return
 }
+
+// -----
+
+func.func @gather_outside_map(%X: memref<?x?xf32>, %i: index) {
+  // expected-error @+1 {{'tile.gather' op must be inside a tile.map body}}
+  %x = "tile.gather"(%X, %i, %i) {map = affine_map<(a, b) -> (a, b)>, padding = 0.0 : f32} : (memref<?x?xf32>, index, index) -> f32
+  return
+}
+
+// -----
+
+func.func @gather_rank(%X: memref<?x?xf32>, %i: index) {
+  %e = "tile.map"() ({
+    // expected-error @+1 {{'tile.gather' op map must send the 2 indices to the 2 source dims, got (d0, d1) -> (d0)}}
+    %x = "tile.gather"(%X, %i, %i) {map = affine_map<(a, b) -> (a)>, padding = 0.0 : f32} : (memref<?x?xf32>, index, index) -> f32
+    "tile.yield"(%x) : (f32) -> ()
+  }) : () -> tensor<16x8xf32>
+  return
+}
+
+// -----
+
+func.func @gather_type(%X: memref<?x?xbf16>, %i: index) {
+  %e = "tile.map"() ({
+    // expected-error @+1 {{'tile.gather' op result must be the source's element type bf16}}
+    %x = "tile.gather"(%X, %i, %i) {map = affine_map<(a, b) -> (a, b)>, padding = 0.0 : f32} : (memref<?x?xbf16>, index, index) -> f32
+    "tile.yield"(%x) : (f32) -> ()
+  }) : () -> tensor<16x8xf32>
+  return
+}

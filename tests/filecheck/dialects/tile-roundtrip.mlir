@@ -104,3 +104,19 @@ func.func @warp_specialized(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %s: inde
   }) {producer_registers = 40 : i64, consumer_registers = 232 : i64} : () -> ()
   return
 }
+
+// CHECK-LABEL: func.func @gather_tile
+func.func @gather_tile(%X: memref<2x37x3x16xbf16>, %Y: memref<2x3x37x16xbf16>, %b: index, %h: index, %r0: index) {
+  %c0 = arith.constant 0 : index
+  // CHECK: "tile.map"() ({
+  %y = "tile.map"() ({
+    %i = "tile.index"() {dim = 0 : i64} : () -> index
+    %t = arith.addi %r0, %i : index
+    %d = "tile.index"() {dim = 1 : i64} : () -> index
+    // CHECK: "tile.gather"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {map = #map{{[0-9]*}}, padding = 0.000000e+00 : bf16} : (memref<2x37x3x16xbf16>, index, index, index, index) -> bf16
+    %x = "tile.gather"(%X, %b, %h, %t, %d) {map = affine_map<(b, h, t, d) -> (b, t, h, (d + 8) mod 16)>, padding = 0.0 : bf16} : (memref<2x37x3x16xbf16>, index, index, index, index) -> bf16
+    "tile.yield"(%x) : (bf16) -> ()
+  }) : () -> tensor<8x256xbf16>
+  "tile.store"(%y, %Y, %b, %h, %r0, %c0) : (tensor<8x256xbf16>, memref<2x3x37x16xbf16>, index, index, index, index) -> ()
+  return
+}
