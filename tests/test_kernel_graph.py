@@ -173,11 +173,20 @@ def test_graph_package_round_trip(tmp_path):
 
 
 def test_graph_no_kernel_takes_is_one_clear_error():
-    """A transposed copy: no kernel form reads an input across its rows yet."""
+    """A sum down the columns: no kernel form reduces across rows yet; the error names, per
+    form, what it lacks."""
+    xs = _inputs([(9, 300)])
+    graph = tilec.compile(lambda x: x.sum(0) * 2.0, xs, stage="tile", strict=True)
+    with pytest.raises(TilecError, match="no tile lowering takes kernel 0 .*rows: a row program.*pointwise: 'ta.reduce'"):
+        graph(*xs)
+
+
+def test_a_transposed_map_is_a_pointwise_kernel():
+    """No row program reads an input across its rows; a pointwise kernel reads it at any index."""
     xs = _inputs([(9, 300)])
     graph = tilec.compile(lambda x: x.transpose(0, 1) * 2.0, xs, stage="tile", strict=True)
-    with pytest.raises(TilecError, match="no tile lowering takes kernel 0 .*rows: a row program"):
-        graph(*xs)
+    assert [p.form for p in graph.kernels().pieces] == ["pointwise"]
+    assert _close(graph(*xs), xs[0].transpose(0, 1) * 2.0)
 
 
 @pytest.mark.parametrize("shape", [(2, 9, 300), (2, 1, 300), (1, 9, 300)])
@@ -228,7 +237,7 @@ def test_a_graph_no_kernels_take_runs_in_torch_on_cuda_with_a_warning(monkeypatc
     from tilec.pytorch.api import CompiledGraph, TilecFallbackWarning
 
     def fn(x):
-        return x.transpose(0, 1) * 2.0
+        return x.sum(0) * 2.0  # a sum down the columns: no kernel form takes it
 
     x = torch.randn(9, 300)
     monkeypatch.setattr(torch.Tensor, "is_cuda", property(lambda self: True))
@@ -294,6 +303,24 @@ def test_nanogpt_block_runs_whole_as_kernels_attention_included():
     assert forms.count("online") == 1 and forms.count("rows") == 2 and forms.count("contraction") == 4, forms
     with torch.no_grad():
         assert _close(graph(x), model(x))
+    assert not graph.regions
+
+
+def test_llama_block_runs_whole_as_kernels_rope_included():
+    """Llama's block: RMSNorm, the Q, K and V GEMMs, RoPE on Q and on K as pointwise kernels
+    (rotate_half's cat and the head transpose read through tile.gather), grouped heads read
+    through by the attention, the projection, RMSNorm and SwiGLU: every op in a tilec kernel
+    or a strided copy, matching eager."""
+    from test_pytorch import _LlamaBlock
+
+    model, x = _LlamaBlock(gqa="enable_gqa").eval(), torch.randn(2, 37, 64)
+    cos, sin = torch.randn(37, 16), torch.randn(37, 16)
+    graph = tilec.compile(model, (x, cos, sin), stage="tile", strict=True)
+    forms = [p.form for p in graph.kernels().pieces]
+    assert forms.count("online") == 1 and forms.count("pointwise") >= 2 and forms.count("rows") == 2, forms
+    assert set(forms) <= {"online", "pointwise", "rows", "contraction", "strided"}, forms
+    with torch.no_grad():
+        assert _close(graph(x, cos, sin), model(x, cos, sin))
     assert not graph.regions
 
 

@@ -184,7 +184,7 @@ class FunctionView:
     def piece(self, group, outputs, name: str):
         """(module text, input names, form) of ``group`` as a function of its own; (the reason,
         inputs, None) when no kernel form takes it."""
-        from tilec.passes.ta_to_tile import TILED, match_form
+        from tilec.passes.ta_to_tile import MATCHERS, TILED, match_form
         from tilec.passes.ta_to_tile.common import NoTileLowering
 
         from .driver import copy_module, rewrite, run_passes
@@ -227,8 +227,10 @@ class FunctionView:
             form = self._merged_form(module)  # [B, T, C] rows as [B*T, C], where the piece allows it
             if form is not None:
                 return _text(module), [self.names[v] for v in inputs], form + "+merged"
+            if all(strided_form([op]) is not None for op in group):  # copies stay copies, one by one
+                return f"{err}; pointwise: copies run as strided copies, each on its own", inputs, None
             try:  # maps read at any index, one element at a time: the last resort
-                form = match_form(fused.body.operations[0], ("pointwise",))[0]
+                form = MATCHERS["pointwise"].match(fused.body.operations[0]) and "pointwise"
             except NoTileLowering as last:
                 return f"{err}; pointwise: {last}", inputs, None
         return _text(module), [self.names[v] for v in inputs], form

@@ -9,7 +9,9 @@ are no kernel. So its ops are first gathered into a unit:
   group; in an unfused one, the reductions ta-fuse-reductions would group);
 - the maps between them (each reads a value of the unit and is read by one);
 - back from them, every ta.map and ta.contract whose readers are all in the unit (the
-  scores, and the maps that make the stabiliser of them).
+  scores, and the maps that make the stabiliser of them), but not one that only contractions
+  of the unit read, as an operand: an attention reads Q, K and V as stored, so a map that
+  computes one of them (RoPE's rotation of Q and K) is a kernel of its own.
 
 A unit is kept when it lowers as one kernel, and when no op outside it between its first
 and last op reads one of its values: it is then placed at its last op, in either direction
@@ -83,7 +85,8 @@ def _grown(seed: list, ops: list, readers: dict, made: dict, s) -> list:
             reads_unit = any(made.get(v) in unit for v in s.reads[o])
             read_by_unit = [r for r in readers[o] if r in unit]
             between = o.name == "ta.map" and reads_unit and read_by_unit
-            exclusive = readers[o] and len(read_by_unit) == len(readers[o])
+            operand = all(r.name == "ta.contract" for r in read_by_unit)
+            exclusive = readers[o] and len(read_by_unit) == len(readers[o]) and not operand
             if between or exclusive:
                 unit[o] = op
                 changed = True
