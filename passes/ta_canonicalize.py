@@ -202,14 +202,15 @@ def hoist_scale_out_of_contract(op, rewriter):
 
 def fold_reindex_into_contract(op, rewriter):
     """contract(map{at(x, m)}, y) --> contract(x, y) with the operand's map composed with m
-    (m a permutation: the map only transposes, as a head view before attention does); likewise
+    (m a projected permutation: the map only transposes, as a head view before attention does,
+    or broadcasts, as a Linear's weight read once per batch of a [B, T, C] matmul); likewise
     contract(map{extf(at(x, m))}, y): the contraction reads a 16-bit x as it is stored"""
     maps = [ir.AffineMapAttr(m).value for m in ir.ArrayAttr(op.attributes["maps"])]
     for k in (0, 1):
         owner = op.operation.operands[k].owner
         found = None if isinstance(owner, ir.Block) or owner.name != "ta.map" else \
             _reindexing(owner) or cast_of_read(owner, "arith.extf")
-        if found is None or not found[1].is_permutation:
+        if found is None or not found[1].is_projected_permutation:
             continue
         operands, new_maps = list(op.operation.operands), list(maps)
         operands[k], new_maps[k] = found[0], tb.compose(maps[k], found[1])

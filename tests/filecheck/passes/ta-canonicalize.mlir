@@ -93,6 +93,23 @@ func.func @fold_reindex_into_contract(%a: tensor<?x?xbf16, ["K", "M"]>, %b: tens
 
 // -----
 
+// A Linear's weight broadcast over the batch of a [B, T, C] matmul (a map that transposes and
+// drops the batch index) is read through: the contraction reads the weight once, as stored.
+// CHECK:       #[[W:.*]] = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+// CHECK-LABEL: func.func @fold_broadcast_into_contract
+// CHECK-NOT:   "ta.map"
+// CHECK:       "ta.contract"(%arg0, %arg1) {maps = [#{{.*}}, #[[W]], #{{.*}}]}
+func.func @fold_broadcast_into_contract(%y: tensor<2x37x64xf32, ["2", "37", "64"]>, %w: tensor<32x64xf32, ["32", "64"]>) -> tensor<2x37x32xf32, ["2", "37", "32"]> {
+  %t = "ta.map"() ({
+    %x = "ta.at"(%w) {map = affine_map<(b, k, n) -> (n, k)>} : (tensor<32x64xf32, ["32", "64"]>) -> f32
+    "ta.yield"(%x) : (f32) -> ()
+  }) : () -> tensor<2x64x32xf32, ["2", "64", "32"]>
+  %r = "ta.contract"(%y, %t) {maps = [affine_map<(b, t, n, k) -> (b, t, k)>, affine_map<(b, t, n, k) -> (b, k, n)>, affine_map<(b, t, n, k) -> (b, t, n)>]} : (tensor<2x37x64xf32, ["2", "37", "64"]>, tensor<2x64x32xf32, ["2", "64", "32"]>) -> tensor<2x37x32xf32, ["2", "37", "32"]>
+  return %r : tensor<2x37x32xf32, ["2", "37", "32"]>
+}
+
+// -----
+
 // Grouped heads: repeat_interleave's broadcast and reshape become one remap at h floordiv 2,
 // the mods its static extents bound dropped.
 // CHECK:       #map = affine_map<(d0, d1, d2) -> (d0, d1 floordiv 2, d2)>
