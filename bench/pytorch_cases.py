@@ -139,13 +139,77 @@ for _t in (1024, 4096):
         {"contraction": HOPPER_GEMM, "online": ATTENTION_D64, "k7": NARROW_GEMM, "k10": NARROW_GEMM},
         _gpt2_block_flops(8, _t), gpt2_block)
 
+
+
+def _rotate_half(x):
+    half = x.shape[-1] // 2
+    return torch.cat((-x[..., half:], x[..., :half]), dim=-1)
+
+
+def _rms(x, g):
+    return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-5) * g
+
+
+# Llama 3.2 1B's block: C = 2048, 32 query heads and 8 K/V heads of 64, SwiGLU of 8192
+LLAMA = {"c": 2048, "heads": 32, "kv_heads": 8, "hidden": 8192}
+
+
+def llama_block(x, cos, sin, g1, wq, wk, wv, wo, g2, w1, w3, w2):
+    """A Llama block as Hugging Face writes it: RMSNorm, Q/K/V projections, RoPE (rotate_half),
+    causal SDPA with grouped K/V heads, the output projection and residual, RMSNorm, SwiGLU."""
+    bsz, t, c = x.shape
+    d = c // LLAMA["heads"]
+    h = _rms(x, g1)
+    q = F.linear(h, wq).view(bsz, t, -1, d).transpose(1, 2)
+    k = F.linear(h, wk).view(bsz, t, -1, d).transpose(1, 2)
+    v = F.linear(h, wv).view(bsz, t, -1, d).transpose(1, 2)
+    q, k = q * cos + _rotate_half(q) * sin, k * cos + _rotate_half(k) * sin
+    y = F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
+    x = x + F.linear(y.transpose(1, 2).reshape(bsz, t, c), wo)
+    h = _rms(x, g2)
+    return x + F.linear(F.silu(F.linear(h, w1)) * F.linear(h, w3), w2)
+
+
+def _llama_shapes(b: int, t: int) -> list:
+    c, kv, f = LLAMA["c"], LLAMA["kv_heads"] * LLAMA["c"] // LLAMA["heads"], LLAMA["hidden"]
+    d = c // LLAMA["heads"]
+    return [(b, t, c), (t, d), (t, d), (c,), (c, c), (kv, c), (kv, c), (c, c), (c,), (f, c), (f, c), (c, f)]
+
+
+def _llama_flops(b: int, t: int) -> float:
+    """The block's GEMMs (Q, K, V, output, SwiGLU's three) and its causal attention (half of 4·B·T²·C)."""
+    c, kv, f = LLAMA["c"], LLAMA["kv_heads"] * LLAMA["c"] // LLAMA["heads"], LLAMA["hidden"]
+    return 2.0 * b * t * c * (2 * c + 2 * kv + 3 * f) + 2.0 * b * t * t * c
+
+
+# kernels: k0 RMSNorm, k1-k3 the Q, K, V GEMMs, k4 and k5 RoPE on Q and K (pointwise), k6 V's
+# head view at h // G (pointwise), k7 attention, k8 a strided copy, k9 the output GEMM, k10 the
+# residual, k11 RMSNorm, k12 SwiGLU's two GEMMs sharing A (the sm_80 form), k13 the down GEMM with
+# the residual (it spills 72 B at bn=256)
+for _t in (1024, 4096):
+    CASES[f"llama_block_{_t // 1024}k"] = (
+        llama_block, _llama_shapes(8, _t),
+        {"contraction": HOPPER_GEMM, "online": ATTENTION_D64, "k12": "bm=128 bn=128 bk=32 warps=8 stages=4",
+         "k13": NARROW_GEMM},
+        _llama_flops(8, _t), llama_block)
+
 # cases that are a model's forward: tokens per call, for tokens per second
-TOKENS = {"gpt2_block_1k": 8 * 1024, "gpt2_block_4k": 8 * 4096}
+TOKENS = {"gpt2_block_1k": 8 * 1024, "gpt2_block_4k": 8 * 4096, "llama_block_1k": 8 * 1024,
+          "llama_block_4k": 8 * 4096}
 
 # inputs drawn at a model's scale: weight matrices N(0, 0.02) as GPT-2 initialises them (with
 # N(0, 1) weights the attention scores reach ~10^3 and the softmax picks one key by a margin below
 # bf16's resolution, so any bf16 forward, torch's own included, is far from the f32 one)
-WEIGHT_STD = {"gpt2_block_1k": 0.02, "gpt2_block_4k": 0.02}
+WEIGHT_STD = {"gpt2_block_1k": 0.02, "gpt2_block_4k": 0.02, "llama_block_1k": 0.02, "llama_block_4k": 0.02}
+# RoPE's tables (positions x head dim, Llama 3's base): the inputs at these positions of a case
+ROPE_TABLES = {"llama_block_1k": (1, 2), "llama_block_4k": (1, 2)}
+
+
+def _rope_tables(t: int, d: int, base: float = 500000.0):
+    inv = 1.0 / base ** (torch.arange(0, d, 2, dtype=torch.float32) / d)
+    angles = torch.outer(torch.arange(t, dtype=torch.float32), inv)
+    angles = torch.cat((angles, angles), dim=-1)
+    return angles.cos(), angles.sin()
 
 
 def inputs_of(name: str, shapes: list, device: str = "cuda") -> list:
@@ -157,4 +221,8 @@ def inputs_of(name: str, shapes: list, device: str = "cuda") -> list:
         if std is not None and k > 0 and len(s) == 2:
             t = t * std
         out.append(t.to(torch.bfloat16))
+    if name in ROPE_TABLES:
+        cos_at, sin_at = ROPE_TABLES[name]
+        cos, sin = _rope_tables(*shapes[cos_at])
+        out[cos_at], out[sin_at] = cos.to(device, torch.bfloat16), sin.to(device, torch.bfloat16)
     return out

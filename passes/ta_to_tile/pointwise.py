@@ -67,7 +67,7 @@ def lower(fn, prog: PointwiseProgram, s):
     from ..ta_to_loops import new_signature
 
     if s == Schedule():
-        s = DEFAULT
+        s = default_schedule(prog.domain[-1])
     check_schedule(s, "pointwise", {})
     new, b, args = new_signature(fn)
     inputs = list(fn.arguments)
@@ -89,6 +89,15 @@ def lower(fn, prog: PointwiseProgram, s):
     element_bytes = min(ir.RankedTensorType(v.type).element_type.width // 8 for v in prog.returned)
     fn.operation.erase()
     return new, blocked_for(s.bn, element_bytes, s.warps)
+
+
+def default_schedule(cols: str) -> Schedule:
+    """Without a schedule: a column block that fits the last dim where it is static (RoPE's head
+    dim of 64 would fill a quarter of 256 columns), and rows for about 2048 elements a CTA."""
+    bn = DEFAULT.bn
+    if cols.isdigit():
+        bn = max(32, min(DEFAULT.bn, 1 << (int(cols) - 1).bit_length()))
+    return Schedule(bm=max(DEFAULT.warps, 2048 // bn), bn=bn, warps=DEFAULT.warps)
 
 
 class _Lowering:

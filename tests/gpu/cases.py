@@ -222,6 +222,13 @@ CASES: dict[str, Case] = {
     "logsumexp": Case("examples/logsumexp.ta", ROWS, ROW_RUNS),
     "layernorm": Case("examples/layernorm.ta", ROWS, ROW_RUNS),
     "rmsnorm": Case("examples/rmsnorm.ta", ROWS, ROW_RUNS),
+    # pointwise programs: each input element read at its own index (tile.gather), here a
+    # transpose, a broadcast, a shifted read and an index as a value; RoPE's halves
+    "pointwise_transpose": Case(
+        "param B, T, N\ninput X[B, N, T] : f32\ninput S[N] : f32\ninput Z[B, N, T + 1] : f32\n"
+        "output Y[B, T, N] : f32\nY[b, t, n] = X[b, n, t] * S[n] + Z[b, n, t + 1] + t\n", "bm=8 bn=64 warps=4",
+        [{"B": 2, "T": 37, "N": 100}, {"B": 1, "T": 1, "N": 1}, {"B": 3, "T": 130, "N": 64}]),
+    "rope": Case("examples/rope.ta", "", [{"B": 2, "T": 37, "H": 3}, {"B": 1, "T": 1, "H": 1}]),
     # graphs of several kernels, launched in order by tilec.runtime.graph
     # RMSNorm before a matmul: a row program and a GEMM (the norm's statistic fused into the GEMM's
     # reduction is no kernel, so the spec is split before fusion: tilec/split.py)
