@@ -184,13 +184,12 @@ def _llama_flops(b: int, t: int) -> float:
 
 # kernels: k0 RMSNorm, k1-k3 the Q, K, V GEMMs, k4 and k5 RoPE on Q and K (pointwise), k6 V's
 # head view at h // G (pointwise), k7 attention, k8 a strided copy, k9 the output GEMM, k10 the
-# residual, k11 RMSNorm, k12 SwiGLU's two GEMMs sharing A (the sm_80 form), k13 the down GEMM with
-# the residual (it spills 72 B at bn=256)
+# residual, RMSNorm and its gain (one row program), k11 SwiGLU's two GEMMs sharing A (an accumulator
+# each: bn=128), k12 the down GEMM with the residual (it spills 72 B at bn=256)
 for _t in (1024, 4096):
     CASES[f"llama_block_{_t // 1024}k"] = (
         llama_block, _llama_shapes(8, _t),
-        {"contraction": HOPPER_GEMM, "online": ATTENTION_D64, "k12": "bm=128 bn=128 bk=32 warps=8 stages=4",
-         "k13": NARROW_GEMM},
+        {"contraction": HOPPER_GEMM, "online": ATTENTION_D64, "k11": NARROW_GEMM, "k12": NARROW_GEMM},
         _llama_flops(8, _t), llama_block)
 
 # cases that are a model's forward: tokens per call, for tokens per second

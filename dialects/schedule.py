@@ -181,7 +181,7 @@ class Schedule:
         """A warp-specialised TMA + wgmma kernel: the instruction and copy-engine shapes."""
         if form in ("rows", "pointwise"):
             return [f"consumers={self.consumers} (warp-specialised wgmma) builds contractions and attention, "
-                    f"not {form} programs"]
+                    f"not {'row' if form == 'rows' else form} programs"]
         reasons = []
         if target != "sm_90a":
             reasons.append(f"consumers={self.consumers} needs sm_90a (wgmma, the copy engine); {target} has neither")
@@ -198,13 +198,12 @@ class Schedule:
         if form == "online":
             reasons += self._hopper_online_reasons(sizes)
             return reasons + self._wgmma_registers([(self.bn, 0), (sizes.get("head_dim", 64), 4)])
-        reasons += self._wgmma_registers([(self.bn, 0)])
+        # contractions sharing A (SwiGLU's two) keep an accumulator each: as much as one wgmma of n = b * bn
+        reasons += self._wgmma_registers([(self.bn * sizes.get("b_operands", 1), 0)])
         if element_bytes == 2 and self.bk != 64:
             reasons.append(f"bk={self.bk}: a k tile is one 128-byte swizzle row of 16-bit elements (bk = 64)")
         if self.bn % 64 or self.bn > 256:
             reasons.append(f"bn={self.bn} must be 64, 128, 192 or 256 (wgmma's n, 64-column copy boxes)")
-        if sizes.get("b_operands", 1) != 1:
-            reasons.append("a warp-specialised kernel computes one contraction")
         return reasons
 
     # registers ptxas needs beside a wgmma's accumulators (descriptors, addresses, the loop):

@@ -40,6 +40,17 @@ def _strided(fn) -> dict:
     return {k: form[k] for k in ("size", "stride", "offset", "shape", "dtype")}
 
 
+_ROUNDING_PASSES = 3  # splits of the rounded function at most: each rounds what the one before stored in f32
+
+
+def _wide(module: ir.Module, names: list) -> bool:
+    """Whether any value ``names`` names (split.FunctionView's names) is f32."""
+    from .split import FunctionView
+
+    view = FunctionView(module.body.operations[0])
+    return any(str(ir.RankedTensorType(v.type).element_type) == "f32" for v, n in view.names.items() if n in names)
+
+
 @dataclass
 class Kernels:
     """``module`` (ta) and, when no one kernel takes it, its ``pieces`` (else empty), cut from
@@ -79,12 +90,18 @@ class Kernels:
         stored = [n for p in pieces for n in p.outputs if n not in result_sources(fused).values()]
         if boundary is None or not stored:
             return Kernels(module, fused, steps, pieces, schedules)
-        rounded = round_boundaries(fused, stored, boundary)
-        # the copies the rounding put around views fold into the index maps that read them
-        rounded, more = rewrite(rounded, ["ta-canonicalize", "canonicalize", "cse"])
-        steps = steps + more
-        pieces = split_kernels(rounded, fuse_each)
-        stored = [n for p in pieces for n in p.outputs if n not in result_sources(rounded).values()]
+        rounded = fused
+        for _ in range(_ROUNDING_PASSES):
+            rounded = round_boundaries(rounded, stored, boundary)
+            # the copies the rounding put around views fold into the index maps that read them
+            rounded, more = rewrite(rounded, ["ta-canonicalize", "canonicalize", "cse"])
+            steps = steps + more
+            # a 16-bit operand can change the split (contractions sharing A take no prologue map
+            # on one): a tensor the new split stores in f32 is rounded in turn
+            pieces = split_kernels(rounded, fuse_each)
+            stored = [n for p in pieces for n in p.outputs if n not in result_sources(rounded).values()]
+            if not _wide(rounded, stored):
+                break
         return Kernels(module, rounded, steps, pieces, schedules, rounded=(boundary, tuple(stored)))
 
     @property

@@ -71,6 +71,7 @@ def split_kernels(module: ir.Module, fuse_each: bool = False) -> list[Piece]:
     backward = _place(s, placed[::-1], consumers, fresh=_narrowing)[::-1]
     groups = [sorted(g, key=lambda op: s.position[op.operation])  # fewer kernels; forward on a tie
               for g in (backward if len(backward) < len(forward) else forward)]
+    groups = _coalesced(s, groups)
     pieces = []
     for k, group in enumerate(groups):
         outputs = s.outputs(group)
@@ -82,6 +83,30 @@ def split_kernels(module: ir.Module, fuse_each: bool = False) -> list[Piece]:
         pieces.append(Piece(text, form.removesuffix("+merged"), tuple(inputs), tuple(s.names[v] for v in outputs),
                             tuple(s.position[op.operation] for op in group), merged))
     return pieces
+
+
+def _bandwidth(form) -> bool:
+    """A kernel that reads and writes each element about once: two in a row are less traffic as one."""
+    return form is not None and form.removesuffix("+merged") in ("rows", "pointwise")
+
+
+def _coalesced(s, groups: list) -> list:
+    """``groups`` with each run of consecutive row or pointwise kernels merged while their union is
+    still one such kernel (a residual add, the next norm and its gain: one pass over the rows).
+    Consecutive groups merge without moving any read before its write. GEMMs and attention are
+    left as placed: their union (Q, K and V sharing A) would lower to a slower form."""
+    out, forms = [], []
+    for group in groups:
+        form = s.piece(group, s.outputs(group), "fits")[2]
+        if out and _bandwidth(form) and _bandwidth(forms[-1]):
+            union = sorted(out[-1] + group, key=lambda op: s.position[op.operation])
+            merged = s.piece(union, s.outputs(union), "fits")[2]
+            if _bandwidth(merged):
+                out[-1], forms[-1] = union, merged
+                continue
+        out.append(group)
+        forms.append(form)
+    return out
 
 
 def _narrowing(op) -> bool:

@@ -58,6 +58,13 @@ def match(fn) -> Gemm:
             raise NoTileLowering(f"{len(contracts)} contractions lower into one kernel only when they share "
                                  f"their first operand and their result's shape")
     prologues = {x.operation for g in [first, *others] for x in (g.a_prologue, g.b_prologue) if x is not None}
+    args = list(fn.arguments)
+    if others and prologues and all(not isinstance(ir.RankedTensorType(args[x].type).element_type, ir.F32Type)
+                                    for g in [first, *others] for x in (g.lhs, g.rhs)):
+        # their kernel (mma.sync) multiplies a mapped 16-bit operand on the CUDA cores: the map
+        # (a norm's gain before SwiGLU) is cheaper as a kernel of its own, or in its producer's
+        raise NoTileLowering(f"{len(contracts)} contractions sharing A read 16-bit operands as stored "
+                             f"(no prologue map)")
     epilogue = [op for op in ops if op.operation.name == "ta.map" and op.operation not in prologues]
     others_ops = [op for op in ops if op.operation.name not in ("ta.contract", "ta.map", "arith.constant",
                                                                 "func.return")]
@@ -161,10 +168,11 @@ def lower(fn, g: Gemm, options) -> None:
                                   attributes={"axis": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0)}).result
         batch_ids = _batch_ids(g, b) if g.batch else []
         if s.consumers:  # sm_90a: copy engine, mbarriers, wgmma, a producer warpgroup
-            parent = contraction_hopper.build(b, g, s, mem, (a, mem[inputs[g.rhs]], out_arg), element,
-                                              (size_m, size_n, size_k), batch_ids, pid,
+            parent = contraction_hopper.build(b, g, s, mem, (a, [mem[inputs[x.rhs]] for x in gs], out_arg),
+                                              element, (size_m, size_n, size_k), batch_ids, pid,
                                               lambda t: _grouped_raster(t, grid_m, grid_n, s.group_m),
-                                              arith.MulIOp(grid_m, grid_n).result, number[g.contract.operation])
+                                              arith.MulIOp(grid_m, grid_n).result,
+                                              [number[x.contract.operation] for x in gs])
         else:
             pid_m, pid_n = _grouped_raster(pid, grid_m, grid_n, s.group_m)
             m0 = arith.MulIOp(pid_m, const_index(s.bm)).result

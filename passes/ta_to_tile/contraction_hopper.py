@@ -39,9 +39,6 @@ CONSUMER_REGISTERS = {1: 240, 2: 232, 3: 152}  # 128 x 40 + consumers x 128 x th
 
 def check_form(g) -> None:
     """What the warp-specialised kernel does not take (yet); the sm_80 form takes all of it."""
-    if g.others:
-        raise NoTileLowering("a warp-specialised kernel (consumers > 0) computes one contraction; "
-                             "contractions sharing A need consumers=0")
     if g.a_prologue is not None or g.b_prologue is not None:
         raise NoTileLowering("a warp-specialised kernel reads its operands as they are stored; "
                              "a prologue map needs consumers=0")
@@ -49,21 +46,24 @@ def check_form(g) -> None:
         raise NoTileLowering("a warp-specialised kernel reduces one index; merged reduced indices need consumers=0")
 
 
-def build(b, g, s, mem: dict, buffers, element, sizes, batch_ids, pid, raster, tiles, number: int) -> MmaLayout:
+def build(b, g, s, mem: dict, buffers, element, sizes, batch_ids, pid, raster, tiles, numbers: list) -> MmaLayout:
     """The kernel body after the batch ids, at the insertion point: allocations, the
     warp-specialised loop and the epilogue; returns the accumulator's register layout.
-    ``buffers``: A, B and the output memrefs; ``sizes``: (M, N, K); ``pid``: program id 0;
-    ``raster(t)``: (row, column) of output tile t; ``tiles``: how many there are;
-    ``number``: the contraction's place in the ta function (provenance).
+    ``buffers``: A, the B of each contraction (several sharing A: SwiGLU's two) and the output
+    memrefs; ``sizes``: (M, N, K); ``pid``: program id 0; ``raster(t)``: (row, column) of output
+    tile t; ``tiles``: how many there are; ``numbers``: each contraction's place in the ta
+    function (provenance). Each stage holds A's k tile and one of each B; each contraction keeps
+    its accumulator, and the consumers issue one asynchronous wgmma per contraction.
 
     Persistent (``s.persistent``): both roles loop over tiles t = pid, pid + C, ... < tiles
     (C CTAs launched, ``tile.num_programs``); tile n of a CTA runs ring iterations
     [n * nk, (n + 1) * nk), so the stages and phases run on across tiles and the producer
     fills the next tile's stages while the consumers store the last one."""
-    a, b_mem, out_arg = buffers
+    a, b_mems, out_arg = buffers
+    gs = [g, *(g.others or [])]
     _, _, size_k = sizes
     sa = _alloc((s.bk, s.bm) if g.a_trans else (s.bm, s.bk), element, s.stages)
-    sb = _alloc((s.bn, s.bk) if g.b_trans else (s.bk, s.bn), element, s.stages)
+    sbs = [_alloc((s.bn, s.bk) if x.b_trans else (s.bk, s.bn), element, s.stages) for x in gs]
     full = _barriers(s.stages, 1)
     empty = _barriers(s.stages, s.warps)  # every consumer warp releases a stage
     nk = ceildiv(size_k, const_index(s.bk))
@@ -78,12 +78,13 @@ def build(b, g, s, mem: dict, buffers, element, sizes, batch_ids, pid, raster, t
         loop = scf.ForOp(first, arith.AddIOp(first, nk).result, const_index(1))
         with ir.InsertionPoint(loop.body):
             kt = loop.induction_variable
-            stage = fill_stage(kt, s.stages, empty, full, (s.bm + s.bn) * s.bk * 2)
+            stage = fill_stage(kt, s.stages, empty, full, (s.bm + len(gs) * s.bn) * s.bk * 2)
             k0 = arith.MulIOp(arith.SubIOp(kt, first).result, const_index(s.bk)).result
             a_off = [batch_ids[g.batch.index(d)] for d in g.a_batch] + ([k0, m0] if g.a_trans else [m0, k0])
-            b_off = [batch_ids[g.batch.index(d)] for d in g.b_batch] + ([n0, k0] if g.b_trans else [k0, n0])
             ir.Operation.create("tile.tma_copy", operands=[a, *a_off, sa, stage, full])
-            ir.Operation.create("tile.tma_copy", operands=[b_mem, *b_off, sb, stage, full])
+            for x, b_mem, sb in zip(gs, b_mems, sbs):
+                b_off = [batch_ids[g.batch.index(d)] for d in x.b_batch] + ([n0, k0] if x.b_trans else [k0, n0])
+                ir.Operation.create("tile.tma_copy", operands=[b_mem, *b_off, sb, stage, full])
             scf.YieldOp([])
 
     f32 = ir.F32Type.get()
@@ -94,29 +95,32 @@ def build(b, g, s, mem: dict, buffers, element, sizes, batch_ids, pid, raster, t
         pid_m, pid_n = raster(t)
         m0 = arith.MulIOp(pid_m, const_index(s.bm)).result
         n0 = arith.MulIOp(pid_n, const_index(s.bn)).result
-        zero = constant_tile(acc_type, 0.0)
+        zeros = [constant_tile(acc_type, 0.0) for _ in gs]
         end = arith.AddIOp(first, nk).result
-        loop = scf.ForOp(first, end, const_index(1), [zero])
+        loop = scf.ForOp(first, end, const_index(1), zeros)
         loop.attributes[STAGES_ATTR] = ir.IntegerAttr.get(i64, s.stages)
         with ir.InsertionPoint(loop.body):
             kt = loop.induction_variable
             stage, parity = _ring(kt, s.stages)
             ir.Operation.create("tile.mbarrier_wait", operands=[full, stage, parity])
-            attrs = {name: ir.UnitAttr.get() for name, on in (("transpose_a", g.a_trans), ("transpose_b", g.b_trans))
-                     if on}
-            attrs["async"] = ir.UnitAttr.get()
-            mma = ir.Operation.create("tile.wgmma", results=[acc_type],
-                                      operands=[sa, sb, stage, loop.inner_iter_args[0]], attributes=attrs)
-            mma.attributes["tile.computes"] = ir.IntegerAttr.get(i64, number)
-            # the previous tile's group has finished reading its stage: release that one
-            wgmma_wait(1)
+            accs = []
+            for x, sb, carried, number in zip(gs, sbs, loop.inner_iter_args, numbers):
+                attrs = {name: ir.UnitAttr.get() for name, on in (("transpose_a", g.a_trans),
+                                                                  ("transpose_b", x.b_trans)) if on}
+                attrs["async"] = ir.UnitAttr.get()
+                mma = ir.Operation.create("tile.wgmma", results=[acc_type], operands=[sa, sb, stage, carried],
+                                          attributes=attrs)
+                mma.attributes["tile.computes"] = ir.IntegerAttr.get(i64, number)
+                accs.append(mma.result)
+            # the previous tile's groups (one per contraction) have finished reading its stage: release that one
+            wgmma_wait(len(gs))
             release_after(kt, const_index(1), empty, s.stages, first)
-            scf.YieldOp([mma.result])
+            scf.YieldOp(accs)
         wgmma_wait(0)  # the accumulator is complete, and the last stage read
         release_after(end, const_index(1), empty, s.stages, first)
         rank = len(g.batch) + 2
         offsets = {rank - 2: m0, rank - 1: n0, **dict(enumerate(batch_ids))}
-        result = emit_epilogue(g, {g.contract.result: loop.results[0]}, mem, b, offsets,
+        result = emit_epilogue(g, {x.contract.result: r for x, r in zip(gs, loop.results)}, mem, b, offsets,
                                {rank - 2: s.bm, rank - 1: s.bn}, (s.bm, s.bn))
         ir.Operation.create("tile.store", operands=[result, out_arg, *batch_ids, m0, n0])
 

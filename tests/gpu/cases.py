@@ -250,6 +250,12 @@ CASES: dict[str, Case] = {
     # contractions sharing their first operand (two accumulators), and a weight shared by the batch
     "swiglu": Case("examples/swiglu.ta", "", [{"M": 257, "N": 129, "K": 65}, {"M": 1, "N": 8, "K": 1},
                                               {"M": 64, "N": 96, "K": 128}]),
+    # on sm_90a: each stage holds X's k tile and one tile of each weight, one accumulator each
+    "wgmma_swiglu": Case("examples/swiglu.ta", "bm=128 bn=128 bk=64 warps=8 stages=4 consumers=2", HOPPER_RUNS,
+                         targets=SM90),
+    "wgmma_swiglu_persistent": Case("examples/swiglu.ta",
+                                    "bm=128 bn=128 bk=64 warps=8 stages=4 consumers=2 persistent=true",
+                                    PERSISTENT_RUNS, targets=SM90),
     "swiglu_small_tiles": Case("examples/swiglu.ta", "bm=32 bn=32 bk=16 warps=2 stages=2",
                                [{"M": 70, "N": 33, "K": 40}]),
     "linear": Case("examples/linear.ta", "", [{"B": 3, "T": 97, "C": 72, "N": 130}, {"B": 1, "T": 1, "C": 7, "N": 1},
