@@ -49,7 +49,17 @@ REFERENCES = {
     "dequant_linear": lambda x: {"Y": torch.relu(_f(x["X"])) @ (_f(x["W"]) * _f(x["s"])).T},
     "rmsnorm_matmul": lambda x: {"Y": F.rms_norm(_f(x["X"]), (x["X"].shape[1],), _f(x["g"]), eps=1e-6)
                                  @ _f(x["W"]).T},
+    "rope": lambda x: _rope(x),
 }
+
+
+def _rope(x):
+    """Llama's RoPE as Hugging Face writes it, on X read as [B, H, T, D]; the spec's two outputs are its halves."""
+    b, t, h, _, half = x["X"].shape
+    q = _f(x["X"]).transpose(1, 2).reshape(b, h, t, 2 * half)
+    cos, sin = (torch.cat((_f(x[n]), _f(x[n])), dim=-1) for n in ("Cos", "Sin"))
+    out = q * cos + torch.cat((-q[..., half:], q[..., :half]), dim=-1) * sin
+    return {"Lo": out[..., :half], "Hi": out[..., half:]}
 
 # shapes that divide nothing, and size-1 dims
 ODD_SHAPES = {
@@ -71,6 +81,7 @@ ODD_SHAPES = {
     "linear": {"B": 1, "T": 7, "C": 1, "N": 33},
     "dequant_linear": {"T": 7, "C": 33, "N": 1},
     "rmsnorm_matmul": {"M": 7, "K": 33, "N": 1},
+    "rope": {"B": 1, "T": 7, "H": 1},
 }
 
 
