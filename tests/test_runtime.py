@@ -118,3 +118,12 @@ def test_a_call_that_fails_its_checks_leaves_no_plan(package):
         with pytest.raises(ValueError, match="must be on cuda"):
             kernel(x, w, bias)
     assert kernel._plans == {}
+
+
+def test_a_grid_past_cudas_limits_is_refused_before_launch():
+    from tilec.runtime.kernel import grid_of
+
+    manifest = {"kernel": "k", "grid": [["/", ["+", "T", 7], 8], ["*", "B", "H"]]}
+    assert grid_of(manifest, {"T": 37, "B": 2, "H": 3}) == (5, 6, 1)
+    with pytest.raises(ValueError, match=r"grid of \[1, 70000, 1\] CTAs; CUDA launches at most"):
+        grid_of(manifest, {"T": 1, "B": 70000, "H": 1})

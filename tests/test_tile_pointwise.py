@@ -3,13 +3,12 @@ index. The tile interpreter against the oracle at sizes that divide no tile and 
 the verifier (tilec/verify/pointwise.py) proves them and refutes broken kernels; the CUDA
 emitter compiles them; RoPE from PyTorch is one such kernel."""
 
-import re
-
 import pytest
 import torch
 from torch_mlir import ir
 
 from conftest import EXAMPLES, close, run_spec
+from test_verify_rows import _sub  # a one-line edit of the tile IR text
 from tilec import dialects
 from tilec.driver import build_tile, run_passes, run_stage, tile_pipeline
 from tilec.frontend import load_spec, spec_to_ta
@@ -72,14 +71,6 @@ def _texts(source: str, schedule: str):
 def _verdicts(tile_text: str, fused_text: str) -> list:
     with dialects.context(), ir.Location.unknown():
         return check_pointwise(ir.Module.parse(tile_text), ir.Module.parse(fused_text), lambda model, prop: "replay")
-
-
-def _sub(pattern: str, repl: str):
-    def edit(text):
-        new = re.sub(pattern, repl, text, count=1)
-        assert new != text, f"the mutation {pattern!r} did not apply"
-        return new
-    return edit
 
 
 MUTANTS = {  # name: (property refuted, edit of the tile IR text)

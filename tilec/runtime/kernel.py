@@ -26,6 +26,19 @@ def evaluate_dim(tree, env: dict) -> int:
 MAX_PLANS = 64  # input shapes a kernel remembers the checks and sizes of
 
 
+GRID_LIMITS = (2 ** 31 - 1, 65535, 65535)  # CUDA's, per grid dim
+
+
+def grid_of(manifest: dict, env: dict) -> tuple:
+    """The (x, y, z) grid of a call at sizes ``env``; ValueError past CUDA's limits (grid y counts
+    a GEMM's batch or a pointwise kernel's leading dims)."""
+    grid = tuple([max(evaluate_dim(g, env), 1) for g in manifest["grid"]] + [1])[:3]
+    if any(n > limit for n, limit in zip(grid, GRID_LIMITS)):
+        raise ValueError(f"{manifest['kernel']}: these sizes need a grid of {list(grid)} CTAs; CUDA launches "
+                         f"at most {list(GRID_LIMITS)}")
+    return grid
+
+
 @dataclass(frozen=True)
 class Plan:
     """What calls at one set of input shapes share: the sizes, the outputs' shapes and
@@ -115,10 +128,8 @@ class Kernel:
                 raise ValueError(f"{self.name}: input '{spec['name']}' is on {t.device}, the others on {device}")
             if not t.is_contiguous():
                 raise ValueError(f"{self.name}: input '{spec['name']}' must be contiguous (call .contiguous())")
-        m = self.package.manifest
         return Plan(env, tuple((tuple(evaluate_dim(d, env) for d in s["dims"]), _DTYPES[s["dtype"]])
-                               for s in self.outputs),
-                    tuple([max(evaluate_dim(g, env), 1) for g in m["grid"]] + [1])[:3])
+                               for s in self.outputs), grid_of(self.package.manifest, env))
 
     def function(self, device):
         """The CUfunction for ``device`` (module loaded once per device)."""

@@ -23,7 +23,7 @@ from torch_mlir import ir
 from .report import Result
 from .scalars import evaluate
 from .solver import Outcome, prove
-from .tile_values import TileValues, walk
+from .tile_values import TileValues, ta_input_names, walk
 
 
 def check_pointwise(tiled, fused, replay) -> list[Result]:
@@ -37,8 +37,7 @@ class _Checker:
         self.kernel = ir.StringAttr(fn.attributes["sym_name"]).value
         self.tv = TileValues(fn)
         self.vals = self.tv.vals
-        self.ta_names = {arg: ir.StringAttr(ir.DictAttr(a)["ta.name"]).value
-                         for a, arg in zip(ir.ArrayAttr(ta_fn.attributes["arg_attrs"]), ta_fn.arguments)}
+        self.ta_names = ta_input_names(ta_fn)
         self.ta_ops = list(ta_fn.entry_block.operations)
         self.r, self.c = z3.Ints("r c")
         self.rows: list[Result] = []

@@ -25,7 +25,7 @@ from torch_mlir import ir
 from .report import Result
 from .solver import Outcome
 from .symbolic import dim
-from .tile_values import TileValues, own_slots, walk
+from .tile_values import TileValues, ta_input_names, own_slots, walk
 
 _NEUTRAL = {"sum": 0.0, "max": "-inf", "min": "inf"}
 DOMAIN = "all shapes (rows, cols >= 1), program ids, column blocks and positions in the tile"
@@ -43,8 +43,7 @@ class _Checker:
         self.tv = TileValues(fn)
         self.vals = self.tv.vals
         self.ta_ops = list(ta_fn.entry_block.operations)
-        self.ta_names = {arg: ir.StringAttr(ir.DictAttr(a)["ta.name"]).value
-                         for a, arg in zip(ir.ArrayAttr(ta_fn.attributes["arg_attrs"]), ta_fn.arguments)}
+        self.ta_names = ta_input_names(ta_fn)
         self.number = {op.result: n for n, op in enumerate(self.ta_ops) if len(op.operation.results) == 1}
         self.pid = self.tv.pids[0]
         self.rows: list[Result] = []

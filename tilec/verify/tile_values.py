@@ -190,6 +190,12 @@ class TileValues:
         return self.vals.scalar(v.owner, [])  # a constant defined outside the body
 
 
+def ta_input_names(ta_fn) -> dict:
+    """{argument: its ta.name} of a ta function: the names the tile side's inputs read."""
+    return {arg: ir.StringAttr(ir.DictAttr(a)["ta.name"]).value
+            for a, arg in zip(ir.ArrayAttr(ta_fn.attributes["arg_attrs"]), ta_fn.arguments)}
+
+
 def _key(value) -> str:
     """A stable name of an SSA value (Python wrappers of one value are distinct objects)."""
     return value.get_name().lstrip("%").replace("#", "_")
