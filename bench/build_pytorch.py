@@ -1,6 +1,6 @@
 """Compile the PyTorch cases of bench/pytorch_cases.py into kernel packages (build machine).
 
-    python bench/build_pytorch.py --out bench/out/pytorch
+    python bench/build_pytorch.py --out bench/out/pytorch [--only CASES] [--set rows=bm=32,bn=128,warps=2]
 """
 
 import argparse
@@ -19,11 +19,17 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", default="bench/out/pytorch")
     parser.add_argument("--only", help="comma-separated case names (default: every case)")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=SCHEDULE",
+                        help="the schedule of a kernel form or kernel of a graph case, over the case's own "
+                             "(an A/B: --set rows=bm=32,bn=128,warps=2)")
     args = parser.parse_args()
+    overrides = dict(item.split("=", 1) for item in args.set)
     os.makedirs(args.out, exist_ok=True)
     for name, (fn, shapes, schedule, _, _) in CASES.items():
         if args.only and name not in args.only.split(","):
             continue
+        if overrides:
+            schedule = {**(schedule if isinstance(schedule, dict) else {"*": schedule}), **overrides}
         example = [torch.zeros(s, dtype=torch.bfloat16) for s in shapes]
         graph = tilec.compile(fn, example, stage="oracle", strict=True, name=name)
         path = os.path.join(args.out, f"{name}.tkp")
