@@ -538,3 +538,15 @@ def test_llama_block_raises_whole_and_matches_eager(gqa):
     graph = tilec.compile(model, (x, cos, sin), stage="loop", strict=True)
     with torch.no_grad():
         torch.testing.assert_close(graph(x, cos, sin), model(x, cos, sin), rtol=1e-4, atol=1e-4)
+
+
+def test_builtins_compile_and_bad_arguments_are_clear_errors():
+    """A builtin (no Python signature) is traced through a wrapper; what is not a function of
+    tensors is a TypeError saying so, not an error from inside the tracer."""
+    x = torch.randn(4, 8)
+    graph = tilec.compile(F.gelu, (x,), stage="oracle")
+    torch.testing.assert_close(graph(x), F.gelu(x), rtol=1e-5, atol=1e-5)
+    with pytest.raises(TypeError, match="takes an nn.Module or a function of tensors, got int"):
+        tilec.compile(42, (x,))
+    with pytest.raises(TypeError, match=r"example input 1 \(int\) is not a tensor"):
+        tilec.compile(lambda a, b: a * b, (x, 3))

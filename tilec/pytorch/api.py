@@ -318,4 +318,11 @@ def compile(fn, example_inputs, *, stage: str = "loop", strict: bool = False, na
     built under ``schedule`` (one, or a dict per kernel form or kernel) and launched through
     tilec.runtime.
     """
-    return CompiledGraph(fn, tuple(example_inputs), stage, strict, name, schedule)
+    if not callable(fn):
+        raise TypeError(f"tilec.compile takes an nn.Module or a function of tensors, got {type(fn).__name__}")
+    example_inputs = tuple(example_inputs)
+    for k, t in enumerate(example_inputs):
+        if not isinstance(t, torch.Tensor):
+            raise TypeError(f"tilec.compile: example input {k} ({type(t).__name__}) is not a tensor (the graph "
+                            f"is traced at the example tensors' shapes and dtypes)")
+    return CompiledGraph(fn, example_inputs, stage, strict, name, schedule)

@@ -11,6 +11,7 @@ leading inputs (named after them), so the ta function never embeds weights.
 from __future__ import annotations
 
 import contextlib
+import inspect
 import re
 import warnings
 from dataclasses import dataclass
@@ -54,7 +55,14 @@ class _WithState(torch.nn.Module):
 
 
 def _function_module(fn) -> torch.nn.Module:
-    """A module whose forward is ``fn`` itself (no wrapper frame: locations name the user's lines)."""
+    """A module whose forward is ``fn`` itself (no wrapper frame: locations name the user's lines);
+    a builtin (``F.gelu``: no Python signature for export to bind) is called from a wrapper."""
+    try:
+        inspect.signature(fn)
+    except (TypeError, ValueError):
+        def call(*args):
+            return fn(*args)
+        return type("Function", (torch.nn.Module,), {"forward": staticmethod(call)})()
     return type("Function", (torch.nn.Module,), {"forward": staticmethod(fn)})()
 
 
