@@ -148,8 +148,9 @@ def _invariant(value, body_block) -> bool:
 
 
 def _scaled_operand(value):
-    """(x, c, map) when ``value`` is map{yield at(x, m) * c} with c invariant and m a permutation;
-    at(x) may be widened first (a bf16 x: the contraction reads it as it is stored, exactly)."""
+    """(x, c, map) when ``value`` is map{yield at(x, m) * c} with c invariant and m a projected
+    permutation (a transpose, or a broadcast: one K head shared by every query head); at(x) may be
+    widened first (a bf16 x: the contraction reads it as it is stored, exactly)."""
     if isinstance(value.owner, ir.Block) or value.owner.name != "ta.map":
         return None
     ops = _body(value.owner)
@@ -165,7 +166,7 @@ def _scaled_operand(value):
         if isinstance(at, ir.Block) or at.operation.name != "ta.at" or not _invariant(c, block):
             continue
         amap = ir.AffineMapAttr(at.attributes["map"]).value
-        if amap.is_permutation and ir.RankedTensorType(at.operation.operands[0].type).element_type == a.type:
+        if amap.is_projected_permutation and ir.RankedTensorType(at.operation.operands[0].type).element_type == a.type:
             return at.operation.operands[0], c, amap
     return None
 

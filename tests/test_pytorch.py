@@ -455,6 +455,22 @@ def test_grouped_heads_read_kv_through_one_kernel(form):
     assert report.status() == 0 and not any(r.verdict == "unknown" for r in report.results), report.summary()
 
 
+def test_one_kv_head_is_read_through_by_one_kernel():
+    """Multi-query attention (one K/V head shared by every query head, enable_gqa): K's scale
+    hoists out of the scores contraction and K is read as stored, broadcast over the heads."""
+    def mqa(q, k, v):
+        return F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
+
+    q, k, v = torch.randn(2, 4, 37, 16), torch.randn(2, 1, 37, 16), torch.randn(2, 1, 37, 16)
+    graph = tilec.compile(mqa, (q, k, v), stage="tile", strict=True)
+    assert graph.kernels().single
+    torch.testing.assert_close(graph(q, k, v), mqa(q, k, v), rtol=1e-4, atol=1e-4)
+    shapes = [(2, 4, 300, 64), (2, 1, 300, 64), (2, 1, 300, 64)]
+    proved = tilec.compile(mqa, [torch.zeros(s, dtype=torch.bfloat16) for s in shapes], stage="oracle", strict=True)
+    report = proved.verify()
+    assert report.status() == 0 and not any(r.verdict == "unknown" for r in report.results), report.summary()
+
+
 def test_causal_sdpa_is_proved():
     """The causal mask SDPA adds (where(j <= i, 0, -inf)) is proved like a select of the scores:
     a finite score plus -inf is -inf (verify/scalars.py)."""

@@ -110,6 +110,26 @@ func.func @fold_broadcast_into_contract(%y: tensor<2x37x64xf32, ["2", "37", "64"
 
 // -----
 
+// One K head shared by every query head (multi-query attention), scaled: the scale hoists out
+// of the scores contraction through the broadcast, and K is read as stored.
+// CHECK-LABEL: func.func @hoist_scale_through_a_broadcast
+// CHECK:       %[[S:.*]] = "ta.contract"(%arg0, %arg1)
+// CHECK:       "ta.map"
+// CHECK:         "ta.at"(%[[S]])
+// CHECK:         arith.mulf
+func.func @hoist_scale_through_a_broadcast(%q: tensor<4x37x16xf32, ["4", "37", "16"]>, %k: tensor<37x16xf32, ["37", "16"]>) -> tensor<4x37x37xf32, ["4", "37", "37"]> {
+  %c = arith.constant 5.000000e-01 : f32
+  %t = "ta.map"() ({
+    %x = "ta.at"(%k) {map = affine_map<(h, e, j) -> (j, e)>} : (tensor<37x16xf32, ["37", "16"]>) -> f32
+    %y = arith.mulf %x, %c : f32
+    "ta.yield"(%y) : (f32) -> ()
+  }) : () -> tensor<4x16x37xf32, ["4", "16", "37"]>
+  %r = "ta.contract"(%q, %t) {maps = [affine_map<(h, i, j, e) -> (h, i, e)>, affine_map<(h, i, j, e) -> (h, e, j)>, affine_map<(h, i, j, e) -> (h, i, j)>]} : (tensor<4x37x16xf32, ["4", "37", "16"]>, tensor<4x16x37xf32, ["4", "16", "37"]>) -> tensor<4x37x37xf32, ["4", "37", "37"]>
+  return %r : tensor<4x37x37xf32, ["4", "37", "37"]>
+}
+
+// -----
+
 // Grouped heads: repeat_interleave's broadcast and reshape become one remap at h floordiv 2,
 // the mods its static extents bound dropped.
 // CHECK:       #map = affine_map<(d0, d1, d2) -> (d0, d1 floordiv 2, d2)>
