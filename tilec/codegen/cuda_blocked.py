@@ -24,6 +24,7 @@ from .cuda_regs import map_body
 from .cuda_text import ctype
 
 _VECTOR = {2: "unsigned short", 4: "unsigned int", 8: "uint2", 16: "uint4"}
+_BYTES = {"float": 4, "__nv_bfloat16": 2, "__half": 2}
 _COMBINE = {"max": "fmaxf({}, {})", "sum": "{} + {}", "min": "fminf({}, {})"}
 
 
@@ -227,13 +228,30 @@ def store(self, op) -> None:
         self.line(f"    if (lane == 0 && gr < {dims_c[-1]}) ({out})[gr] = {_cast(tile_ctype(value), element, f'{tile.name}[i]')};")
         self.line("}")
         return
-    _loops(self, tile.counts)
+    rows, cols = dims_c[-2], dims_c[-1]
+    vec = tile.counts[2]
+    width = vec * _BYTES[element] if vec > 1 else 0  # one element: no vector to store
+    _loops(self, tile.counts[:2])
     self.line("{")
     self.indent += 1
-    row, col = _position(tile.layout)
+    row, col = (x.text for x in tile.layout.position(CExpr("warp"), CExpr("lane"), CExpr("i"), CExpr("c"), 0))
     self.line(f"const long long gr = {offsets[-2]} + {row}, gc = {offsets[-1]} + {col};")
-    self.line(f"if (gr < {dims_c[-2]} && gc < {dims_c[-1]}) ({out})[gr * {dims_c[-1]} + gc] = "
+    if width in _VECTOR:  # a whole vector inside rows of whole 16-byte chunks: one wide store
+        vector = _VECTOR[width]
+        self.line(f"if (gr < {rows} && gc + {vec} <= {cols} && ({cols} * {_BYTES[element]}) % 16 == 0) {{")
+        self.line(f"    alignas(16) {element} packed[{vec}];")
+        self.line("    #pragma unroll")
+        self.line(f"    for (int e = 0; e < {vec}; ++e) packed[e] = {_cast(tile.element, element, f'{tile.name}[i][c][e]')};")
+        self.line(f"    *reinterpret_cast<{vector}*>(({out}) + gr * {cols} + gc) = *reinterpret_cast<const {vector}*>(packed);")
+        self.line("} else {")
+        self.indent += 1
+    self.line("#pragma unroll")  # the tensor's edge, or any row length: element by element
+    self.line(f"for (int e = 0; e < {vec}; ++e)")
+    self.line(f"    if (gr < {rows} && gc + e < {cols}) ({out})[gr * {cols} + gc + e] = "
               f"{_cast(tile.element, element, f'{tile.name}[i][c][e]')};")
+    if width in _VECTOR:
+        self.indent -= 1
+        self.line("}")
     self.indent -= 1
     self.line("}")
 
