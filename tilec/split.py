@@ -252,8 +252,6 @@ class FunctionView:
             form = self._merged_form(module)  # [B, T, C] rows as [B*T, C], where the piece allows it
             if form is not None:
                 return _text(module), [self.names[v] for v in inputs], form + "+merged"
-            if all(strided_form([op]) is not None for op in group):  # copies stay copies, one by one
-                return f"{err}; pointwise: copies run as strided copies, each on its own", inputs, None
             try:  # maps read at any index, one element at a time: the last resort
                 form = MATCHERS["pointwise"].match(fused.body.operations[0]) and "pointwise"
             except NoTileLowering as last:
