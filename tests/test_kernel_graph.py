@@ -297,12 +297,14 @@ def test_nanogpt_block_regions_run_as_kernels_and_strided_copies():
 
 def test_nanogpt_block_runs_whole_as_kernels_attention_included():
     """With head dims the attention kernel takes (16), the whole block is one sequence of
-    kernels: LayerNorm, the QKV GEMM, the head views as strided copies, the attention (its
-    ops placed as one unit, tilec/split_units.py), the projection, LayerNorm and the MLP."""
+    kernels: LayerNorm, the QKV GEMM, the head views as one pointwise kernel, the attention (its
+    ops placed as one unit, tilec/split_units.py), the copy back, the projection, LayerNorm and
+    the MLP."""
     model, x = _NanoGPTBlock(c=64).eval(), torch.randn(2, 37, 64)
     graph = tilec.compile(model, (x,), stage="tile", strict=True)
     forms = [p.form for p in graph.kernels().pieces]
     assert forms.count("online") == 1 and forms.count("rows") == 2 and forms.count("contraction") == 4, forms
+    assert forms.count("pointwise") == 1 and forms.count("strided") == 1, forms
     with torch.no_grad():
         assert _close(graph(x), model(x))
     assert not graph.regions
