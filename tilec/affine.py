@@ -31,3 +31,10 @@ def affine(expr: ir.AffineExpr, dims: list, const=lambda n: n, floordiv=operator
     if isinstance(expr, ir.AffineCeilDivExpr):
         return floordiv(a + b - 1, b)
     raise ValueError(f"unsupported affine expression {expr}")
+
+
+def z3_results(amap: ir.AffineMap, dims: list) -> list:
+    """``amap``'s results on Z3 integers ``dims`` (floor division by a positive constant is Z3's own)."""
+    import z3
+
+    return [affine(e, dims, const=z3.IntVal, floordiv=lambda a, b: a / b) for e in amap.results]

@@ -165,6 +165,7 @@ class FunctionView:
         self.reads = {op.operation: self._reads(op) for op in self.ops}
         self.returned = [self.through.get(v, v) for v in list(self.block.operations)[-1].operation.operands]
         self.names = self._names()
+        self.forms: dict = {}  # (positions, outputs) of a group -> (name, form, reason) piece() found
 
     def _reads(self, op) -> list:
         """The top-level values ``op`` (and its regions) read, identity copies read through."""
@@ -209,11 +210,6 @@ class FunctionView:
     def piece(self, group, outputs, name: str):
         """(module text, input names, form) of ``group`` as a function of its own; (the reason,
         inputs, None) when no kernel form takes it."""
-        from tilec.passes.ta_to_tile import MATCHERS, TILED, match_form
-        from tilec.passes.ta_to_tile.common import NoTileLowering
-
-        from .driver import copy_module, rewrite, run_passes
-
         fn, block = self.fn, self.block
         inside = {op.result for op in group}
         inputs = []
@@ -241,22 +237,39 @@ class FunctionView:
                 copy.walk(lambda inner: self._rename(inner, mapping))
                 mapping[op.result] = copy.result
             func.ReturnOp([mapping[v] for v in outputs])
+        key = (tuple(self.position[op.operation] for op in group), tuple(self.names[v] for v in outputs))
+        if key not in self.forms:  # the placement, the coalescing and the pieces ask of one group alike
+            self.forms[key] = (name, *self._form(module, group))
+        asked, form, reason = self.forms[key]
+        if form is None:  # the reason names the function it was found for
+            return reason.replace(f"'{asked}'", f"'{name}'"), inputs, None
+        return _text(module), [self.names[v] for v in inputs], form
+
+    def _form(self, module, group) -> tuple:
+        """(form, None) of the piece ``module`` of ``group``, or (None, the reason no form takes it)."""
+        from tilec.passes.ta_to_tile import MATCHERS, TILED, match_form
+        from tilec.passes.ta_to_tile.common import NoTileLowering
+
+        from .driver import copy_module, rewrite, run_passes
+
+        fused = module
         try:
             fused = rewrite(module)[0] if self.fuse_each else module
             form = match_form(fused.body.operations[0], TILED)[0]
             if form == "online":  # how an attention reads Q, K and V is checked as it lowers
                 run_passes(copy_module(fused), ["ta-to-tile"])
+            return form, None
         except (NoTileLowering, TilecError) as err:
             if strided_form(list(group)) is not None:  # copies in torch between kernels, as one
-                return _text(module), [self.names[v] for v in inputs], "strided"
+                return "strided", None
             form = self._merged_form(module)  # [B, T, C] rows as [B*T, C], where the piece allows it
             if form is not None:
-                return _text(module), [self.names[v] for v in inputs], form + "+merged"
+                return form + "+merged", None
             try:  # maps read at any index, one element at a time: the last resort
-                form = MATCHERS["pointwise"].match(fused.body.operations[0]) and "pointwise"
+                MATCHERS["pointwise"].match(fused.body.operations[0])
+                return "pointwise", None
             except NoTileLowering as last:
-                return f"{err}; pointwise: {last}", inputs, None
-        return _text(module), [self.names[v] for v in inputs], form
+                return None, f"{err}; pointwise: {last}"
 
     def _merged_form(self, module) -> str | None:
         """The form of ``module`` with its leading dims merged (merge_rows), when they can be."""

@@ -147,8 +147,7 @@ def _read(self, src_value, dims, row: str, col: str) -> str:
 
 def gather(self, op, indices: list[str]) -> str:
     """tile.gather: the source element at the map of the C ``indices``, padding outside the tensor."""
-    from .cuda_ops import _strides
-    from .cuda_scalar import float_literal
+    from .cuda_ops import guarded_read
 
     _, gname, dims, element = self.value(op.operation.operands[0])
     dims_c = self.dims_c(dims)
@@ -157,12 +156,7 @@ def gather(self, op, indices: list[str]) -> str:
         at.append(self.fresh("x"))
         self.line(f"const long long {at[-1]} = {_affine_c(expr, indices)};")
     bounds = " && ".join(f"{x} >= 0 && {x} < {d}" for x, d in zip(at, dims_c))
-    flat = " + ".join(f"{x} * {s}" for x, s in zip(at, _strides(dims_c)))
-    pad = float_literal(ir.FloatAttr(op.attributes["padding"]).value)
-    var = self.fresh("g")
-    self.line(f"const {element} {var} = ({bounds}) ? {gname}[{flat}] : "
-              f"{pad if element == 'float' else f'{element}({pad})'};")
-    return var
+    return guarded_read(self, gname, at, dims_c, bounds, element, op)
 
 
 def _affine_c(expr, names: list[str]) -> str:

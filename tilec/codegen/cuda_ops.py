@@ -342,7 +342,13 @@ def _global_element(self, op, coords) -> str:
     index = [f"({o} + {c})" for o, c in zip(offsets[lead:], coords)]
     # a tensor read only at batch offsets (a per-head vector) needs no bound: those are in range
     bounds = " && ".join(f"{i} < {d}" for i, d in zip(index, dims_c[lead:])) or "true"
-    flat = " + ".join(f"{i} * {s}" for i, s in zip(offsets[:lead] + index, _strides(dims_c)))
+    return guarded_read(self, gname, offsets[:lead] + index, dims_c, bounds, element, op)
+
+
+def guarded_read(self, gname: str, index: list, dims_c: list, bounds: str, element: str, op) -> str:
+    """One element of row-major ``gname`` at ``index`` where ``bounds`` holds, ``op``'s padding
+    elsewhere (tile.load's element reads, tile.gather)."""
+    flat = " + ".join(f"{i} * {s}" for i, s in zip(index, _strides(dims_c)))
     pad = float_literal(ir.FloatAttr(op.attributes["padding"]).value)
     pad = pad if element == "float" else f"{element}({pad})"
     var = self.fresh("g")

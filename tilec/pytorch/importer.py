@@ -57,13 +57,16 @@ class _WithState(torch.nn.Module):
 def _function_module(fn) -> torch.nn.Module:
     """A module whose forward is ``fn`` itself (no wrapper frame: locations name the user's lines);
     a builtin (``F.gelu``: no Python signature for export to bind) is called from a wrapper."""
+    forward = fn if _has_signature(fn) else (lambda *args: fn(*args))
+    return type("Function", (torch.nn.Module,), {"forward": staticmethod(forward)})()
+
+
+def _has_signature(fn) -> bool:
     try:
         inspect.signature(fn)
     except (TypeError, ValueError):
-        def call(*args):
-            return fn(*args)
-        return type("Function", (torch.nn.Module,), {"forward": staticmethod(call)})()
-    return type("Function", (torch.nn.Module,), {"forward": staticmethod(fn)})()
+        return False
+    return True
 
 
 def state_of(fn) -> dict[str, torch.Tensor]:

@@ -23,7 +23,8 @@ from torch_mlir import ir
 from .report import Result
 from .scalars import evaluate
 from .solver import Outcome, prove
-from .tile_values import TileValues, ta_input_names, walk
+from .rows import TileChecker
+from .tile_values import walk
 
 
 def check_pointwise(tiled, fused, replay) -> list[Result]:
@@ -31,23 +32,11 @@ def check_pointwise(tiled, fused, replay) -> list[Result]:
     return _Checker(tiled.body.operations[0], fused.body.operations[0], replay).run()
 
 
-class _Checker:
+class _Checker(TileChecker):
     def __init__(self, fn, ta_fn, replay):
-        self.fn, self.ta_fn, self.replay = fn, ta_fn, replay
-        self.kernel = ir.StringAttr(fn.attributes["sym_name"]).value
-        self.tv = TileValues(fn)
-        self.vals = self.tv.vals
-        self.ta_names = ta_input_names(ta_fn)
-        self.ta_ops = list(ta_fn.entry_block.operations)
-        self.r, self.c = z3.Ints("r c")
-        self.rows: list[Result] = []
+        super().__init__(fn, ta_fn, replay)
         shapes = "all shapes" if self.tv.params else "the shapes read from the IR"
         self.domain_text = f"{shapes}, all program ids, column blocks and positions in the tile"
-
-    def add(self, prop: str, check: str, outcome: Outcome) -> None:
-        replay = self.replay(outcome.model, prop) if outcome.verdict == "counterexample" else ""
-        self.rows.append(Result(self.kernel, "tile", prop, check, outcome.verdict, round(outcome.seconds, 4),
-                                self.domain_text, outcome.model, outcome.detail, replay))
 
     def run(self) -> list[Result]:
         returned = list(self.ta_ops[-1].operation.operands)
@@ -115,13 +104,12 @@ class _Checker:
     # -- the reference ---------------------------------------------------------------------------
     def reference(self, value, idx: list):
         """ta ``value``'s element at ``idx``, expanded down to the input elements it reads."""
-        from tilec.affine import affine
+        from tilec.affine import z3_results
 
         if value in self.ta_names:
             return self.vals.tensor(self.ta_names[value], idx)
         op = value.owner
-        apply = lambda attr, at: [affine(e, at, const=z3.IntVal, floordiv=lambda a, b: a / b)  # noqa: E731
-                                  for e in ir.AffineMapAttr(attr).value.results]
+        apply = lambda attr, at: z3_results(ir.AffineMapAttr(attr).value, at)  # noqa: E731
         if op.name == "ta.remap":
             return self.reference(op.operands[0], apply(op.attributes["map"], idx))
         if op.name != "ta.map":

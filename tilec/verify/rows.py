@@ -36,7 +36,13 @@ def check_rows(tiled, fused, replay) -> list[Result]:
     return _Checker(tiled.body.operations[0], fused.body.operations[0], replay).run()
 
 
-class _Checker:
+class TileChecker:
+    """What the checks of a tile program against its ta share (row programs here, pointwise
+    ones in pointwise.py): the tile function's semantics, the ta's ops and input names, the
+    in-tile coordinates (r, c), and the report's rows, each for ``domain_text``."""
+
+    domain_text = DOMAIN
+
     def __init__(self, fn, ta_fn, replay):
         self.fn, self.ta_fn, self.replay = fn, ta_fn, replay
         self.kernel = ir.StringAttr(fn.attributes["sym_name"]).value
@@ -44,10 +50,20 @@ class _Checker:
         self.vals = self.tv.vals
         self.ta_ops = list(ta_fn.entry_block.operations)
         self.ta_names = ta_input_names(ta_fn)
-        self.number = {op.result: n for n, op in enumerate(self.ta_ops) if len(op.operation.results) == 1}
-        self.pid = self.tv.pids[0]
         self.rows: list[Result] = []
         self.r, self.c = z3.Ints("r c")
+
+    def add(self, prop: str, check: str, outcome: Outcome, domain: str | None = None) -> None:
+        replay = self.replay(outcome.model, prop) if outcome.verdict == "counterexample" else ""
+        self.rows.append(Result(self.kernel, "tile", prop, check, outcome.verdict, round(outcome.seconds, 4),
+                                domain or self.domain_text, outcome.model, outcome.detail, replay))
+
+
+class _Checker(TileChecker):
+    def __init__(self, fn, ta_fn, replay):
+        super().__init__(fn, ta_fn, replay)
+        self.number = {op.result: n for n, op in enumerate(self.ta_ops) if len(op.operation.results) == 1}
+        self.pid = self.tv.pids[0]
         self._substitute_provenance()
 
     # -- coordinates ---------------------------------------------------------------------------
@@ -124,11 +140,6 @@ class _Checker:
         return term if element == "f32" else self.vals.function(f"arith.extf_{element}_f32", 1)(term)
 
     # -- rows of the report ------------------------------------------------------------------------
-    def add(self, prop: str, check: str, outcome: Outcome, domain: str = DOMAIN) -> None:
-        replay = self.replay(outcome.model, prop) if outcome.verdict == "counterexample" else ""
-        self.rows.append(Result(self.kernel, "tile", prop, check, outcome.verdict, round(outcome.seconds, 4),
-                                domain, outcome.model, outcome.detail, replay))
-
     def domain_extent(self, k: int):
         return dim(self.domain[k], self.tv.params)
 

@@ -24,7 +24,7 @@ import numpy as np
 import z3
 from torch_mlir import ir
 
-from tilec.affine import affine
+from tilec.affine import z3_results
 
 from .scalars import Values, evaluate
 from .solver import prove
@@ -304,7 +304,7 @@ def _apply(map_attr, idx: list) -> list:
 
 
 def _eval_map(amap, idx: list) -> list:
-    return [affine(e, idx, const=z3.IntVal, floordiv=lambda a, b: a / b) for e in amap.results]
+    return z3_results(amap, idx)
 
 
 def _dims(value_type) -> list[str]:

@@ -172,10 +172,9 @@ class TileValues:
 
     @staticmethod
     def _gathered(op, indices: list) -> list:
-        from tilec.affine import affine
+        from tilec.affine import z3_results
 
-        return [affine(e, indices, const=z3.IntVal, floordiv=lambda a, b: a / b)
-                for e in ir.AffineMapAttr(op.attributes["map"]).value.results]
+        return z3_results(ir.AffineMapAttr(op.attributes["map"]).value, indices)
 
     def gather_indices(self, op, coords: list) -> list:
         """The source indices tile.gather ``op`` reads in its tile.map's element at ``coords``."""
