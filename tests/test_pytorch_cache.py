@@ -67,3 +67,57 @@ def test_a_broken_entry_is_ignored_and_written_again():
         torch.testing.assert_close(graph(x), model(x), rtol=1e-5, atol=1e-5)
     with graph.context:
         assert cache.load(key) is not None
+
+
+def test_a_module_is_raised_once_and_read_back_after_its_export(monkeypatch):
+    """tilec.compile on a plain module: exported again, but neither imported nor raised again."""
+    import tilec
+
+    model, x = _Scaled(), torch.randn(3, 8)
+    first = tilec.compile(model, (x,), strict=True)
+    assert len(list(cache.cache_folder().glob("*.json"))) == 1
+
+    def no_import(*args):
+        raise AssertionError("a cached graph is not imported again")
+
+    monkeypatch.setattr(importer, "_linalg", no_import)
+    again = tilec.compile(model, (x,), strict=True)
+    assert again.ta == first.ta and again.graph == first.graph
+    with torch.no_grad():
+        torch.testing.assert_close(again(x), model(x), rtol=1e-5, atol=1e-5)
+
+
+class _ScaledBy(_Scaled):
+    def __init__(self, scale):
+        super().__init__()
+        self.scale = scale
+
+    def forward(self, x):
+        return torch.softmax(self.lin(x) * self.scale, dim=-1)
+
+
+def _shifted_by(c):
+    def shifted(y):
+        return y + c
+    return shifted
+
+
+def test_what_an_exported_graph_depends_on_is_in_its_key():
+    model, x = _ScaledBy(0.5), torch.randn(3, 8)
+    state = importer.state_of(model)
+
+    def key(m, inputs, name="g", state=state):
+        return cache.program_key(importer.exported(m, inputs)[0], state, inputs, name)
+
+    first = key(model, (x,))
+    assert first == key(_ScaledBy(0.5), (torch.randn(3, 8),))  # weights are inputs: their values are not
+    assert first != key(_ScaledBy(0.25), (x,))                 # a constant in the code
+    assert first != key(model, (x,), "h")
+    assert first != key(model, (torch.randn(5, 8),))
+    wide = _ScaledBy(0.5)
+    wide.lin = torch.nn.Linear(8, 7)
+    assert first != key(wide, (x,), state=importer.state_of(wide))
+    y, c = torch.randn(4, 2), torch.tensor([1.0, 2.0])
+    same = key(_shifted_by(c), (y,), state={})
+    assert same == key(_shifted_by(c.clone()), (y,), state={})
+    assert same != key(_shifted_by(torch.tensor([1.0, 3.0])), (y,), state={})  # a constant tensor's values

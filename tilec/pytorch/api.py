@@ -292,19 +292,21 @@ def _with(kernels, schedule):
 
 
 def _imported(fn, example: tuple, name: str):
-    """(ta module, Graph) of ``fn``: from the graph cache when ``fn`` is a captured graph
-    module seen before (cache.py), else exported, imported and raised (and, for a graph
-    module, kept there)."""
+    """(ta module, Graph) of ``fn``: from the graph cache when it was raised before (cache.py:
+    a graph module by its code, any other function by the graph torch.export makes of it),
+    else imported and raised, and kept there."""
     from . import cache
-    from .importer import import_torch
+    from .importer import exported, import_torch, state_of
 
-    key = cache.graph_key(fn, example, name)
-    hit = cache.load(key) if key else None
+    key, program = cache.graph_key(fn, example, name), None
+    if key is None:  # a function or module: its graph is known once exported
+        program = exported(fn, example)
+        key = cache.program_key(program[0], state_of(fn), example, name)
+    hit = cache.load(key)
     if hit is not None:
         return hit
-    module, graph = import_torch(fn, example, name)
-    if key:
-        cache.store(key, module, graph)
+    module, graph = import_torch(fn, example, name, program)
+    cache.store(key, module, graph)
     return module, graph
 
 

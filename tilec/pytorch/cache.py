@@ -8,10 +8,11 @@ tensors (their values are the ta function's inputs), the values of any other ten
 reads (constants are folded into the ta), and the versions of tilec, torch and torch-mlir.
 An entry is the ta module printed with its locations (errors still point into the user's
 code) and the graph's signature, as JSON; an entry that does not parse is ignored and
-written again. Functions and modules that are not graph modules are not cached: their
-graph is only known once exported.
+written again. A function or module that is not a graph module is keyed the same way by
+the graph torch.export makes of it (``program_key``): the export is repeated, the torch-mlir
+import and the raising are not.
 
-    key = graph_key(gm, example, "graph")  # None: not cacheable
+    key = graph_key(gm, example, "graph")  # None: not a graph module, key its export instead
     hit = load(key)                       # (ta module, Graph) or None, in the current context
     store(key, module, graph)
 """
@@ -40,22 +41,44 @@ def cache_folder() -> Path:
 
 def graph_key(fn, example: tuple, name: str) -> str | None:
     """The cache key of ``fn`` at ``example``, raised as the ta function ``name``; None unless
-    ``fn`` is an fx.GraphModule."""
+    ``fn`` is an fx.GraphModule (any other function is keyed once exported: program_key)."""
     if not isinstance(fn, torch.fx.GraphModule):
         return None
-    digest = hashlib.sha256()
-    for part in (__version__, torch.__version__, _version("torch-mlir"), name, fn.code):
-        digest.update(str(part).encode() + b"\0")
-    for t in example:
-        digest.update(f"{tuple(t.shape)}{tuple(t.stride())}{t.dtype}".encode())
     state = {**dict(fn.named_parameters()), **dict(fn.named_buffers())}
-    for name, t in state.items():
-        digest.update(f"{name}{tuple(t.shape)}{t.dtype}".encode())
+    constants = {}
     for node in fn.graph.nodes:  # tensors read that are not state: constants, folded into the ta
         if node.op == "get_attr" and node.target not in state:
             value = _attribute(fn, node.target)
             if isinstance(value, torch.Tensor):
-                digest.update(node.target.encode() + value.detach().cpu().contiguous().numpy().tobytes())
+                constants[node.target] = value
+    return _digest(name, fn.graph, fn.code, example, state, constants)
+
+
+def program_key(program, state: dict, example: tuple, name: str) -> str:
+    """The cache key of torch.export's ``program`` of a function or module at ``example``, its
+    parameters and buffers ``state`` (inputs of the program), raised as the ta function ``name``."""
+    constants = {**dict(program.constants), **dict(program.state_dict)}
+    return _digest(name, program.graph, program.graph_module.code, example, state, constants)
+
+
+def _digest(name: str, graph, code: str, example: tuple, state: dict, constants: dict) -> str:
+    """A graph's code and the source lines its ops came from (the ta's locations), the example
+    inputs' shapes, strides and dtypes, the state tensors' names, shapes and dtypes, the values
+    of constant tensors, and the versions of what raises it."""
+    digest = hashlib.sha256()
+    for part in (__version__, torch.__version__, _version("torch-mlir"), name, code):
+        digest.update(str(part).encode() + b"\0")
+    for node in graph.nodes:
+        digest.update(str(node.meta.get("stack_trace", "")).encode() + b"\0")
+    for t in example:
+        digest.update(f"{tuple(t.shape)}{tuple(t.stride())}{t.dtype}".encode())
+    for key, t in state.items():
+        digest.update(f"{key}{tuple(t.shape)}{t.dtype}".encode())
+    for key, value in sorted(constants.items()):
+        if isinstance(value, torch.Tensor):
+            digest.update(key.encode() + value.detach().cpu().contiguous().reshape(-1).view(torch.uint8).numpy().tobytes())
+        else:  # an opaque object a graph may hold: not cacheable by value
+            digest.update(f"{key}{id(value)}".encode())
     return digest.hexdigest()
 
 

@@ -98,9 +98,15 @@ def export(wrapped: torch.nn.Module, example: tuple, strict: bool = False):
         return torch.export.export(wrapped, example, strict=strict)
 
 
-def _linalg(fn, args: tuple, context: ir.Context, strict: bool = False):
+def exported(fn, args: tuple, strict: bool = False):
+    """(torch.export's program of ``fn`` at ``args``, the state names): the state tensors lead
+    its inputs (exportable)."""
     wrapped, example, state = exportable(fn, args)
-    program = export(wrapped, example, strict)
+    return export(wrapped, example, strict), state
+
+
+def _linalg(program, context: ir.Context):
+    """The linalg-on-tensors module of an exported program, parsed into ``context``."""
     # torch-mlir imports into a context of its own (with its torch dialect); the linalg
     # text, locations included, is read back into tilec's context
     try:
@@ -115,7 +121,7 @@ def _linalg(fn, args: tuple, context: ir.Context, strict: bool = False):
         # ones; the raiser reports them as unsupported
         context.allow_unregistered_dialects = True
         try:
-            return ir.Module.parse(text), state
+            return ir.Module.parse(text)
         finally:
             context.allow_unregistered_dialects = False
 
@@ -125,14 +131,16 @@ def _ident(name: str) -> str:
     return "_" + name if not name or name[0].isdigit() else name
 
 
-def import_torch(fn, args: tuple, name: str = "graph") -> tuple[ir.Module, Graph]:
-    """The ta module of ``fn`` at ``args`` (call inside a tilec context)."""
+def import_torch(fn, args: tuple, name: str = "graph", program=None) -> tuple[ir.Module, Graph]:
+    """The ta module of ``fn`` at ``args`` (call inside a tilec context); ``program``: what
+    ``exported(fn, args)`` returned, when the caller has it already."""
     for k, a in enumerate(args):
         if not isinstance(a, torch.Tensor):
             raise TypeError(f"example input {k} is a {type(a).__name__}; tilec.compile takes tensors")
         if a.dtype not in _SUPPORTED_DTYPES:
             raise TypeError(f"example input {k} has dtype {a.dtype}; tilec kernels take f32, f16, bf16 and bool")
-    linalg, state_names = _linalg(fn, args, ir.Context.current)
+    program, state_names = program or exported(fn, args)
+    linalg = _linalg(program, ir.Context.current)
     with ir.Location.name(name):
         try:
             return _build(linalg, state_names, len(args), name)
@@ -152,7 +160,8 @@ def _at_its_own_line(err: Unsupported, fn, args: tuple, name: str) -> Unsupporte
     try:
         with warnings.catch_warnings():  # dynamo's own notes on the state wrapper are not the user's
             warnings.simplefilter("ignore")
-            linalg, state_names = _linalg(fn, args, ir.Context.current, strict=True)
+            program, state_names = exported(fn, args, strict=True)
+            linalg = _linalg(program, ir.Context.current)
         _build(linalg, state_names, len(args), name)
     except Unsupported as again:
         if again.op_name == err.op_name and again.loc is not None:
