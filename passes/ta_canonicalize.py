@@ -87,14 +87,16 @@ def compose_remaps(op, rewriter):
 
 
 def drop_bounded_mods(op, rewriter):
-    """remap(x, (.., e mod n, ..)) --> remap(x, (.., e, ..)) where e < n at every index of the
-    result (its static extents bound it): a reshape's index arithmetic a grouped-head read
-    would otherwise carry (the attention kernel reads K and V through plain dims)"""
+    """remap(x, (.., e mod n, ..)) --> remap(x, (.., e, ..)) where 0 <= e < n at every index of
+    the result (its static extents bound it), and e floordiv n --> 0 likewise: a reshape's index
+    arithmetic that the extents make the identity ((b + t floordiv T) mod B is b for t < T and
+    b < B), which a grouped-head read would otherwise carry (the attention kernel reads K and V
+    through plain dims)"""
     amap = ir.AffineMapAttr(op.attributes["map"]).value
     shape = ir.RankedTensorType(op.result.type).shape
     if any(ir.ShapedType.is_dynamic_size(n) for n in shape):
         return True
-    results = [_unmodded(e, shape) for e in amap.results]
+    results = [_simplified(e, shape)[0] for e in amap.results]
     if all(str(a) == str(b) for a, b in zip(results, amap.results)):
         return True
     with rewriter.ip, op.location:
@@ -103,29 +105,37 @@ def drop_bounded_mods(op, rewriter):
     return None
 
 
-def _bound(expr, shape):
-    """An exclusive upper bound of ``expr`` over the index space ``shape`` (None if unknown)."""
+def _simplified(expr, shape):
+    """(``expr`` with each ``e mod n`` and ``e floordiv n`` that the range of e over the index
+    space ``shape`` decides replaced by e and 0, its range (lo, hi) inclusive or None)."""
     if isinstance(expr, ir.AffineDimExpr):
-        return shape[ir.AffineDimExpr(expr).position]
-    if isinstance(expr, ir.AffineFloorDivExpr):
-        inner, c = _bound(ir.AffineFloorDivExpr(expr).lhs, shape), ir.AffineFloorDivExpr(expr).rhs
-        if inner is None or not isinstance(c, ir.AffineConstantExpr) or ir.AffineConstantExpr(c).value <= 0:
-            return None
-        return -(-inner // ir.AffineConstantExpr(c).value)
-    return None
-
-
-def _unmodded(expr, shape):
-    """``expr`` with each ``e mod n`` whose e stays below n replaced by e."""
-    if isinstance(expr, ir.AffineModExpr):
-        mod = ir.AffineModExpr(expr)
-        lhs = _unmodded(mod.lhs, shape)
-        n = ir.AffineConstantExpr(mod.rhs).value if isinstance(mod.rhs, ir.AffineConstantExpr) else None
-        bound = _bound(lhs, shape)
-        if n is not None and bound is not None and bound <= n:
-            return lhs
-        return ir.AffineExpr.get_mod(lhs, mod.rhs)
-    return expr
+        return expr, (0, shape[ir.AffineDimExpr(expr).position] - 1)
+    if isinstance(expr, ir.AffineConstantExpr):
+        c = ir.AffineConstantExpr(expr).value
+        return expr, (c, c)
+    if isinstance(expr, ir.AffineAddExpr):
+        (lhs, a), (rhs, b) = (_simplified(x, shape) for x in (ir.AffineAddExpr(expr).lhs, ir.AffineAddExpr(expr).rhs))
+        return lhs + rhs, (a[0] + b[0], a[1] + b[1]) if a and b else None
+    if isinstance(expr, ir.AffineMulExpr):
+        (lhs, a), (rhs, b) = (_simplified(x, shape) for x in (ir.AffineMulExpr(expr).lhs, ir.AffineMulExpr(expr).rhs))
+        ends = [x * y for x in a for y in b] if a and b else None
+        return lhs * rhs, (min(ends), max(ends)) if ends else None
+    if isinstance(expr, (ir.AffineFloorDivExpr, ir.AffineModExpr)):
+        binary = ir.AffineFloorDivExpr(expr) if isinstance(expr, ir.AffineFloorDivExpr) else ir.AffineModExpr(expr)
+        lhs, a = _simplified(binary.lhs, shape)
+        n = ir.AffineConstantExpr(binary.rhs).value if isinstance(binary.rhs, ir.AffineConstantExpr) else None
+        if n is None or n <= 0:
+            rhs, _ = _simplified(binary.rhs, shape)
+            rebuilt = ir.AffineExpr.get_floor_div(lhs, rhs) if isinstance(expr, ir.AffineFloorDivExpr) else \
+                ir.AffineExpr.get_mod(lhs, rhs)
+            return rebuilt, None
+        inside = a is not None and 0 <= a[0] and a[1] < n
+        if isinstance(expr, ir.AffineFloorDivExpr):
+            if inside:
+                return ir.AffineConstantExpr.get(0), (0, 0)
+            return ir.AffineExpr.get_floor_div(lhs, n), (a[0] // n, a[1] // n) if a else None
+        return (lhs, a) if inside else (ir.AffineExpr.get_mod(lhs, n), (0, n - 1))
+    return expr, None
 
 
 def drop_identity_remap(op, rewriter):

@@ -281,7 +281,7 @@ class FunctionView:
 
         copy = copy_module(module)
         fn = copy.body.operations[0]
-        if any(not ir.RankedTensorType(a.type).has_static_shape for a in fn.arguments) or not merge_leading(fn):
+        if not merge_leading(fn):
             return None
         try:
             fused = rewrite(copy)[0] if self.fuse_each else copy

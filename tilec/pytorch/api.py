@@ -16,6 +16,7 @@ import warnings
 import torch
 
 from ..diagnostics import TilecError
+from .dynamic import bind_sizes, dynamic_dims, evaluate_shape
 from .support import Unsupported
 
 STAGES = ("oracle", "loop", "tile")
@@ -29,7 +30,7 @@ class CompiledGraph:
     """A torch function raised to ta, run through one of tilec's CPU stages."""
 
     def __init__(self, fn, example_inputs: tuple, stage: str, strict: bool, name: str, schedule: str = "",
-                 partition_rest: bool = True):
+                 partition_rest: bool = True, dynamic=None):
         from tilec.dialects import context
 
         from .importer import state_of
@@ -40,7 +41,8 @@ class CompiledGraph:
         self.schedule, self._loaded, self.partitioned, self._kernels = schedule, None, None, None
         self.strict, self.no_kernels = strict, None  # why no CUDA kernels take the graph, once found
         self._whole_kernels = None  # whether kernels take the graph whole (None: not tried yet)
-        self.partition_rest = partition_rest  # False for a region: it is not partitioned again
+        self.dynamic = dynamic  # dynamic.DynamicDims: the dims the graph takes at any size (None: static)
+        self.partition_rest = partition_rest and dynamic is None  # False for a region: not partitioned again
         self._programs = {}  # input shapes -> the loop stage JIT-ed once (tilec.loop_runner.LoopProgram)
         self.shapes = [tuple(t.shape) for t in example_inputs]
         self._layouts = [(t.shape, t.stride(), t.dtype) for t in example_inputs]  # to trace regions with
@@ -48,7 +50,7 @@ class CompiledGraph:
         self.context = context()
         with self.context, torch.no_grad():
             try:
-                self.module, self.graph = _imported(fn, tuple(example_inputs), name)
+                self.module, self.graph = _imported(fn, tuple(example_inputs), name, dynamic)
             except Unsupported as err:
                 message = f"{err.op_name}: {err.reason}"
                 if strict:
@@ -120,15 +122,13 @@ class CompiledGraph:
             return self.partitioned(*(t.detach() for t in self._state().values()), *args)
         if self.module is None:
             return self.fn(*args)
-        shapes = [tuple(t.shape) for t in args]
-        if shapes != self.shapes:
-            raise TilecError(f"compiled for input shapes {self.shapes}, called with {shapes}")
         state = [t.detach() for t in self._state().values()]
+        env = self._sizes(state, list(args))
         if (self.stage == "tile" or any(t.is_cuda for t in args)) and self._in_regions():
             return self.partitioned(*state, *args)
         # views: the ta function takes its inputs without size-1 dims, and with leading dims
         # every op treats alike merged ([B, T, C] as [B*T, C]: merge_rows.py)
-        tensors = [_taken(t).reshape(shape) for t, shape in zip(state + [a.detach() for a in args], self._arg_shapes())]
+        tensors = [_taken(t).reshape(shape) for t, shape in zip(state + [a.detach() for a in args], self._arg_shapes(env))]
         if any(t.is_cuda for t in args):  # the graph's kernels, built once (cached) and launched
             kernels = self._cuda_kernels(args[0].device)
             if kernels is None:
@@ -136,15 +136,26 @@ class CompiledGraph:
             results = kernels(*tensors)
             results = list(results) if isinstance(results, tuple) else [results]
         else:
-            outputs = self._run(dict(zip(self.graph.state_names + self.graph.input_names, tensors)))
+            outputs = self._run(dict(zip(self.graph.state_names + self.graph.input_names, tensors)), env)
             results = [outputs[n] for n in self.graph.output_names]
-        results = [r.reshape(shape) for r, shape in zip(results, self.graph.output_shapes)]
+        results = [r.reshape(evaluate_shape(shape, env)) for r, shape in zip(results, self.graph.output_shapes)]
         return results[0] if len(results) == 1 else tuple(results)
 
-    def _arg_shapes(self) -> list:
-        from torch_mlir import ir
+    def _sizes(self, state: list, args: list) -> dict:
+        """The sizes of the graph's dynamic dims in a call (none for a static graph), its input
+        shapes checked."""
+        if self.dynamic is not None:
+            return bind_sizes(self.graph.input_shapes, state + args)
+        shapes = [tuple(t.shape) for t in args]
+        if shapes != self.shapes:
+            raise TilecError(f"compiled for input shapes {self.shapes}, called with {shapes} (pass dynamic_shapes= "
+                             f"to compile it for other sizes)")
+        return {}
 
-        return [list(ir.RankedTensorType(a.type).shape) for a in self.module.body.operations[0].arguments]
+    def _arg_shapes(self, env: dict) -> list:
+        from ..signature import signature
+
+        return [list(s.shape(env)) for s in signature(self.module.body.operations[0]).inputs]
 
     def kernels(self):
         """The graph's kernels (tilec.kernel_graph.Kernels): one, or the sequence a graph no one
@@ -241,7 +252,7 @@ class CompiledGraph:
         best = tuned(text, {}, target)
         return best["schedule"] if best else ""
 
-    def _run(self, inputs: dict) -> dict:
+    def _run(self, inputs: dict, env: dict) -> dict:
         from torch_mlir import ir
 
         from ..oracle import evaluate
@@ -250,16 +261,16 @@ class CompiledGraph:
         with self.context, ir.Location.unknown():
             fn = self.module.body.operations[0]
             if self.stage == "oracle":
-                return evaluate(fn, inputs, {})
-            if self.stage == "loop":  # lowered and JIT-ed on the first call only
-                key = tuple(tuple(t.shape) for t in inputs.values())
+                return evaluate(fn, inputs, env)
+            if self.stage == "loop":  # lowered and JIT-ed on the first call only (of each static shape)
+                key = tuple(tuple(t.shape) for t in inputs.values()) if self.dynamic is None else "dynamic"
                 if key not in self._programs:
                     from ..driver import to_loops
                     from ..loop_runner import LoopProgram
 
                     self._programs[key] = LoopProgram(to_loops(self.module), signature(fn))
-                return self._programs[key](inputs, {})
-            return self.kernels().run(inputs)  # the tile interpreter, kernel after kernel
+                return self._programs[key](inputs, env)
+            return self.kernels().run(inputs, env=env)  # the tile interpreter, kernel after kernel
 
 
 def _taken(t: torch.Tensor) -> torch.Tensor:
@@ -291,27 +302,33 @@ def _with(kernels, schedule):
     return replace(kernels, schedules=_schedules(schedule)) if schedule else kernels
 
 
-def _imported(fn, example: tuple, name: str):
+def _imported(fn, example: tuple, name: str, dynamic=None):
     """(ta module, Graph) of ``fn``: from the graph cache when it was raised before (cache.py:
     a graph module by its code, any other function by the graph torch.export makes of it),
-    else imported and raised, and kept there."""
+    else imported and raised (for every size of the ``dynamic`` dims: dynamic.py), and kept there."""
     from . import cache
+    from .dynamic import raise_dynamic
     from .importer import exported, import_torch, state_of
 
     key, program = cache.graph_key(fn, example, name), None
     if key is None:  # a function or module: its graph is known once exported
         program = exported(fn, example)
         key = cache.program_key(program[0], state_of(fn), example, name)
+    if dynamic is not None:
+        key = cache.with_dynamic(key, dynamic)
     hit = cache.load(key)
     if hit is not None:
         return hit
-    module, graph = import_torch(fn, example, name, program)
+    if dynamic is not None:
+        module, graph = raise_dynamic(fn, example, dynamic, name)
+    else:
+        module, graph = import_torch(fn, example, name, program)
     cache.store(key, module, graph)
     return module, graph
 
 
 def compile(fn, example_inputs, *, stage: str = "loop", strict: bool = False, name: str = "graph",
-            schedule: str = "") -> CompiledGraph:
+            schedule: str = "", dynamic_shapes=None) -> CompiledGraph:
     """Raise ``fn`` (an nn.Module or a function of tensors) at ``example_inputs`` into ta.
 
     On CPU tensors ``stage`` picks how calls run: "oracle" (ta with torch), "loop" (loop IR
@@ -319,6 +336,10 @@ def compile(fn, example_inputs, *, stage: str = "loop", strict: bool = False, na
     graph's kernels (one, or the sequence a graph no one kernel takes is split into) are
     built under ``schedule`` (one, or a dict per kernel form or kernel) and launched through
     tilec.runtime.
+
+    ``dynamic_shapes`` (torch.export's: per example input None or {dim: torch.export.Dim})
+    names dims the graph takes at any size: one ta function, loop program and set of kernels
+    for all of them (tilec/pytorch/dynamic.py).
     """
     if not callable(fn):
         raise TypeError(f"tilec.compile takes an nn.Module or a function of tensors, got {type(fn).__name__}")
@@ -327,4 +348,5 @@ def compile(fn, example_inputs, *, stage: str = "loop", strict: bool = False, na
         if not isinstance(t, torch.Tensor):
             raise TypeError(f"tilec.compile: example input {k} ({type(t).__name__}) is not a tensor (the graph "
                             f"is traced at the example tensors' shapes and dtypes)")
-    return CompiledGraph(fn, example_inputs, stage, strict, name, schedule)
+    dynamic = dynamic_dims(dynamic_shapes, example_inputs) if dynamic_shapes is not None else None
+    return CompiledGraph(fn, example_inputs, stage, strict, name, schedule, dynamic=dynamic)

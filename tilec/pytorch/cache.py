@@ -82,6 +82,11 @@ def _digest(name: str, graph, code: str, example: tuple, state: dict, constants:
     return digest.hexdigest()
 
 
+def with_dynamic(key: str, dynamic) -> str:
+    """``key`` for the graph raised for every size of ``dynamic``'s dims (dynamic.DynamicDims)."""
+    return hashlib.sha256(f"{key}{dynamic!r}".encode()).hexdigest()
+
+
 def load(key: str):
     """(ta module, importer.Graph) of the entry ``key``, parsed in the current context; None
     without a readable entry."""

@@ -146,6 +146,22 @@ func.func @grouped_heads_remap(%k: tensor<2x2x8xbf16, ["2", "2", "8"]>) -> tenso
 
 // -----
 
+// A reshape's index arithmetic that the extents decide: t floordiv 37 is 0 for t < 37, and then
+// (b + 0) mod 2 is b for b < 2: the remap is the identity and goes. One whose index can pass
+// its bound keeps its mod.
+// CHECK:       #[[KEPT:map[0-9]*]] = affine_map<(d0, d1) -> (d0, (d1 + 3) mod 8)>
+// CHECK-LABEL: func.func @bounded_floordiv
+// CHECK-NEXT:  %[[S:.*]] = "ta.remap"(%arg1) {map = #[[KEPT]]}
+// CHECK-NEXT:  return %arg0, %[[S]]
+func.func @bounded_floordiv(%x: tensor<2x37x64xf32, ["2", "37", "64"]>, %y: tensor<4x8xf32, ["4", "8"]>)
+    -> (tensor<2x37x64xf32, ["2", "37", "64"]>, tensor<4x8xf32, ["4", "8"]>) {
+  %r = "ta.remap"(%x) {map = affine_map<(b, t, c) -> ((b + t floordiv 37) mod 2, t, c mod 64)>} : (tensor<2x37x64xf32, ["2", "37", "64"]>) -> tensor<2x37x64xf32, ["2", "37", "64"]>
+  %s = "ta.remap"(%y) {map = affine_map<(i, j) -> (i, (j + 3) mod 8)>} : (tensor<4x8xf32, ["4", "8"]>) -> tensor<4x8xf32, ["4", "8"]>
+  return %r, %s : tensor<2x37x64xf32, ["2", "37", "64"]>, tensor<4x8xf32, ["4", "8"]>
+}
+
+// -----
+
 // A view of a tensor stored in bf16 reads it in bf16: the widening moves after the view, and
 // the narrowing of a widening is the tensor itself (an identity copy, which the split reads through).
 // CHECK-LABEL: func.func @casts_around_a_view
