@@ -20,7 +20,7 @@ from .boundaries import round_boundaries
 from .diagnostics import TilecError, mlir_loc
 from .driver import UNFUSED_REWRITES, build_tile, rewrite
 from .fileio import replace_atomically
-from .package import package_build, write_atomically
+from .package import dim_tree, package_build, write_atomically
 from .runtime.graph import strided_copy, write_graph
 from .runtime.package import write_package
 from .signature import signature
@@ -207,6 +207,6 @@ class Kernels:
         sig = signature(self.module.body.operations[0])
         inputs = [s.name for s in sig.inputs]
         results = list(result_sources(self.fused).items())
-        shapes = [list(s.shape({})) if all(d.static is not None for d in s.dims) else None for s in sig.outputs]
+        shapes = [[dim_tree(d) for d in s.dims] for s in sig.outputs]  # symbolic dims evaluated at the call
         replace_atomically(Path(path), lambda tmp: write_graph(tmp, name, inputs, steps, results, shapes))
         return {"kernels": manifests, "results": results}

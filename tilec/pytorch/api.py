@@ -133,7 +133,7 @@ class CompiledGraph:
             kernels = self._cuda_kernels(args[0].device)
             if kernels is None:
                 return self.fn(*args)
-            results = kernels(*tensors)
+            results = kernels(*tensors, sizes=env) if env else kernels(*tensors)
             results = list(results) if isinstance(results, tuple) else [results]
         else:
             outputs = self._run(dict(zip(self.graph.state_names + self.graph.input_names, tensors)), env)
@@ -145,7 +145,8 @@ class CompiledGraph:
         """The sizes of the graph's dynamic dims in a call (none for a static graph), its input
         shapes checked."""
         if self.dynamic is not None:
-            return bind_sizes(self.graph.input_shapes, state + args)
+            labels = [f"state tensor '{n}'" for n in self.graph.state_names] + [f"input {k}" for k in range(len(args))]
+            return bind_sizes(self.graph.input_shapes, state + args, labels)
         shapes = [tuple(t.shape) for t in args]
         if shapes != self.shapes:
             raise TilecError(f"compiled for input shapes {self.shapes}, called with {shapes} (pass dynamic_shapes= "

@@ -155,20 +155,21 @@ def _general_shape(shapes: list, points: list) -> tuple:
     return tuple(out)
 
 
-def bind_sizes(shapes: tuple, args: list) -> dict[str, int]:
+def bind_sizes(shapes: tuple, args: list, labels: list) -> dict[str, int]:
     """The dynamic sizes of a call: each named dim of ``shapes`` (importer.Graph's, state first)
-    read off ``args``; a TilecError when a static size or a repeated name disagrees."""
+    read off ``args`` (named ``labels`` in errors); a TilecError when a static size or a
+    repeated name disagrees."""
     env: dict[str, int] = {}
-    for k, (shape, t) in enumerate(zip(shapes, args)):
+    for label, shape, t in zip(labels, shapes, args):
         if len(shape) != t.dim():
-            raise TilecError(f"input {k} has shape {list(t.shape)}; the graph takes {len(shape)} dims")
+            raise TilecError(f"{label} has shape {list(t.shape)}; the graph takes {len(shape)} dims")
         for want, size in zip(shape, t.shape):
             if isinstance(want, str) and parse_dim(want).op == "sym" and env.setdefault(want, size) != size:
                 raise TilecError(f"dynamic dim {want} is {env[want]} in one input and {size} in another")
-    for k, (shape, t) in enumerate(zip(shapes, args)):
+    for label, shape, t in zip(labels, shapes, args):
         expected = evaluate_shape(shape, env)
         if expected != tuple(t.shape):
-            raise TilecError(f"input {k} has shape {list(t.shape)}, the graph takes {list(expected)} "
+            raise TilecError(f"{label} has shape {list(t.shape)}, the graph takes {list(expected)} "
                              f"({', '.join(map(str, shape))})")
     return env
 

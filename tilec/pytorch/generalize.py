@@ -92,8 +92,8 @@ def fit(sizes: list[int], points: list[dict[str, int]]) -> str | None:
         return None
     if any(sum(int(c) * _product(p, m) for c, m in zip(coefficients, monomials)) != s for p, s in zip(points, sizes)):
         return None
-    terms = [("*".join(([str(int(c))] if c != 1 or not m else []) + list(m))) for c, m in zip(coefficients, monomials)
-             if c != 0]
+    terms = [("*".join(([str(int(c))] if c != 1 or not m else []) + list(m)))
+             for c, m in sorted(zip(coefficients, monomials), key=lambda cm: -len(cm[1])) if c != 0]
     text = "+".join(terms).replace("+-", "-") or "0"
     return str(parse_dim(text))
 

@@ -20,6 +20,7 @@ naming the op and the user's source line torch.export recorded.
 
 from __future__ import annotations
 
+import math
 
 from torch_mlir import ir
 from torch_mlir.dialects import arith
@@ -92,8 +93,7 @@ class Raiser(ContractionRules):
         elif name == "tensor.collapse_shape" and _merges_rows(op):
             # [B, T, C] -> [B*T, C] (a Linear on an activation): kept apart, so the contraction
             # and the maps after it run over B and T and the expand_shape back costs nothing
-            source = op.operation.operands[0]
-            self.unmerged[op.results[0]] = (self.view_of(op, source), list(ir.RankedTensorType(source.type).shape))
+            self.unmerged[op.results[0]] = self._rows_apart(op)
         elif name == "tensor.expand_shape" and op.operation.operands[0] in self.unmerged and \
                 self.unmerged[op.operation.operands[0]][1] == list(ir.RankedTensorType(op.results[0].type).shape):
             self.views[op.results[0]] = self.unmerged[op.operation.operands[0]][0]  # the batch dims apart again
@@ -101,6 +101,22 @@ class Raiser(ContractionRules):
             self.views[op.results[0]] = self._view(op, name)
         else:
             raise self.unsupported(op, "no ta rule for this op")
+
+    def _rows_apart(self, op) -> tuple:
+        """(View, shape) of a collapse_shape that merges the leading dims into rows, with those
+        dims kept apart: [B, T, H, D] -> [B*T, H*D] is [B, T, H*D] (the heads back after
+        attention), a reshape of the trailing dims only, whose index arithmetic names no B or T."""
+        source = op.operation.operands[0]
+        groups = _groups(op)
+        shape = list(ir.RankedTensorType(source.type).shape)
+        lead = len(groups[0])
+        if all(len(g) == 1 for g in groups[1:]):
+            return self.view_of(op, source), shape
+        kept = shape[:lead] + [math.prod(shape[k] for k in g) for g in groups[1:]]
+        t = ir.RankedTensorType(source.type)
+        materialized = self.materialize(self.view_of(op, source), source.type)
+        apart = [[k] for k in range(lead)] + groups[1:]
+        return reshape_remap(materialized, apart, False, shape, ir.RankedTensorType.get(kept, t.element_type)), kept
 
     # -- views ------------------------------------------------------------------------
 
@@ -414,11 +430,19 @@ def _compared_with_infinity(b, combine: str):
     return (x, predicate, value) if value in (float("inf"), float("-inf")) else None
 
 
+def _groups(op) -> list[list[int]]:
+    return [[ir.IntegerAttr(i).value for i in ir.ArrayAttr(g)] for g in ir.ArrayAttr(op.attributes["reassociation"])]
+
+
 def _merges_rows(op) -> bool:
-    """A collapse_shape merging every dim but the last of a tensor of rank 3 or more."""
-    rank = ir.RankedTensorType(op.operation.operands[0].type).rank
-    groups = [[ir.IntegerAttr(i).value for i in ir.ArrayAttr(g)] for g in ir.ArrayAttr(op.attributes["reassociation"])]
-    return rank > 2 and groups == [list(range(rank - 1)), [rank - 1]]
+    """A collapse_shape to rank 2 merging the leading dims of a tensor of rank 3 or more into
+    rows: every dim but the last ([B, T, C] -> [B*T, C]), or, when the trailing dims are static,
+    all but those ([B, T, H, D] -> [B*T, H*D])."""
+    t = ir.RankedTensorType(op.operation.operands[0].type)
+    groups = _groups(op)
+    if t.rank < 3 or len(groups) != 2 or len(groups[0]) < 2:
+        return False
+    return len(groups[1]) == 1 or all(not ir.ShapedType.is_dynamic_size(t.shape[k]) for k in groups[1])
 
 
 

@@ -15,7 +15,8 @@ import io
 import json
 import zipfile
 
-from .package import PackageError, read_checked, read_package, sha256
+from .kernel import evaluate_dim
+from .package import PackageError, dim_ok, read_checked, read_package, sha256
 
 FORMAT = "tilec.graph/1"
 
@@ -66,8 +67,8 @@ class KernelGraph:
             last.update({n: k for n in list(reads) + list(writes)})
         kept = {source for _, source in self.results} | set(self.inputs)
         self._free = [[n for n, at in last.items() if at == k and n not in kept] for k in range(len(self.steps))]
-        # a kernel may read a tensor as a row-major view of other static dims ([B*T, C] for [B, T, C])
-        self._views = [[_static_dims(kernel, n) for n in reads] for kernel, reads, _ in self.steps]
+        # a kernel may read a tensor as a row-major view of other dims ([B*T, C] for [B, T, C])
+        self._views = [[_declared_dims(kernel, n) for n in reads] for kernel, reads, _ in self.steps]
         self.result_shapes = result_shapes
 
     @property
@@ -82,35 +83,68 @@ class KernelGraph:
         specs = {s["name"]: s for kernel in self.kernels for s in kernel.inputs + kernel.outputs}
         return [dict(specs[source], name=name) for name, source in self.results]
 
-    def step_inputs(self, k: int, values: dict) -> list:
+    def step_inputs(self, k: int, values: dict, env: dict | None = None) -> list:
         """The tensors step ``k`` reads, from ``values`` (name -> tensor), as it takes them: a
-        row-major view of other static dims where its kernel declares one (free)."""
+        row-major view of other dims where its kernel declares them (free). ``env``: the sizes of
+        the graph's shape parameters (read off its inputs: bind)."""
         _, reads, _ = self.steps[k]
-        return [values[n] if v is None or tuple(values[n].shape) == v else values[n].view(v)
-                for n, v in zip(reads, self._views[k])]
+        return [_viewed(values[n], dims, env or {}) for n, dims in zip(reads, self._views[k])]
 
-    def __call__(self, *args, **kwargs):
+    def bind(self, values: dict) -> dict:
+        """The sizes of the shape parameters the kernels name, read off the graph's inputs where a
+        kernel takes one as it is."""
+        env = {}
+        for k, (_, reads, _) in enumerate(self.steps):
+            for n, dims in zip(reads, self._views[k]):
+                t = values.get(n) if n in self.inputs else None
+                if t is None or dims is None or len(dims) != t.dim():
+                    continue
+                for d, size in zip(dims, t.shape):
+                    if isinstance(d, str):
+                        env.setdefault(d, size)
+        return env
+
+    def __call__(self, *args, sizes: dict | None = None, **kwargs):
+        """Run the steps on ``args`` (the graph's inputs, in order or by name); ``sizes``: shape
+        parameters its inputs do not give (B and T of a [B*T, C] input)."""
         tensors = list(args) + [kwargs.pop(n) for n in self.inputs[len(args):] if n in kwargs]
         if kwargs or len(tensors) != len(self.inputs):
             raise TypeError(f"{self.name} takes the inputs ({', '.join(self.inputs)})")
         values = dict(zip(self.inputs, tensors))
+        env = {**self.bind(values), **(sizes or {})}
         for k, ((kernel, reads, writes), free) in enumerate(zip(self.steps, self._free)):
-            out = kernel(*self.step_inputs(k, values))
+            step = self.step_inputs(k, values, env)
+            out = kernel(*step) if isinstance(kernel, Strided) else kernel(*step, sizes=env)
             values.update(zip(writes, out if isinstance(out, tuple) else (out,)))
             for n in free:
                 del values[n]
         out = tuple(values[source] for _, source in self.results)
         if self.result_shapes:
-            out = tuple(t.view(shape) if shape is not None else t for t, shape in zip(out, self.result_shapes))
+            out = tuple(_viewed(t, shape, env) for t, shape in zip(out, self.result_shapes))
         return out[0] if len(out) == 1 else out
 
 
-def _static_dims(kernel, name: str):
-    """The static shape ``kernel`` declares for its input ``name`` (None: symbolic, or a copy)."""
+def _declared_dims(kernel, name: str):
+    """The dims ``kernel`` declares for its input ``name`` (None for a copy)."""
     if isinstance(kernel, Strided):
         return None
     dims = next((s["dims"] for s in kernel.inputs if s["name"] == name), None)
-    return tuple(dims) if dims is not None and all(isinstance(d, int) for d in dims) else None
+    return tuple(dims) if dims is not None else None
+
+
+def _viewed(t: torch.Tensor, dims, env: dict) -> torch.Tensor:
+    """``t`` as a tensor of ``dims`` (sizes, names, [op, a, b]): itself when it has them, else
+    its row-major view. A name ``env`` does not give is a view's merged leading dim ([B*T, C] of
+    a [B, T, C] tensor: the trailing dims kept)."""
+    if dims is None:
+        return t
+    try:
+        shape = tuple(evaluate_dim(d, env) for d in dims)
+    except KeyError:
+        if len(dims) == t.dim() or len(dims) > t.dim() or not dims:
+            return t  # a kernel of the same rank binds its own names
+        shape = (-1, *t.shape[t.dim() - len(dims) + 1:])
+    return t if tuple(t.shape) == shape else t.view(shape)
 
 
 def write_graph(path: str, name: str, inputs: list, steps: list, results: list,
@@ -154,7 +188,7 @@ def load_graph(path: str) -> KernelGraph:
         steps.append((kernel, tuple(step["reads"]), tuple(step["writes"])))
     shapes = manifest.get("result_shapes")
     ok = shapes is None or (isinstance(shapes, list) and len(shapes) == len(manifest["results"]) and all(
-        s is None or (isinstance(s, list) and all(isinstance(n, int) and n >= 0 for n in s)) for s in shapes))
+        s is None or (isinstance(s, list) and all(dim_ok(n) for n in s)) for s in shapes))
     if not ok:
         raise PackageError(f"{path}: graph.json 'result_shapes' must be a shape (or null) per result")
     return KernelGraph(manifest["name"], manifest["inputs"], steps, [tuple(r) for r in manifest["results"]], shapes)

@@ -23,6 +23,29 @@ def evaluate_dim(tree, env: dict) -> int:
     return {"+": a + b, "-": a - b, "*": a * b}.get(op, a // b if b else 0)
 
 
+def _solve_product(tree, size: int, env: dict) -> None:
+    """Bind the one unknown name of a product dim ([*, a, b] of names and sizes) from its
+    ``size``, when the other factors are known and divide it."""
+    factors, stack = [], [tree]
+    while stack:
+        t = stack.pop()
+        if isinstance(t, list) and t[0] == "*":
+            stack += [t[1], t[2]]
+        elif isinstance(t, list):
+            return  # a sum or a quotient: not solved here
+        else:
+            factors.append(t)
+    unknown = [f for f in factors if isinstance(f, str) and f not in env]
+    if len(unknown) != 1 or factors.count(unknown[0]) != 1:
+        return
+    known = 1
+    for f in factors:
+        if f != unknown[0]:
+            known *= evaluate_dim(f, env)
+    if known and size % known == 0:
+        env[unknown[0]] = size // known
+
+
 MAX_PLANS = 64  # input shapes a kernel remembers the checks and sizes of
 
 
@@ -72,8 +95,12 @@ class Kernel:
         self._plans: dict = {}
         self.op = None
 
-    def _bind(self, tensors: list) -> dict:
-        env = {}
+    def _bind(self, tensors: list, sizes: dict | None = None) -> dict:
+        """The sizes of the call: the shape parameters ``sizes`` gives (those the kernel names),
+        then each one an input dim names alone, then one left in a product of known ones
+        (T of a [2*T, C] input); every input's shape checked against them."""
+        names = set(self.params)
+        env = {k: v for k, v in (sizes or {}).items() if k in names}
         for spec, t in zip(self.inputs, tensors):
             where = f"{self.name}: input '{spec['name']}'"
             if not isinstance(t, torch.Tensor):
@@ -86,40 +113,26 @@ class Kernel:
                 if isinstance(dim, str):
                     if env.setdefault(dim, size) != size:
                         raise ValueError(f"{where}: {dim} = {size} here but {env[dim]} elsewhere")
+        for spec, t in zip(self.inputs, tensors):
+            for dim, size in zip(spec["dims"], t.shape):
+                _solve_product(dim, size, env)
         for name, size in self.package.manifest.get("fixed", {}).items():
             if env.get(name, size) != size:
                 raise ValueError(f"{self.name} was compiled for {name} = {size}, got {env[name]}")
+        missing = sorted(names - set(env))
+        if missing:
+            raise ValueError(f"{self.name}: its inputs do not give the size of {', '.join(missing)} (they name it "
+                             f"only in a product with another unknown one); pass sizes={{'{missing[0]}': ...}}")
         for spec, t in zip(self.inputs, tensors):
             expected = tuple(evaluate_dim(d, env) for d in spec["dims"])
             if tuple(t.shape) != expected:
                 raise ValueError(f"{self.name}: input '{spec['name']}' has shape {tuple(t.shape)}, expected {expected}")
         return env
 
-    def __call__(self, *args, **kwargs):
-        tensors = list(args) + [kwargs.pop(spec["name"]) for spec in self.inputs[len(args):] if spec["name"] in kwargs]
-        if kwargs or len(tensors) != len(self.inputs):
-            names = ", ".join(s["name"] for s in self.inputs)
-            raise TypeError(f"{self.name} takes the inputs ({names})")
-        # the checks and sizes of a call depend only on its inputs' shapes, dtypes, devices and
-        # strides: a call like an earlier one reuses its plan (the launch's Python time)
-        key = tuple((t.shape, t.dtype, t.device, t.stride()) if isinstance(t, torch.Tensor) else None
-                    for t in tensors)
-        plan = self._plans.get(key)
-        if plan is None:
-            plan = self._plan(tensors)
-            if len(self._plans) >= MAX_PLANS:
-                self._plans.pop(next(iter(self._plans)))
-            self._plans[key] = plan
-        device = tensors[0].device if tensors else torch.device("cuda")
-        outs = [torch.empty(shape, dtype=dtype, device=device) for shape, dtype in plan.outputs]
-        from .launch import launch
-        launch(self, device, tensors, outs, plan)
-        return outs[0] if len(outs) == 1 else tuple(outs)
-
-    def _plan(self, tensors: list) -> "Plan":
+    def _plan(self, tensors: list, sizes: dict | None = None) -> "Plan":
         """Check a call's inputs (raising on the first problem) and work out its sizes, its
         outputs' shapes and its grid."""
-        env = self._bind(tensors)
+        env = self._bind(tensors, sizes)
         device = tensors[0].device if tensors else torch.device("cuda")
         for spec, t in zip(self.inputs, tensors):
             if t.device.type != "cuda":

@@ -67,6 +67,19 @@ _SCHEDULE = re.compile(r"([a-z][a-z0-9-]*=[A-Za-z0-9_]+(,[a-z][a-z0-9-]*=[A-Za-z
 _MANIFEST = {"format": str, "files": dict, "kernel": str, "spec": dict, "schedule": str, "targets": dict}
 
 
+def dim_ok(tree, depth: int = 0) -> bool:
+    """Whether ``tree`` is a dimension expression as manifests hold it: a size >= 0, a parameter
+    name, or [op, a, b] with op one of + - * / (nested at most 32 deep)."""
+    if isinstance(tree, bool):
+        return False
+    if isinstance(tree, int):
+        return tree >= 0
+    if isinstance(tree, str):
+        return tree.isidentifier()
+    return isinstance(tree, list) and len(tree) == 3 and tree[0] in ("+", "-", "*", "/") and depth < 32 \
+        and dim_ok(tree[1], depth + 1) and dim_ok(tree[2], depth + 1)
+
+
 def _check_manifest(manifest, path: str) -> None:
     if not isinstance(manifest, dict):
         raise PackageError(f"{path}: manifest.json is not a JSON object")
@@ -83,6 +96,12 @@ def _check_manifest(manifest, path: str) -> None:
         raise PackageError(f"{path}: manifest.json lists no CUDA source for kernel '{manifest['kernel']}'")
     if not _SCHEDULE.fullmatch(manifest["schedule"]):  # it is spliced into a pass pipeline: KEY=VALUE items only
         raise PackageError(f"{path}: manifest.json 'schedule' is not KEY=VALUE,...")
+    for role in ("inputs", "outputs"):
+        specs = manifest.get(role, [])
+        if not isinstance(specs, list) or not all(isinstance(x, dict) and isinstance(x.get("dims"), list) and
+                                                  all(dim_ok(d) for d in x["dims"]) for x in specs):
+            raise PackageError(f"{path}: manifest.json '{role}' must give each tensor's dims as sizes, names "
+                               f"or [op, a, b]")
     fixed = manifest.get("fixed", {})
     if not isinstance(fixed, dict) or not all(isinstance(v, int) and 1 <= v < 2**31 for v in fixed.values()):
         raise PackageError(f"{path}: manifest.json 'fixed' must map names to sizes")

@@ -1,0 +1,181 @@
+"""Dynamic lengths (tilec/pytorch/dynamic.py, generalize.py): a graph compiled with
+``dynamic_shapes`` is one ta function with the dynamic sizes as shape parameters, run at other
+sizes by every stage without compiling again; what is not generic in those sizes is one clear
+error; the graph runtime views and launches kernels at symbolic sizes."""
+
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+from torch.export import Dim
+
+import tilec
+from tilec.diagnostics import TilecError
+from tilec.pytorch import cache, importer
+from tilec.pytorch.generalize import fit, points_around
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_pytorch import Block, _LlamaBlock  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("TILEC_CACHE_DIR", str(tmp_path / "kernels"))
+
+
+def test_sizes_are_fitted_as_polynomials_of_the_dynamic_sizes():
+    one = points_around({"T": 37}, {})
+    assert one == [{"T": 37}, {"T": 44}, {"T": 50}]
+    assert fit([37, 44, 50], one) == "T"
+    assert fit([74, 88, 100], one) == "2*T"
+    assert fit([38, 45, 51], one) == "T+1"
+    assert fit([18, 22, 25], one) is None  # T floordiv 2: no polynomial
+    assert fit([1369, 1936, 2500], one) is None  # T * T: not multilinear
+    two = points_around({"B": 3, "T": 37}, {})
+    assert len(two) == 5  # the 4 corners of a box and a check point
+    assert fit([p["B"] * p["T"] for p in two], two) == "B*T"
+    assert fit([p["B"] * p["T"] + p["T"] for p in two], two) == "B*T+T"
+    near_top = points_around({"T": 60}, {"T": (2, 64)})
+    assert all(2 <= p["T"] <= 64 for p in near_top)
+    with pytest.raises(Exception, match="too narrow"):
+        points_around({"T": 3}, {"T": (2, 4)})
+
+
+def test_a_llama_block_compiled_at_one_length_runs_at_others():
+    """RMSNorm, RoPE, grouped heads, causal SDPA and SwiGLU: compiled at T = 37, the same graph
+    runs at T = 61 and T = 5 on the loop stage (one JIT) and the tile stage, matching eager."""
+    torch.manual_seed(0)
+    model, t = _LlamaBlock(gqa="enable_gqa").eval(), Dim("T", max=4096)
+    x, cos, sin = torch.randn(2, 37, 64), torch.randn(37, 16), torch.randn(37, 16)
+    graph = tilec.compile(model, (x, cos, sin), dynamic_shapes=({1: t}, {0: t}, {0: t}), strict=True)
+    assert "tensor<2x?x64xf32, [\"2\", \"T\", \"64\"]>" in graph.ta and "ta.params = {T}" in graph.ta
+    for length in (61, 5):
+        x, cos, sin = torch.randn(2, length, 64), torch.randn(length, 16), torch.randn(length, 16)
+        with torch.no_grad():
+            torch.testing.assert_close(graph(x, cos, sin), model(x, cos, sin), rtol=1e-4, atol=1e-4)
+    assert len(graph._programs) == 1  # the loop stage JIT-ed once for every length
+    graph.stage = "tile"
+    with torch.no_grad():
+        torch.testing.assert_close(graph(x, cos, sin), model(x, cos, sin), rtol=1e-4, atol=1e-4)
+
+
+def test_batch_and_length_both_dynamic_merge_into_one_row_dim():
+    """An MLP with LayerNorm on [B, T, C]: its rows are B*T, one parameter product; each
+    kernel of the tile stage runs at any B and T."""
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.GELU(), torch.nn.Linear(32, 16),
+                                torch.nn.LayerNorm(16)).eval()
+    graph = tilec.compile(model, (torch.randn(3, 37, 16),), dynamic_shapes=({0: Dim("B"), 1: Dim("T")},),
+                          strict=True)
+    assert '["B*T", "16"]' in graph.ta
+    assert graph.graph.input_shapes[-1] == ("B", "T", 16) and graph.graph.output_shapes == (("B", "T", 16),)
+    for stage in ("loop", "tile"):
+        graph.stage = stage
+        for b, t in ((2, 5), (7, 100)):
+            x = torch.randn(b, t, 16)
+            with torch.no_grad():
+                torch.testing.assert_close(graph(x), model(x), rtol=1e-4, atol=1e-4)
+
+
+def test_a_nanogpt_block_is_dynamic_in_its_length():
+    torch.manual_seed(0)
+    model = Block().eval()
+    graph = tilec.compile(model, (torch.randn(2, 7, 32),), dynamic_shapes=({1: Dim("T")},), strict=True)
+    x = torch.randn(2, 19, 32)
+    with torch.no_grad():
+        torch.testing.assert_close(graph(x), model(x), rtol=1e-4, atol=1e-4)
+
+
+class _MeanOverLength(torch.nn.Module):
+    def forward(self, x):
+        return x - x.mean(dim=1, keepdim=True)
+
+
+class _Branches(torch.nn.Module):
+    def forward(self, x):
+        return x * 2.0 if x.shape[1] > 40 else x * 3.0
+
+
+def test_what_is_not_generic_in_a_dynamic_size_is_one_clear_error():
+    x = torch.randn(2, 37, 8)
+    # the mean's 1/T is a constant of each raised graph: tilec has no parameter for it in a body
+    with pytest.raises(TilecError, match="differs: .*(constant|value).* at one size"):
+        tilec.compile(_MeanOverLength(), (x,), dynamic_shapes=({1: Dim("T")},), strict=True)
+    with pytest.raises(TilecError, match="not generic in its dynamic dims, torch.export says"):
+        tilec.compile(_Branches(), (x,), dynamic_shapes=({1: Dim("T")},), strict=True)
+
+
+def test_dynamic_shapes_are_checked_and_calls_bound():
+    model, x = torch.nn.Linear(8, 4), torch.randn(3, 5, 8)
+    with pytest.raises(TypeError, match="one entry per example input"):
+        tilec.compile(model, (x,), dynamic_shapes=({1: Dim("T")}, None))
+    with pytest.raises(ValueError, match="no dim 3"):
+        tilec.compile(model, (x,), dynamic_shapes=({3: Dim("T")},))
+    with pytest.raises(ValueError, match="outside its range"):
+        tilec.compile(model, (torch.randn(3, 1, 8),), dynamic_shapes=({1: Dim("T")},))
+    with pytest.raises(ValueError, match="names no dim"):
+        tilec.compile(model, (x,), dynamic_shapes=({},))
+    graph = tilec.compile(model, (x,), dynamic_shapes=({1: "T"},), strict=True)
+    with pytest.raises(TilecError, match=r"input 0 has shape \[3, 5, 9\], the graph takes \[3, 5, 8\] \(3, T, 8\)"):
+        graph(torch.randn(3, 5, 9))
+    static = tilec.compile(model, (x,), strict=True)
+    with pytest.raises(TilecError, match="pass dynamic_shapes="):
+        static(torch.randn(3, 6, 8))
+
+
+def test_a_dynamic_graph_is_read_back_from_the_cache(monkeypatch):
+    model, x = torch.nn.Linear(8, 4), torch.randn(3, 5, 8)
+    first = tilec.compile(model, (x,), dynamic_shapes=({1: Dim("T")},), strict=True)
+    static = tilec.compile(model, (x,), strict=True)
+    assert first.ta != static.ta and len(list(cache.cache_folder().glob("*.json"))) == 2
+
+    def no_import(*args):
+        raise AssertionError("a cached graph is not imported again")
+
+    monkeypatch.setattr(importer, "_linalg", no_import)
+    again = tilec.compile(model, (x,), dynamic_shapes=({1: Dim("T")},), strict=True)
+    assert again.ta == first.ta and again.graph == first.graph
+    with torch.no_grad():
+        y = torch.randn(3, 11, 8)
+        torch.testing.assert_close(again(y), model(y), rtol=1e-5, atol=1e-5)
+
+
+class _Step:
+    """A stand-in kernel of a graph package: doubles its input, declaring ``dims``."""
+
+    def __init__(self, name, reads, dims):
+        self.name, self.inputs, self.seen = name, [{"name": reads, "dims": dims}], []
+
+    def __call__(self, x, sizes=None):
+        self.seen.append((tuple(x.shape), dict(sizes or {})))
+        return x * 2
+
+
+def test_the_graph_runtime_views_tensors_at_symbolic_sizes():
+    """A kernel declaring [B*T, C] reads a [B, T, C] tensor as that view, the next one
+    declaring [B, T, C] reads it back; the results take their declared symbolic shapes."""
+    from tilec.runtime.graph import KernelGraph
+
+    merged, apart = _Step("k0", "x", [["*", "B", "T"], 4]), _Step("k1", "y", ["B", "T", 4])
+    graph = KernelGraph("g", ["x"], [(merged, ("x",), ("y",)), (apart, ("y",), ("z",))], [("out", "z")],
+                        [["B", "T", 4]])
+    x = torch.randn(3, 5, 4)
+    out = graph(x, sizes={"B": 3, "T": 5})
+    assert out.shape == (3, 5, 4) and torch.equal(out, x * 4)
+    assert merged.seen[0][0] == (15, 4) and apart.seen[0][0] == (3, 5, 4)
+    assert merged.seen[0][1]["T"] == 5
+
+
+def test_a_kernel_binds_a_size_named_in_a_product_of_known_ones():
+    from tilec.runtime.kernel import _solve_product
+
+    env = {"B": 3}
+    _solve_product(["*", "B", "T"], 15, env)
+    assert env == {"B": 3, "T": 5}
+    env = {}
+    _solve_product(["*", 2, "T"], 74, env)
+    assert env == {"T": 37}
+    env = {}
+    _solve_product(["*", "B", "T"], 15, env)  # two unknowns: left to the caller's sizes
+    assert env == {}
