@@ -179,3 +179,31 @@ def test_a_kernel_binds_a_size_named_in_a_product_of_known_ones():
     env = {}
     _solve_product(["*", "B", "T"], 15, env)  # two unknowns: left to the caller's sizes
     assert env == {}
+
+
+def test_torch_compile_graphs_with_symbolic_sizes_run_in_tilec(monkeypatch):
+    """torch.compile(dynamic=True), and the graph TorchDynamo recompiles with a dynamic length
+    once it sees a second one: tilec compiles each once, for every size (its integer inputs
+    read off the tensors, LayerNorm's eps, passed as a tensor, compiled in)."""
+    import tilec.pytorch.backend as backend
+
+    made = []
+
+    class Recorded(backend.CompiledGraph):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(backend, "CompiledGraph", Recorded)
+    torch.manual_seed(0)
+    model = Block().eval()
+    for dynamic, compiles in ((True, [True]), (None, [False, True])):
+        made.clear()
+        torch._dynamo.reset()
+        compiled = torch.compile(model, backend="tilec", dynamic=dynamic)
+        with torch.no_grad():
+            for length in (7, 19, 33):
+                x = torch.randn(2, length, 32)
+                torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)
+        assert [g.dynamic is not None for g in made] == compiles
+        assert all(g.module is not None for g in made)  # run by tilec, not left to torch

@@ -33,6 +33,7 @@ class DynamicDims:
 
     names: tuple[tuple[tuple[int, int], str], ...]
     ranges: tuple[tuple[str, tuple[int, int]], ...]
+    traced: bool = False  # TorchDynamo traced the graph with these sizes symbolic: no export checks it again
 
     def sizes(self, example: tuple) -> dict[str, int]:
         """Each dynamic size's value in ``example``."""
@@ -50,9 +51,9 @@ class DynamicDims:
         return tuple(out)
 
 
-def dynamic_dims(spec, example: tuple) -> DynamicDims:
+def dynamic_dims(spec, example: tuple, traced: bool = False) -> DynamicDims:
     """``spec`` (torch.export's dynamic_shapes: per example input None or {dim: Dim or name})
-    checked against ``example``."""
+    checked against ``example``; ``traced``: TorchDynamo's symbolic sizes (already checked)."""
     if not isinstance(spec, (tuple, list)) or len(spec) != len(example):
         raise TypeError(f"dynamic_shapes takes one entry per example input ({len(example)}), each None or a "
                         f"dict from a dim to a torch.export.Dim")
@@ -77,7 +78,7 @@ def dynamic_dims(spec, example: tuple) -> DynamicDims:
             ranges[name] = (max(low, 2), high)
     if not names:
         raise ValueError("dynamic_shapes names no dim")
-    return DynamicDims(tuple(sorted(names.items())), tuple(sorted(ranges.items())))
+    return DynamicDims(tuple(sorted(names.items())), tuple(sorted(ranges.items())), traced)
 
 
 def _dim(dim) -> tuple[str, int, int]:
@@ -121,8 +122,9 @@ def raise_dynamic(fn, example: tuple, dims: DynamicDims, name: str):
     from ..driver import run_passes
     from .importer import Graph, exportable, import_torch
 
-    wrapped, full, state = exportable(fn, example)
-    check_generic(wrapped, full, len(state), dims)
+    if not dims.traced:  # torch.export inside TorchDynamo's backend would trace under its guards
+        wrapped, full, state = exportable(fn, example)
+        check_generic(wrapped, full, len(state), dims)
     points = points_around(dims.sizes(example), dict(dims.ranges))
     modules, graphs = [], []
     for point in points:

@@ -85,8 +85,12 @@ def exportable(fn, args: tuple) -> tuple[torch.nn.Module, tuple, list[str]]:
 @contextlib.contextmanager
 def _quiet_export():
     """torch.export deep-copies pytree specs through a deprecated isinstance check and warns
-    (FutureWarning) on every call; that is torch's own business, not the user's code."""
-    with warnings.catch_warnings():
+    (FutureWarning) on every call; that is torch's own business, not the user's code. And it
+    exports outside any TorchDynamo tracing context (the backend runs inside one), so that the
+    export's guards name its own inputs, not the frame TorchDynamo traced."""
+    from torch._guards import tracing
+
+    with warnings.catch_warnings(), tracing(None):
         warnings.filterwarnings("ignore", message=r".*isinstance\(treespec, LeafSpec\).*", category=FutureWarning)
         yield
 

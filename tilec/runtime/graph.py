@@ -132,7 +132,7 @@ def _declared_dims(kernel, name: str):
     return tuple(dims) if dims is not None else None
 
 
-def _viewed(t: torch.Tensor, dims, env: dict) -> torch.Tensor:
+def _viewed(t, dims, env: dict):
     """``t`` as a tensor of ``dims`` (sizes, names, [op, a, b]): itself when it has them, else
     its row-major view. A name ``env`` does not give is a view's merged leading dim ([B*T, C] of
     a [B, T, C] tensor: the trailing dims kept)."""
