@@ -207,3 +207,31 @@ def test_torch_compile_graphs_with_symbolic_sizes_run_in_tilec(monkeypatch):
                 torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)
         assert [g.dynamic is not None for g in made] == compiles
         assert all(g.module is not None for g in made)  # run by tilec, not left to torch
+
+
+def test_a_dynamic_graph_packages_and_its_kernels_bind_their_sizes(tmp_path):
+    """The MLP dynamic in B and T as a graph package: its kernels take [B*T, C] rows; a call
+    binds B and T from the sizes given (without them: one error saying so), and is then checked
+    as any call (here: refused for CPU tensors, before any launch)."""
+    pytest.importorskip("cuda.bindings.nvrtc", reason="NVRTC comes with the 'cuda' extra")
+    from tilec.runtime.graph import KernelGraph
+
+    model = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.GELU(), torch.nn.Linear(32, 16)).bfloat16()
+    x = torch.randn(3, 37, 16, dtype=torch.bfloat16)
+    graph = tilec.compile(model, (x,), dynamic_shapes=({0: Dim("B"), 1: Dim("T")},), strict=True)
+    path = tmp_path / "mlp.tkp"
+    graph.package(str(path), "", ("sm_80",))
+    loaded = tilec.runtime.load(str(path), register_op=False)
+    kernels = loaded.kernels if isinstance(loaded, KernelGraph) else [loaded]
+    first = kernels[0]
+    assert any(["*", "B", "T"] in s["dims"] for s in first.inputs)  # the rows, B and T merged
+    state = [t.detach() for t in importer.state_of(model).values()]
+    rows = torch.randn(2 * 5, 16, dtype=torch.bfloat16)
+    taken = [rows if s["name"] == "in0" else dict(zip(graph.graph.state_names, state))[s["name"]]
+             for s in first.inputs]
+    with pytest.raises(ValueError, match=r"do not give the size of B, T .*pass sizes="):
+        first(*taken)
+    with pytest.raises(ValueError, match="must be on cuda"):
+        first(*taken, sizes={"B": 2, "T": 5})
+    with pytest.raises(ValueError, match=r"has shape \(10, 16\), expected \(12, 16\)"):
+        first(*taken, sizes={"B": 3, "T": 4})

@@ -117,7 +117,7 @@ class Kernel:
             for dim, size in zip(spec["dims"], t.shape):
                 _solve_product(dim, size, env)
         for name, size in self.package.manifest.get("fixed", {}).items():
-            if env.get(name, size) != size:
+            if env.setdefault(name, size) != size:
                 raise ValueError(f"{self.name} was compiled for {name} = {size}, got {env[name]}")
         missing = sorted(names - set(env))
         if missing:
@@ -128,6 +128,30 @@ class Kernel:
             if tuple(t.shape) != expected:
                 raise ValueError(f"{self.name}: input '{spec['name']}' has shape {tuple(t.shape)}, expected {expected}")
         return env
+
+    def __call__(self, *args, sizes: dict | None = None, **kwargs):
+        """Launch on ``args`` (the inputs in manifest order, or by name); ``sizes``: shape
+        parameters the inputs do not give (B and T of a [B*T, C] input)."""
+        tensors = list(args) + [kwargs.pop(spec["name"]) for spec in self.inputs[len(args):] if spec["name"] in kwargs]
+        if kwargs or len(tensors) != len(self.inputs):
+            names = ", ".join(s["name"] for s in self.inputs)
+            raise TypeError(f"{self.name} takes the inputs ({names})")
+        # the checks and sizes of a call depend only on its inputs' shapes, dtypes, devices and
+        # strides (and the sizes given): a call like an earlier one reuses its plan (the launch's Python time)
+        given = tuple(sorted((k, v) for k, v in (sizes or {}).items() if k in self.params))
+        key = tuple((t.shape, t.dtype, t.device, t.stride()) if isinstance(t, torch.Tensor) else None
+                    for t in tensors) + given
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._plan(tensors, dict(given))
+            if len(self._plans) >= MAX_PLANS:
+                self._plans.pop(next(iter(self._plans)))
+            self._plans[key] = plan
+        device = tensors[0].device if tensors else torch.device("cuda")
+        outs = [torch.empty(shape, dtype=dtype, device=device) for shape, dtype in plan.outputs]
+        from .launch import launch
+        launch(self, device, tensors, outs, plan)
+        return outs[0] if len(outs) == 1 else tuple(outs)
 
     def _plan(self, tensors: list, sizes: dict | None = None) -> "Plan":
         """Check a call's inputs (raising on the first problem) and work out its sizes, its
