@@ -87,6 +87,36 @@ def test_a_nanogpt_block_is_dynamic_in_its_length():
         torch.testing.assert_close(graph(x), model(x), rtol=1e-4, atol=1e-4)
 
 
+class _MaskBuffer(torch.nn.Module):
+    """nanoGPT's first attention: a tril buffer of the longest length, sliced to T."""
+
+    def __init__(self, c=32, heads=4, longest=64):
+        super().__init__()
+        self.c_attn, self.c_proj, self.heads = torch.nn.Linear(c, 3 * c), torch.nn.Linear(c, c), heads
+        self.register_buffer("bias", torch.tril(torch.ones(longest, longest)).view(1, 1, longest, longest))
+
+    def forward(self, x):
+        b, t, c = x.size()
+        q, k, v = (y.view(b, t, self.heads, c // self.heads).transpose(1, 2) for y in self.c_attn(x).split(c, dim=2))
+        att = (q @ k.transpose(-2, -1)) * (1.0 / (c // self.heads) ** 0.5)
+        att = torch.softmax(att.masked_fill(self.bias[:, :, :t, :t] == 0, float("-inf")), dim=-1)
+        return self.c_proj((att @ v).transpose(1, 2).contiguous().view(b, t, c))
+
+
+def test_a_mask_buffer_sliced_to_the_length_is_dynamic_below_its_size():
+    """torch guards the slice [:T] of a 64-long buffer with T != 64: a range up to 64 is torch's
+    error, named; up to 63 the graph runs at any length."""
+    torch.manual_seed(0)
+    model, x = _MaskBuffer().eval(), torch.randn(2, 13, 32)
+    with pytest.raises(TilecError, match=r"torch.export says: .*Not all values of T .*!= 64"):
+        tilec.compile(model, (x,), dynamic_shapes=({1: Dim("T", max=64)},), strict=True)
+    graph = tilec.compile(model, (x,), dynamic_shapes=({1: Dim("T", max=63)},), strict=True)
+    for length in (29, 2):
+        y = torch.randn(2, length, 32)
+        with torch.no_grad():
+            torch.testing.assert_close(graph(y), model(y), rtol=1e-4, atol=1e-4)
+
+
 class _MeanOverLength(torch.nn.Module):
     def forward(self, x):
         return x - x.mean(dim=1, keepdim=True)

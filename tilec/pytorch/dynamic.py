@@ -112,7 +112,9 @@ def check_generic(wrapped: torch.nn.Module, example: tuple, state: int, dims: Dy
             torch.export.export(wrapped, example, dynamic_shapes=(tuple(per_input),) if variadic else
                                 tuple(per_input), strict=False)
     except Exception as err:  # noqa: BLE001 - torch's constraint errors have many types
-        reason = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        lines = [line.strip(" -") for line in str(err).splitlines() if line.strip()]
+        why = [line for line in lines if line.startswith("Not all values")]  # torch's guard, named
+        reason = "; ".join(lines[:1] + why[:2]) or type(err).__name__
         raise TilecError(f"the graph is not generic in its dynamic dims, torch.export says: {reason}") from None
 
 
