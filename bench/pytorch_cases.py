@@ -185,14 +185,15 @@ def _llama_flops(b: int, t: int) -> float:
 # causal, D = 64, 4 query heads per K/V head: 0.160 / 1.63 ms at T = 1k / 4k against 0.188 / 1.784
 # with ATTENTION_D64 (bench/results/pytorch-h200-2026-12-01-llama-attention-ab.json)
 LLAMA_ATTENTION = "bm=128 bn=128 warps=8 stages=3 consumers=2"
-# kernels: k0 RMSNorm, k1-k3 the Q, K, V GEMMs, k4 and k5 RoPE on Q and K (pointwise), k6 V's
-# head view at h // G (pointwise), k7 attention, k8 a strided copy, k9 the output GEMM, k10 the
-# residual, RMSNorm and its gain (one row program), k11 SwiGLU's two GEMMs sharing A (an accumulator
-# each: bn=128), k12 the down GEMM with the residual (it spills 72 B at bn=256)
+# kernels: k0 RMSNorm, k1-k3 the Q, K, V GEMMs, k4 and k5 RoPE on Q and K (pointwise), k6 attention
+# (V read as the heads of its projection at h // G), k7 a strided copy (a pointwise kernel at a
+# dynamic T), k8 the output GEMM, k9 the residual, RMSNorm and its gain (one row program), k10
+# SwiGLU's two GEMMs sharing A (an accumulator each: bn=128), k11 the down GEMM with the residual
+# (it spills 72 B at bn=256)
 for _t in (1024, 4096):
     CASES[f"llama_block_{_t // 1024}k"] = (
         llama_block, _llama_shapes(8, _t),
-        {"contraction": HOPPER_GEMM, "online": LLAMA_ATTENTION, "k11": NARROW_GEMM, "k12": NARROW_GEMM},
+        {"contraction": HOPPER_GEMM, "online": LLAMA_ATTENTION, "k10": NARROW_GEMM, "k11": NARROW_GEMM},
         _llama_flops(8, _t), llama_block)
 
 # cases that are a model's forward: tokens per call, for tokens per second

@@ -233,6 +233,8 @@ class AttentionBody:
         for k, e in enumerate(results):
             if isinstance(e, ir.AffineDimExpr) and e.position == at:
                 return k
+        if at == ir.RankedTensorType(value.type).rank - 1 and _column_block(results[-1], at):
+            return len(results) - 1  # the head dim at a column offset of the argument's last dim
         raise NoTileLowering(f"{what} must read its rows and its head dim as dims of its own")
 
     def copy_q(self, sq) -> None:
@@ -295,6 +297,24 @@ class AttentionBody:
 
     from .online_math import (constant_tile, epilogue, online_step, stabiliser,  # noqa: E402
                                        store, tile_map)
+
+
+def _column_block(expr, head: int) -> bool:
+    """Whether ``expr`` is ``x * c + d_head`` with x free of the head dim and c a multiple of 8:
+    the head dim read at a column offset of a merged dim (V of [B, T, Hkv*D] at (h // G) * D + d,
+    the heads' view of a projection), each tile row one contiguous run from a 16-byte boundary."""
+    if not isinstance(expr, ir.AffineAddExpr):
+        return False
+    lhs, rhs = ir.AffineAddExpr(expr).lhs, ir.AffineAddExpr(expr).rhs
+    for offset, d in ((lhs, rhs), (rhs, lhs)):
+        if not (isinstance(d, ir.AffineDimExpr) and ir.AffineDimExpr(d).position == head):
+            continue
+        if not isinstance(offset, ir.AffineMulExpr) or f"d{head}" in str(offset):
+            continue
+        c = ir.AffineMulExpr(offset).rhs
+        if isinstance(c, ir.AffineConstantExpr) and ir.AffineConstantExpr(c).value % 8 == 0:
+            return True
+    return False
 
 
 # arith.cmpi predicates: 0 eq, 1 ne, 2 slt, 3 sle, 4 sgt, 5 sge
