@@ -297,17 +297,35 @@ def test_nanogpt_block_regions_run_as_kernels_and_strided_copies():
 
 def test_nanogpt_block_runs_whole_as_kernels_attention_included():
     """With head dims the attention kernel takes (16), the whole block is one sequence of
-    kernels: LayerNorm, the QKV GEMM, the head views as one pointwise kernel, the attention (its
-    ops placed as one unit, tilec/split_units.py), the copy back, the projection, LayerNorm and
-    the MLP."""
+    kernels: LayerNorm, the QKV GEMM, the attention (its ops placed as one unit,
+    tilec/split_units.py; Q, K and V read as the heads of the QKV projection, no copy), the copy
+    back, the projection, LayerNorm and the MLP."""
     model, x = _NanoGPTBlock(c=64).eval(), torch.randn(2, 37, 64)
     graph = tilec.compile(model, (x,), stage="tile", strict=True)
     forms = [p.form for p in graph.kernels().pieces]
     assert forms.count("online") == 1 and forms.count("rows") == 2 and forms.count("contraction") == 4, forms
-    assert forms.count("pointwise") == 1 and forms.count("strided") == 1, forms
+    assert forms.count("pointwise") == 0 and forms.count("strided") == 1, forms
     with torch.no_grad():
         assert _close(graph(x), model(x))
     assert not graph.regions
+
+
+def test_an_attention_reading_the_heads_of_the_qkv_projection_is_proved():
+    """nanoGPT's attention kernel reads Q, K and V at columns h * D, C + h * D and 2C + h * D of
+    the QKV projection's [B, T, 3C]: proved on both forms like any attention."""
+    from torch_mlir import ir
+
+    from tilec.verification import check_spec
+
+    model, x = _NanoGPTBlock(c=256).eval().bfloat16(), torch.randn(2, 37, 256, dtype=torch.bfloat16)
+    graph = tilec.compile(model, (x,), stage="oracle", strict=True)
+    piece = next(p for p in graph.kernels().pieces if p.form == "online")
+    assert '(%arg0: tensor<2x37x768xbf16, ["2", "37", "768"]>' in piece.text  # the projection itself, no copy
+    for schedule, target in (("bm=64 bn=32 warps=4 stages=2", "sm_80"),
+                             ("bm=128 bn=64 warps=8 stages=2 consumers=2", "sm_90a")):
+        with graph.context, ir.Location.unknown():
+            rows = check_spec(ir.Module.parse(piece.text), schedule, "nanogpt", targets=(target,))
+        assert all(r.verdict == "proved" for r in rows), [(r.check, r.verdict) for r in rows if r.verdict != "proved"]
 
 
 def test_llama_block_runs_whole_as_kernels_rope_included():

@@ -300,21 +300,29 @@ class AttentionBody:
 
 
 def _column_block(expr, head: int) -> bool:
-    """Whether ``expr`` is ``x * c + d_head`` with x free of the head dim and c a multiple of 8:
-    the head dim read at a column offset of a merged dim (V of [B, T, Hkv*D] at (h // G) * D + d,
-    the heads' view of a projection), each tile row one contiguous run from a 16-byte boundary."""
-    if not isinstance(expr, ir.AffineAddExpr):
+    """Whether ``expr`` is ``d_head + sum of terms c * x or c`` with each c a multiple of 8 and no x
+    naming the head dim: the head dim read at a column offset of a merged dim (V of [B, T, Hkv*D]
+    at (h // G) * D + d, Q of GPT-2's [B, T, 3C] at h * D + d, K at C + h * D + d), each tile row
+    one contiguous run from a 16-byte boundary."""
+    terms, stack = [], [expr]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, ir.AffineAddExpr):
+            stack += [ir.AffineAddExpr(e).lhs, ir.AffineAddExpr(e).rhs]
+        else:
+            terms.append(e)
+    heads = [t for t in terms if isinstance(t, ir.AffineDimExpr) and ir.AffineDimExpr(t).position == head]
+    return len(heads) == 1 and all(t is heads[0] or _aligned_term(t, head) for t in terms)
+
+
+def _aligned_term(term, head: int) -> bool:
+    """A constant, or a product with a constant, that is a multiple of 8 and does not name the head dim."""
+    if isinstance(term, ir.AffineConstantExpr):
+        return ir.AffineConstantExpr(term).value % 8 == 0
+    if not isinstance(term, ir.AffineMulExpr) or f"d{head}" in str(term):
         return False
-    lhs, rhs = ir.AffineAddExpr(expr).lhs, ir.AffineAddExpr(expr).rhs
-    for offset, d in ((lhs, rhs), (rhs, lhs)):
-        if not (isinstance(d, ir.AffineDimExpr) and ir.AffineDimExpr(d).position == head):
-            continue
-        if not isinstance(offset, ir.AffineMulExpr) or f"d{head}" in str(offset):
-            continue
-        c = ir.AffineMulExpr(offset).rhs
-        if isinstance(c, ir.AffineConstantExpr) and ir.AffineConstantExpr(c).value % 8 == 0:
-            return True
-    return False
+    c = ir.AffineMulExpr(term).rhs
+    return isinstance(c, ir.AffineConstantExpr) and ir.AffineConstantExpr(c).value % 8 == 0
 
 
 # arith.cmpi predicates: 0 eq, 1 ne, 2 slt, 3 sle, 4 sgt, 5 sge

@@ -151,7 +151,7 @@ class CudaEmitter:
         # the copy engine's 128-byte swizzle repeats every 1024 bytes of the address
         self.line(f"extern __shared__ __align__({1024 if self.hopper else 128}) unsigned char smem[];")
         self.block(fn.entry_block)
-        sig += [f"const __grid_constant__ TensorMap tm_{arg}" for arg, _, _ in self.tensor_maps]
+        sig += [f"const __grid_constant__ TensorMap {self._map_name(key)}" for key in self.tensor_maps]
         head, rest = self.lines[:3], self.lines[3:]
         body = "\n".join(head + ["    " + line for line in self.prologue] + rest)
         variant = "copy engine, mbarriers, wgmma" if self.hopper else \
@@ -165,13 +165,17 @@ class CudaEmitter:
                       tensor_maps=list(self.tensor_maps), persistent=PERSISTENT_ATTR in fn.attributes)
 
     def tensor_map(self, arg: str, box: list, swizzle: int) -> str:
-        """The kernel parameter holding the tensor map of input ``arg`` for copies of ``box``."""
+        """The kernel parameter holding the tensor map of input ``arg`` for copies of ``box``: one
+        per box shape (attention's Q and K tiles of one QKV projection are boxes of bm and bn rows)."""
         key = (arg, tuple(box), swizzle)
         if key not in self.tensor_maps:
-            if any(a == arg for a, _, _ in self.tensor_maps):
-                raise TilecError(f"input {arg} is copied in two box shapes; a kernel takes one tensor map per input")
             self.tensor_maps.append(key)
-        return f"tm_{arg}"
+        return self._map_name(key)
+
+    def _map_name(self, key) -> str:
+        """tm_<input> for an input's first tensor map, tm_<input>_<k> for its k-th other box shape."""
+        k = [a for a, _, _ in self.tensor_maps[:self.tensor_maps.index(key)]].count(key[0])
+        return f"tm_{key[0]}" if k == 0 else f"tm_{key[0]}_{k}"
 
     def block(self, block) -> None:
         for op in block.operations:
