@@ -39,13 +39,24 @@ def test_correct_kernels_are_proved(example):
 
 def test_a_spec_without_tile_kernel_is_an_error_not_a_skip(tmp_path):
     spec = tmp_path / "three.ta"
-    spec.write_text("param B = 2, N = 5, C = 33\ninput X[B, N, C] : f32\noutput Y[B, N] : f32\n"
-                    "Y[b, n] = sum[c](X[b, n, c])\n")
+    spec.write_text("param N = 5, C = 33\ninput X[N, C] : f32\noutput Y[N] : f32\n"  # a row sum times a column's
+                    "Y[n] = sum[c](X[n, c]) * sum[m](X[m, 0])\n")
     report = verify_spec(str(spec), SCHEDULE)
     errors = [r for r in report.results if r.verdict == "error"]
     assert [(r.stage, r.property) for r in errors] == [("tile", "build")]
     assert errors[0].detail.startswith("no tile kernel: no tile lowering takes 'three'")
     assert report.status() == 1
+
+
+def test_a_row_sum_over_symbolic_leading_dims_is_lowered_merged_and_proved(tmp_path):
+    """[B, N, C] summed over C with B and N symbolic: one row program over the B*N rows (the
+    leading dims merged at symbolic sizes), proved for all shapes."""
+    spec = tmp_path / "three.ta"
+    spec.write_text("param B = 2, N = 5, C = 33\ninput X[B, N, C] : f32\noutput Y[B, N] : f32\n"
+                    "Y[b, n] = sum[c](X[b, n, c])\n")
+    report = verify_spec(str(spec), SCHEDULE)
+    assert report.status() == 0, report.summary()
+    assert any(r.stage == "tile" for r in report.results)
 
 
 def test_a_head_dim_without_default_is_an_error_and_shape_fixes_it(tmp_path):
