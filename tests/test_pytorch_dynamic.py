@@ -134,6 +134,17 @@ def test_what_is_not_generic_in_a_dynamic_size_is_one_clear_error():
         tilec.compile(_MeanOverLength(), (x,), dynamic_shapes=({1: Dim("T")},), strict=True)
     with pytest.raises(TilecError, match="not generic in its dynamic dims, torch.export says"):
         tilec.compile(_Branches(), (x,), dynamic_shapes=({1: Dim("T")},), strict=True)
+    # without strict, the graph stays in torch (and so does TorchDynamo's, under torch.compile)
+    from tilec.pytorch.api import TilecFallbackWarning
+
+    with pytest.warns(TilecFallbackWarning, match="leaves this graph to torch"):
+        graph = tilec.compile(_MeanOverLength(), (x,), dynamic_shapes=({1: Dim("T")},))
+    y = torch.randn(2, 11, 8)
+    torch.testing.assert_close(graph(y), _MeanOverLength()(y))
+    torch._dynamo.reset()
+    with pytest.warns(TilecFallbackWarning):
+        compiled = torch.compile(_MeanOverLength(), backend="tilec", dynamic=True)
+        torch.testing.assert_close(compiled(y), _MeanOverLength()(y))
 
 
 def test_dynamic_shapes_are_checked_and_calls_bound():

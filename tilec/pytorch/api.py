@@ -44,6 +44,7 @@ class CompiledGraph:
         self.dynamic = dynamic  # dynamic.DynamicDims: the dims the graph takes at any size (None: static)
         self.partition_rest = partition_rest and dynamic is None  # False for a region: not partitioned again
         self._programs = {}  # input shapes -> the loop stage JIT-ed once (tilec.loop_runner.LoopProgram)
+        self._inputs = None  # the ta function's input specs (signature), once read
         self.shapes = [tuple(t.shape) for t in example_inputs]
         self._layouts = [(t.shape, t.stride(), t.dtype) for t in example_inputs]  # to trace regions with
         self._state = lambda: state_of(fn)
@@ -57,12 +58,17 @@ class CompiledGraph:
                     raise TilecError(f"tilec cannot compile '{err.op_name}': {err.reason}", err.loc) from None
                 where = f"{err.loc}: " if err.loc else ""
                 self.fallback_reason, self.module, self.graph = f"{where}{message}", None, None
-                if partition_rest:
+                if self.partition_rest:
                     self._partition()
                 regions = self.regions
                 what = f"tilec compiles {len(regions)} region(s) of this graph and leaves the rest to torch" \
                     if regions else "tilec leaves this graph to torch"
                 warnings.warn(f"{where}{what}: {message}", TilecFallbackWarning, stacklevel=3)
+            except TilecError as err:  # a graph not generic in its dynamic dims
+                if strict or dynamic is None:
+                    raise
+                self.fallback_reason, self.module, self.graph = err.message, None, None
+                warnings.warn(f"tilec leaves this graph to torch: {err.message}", TilecFallbackWarning, stacklevel=3)
 
     def _partition(self) -> None:
         """Split the graph into regions tilec raises and the ops between them (partition.py)."""
@@ -154,9 +160,12 @@ class CompiledGraph:
         return {}
 
     def _arg_shapes(self, env: dict) -> list:
-        from ..signature import signature
+        """The shapes the ta function takes its inputs in, at the call's sizes ``env``."""
+        if self._inputs is None:  # read once: a call evaluates the dims
+            from ..signature import signature
 
-        return [list(s.shape(env)) for s in signature(self.module.body.operations[0]).inputs]
+            self._inputs = signature(self.module.body.operations[0]).inputs
+        return [list(s.shape(env)) for s in self._inputs]
 
     def kernels(self):
         """The graph's kernels (tilec.kernel_graph.Kernels): one, or the sequence a graph no one
