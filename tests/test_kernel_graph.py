@@ -399,3 +399,35 @@ def test_merge_and_strided_checks_refute_broken_kernels(monkeypatch):
         wrong = dict(form, stride=[s + 1 if n == 0 else s for n, s in enumerate(form["stride"])])
         monkeypatch.setattr("tilec.strided.strided_form", lambda op: wrong)
         assert check_strided(op, "k")[0].verdict == "counterexample"
+
+
+def test_a_graph_package_binds_its_sizes_from_its_inputs_own_dims(tilec, tmp_path):
+    """A row sum of [B, N, C] with B and N symbolic is one kernel over the B*N rows; the graph
+    package records its inputs' own dims, so a call binds B and N from X's shape (and is then
+    refused only for the CPU tensor, before any launch); a broken record is refused on load."""
+    pytest.importorskip("cuda.bindings.nvrtc", reason="NVRTC comes with the 'cuda' extra")
+    from tilec.runtime.graph import load_graph
+
+    spec = tmp_path / "three.ta"
+    spec.write_text("param B = 2, N = 5, C = 33\ninput X[B, N, C] : f32\noutput Y[B, N] : f32\n"
+                    "Y[b, n] = sum[c](X[b, n, c])\n")
+    path = tmp_path / "three.tkg"
+    assert tilec("compile", spec, "-o", path, "--target", "sm_90a")[0] == 0
+    graph = _load(path)  # the module: ``tilec`` is the command-line fixture here
+    assert graph.input_dims == [["B", "N", "C"]]
+    assert graph.kernels[0].inputs[0]["dims"] == [["*", "B", "N"], "C"]
+    with pytest.raises(ValueError, match="must be on cuda"):
+        graph(torch.randn(3, 7, 300))
+    bad = tmp_path / "bad.tkg"
+    with zipfile.ZipFile(path) as src, zipfile.ZipFile(bad, "w") as dst:
+        for item in src.namelist():
+            data = src.read(item)
+            if item == "graph.json":
+                data = json.dumps({**json.loads(data), "input_dims": [["B", ["%", "N", 2], "C"]]}).encode()
+            dst.writestr(item, data)
+    with pytest.raises(PackageError, match="input_dims"):
+        load_graph(str(bad))
+
+
+def _load(path):
+    return tilec.runtime.load(str(path))

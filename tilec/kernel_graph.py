@@ -208,5 +208,6 @@ class Kernels:
         inputs = [s.name for s in sig.inputs]
         results = list(result_sources(self.fused).items())
         shapes = [[dim_tree(d) for d in s.dims] for s in sig.outputs]  # symbolic dims evaluated at the call
-        replace_atomically(Path(path), lambda tmp: write_graph(tmp, name, inputs, steps, results, shapes))
+        dims = [[dim_tree(d) for d in s.dims] for s in sig.inputs]
+        replace_atomically(Path(path), lambda tmp: write_graph(tmp, name, inputs, steps, results, shapes, dims))
         return {"kernels": manifests, "results": results}

@@ -50,8 +50,10 @@ class Strided:
 class KernelGraph:
     """Kernels called in order; call it with the graph's inputs (positionally or by name)."""
 
-    def __init__(self, name: str, inputs: list, steps: list, results: list, result_shapes: list | None = None):
+    def __init__(self, name: str, inputs: list, steps: list, results: list, result_shapes: list | None = None,
+                 input_dims: list | None = None):
         self.name, self.inputs, self.steps, self.results = name, list(inputs), list(steps), list(results)
+        self.input_dims = input_dims  # the graph's own dims of each input (sizes, names, [op, a, b]), when known
         known = set(self.inputs)
         for kernel, reads, writes in self.steps:
             missing = [n for n in reads if n not in known]
@@ -91,9 +93,13 @@ class KernelGraph:
         return [_viewed(values[n], dims, env or {}) for n, dims in zip(reads, self._views[k])]
 
     def bind(self, values: dict) -> dict:
-        """The sizes of the shape parameters the kernels name, read off the graph's inputs where a
-        kernel takes one as it is."""
+        """The sizes of the shape parameters the kernels name, read off the graph's inputs: by the
+        graph's own dims of them, and where a kernel takes one as it is."""
         env = {}
+        for n, dims in zip(self.inputs, self.input_dims or []):
+            t = values.get(n)
+            if t is not None and len(dims) == t.dim():
+                env.update({d: size for d, size in zip(dims, t.shape) if isinstance(d, str)})
         for k, (_, reads, _) in enumerate(self.steps):
             for n, dims in zip(reads, self._views[k]):
                 t = values.get(n) if n in self.inputs else None
@@ -148,14 +154,14 @@ def _viewed(t, dims, env: dict):
 
 
 def write_graph(path: str, name: str, inputs: list, steps: list, results: list,
-                result_shapes: list | None = None) -> None:
+                result_shapes: list | None = None, input_dims: list | None = None) -> None:
     """Write a graph package; ``steps``: (package bytes, or a strided copy's dict, reads, writes);
-    ``results``: (name, source)."""
+    ``results``: (name, source); ``input_dims``: each input's dims (what binds the sizes)."""
     files = {f"k{k}.tkp": data for k, (data, _, _) in enumerate(steps) if isinstance(data, bytes)}
     manifest = {"format": FORMAT, "name": name, "inputs": list(inputs),
                 "steps": [dict({"package": f"k{k}.tkp"} if isinstance(d, bytes) else {"strided": d},
                                reads=list(r), writes=list(w)) for k, (d, r, w) in enumerate(steps)],
-                "results": [[n, s] for n, s in results], "result_shapes": result_shapes,
+                "results": [[n, s] for n, s in results], "result_shapes": result_shapes, "input_dims": input_dims,
                 "files": {f: sha256(d) for f, d in files.items()}}
     with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_STORED) as archive:
         archive.writestr("graph.json", json.dumps(manifest, indent=2, sort_keys=True))
@@ -191,7 +197,12 @@ def load_graph(path: str) -> KernelGraph:
         s is None or (isinstance(s, list) and all(dim_ok(n) for n in s)) for s in shapes))
     if not ok:
         raise PackageError(f"{path}: graph.json 'result_shapes' must be a shape (or null) per result")
-    return KernelGraph(manifest["name"], manifest["inputs"], steps, [tuple(r) for r in manifest["results"]], shapes)
+    dims = manifest.get("input_dims")
+    if dims is not None and not (isinstance(dims, list) and len(dims) == len(manifest["inputs"]) and all(
+            isinstance(d, list) and all(dim_ok(x) for x in d) for d in dims)):
+        raise PackageError(f"{path}: graph.json 'input_dims' must give each input's dims")
+    return KernelGraph(manifest["name"], manifest["inputs"], steps, [tuple(r) for r in manifest["results"]], shapes,
+                       dims)
 
 
 def _strided_ok(form) -> bool:
