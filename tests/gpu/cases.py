@@ -104,6 +104,11 @@ FLASH = "bm=64 bn=64 warps=4 stages=2"
 ROWS = "bm=8 bn=256 warps=4"
 ROW_RUNS = [{"N": 97, "C": 1000}, {"N": 33, "C": 4096}, {"N": 5, "C": 777}, {"N": 1, "C": 1}]
 
+KV_PROJECTION = ("param B, H, S, T\nconst G = 4\nconst D = 64\ninput Q[B, H, S, D] : bf16\n"
+                 "input K[B, T, H / G * D] : bf16\ninput V[B, T, H / G * D] : bf16\noutput O[B, H, S, D] : bf16\n"
+                 "O[b, h, i, d] = sum[j](softmax[j](sum[e](Q[b, h, i, e] * K[b, j, h / G * D + e]) * rsqrt(D)) "
+                 "* V[b, j, h / G * D + d])\n")
+
 CASES: dict[str, Case] = {
     # -- GEMM: operand storage (n: as written, t: transposed), dtypes, schedules
     "gemm_nn": Case("examples/gemm.ta", "", GEMM_RUNS),
@@ -316,6 +321,12 @@ CASES: dict[str, Case] = {
         "Q[b, i, h, e] * K[b, j, h / G, e]) * rsqrt(D) where j <= i else -inf)\n"
         "O[b, h, i, d] = sum[j](P[b, h, i, j] * V[b, j, h / G, d])\n", WGMMA_FLASH2,
         [{"B": 2, "H": 8, "S": 97}, {"B": 1, "H": 4, "S": 1}], targets=SM90),
+    # K and V read as the heads of their projections [B, T, Hkv*D] (Llama's V): tiles at column (h / G) * D
+    "attention_kv_projection": Case(KV_PROJECTION, FLASH, [{"B": 2, "H": 8, "S": 97, "T": 45},
+                                                           {"B": 1, "H": 4, "S": 1, "T": 1}]),
+    "wgmma_attention_kv_projection": Case(KV_PROJECTION, WGMMA_FLASH2, [{"B": 2, "H": 8, "S": 97, "T": 45},
+                                                                       {"B": 1, "H": 4, "S": 1, "T": 1}],
+                                          targets=SM90),
     "attention_mqa_bias": Case(
         "param B, H = 4, S = 128, T, D = 32\ninput Q[B, S, H, D] : f16\ninput K[B, T, D] : f16\n"
         "input V[B, T, D] : f16\ninput bias[H] : f32\noutput O[B, S, H, D] : f16\nO[b, i, h, d] = sum[j](softmax[j]("
