@@ -19,6 +19,7 @@ uninterpreted. The ops mean:
 from __future__ import annotations
 
 import itertools
+import time
 
 import numpy as np
 import z3
@@ -37,6 +38,10 @@ _MAX_MONOMIALS = 64  # a summand that expands further is kept whole (sound, mayb
 DOMAIN = "every element of every result, all shapes (parameters >= 1); exp, log and casts uninterpreted"
 
 
+class OverBudget(Exception):
+    """Building a result's terms passed its time budget (``_Vals.deadline``)."""
+
+
 class _Vals(Values):
     """Values with division as multiplication by an uninterpreted reciprocal, widening
     casts exact, a rounding of a 16-bit value (an input's element, or rounded before) the
@@ -48,6 +53,7 @@ class _Vals(Values):
         self.assumptions = [p >= 1 for p in params.values()]
         self.folds = []  # (kind, extent, bound var, summand, free bound vars, symbol)
         self.ranges = {}  # bound var or element index (its Z3 id) -> (it, its extent): in [0, extent)
+        self.deadline = None  # time.perf_counter() past which building terms stops (OverBudget)
 
     def scalar(self, op, args):
         if op.operation.name == "arith.divf":
@@ -71,6 +77,8 @@ class _Vals(Values):
         equal to this one for every r in range and every value of those variables."""
         free = [v for v in scope if not z3.eq(v, r) and _occurs(v, body)]
         for k, e, r2, body2, free2, symbol in self.folds:
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                raise OverBudget()
             if k != kind or len(free2) != len(free) or prove(e == extent, timeout_ms=2000).verdict != "proved":
                 continue
             c = z3.FreshInt("r")
