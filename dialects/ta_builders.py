@@ -38,6 +38,16 @@ def compose(first: ir.AffineMap, then: ir.AffineMap) -> ir.AffineMap:
     return ir.AffineMap.get(first.n_dims, 0, [e.compose(first) for e in then.results])
 
 
+def uses_dim(expr: ir.AffineExpr, d: int) -> bool:
+    """Whether affine expression ``expr`` reads dim ``d`` (``(d1 floordiv 4) * 64 + d3`` reads 1 and 3)."""
+    if isinstance(expr, ir.AffineDimExpr):
+        return ir.AffineDimExpr(expr).position == d
+    if isinstance(expr, ir.AffineBinaryExpr):
+        binary = ir.AffineBinaryExpr(expr)
+        return uses_dim(binary.lhs, d) or uses_dim(binary.rhs, d)
+    return False
+
+
 def is_identity(amap: ir.AffineMap) -> bool:
     return amap == ir.AffineMap.get_identity(amap.n_dims)
 

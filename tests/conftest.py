@@ -72,3 +72,19 @@ def tilec(capfd):
         out, err = capfd.readouterr()
         return status, out, err
     return call
+
+
+@pytest.fixture
+def backend_graphs(monkeypatch) -> list:
+    """Every CompiledGraph the torch.compile backend builds while the test runs, in order."""
+    import tilec.pytorch.backend as backend
+
+    built = []
+
+    class Recording(backend.CompiledGraph):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            built.append(self)
+
+    monkeypatch.setattr(backend, "CompiledGraph", Recording)
+    return built

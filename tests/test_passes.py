@@ -92,3 +92,22 @@ def test_decomposition_check_would_catch_a_wrong_rewrite(monkeypatch):
     before, after, _ = _run("softmax", "builtin.module(ta-decompose-softmax)", {"C": 9})
     with pytest.raises(AssertionError):
         torch.testing.assert_close(after["Y"], before["Y"])
+
+
+def test_uses_dim_reads_every_dim_an_affine_expression_names():
+    """ta_builders.uses_dim: the dims an index expression reads (a column offset's heads, a
+    reshape's digits); merge_rows asks it of reads that are not projections."""
+    from torch_mlir import ir
+
+    from tilec.dialects import ta_builders as tb
+    from tilec.merge_rows import _reads_lead
+
+    with ir.Context():
+        d = [ir.AffineDimExpr.get(k) for k in range(4)]
+        expr = ir.AffineExpr.get_floor_div(d[1], 4) * 64 + d[3]
+        assert [tb.uses_dim(expr, k) for k in range(4)] == [False, True, False, True]
+        assert not tb.uses_dim(ir.AffineConstantExpr.get(3), 0)
+        rolled = ir.AffineMap.get(3, 0, [ir.AffineExpr.get_mod(d[2] + 8, 16)])  # a bias read shifted
+        assert _reads_lead(rolled, src_has=False, k=2)  # it reads none of the two leading dims
+        across = ir.AffineMap.get(3, 0, [ir.AffineExpr.get_mod(d[1] + 8, 16)])
+        assert not _reads_lead(across, src_has=False, k=2)

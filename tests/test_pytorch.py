@@ -205,17 +205,8 @@ def test_bf16_graphs_are_one_kernel_and_match_on_the_tile_stage(name, tmp_path):
     assert [a["dtype"] for a in manifest["args"] if a["role"] != "param"] == ["bf16"] * len(manifest["args"])
 
 
-def test_torch_compile_backend_runs_graphs_through_tilec(monkeypatch):
-    import tilec.pytorch.backend as backend
-
-    built = []
-
-    class Recording(backend.CompiledGraph):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            built.append(self)
-
-    monkeypatch.setattr(backend, "CompiledGraph", Recording)
+def test_torch_compile_backend_runs_graphs_through_tilec(backend_graphs):
+    built = backend_graphs
     torch._dynamo.reset()
     model = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.GELU(), torch.nn.LayerNorm(32))
     x = torch.randn(4, 16)

@@ -30,6 +30,8 @@ def test_sizes_are_fitted_as_polynomials_of_the_dynamic_sizes():
     assert fit([37, 44, 50], one) == "T"
     assert fit([74, 88, 100], one) == "2*T"
     assert fit([38, 45, 51], one) == "T+1"
+    assert fit([63, 56, 50], one) == "100-T"  # a size that shrinks as T grows
+    assert fit([-37, -44, -50], one) is None  # negative everywhere: no size
     assert fit([18, 22, 25], one) is None  # T floordiv 2: no polynomial
     assert fit([1369, 1936, 2500], one) is None  # T * T: not multilinear
     two = points_around({"B": 3, "T": 37}, {})
@@ -222,20 +224,11 @@ def test_a_kernel_binds_a_size_named_in_a_product_of_known_ones():
     assert env == {}
 
 
-def test_torch_compile_graphs_with_symbolic_sizes_run_in_tilec(monkeypatch):
+def test_torch_compile_graphs_with_symbolic_sizes_run_in_tilec(backend_graphs):
     """torch.compile(dynamic=True), and the graph TorchDynamo recompiles with a dynamic length
     once it sees a second one: tilec compiles each once, for every size (its integer inputs
     read off the tensors, LayerNorm's eps, passed as a tensor, compiled in)."""
-    import tilec.pytorch.backend as backend
-
-    made = []
-
-    class Recorded(backend.CompiledGraph):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            made.append(self)
-
-    monkeypatch.setattr(backend, "CompiledGraph", Recorded)
+    made = backend_graphs
     torch.manual_seed(0)
     model = Block().eval()
     for dynamic, compiles in ((True, [True]), (None, [False, True])):

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
+from tilec.dialects import ta_builders as tb
 from tilec.dialects.dims import binary, parse_dim
+
 
 def merge_leading(fn) -> bool:
     """Merge the leading dims every rank>=3 tensor of ``fn`` shares, when every op treats them
@@ -91,7 +93,7 @@ def _reads_lead(amap, src_has: bool, k: int) -> bool:
     positions, a tensor without them not at any of those positions."""
     pos = _positions(amap)
     if pos is None:
-        return not src_has and all(not e.is_function_of_dim(d) for e in amap.results for d in range(k))
+        return not src_has and all(not tb.uses_dim(e, d) for e in amap.results for d in range(k))
     if src_has:
         return pos[:k] == list(range(k)) and all(p >= k for p in pos[k:])
     return all(p >= k for p in pos)

@@ -4,6 +4,7 @@ from torch_mlir import ir
 from torch_mlir.dialects import arith, scf
 
 from tilec.dialects import STAGES_ATTR
+from tilec.dialects import ta_builders as tb
 from tilec.dialects.dims import DimError, binary, const
 from tilec.dialects.layout import smem_tile_layout
 from tilec.dialects.ta import tensor_dims
@@ -319,7 +320,7 @@ def _aligned_term(term, head: int) -> bool:
     """A constant, or a product with a constant, that is a multiple of 8 and does not name the head dim."""
     if isinstance(term, ir.AffineConstantExpr):
         return ir.AffineConstantExpr(term).value % 8 == 0
-    if not isinstance(term, ir.AffineMulExpr) or f"d{head}" in str(term):
+    if not isinstance(term, ir.AffineMulExpr) or tb.uses_dim(term, head):
         return False
     c = ir.AffineMulExpr(term).rhs
     return isinstance(c, ir.AffineConstantExpr) and ir.AffineConstantExpr(c).value % 8 == 0

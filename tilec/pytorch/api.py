@@ -330,7 +330,7 @@ def _imported(fn, example: tuple, name: str, dynamic=None):
     if hit is not None:
         return hit
     if dynamic is not None:
-        module, graph = raise_dynamic(fn, example, dynamic, name)
+        module, graph = raise_dynamic(fn, example, dynamic, name, program)
     else:
         module, graph = import_torch(fn, example, name, program)
     cache.store(key, module, graph)

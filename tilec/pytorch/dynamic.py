@@ -118,9 +118,10 @@ def check_generic(wrapped: torch.nn.Module, example: tuple, state: int, dims: Dy
         raise TilecError(f"the graph is not generic in its dynamic dims, torch.export says: {reason}") from None
 
 
-def raise_dynamic(fn, example: tuple, dims: DynamicDims, name: str):
+def raise_dynamic(fn, example: tuple, dims: DynamicDims, name: str, program=None):
     """(ta module, importer.Graph) of ``fn`` for every size of ``dims``: raised at
-    points_around the example's sizes, canonicalized, and generalized."""
+    points_around the example's sizes, canonicalized, and generalized. ``program``: what
+    importer.exported made of ``fn`` at ``example`` already, when the caller has it."""
     from ..driver import run_passes
     from .importer import Graph, exportable, import_torch
 
@@ -130,7 +131,8 @@ def raise_dynamic(fn, example: tuple, dims: DynamicDims, name: str):
     points = points_around(dims.sizes(example), dict(dims.ranges))
     modules, graphs = [], []
     for point in points:
-        module, graph = import_torch(fn, dims.inputs_at(example, point), name)
+        at_example = point == dims.sizes(example)
+        module, graph = import_torch(fn, dims.inputs_at(example, point), name, program if at_example else None)
         run_passes(module, ["ta-canonicalize"])  # index arithmetic of reshapes the extents decide, dropped
         modules.append(module)
         graphs.append(graph)

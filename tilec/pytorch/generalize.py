@@ -92,9 +92,15 @@ def fit(sizes: list[int], points: list[dict[str, int]]) -> str | None:
         return None
     if any(sum(int(c) * _product(p, m) for c, m in zip(coefficients, monomials)) != s for p, s in zip(points, sizes)):
         return None
-    terms = [("*".join(([str(int(c))] if c != 1 or not m else []) + list(m)))
-             for c, m in sorted(zip(coefficients, monomials), key=lambda cm: -len(cm[1])) if c != 0]
-    text = "+".join(terms).replace("+-", "-") or "0"
+    # positive terms first (a dimension expression starts with no sign), higher degrees first
+    terms = sorted(((int(c), m) for c, m in zip(coefficients, monomials) if c != 0),
+                   key=lambda cm: (cm[0] < 0, -len(cm[1])))
+    if not terms or terms[0][0] < 0:
+        return None  # no size is negative at every point
+    text = ""
+    for k, (c, m) in enumerate(terms):
+        factors = ([str(abs(c))] if abs(c) != 1 or not m else []) + list(m)
+        text += ("-" if c < 0 else "+" if k else "") + "*".join(factors)
     return str(parse_dim(text))
 
 

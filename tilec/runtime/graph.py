@@ -71,6 +71,8 @@ class KernelGraph:
         self._free = [[n for n, at in last.items() if at == k and n not in kept] for k in range(len(self.steps))]
         # a kernel may read a tensor as a row-major view of other dims ([B*T, C] for [B, T, C])
         self._views = [[_declared_dims(kernel, n) for n in reads] for kernel, reads, _ in self.steps]
+        # a graph whose kernels name no shape parameter binds none at a call (the launch's Python time)
+        self._symbolic = any(not isinstance(d, int) for views in self._views for dims in views for d in dims or ())
         self.result_shapes = result_shapes
 
     @property
@@ -117,7 +119,7 @@ class KernelGraph:
         if kwargs or len(tensors) != len(self.inputs):
             raise TypeError(f"{self.name} takes the inputs ({', '.join(self.inputs)})")
         values = dict(zip(self.inputs, tensors))
-        env = {**self.bind(values), **(sizes or {})}
+        env = {**(self.bind(values) if self._symbolic else {}), **(sizes or {})}
         for k, ((kernel, reads, writes), free) in enumerate(zip(self.steps, self._free)):
             step = self.step_inputs(k, values, env)
             out = kernel(*step) if isinstance(kernel, Strided) else kernel(*step, sizes=env)
@@ -147,7 +149,7 @@ def _viewed(t, dims, env: dict):
     try:
         shape = tuple(evaluate_dim(d, env) for d in dims)
     except KeyError:
-        if len(dims) == t.dim() or len(dims) > t.dim() or not dims:
+        if not dims or len(dims) >= t.dim():
             return t  # a kernel of the same rank binds its own names
         shape = (-1, *t.shape[t.dim() - len(dims) + 1:])
     return t if tuple(t.shape) == shape else t.view(shape)
