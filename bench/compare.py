@@ -67,12 +67,15 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--reps", type=int, default=10)
     parser.add_argument("--out", default="bench/out/compare.json")
+    parser.add_argument("--shape", action="append", metavar="MxNxK",
+                        help="time these GEMM shapes instead of the kind's own (repeatable)")
     parser.add_argument("--by-name", action="store_true",
                         help="pair packages by file name even when their schedules differ")
     args = parser.parse_args()
     rows = []
+    shapes = [tuple(int(x) for x in s.split("x")) for s in args.shape] if args.shape else SHAPES[args.kind]
     for name, (a, b) in _pairs(args.kind, args.a, args.b, args.by_name).items():
-        for shape in SHAPES[args.kind]:
+        for shape in shapes:
             if args.kind == "attention" and f"_d{shape[1]}_" not in name:
                 continue
             inputs, flops = _inputs(args.kind, shape, name.startswith("causal"))

@@ -67,8 +67,11 @@ class Schedule:
     consumers: 0 for the cp.async + mma.sync pipeline (sm_80 and later), else the consumer
     warpgroups of a warp-specialised kernel (sm_90a: a producer warpgroup issues copy-engine
     copies onto mbarriers, ``warps`` = 4 x consumers warps run wgmma, each on 64 rows);
-    pingpong: the consumer warpgroups of attention take turns at the tensor cores (one's
-    softmax while another multiplies; FlashAttention-3's ping-pong), consumers >= 2;
+    pingpong: the consumer warpgroups take turns: in attention at the tensor cores (one's
+    softmax while another multiplies; FlashAttention-3's ping-pong), consumers >= 2; in a
+    persistent contraction each warpgroup owns a whole bm x bn tile (bm = 64) and the CTA's
+    tiles go to the warpgroups in turn, so one stores its tile while another multiplies
+    (CUTLASS's ping-pong);
     persistent: a warp-specialised contraction launches at most one CTA per SM, each looping
     over output tiles (program id, + CTAs, ...): its producer fills the next tile's stages
     while the consumers store the last one, and the mbarrier ring runs on across tiles.
@@ -145,9 +148,12 @@ class Schedule:
             reasons = self._hopper_reasons(form, sizes, target)
         else:
             reasons = getattr(self, f"_{form}_reasons")(sizes)
-        if self.pingpong and (form != "online" or self.consumers < 2):
-            reasons.append("pingpong takes turns between consumer warpgroups of an attention kernel: it needs the "
-                           "online form and consumers >= 2")
+        if self.pingpong and (form not in ("online", "contraction") or self.consumers < 2):
+            reasons.append("pingpong takes turns between consumer warpgroups: it needs the online or contraction "
+                           "form and consumers >= 2")
+        if self.pingpong and form == "contraction" and not self.persistent:
+            reasons.append("a ping-pong contraction hands a CTA's tiles to its warpgroups in turn: it needs "
+                           "persistent=true")
         if self.persistent and (form != "contraction" or not self.consumers):
             reasons.append("persistent loops a warp-specialised contraction over its output tiles: it needs the "
                            "contraction form and consumers >= 1")
@@ -187,9 +193,11 @@ class Schedule:
             reasons.append(f"consumers={self.consumers} needs sm_90a (wgmma, the copy engine); {target} has neither")
         if self.warps != 4 * self.consumers:
             reasons.append(f"warps={self.warps}: {self.consumers} consumer warpgroups are {4 * self.consumers} warps")
-        if self.bm != 64 * self.consumers:
+        owned = 64 if self.pingpong and form == "contraction" else 64 * self.consumers
+        if self.bm != owned:
             reasons.append(f"bm={self.bm}: each of the {self.consumers} consumer warpgroups owns 64 rows "
-                           f"(bm = {64 * self.consumers})")
+                           + ("of a tile of its own (bm = 64)" if owned == 64 and self.consumers > 1
+                              else f"(bm = {owned})"))
         element_bytes = sizes.get("element_bytes", 2)
         if element_bytes != 2:
             reasons.append("wgmma here reads 16-bit operands (bf16, f16)")

@@ -255,12 +255,26 @@ def _check_warp_specialize(op):
     for region in (op.producer, op.consumer):
         if len(list(region.blocks)) != 1:
             raise Invalid("each role is one block")
+    roles = consumer_roles(op)
+    if not 1 <= roles <= 3:
+        raise Invalid(f"consumer_roles must be 1 to 3 (consumer warpgroups), got {roles}")
+
+
+def consumer_roles(op) -> int:
+    """How many threads of control run a tile.warp_specialize's consumer region: 1 (the
+    consumer warps together, the default) or one per consumer warpgroup (``consumer_roles``)."""
+    attr = op.attributes["consumer_roles"] if "consumer_roles" in op.attributes else None
+    return ir.IntegerAttr(attr).value if attr is not None else 1
 
 
 class WarpSpecializeOp(Tile.Operation, name="warp_specialize", traits=[ir.NoTerminatorTrait]):
     """Split the CTA into a producer warpgroup, of which one thread runs ``producer``, and the
     consumer warps, which run ``consumer``; each role resizes its register file
     (setmaxnreg) to the given count per thread. See the module docstring.
+    With ``consumer_roles = W`` (W > 1), each of the W consumer warpgroups runs the consumer
+    region on its own (its own values, its own wgmma groups, its warps arriving for it alone),
+    reading its index from ``tile.warpgroup_id``: a ping-pong contraction, each warpgroup on
+    tiles of its own.
 
     Example:
         "tile.warp_specialize"() ({ ...producer... }, { ...consumers... })
@@ -272,6 +286,26 @@ class WarpSpecializeOp(Tile.Operation, name="warp_specialize", traits=[ir.NoTerm
     producer: Region
     consumer: Region
     verify_invariants = verifier(_check_warp_specialize)
+
+
+def _check_warpgroup_id(op):
+    parent = op.operation.parent
+    while parent is not None and parent.name != "tile.warp_specialize":
+        parent = parent.parent
+    if parent is None or consumer_roles(parent) < 2:
+        raise Invalid("tile.warpgroup_id is read in the consumer region of a tile.warp_specialize whose "
+                      "consumer warpgroups run on their own (consumer_roles > 1)")
+
+
+class WarpgroupIdOp(Tile.Operation, name="warpgroup_id"):
+    """The index, 0 .. consumer_roles - 1, of the consumer warpgroup running this region of a
+    tile.warp_specialize whose warpgroups each run it on their own.
+
+    Example:  %g = "tile.warpgroup_id"() : () -> index
+    """
+
+    res: Result[ir.IndexType]
+    verify_invariants = verifier(_check_warpgroup_id)
 
 
 # -- turns of the consumer warpgroups at the tensor cores (named barriers) ----------------------

@@ -194,11 +194,12 @@ def test_each_turn_mutant_is_refuted(mutant):
                                                      for c in refuted), rows
 
 
-@pytest.mark.parametrize("schedule,form", [(ONE + " pingpong=true", "attention"),
-                                           ("bm=128 bn=128 bk=64 warps=8 stages=3 consumers=2 pingpong=true", "gemm")])
-def test_pingpong_needs_attention_and_two_consumer_warpgroups(schedule, form):
+@pytest.mark.parametrize("schedule,form,why", [
+    (ONE + " pingpong=true", "attention", "pingpong takes turns between consumer warpgroups"),
+    ("bm=128 bn=128 bk=64 warps=8 stages=3 consumers=2 pingpong=true", "gemm", "it needs persistent=true")])
+def test_pingpong_needs_two_consumer_warpgroups_and_a_persistent_contraction(schedule, form, why):
     with dialects.context(), ir.Location.unknown():
-        with pytest.raises(TilecError, match="pingpong takes turns between consumer warpgroups"):
+        with pytest.raises(TilecError, match=why):
             build_tile(load_spec(str(EXAMPLES / f"{form}.ta")), {"D": 64} if form == "attention" else None, schedule)
 
 

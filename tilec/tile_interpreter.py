@@ -21,7 +21,7 @@ from torch_mlir import ir
 from tilec.dialects import CMPI, PERSISTENT_ATTR
 from tilec.dialects.dims import parse_dim
 from tilec.dialects.tile import layout_of, schedule_of
-from tilec.dialects.tile_hopper import wgmma_stage
+from tilec.dialects.tile_hopper import consumer_roles, wgmma_stage
 
 from .affine import affine
 from .diagnostics import TilecError, mlir_loc
@@ -97,6 +97,7 @@ class _CTA:
         self.pending: list = []
         self.groups: deque = deque()
         self.wgmma_groups: deque = deque()   # asynchronous wgmmas in flight, oldest first
+        self.warpgroup = None       # the consumer warpgroup running on its own (tile.warpgroup_id)
 
     def get(self, v):
         return self.values[v]
@@ -224,7 +225,7 @@ class _CTA:
 
     def op_mbarrier_arrive(self, op, operands):
         bar, stage = operands
-        consumer = self.roles.current() == "consumer"
+        consumer = self.roles.consumer()
         bar.arrive(stage, self.warps if consumer else 1)
         if consumer:  # what the release allows happens now: the producer may refill the stage
             self.roles.let_other_run()
@@ -261,9 +262,24 @@ class _CTA:
     def op_warp_specialize(self, op, operands):
         self.roles = Roles()
         producer, consumer = (region.blocks[0] for region in op.operation.regions)
-        self.roles.run(lambda: self.run_block(producer), lambda: self.run_block(consumer))
+        roles = consumer_roles(op)
+        if roles == 1:
+            self.roles.run(lambda: self.run_block(producer), lambda: self.run_block(consumer))
+        else:  # each warpgroup on its own: its own values, wgmma groups and warps
+            groups = [self._warpgroup(g, roles) for g in range(roles)]
+            self.roles.run(lambda: self.run_block(producer), *[lambda w=w: w.run_block(consumer) for w in groups])
         self.roles = None
         return []
+
+    def _warpgroup(self, g: int, roles: int) -> "_CTA":
+        """The state consumer warpgroup ``g`` of ``roles`` runs the consumer region in: the CTA's
+        values so far (buffers and barriers shared), its own wgmma groups, its warps alone."""
+        wg = _CTA(self.pid, self.values, self.warps // roles, self.grid)
+        wg.roles, wg.warpgroup = self.roles, g
+        return wg
+
+    def op_warpgroup_id(self, op, operands):
+        return [self.warpgroup]
 
     def op_reduce(self, op, operands):
         kind, dim = ir.StringAttr(op.attributes["kind"]).value, ir.IntegerAttr(op.attributes["dim"]).value

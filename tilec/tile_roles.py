@@ -1,13 +1,14 @@
 """The tile interpreter's warp roles: mbarriers as the hardware counts them, and the producer
-and consumer regions of a ``tile.warp_specialize`` run as two threads of control that take
-turns, each running until an mbarrier wait it cannot pass.
+and consumer regions of a ``tile.warp_specialize`` run as threads of control that take
+turns, each running until an mbarrier wait it cannot pass (the producer and the consumers;
+or the producer and each consumer warpgroup, when each runs the consumer region on its own).
 
 An mbarrier stage completes its current phase once it has had its ``arrivals`` arrivals and
 every transaction byte it expects has landed; the copies that completed those bytes become
 visible in shared memory then, not before (a consumer that reads a stage it did not wait
 for reads the old data, as on the GPU). ``wait(parity)`` passes while the current phase's
 parity differs from ``parity``: a fresh stage (phase 0) lets a wait for parity 1 through.
-A wait that no turn of the other role can satisfy is a deadlock, reported as an error.
+A wait that no turn of another role can satisfy is a deadlock, reported as an error.
 
 The producer runs first and as far as it can: a producer that does not wait for a stage's
 release overwrites it before the consumers read it.
@@ -65,18 +66,21 @@ class _Role:
 
 
 class Roles:
-    """Run ``producer()`` and ``consumer()`` (callables running a region) in turns."""
+    """Run ``producer()`` and the consumers (callables running a region) in turns."""
 
     def __init__(self):
         self.lock = threading.Condition()
         self.turn = None
         self.roles: dict = {}
 
-    def run(self, producer, consumer) -> None:
-        roles = {"producer": _Role("producer"), "consumer": _Role("consumer")}
+    def run(self, producer, *consumers) -> None:
+        """The producer first; ``consumers``: one callable (role "consumer"), or one per
+        warpgroup running the region on its own ("consumer 0", "consumer 1", ...)."""
+        named = [("producer", producer)] + ([("consumer", consumers[0])] if len(consumers) == 1 else
+                                            [(f"consumer {g}", c) for g, c in enumerate(consumers)])
+        roles = {n: _Role(n) for n, _ in named}
         self.roles = roles
-        threads = [threading.Thread(target=self._body, args=(roles[n], f), daemon=True)
-                   for n, f in (("producer", producer), ("consumer", consumer))]
+        threads = [threading.Thread(target=self._body, args=(roles[n], f), daemon=True) for n, f in named]
         self.turn = "producer"
         for t in threads:
             t.start()
@@ -89,6 +93,10 @@ class Roles:
     def current(self) -> str:
         """The role running now."""
         return self.turn
+
+    def consumer(self) -> bool:
+        """Is the running role a consumer (the consumers, or one consumer warpgroup)?"""
+        return self.turn.startswith("consumer")
 
     def wait(self, barriers: Barriers, stage: int, parity: int) -> None:
         """Block the running role until the phase of parity ``parity`` of ``stage`` has completed."""
@@ -104,10 +112,9 @@ class Roles:
         me.blocked = None
 
     def let_other_run(self) -> None:
-        """Let the other role run, if it can, until it blocks or finishes; then go on."""
+        """Let the other roles run, those that can, until they block or finish; then go on."""
         me = self.roles[self.turn]
-        other = self._other(me)
-        if other.done or other.blocked is not None and not other.blocked[0]():
+        if self._next(me) is None:
             return
         self._hand_over(me)
         with self.lock:
@@ -115,21 +122,29 @@ class Roles:
         if me.error is not None:
             raise me.error
 
-    def _other(self, me: _Role) -> _Role:
-        return next(r for r in self.roles.values() if r is not me)
+    @staticmethod
+    def _stuck(r: _Role) -> bool:
+        return r.done or r.blocked is not None and not r.blocked[0]()
+
+    def _next(self, me: _Role) -> _Role | None:
+        """The first role after ``me`` (in the order they were given) that can go on, if any."""
+        order = list(self.roles.values())
+        at = order.index(me)
+        return next((r for r in order[at + 1:] + order[:at] if not self._stuck(r)), None)
 
     def _hand_over(self, me: _Role) -> None:
-        """Give the turn to the other role; a deadlock when neither can go on."""
-        other = self._other(me)
-        stuck = lambda r: r.done or r.blocked is not None and not r.blocked[0]()
+        """Give the turn to the next role that can go on; a deadlock when none can."""
+        everyone = list(self.roles.values())
         with self.lock:
-            if stuck(me) and stuck(other) and not (me.done and other.done):
-                waits = [r.blocked[1] for r in (me, other) if r.blocked is not None]
-                finished = [f"the {r.name} has finished" for r in (me, other) if r.done]
+            nxt = self._next(me)
+            if nxt is None and self._stuck(me) and not all(r.done for r in everyone):
+                waits = [r.blocked[1] for r in everyone if r.blocked is not None]
+                finished = [f"the {r.name} has finished" for r in everyone if r.done]
                 error = TilecError("deadlock: " + "; ".join(waits + finished))
-                for r in (me, other):
+                for r in everyone:
                     r.error = r.error or error
-            self.turn = other.name if not other.done else me.name
+            undone = [r for r in everyone if not r.done]
+            self.turn = nxt.name if nxt is not None else me.name if not me.done or not undone else undone[0].name
             self.lock.notify_all()
 
     def _body(self, me: _Role, run) -> None:
@@ -139,8 +154,7 @@ class Roles:
             if me.error is None:
                 run()
         except Exception as err:  # noqa: BLE001  (re-raised by run() in the calling thread)
-            me.error = me.error or err
-            other = self._other(me)
-            other.error = other.error or err
+            for r in self.roles.values():
+                r.error = r.error or err
         me.done, me.blocked = True, None
         self._hand_over(me)

@@ -65,10 +65,12 @@ def build(b, g, s, mem: dict, buffers, element, sizes, batch_ids, pid, raster, t
     sa = _alloc((s.bk, s.bm) if g.a_trans else (s.bm, s.bk), element, s.stages)
     sbs = [_alloc((s.bn, s.bk) if x.b_trans else (s.bk, s.bn), element, s.stages) for x in gs]
     full = _barriers(s.stages, 1)
-    empty = _barriers(s.stages, s.warps)  # every consumer warp releases a stage
+    roles = s.consumers if s.pingpong else 1
+    empty = _barriers(s.stages, s.warps // roles)  # every warp of the stage's consumers releases it
+    turn = _barriers(roles, s.warps // roles) if roles > 1 else None  # ping-pong: whose turn at the ring
     nk = ceildiv(size_k, const_index(s.bk))
     i64 = ir.IntegerType.get_signless(64)
-    spec = specialize(s.consumers)
+    spec = specialize(s.consumers, roles)
 
     def producer(t, first):
         """Wait for each stage's release, expect its bytes, start both copies."""
@@ -90,8 +92,14 @@ def build(b, g, s, mem: dict, buffers, element, sizes, batch_ids, pid, raster, t
     f32 = ir.F32Type.get()
     acc_type = ir.RankedTensorType.get([s.bm, s.bn], f32)
 
-    def consumer(t, first):
-        """Wait for each stage, multiply it, release it; then the epilogue and the store."""
+    def consumer(t, first, nth=None):
+        """Wait for each stage, multiply it, release it; then the epilogue and the store.
+        Ping-pong (``nth``: this warpgroup, and t as the CTA's n-th tile): its turn at the ring
+        first, passed on after the loop."""
+        wg = None
+        if nth is not None:
+            wg, n = nth
+            take_turn(turn, wg, roles, n)
         pid_m, pid_n = raster(t)
         m0 = arith.MulIOp(pid_m, const_index(s.bm)).result
         n0 = arith.MulIOp(pid_n, const_index(s.bn)).result
@@ -116,6 +124,9 @@ def build(b, g, s, mem: dict, buffers, element, sizes, batch_ids, pid, raster, t
             wgmma_wait(len(gs))
             release_after(kt, const_index(1), empty, s.stages, first)
             scf.YieldOp(accs)
+        if wg is not None:  # its last wait on full is behind it: the next warpgroup's waits may start
+            nxt = arith.RemSIOp(arith.AddIOp(wg, const_index(1)).result, const_index(roles)).result
+            ir.Operation.create("tile.mbarrier_arrive", operands=[turn, nxt])
         wgmma_wait(0)  # the accumulator is complete, and the last stage read
         release_after(end, const_index(1), empty, s.stages, first)
         rank = len(g.batch) + 2
@@ -126,35 +137,66 @@ def build(b, g, s, mem: dict, buffers, element, sizes, batch_ids, pid, raster, t
 
     for region, role in zip(spec.regions, (producer, consumer)):
         with ir.InsertionPoint(region.blocks.append()):
-            _over_tiles(s.persistent, pid, tiles, nk, role)
+            share = None
+            if roles > 1 and role is consumer:
+                share = (ir.Operation.create("tile.warpgroup_id", results=[ir.IndexType.get()]).result, roles)
+            _over_tiles(s.persistent, pid, tiles, nk, role, share)
     func.ReturnOp([])
-    return MmaLayout(s.warps, 1)  # warp w holds rows 16w..16w+15: wgmma's accumulator per warpgroup
+    # warp w (of its warpgroup) holds rows 16w..16w+15: wgmma's accumulator per warpgroup
+    return MmaLayout(s.warps // roles, 1)
 
 
-def _over_tiles(persistent: bool, pid, tiles, nk, role) -> None:
+def take_turn(turn, g, roles: int, n) -> None:
+    """Warpgroup ``g`` of ``roles`` waits for its turn at the ring before the CTA's n-th tile:
+    until the warpgroup before it (whose arrive after tile n - 1 completes phase (n - 1) div
+    roles of turn[g]) has made its last wait on full; tile 0 waits for parity 1, which a fresh
+    barrier passes. Parity ((n + roles - 1) div roles + 1) mod 2 is both, with no negative
+    division. So every wait on full comes after the waits of every earlier ring iteration, and
+    a parity names the phase it means (a warpgroup never waits more than one phase ahead)."""
+    w = const_index(roles)
+    rounds = arith.DivSIOp(arith.AddIOp(n, const_index(roles - 1)).result, w).result
+    parity = arith.RemSIOp(arith.AddIOp(rounds, const_index(1)).result, const_index(2)).result
+    ir.Operation.create("tile.mbarrier_wait", operands=[turn, g, parity])
+
+
+def _over_tiles(persistent: bool, pid, tiles, nk, role, share=None) -> None:
     """``role(t, first)`` for the CTA's output tile t = pid, its ring from iteration 0; or, in a
-    persistent kernel, for each t = pid, pid + C, ... < tiles, its ring from (t - pid) / C * nk."""
+    persistent kernel, for each t = pid, pid + C, ... < tiles, its ring from (t - pid) / C * nk.
+    ``share`` (g, W): warpgroup g of W takes every W-th of those tiles from the g-th,
+    t = pid + g C, pid + (g + W) C, ...; its ring still from (t - pid) / C * nk, and
+    ``role(t, first, (g, n))`` learns it is the CTA's n-th tile."""
     if not persistent:
         role(pid, const_index(0))
         return
     ctas = ir.Operation.create("tile.num_programs", results=[ir.IndexType.get()],
                                attributes={"axis": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0)}).result
-    loop = scf.ForOp(pid, tiles, ctas)
+    first, step = pid, ctas
+    if share is not None:
+        g, roles = share
+        first = arith.AddIOp(pid, arith.MulIOp(g, ctas).result).result
+        step = arith.MulIOp(const_index(roles), ctas).result
+    loop = scf.ForOp(first, tiles, step)
     loop.attributes[PERSISTENT_ATTR] = ir.UnitAttr.get()
     with ir.InsertionPoint(loop.body):
         t = loop.induction_variable
         done = arith.DivSIOp(arith.SubIOp(t, pid).result, ctas).result  # tiles this CTA finished
-        role(t, arith.MulIOp(done, nk).result)
+        if share is None:
+            role(t, arith.MulIOp(done, nk).result)
+        else:
+            role(t, arith.MulIOp(done, nk).result, (share[0], done))
         scf.YieldOp([])
 
 
-def specialize(consumers: int):
+def specialize(consumers: int, roles: int = 1):
     """An empty tile.warp_specialize (producer and consumer regions to fill) with the register
-    split for ``consumers`` warpgroups."""
+    split for ``consumers`` warpgroups; ``roles`` > 1: each warpgroup runs the consumer region
+    on its own."""
     i64 = ir.IntegerType.get_signless(64)
-    return ir.Operation.create("tile.warp_specialize", regions=2, attributes={
-        "producer_registers": ir.IntegerAttr.get(i64, PRODUCER_REGISTERS),
-        "consumer_registers": ir.IntegerAttr.get(i64, CONSUMER_REGISTERS[consumers])})
+    attrs = {"producer_registers": ir.IntegerAttr.get(i64, PRODUCER_REGISTERS),
+             "consumer_registers": ir.IntegerAttr.get(i64, CONSUMER_REGISTERS[consumers])}
+    if roles > 1:
+        attrs["consumer_roles"] = ir.IntegerAttr.get(i64, roles)
+    return ir.Operation.create("tile.warp_specialize", regions=2, attributes=attrs)
 
 
 def fill_stage(kt, stages: int, empty, full, nbytes: int):

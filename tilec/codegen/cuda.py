@@ -109,6 +109,7 @@ class CudaEmitter:
         self.smem_bytes = 0
         self.hopper = schedule.consumers > 0  # warp-specialised: copy engine, mbarriers, wgmma
         self.role = None                      # the warp role being emitted (tile.warp_specialize)
+        self.consumer_roles = 1               # consumer warpgroups running the consumer region on their own
         self.helpers: dict = {}               # device functions the walk asked for, by name
         self.tensor_maps: list = []
 
@@ -311,7 +312,7 @@ class CudaEmitter:
     from .cuda_ops import op_tile_async_copy, op_tile_mma, op_tile_store  # noqa: E402
     from .cuda_hopper import (op_tile_mbarrier_alloc, op_tile_mbarrier_arrive, op_tile_mbarrier_expect,  # noqa: E402
                               op_tile_mbarrier_wait, op_tile_tma_copy, op_tile_turn_pass, op_tile_turn_wait,
-                              op_tile_warp_specialize, op_tile_wgmma, op_tile_wgmma_wait)
+                              op_tile_warp_specialize, op_tile_warpgroup_id, op_tile_wgmma, op_tile_wgmma_wait)
     from .cuda_regs import op_tile_reduce  # noqa: E402
 
     def dims_c(self, dims: list[str]) -> list[str]:

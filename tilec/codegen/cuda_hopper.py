@@ -13,7 +13,7 @@ from torch_mlir import ir
 
 from tilec.dialects import layout
 from tilec.dialects.layout import tma_boxes
-from tilec.dialects.tile_hopper import wgmma_depth, wgmma_stage
+from tilec.dialects.tile_hopper import consumer_roles, wgmma_depth, wgmma_stage
 
 from ..diagnostics import TilecError
 
@@ -128,9 +128,10 @@ def op_tile_wgmma(self, op):
     self.indent += 1
     if not registers:
         a_fields, _ = layout.wgmma_operand(a.layout, not ta, eb)
-        wg_start = layout.warpgroup_rows(a.layout, ta)
-        self.line(f"const unsigned long long da = smem_desc({_stage_base(self, a, a_v, stage_v)} + (warp / 4) * "
-                  f"{wg_start}, {a_fields:#x}ull);")
+        # the warpgroups of one tile read their own 64 rows of A; one on its own reads all of them
+        wg_rows = "" if self.consumer_roles > 1 else f" + (warp / 4) * {layout.warpgroup_rows(a.layout, ta)}"
+        self.line(f"const unsigned long long da = smem_desc({_stage_base(self, a, a_v, stage_v)}{wg_rows}, "
+                  f"{a_fields:#x}ull);")
     self.line(f"const unsigned long long db = smem_desc({_stage_base(self, b, b_v, stage_v)}, {b_fields:#x}ull);")
     if registers:  # the A fragment of k step kk is the accumulator fragment of columns 16kk..;
         # all packed before the fence, so that no register A is written between the wgmmas
@@ -219,10 +220,25 @@ def op_tile_warp_specialize(self, op):
     self.indent += 1
     self.line(f'asm volatile("setmaxnreg.inc.sync.aligned.u32 {c_regs};");')
     self.role = "consumer"
+    roles = self.consumer_roles = consumer_roles(op)
+    if roles > 1:  # each warpgroup on its own: its warps and threads numbered within it
+        self.line("const int wg_id = warp / 4, wg_warp = warp % 4, wg_tid = tid % 128;")
+        self.line("{")
+        self.indent += 1
+        self.line(f"const int warp = wg_warp, tid = wg_tid, warp_m = wg_warp % {self.wm}, "
+                  f"warp_n = wg_warp / {self.wm};")
+        self.line("(void)warp_m; (void)warp_n; (void)tid;")
     self.block(consumer)
-    self.role = None
+    if roles > 1:
+        self.indent -= 1
+        self.line("}")
+    self.role, self.consumer_roles = None, 1
     self.indent -= 1
     self.line("}")
+
+
+def op_tile_warpgroup_id(self, op):
+    self.names[op.result] = "(long long)wg_id"
 
 
 

@@ -86,17 +86,38 @@ def tile_coverage(pid, grid: list, params: dict, facts: list, offsets: list, vie
     return check, bounded, "sizes <= 4096 (the raster divides by a grid size; Z3 integer arithmetic)"
 
 
-def tile_partition(pid, ctas, loops: list, grid: list, facts: list) -> tuple[str, Outcome, str]:
+def tile_partition(pid, ctas, loops: list, grid: list, facts: list, warpgroups: int = 1) -> tuple[str, Outcome, str]:
     """A persistent kernel's ``partition`` check: each role's tile loop runs t = pid, pid + C,
     ... below grid x, for C CTAs with program ids 0 .. C - 1; so every tile id below grid x is
     visited by exactly one CTA, once (t = (t mod C) + (t div C) C, and pid + n C = pid' + n' C
-    with pids below C only when pid = pid' and n = n')."""
+    with pids below C only when pid = pid' and n = n').
+
+    With W > 1 consumer ``warpgroups`` on their own (ping-pong), a loop after the first may be
+    warpgroup g's share of the CTA's tiles, t = pid + g C, step W C: the n-th tile of the CTA
+    with n = g + W m; every n >= 0 is that for exactly one g < W and m >= 0 (g = n mod W), so
+    the warpgroups' loops visit the CTA's tiles once between them."""
     n, n2, pid2, t = z3.Ints("n n' pid' t")
-    shape = z3.And(*[z3.And(lb == pid, ub == grid[0], step == ctas) for lb, ub, step in loops])
+    plain = lambda lb, ub, step: z3.And(lb == pid, ub == grid[0], step == ctas)
+    claims, watch = [], {"pid0": pid, "ctas": ctas, "t": t, "n": n}
+    if warpgroups > 1:
+        wg, wg2, m, m2 = z3.Ints("g g' m m'")
+        share = lambda lb, ub, step: z3.Or(*[z3.And(lb == pid + g * ctas, ub == grid[0], step == warpgroups * ctas)
+                                              for g in range(warpgroups)])
+        shape = z3.And(plain(*loops[0]), *[z3.Or(plain(*x), share(*x)) for x in loops[1:]])
+        in_range = lambda g, k: z3.And(g >= 0, g < warpgroups, k >= 0)
+        claims += [z3.Implies(z3.And(wg + warpgroups * m == wg2 + warpgroups * m2, in_range(wg, m), in_range(wg2, m2)),
+                              z3.And(wg == wg2, m == m2)),
+                   z3.Implies(n >= 0, z3.And(in_range(n % warpgroups, n / warpgroups),
+                                             n == n % warpgroups + warpgroups * (n / warpgroups)))]
+        watch.update({"g": wg, "m": m})
+    else:
+        shape = z3.And(*[plain(*x) for x in loops])
     once = z3.Implies(z3.And(pid + n * ctas == pid2 + n2 * ctas, n >= 0, n2 >= 0, pid2 >= 0, pid2 < ctas),
                       z3.And(pid == pid2, n == n2))
     hit = z3.Implies(z3.And(t >= 0, t < grid[0]), z3.And(t % ctas < ctas, t % ctas >= 0, t / ctas >= 0,
                                                            t == t % ctas + (t / ctas) * ctas))
     check = "every tile id below grid x is visited by exactly one CTA's tile loop, once (t = pid + n * CTAs)"
-    return check, prove(z3.And(shape, once, hit), facts, timeout_ms=10000,
-                        watch={"pid0": pid, "ctas": ctas, "t": t, "n": n}), "all shapes, CTA counts and program ids"
+    if warpgroups > 1:
+        check += f", and by one of its {warpgroups} consumer warpgroups (n = g + {warpgroups} m)"
+    return check, prove(z3.And(shape, once, hit, *claims), facts, timeout_ms=10000, watch=watch), \
+        "all shapes, CTA counts and program ids"

@@ -15,7 +15,10 @@ arrivals   each barrier counts the arrivals one iteration brings (the producer t
 bytes      the bytes the producer expects on full[s] are the bytes its copies bring there
 parity     the consumers wait for phase n of full[s] (parity n mod 2), the producer for phase
            n - 1 of empty[s] (parity (n + 1) mod 2, which a fresh barrier passes)
-trips      both roles run the same iterations from 0
+trips      both roles run the same iterations from 0; or, with consumer warpgroups on their
+           own (ping-pong), each warpgroup its share of the tiles, each iteration consumed
+           by the one warpgroup owning its tile, the waits on full put in ring order by a
+           token (turns.check_ring_turns: a parity names its phase only then)
 Then, by induction on t: the consumers' iteration t reads exactly what the producer's
 iteration t copied (the copy completes phase n, which the wait names), the producer's
 iteration t + S overwrites the stage only after every consumer warp released iteration t,
@@ -47,7 +50,7 @@ from . import layouts
 from .releases import release_lag, result_reads, retired, tail_releases, tail_rows
 from .solver import BV, Outcome, prove, structural as _structural
 from .symbolic import Program
-from .turns import check_turns
+from .turns import check_ring_turns, check_turns
 
 RING = "every iteration of both roles, every trip count and shape"
 TILES = "every element of the tile, stage, warpgroup and k16 step"
@@ -64,7 +67,7 @@ def check_ring(p: Program) -> list[tuple[str, str, Outcome, str]]:
     prod = [e for e in p.events if e.loop == "producer"]
     cons = [e for e in p.events if e.loop == "main"]
     copies = [e for e in prod if e.kind == "copy"]
-    warps = schedule_of(p.fn).warps
+    warps = schedule_of(p.fn).warps // p.warpgroups  # the warps of one consumer role arrive on its stages
     rows = []
     add = lambda prop, check, outcome: rows.append((prop, check, outcome, RING))
     full = {e.data["bar"] for e in copies}
@@ -150,7 +153,7 @@ def check_ring(p: Program) -> list[tuple[str, str, Outcome, str]]:
     else:
         add("pipeline", "both roles run the same iterations from 0",
             prove(z3.And(p_lb == 0, c_lb == 0, p_ub == c_ub), p.assumptions, watch={**p.params}))
-    for prop, check, outcome in check_resident(p) + check_turns(p, stages):
+    for prop, check, outcome in check_resident(p) + check_turns(p, stages) + check_ring_turns(p, full, empty):
         add(prop, check, outcome)
     failed = [f"{prop}: {check}" for prop, check, outcome, _ in rows if outcome.verdict != "proved"]
     add("pipeline", "no wait is left unsatisfied (consumers' t needs the producer's t, the producer's t the "
@@ -164,15 +167,27 @@ def check_tile_loops(p: Program) -> list[tuple[str, Outcome]]:
     ring iterations [n nk, (n + 1) nk), nk the same for every tile: so each role's iterations
     over the CTA's life are 0, 1, 2, ... once each, in order, and the ring's facts (proved for
     any iteration t >= 0) hold across tiles. (coverage.tile_partition proves that the loops
-    visit every tile once over all CTAs.)"""
+    visit every tile once over all CTAs.)
+
+    With W consumer warpgroups on their own (ping-pong), warpgroup g's loop is its share of the
+    producer's: from pid + g C in steps of W C, so its m-th tile is the CTA's n-th, n = g + W m,
+    and runs the ring iterations of the CTA's n-th tile; every iteration is consumed by the one
+    warpgroup owning its tile, each warpgroup's in increasing order."""
     tile, lb, ub, _, step = p.loops["tiles"]
     _, lb2, ub2, _, step2 = p.loops["tiles'"]
     _, p_lb, p_ub, _ = p.loops["producer"]
     _, c_lb, c_ub, _ = p.loops["main"]
     n, other = z3.Int("n"), z3.Int("tile'")
     watch = {"tile": tile, **p.params, "ctas": p.ctas}
-    rows = [("both roles loop over the same tiles (first tile, step and bound)",
-             prove(z3.And(lb == lb2, ub == ub2, step == step2), p.assumptions, watch=watch)),
+    if p.warpgroups > 1:
+        same = z3.And(lb2 == lb + p.wg * step, ub == ub2, step2 == p.warpgroups * step)
+        what = (f"each of the {p.warpgroups} consumer warpgroups loops over its share of the producer's tiles "
+                f"(first tile + g step, the same bound, {p.warpgroups} x the step)")
+        watch["wg"] = p.wg
+    else:
+        same = z3.And(lb == lb2, ub == ub2, step == step2)
+        what = "both roles loop over the same tiles (first tile, step and bound)"
+    rows = [(what, prove(same, p.assumptions, watch=watch)),
             ("both roles run the same iterations for each tile", prove(z3.And(p_lb == c_lb, p_ub == c_ub),
                                                                         p.assumptions, watch=watch))]
     nth = lambda x: z3.substitute(x, (tile, lb + n * step))
@@ -318,7 +333,7 @@ def _descriptor_reads(layout, fields, start, which, transposed, extent, depth, s
     read = byte_swizzle(mode)(wg * (start * eb) + step_start + wgmma_address(mode, lbo, sbo, k_major, mn, k, eb))
     row, at_k = (wg * 64 + mn) if which == "A" else mn, kk * 16 + k
     elem = (row, at_k) if k_major else (at_k, row)
-    warpgroups = sched.consumers if which == "A" else 1
+    warpgroups = sched.consumers if which == "A" and not sched.pingpong else 1
     return prove(read == layout.offset(*elem) * eb,
                  [mn < extent, k < 16, kk < depth // 16, wg < warpgroups],
                  watch={"mn": mn.term, "k": k.term, "k16 step": kk.term, "warpgroup": wg.term})

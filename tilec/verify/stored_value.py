@@ -101,7 +101,7 @@ def check_stored_value(tiled, fused, replay) -> list[Result]:
     if tv.ctas is not None:  # a persistent kernel: its tile loops visit each tile id once
         pid0 = next(x for x in tv.pids if str(x) == "pid0")
         rows.append(_row(kernel, replay, "coverage", *tile_partition(pid0, tv.ctas, tv.tile_loops, tv.grid,
-                                                                     tv.assumptions)))
+                                                                     tv.assumptions, tv.warpgroups)))
     batch = batch_coverage(tv.pids, tv.grid, tv.params, tv.assumptions, offsets, view, (r, c, shape), watch)
     if batch is not None:
         rows.append(_row(kernel, replay, "coverage", *batch))

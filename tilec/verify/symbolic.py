@@ -18,7 +18,7 @@ from torch_mlir import ir
 
 from tilec.dialects import CMPI, PERSISTENT_ATTR, PROLOGUE_ATTR, STAGES_ATTR
 from tilec.dialects.dims import parse_dim
-from tilec.dialects.tile_hopper import wgmma_stage
+from tilec.dialects.tile_hopper import consumer_roles, wgmma_stage
 
 _INDEX = {"arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "arith.muli": lambda a, b: a * b,
           "arith.divsi": lambda a, b: a / b, "arith.floordivsi": lambda a, b: a / b,
@@ -27,6 +27,7 @@ _INDEX = {"arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "a
 
 
 TILE_ID = "tile"  # the symbol of a persistent kernel's tile loop index, in every walker and role
+WARPGROUP_ID = "wg"  # the symbol of tile.warpgroup_id: any consumer warpgroup running on its own
 
 
 @dataclass
@@ -51,6 +52,8 @@ class Program:
     grid: list = field(default_factory=list)
     role: str = ""                        # the warp role being walked (tile.warp_specialize)
     ctas: object = None                   # a persistent kernel's CTAs (tile.num_programs), else None
+    warpgroups: int = 1                   # consumer warpgroups running the consumer region on their own
+    wg: object = None                     # their index (tile.warpgroup_id), a symbol below warpgroups
 
 
 def dim(expr: str, params: dict):
@@ -186,7 +189,13 @@ def _block(p: Program, block, loop: str, grid) -> None:
             p.values[op.result] = ("gload", p.args[operands[0]][1], [get(o) for o in operands[1:]])
         elif name in ("tile.alloc", "tile.map", "tile.reduce"):
             p.values[op.result] = ("op", op)
+        elif name == "tile.warpgroup_id":  # any one of the warpgroups: what is proved holds for each
+            if p.role != "consumer" or p.warpgroups < 2:
+                raise ValueError("tile.warpgroup_id outside the consumer region of warpgroups running on their own")
+            p.wg = p.values[op.result] = z3.Int(WARPGROUP_ID)
+            p.assumptions += [p.wg >= 0, p.wg < p.warpgroups]
         elif name == "tile.warp_specialize":  # the producer's loop is "producer", the consumers' "main"
+            p.warpgroups = consumer_roles(op)
             for role, region in zip(("producer", "consumer"), op.operation.regions):
                 p.role = role
                 _block(p, region.blocks[0], loop, grid)

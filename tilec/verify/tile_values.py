@@ -23,9 +23,10 @@ import z3
 from torch_mlir import ir
 
 from tilec.dialects import PERSISTENT_ATTR
+from tilec.dialects.tile_hopper import consumer_roles
 
 from .scalars import Values, evaluate
-from .symbolic import _INDEX, TILE_ID, dim
+from .symbolic import _INDEX, TILE_ID, WARPGROUP_ID, dim
 
 
 
@@ -55,6 +56,7 @@ class TileValues:
         if self.ctas is not None:
             self.assumptions += [self.ctas >= 1, self.ctas <= self.grid[0]]
         self.tile_loops: list = []      # (lb, ub, step) of each persistent tile loop
+        self.warpgroups = 1             # consumer warpgroups running on their own (tile.warpgroup_id)
         self.tile = None                # their index (one symbol), None when there are none
         self.pids: list = []
         self.loops: list = []           # (scf.for op, iv, lb, ub)
@@ -73,6 +75,7 @@ class TileValues:
         tv.grid, tv.pids, tv.loops, tv.substitute = p.grid, p.pids, [], {}
         tv.ctas, tv.tile_loops = p.ctas, [p.loops[k][1:3] + p.loops[k][4:] for k in ("tiles", "tiles'") if k in p.loops]
         tv.tile = p.loops["tiles"][0] if "tiles" in p.loops else None
+        tv.warpgroups = p.warpgroups
         return tv
 
     @property
@@ -102,6 +105,9 @@ class TileValues:
                 self.index[op.result] = pid
             elif name == "tile.num_programs":
                 self.index[op.result] = self.ctas
+            elif name == "tile.warpgroup_id":  # any one consumer warpgroup (symbolic.WARPGROUP_ID)
+                wg = self.index[op.result] = z3.Int(WARPGROUP_ID)
+                self.assumptions += [wg >= 0, wg < self.warpgroups]
             elif name == "scf.for" and PERSISTENT_ATTR in op.operation.attributes:
                 lb, ub, step = (self.index[v] for v in operands[:3])
                 tile = self.tile = z3.Int(TILE_ID)  # one symbol in both roles (hopper.check_tile_loops)
@@ -118,6 +124,7 @@ class TileValues:
                 self.index[op.regions[0].blocks[0].arguments[0]] = iv
                 self._walk(op.regions[0].blocks[0])
             elif name == "tile.warp_specialize":
+                self.warpgroups = consumer_roles(op)
                 for region in op.operation.regions:
                     self._walk(region.blocks[0])
 

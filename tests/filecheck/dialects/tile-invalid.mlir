@@ -254,6 +254,30 @@ func.func @warp_specialize_registers() {
 
 // -----
 
+func.func @warp_specialize_roles() {
+  // expected-error @+1 {{'tile.warp_specialize' op consumer_roles must be 1 to 3 (consumer warpgroups), got 4}}
+  "tile.warp_specialize"() ({
+    %c = arith.constant 0 : index
+  }, {
+    %d = arith.constant 0 : index
+  }) {producer_registers = 40 : i64, consumer_registers = 232 : i64, consumer_roles = 4 : i64} : () -> ()
+  return
+}
+
+// -----
+
+func.func @warpgroup_id_of_warpgroups_together() {
+  "tile.warp_specialize"() ({
+    %c = arith.constant 0 : index
+  }, {
+    // expected-error @+1 {{'tile.warpgroup_id' op tile.warpgroup_id is read in the consumer region of a tile.warp_specialize whose consumer warpgroups run on their own (consumer_roles > 1)}}
+    %g = "tile.warpgroup_id"() : () -> index
+  }) {producer_registers = 40 : i64, consumer_registers = 232 : i64} : () -> ()
+  return
+}
+
+// -----
+
 func.func @wgmma_wait_negative() {
   // expected-error @+1 {{'tile.wgmma_wait' op pending must be at least 0}}
   "tile.wgmma_wait"() {pending = -1 : i64} : () -> ()

@@ -105,6 +105,21 @@ func.func @warp_specialized(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %s: inde
   return
 }
 
+// CHECK-LABEL: func.func @warpgroups_on_their_own
+func.func @warpgroups_on_their_own(%s: index) {
+  %turn = "tile.mbarrier_alloc"() {arrivals = 4 : i64} : () -> memref<2xi64, 3>
+  // CHECK: "tile.warp_specialize"() ({
+  "tile.warp_specialize"() ({
+    "tile.mbarrier_arrive"(%turn, %s) : (memref<2xi64, 3>, index) -> ()
+  }, {
+    // CHECK: "tile.warpgroup_id"() : () -> index
+    %g = "tile.warpgroup_id"() : () -> index
+    "tile.mbarrier_wait"(%turn, %g, %s) : (memref<2xi64, 3>, index, index) -> ()
+  // CHECK: }) {consumer_registers = 232 : i64, consumer_roles = 2 : i64, producer_registers = 40 : i64} : () -> ()
+  }) {producer_registers = 40 : i64, consumer_registers = 232 : i64, consumer_roles = 2 : i64} : () -> ()
+  return
+}
+
 // CHECK-LABEL: func.func @gather_tile
 func.func @gather_tile(%X: memref<2x37x3x16xbf16>, %Y: memref<2x3x37x16xbf16>, %b: index, %h: index, %r0: index) {
   %c0 = arith.constant 0 : index
