@@ -258,6 +258,10 @@ class FunctionView:
             form = match_form(fused.body.operations[0], TILED)[0]
             if form == "online":  # how an attention reads Q, K and V is checked as it lowers
                 run_passes(copy_module(fused), ["ta-to-tile"])
+            if form == "contraction" and self._merged_form(module) == "contraction":
+                # a Linear on [B, T, C] as one GEMM of B*T rows: one grid of tiles a persistent
+                # kernel loops over, not B grids of T rows (with a partial row tile each)
+                return "contraction+merged", None
             return form, None
         except (NoTileLowering, TilecError) as err:
             if strided_form(list(group)) is not None:  # copies in torch between kernels, as one
