@@ -33,6 +33,9 @@ SCHEDULES = [
     "bm=128 bn=128 bk=64 warps=8 stages=5 consumers=2 persistent=true",
     "bm=128 bn=192 bk=64 warps=8 stages=4 consumers=2 persistent=true",
     "bm=64 bn=256 bk=64 warps=4 stages=4 consumers=1 persistent=true",
+    # ping-pong: each consumer warpgroup owns whole tiles and takes the CTA's tiles in turn
+    "bm=64 bn=256 bk=64 warps=8 stages=4 consumers=2 pingpong=true persistent=true",
+    "bm=64 bn=192 bk=64 warps=8 stages=5 consumers=2 pingpong=true persistent=true",
 ]
 
 

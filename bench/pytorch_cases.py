@@ -87,6 +87,13 @@ def _gpt2_block_flops(b: int, t: int, c: int = 768) -> float:
 # at a short K (bench/results/compare-gemm-h200-2026-12-01-persistent.json)
 HOPPER_GEMM = "bm=128 bn=256 bk=64 warps=8 stages=4 consumers=2 persistent=true"
 NARROW_GEMM = "bm=128 bn=128 bk=64 warps=8 stages=4 consumers=2 persistent=true"
+# ping-pong (each warpgroup on 64-row tiles of its own, one storing while the other multiplies):
+# in the blocks' A/B on the H200 (2026-12-02, bench/results/steps/pytorch-h200-2026-12-02-*-pingpong-ab.json)
+# GPT-2's QKV GEMM (K = 768, a bias) went 0.081 -> 0.067 ms and Llama's SwiGLU pair (bn=128)
+# 0.842 -> 0.830 and 3.54 -> 3.40 ms, while GPT-2's GEMM + GELU (0.104 -> 0.118) and Llama's
+# K/V GEMMs (0.034 -> 0.037) lost: a long epilogue is not hidden by one warpgroup's short loop
+PINGPONG_GEMM = "bm=64 bn=256 bk=64 warps=8 stages=4 consumers=2 pingpong=true persistent=true"
+PINGPONG_PAIR = "bm=64 bn=128 bk=64 warps=8 stages=4 consumers=2 pingpong=true persistent=true"
 
 # name -> (function, input shapes (bf16), schedule, flops, peer: the same computation by torch's library)
 # (a graph of several kernels takes a schedule per kernel form; its peer is the same code in eager torch)
@@ -130,13 +137,14 @@ CASES = {
 
 # GPT-2's whole block as one graph of kernels (SDPA included), batch 8: LayerNorm, QKV GEMM, the
 # attention (Q, K and V read as the heads of the QKV projection), the projection, LayerNorm, the MLP
-# (kernels: k0 rows, k1 QKV, k2 attention, k3 a strided copy, k4 projection + residual, k5 rows,
-# k6 and k7 the MLP)
+# (kernels: k0 rows, k1 QKV (ping-pong), k2 attention, k3 a strided copy, k4 projection + residual,
+# k5 rows, k6 and k7 the MLP)
 ATTENTION_D64 = "bm=192 bn=128 bk=64 warps=12 stages=2 consumers=3"
 for _t in (1024, 4096):
     CASES[f"gpt2_block_{_t // 1024}k"] = (
         gpt2_block, _gpt2_block_shapes(8, _t),
-        {"contraction": HOPPER_GEMM, "online": ATTENTION_D64, "k4": NARROW_GEMM, "k7": NARROW_GEMM},
+        {"contraction": HOPPER_GEMM, "online": ATTENTION_D64, "k1": PINGPONG_GEMM, "k4": NARROW_GEMM,
+         "k7": NARROW_GEMM},
         _gpt2_block_flops(8, _t), gpt2_block)
 
 
@@ -188,12 +196,12 @@ LLAMA_ATTENTION = "bm=128 bn=128 warps=8 stages=3 consumers=2"
 # kernels: k0 RMSNorm, k1-k3 the Q, K, V GEMMs, k4 and k5 RoPE on Q and K (pointwise), k6 attention
 # (V read as the heads of its projection at h // G), k7 a strided copy (a pointwise kernel at a
 # dynamic T), k8 the output GEMM, k9 the residual, RMSNorm and its gain (one row program), k10
-# SwiGLU's two GEMMs sharing A (an accumulator each: bn=128), k11 the down GEMM with the residual
+# SwiGLU's two GEMMs sharing A (an accumulator each: bn=128; ping-pong), k11 the down GEMM with the residual
 # (it spills 72 B at bn=256)
 for _t in (1024, 4096):
     CASES[f"llama_block_{_t // 1024}k"] = (
         llama_block, _llama_shapes(8, _t),
-        {"contraction": HOPPER_GEMM, "online": LLAMA_ATTENTION, "k10": NARROW_GEMM, "k11": NARROW_GEMM},
+        {"contraction": HOPPER_GEMM, "online": LLAMA_ATTENTION, "k10": PINGPONG_PAIR, "k11": NARROW_GEMM},
         _llama_flops(8, _t), llama_block)
 
 # cases that are a model's forward: tokens per call, for tokens per second

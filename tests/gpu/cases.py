@@ -94,8 +94,8 @@ HOPPER_RUNS = [{"M": 264, "N": 136, "K": 72}, {"M": 8, "N": 8, "K": 8}, {"M": 52
 # a persistent kernel's: K = 520 runs the ring round more than once within a tile
 PERSISTENT_RUNS = HOPPER_RUNS[:2] + [{"M": 136, "N": 264, "K": 520}]
 WGMMA2 = "bm=128 bn=256 bk=64 warps=8 stages=4 consumers=2"
-PINGPONG = "bm=64 bn=256 bk=64 warps=8 stages=4 consumers=2 pingpong=true persistent=true"
-PINGPONG_RUNS = [{"M": 8200, "N": 264, "K": 512}, {"M": 8, "N": 8, "K": 8}, {"M": 264, "N": 136, "K": 1000}]
+PINGPONG = "bm=64 bn=64 bk=64 warps=8 stages=2 consumers=2 pingpong=true persistent=true"
+PINGPONG_RUNS = [{"M": 2112, "N": 520, "K": 256}, {"M": 8, "N": 8, "K": 8}]
 WGMMA1 = "bm=64 bn=128 bk=64 warps=4 stages=3 consumers=1"
 SM90 = ("sm_90a",)
 WGMMA_FLASH2 = "bm=128 bn=128 warps=8 stages=2 consumers=2"
@@ -255,15 +255,16 @@ CASES: dict[str, Case] = {
         "sum[d](Q[b, h, i, d] * K[b, h, j, d]) * rsqrt(D)) * V[b, h, j, e])\n", "bm=64 bn=64 warps=4 stages=2",
         [{"S": 97, "T": 130}]),
     # ping-pong: each consumer warpgroup owns whole 64-row tiles, taking the CTA's tiles in turn;
-    # 8200 x 264 is 129 x 2 tiles of 64 x 256, about 2 per CTA on 132 SMs, so both warpgroups
-    # take tiles; K = 512 puts warpgroup 1's first ring iteration (8) two rounds into the
-    # 4-stage ring, a phase that a parity wait without the turns would take for the first
+    # 2112 x 520 is 33 x 9 tiles of 64 x 64, about 2 per CTA on 132 SMs, so both warpgroups take
+    # tiles; K = 256 puts warpgroup 1's first ring iteration (4) two rounds into the 2-stage
+    # ring, a phase that a parity wait without the turns would take for the first
     "wgmma_gemm_pingpong": Case("examples/gemm.ta", PINGPONG, PINGPONG_RUNS, targets=SM90),
+    "wgmma_gemm_pingpong_wide": Case("examples/gemm.ta", PINGPONG.replace("bn=64", "bn=256").replace("stages=2",
+                                                                                                       "stages=4"),
+                                     HOPPER_RUNS, targets=SM90),
     "wgmma_gemm_pingpong_tn": Case(gemm_spec("km", "nk", "bf16", "bf16"), PINGPONG, PINGPONG_RUNS, targets=SM90),
-    "wgmma_gemm_pingpong_bias_gelu": Case("examples/matmul_bias_gelu.ta", PINGPONG.replace("bn=256", "bn=128"),
-                                          PINGPONG_RUNS[:2], targets=SM90),
-    "wgmma_swiglu_pingpong": Case("examples/swiglu.ta", PINGPONG.replace("bn=256", "bn=128"), PINGPONG_RUNS,
-                                  targets=SM90),
+    "wgmma_gemm_pingpong_bias_gelu": Case("examples/matmul_bias_gelu.ta", PINGPONG, PINGPONG_RUNS, targets=SM90),
+    "wgmma_swiglu_pingpong": Case("examples/swiglu.ta", PINGPONG, PINGPONG_RUNS, targets=SM90),
     # contractions sharing their first operand (two accumulators), and a weight shared by the batch
     "swiglu": Case("examples/swiglu.ta", "", [{"M": 257, "N": 129, "K": 65}, {"M": 1, "N": 8, "K": 1},
                                               {"M": 64, "N": 96, "K": 128}]),

@@ -18,7 +18,8 @@ stored bytes), that part divided by the CTAs an SM holds at once (threads, share
 registers), which overlap it. A persistent kernel's CTAs (as many as the SMs hold) take
 the tiles in turn, pid, pid + C, ...: one start each, then per tile its iterations, its
 epilogue and half a start (the producer fills the next tile's stages while the consumers
-drain and store: PERSISTENT_START). The CTAs are placed on the SMs longest first, each on the SM
+drain and store: PERSISTENT_START); a ping-pong kernel's tile pays only the longer of its
+iterations and its store, which the other warpgroup's iterations cover. The CTAs are placed on the SMs longest first, each on the SM
 that frees first: the makespan is the predicted time, so wave quantisation and a causal
 grid's imbalance are in it. It ranks
 candidates; docs/tuning.md says how well, measured.
@@ -106,9 +107,12 @@ def estimate(tile: ir.Module, env: dict, gpu: GPU) -> Estimate:
     if p.ctas is not None:  # persistent: C CTAs take tiles pid, pid + C, ...; one start each
         slots = min(ctas, gpu.sms * resident)
         busy = [0.0] * slots
+        store = store_bytes / gpu.store_bytes_per_cycle
         for n, t in enumerate(trips):  # a later tile hides about half a start (PERSISTENT_START)
-            busy[n % slots] += t * cycle + store_bytes / gpu.store_bytes_per_cycle + \
-                (gpu.start_cycles * PERSISTENT_START if n >= slots else 0.0)
+            if p.warpgroups > 1:  # ping-pong: a tile's store runs under the next tile's iterations
+                busy[n % slots] += max(t * cycle, store)
+                continue
+            busy[n % slots] += t * cycle + store + (gpu.start_cycles * PERSISTENT_START if n >= slots else 0.0)
         return Estimate((gpu.start_cycles + max(busy)) / gpu.clock_hz, flops, ctas, resident, bound)
     # CTAs on one SM share its rates; what they overlap is each other's start and epilogue
     times = [t * cycle + fixed / resident for t in trips]

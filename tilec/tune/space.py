@@ -20,7 +20,8 @@ from .rows_model import estimate_rows
 
 # per form: the sm_80-form grid (any target) and the warp-specialised one (sm_90a); other
 # options keep their defaults; a warp-specialised point has bm = 64 x consumers, warps = 4 x
-# consumers (and a contraction's k tile bk = 64)
+# consumers (and a contraction's k tile bk = 64); a contraction also gets the ping-pong points
+# (two warpgroups on 64-row tiles of their own, persistent) at each bn and stages
 TUNE_SPACE = {
     "contraction": ({"bm": (64, 128, 256), "bn": (64, 128, 256), "bk": (32, 64), "warps": (4, 8),
                      "stages": (2, 3, 4)},
@@ -58,6 +59,9 @@ def points(form: str, target: str, space: dict | None = None) -> list[Schedule]:
     if target == "sm_90a" and hopper:
         bk = {"bk": 64} if form == "contraction" else {}
         out += [Schedule(bm=64 * p["consumers"], warps=4 * p["consumers"], **bk, **p) for p in _grid(hopper)]
+        if form == "contraction":  # ping-pong: two warpgroups with tiles of their own (bm = 64), persistent
+            out += [Schedule(bm=64, bn=bn, bk=64, warps=8, stages=stages, consumers=2, pingpong=True, persistent=True)
+                    for bn in hopper["bn"] for stages in hopper["stages"]]
     return out
 
 
