@@ -155,6 +155,15 @@ def _verdicts(schedule: str, mutate=None, spec=None, path: str = "hopper.ta", sh
         return [(r.check, r.verdict, r.detail) for r in check_build(build, path)]
 
 
+def assert_proved(schedule: str, claims: tuple, **kwargs) -> None:
+    """Every row of the kernel under ``schedule`` is proved, and some row states each claim."""
+    rows = _verdicts(schedule, **kwargs)
+    assert all(v == "proved" for _, v, _ in rows), [r for r in rows if r[1] != "proved"]
+    checks = " ".join(c for c, _, _ in rows)
+    for claim in claims:
+        assert claim in checks, claim
+
+
 @pytest.mark.parametrize("schedule", [ONE, TWO, THREE], ids=["one-consumer", "two", "three"])
 @pytest.mark.parametrize("storage", ["mk kn", "km nk"])
 def test_the_ring_and_tiles_are_proved(schedule, storage):
