@@ -2,6 +2,7 @@
 
     PYTHONPATH=. python bench/profile_kernel.py attention PACKAGE.tkp [--s 4096 --d 128]
     PYTHONPATH=. python bench/profile_kernel.py gemm PACKAGE.tkp [--mnk 4096,4096,4096]
+    PYTHONPATH=. python bench/profile_kernel.py matmul - [--mnk ...]   # torch.matmul (cuBLAS), the peer
 
 With Nsight Compute, for example:
     ncu -k regex:^gemm --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats \\
@@ -21,14 +22,14 @@ from tilec.runtime import load  # noqa: E402
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("kind", choices=["attention", "gemm"])
+    parser.add_argument("kind", choices=["attention", "gemm", "matmul"])
     parser.add_argument("package")
     parser.add_argument("--s", type=int, default=4096)
     parser.add_argument("--d", type=int, default=128)
     parser.add_argument("--mnk", default="4096,4096,4096")
     parser.add_argument("--launches", type=int, default=3)
     args = parser.parse_args()
-    kern = load(args.package, register_op=False)
+    kern = torch.matmul if args.kind == "matmul" else load(args.package, register_op=False)
     if args.kind == "attention":
         b, h = 32768 // args.s, 16
         inputs = [torch.randn(b, h, args.s, args.d, device="cuda", dtype=torch.bfloat16) for _ in range(3)]

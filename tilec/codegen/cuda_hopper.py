@@ -227,7 +227,7 @@ def op_tile_warp_specialize(self, op):
         self.indent += 1
         self.line(f"const int warp = wg_warp, tid = wg_tid, warp_m = wg_warp % {self.wm}, "
                   f"warp_n = wg_warp / {self.wm};")
-        self.line("(void)warp_m; (void)warp_n; (void)tid;")
+        self.line("(void)warp; (void)warp_m; (void)warp_n; (void)tid;")
     self.block(consumer)
     if roles > 1:
         self.indent -= 1
