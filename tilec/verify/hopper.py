@@ -254,7 +254,8 @@ def check_tiles(p: Program) -> list[tuple[str, str, Outcome, str]]:
     """(property, check, Outcome, domain) rows of each tile wgmma reads, and of the register
     fragments of a wgmma whose A is in registers; see the module docstring."""
     rows, seen = [], set()
-    sched = schedule_of(p.fn)
+    # the warpgroups that share A's rows, warpgroup g from row 64 g (one, when each runs on its own)
+    sharing = schedule_of(p.fn).consumers if p.warpgroups == 1 else 1
     for event in (e for e in p.events if e.kind == "mma"):
         m, n = ir.RankedTensorType(event.op.result.type).shape
         a_value = event.op.operation.operands[0]
@@ -286,7 +287,8 @@ def check_tiles(p: Program) -> list[tuple[str, str, Outcome, str]]:
             start = layout_fns.warpgroup_rows(layout, transposed) if which == "A" else 0
             rows.append(("swizzle", f"{name}: wgmma reads through its descriptor ({fields:#x}, each k16 step from the "
                          f"layout's place of its first element) the element the layout placed", _descriptor_reads(
-                             layout, fields, start, which, transposed, extent, k, sched, eb), TILES))
+                             layout, fields, start, which, transposed, extent, k, sharing if which == "A" else 1,
+                             eb), TILES))
             rows.append(("banks", f"{name}: 8 rows of one 16-byte column fall in 8 bank groups",
                          _conflict_free(layout, eb), TILES))
     return rows
@@ -321,7 +323,7 @@ def _boxes(layout, boxes, eb) -> Outcome:
                  watch={"row": r.term, "col": c.term, "box": b.term})
 
 
-def _descriptor_reads(layout, fields, start, which, transposed, extent, depth, sched, eb) -> Outcome:
+def _descriptor_reads(layout, fields, start, which, transposed, extent, depth, warpgroups, eb) -> Outcome:
     """byte_swizzle(start + k16 step kk's start + wgmma_address(mn, k)) = the layout's offset of
     the element, for kk < depth / 16 (the step starts as the emitter computes them:
     layout.wgmma_k_offset, which crosses from one copy box to the next)."""
@@ -333,7 +335,6 @@ def _descriptor_reads(layout, fields, start, which, transposed, extent, depth, s
     read = byte_swizzle(mode)(wg * (start * eb) + step_start + wgmma_address(mode, lbo, sbo, k_major, mn, k, eb))
     row, at_k = (wg * 64 + mn) if which == "A" else mn, kk * 16 + k
     elem = (row, at_k) if k_major else (at_k, row)
-    warpgroups = sched.consumers if which == "A" and not sched.pingpong else 1
     return prove(read == layout.offset(*elem) * eb,
                  [mn < extent, k < 16, kk < depth // 16, wg < warpgroups],
                  watch={"mn": mn.term, "k": k.term, "k16 step": kk.term, "warpgroup": wg.term})
