@@ -34,7 +34,7 @@ SPACE = {
     "pointwise": {"bm": (4, 8, 16), "bn": (64, 128, 256), "warps": (4, 8)},
 }
 # the warp-specialised points (sm_90a) each form adds: consumer warpgroups c with bm = 64 c and
-# warps = 4 c (a contraction's k tile: bk = 64)
+# warps = 4 c (a contraction's k tile: bk = 64); a contraction also its ping-pong points
 HOPPER_SPACE = {
     "contraction": {"consumers": (1, 2, 3), "bn": (128, 256), "stages": (3, 4)},
     "online": {"consumers": (2, 3), "bn": (64, 128), "stages": (2,)},
@@ -284,7 +284,17 @@ class Schedule:
             bk = {"bk": 64} if form == "contraction" else {}
             points += [cls(bm=64 * p["consumers"], warps=4 * p["consumers"], **bk, **p)
                        for p in _grid(HOPPER_SPACE[form])]
+            if form == "contraction":
+                axes = HOPPER_SPACE[form]
+                points += cls.pingpong_points(axes["bn"], axes["stages"])
         return points
+
+    @classmethod
+    def pingpong_points(cls, bns, stages) -> list["Schedule"]:
+        """The ping-pong contractions at each bn and stages: two consumer warpgroups with 64-row
+        tiles of their own, persistent."""
+        return [cls(bm=64, bn=bn, bk=64, warps=8, stages=n, consumers=2, pingpong=True, persistent=True)
+                for bn in bns for n in stages]
 
     def check(self, form: str, sizes: dict | None = None, target: str = "sm_90a") -> None:
         """Raise ValueError with every reason when the schedule is illegal."""

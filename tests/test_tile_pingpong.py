@@ -136,3 +136,15 @@ def test_the_cuda_kernel_numbers_threads_within_each_warpgroup(tmp_path):
     source = zipfile.ZipFile(tmp_path / "g.tkp").read("gemm.cu").decode()
     assert "const int warp = wg_warp, tid = wg_tid" in source
     assert "(warp / 4) *" not in source  # each warpgroup reads all 64 rows of its own A tile
+
+
+def test_the_contraction_space_has_pingpong_points_on_sm90a_alone():
+    """tilec verify --schedules all and tilec tune reach them: two warpgroups, bm = 64, persistent"""
+    from tilec.dialects.schedule import Schedule
+    from tilec.tune.space import points
+
+    ours = [p for p in Schedule.space("contraction", hopper=True) if p.pingpong]
+    assert len(ours) == 4 and all(p.persistent and p.bm == 64 and p.consumers == 2 for p in ours)
+    assert not [p for p in Schedule.space("contraction") if p.pingpong]
+    assert [p for p in points("contraction", "sm_90a") if p.pingpong]
+    assert not [p for p in points("contraction", "sm_80") if p.pingpong]

@@ -60,8 +60,7 @@ def points(form: str, target: str, space: dict | None = None) -> list[Schedule]:
         bk = {"bk": 64} if form == "contraction" else {}
         out += [Schedule(bm=64 * p["consumers"], warps=4 * p["consumers"], **bk, **p) for p in _grid(hopper)]
         if form == "contraction":  # ping-pong: two warpgroups with tiles of their own (bm = 64), persistent
-            out += [Schedule(bm=64, bn=bn, bk=64, warps=8, stages=stages, consumers=2, pingpong=True, persistent=True)
-                    for bn in hopper["bn"] for stages in hopper["stages"]]
+            out += Schedule.pingpong_points(hopper["bn"], hopper["stages"])
     return out
 
 
