@@ -84,28 +84,6 @@ def test_the_asynchronous_wgmma_is_not_serialised_by_ptxas(example):
     assert not facts.wgmma_serialized and facts.spill_stores == 0
 
 
-BIAS_RESIDUAL = ("param M, N, K\ninput A[M, K] : bf16\ninput B[K, N] : bf16\ninput bias[N] : bf16\n"
-                 "input R[M, N] : bf16\noutput C[M, N] : bf16\nlet y[i, j] = sum[k](A[i, k] * B[k, j]) + bias[j]\n"
-                 "C[i, j] = y[i, j] + R[i, j]\n")  # two epilogue maps, the second reading the first
-
-
-@pytest.mark.parametrize("schedule", ["bm=128 bn=256 bk=64 warps=8 stages=4 consumers=2 persistent=true",
-                                      "bm=64 bn=256 bk=64 warps=8 stages=4 consumers=2 pingpong=true persistent=true"])
-def test_an_epilogue_chain_is_computed_at_the_store(schedule):
-    """A bias, then a residual, then the conversion: each map read only by the next at the same
-    element is computed where the element is stored, so no tile but the accumulator is held in
-    registers and nothing spills (materialised, the chain spilled 72 to 560 bytes at bn=256)."""
-    import re
-
-    from tilec.frontend import spec_to_ta
-
-    with dialects.context(), ir.Location.unknown():
-        kernel = emit_cuda(to_tile(spec_to_ta(BIAS_RESIDUAL, "bias_residual.ta"), schedule))
-    assert len(re.findall(r"float r\d+\[", kernel.source)) == 1  # the accumulator alone
-    _, facts = compile_cuda(kernel.source, kernel.name, "sm_90a")
-    assert facts.spill_stores == 0 and not facts.wgmma_serialized
-
-
 def test_an_up_front_conversion_of_the_accumulator_serialises_the_wgmma(monkeypatch):
     """Why the epilogue's last map is computed at the store: materialised first (every element
     converted to bf16 before the masked stores), right after the last wgmma_wait (here with no

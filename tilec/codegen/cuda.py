@@ -82,24 +82,6 @@ def _reads_whole_tiles(op) -> bool:
                not isinstance(v.owner, ir.Block) and v.owner.name == "tile.load" for v in sources)
 
 
-def _read_on_the_way_to_a_store(op) -> bool:
-    """Is tile.map ``op``, reading whole tiles, read only by a tile.store, or only at the same
-    element (an identity tile.elem) by one map that is itself (so a chain of epilogue maps)?"""
-    uses = list(op.result.uses)
-    if len(uses) != 1 or not _reads_whole_tiles(op):
-        return False
-    owner = uses[0].owner
-    if owner.name == "tile.store":
-        return True
-    if owner.name != "tile.elem":
-        return False
-    amap = ir.AffineMapAttr(owner.attributes["map"]).value
-    if amap != ir.AffineMap.get_identity(amap.n_dims):
-        return False
-    parent = owner.parent
-    return parent is not None and parent.name == "tile.map" and _read_on_the_way_to_a_store(parent)
-
-
 class CudaEmitter:
     def __init__(self, fn, aligned: bool = True, target: str = "sm_80"):
         self.fn = fn
@@ -318,10 +300,11 @@ class CudaEmitter:
         if cuda_blocked.is_blocked(op.result.type):
             cuda_blocked.materialize(self, op)
             return
-        if _read_on_the_way_to_a_store(op):
-            # the epilogue's maps (a bias, a residual, an activation, the conversion) computed where
-            # each element is stored: an up-front bf16 conversion of every accumulator element makes
-            # ptxas serialise an asynchronous wgmma (C7514), and a whole tile per map spills
+        users = [use.owner for use in op.result.uses]
+        if len(users) == 1 and users[0].name == "tile.store" and _reads_whole_tiles(op):
+            # the epilogue's last map (a conversion, bias, activation) computed where each element is
+            # stored: an up-front bf16 conversion of every accumulator element makes ptxas serialise
+            # an asynchronous wgmma (C7514)
             self.names[op.result] = _Lazy(op)
             return
         materialize_map(self, op)
