@@ -144,7 +144,12 @@ class Roles:
                 for r in everyone:
                     r.error = r.error or error
             undone = [r for r in everyone if not r.done]
-            self.turn = nxt.name if nxt is not None else me.name if not me.done or not undone else undone[0].name
+            if nxt is not None:
+                self.turn = nxt.name
+            elif me.done and undone:  # deadlocked: the others wake to their error in turn
+                self.turn = undone[0].name
+            else:
+                self.turn = me.name
             self.lock.notify_all()
 
     def _body(self, me: _Role, run) -> None:

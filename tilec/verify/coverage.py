@@ -92,7 +92,7 @@ def tile_partition(pid, ctas, loops: list, grid: list, facts: list, warpgroups: 
     visited by exactly one CTA, once (t = (t mod C) + (t div C) C, and pid + n C = pid' + n' C
     with pids below C only when pid = pid' and n = n').
 
-    With W > 1 consumer ``warpgroups`` on their own (ping-pong), a loop after the first may be
+    With W > 1 consumer ``warpgroups`` on their own (ping-pong), each loop after the first is
     warpgroup g's share of the CTA's tiles, t = pid + g C, step W C: the n-th tile of the CTA
     with n = g + W m; every n >= 0 is that for exactly one g < W and m >= 0 (g = n mod W), so
     the warpgroups' loops visit the CTA's tiles once between them."""
@@ -100,16 +100,16 @@ def tile_partition(pid, ctas, loops: list, grid: list, facts: list, warpgroups: 
     plain = lambda lb, ub, step: z3.And(lb == pid, ub == grid[0], step == ctas)
     claims, watch = [], {"pid0": pid, "ctas": ctas, "t": t, "n": n}
     if warpgroups > 1:
-        wg, wg2, m, m2 = z3.Ints("g g' m m'")
-        share = lambda lb, ub, step: z3.Or(*[z3.And(lb == pid + g * ctas, ub == grid[0], step == warpgroups * ctas)
-                                              for g in range(warpgroups)])
-        shape = z3.And(plain(*loops[0]), *[z3.Or(plain(*x), share(*x)) for x in loops[1:]])
-        in_range = lambda g, k: z3.And(g >= 0, g < warpgroups, k >= 0)
-        claims += [z3.Implies(z3.And(wg + warpgroups * m == wg2 + warpgroups * m2, in_range(wg, m), in_range(wg2, m2)),
-                              z3.And(wg == wg2, m == m2)),
+        g, g2, m, m2 = z3.Ints("g g' m m'")
+        share = lambda lb, ub, step: z3.Or(*[z3.And(lb == pid + k * ctas, ub == grid[0], step == warpgroups * ctas)
+                                              for k in range(warpgroups)])
+        shape = z3.And(plain(*loops[0]), *[share(*x) for x in loops[1:]])
+        in_range = lambda k, r: z3.And(k >= 0, k < warpgroups, r >= 0)
+        claims += [z3.Implies(z3.And(g + warpgroups * m == g2 + warpgroups * m2, in_range(g, m), in_range(g2, m2)),
+                              z3.And(g == g2, m == m2)),
                    z3.Implies(n >= 0, z3.And(in_range(n % warpgroups, n / warpgroups),
                                              n == n % warpgroups + warpgroups * (n / warpgroups)))]
-        watch.update({"g": wg, "m": m})
+        watch.update({"g": g, "m": m})
     else:
         shape = z3.And(*[plain(*x) for x in loops])
     once = z3.Implies(z3.And(pid + n * ctas == pid2 + n2 * ctas, n >= 0, n2 >= 0, pid2 >= 0, pid2 < ctas),
