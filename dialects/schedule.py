@@ -74,7 +74,11 @@ class Schedule:
     (CUTLASS's ping-pong);
     persistent: a warp-specialised contraction launches at most one CTA per SM, each looping
     over output tiles (program id, + CTAs, ...): its producer fills the next tile's stages
-    while the consumers store the last one, and the mbarrier ring runs on across tiles.
+    while the consumers store the last one, and the mbarrier ring runs on across tiles;
+    tma_store: a warp-specialised contraction stores its tile through shared memory: the
+    consumers write 128-byte-wide column chunks into two staging buffers (two per warpgroup in
+    ping-pong) and the copy engine writes each out while they go on; the output's rows must
+    then be whole 16-byte chunks, as the operands' are.
     """
 
     bm: int = 128
@@ -87,6 +91,10 @@ class Schedule:
     consumers: int = 0
     pingpong: bool = False
     persistent: bool = False
+    tma_store: bool = False
+
+    STORE_BUFFERS: ClassVar[int] = 2    # staging buffers of a tma_store: one filled while one is written out
+    STORE_CHUNK_BYTES: ClassVar[int] = 128  # a staging buffer's row: one 128-byte swizzle row of the tile
 
     # bounds on any option, whatever the form or target: they keep bad input cheap
     MAX_TILE: ClassVar[int] = 256
@@ -129,11 +137,20 @@ class Schedule:
         """Shared memory the form's staged tiles take (a contraction: one A tile and a B tile per
         contraction sharing it)."""
         if form == "contraction":
-            return (self.bm * self.bk + b_operands * self.bk * self.bn) * element_bytes * self.stages
+            return (self.bm * self.bk + b_operands * self.bk * self.bn) * element_bytes * self.stages + \
+                self.staging_bytes()
         if form == "online":  # one Q tile, `stages` K and V blocks (Q, K qk_dim wide; V head_dim)
             qk_dim = qk_dim or head_dim
             return (self.bm * qk_dim + self.stages * self.bn * (qk_dim + head_dim)) * element_bytes
         return 0  # a row program keeps its tiles in registers
+
+    def staging_bytes(self) -> int:
+        """Shared memory of a tma_store's staging buffers: two 128-byte-wide column chunks of
+        the stored rows, per warpgroup storing on its own (ping-pong) or for the CTA's tile."""
+        if not self.tma_store:
+            return 0
+        rows = self.bm * (self.consumers if self.pingpong else 1)
+        return self.STORE_BUFFERS * rows * self.STORE_CHUNK_BYTES
 
     def legal(self, form: str, sizes: dict | None = None, target: str = "sm_90a") -> list[str]:
         """Why this schedule cannot build ``form`` on ``target`` (empty: it can).
@@ -157,6 +174,9 @@ class Schedule:
         if self.persistent and (form != "contraction" or not self.consumers):
             reasons.append("persistent loops a warp-specialised contraction over its output tiles: it needs the "
                            "contraction form and consumers >= 1")
+        if self.tma_store and (form != "contraction" or not self.consumers):
+            reasons.append("tma_store stores a warp-specialised contraction's tile with the copy engine: it needs "
+                           "the contraction form and consumers >= 1")
         if self.threads > limits.threads:
             reasons.append(f"{self.threads} threads per CTA; {target} allows {limits.threads}")
         smem = self.smem_bytes(form, sizes.get("element_bytes", 2), sizes.get("head_dim", 0),

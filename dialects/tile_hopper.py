@@ -342,3 +342,90 @@ class TurnPassOp(Tile.Operation, name="turn_pass"):
 
     who: ir.StringAttr
     verify_invariants = verifier(_check_turn)
+
+
+# -- the copy engine storing a tile: tile.tma_store ------------------------------------------
+def staging_pending(chunk: int, chunks: int, buffers: int) -> int:
+    """How many of the storing thread's copy-engine stores may still be reading shared memory
+    when it writes column chunk ``chunk`` (of ``chunks`` per tile) into staging buffer
+    ``chunk % buffers``: the stores issued after the last one from that buffer. Within a tile
+    that is chunk - buffers, ``buffers - 1`` stores back; for the first chunks it is the
+    previous tile's last chunk on that buffer (the same count on the first tile, which has
+    none: waiting for no store is free).
+
+        >>> [staging_pending(c, 4, 2) for c in range(4)], [staging_pending(c, 3, 2) for c in range(3)]
+        ([1, 1, 1, 1], [0, 2, 1])
+    """
+    if chunk >= buffers:
+        return buffers - 1
+    last = chunk + buffers * ((chunks - 1 - chunk) // buffers)  # the previous tile's chunk on this buffer
+    return (chunks - 1 - last) + chunk
+
+
+def store_parts(op):
+    """(value, destination, offsets) of a tile.store or a tile.tma_store."""
+    operands = list(op.operation.operands)
+    if op.operation.name == "tile.tma_store":
+        return operands[0], operands[1], operands[2:-2]
+    return operands[0], operands[1], operands[2:]
+
+
+def staging_of(op) -> tuple[int, int, int]:
+    """(buffers, rows, columns per chunk) of a tile.tma_store's staging tile."""
+    t = ir.MemRefType(op.operation.operands[-2].type)
+    return t.shape[0] // int_attr(op, "sets"), t.shape[1], t.shape[2]
+
+
+def _check_tma_store(op):
+    value, dst, offsets = store_parts(op)
+    staging = op.operation.operands[-2]
+    if not isinstance(value.type, ir.RankedTensorType) or ir.RankedTensorType(value.type).rank != 2:
+        raise Invalid("the stored value must be a 2-d register tile")
+    if not isinstance(dst.type, ir.MemRefType) or ir.MemRefType(dst.type).memory_space is not None:
+        raise Invalid("the destination must be a global memref")
+    v, d = ir.RankedTensorType(value.type), ir.MemRefType(dst.type)
+    if len(offsets) != d.rank or d.rank < 2:
+        raise Invalid(f"expects {d.rank} offsets for the {d.rank}-d destination (at least 2-d), got {len(offsets)}")
+    if v.element_type != d.element_type:
+        raise Invalid(f"tile element type {v.element_type} must equal the destination's {d.element_type}")
+    s = ir.MemRefType(staging.type)
+    if s.rank != 3 or s.memory_space is None or ir.IntegerAttr(s.memory_space).value != SHARED:
+        raise Invalid(f"the staging buffer {s} must be buffers x a 2-d tile in shared memory")
+    alloc = staging.owner
+    if isinstance(alloc, ir.Block) or alloc.name != "tile.alloc":
+        raise Invalid("the staging buffer must be a tile.alloc")
+    sets = int_attr(op, "sets")
+    rows, cols = s.shape[1:]
+    if sets < 1 or s.shape[0] % sets or s.shape[0] // sets < 2:
+        raise Invalid(f"{s.shape[0]} staging buffers are not 'sets' = {sets} sets of at least two")
+    if s.element_type != d.element_type or rows != v.shape[0] or v.shape[1] % cols:
+        raise Invalid(f"staging tiles {rows}x{cols} of {s.element_type} do not chunk the {v.shape[0]}x{v.shape[1]} "
+                      f"tile of {d.element_type}")
+    bytes_ = 4 if str(d.element_type) == "f32" else 2
+    boxes = tma_boxes(layout_of(alloc.attributes["layout"]), bytes_)
+    if boxes is None or boxes[1] != cols:
+        raise Invalid("the staging layout is not one box the copy engine reads (tma_layout of the chunk)")
+
+
+class TmaStoreOp(Tile.Operation, name="tma_store"):
+    """Store a register tile at ``offsets`` of a global tensor with the copy engine, through
+    shared memory; elements outside the tensor are not written (the copy engine clips them).
+    The tile goes out in column chunks as wide as a staging tile: chunk c is written into
+    buffer ``first + c % buffers`` of ``staging`` (``staging_pending``: after the stores still
+    reading that buffer have read it), the writing warps synchronise, and one thread starts
+    the copy (cp.async.bulk.tensor, shared to global), which reads the buffer later, while the
+    warps go on. ``sets``: the staging buffers are that many sets of ``buffers`` (a set per
+    warpgroup storing on its own, from ``first``). The stores are complete when the kernel ends.
+
+    Example:
+        "tile.tma_store"(%c, %C, %m0, %n0, %stage, %first) {sets = 1 : i64}
+            : (tensor<128x256xbf16>, memref<?x?xbf16>, index, index, memref<2x128x64xbf16, 3>, index) -> ()
+    """
+
+    value: Operand[ir.RankedTensorType]
+    dst: Operand[ir.MemRefType]
+    offsets: Sequence[Operand[ir.IndexType]]
+    staging: Operand[ir.MemRefType]
+    first: Operand[ir.IndexType]
+    sets: ir.IntegerAttr
+    verify_invariants = verifier(_check_tma_store)

@@ -21,7 +21,7 @@ from torch_mlir import ir
 from tilec.dialects import CMPI, PERSISTENT_ATTR
 from tilec.dialects.dims import parse_dim
 from tilec.dialects.tile import layout_of, schedule_of
-from tilec.dialects.tile_hopper import consumer_roles, wgmma_stage
+from tilec.dialects.tile_hopper import consumer_roles, staging_of, staging_pending, wgmma_stage
 
 from .affine import affine
 from .diagnostics import TilecError, mlir_loc
@@ -72,6 +72,12 @@ class _Shared:
         return self.data[stage * self.layout.size + self.offsets]
 
 
+def _store(value: torch.Tensor, dst: torch.Tensor, offsets: list[int]) -> None:
+    """Write the tile at ``offsets`` of ``dst``, skipping elements outside it."""
+    index, mask = _window(dst, offsets, list(value.shape))
+    dst[tuple(i[mask] if isinstance(i, torch.Tensor) else i for i in index)] = value[mask].to(dst.dtype)
+
+
 def _window(tensor: torch.Tensor, offsets: list[int], shape: list[int]):
     """(index tuple, in-bounds mask) for the tile at ``offsets`` covering the trailing dims."""
     lead = len(offsets) - len(shape)
@@ -97,6 +103,7 @@ class _CTA:
         self.pending: list = []
         self.groups: deque = deque()
         self.wgmma_groups: deque = deque()   # asynchronous wgmmas in flight, oldest first
+        self.bulk: deque = deque()           # copy-engine stores not yet read from shared memory, oldest first
         self.warpgroup = None       # the consumer warpgroup running on its own (tile.warpgroup_id)
 
     def get(self, v):
@@ -167,9 +174,28 @@ class _CTA:
 
     def op_store(self, op, operands):
         value, dst, *offsets = operands
-        index, mask = _window(dst, offsets, list(value.shape))
-        dst[tuple(i[mask] if isinstance(i, torch.Tensor) else i for i in index)] = value[mask].to(dst.dtype)
+        _store(value, dst, offsets)
         return []
+
+    def op_tma_store(self, op, operands):
+        """Chunk c into staging buffer first + c % buffers once the stores still reading it
+        have read it; the copy engine reads a buffer only when a later wait retires its store
+        (or the kernel ends), so a buffer rewritten too early stores the wrong chunk."""
+        value, dst, *offsets, staging, first = operands
+        buffers, _, chunk = staging_of(op)
+        chunks = value.shape[1] // chunk
+        for c in range(chunks):
+            self.retire_stores(staging_pending(c, chunks, buffers))
+            buf = first + c % buffers
+            staging.write(buf, value[:, c * chunk:(c + 1) * chunk])
+            at = [*offsets[:-1], offsets[-1] + c * chunk]
+            self.bulk.append(lambda buf=buf, at=at: _store(staging.read(buf), dst, at))
+        return []
+
+    def retire_stores(self, pending: int) -> None:
+        """The copy engine reads (and writes out) this thread's oldest stores until ``pending`` remain."""
+        while len(self.bulk) > pending:
+            self.bulk.popleft()()
 
     def op_async_copy(self, op, operands):
         src, *offsets, dst, stage = operands
@@ -263,11 +289,13 @@ class _CTA:
         self.roles = Roles()
         producer, consumer = (region.blocks[0] for region in op.operation.regions)
         roles = consumer_roles(op)
+        # a consumer's copy-engine stores have all been read by the end of the kernel
+        run = lambda cta: (cta.run_block(consumer), cta.retire_stores(0))
         if roles == 1:
-            self.roles.run(lambda: self.run_block(producer), lambda: self.run_block(consumer))
-        else:  # each warpgroup on its own: its own values, wgmma groups and warps
+            self.roles.run(lambda: self.run_block(producer), lambda: run(self))
+        else:  # each warpgroup on its own: its own values, wgmma groups, stores and warps
             groups = [self._warpgroup(g, roles) for g in range(roles)]
-            self.roles.run(lambda: self.run_block(producer), *[lambda w=w: w.run_block(consumer) for w in groups])
+            self.roles.run(lambda: self.run_block(producer), *[lambda w=w: run(w) for w in groups])
         self.roles = None
         return []
 

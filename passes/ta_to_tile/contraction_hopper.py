@@ -28,6 +28,7 @@ from torch_mlir.dialects import arith, func, scf
 
 from tilec.dialects import PERSISTENT_ATTR, STAGES_ATTR
 from tilec.dialects.layout import MmaLayout, tma_layout
+from tilec.dialects.schedule import Schedule
 from tilec.dialects.tile import layout_attr
 
 from .common import NoTileLowering, SHARED, ceildiv, const_index, constant_tile
@@ -64,8 +65,9 @@ def build(b, g, s, mem: dict, buffers, element, sizes, batch_ids, pid, raster, t
     _, _, size_k = sizes
     sa = _alloc((s.bk, s.bm) if g.a_trans else (s.bm, s.bk), element, s.stages)
     sbs = [_alloc((s.bn, s.bk) if x.b_trans else (s.bk, s.bn), element, s.stages) for x in gs]
-    full = _barriers(s.stages, 1)
     roles = s.consumers if s.pingpong else 1
+    staging = _staging(s, out_arg, roles) if s.tma_store else None
+    full = _barriers(s.stages, 1)
     empty = _barriers(s.stages, s.warps // roles)  # every warp of the stage's consumers releases it
     turn = _barriers(roles, s.warps // roles) if roles > 1 else None  # ping-pong: whose turn at the ring
     nk = ceildiv(size_k, const_index(s.bk))
@@ -133,7 +135,13 @@ def build(b, g, s, mem: dict, buffers, element, sizes, batch_ids, pid, raster, t
         offsets = {rank - 2: m0, rank - 1: n0, **dict(enumerate(batch_ids))}
         result = emit_epilogue(g, {x.contract.result: r for x, r in zip(gs, loop.results)}, mem, b, offsets,
                                {rank - 2: s.bm, rank - 1: s.bn}, (s.bm, s.bn))
-        ir.Operation.create("tile.store", operands=[result, out_arg, *batch_ids, m0, n0])
+        if staging is None:
+            ir.Operation.create("tile.store", operands=[result, out_arg, *batch_ids, m0, n0])
+            return
+        # through shared memory: warpgroup g of a ping-pong kernel writes its own set of buffers
+        first = const_index(0) if wg is None else arith.MulIOp(wg, const_index(Schedule.STORE_BUFFERS)).result
+        ir.Operation.create("tile.tma_store", operands=[result, out_arg, *batch_ids, m0, n0, staging, first],
+                            attributes={"sets": ir.IntegerAttr.get(i64, roles)})
 
     for region, role in zip(spec.regions, (producer, consumer)):
         with ir.InsertionPoint(region.blocks.append()):
@@ -235,11 +243,24 @@ def _ring(kt, stages: int):
     return arith.RemSIOp(kt, n).result, arith.RemSIOp(arith.DivSIOp(kt, n).result, const_index(2)).result
 
 
-def _alloc(tile, element, stages: int) -> ir.Value:
-    layout = tma_layout(tile[0], tile[1], 2)
+def _alloc(tile, element, stages: int, width: int = 2) -> ir.Value:
+    layout = tma_layout(tile[0], tile[1], width)
     t = ir.MemRefType.get([stages, *tile], element, memory_space=ir.IntegerAttr.get(
         ir.IntegerType.get_signless(64), SHARED))
     return ir.Operation.create("tile.alloc", results=[t], attributes={"layout": layout_attr(layout)}).result
+
+
+def _staging(s, out_arg, sets: int) -> ir.Value:
+    """The staging buffers of a tma_store: ``sets`` x two chunks of the stored rows, each one
+    128-byte swizzle row wide (a box the copy engine reads), of the output's element type."""
+    element = ir.MemRefType(out_arg.type).element_type
+    width = 4 if str(element) == "f32" else 2
+    if str(element) not in ("bf16", "f16", "f32"):
+        raise NoTileLowering(f"tma_store stages bf16, f16 or f32 tiles, not {element}")
+    chunk = min(Schedule.STORE_CHUNK_BYTES // width, s.bn)
+    if s.bn % chunk:
+        raise NoTileLowering(f"bn={s.bn} is not a whole number of {chunk}-column store chunks")
+    return _alloc((s.bm, chunk), element, sets * Schedule.STORE_BUFFERS, width)
 
 
 def _barriers(stages: int, arrivals: int) -> ir.Value:

@@ -31,6 +31,7 @@ from . import cuda_blocked
 from .cuda_regs import copy_carried, materialize_map
 from .cuda_scalar import _CMPI  # arith.cmpi predicates as C operators
 from .cuda_hopper import HOPPER_PRELUDE
+from .cuda_store import STORE_PRELUDE
 from .cuda_text import ctype
 from .targets import TARGETS
 
@@ -112,6 +113,7 @@ class CudaEmitter:
         self.consumer_roles = 1               # consumer warpgroups running the consumer region on their own
         self.helpers: dict = {}               # device functions the walk asked for, by name
         self.tensor_maps: list = []
+        self.staged_stores = False            # a tile.tma_store was emitted (its bulk groups end with the kernel)
 
     # -- helpers -------------------------------------------------------------------------------
     def fresh(self, stem: str) -> str:
@@ -166,7 +168,7 @@ class CudaEmitter:
                       tensor_maps=list(self.tensor_maps), persistent=PERSISTENT_ATTR in fn.attributes)
 
     def tensor_map(self, arg: str, box: list, swizzle: int) -> str:
-        """The kernel parameter holding the tensor map of input ``arg`` for copies of ``box``: one
+        """The kernel parameter holding the tensor map of argument ``arg`` for copies of ``box``: one
         per box shape (attention's Q and K tiles of one QKV projection are boxes of bm and bn rows)."""
         key = (arg, tuple(box), swizzle)
         if key not in self.tensor_maps:
@@ -301,7 +303,7 @@ class CudaEmitter:
             cuda_blocked.materialize(self, op)
             return
         users = [use.owner for use in op.result.uses]
-        if len(users) == 1 and users[0].name == "tile.store" and _reads_whole_tiles(op):
+        if len(users) == 1 and users[0].name in ("tile.store", "tile.tma_store") and _reads_whole_tiles(op):
             # the epilogue's last map (a conversion, bias, activation) computed where each element is
             # stored: an up-front bf16 conversion of every accumulator element makes ptxas serialise
             # an asynchronous wgmma (C7514)
@@ -314,6 +316,7 @@ class CudaEmitter:
                               op_tile_mbarrier_wait, op_tile_tma_copy, op_tile_turn_pass, op_tile_turn_wait,
                               op_tile_warp_specialize, op_tile_warpgroup_id, op_tile_wgmma, op_tile_wgmma_wait)
     from .cuda_regs import op_tile_reduce  # noqa: E402
+    from .cuda_store import op_tile_tma_store  # noqa: E402
 
     def dims_c(self, dims: list[str]) -> list[str]:
         return [dim_expr(parse_dim(d), self.params) for d in dims]
@@ -348,7 +351,7 @@ def emit_cuda(module: ir.Module, target: str = "sm_80") -> Kernel:
         raise TilecError("the CUDA emitter takes register tiles with layouts (#tile.mma, #tile.blocked)")
     if schedule_of(fn).consumers:  # the copy engine needs 16-byte aligned rows: no other variant
         kernel = CudaEmitter(fn, True, target).emit()
-        kernel.source = f"{TARGETS[target].prelude}{HOPPER_PRELUDE}\n{kernel.source}"
+        kernel.source = f"{TARGETS[target].prelude}{HOPPER_PRELUDE}{STORE_PRELUDE}\n{kernel.source}"
         kernel.variants = {"aligned": kernel.name}
         return kernel
     fast, slow = CudaEmitter(fn, True, target).emit(), CudaEmitter(fn, False, target).emit()

@@ -229,6 +229,8 @@ def op_tile_warp_specialize(self, op):
                   f"warp_n = wg_warp / {self.wm};")
         self.line("(void)warp; (void)warp_m; (void)warp_n; (void)tid;")
     self.block(consumer)
+    if self.staged_stores:  # the CTA's shared memory must outlive the copies reading it
+        self.line("if (tid == 0) bulk_wait_read<0>();")
     if roles > 1:
         self.indent -= 1
         self.line("}")
