@@ -243,8 +243,8 @@ def _ring(kt, stages: int):
     return arith.RemSIOp(kt, n).result, arith.RemSIOp(arith.DivSIOp(kt, n).result, const_index(2)).result
 
 
-def _alloc(tile, element, stages: int, width: int = 2) -> ir.Value:
-    layout = tma_layout(tile[0], tile[1], width)
+def _alloc(tile, element, stages: int) -> ir.Value:
+    layout = tma_layout(tile[0], tile[1], 2)
     t = ir.MemRefType.get([stages, *tile], element, memory_space=ir.IntegerAttr.get(
         ir.IntegerType.get_signless(64), SHARED))
     return ir.Operation.create("tile.alloc", results=[t], attributes={"layout": layout_attr(layout)}).result
@@ -254,13 +254,14 @@ def _staging(s, out_arg, sets: int) -> ir.Value:
     """The staging buffers of a tma_store: ``sets`` x two chunks of the stored rows, each one
     128-byte swizzle row wide (a box the copy engine reads), of the output's element type."""
     element = ir.MemRefType(out_arg.type).element_type
-    width = 4 if str(element) == "f32" else 2
-    if str(element) not in ("bf16", "f16", "f32"):
-        raise NoTileLowering(f"tma_store stages bf16, f16 or f32 tiles, not {element}")
-    chunk = min(Schedule.STORE_CHUNK_BYTES // width, s.bn)
+    if str(element) not in ("bf16", "f16"):
+        # f32 element pairs of rows 2i and 2i + 1 land in the same banks under every swizzle mode
+        raise NoTileLowering(f"tma_store stages 16-bit outputs (bf16, f16), not {element}: store it with "
+                             f"tma_store=false")
+    chunk = min(Schedule.STORE_CHUNK_BYTES // 2, s.bn)
     if s.bn % chunk:
         raise NoTileLowering(f"bn={s.bn} is not a whole number of {chunk}-column store chunks")
-    return _alloc((s.bm, chunk), element, sets * Schedule.STORE_BUFFERS, width)
+    return _alloc((s.bm, chunk), element, sets * Schedule.STORE_BUFFERS)
 
 
 def _barriers(stages: int, arrivals: int) -> ir.Value:

@@ -21,6 +21,8 @@ from __future__ import annotations
 import z3
 from torch_mlir import ir
 
+from tilec.dialects.tile_hopper import store_parts
+
 from .coverage import batch_coverage, stored_inside, tile_coverage, tile_partition
 from .report import Result
 from .scalars import evaluate
@@ -39,8 +41,8 @@ def check_stored_value(tiled, fused, replay) -> list[Result]:
     ta_ops = list(ta_fn.entry_block.operations)
     names = {arg: ir.StringAttr(ir.DictAttr(a)["ta.name"]).value
              for a, arg in zip(ir.ArrayAttr(ta_fn.attributes["arg_attrs"]), ta_fn.arguments)}
-    store = next(op for op in walk(fn) if op.name == "tile.store")
-    value, dst, *offs = store.operands
+    store = next(op for op in walk(fn) if op.name in ("tile.store", "tile.tma_store"))
+    value, dst, offs = store_parts(store)
     offsets = [tv.index[o] for o in offs]
     r, c = z3.Ints("r c")
     shape = ir.RankedTensorType(value.type).shape

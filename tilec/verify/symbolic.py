@@ -18,7 +18,7 @@ from torch_mlir import ir
 
 from tilec.dialects import CMPI, PERSISTENT_ATTR, PROLOGUE_ATTR, STAGES_ATTR
 from tilec.dialects.dims import parse_dim
-from tilec.dialects.tile_hopper import consumer_roles, wgmma_stage
+from tilec.dialects.tile_hopper import consumer_roles, store_parts, wgmma_stage
 
 _INDEX = {"arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "arith.muli": lambda a, b: a * b,
           "arith.divsi": lambda a, b: a / b, "arith.floordivsi": lambda a, b: a / b,
@@ -182,9 +182,12 @@ def _block(p: Program, block, loop: str, grid) -> None:
             p.values[op.result] = ("mma", op)
             if loop == "main" and "mma" in [e.kind for e in p.events[:-1] if e.loop == "main"]:
                 p.events[-1].data["second"] = True
-        elif name == "tile.store":
-            p.events.append(Event("store", loop, op, {"value": operands[0], "dst": p.args[operands[1]][1],
-                                                      "offsets": [get(o) for o in operands[2:]]}))
+        elif name in ("tile.store", "tile.tma_store"):  # the copy engine stores what tile.store does
+            value, dst, offs = store_parts(op)
+            data = {"value": value, "dst": p.args[dst][1], "offsets": [get(o) for o in offs]}
+            if name == "tile.tma_store":  # the first of its staging buffers
+                data["first"] = _int(get(operands[-1]))
+            p.events.append(Event("store", loop, op, data))
         elif name == "tile.load":
             p.values[op.result] = ("gload", p.args[operands[0]][1], [get(o) for o in operands[1:]])
         elif name in ("tile.alloc", "tile.map", "tile.reduce"):
