@@ -36,6 +36,11 @@ SCHEDULES = [
     # ping-pong: each consumer warpgroup owns whole tiles and takes the CTA's tiles in turn
     "bm=64 bn=256 bk=64 warps=8 stages=4 consumers=2 pingpong=true persistent=true",
     "bm=64 bn=192 bk=64 warps=8 stages=5 consumers=2 pingpong=true persistent=true",
+    # the tile stored through shared memory by the copy engine, the consumers going on meanwhile
+    "bm=128 bn=256 bk=64 warps=8 stages=4 consumers=2 tma-store=true",
+    "bm=128 bn=256 bk=64 warps=8 stages=4 consumers=2 persistent=true tma-store=true",
+    "bm=128 bn=192 bk=64 warps=8 stages=4 consumers=2 persistent=true tma-store=true",
+    "bm=64 bn=256 bk=64 warps=8 stages=4 consumers=2 pingpong=true persistent=true tma-store=true",
 ]
 
 

@@ -265,6 +265,24 @@ CASES: dict[str, Case] = {
     "wgmma_gemm_pingpong_tn": Case(gemm_spec("km", "nk", "bf16", "bf16"), PINGPONG, PINGPONG_RUNS, targets=SM90),
     "wgmma_gemm_pingpong_bias_gelu": Case("examples/matmul_bias_gelu.ta", PINGPONG, PINGPONG_RUNS, targets=SM90),
     "wgmma_swiglu_pingpong": Case("examples/swiglu.ta", PINGPONG, PINGPONG_RUNS, targets=SM90),
+    # the tile stored through shared memory by the copy engine (tma_store): 2112 x 520 puts several
+    # tiles on a CTA, so the staging buffers are rewritten across tiles; bn=192 is 3 chunks a tile
+    "wgmma_gemm_tma_store": Case("examples/gemm.ta", WGMMA2 + " persistent=true tma-store=true",
+                                 PERSISTENT_RUNS + PINGPONG_RUNS[:1], targets=SM90),
+    "wgmma_gemm_tma_store_three_chunks": Case("examples/gemm.ta", WGMMA2.replace("bn=256", "bn=192") +
+                                              " tma-store=true", HOPPER_RUNS, targets=SM90),
+    "wgmma_gemm_tma_store_tn": Case(gemm_spec("km", "nk", "bf16", "bf16"), WGMMA2 + " persistent=true tma-store=true",
+                                    PERSISTENT_RUNS, targets=SM90),
+    "wgmma_gemm_pingpong_tma_store": Case("examples/gemm.ta", PINGPONG.replace("bn=64", "bn=128") +
+                                          " tma-store=true", PINGPONG_RUNS, targets=SM90),
+    "wgmma_gemm_tma_store_bias_gelu": Case("examples/matmul_bias_gelu.ta", WGMMA2 + " persistent=true tma-store=true",
+                                           PERSISTENT_RUNS, targets=SM90),
+    "wgmma_batched_gemm_tma_store": Case(
+        "param Bt, M, N, K\ninput A[Bt, M, K] : bf16\ninput B[Bt, K, N] : bf16\noutput C[Bt, M, N] : bf16\n"
+        "C[b, i, j] = sum[k](A[b, i, k] * B[b, k, j])\n", WGMMA2 + " persistent=true tma-store=true",
+        [{"Bt": 3, "M": 264, "N": 136, "K": 72}, {"Bt": 1, "M": 8, "N": 8, "K": 8}], targets=SM90),
+    "wgmma_swiglu_tma_store": Case("examples/swiglu.ta", PINGPONG.replace("bn=64", "bn=128") + " tma-store=true",
+                                   PINGPONG_RUNS, targets=SM90),
     # contractions sharing their first operand (two accumulators), and a weight shared by the batch
     "swiglu": Case("examples/swiglu.ta", "", [{"M": 257, "N": 129, "K": 65}, {"M": 1, "N": 8, "K": 1},
                                               {"M": 64, "N": 96, "K": 128}]),

@@ -313,3 +313,39 @@ func.func @gather_type(%X: memref<?x?xbf16>, %i: index) {
   }) : () -> tensor<16x8xf32>
   return
 }
+
+// -----
+
+func.func @staged_store_two_boxes(%v: tensor<128x256xbf16>, %C: memref<?x?xbf16>, %m0: index, %n0: index, %f: index) {
+  %st = "tile.alloc"() {layout = #tile.layout<[128, 128], [64, [64, 1, 8192]], [3, 3, 3]>} : () -> memref<2x128x128xbf16, 3>
+  // expected-error @+1 {{'tile.tma_store' op the staging layout is not one box the copy engine reads (tma_layout of the chunk)}}
+  "tile.tma_store"(%v, %C, %m0, %n0, %st, %f) {sets = 1 : i64} : (tensor<128x256xbf16>, memref<?x?xbf16>, index, index, memref<2x128x128xbf16, 3>, index) -> ()
+  return
+}
+
+// -----
+
+func.func @staged_store_one_buffer_a_set(%v: tensor<128x256xbf16>, %C: memref<?x?xbf16>, %m0: index, %n0: index, %f: index) {
+  %st = "tile.alloc"() {layout = #tile.layout<[128, 64], [64, 1], [3, 3, 3]>} : () -> memref<2x128x64xbf16, 3>
+  // expected-error @+1 {{'tile.tma_store' op 2 staging buffers are not 'sets' = 2 sets of at least two}}
+  "tile.tma_store"(%v, %C, %m0, %n0, %st, %f) {sets = 2 : i64} : (tensor<128x256xbf16>, memref<?x?xbf16>, index, index, memref<2x128x64xbf16, 3>, index) -> ()
+  return
+}
+
+// -----
+
+func.func @staged_store_rows(%v: tensor<64x256xbf16>, %C: memref<?x?xbf16>, %m0: index, %n0: index, %f: index) {
+  %st = "tile.alloc"() {layout = #tile.layout<[128, 64], [64, 1], [3, 3, 3]>} : () -> memref<2x128x64xbf16, 3>
+  // expected-error @+1 {{'tile.tma_store' op staging tiles 128x64 of bf16 do not chunk the 64x256 tile of bf16}}
+  "tile.tma_store"(%v, %C, %m0, %n0, %st, %f) {sets = 1 : i64} : (tensor<64x256xbf16>, memref<?x?xbf16>, index, index, memref<2x128x64xbf16, 3>, index) -> ()
+  return
+}
+
+// -----
+
+func.func @staged_store_element(%v: tensor<128x256xf32>, %C: memref<?x?xbf16>, %m0: index, %n0: index, %f: index) {
+  %st = "tile.alloc"() {layout = #tile.layout<[128, 64], [64, 1], [3, 3, 3]>} : () -> memref<2x128x64xbf16, 3>
+  // expected-error @+1 {{'tile.tma_store' op tile element type f32 must equal the destination's bf16}}
+  "tile.tma_store"(%v, %C, %m0, %n0, %st, %f) {sets = 1 : i64} : (tensor<128x256xf32>, memref<?x?xbf16>, index, index, memref<2x128x64xbf16, 3>, index) -> ()
+  return
+}

@@ -120,6 +120,14 @@ func.func @warpgroups_on_their_own(%s: index) {
   return
 }
 
+// CHECK-LABEL: func.func @staged_store
+func.func @staged_store(%v: tensor<128x256xbf16>, %C: memref<?x?xbf16>, %m0: index, %n0: index, %first: index) {
+  %st = "tile.alloc"() {layout = #tile.layout<[128, 64], [64, 1], [3, 3, 3]>} : () -> memref<2x128x64xbf16, 3>
+  // CHECK: "tile.tma_store"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {sets = 1 : i64} : (tensor<128x256xbf16>, memref<?x?xbf16>, index, index, memref<2x128x64xbf16, 3>, index) -> ()
+  "tile.tma_store"(%v, %C, %m0, %n0, %st, %first) {sets = 1 : i64} : (tensor<128x256xbf16>, memref<?x?xbf16>, index, index, memref<2x128x64xbf16, 3>, index) -> ()
+  return
+}
+
 // CHECK-LABEL: func.func @gather_tile
 func.func @gather_tile(%X: memref<2x37x3x16xbf16>, %Y: memref<2x3x37x16xbf16>, %b: index, %h: index, %r0: index) {
   %c0 = arith.constant 0 : index
