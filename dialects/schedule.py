@@ -34,9 +34,10 @@ SPACE = {
     "pointwise": {"bm": (4, 8, 16), "bn": (64, 128, 256), "warps": (4, 8)},
 }
 # the warp-specialised points (sm_90a) each form adds: consumer warpgroups c with bm = 64 c and
-# warps = 4 c (a contraction's k tile: bk = 64); a contraction also its ping-pong points
+# warps = 4 c (a contraction's k tile: bk = 64); a contraction also its ping-pong points, each
+# with its tile stored by the threads or by the copy engine
 HOPPER_SPACE = {
-    "contraction": {"consumers": (1, 2, 3), "bn": (128, 256), "stages": (3, 4)},
+    "contraction": {"consumers": (1, 2, 3), "bn": (128, 256), "stages": (3, 4), "tma_store": (False, True)},
     "online": {"consumers": (2, 3), "bn": (64, 128), "stages": (2,)},
 }
 
@@ -156,7 +157,8 @@ class Schedule:
         """Why this schedule cannot build ``form`` on ``target`` (empty: it can).
 
         ``sizes`` holds what the IR fixes: ``element_bytes`` of the staged operands,
-        ``head_dim`` of an online group, ``b_operands`` of contractions sharing A."""
+        ``head_dim`` of an online group, ``b_operands`` of contractions sharing A, ``out_bytes``
+        of a contraction's output elements."""
         if form not in FORMS:
             raise ValueError(f"unknown kernel form '{form}' (forms: {', '.join(FORMS)})")
         sizes = sizes or {}
@@ -177,6 +179,9 @@ class Schedule:
         if self.tma_store and (form != "contraction" or not self.consumers):
             reasons.append("tma_store stores a warp-specialised contraction's tile with the copy engine: it needs "
                            "the contraction form and consumers >= 1")
+        if self.tma_store and sizes.get("out_bytes", 2) != 2:
+            # f32 element pairs of rows 2i and 2i + 1 land in the same banks under every swizzle mode
+            reasons.append("tma_store stages 16-bit outputs (bf16, f16); store an f32 output with tma_store=false")
         if self.threads > limits.threads:
             reasons.append(f"{self.threads} threads per CTA; {target} allows {limits.threads}")
         smem = self.smem_bytes(form, sizes.get("element_bytes", 2), sizes.get("head_dim", 0),
@@ -306,15 +311,15 @@ class Schedule:
                        for p in _grid(HOPPER_SPACE[form])]
             if form == "contraction":
                 axes = HOPPER_SPACE[form]
-                points += cls.pingpong_points(axes["bn"], axes["stages"])
+                points += cls.pingpong_points(axes["bn"], axes["stages"], axes["tma_store"])
         return points
 
     @classmethod
-    def pingpong_points(cls, bns, stages) -> list["Schedule"]:
-        """The ping-pong contractions at each bn and stages: two consumer warpgroups with 64-row
-        tiles of their own, persistent."""
-        return [cls(bm=64, bn=bn, bk=64, warps=8, stages=n, consumers=2, pingpong=True, persistent=True)
-                for bn in bns for n in stages]
+    def pingpong_points(cls, bns, stages, stores=(False,)) -> list["Schedule"]:
+        """The ping-pong contractions at each bn, stages and tma_store of ``stores``: two consumer
+        warpgroups with 64-row tiles of their own, persistent."""
+        return [cls(bm=64, bn=bn, bk=64, warps=8, stages=n, consumers=2, pingpong=True, persistent=True,
+                    tma_store=store) for bn in bns for n in stages for store in stores]
 
     def check(self, form: str, sizes: dict | None = None, target: str = "sm_90a") -> None:
         """Raise ValueError with every reason when the schedule is illegal."""

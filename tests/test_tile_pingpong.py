@@ -144,7 +144,8 @@ def test_the_contraction_space_has_pingpong_points_on_sm90a_alone():
     from tilec.tune.space import points
 
     ours = [p for p in Schedule.space("contraction", hopper=True) if p.pingpong]
-    assert len(ours) == 4 and all(p.persistent and p.bm == 64 and p.consumers == 2 for p in ours)
+    assert len(ours) == 8 and all(p.persistent and p.bm == 64 and p.consumers == 2 for p in ours)
+    assert sum(p.tma_store for p in ours) == 4  # each also with its tiles stored by the copy engine
     assert not [p for p in Schedule.space("contraction") if p.pingpong]
     assert [p for p in points("contraction", "sm_90a") if p.pingpong]
     assert not [p for p in points("contraction", "sm_80") if p.pingpong]

@@ -153,7 +153,9 @@ def lower(fn, g: Gemm, options) -> None:
     bits = 16 if not isinstance(element, ir.F32Type) else 32
     b_elements = [ir.RankedTensorType(inputs[x.rhs].type).element_type for x in gs]
     b_bits = [16 if not isinstance(e, ir.F32Type) else 32 for e in b_elements]
-    check_schedule(options, "contraction", {"element_bytes": max([bits] + b_bits) // 8, "b_operands": len(gs)})
+    out_element = ir.MemRefType(out_arg.type).element_type
+    check_schedule(options, "contraction", {"element_bytes": max([bits] + b_bits) // 8, "b_operands": len(gs),
+                                            "out_bytes": 4 if isinstance(out_element, ir.F32Type) else 2})
     number = {op.operation: n for n, op in enumerate(fn.entry_block.operations)}  # provenance of each mma
     out_dims = tensor_dims(g.contract.result.type)
     dims = {g.i: out_dims[-2], g.j: out_dims[-1]}

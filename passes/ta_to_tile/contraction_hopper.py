@@ -252,16 +252,10 @@ def _alloc(tile, element, stages: int) -> ir.Value:
 
 def _staging(s, out_arg, sets: int) -> ir.Value:
     """The staging buffers of a tma_store: ``sets`` x two chunks of the stored rows, each one
-    128-byte swizzle row wide (a box the copy engine reads), of the output's element type."""
-    element = ir.MemRefType(out_arg.type).element_type
-    if str(element) not in ("bf16", "f16"):
-        # f32 element pairs of rows 2i and 2i + 1 land in the same banks under every swizzle mode
-        raise NoTileLowering(f"tma_store stages 16-bit outputs (bf16, f16), not {element}: store it with "
-                             f"tma_store=false")
-    chunk = min(Schedule.STORE_CHUNK_BYTES // 2, s.bn)
-    if s.bn % chunk:
-        raise NoTileLowering(f"bn={s.bn} is not a whole number of {chunk}-column store chunks")
-    return _alloc((s.bm, chunk), element, sets * Schedule.STORE_BUFFERS)
+    128-byte swizzle row (64 columns of a 16-bit output: Schedule.legal refuses others) wide, a
+    box the copy engine reads."""
+    chunk = Schedule.STORE_CHUNK_BYTES // 2
+    return _alloc((s.bm, chunk), ir.MemRefType(out_arg.type).element_type, sets * Schedule.STORE_BUFFERS)
 
 
 def _barriers(stages: int, arrivals: int) -> ir.Value:

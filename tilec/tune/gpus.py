@@ -6,7 +6,9 @@ form measured 0.44-0.47x cuBLAS, docs/benchmarks.md); L2 to SM about 64 bytes pe
 cycle; 227 KiB of shared memory, 64K registers and 2048 threads per SM. The start of a CTA
 (its first copies landing) about 2000 cycles; an epilogue's stores about 32 bytes per cycle;
 a tile copy lands about 1200 cycles after it is issued; HBM3e 4.8 TB/s, 2623 bytes per
-cycle for the whole GPU (the vendor's figure). These are round figures, not
+cycle for the whole GPU (the vendor's figure); shared memory takes 128 bytes per SM and cycle
+(one 32-bank wavefront), what a tile stored by the copy engine costs its consumers (the
+copy engine's global write runs under the next tile). These are round figures, not
 fitted: docs/tuning.md measures how well the ranking they give holds.
 """
 
@@ -31,6 +33,7 @@ class GPU:
     copy_latency_cycles: float      # a tile copy from issue to landed (L2 hits mostly)
     dram_bytes_per_cycle: float     # the whole GPU's DRAM bandwidth
     registers_per_sm: int = 65536
+    smem_bytes_per_cycle: float = 128.0  # per SM: a staged store's writes into shared memory
 
 
 GPUS = {

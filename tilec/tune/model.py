@@ -19,7 +19,8 @@ registers), which overlap it. A persistent kernel's CTAs (as many as the SMs hol
 the tiles in turn, pid, pid + C, ...: one start each, then per tile its iterations, its
 epilogue and half a start (the producer fills the next tile's stages while the consumers
 drain and store: PERSISTENT_START); a ping-pong kernel's tile pays only the longer of its
-iterations and its store, which the other warpgroup's iterations cover. The CTAs are placed on the SMs longest first, each on the SM
+iterations and its store, which the other warpgroup's iterations cover; a tile the copy engine
+stores (tma_store) costs its writes into shared memory. The CTAs are placed on the SMs longest first, each on the SM
 that frees first: the makespan is the predicted time, so wave quantisation and a causal
 grid's imbalance are in it. It ranks
 candidates; docs/tuning.md says how well, measured.
@@ -98,8 +99,12 @@ def estimate(tile: ir.Module, env: dict, gpu: GPU) -> Estimate:
     # copy latency only when that many iterations take as long
     cycle = max(cycle, gpu.copy_latency_cycles / max(sched.stages - 1, 1))
     bound = max((("tensor", tensor), ("memory", memory), ("simt", simt)), key=lambda t: t[1])[0]
-    store_bytes = sum(tensor_bytes(e.op.operation.operands[0].type) for e in p.events if e.kind == "store")
-    fixed = gpu.start_cycles + store_bytes / gpu.store_bytes_per_cycle
+    stores = [e for e in p.events if e.kind == "store"]
+    store_bytes = sum(tensor_bytes(e.op.operation.operands[0].type) for e in stores)
+    # a tile the copy engine stores costs the consumers its writes into shared memory
+    staged = any(e.op.operation.name == "tile.tma_store" for e in stores)
+    store_rate = gpu.smem_bytes_per_cycle if staged else gpu.store_bytes_per_cycle
+    fixed = gpu.start_cycles + store_bytes / store_rate
     trips = _trips(p, lb, ub, bind, grid)
     resident = ctas_per_sm(sched, fn, gpu)
     per_cta_flops = per_iter["flops_wgmma"] + per_iter["flops_mma"]
@@ -107,7 +112,7 @@ def estimate(tile: ir.Module, env: dict, gpu: GPU) -> Estimate:
     if p.ctas is not None:  # persistent: C CTAs take tiles pid, pid + C, ...; one start each
         slots = min(ctas, gpu.sms * resident)
         busy = [0.0] * slots
-        store = store_bytes / gpu.store_bytes_per_cycle
+        store = store_bytes / store_rate
         for n, t in enumerate(trips):  # a later tile hides about half a start (PERSISTENT_START)
             if p.warpgroups > 1:  # ping-pong: a tile's store runs under the next tile's iterations
                 busy[n % slots] += max(t * cycle, store)

@@ -26,7 +26,7 @@ TUNE_SPACE = {
     "contraction": ({"bm": (64, 128, 256), "bn": (64, 128, 256), "bk": (32, 64), "warps": (4, 8),
                      "stages": (2, 3, 4)},
                     {"consumers": (1, 2, 3), "bn": (64, 128, 192, 256), "stages": (2, 3, 4, 5),
-                     "persistent": (False, True)}),
+                     "persistent": (False, True), "tma_store": (False, True)}),
     "online": ({"bm": (64, 128), "bn": (32, 64, 128), "warps": (4, 8), "stages": (2, 3)},
                {"consumers": (1, 2, 3), "bn": (64, 96, 128, 176, 192), "stages": (2, 3)}),
     # a row program: rows per CTA, the column block, warps (one form for every target)
@@ -60,7 +60,7 @@ def points(form: str, target: str, space: dict | None = None) -> list[Schedule]:
         bk = {"bk": 64} if form == "contraction" else {}
         out += [Schedule(bm=64 * p["consumers"], warps=4 * p["consumers"], **bk, **p) for p in _grid(hopper)]
         if form == "contraction":  # ping-pong: two warpgroups with tiles of their own (bm = 64), persistent
-            out += Schedule.pingpong_points(hopper["bn"], hopper["stages"])
+            out += Schedule.pingpong_points(hopper["bn"], hopper["stages"], hopper.get("tma_store", (False,)))
     return out
 
 
