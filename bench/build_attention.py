@@ -11,6 +11,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
+from tilec.diagnostics import TilecError  # noqa: E402
 from tilec.package import build  # noqa: E402
 
 SCHEDULES = {64: ["bm=64 bn=64 warps=4 stages=3", "bm=128 bn=64 warps=8 stages=3", "bm=128 bn=128 warps=8 stages=2"],
@@ -27,7 +28,10 @@ HOPPER = {64: ["bm=128 bn=128 warps=8 stages=3 consumers=2", "bm=128 bn=128 warp
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", default="bench/out/attention")
+    parser.add_argument("--tma-store", action="store_true", help="the warp-specialised kernels store their "
+                        "output tile with the copy engine (tma-store=true; an A/B against a build without)")
     args = parser.parse_args()
+    store = " tma-store=true" if args.tma_store else ""
     os.makedirs(args.out, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         for example in ("attention", "causal_attention", "einsum_attention"):
@@ -37,9 +41,16 @@ def main() -> None:
                 with open(spec, "w") as handle:  # the head dim is part of the register tiles
                     handle.write(re.sub(r"D = \d+", f"D = {d}", text))
                 hopper = HOPPER[d] if example != "einsum_attention" else HOPPER[d][:1] + HOPPER[d][2:3]
+                hopper = [h + store for h in hopper]
                 for n, schedule in enumerate(schedules + hopper):
                     path = os.path.join(args.out, f"{example}_d{d}_{n}.tkp")
-                    manifest = build(spec, path, schedule, ("sm_90a",), use_cache=False, shapes={"D": d})
+                    try:
+                        manifest = build(spec, path, schedule, ("sm_90a",), use_cache=False, shapes={"D": d})
+                    except TilecError as err:
+                        if not store:
+                            raise
+                        print(f"{path}: {schedule}: not built ({err})")  # the staging does not fit beside it
+                        continue
                     facts = manifest["ptxas"]["sm_90a"]
                     print(f"{path}: {schedule}: {facts['registers']} regs, {facts['spill_stores']} B spilled, "
                           f"{manifest['smem_bytes']} B smem")

@@ -76,7 +76,7 @@ class Schedule:
     persistent: a warp-specialised contraction launches at most one CTA per SM, each looping
     over output tiles (program id, + CTAs, ...): its producer fills the next tile's stages
     while the consumers store the last one, and the mbarrier ring runs on across tiles;
-    tma_store: a warp-specialised contraction stores its tile through shared memory: the
+    tma_store: a warp-specialised contraction or attention stores its tile through shared memory: the
     consumers write 128-byte-wide column chunks into two staging buffers (two per warpgroup in
     ping-pong) and the copy engine writes each out while they go on; the output's rows must
     then be whole 16-byte chunks, as the operands' are.
@@ -139,18 +139,20 @@ class Schedule:
         contraction sharing it)."""
         if form == "contraction":
             return (self.bm * self.bk + b_operands * self.bk * self.bn) * element_bytes * self.stages + \
-                self.staging_bytes()
+                self.staging_bytes(form)
         if form == "online":  # one Q tile, `stages` K and V blocks (Q, K qk_dim wide; V head_dim)
             qk_dim = qk_dim or head_dim
-            return (self.bm * qk_dim + self.stages * self.bn * (qk_dim + head_dim)) * element_bytes
+            return (self.bm * qk_dim + self.stages * self.bn * (qk_dim + head_dim)) * element_bytes + \
+                self.staging_bytes(form)
         return 0  # a row program keeps its tiles in registers
 
-    def staging_bytes(self) -> int:
+    def staging_bytes(self, form: str = "contraction") -> int:
         """Shared memory of a tma_store's staging buffers: two 128-byte-wide column chunks of
-        the stored rows, per warpgroup storing on its own (ping-pong) or for the CTA's tile."""
+        the stored rows, per warpgroup storing on its own (a ping-pong contraction) or for the
+        CTA's tile."""
         if not self.tma_store:
             return 0
-        rows = self.bm * (self.consumers if self.pingpong else 1)
+        rows = self.bm * (self.consumers if self.pingpong and form == "contraction" else 1)
         return self.STORE_BUFFERS * rows * self.STORE_CHUNK_BYTES
 
     def legal(self, form: str, sizes: dict | None = None, target: str = "sm_90a") -> list[str]:
@@ -176,9 +178,9 @@ class Schedule:
         if self.persistent and (form != "contraction" or not self.consumers):
             reasons.append("persistent loops a warp-specialised contraction over its output tiles: it needs the "
                            "contraction form and consumers >= 1")
-        if self.tma_store and (form != "contraction" or not self.consumers):
-            reasons.append("tma_store stores a warp-specialised contraction's tile with the copy engine: it needs "
-                           "the contraction form and consumers >= 1")
+        if self.tma_store and (form not in ("contraction", "online") or not self.consumers):
+            reasons.append("tma_store stores a warp-specialised kernel's tile with the copy engine: it needs the "
+                           "contraction or online form and consumers >= 1")
         if self.tma_store and sizes.get("out_bytes", 2) != 2:
             # f32 element pairs of rows 2i and 2i + 1 land in the same banks under every swizzle mode
             reasons.append("tma_store stages 16-bit outputs (bf16, f16); store an f32 output with tma_store=false")

@@ -12,6 +12,7 @@ from torch_mlir import ir
 
 from conftest import EXAMPLES
 from test_tile import _run
+from test_tile_attention import _check
 from test_tile_hopper import _verdicts, assert_proved, gemm
 from tilec import dialects, tile_interpreter
 from tilec.diagnostics import TilecError
@@ -49,6 +50,26 @@ def test_staged_epilogues_batches_and_shared_a_match_the_oracle(schedule):
                 load_spec(str(EXAMPLES / f"{name}.ta"))
             results = _run(module, shapes, schedule)
         assert all(r.ok for r in results), (name, [str(r) for r in results])
+
+
+ATTENTION = "bm=128 bn=64 warps=8 stages=2 consumers=2 tma-store=true"
+
+
+@pytest.mark.parametrize("example,shapes", [
+    ("attention", {"B": 1, "H": 2, "S": 130, "T": 70, "D": 64}),
+    ("attention", {"B": 2, "H": 1, "S": 1, "T": 1, "D": 128}),
+    ("causal_attention", {"B": 1, "H": 2, "S": 150, "D": 128}),
+    ("einsum_attention", {"B": 1, "H": 2, "S": 70, "T": 33, "D": 64}),
+], ids=["attention", "size-1-d128", "causal-d128", "einsum-order"])
+def test_staged_attention_outputs_match_the_oracle(example, shapes):
+    with dialects.context(), ir.Location.unknown():
+        results = _check(load_spec(str(EXAMPLES / f"{example}.ta")), shapes, ATTENTION)
+    assert all(r.ok for r in results), [str(r) for r in results]
+
+
+def test_a_staged_attention_output_is_proved():
+    assert_proved(ATTENTION, ("the layout is a bijection onto the chunk", "rewritten only after the copy engine read it",
+                              "touch each bank once per wavefront"), path=str(EXAMPLES / "causal_attention.ta"))
 
 
 def test_a_buffer_rewritten_before_its_store_read_it_stores_the_wrong_chunk(monkeypatch):

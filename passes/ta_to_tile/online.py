@@ -112,8 +112,11 @@ def lower(fn, found, options) -> None:
 
     norm, numer, epilogue, running_max = found
     body = AttentionBody(fn, norm, numer, epilogue, options, running_max)
+    out_element = ir.RankedTensorType(fn.entry_block.operations[len(fn.entry_block.operations) - 1]
+                                      .operation.operands[0].type).element_type
     check_schedule(options, "online", {"head_dim": body.head_dim, "qk_dim": body.qk_dim,
-                                       "element_bytes": body.element_bytes})
+                                       "element_bytes": body.element_bytes,
+                                       "out_bytes": 4 if isinstance(out_element, ir.F32Type) else 2})
     new, b, args = new_signature(fn)
     body.bind_arguments(new, args, b)
     s = options

@@ -30,7 +30,8 @@ from torch_mlir import ir
 from torch_mlir.dialects import arith, scf
 
 from .common import const_index
-from .contraction_hopper import _alloc, _barriers, _ring, fill_stage, release_after, specialize, wgmma_wait
+from .contraction_hopper import (_alloc, _barriers, _ring, _staging, fill_stage, release_after, specialize,
+                                 wgmma_wait)
 
 _I64 = lambda: ir.IntegerType.get_signless(64)
 
@@ -64,6 +65,7 @@ def build(body, n_blocks, number: dict):
     sq = _alloc((s.bm, body.qk_dim), element, 1)
     sk = _alloc((s.bn, body.qk_dim), element, s.stages)
     sv = _alloc((s.bn, body.head_dim), element, s.stages)
+    staging = _staging(s, body.out, 1) if s.tma_store else None
     q_bar = _barriers(1, 1)
     full = _barriers(s.stages, 1)
     empty = _barriers(s.stages, s.warps)  # every consumer warp releases a stage
@@ -118,7 +120,7 @@ def build(body, n_blocks, number: dict):
         turn("all", False)
         turn("first", True)  # the turn the last warpgroup passed on comes back to warpgroup 0
         m, l, acc = loop.results
-        body.store(body.epilogue(m, l, acc))
+        body.store(body.epilogue(m, l, acc), staging)
     return spec
 
 

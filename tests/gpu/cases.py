@@ -343,6 +343,14 @@ CASES: dict[str, Case] = {
         "O[b, h, i, d] = sum[j](P[b, h, i, j] * V[b, j, h / G, d])\n", FLASH,
         [{"B": 2, "H": 8, "S": 97}, {"B": 1, "H": 4, "S": 1}]),
     # the same on sm_90a: the copy engine reads boxes of the [B, S, H*D] views
+    # the output tile stored by the copy engine (tma-store): D = 128 is two 64-column chunks
+    "wgmma_attention_tma_store": Case("examples/attention.ta", WGMMA_FLASH2 + " tma-store=true", ATTENTION_RUNS[:3],
+                                      fixed={"D": 128}, targets=SM90),
+    "wgmma_attention_causal_tma_store": Case("examples/causal_attention.ta",
+                                             "bm=192 bn=64 warps=12 stages=2 consumers=3 tma-store=true", SQUARE_RUNS,
+                                             targets=SM90),
+    "wgmma_attention_einsum_tma_store": Case("examples/einsum_attention.ta", WGMMA_FLASH2 + " tma-store=true",
+                                             ATTENTION_RUNS, targets=SM90),
     "wgmma_attention_einsum": Case("examples/einsum_attention.ta", WGMMA_FLASH2, ATTENTION_RUNS, targets=SM90),
     "wgmma_attention_einsum_d128": Case("examples/einsum_attention.ta", "bm=128 bn=64 warps=8 stages=2 consumers=2",
                                         ATTENTION_RUNS[:3], fixed={"D": 128}, targets=SM90),
