@@ -133,7 +133,7 @@ def test_each_staging_mutant_is_refuted(schedule, mutant):
 
 def test_tma_store_says_what_it_needs():
     with dialects.context(), ir.Location.unknown():
-        with pytest.raises(TilecError, match="needs the contraction form and consumers >= 1"):
+        with pytest.raises(TilecError, match="needs the contraction or online form and consumers >= 1"):
             to_tile(spec_to_ta(gemm("mk", "kn"), "hopper.ta"), "bm=128 bn=128 bk=32 warps=8 stages=3 tma-store=true")
         with pytest.raises(TilecError, match="stages 16-bit outputs"):
             to_tile(spec_to_ta(gemm("mk", "kn"), "hopper.ta"), COOP)

@@ -62,3 +62,8 @@ def constant_tile(tile_type, value: float) -> ir.Value:
         c = arith.ConstantOp(ir.RankedTensorType(tile_type).element_type, value).result
         ir.Operation.create("tile.yield", operands=[c])
     return op.result
+
+
+def element_bytes(t) -> int:
+    """Bytes of one element of a tensor or memref type whose elements are f32 or 16-bit."""
+    return 4 if isinstance(t.element_type, ir.F32Type) else 2

@@ -22,7 +22,8 @@ from tilec.dialects.dims import binary, const
 from tilec.dialects.tile import schedule_attr
 
 from . import layouts, online_hopper
-from .common import mark_prologue, NoTileLowering, ceildiv, check_schedule, const_index, op_with_ints
+from .common import (mark_prologue, NoTileLowering, ceildiv, check_schedule, const_index, element_bytes,
+                     op_with_ints)
 from .online_body import AttentionBody
 
 
@@ -112,11 +113,10 @@ def lower(fn, found, options) -> None:
 
     norm, numer, epilogue, running_max = found
     body = AttentionBody(fn, norm, numer, epilogue, options, running_max)
-    out_element = ir.RankedTensorType(fn.entry_block.operations[len(fn.entry_block.operations) - 1]
-                                      .operation.operands[0].type).element_type
+    returned = list(fn.entry_block.operations)[-1].operation.operands[0]
     check_schedule(options, "online", {"head_dim": body.head_dim, "qk_dim": body.qk_dim,
                                        "element_bytes": body.element_bytes,
-                                       "out_bytes": 4 if isinstance(out_element, ir.F32Type) else 2})
+                                       "out_bytes": element_bytes(ir.RankedTensorType(returned.type))})
     new, b, args = new_signature(fn)
     body.bind_arguments(new, args, b)
     s = options
