@@ -146,10 +146,14 @@ CASES = {
 # (kernels: k0 rows, k1 QKV (ping-pong), k2 attention, k3 a strided copy, k4 projection + residual,
 # k5 rows, k6 and k7 the MLP)
 ATTENTION_D64 = "bm=192 bn=128 bk=64 warps=12 stages=2 consumers=3"
+# at T = 1k two consumer warpgroups with P·V in flight win (attention 0.078 -> 0.070 ms, the block
+# 1.02x), at 4k they lose (0.600 -> 0.636, 0.97x): bench/results/steps/pytorch-h200-2026-12-02-gpt2-attention-x-ab.json
+ATTENTION_D64_SHORT = "bm=128 bn=128 warps=8 stages=3 consumers=2"
 for _t in (1024, 4096):
     CASES[f"gpt2_block_{_t // 1024}k"] = (
         gpt2_block, _gpt2_block_shapes(8, _t),
-        {"contraction": HOPPER_GEMM + STAGED, "online": ATTENTION_D64, "k1": PINGPONG_GEMM + STAGED,
+        {"contraction": HOPPER_GEMM + STAGED, "online": ATTENTION_D64_SHORT if _t == 1024 else ATTENTION_D64,
+         "k1": PINGPONG_GEMM + STAGED,
          "k4": NARROW_GEMM + STAGED, "k6": NARROW_GEMM + STAGED, "k7": NARROW_GEMM + STAGED},
         _gpt2_block_flops(8, _t), gpt2_block)
 
