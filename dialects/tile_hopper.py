@@ -418,7 +418,7 @@ class TmaStoreOp(Tile.Operation, name="tma_store"):
     warpgroup storing on its own, from ``first``). The stores are complete when the kernel ends.
 
     Example:
-        "tile.tma_store"(%c, %C, %m0, %n0, %stage, %first) {sets = 1 : i64}
+        "tile.tma_store"(%c, %C, %m0, %n0, %staging, %first) {sets = 1 : i64}
             : (tensor<128x256xbf16>, memref<?x?xbf16>, index, index, memref<2x128x64xbf16, 3>, index) -> ()
     """
 
