@@ -80,8 +80,9 @@ def launch(kernel, device, inputs, outputs, plan) -> None:
         try:
             values.append(tensor_map(mapped_tensor(tensors[role][n], entry, plan.env), entry["box"], entry["swizzle"]))
         except TensorMapError as err:
-            raise TensorMapError(f"{kernel.name} reads {entry['arg']} with the copy engine: {err} (compile with "
-                                 f"consumers=0 for any row length)") from None
+            verb, fix = ("writes", "tma-store=false") if role == 1 else ("reads", "consumers=0")
+            raise TensorMapError(f"{kernel.name} {verb} {entry['arg']} with the copy engine: {err} (compile with "
+                                 f"{fix} for any row length)") from None
     grid = plan.grid
     if m.get("persistent"):  # CTAs that loop over the tiles: as many as the GPU holds at once, at most
         grid = (min(grid[0], resident), *grid[1:])
