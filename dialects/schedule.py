@@ -160,7 +160,7 @@ class Schedule:
 
         ``sizes`` holds what the IR fixes: ``element_bytes`` of the staged operands,
         ``head_dim`` of an online group, ``b_operands`` of contractions sharing A, ``out_bytes``
-        of a contraction's output elements."""
+        of the stored output's elements."""
         if form not in FORMS:
             raise ValueError(f"unknown kernel form '{form}' (forms: {', '.join(FORMS)})")
         sizes = sizes or {}

@@ -348,10 +348,10 @@ class TurnPassOp(Tile.Operation, name="turn_pass"):
 def staging_pending(chunk: int, chunks: int, buffers: int) -> int:
     """How many of the storing thread's copy-engine stores may still be reading shared memory
     when it writes column chunk ``chunk`` (of ``chunks`` per tile) into staging buffer
-    ``chunk % buffers``: the stores issued after the last one from that buffer. Within a tile
-    that is chunk - buffers, ``buffers - 1`` stores back; for the first chunks it is the
-    previous tile's last chunk on that buffer (the same count on the first tile, which has
-    none: waiting for no store is free).
+    ``chunk % buffers``: the stores issued after the last one from that buffer. For a chunk
+    >= buffers that one is chunk - buffers of the same tile, ``buffers - 1`` stores back; for
+    the first chunks it is the previous tile's last chunk on that buffer (on a CTA's first
+    tile there is none, and the wait passes at once).
 
         >>> [staging_pending(c, 4, 2) for c in range(4)], [staging_pending(c, 3, 2) for c in range(3)]
         ([1, 1, 1, 1], [0, 2, 1])
