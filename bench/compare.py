@@ -74,7 +74,11 @@ def main() -> None:
     args = parser.parse_args()
     rows = []
     shapes = [tuple(int(x) for x in s.split("x")) for s in args.shape] if args.shape else SHAPES[args.kind]
-    for name, (a, b) in _pairs(args.kind, args.a, args.b, args.by_name).items():
+    pairs = _pairs(args.kind, args.a, args.b, args.by_name)
+    if not pairs:
+        sys.exit(f"no {args.kind} package of one name and schedule is in both {args.a} and {args.b} "
+                 f"(an A/B of a schedule option pairs by name: --by-name)")
+    for name, (a, b) in pairs.items():
         for shape in shapes:
             if args.kind == "attention" and f"_d{shape[1]}_" not in name:
                 continue

@@ -34,14 +34,27 @@ def gemm(a: str, b: str, dtype: str = "bf16", out: str = "f32") -> str:
 SHAPES = [{"M": 130, "N": 72, "K": 200}, {"M": 1, "N": 1, "K": 1}, {"M": 65, "N": 129, "K": 64}]
 
 
+def assert_gemms_match(schedule: str, storages, shapes, out: str = "f32") -> None:
+    """The tile interpreter matches the oracle on gemm(storage, out) at every shape."""
+    for storage in storages:
+        for sizes in shapes:
+            with dialects.context(), ir.Location.unknown():
+                results = _run(spec_to_ta(gemm(*storage.split(), out=out), "hopper.ta"), sizes, schedule)
+            assert all(r.ok for r in results), (storage, sizes, [str(r) for r in results])
+
+
+def assert_examples_match(schedule: str, cases) -> None:
+    """The tile interpreter matches the oracle on each (example name, shapes)."""
+    for name, sizes in cases:
+        with dialects.context(), ir.Location.unknown():
+            results = _run(load_spec(str(EXAMPLES / f"{name}.ta")), sizes, schedule)
+        assert all(r.ok for r in results), (name, sizes, [str(r) for r in results])
+
+
 @pytest.mark.parametrize("storage", ["mk kn", "km kn", "mk nk", "km nk"])
 @pytest.mark.parametrize("schedule", [ONE, TWO, THREE], ids=["one-consumer", "two", "three"])
 def test_operand_storage_matches_the_oracle(storage, schedule):
-    a, b = storage.split()
-    for shapes in SHAPES:
-        with dialects.context(), ir.Location.unknown():
-            results = _run(spec_to_ta(gemm(a, b), "hopper.ta"), shapes, schedule)
-        assert all(r.ok for r in results), (storage, shapes, [str(r) for r in results])
+    assert_gemms_match(schedule, [storage], SHAPES)
 
 
 @pytest.mark.parametrize("name,shapes", [("matmul_bias_gelu", {"M": 33, "N": 70, "K": 100}),

@@ -12,7 +12,7 @@ from torch_mlir import ir
 
 from conftest import EXAMPLES
 from test_tile import _run  # spec -> oracle and tile interpreter, compared
-from test_tile_hopper import THREE, _verdicts, assert_proved, gemm
+from test_tile_hopper import THREE, _verdicts, assert_examples_match, assert_gemms_match, assert_proved, gemm
 from tilec import dialects
 from tilec.diagnostics import TilecError
 from tilec.driver import to_tile
@@ -26,20 +26,12 @@ SHAPES = [{"M": 300, "N": 200, "K": 200}, {"M": 1, "N": 1, "K": 1}, {"M": 130, "
 @pytest.mark.parametrize("storage", ["mk kn", "km nk"])
 @pytest.mark.parametrize("schedule", [ONE, TWO, THREE + " persistent=true"], ids=["one-consumer", "two", "three"])
 def test_persistent_kernels_match_the_oracle(storage, schedule):
-    for shapes in SHAPES:
-        with dialects.context(), ir.Location.unknown():
-            results = _run(spec_to_ta(gemm(*storage.split()), "hopper.ta"), shapes, schedule)
-        assert all(r.ok for r in results), (storage, shapes, [str(r) for r in results])
+    assert_gemms_match(schedule, [storage], SHAPES)
 
 
 def test_a_persistent_epilogue_and_batch_match_the_oracle():
-    from tilec.frontend import load_spec
-
-    for name, shapes in (("matmul_bias_gelu", {"M": 200, "N": 140, "K": 100}),
-                         ("batched_gemm", {"Bt": 3, "M": 130, "N": 9, "K": 130})):
-        with dialects.context(), ir.Location.unknown():
-            results = _run(load_spec(str(EXAMPLES / f"{name}.ta")), shapes, TWO)
-        assert all(r.ok for r in results), (name, [str(r) for r in results])
+    assert_examples_match(TWO, (("matmul_bias_gelu", {"M": 200, "N": 140, "K": 100}),
+                                ("batched_gemm", {"Bt": 3, "M": 130, "N": 9, "K": 130})))
 
 
 def test_the_tile_loops_and_ring_are_proved():

@@ -12,11 +12,11 @@ from torch_mlir import ir
 
 from conftest import EXAMPLES
 from test_tile import _run
-from test_tile_hopper import _verdicts, assert_proved, gemm
+from test_tile_hopper import _verdicts, assert_examples_match, assert_gemms_match, assert_proved, gemm
 from tilec import dialects
 from tilec.diagnostics import TilecError
 from tilec.driver import to_tile
-from tilec.frontend import load_spec, spec_to_ta
+from tilec.frontend import spec_to_ta
 
 PP = "bm=64 bn=128 bk=64 warps=8 stages=3 consumers=2 pingpong=true persistent=true"
 SHAPES = [{"M": 300, "N": 200, "K": 200}, {"M": 300, "N": 200, "K": 384}, {"M": 1, "N": 1, "K": 1},
@@ -25,19 +25,13 @@ SHAPES = [{"M": 300, "N": 200, "K": 200}, {"M": 300, "N": 200, "K": 384}, {"M": 
 
 @pytest.mark.parametrize("storage", ["mk kn", "km nk"])
 def test_pingpong_kernels_match_the_oracle(storage):
-    for shapes in SHAPES:
-        with dialects.context(), ir.Location.unknown():
-            results = _run(spec_to_ta(gemm(*storage.split()), "hopper.ta"), shapes, PP)
-        assert all(r.ok for r in results), (storage, shapes, [str(r) for r in results])
+    assert_gemms_match(PP, [storage], SHAPES)
 
 
 def test_a_pingpong_epilogue_batch_and_shared_a_match_the_oracle():
-    for name, shapes in (("matmul_bias_gelu", {"M": 200, "N": 140, "K": 400}),
-                         ("batched_gemm", {"Bt": 3, "M": 130, "N": 9, "K": 130}),
-                         ("swiglu", {"M": 200, "N": 72, "K": 400})):
-        with dialects.context(), ir.Location.unknown():
-            results = _run(load_spec(str(EXAMPLES / f"{name}.ta")), shapes, PP)
-        assert all(r.ok for r in results), (name, [str(r) for r in results])
+    assert_examples_match(PP, (("matmul_bias_gelu", {"M": 200, "N": 140, "K": 400}),
+                               ("batched_gemm", {"Bt": 3, "M": 130, "N": 9, "K": 130}),
+                               ("swiglu", {"M": 200, "N": 72, "K": 400})))
 
 
 def test_the_shares_turns_and_ring_are_proved():

@@ -26,6 +26,7 @@ from tilec.dialects.tile import layout_of
 from tilec.dialects.tile_hopper import staging_of, staging_pending
 
 from . import layouts
+from .hopper import _boxes
 from .solver import BV, Outcome, prove, structural
 from .symbolic import WARPGROUP_ID, Program
 
@@ -50,7 +51,6 @@ def check_staged_stores(p: Program) -> list[tuple[str, str, Outcome, str]]:
             rows.append(("swizzle", f"{name}: the copy engine reads the layout as one box",
                          Outcome("counterexample", 0.0, {}, "no tensor map reads this layout as one box"), STAGING))
             continue
-        from .hopper import _boxes
         rows.append(("swizzle", f"{name}: the copy engine's box reads where the layout places each element, "
                      f"1024-byte aligned", _boxes(layout, boxes, eb), STAGING))
         rows.append(("banks", f"{name}: a warp's element pairs touch each bank once per wavefront",
