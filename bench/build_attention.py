@@ -16,13 +16,17 @@ from tilec.package import build  # noqa: E402
 
 SCHEDULES = {64: ["bm=64 bn=64 warps=4 stages=3", "bm=128 bn=64 warps=8 stages=3", "bm=128 bn=128 warps=8 stages=2"],
              128: ["bm=64 bn=64 warps=4 stages=3", "bm=128 bn=64 warps=8 stages=2", "bm=128 bn=32 warps=8 stages=3"]}
-# the warp-specialised kernels (sm_90a: copy engine, wgmma); [B, S, H, D] views stay on the form above
+# the warp-specialised kernels (sm_90a: copy engine, wgmma); [B, S, H, D] views stay on the form above;
+# the last of each, the key loop rotated (a stage is released one block later: three stages)
+OVERLAP = "bm=128 bn=128 warps=8 stages=3 consumers=2 softmax-overlap=true"
 HOPPER = {64: ["bm=128 bn=128 warps=8 stages=3 consumers=2", "bm=128 bn=128 warps=8 stages=3 consumers=2 pingpong=true",
                "bm=192 bn=128 warps=12 stages=2 consumers=3", "bm=192 bn=128 warps=12 stages=3 consumers=3",
-               "bm=128 bn=176 warps=8 stages=2 consumers=2", "bm=192 bn=96 warps=12 stages=3 consumers=3"],
+               "bm=128 bn=176 warps=8 stages=2 consumers=2", "bm=192 bn=96 warps=12 stages=3 consumers=3",
+               OVERLAP],
           128: ["bm=128 bn=128 warps=8 stages=2 consumers=2", "bm=128 bn=128 warps=8 stages=2 consumers=2 pingpong=true",
                 "bm=128 bn=176 warps=8 stages=2 consumers=2", "bm=128 bn=192 warps=8 stages=2 consumers=2",
-                "bm=192 bn=96 warps=12 stages=2 consumers=3", "bm=128 bn=96 warps=8 stages=3 consumers=2"]}
+                "bm=192 bn=96 warps=12 stages=2 consumers=3", "bm=128 bn=96 warps=8 stages=3 consumers=2",
+                OVERLAP]}
 
 
 def main() -> None:
@@ -40,7 +44,7 @@ def main() -> None:
                 spec = os.path.join(tmp, f"{example}.ta")
                 with open(spec, "w") as handle:  # the head dim is part of the register tiles
                     handle.write(re.sub(r"D = \d+", f"D = {d}", text))
-                hopper = HOPPER[d] if example != "einsum_attention" else HOPPER[d][:1] + HOPPER[d][2:3]
+                hopper = HOPPER[d] if example != "einsum_attention" else HOPPER[d][:1] + HOPPER[d][2:3] + HOPPER[d][-1:]
                 hopper = [h + store for h in hopper]
                 for n, schedule in enumerate(schedules + hopper):
                     path = os.path.join(args.out, f"{example}_d{d}_{n}.tkp")

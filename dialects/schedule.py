@@ -79,7 +79,11 @@ class Schedule:
     tma_store: a warp-specialised contraction or attention stores its tile through shared memory: the
     consumers write 128-byte-wide column chunks into two staging buffers (two per warpgroup in
     ping-pong) and the copy engine writes each out while they go on; the output's rows must
-    then be whole 16-byte chunks, as the operands' are.
+    then be whole 16-byte chunks, as the operands' are;
+    softmax_overlap: warp-specialised attention with its key loop rotated (FlashAttention-3's
+    intra-warpgroup overlap): iteration t issues block t's Q·Kᵀ and block t - 1's P·V together,
+    and runs block t's softmax while that P·V is in flight; P is carried to the next iteration
+    and a stage is released one iteration later, so it wants stages >= 3.
     """
 
     bm: int = 128
@@ -93,6 +97,7 @@ class Schedule:
     pingpong: bool = False
     persistent: bool = False
     tma_store: bool = False
+    softmax_overlap: bool = False
 
     STORE_BUFFERS: ClassVar[int] = 2    # staging buffers of a tma_store: one filled while one is written out
     STORE_CHUNK_BYTES: ClassVar[int] = 128  # a staging buffer's row: one 128-byte swizzle row of the tile
@@ -184,6 +189,10 @@ class Schedule:
         if self.tma_store and sizes.get("out_bytes", 2) != 2:
             # f32 element pairs of rows 2i and 2i + 1 land in the same banks under every swizzle mode
             reasons.append("tma_store stages 16-bit outputs (bf16, f16); store an f32 output with tma_store=false")
+        if self.softmax_overlap and (form != "online" or self.consumers not in (1, 2) or self.pingpong):
+            # three warpgroups have 152 registers a thread: no room for P carried beside S and acc
+            reasons.append("softmax_overlap rotates a warp-specialised attention's key loop: it needs the online "
+                           "form, consumers 1 or 2 and pingpong=false")
         if self.threads > limits.threads:
             reasons.append(f"{self.threads} threads per CTA; {target} allows {limits.threads}")
         smem = self.smem_bytes(form, sizes.get("element_bytes", 2), sizes.get("head_dim", 0),

@@ -277,14 +277,19 @@ class AttentionBody:
         return ir.Operation.create("tile.smem_load", results=[ir.RankedTensorType.get(shape, element)],
                                    operands=[buf, stage], attributes=attrs).result
 
-    def key_loop(self, n_blocks, number: dict):
+    def initial_state(self) -> list:
+        """(m, l, acc) before the first key block: -inf, 0, 0."""
+        return [self.constant_tile([self.s.bm], float("-inf")), self.constant_tile([self.s.bm], 0.0),
+                self.constant_tile([self.s.bm, self.head_dim], 0.0)]
+
+    def key_loop(self, n_blocks, number: dict, start=None, state=None):
         """The loop over key blocks carrying (m, l, acc) from -inf, 0, 0, pipelined over the
         schedule's stages; ``number`` (ta op -> its place) gives the provenance the verifier
         reads: the loop carries (m, l) of the normaliser (m of the group's max op where there is
-        one) and acc of the numerator."""
-        init = [self.constant_tile([self.s.bm], float("-inf")), self.constant_tile([self.s.bm], 0.0),
-                self.constant_tile([self.s.bm, self.head_dim], 0.0)]
-        loop = scf.ForOp(const_index(0), n_blocks, const_index(1), init)
+        one) and acc of the numerator. A rotated loop starts at ``start`` from ``state`` (m, l,
+        acc and the P it carries)."""
+        init = state or self.initial_state()
+        loop = scf.ForOp(start or const_index(0), n_blocks, const_index(1), init)
         loop.attributes[STAGES_ATTR] = ir.IntegerAttr.get(_I64(), self.s.stages)
         loop.attributes["tile.computes"] = ir.ArrayAttr.get(
             [ir.IntegerAttr.get(_I64(), number[op.operation])
@@ -296,8 +301,8 @@ class AttentionBody:
             return wgmma(a, b, acc)
         return ir.Operation.create("tile.mma", results=[acc.type], operands=[a, b, acc]).result
 
-    from .online_math import (constant_tile, epilogue, online_step, stabiliser,  # noqa: E402
-                                       store, tile_map)
+    from .online_math import (constant_tile, epilogue, online_step, p_residual, rescale,  # noqa: E402
+                              softmax_step, stabiliser, store, tile_map)
 
 
 def _column_block(expr, head: int) -> bool:

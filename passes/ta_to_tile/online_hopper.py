@@ -29,7 +29,7 @@ sequence; the stabiliser masks them to -inf as on sm_80.
 from torch_mlir import ir
 from torch_mlir.dialects import arith, scf
 
-from .common import const_index
+from .common import NoTileLowering, const_index
 from .contraction_hopper import (_alloc, _barriers, _ring, _staging, fill_stage, release_after, specialize,
                                  wgmma_wait)
 
@@ -85,6 +85,10 @@ def build(body, n_blocks, number: dict):
             for (arg, offsets), buf in zip(sources, (sk, sv)):
                 ir.Operation.create("tile.tma_copy", operands=[arg, *offsets, buf, stage, full])
             scf.YieldOp([])
+    if s.softmax_overlap:
+        with ir.InsertionPoint(spec.regions[1].blocks.append()):
+            _rotated_consumers(body, n_blocks, number, (sq, sk, sv, staging), (q_bar, full, empty))
+        return spec
     # consumers: Q has landed; per key block wait for K and V, the online step, release
     turn = _turns if s.pingpong else lambda who, wait: None
     # P·V left in flight into the next block pays with one or two consumer warpgroups; three have
@@ -122,6 +126,48 @@ def build(body, n_blocks, number: dict):
         m, l, acc = loop.results
         body.store(body.epilogue(m, l, acc), staging)
     return spec
+
+
+def _rotated_consumers(body, n_blocks, number: dict, tiles, barriers) -> None:
+    """The consumers with the key loop rotated (softmax_overlap; FlashAttention-3's
+    intra-warpgroup overlap): block 0's scores and softmax before the loop; iteration kt
+    issues block kt's Q·Kᵀ and then block kt - 1's P·V (P carried from the iteration before),
+    waits for the scores only (wgmma groups retire in order: P·V stays in flight), runs block
+    kt's softmax, waits for P·V, releases block kt - 1's stage and rescales acc to the new
+    max; after the loop the last block's P·V. Every sequence has a key block (sizes >= 1)."""
+    s = body.s
+    sq, sk, sv, staging = tiles
+    q_bar, full, empty = barriers
+    if body.p_residual():
+        raise NoTileLowering("softmax_overlap carries P in V's type; an output of another type needs P's "
+                             "rounding residual too: use softmax_overlap=false")
+    zero, one = const_index(0), const_index(1)
+    ir.Operation.create("tile.mbarrier_wait", operands=[q_bar, zero, zero])
+    m, l, acc = body.initial_state()
+    stage, parity = _ring(zero, s.stages)
+    ir.Operation.create("tile.mbarrier_wait", operands=[full, stage, parity])
+    scores = wgmma(Shared(sq, stage), Shared(sk, stage), body.constant_tile([s.bm, s.bn], 0.0), transpose_b=True)
+    m, l, _, _, p = body.softmax_step(m, l, body.stabiliser(scores, zero))
+    loop = body.key_loop(n_blocks, number, start=one, state=[m, l, acc, p])
+    with ir.InsertionPoint(loop.body):
+        kt = loop.induction_variable
+        m, l, acc, p = loop.inner_iter_args
+        stage, parity = _ring(kt, s.stages)
+        before, _ = _ring(arith.SubIOp(kt, one).result, s.stages)
+        ir.Operation.create("tile.mbarrier_wait", operands=[full, stage, parity])
+        scores = wgmma(Shared(sq, stage), Shared(sk, stage, asynchronous=True),
+                       body.constant_tile([s.bm, s.bn], 0.0), transpose_b=True)
+        acc = wgmma(p, Shared(sv, before, asynchronous=True), acc)
+        wgmma_wait(1)  # the scores; P·V runs on under the softmax
+        m_new, l_new, c, _, p_new = body.softmax_step(m, l, body.stabiliser(scores, kt))
+        wgmma_wait(0)
+        release_after(kt, one, empty, s.stages)
+        scf.YieldOp([m_new, l_new, body.rescale(acc, c), p_new])
+    m, l, acc, p = loop.results
+    last, _ = _ring(arith.SubIOp(n_blocks, one).result, s.stages)
+    acc = wgmma(p, Shared(sv, last), acc)
+    release_after(n_blocks, one, empty, s.stages)
+    body.store(body.epilogue(m, l, acc), staging)
 
 
 def _turns(who: str, wait: bool) -> None:

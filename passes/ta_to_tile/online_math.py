@@ -101,9 +101,10 @@ def _reduce(tile, kind: str):
                                                             "dim": ir.IntegerAttr.get(_I64(), 1)}).result
 
 
-def online_step(self, m, l, acc, x, v, before_pv=None):
-    """One key block of the recurrence: m' = max(m, rowmax x), rescale by exp(m - m');
-    ``before_pv`` builds what the schedule puts right before P·V (a warpgroup's turn)."""
+def softmax_step(self, m, l, x):
+    """The block's softmax against the running state: m' = max(m, rowmax x), the rescale
+    c = exp(m - m'), the exponentials p = exp(x - m'), l' = l c + rowsum p. Returns
+    (m', l', c, p, p in V's type: what P·V multiplies)."""
     s, f32 = self.s, ir.F32Type.get()
     rows, row = [s.bm], [0]
     rowmax = _reduce(x, "max")
@@ -125,16 +126,36 @@ def online_step(self, m, l, acc, x, v, before_pv=None):
     element = ir.RankedTensorType(self.v_value.type).element_type  # P·V multiplies in V's type
     p_low = tile_map(self, [s.bm, s.bn], element, lambda: arith.TruncFOp(element, _elem(p, [0, 1], 2)).result
                      if element != f32 else _elem(p, [0, 1], 2))
-    scaled = tile_map(self, [s.bm, self.head_dim], f32,
-                      lambda: arith.MulFOp(_elem(acc, [0, 1], 2), _elem(c, [0], 2)).result)
+    return m_new, l_new, c, p, p_low
+
+
+def rescale(self, acc, c):
+    """acc * c, row by row: the accumulator brought to the new running max."""
+    f32 = ir.F32Type.get()
+    return tile_map(self, [self.s.bm, self.head_dim], f32,
+                    lambda: arith.MulFOp(_elem(acc, [0, 1], 2), _elem(c, [0], 2)).result)
+
+
+def p_residual(self) -> bool:
+    """Does P·V take a second mma for P's rounding residual (a result of another type than V)?"""
+    element = ir.RankedTensorType(self.v_value.type).element_type
+    return element != ir.F32Type.get() and self.out_element != element
+
+
+def online_step(self, m, l, acc, x, v, before_pv=None):
+    """One key block of the recurrence: m' = max(m, rowmax x), rescale by exp(m - m');
+    ``before_pv`` builds what the schedule puts right before P·V (a warpgroup's turn)."""
+    m_new, l_new, c, p, p_low = softmax_step(self, m, l, x)
+    scaled = rescale(self, acc, c)
     if before_pv is not None:
         before_pv()
     acc_new = self.mma(p_low, v, scaled)
-    if element != f32 and self.out_element != element:
+    if p_residual(self):
         # a result of another type (f32, or f16 from bf16) must not carry P's rounding: the residual
         # p - round(p), rounded again, goes through a second mma (error ~2^-16, as f32 asks)
-        rest = tile_map(self, [s.bm, s.bn], element, lambda: arith.TruncFOp(element, arith.SubFOp(
-            _elem(p, [0, 1], 2), arith.ExtFOp(f32, _elem(p_low, [0, 1], 2)).result).result).result)
+        element = ir.RankedTensorType(self.v_value.type).element_type
+        rest = tile_map(self, [self.s.bm, self.s.bn], element, lambda: arith.TruncFOp(element, arith.SubFOp(
+            _elem(p, [0, 1], 2), arith.ExtFOp(ir.F32Type.get(), _elem(p_low, [0, 1], 2)).result).result).result)
         acc_new = self.mma(rest, v, acc_new)
     return m_new, l_new, acc_new
 
