@@ -35,7 +35,7 @@ SPACE = {
 }
 # the warp-specialised points (sm_90a) each form adds: consumer warpgroups c with bm = 64 c and
 # warps = 4 c (a contraction's k tile: bk = 64); a contraction also its ping-pong points, each
-# with its tile stored by the threads or by the copy engine
+# with its tile stored by the threads or by the copy engine; attention its rotated-loop points
 HOPPER_SPACE = {
     "contraction": {"consumers": (1, 2, 3), "bn": (128, 256), "stages": (3, 4), "tma_store": (False, True)},
     "online": {"consumers": (2, 3), "bn": (64, 128), "stages": (2,)},
@@ -323,6 +323,9 @@ class Schedule:
             if form == "contraction":
                 axes = HOPPER_SPACE[form]
                 points += cls.pingpong_points(axes["bn"], axes["stages"], axes["tma_store"])
+            if form == "online":  # the rotated key loop: two consumer warpgroups, a stage more
+                points += [cls(bm=128, bn=bn, warps=8, stages=3, consumers=2, softmax_overlap=True)
+                           for bn in HOPPER_SPACE[form]["bn"]]
         return points
 
     @classmethod

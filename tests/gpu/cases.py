@@ -99,6 +99,8 @@ PINGPONG_RUNS = [{"M": 2112, "N": 520, "K": 256}, {"M": 8, "N": 8, "K": 8}]
 WGMMA1 = "bm=64 bn=128 bk=64 warps=4 stages=3 consumers=1"
 SM90 = ("sm_90a",)
 WGMMA_FLASH2 = "bm=128 bn=128 warps=8 stages=2 consumers=2"
+OVERLAP = "bm=128 bn=128 warps=8 stages=3 consumers=2 softmax-overlap=true"
+OVERLAP_ONE = "bm=64 bn=64 warps=4 stages=2 consumers=1 softmax-overlap=true"
 
 SMALL = "bm=64 bn=64 bk=32 warps=4 stages=2"
 FLASH = "bm=64 bn=64 warps=4 stages=2"
@@ -190,6 +192,15 @@ CASES: dict[str, Case] = {
     "wgmma_attention_causal_pingpong_three": Case("examples/causal_attention.ta",
                                                   "bm=192 bn=64 warps=12 stages=2 consumers=3 pingpong=true",
                                                   SQUARE_RUNS, targets=SM90),
+    # the key loop rotated (softmax-overlap): block 0 before the loop, P carried, the last P·V after it
+    "wgmma_attention_softmax_overlap": Case("examples/attention.ta", OVERLAP, ATTENTION_RUNS, fixed={"D": 128},
+                                            targets=SM90),
+    "wgmma_attention_causal_softmax_overlap": Case("examples/causal_attention.ta", OVERLAP, SQUARE_RUNS,
+                                                   targets=SM90),
+    "wgmma_attention_gqa_softmax_overlap_one": Case("examples/gqa_attention.ta", OVERLAP_ONE,
+                                                    [{"B": 2, "H": 8, "S": 97, "T": 130}, {"B": 1, "H": 4, "S": 1,
+                                                                                            "T": 1}],
+                                                    fixed={"D": 64}, targets=SM90),
     # torch's SDPA semantics: strict causal with S != T, query row 0 sees no key and gets 0
     "wgmma_attention_guarded_strict": Case(guarded_attention_spec(f"{QK} where j < i else -inf"), WGMMA_FLASH2,
                                            ATTENTION_RUNS[:3], targets=SM90),

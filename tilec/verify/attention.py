@@ -144,11 +144,17 @@ def check_reference(tiled, fused, replay) -> list[Result]:
         add(check, outcome)
     # Q, K and V are read at the reference's indices
     # Q, K and V: the tiles the mmas read (Q·Kᵀ's A and B, P·V's B) hold the reference's elements
-    mmas = [e for e in p.events if e.kind == "mma"]
+    mmas = [e for e in p.events if e.kind == "mma" and e.loop == "main"]
     operands = {"Q": mmas[0].data["a"], "K": mmas[0].data["b"], "V": mmas[1].data["b"] if len(mmas) > 1 else None}
+    # a rotated loop's P·V multiplies the block before's P (carried) by that block's V: both lag 1
+    lag, why = _pv_lag(p, mmas, body)
+    if why:
+        add("V is read at the reference's indices", Outcome("counterexample", 0.0, {}, why))
     for name, role, local in (("Q", "q", (pos0, e_idx)), ("K", "k", (pos1, e_idx)), ("V", "v", (pos1, e_idx))):
         check = f"{name} is read at the reference's indices"
-        tensor, reference_index = ref.operand(role, coords, e_idx, views)
+        late = lag if name == "V" else 0
+        at = {**coords, ref.j: (kt - late) * bn + pos1}
+        tensor, reference_index = ref.operand(role, at, e_idx, views)
         operand = operands[name]
         filled = staged_copy(p, operand[1]) if isinstance(operand, tuple) and operand[0] == "smem" else None
         if filled is None or reference_index is None:  # nothing to compare, and no solver call
@@ -156,15 +162,34 @@ def check_reference(tiled, fused, replay) -> list[Result]:
                                                  f"copies this check reads"))
             continue
         src, origin = filled
+        origin = [z3.substitute(o, (kt, kt - late)) for o in origin]  # the copy of block kt - late
         kernel_index = origin[:-2] + [origin[-2] + local[0], origin[-1] + local[1]]
         outcome = prove(z3.And(z3.BoolVal(src == tensor), *[a == b for a, b in zip(kernel_index, reference_index)]),
-                        bounds + [e_idx >= 0], watch={"kt": kt, "row": pos0, "key": pos1, "e": e_idx, **p.params,
+                        bounds + [e_idx >= 0, kt - late >= 0, (kt - late) * bn + pos1 < ref.keys], watch={"kt": kt, "row": pos0, "key": pos1, "e": e_idx, **p.params,
                                                       **{f"kernel {n}": x for n, x in enumerate(kernel_index)},
                                                       **{f"reference {n}": x for n, x in enumerate(reference_index)}})
         if src != tensor:
             outcome.detail = f"the {name} tile is copied from {src}; the reference reads {tensor}"
         add(check, outcome)
     return rows
+
+
+def _pv_lag(p, mmas, body) -> tuple[int, str]:
+    """(r, why not): P·V reads V of block kt - r, r = 1 when its P is the one the loop carries
+    (computed the iteration before), else 0; ``why`` when V's stage is not block kt - 1's."""
+    if len(mmas) < 2:
+        return 0, ""
+    if mmas[1].op.operation.operands[0] not in list(body.arguments):
+        return 0, ""  # P of this block: V is the iteration's own (the ring's stage s(t))
+    want = 1
+    kt = p.loops["main"][0]
+    v_read = next(e for e in p.events if e.kind == "read" and e.op == mmas[1].op)
+    k_read = next(e for e in p.events if e.kind == "read" and e.op == mmas[0].op and
+                  e.data["buffer"] == mmas[0].data["b"][1])
+    same = prove(v_read.data["stage"] == z3.substitute(k_read.data["stage"], (kt, kt - want)), [kt >= want])
+    if same.verdict != "proved":
+        return want, "P·V multiplies the P of block kt - 1 by the V of another block's stage"
+    return want, ""
 
 
 def _stabiliser_value(s, p, x_map, score):

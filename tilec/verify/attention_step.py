@@ -30,7 +30,7 @@ class _Scalars:
         self.exp = self.vals.function("math.exp", 1)  # the body's math.exp: one function on both sides
         self.sym = {}
         body = loop.regions[0].blocks[0]
-        m, l, acc = list(body.arguments)[1:]
+        m, l, acc = list(body.arguments)[1:4]  # a rotated loop carries P after them
         self.m, self.l, self.acc = (z3.Real(n) for n in ("m", "l", "acc"))
         self.sym.update({m: self.m, l: self.l, acc: self.acc})
         self.neg_inf = self.vals.function("ninf", 0)()
@@ -73,6 +73,10 @@ class _Scalars:
 def _online_step(p, fn):
     _, _, _, loop = p.loops["main"]
     body = loop.regions[0].blocks[0]
+    if len(list(body.arguments)) == 5:  # the loop rotated: it carries the block before's P
+        from .attention_rotated import rotated_step
+
+        return rotated_step(p, loop)
     yielded = list(list(body.operations)[-1].operation.operands)
     s = _Scalars(p, loop)
     m_new, l_new, acc_new = (s.tile(v) for v in yielded)

@@ -9,7 +9,8 @@ stages     each role uses one stage per iteration, s(t), the same in both roles;
 order      the producer waits for the stage's release before it expects bytes and copies; the
            consumers wait for the stage before they read it and release it once every wgmma
            that read it has finished, in the same iteration or d < S iterations later
-           (releases.py: lag, retired, tail, results)
+           (releases.py: lag, retired, tail, results); a read r <= d iterations after the wait
+           and the first blocks' waits and reads before the loop are peeled.py's
 arrivals   each barrier counts the arrivals one iteration brings (the producer thread's once,
            every consumer warp's once)
 bytes      the bytes the producer expects on full[s] are the bytes its copies bring there
@@ -47,6 +48,7 @@ from tilec.dialects.tile import layout_of, schedule_of
 from tilec.dialects.tile_hopper import wgmma_depth
 
 from . import layouts
+from .peeled import check_after, check_peeled, peeled_events, read_lag
 from .releases import release_lag, result_reads, retired, tail_releases, tail_rows
 from .solver import BV, Outcome, prove, structural as _structural
 from .symbolic import Program
@@ -84,7 +86,8 @@ def check_ring(p: Program) -> list[tuple[str, str, Outcome, str]]:
     at_expr = lambda e, expr, x: z3.substitute(expr, (pt if e.loop == "producer" else kt, x))
     at = lambda e, x: at_expr(e, e.data["stage"], x)
     releases = [e for e in cons if e.kind == "arrive" and e.data["bar"] == empty]
-    ring_ops = [e for e in prod + cons if "stage" in e.data and e.kind != "mma" and not _resident(e)
+    # a consumer read may be of a block waited for iterations before (peeled.py): its own rows
+    ring_ops = [e for e in prod + cons if "stage" in e.data and e.kind not in ("mma", "read") and not _resident(e)
                 and e not in releases]
     stage_of = lambda x: at(ring_ops[0], x)  # s(x): the ring's stage of iteration x
     s0 = stage_of(t)
@@ -95,6 +98,13 @@ def check_ring(p: Program) -> list[tuple[str, str, Outcome, str]]:
     from_lb = [t >= 0, t >= c_lb]
     add("pipeline", f"every op of iteration t of both roles uses stage s(t), and s is a ring of {stages}",
         prove(z3.And(same, ring), from_lb, watch={"t": t, "s(t)": s0}))
+    # the first k blocks' waits and reads before the consumers' loop (a rotated loop)
+    peeled, peeled_rows = check_peeled(peeled_events(p, full), stage_of, stages, p.assumptions)
+    for check, outcome in peeled_rows:
+        add("pipeline", check, outcome)
+    first = c_lb - peeled  # the consumers' first block
+    reads_c = [e for e in cons if e.kind == "read" and not _resident(e)]
+    lags = {id(e): read_lag(e, at_expr, stage_of, stages, t, c_lb) for e in reads_c}
     # -- order within each role ----------------------------------------------------------------
     kinds_p = [(e.kind, e.data.get("bar")) for e in prod]
     first_fill = min(i for i, (k, b) in enumerate(kinds_p) if k == "copy" or (k == "expect" and b == full))
@@ -102,24 +112,34 @@ def check_ring(p: Program) -> list[tuple[str, str, Outcome, str]]:
     add("races", "the producer waits for the stage's release (empty) before it expects bytes or copies",
         _structural(bool(ok), "the producer fills a stage it did not wait for"))
     kinds_c = [(e.kind, e.data.get("bar")) for e in cons if not _resident(e)]
-    reads = [i for i, (k, _) in enumerate(kinds_c) if k == "read"]
+    current = [cons.index(e) for e in reads_c if lags[id(e)] == 0]
     waits_c = [i for i, (k, b) in enumerate(kinds_c) if k == "wait" and b == full]
     add("races", "the consumers wait for the stage (full) before they read it",
-        _structural(bool(reads and waits_c and waits_c[0] < reads[0]), "a consumer reads a stage before its wait"))
-    lag = release_lag(releases[0], at_expr, stage_of, stages, t, c_lb) if releases else None
+        _structural(bool(reads_c and waits_c and all(waits_c[0] < cons.index(e) for e in reads_c if lags[id(e)] == 0)
+                         and current), "a consumer reads a stage before its wait"))
+    lag = release_lag(releases[0], at_expr, stage_of, stages, t, first) if releases else None
+    late = [lags[id(e)] for e in reads_c]
+    add("races", f"each read at iteration t is of block t - r, r <= {peeled} (waited for in iteration t - r, or "
+        f"before the loop) and r <= the release lag",
+        _structural(all(r is not None and r <= peeled and (lag is None or r <= lag) for r in late),
+                    f"read lags {late}; {peeled} block(s) waited for before the loop; release lag {lag}"))
     add("pipeline", f"the consumers release, at iteration t >= d, the stage of iteration t - d, for one d < {stages}",
         _structural(lag is not None, "no release, or one of a stage no iteration t - d (d < stages) used"
                     if not releases else "the release's stage or guard is not s(t - d) from t = d, for any d < stages"))
     if lag is not None:
-        ok, why = retired(cons, releases[0], lag)
+        ok, why = retired(cons, releases[0], lag, lags)
         add("races", "every wgmma that read a stage has finished when the stage is released", _structural(ok, why))
         loop_end = max(p.events.index(e) for e in cons) + 1
-        for check, outcome in tail_rows(tail_releases(p.events, loop_end, empty), lag, stage_of, c_lb, c_ub,
-                                        p.assumptions):
+        tail = tail_releases(p.events, loop_end, empty)
+        for check, outcome in tail_rows(tail, lag, stage_of, first, c_ub, p.assumptions):
             add("pipeline", check, outcome)
+        after = [e for e in p.events[loop_end:] if e.kind == "read" and e.data.get("role") == "consumer"
+                 and not _resident(e)]
+        for check, outcome in check_after(after, lag, stage_of, c_ub, tail, p.events, p.assumptions):
+            add("races", check, outcome)
     consumer_region = next(op for op in p.fn.entry_block.operations if op.operation.name == "tile.warp_specialize")
     ok, why = result_reads(consumer_region.regions[1].blocks[0])
-    add("races", "an asynchronous wgmma's result is read only by wgmmas until a wgmma_wait {pending = 0} retires it",
+    add("races", "an asynchronous wgmma's result is read only by wgmmas until a wgmma_wait retires its group",
         _structural(ok, why))
     filled = {e.data["dst"] for e in copies}
     read_bufs = {e.data["buffer"] for e in cons if e.kind == "read" and not _resident(e)}
@@ -151,8 +171,9 @@ def check_ring(p: Program) -> list[tuple[str, str, Outcome, str]]:
         for check, outcome in check_tile_loops(p):
             add("pipeline", check, outcome)
     else:
-        add("pipeline", "both roles run the same iterations from 0",
-            prove(z3.And(p_lb == 0, c_lb == 0, p_ub == c_ub), p.assumptions, watch={**p.params}))
+        before = f" (the consumers' first {peeled} before their loop)" if peeled else ""
+        add("pipeline", f"both roles run the same iterations from 0{before}",
+            prove(z3.And(p_lb == 0, c_lb == peeled, p_ub == c_ub), p.assumptions, watch={**p.params}))
     for prop, check, outcome in check_resident(p) + check_turns(p, stages) + check_ring_turns(p, full, empty):
         add(prop, check, outcome)
     failed = [f"{prop}: {check}" for prop, check, outcome, _ in rows if outcome.verdict != "proved"]

@@ -15,8 +15,9 @@ retired    every wgmma that read that stage has finished when it is released: a 
 tail       the last d iterations' stages are released after the loop, each where the loop
            ran that iteration, after every group retired: each use of a stage is released once
 results    an asynchronous wgmma's result (also carried round a loop, and past it) is taken
-           only as the accumulator of another asynchronous wgmma until a wait for every
-           group (wgmma_wait {pending = 0}, or a synchronous wgmma) in the same block
+           only as the accumulator of another asynchronous wgmma until a wait that retires
+           its group in the same block: a wgmma_wait {pending = P} with at least P groups
+           issued after it there (groups retire in order), or a synchronous wgmma
 
 These are the facts the ring's order and deadlock rows of hopper.py rest on when the
 multiply is asynchronous.
@@ -47,32 +48,37 @@ def release_lag(release, at, stage_of, stages: int, t, first=0) -> int | None:
     return None
 
 
-def retired(loop_events: list, release, lag: int) -> tuple[bool, str]:
-    """Has every wgmma that read the released iteration's stage finished at ``release``?"""
+def retired(loop_events: list, release, lag: int, read_lags: dict | None = None) -> tuple[bool, str]:
+    """Has every wgmma that read the released block's stage finished at ``release``? A read
+    of lag r (``read_lags``: id of a read event -> r; 0 where absent) reads block t - r at iteration t,
+    so the released block t - lag was read lag - r iterations before the release's."""
+    read_lags = read_lags or {}
     reads = [i for i, e in enumerate(loop_events) if e.kind == "read" and ir.MemRefType(e.data["buffer"].type).shape[0] > 1]
     mmas = {e.op: i for i, e in enumerate(loop_events) if e.kind == "mma"}
     at = loop_events.index(release)
-    if not reads:
-        return True, ""
-    readers = [loop_events[i].op for i in reads]
     groups = [i for i, e in enumerate(loop_events) if e.kind == "mma" and e.data.get("async")]
-    last_async = max((mmas[op] for op in readers if mmas[op] in groups), default=None)
-    if lag == 0 and max(reads) > at:
-        return False, "the stage is released before the iteration's last read of it"
-    if last_async is None:
-        return True, ""
     waits = [i for i, e in enumerate(loop_events[:at]) if e.kind == "mma_wait"]
-    if not waits:
-        return False, "no wgmma_wait before the release: the asynchronous wgmma may still read the stage"
-    wait = waits[-1]
-    if lag == 0:
-        after = sum(1 for g in groups if last_async < g < wait) if last_async < wait else -1
-    else:
-        after = sum(1 for g in groups if g > last_async) + (lag - 1) * len(groups) + sum(1 for g in groups if g < wait)
-    pending = loop_events[wait].data["pending"]
-    if after < pending:
-        return False, (f"wgmma_wait {{pending = {pending}}} leaves the group that read the stage in flight "
-                       f"({max(after, 0)} group(s) issued after it)")
+    for i in reads:
+        distance = lag - read_lags.get(id(loop_events[i]), 0)  # iterations from the read to the release
+        if distance < 0:
+            return False, "a stage is read after the iteration that releases it"
+        if distance == 0 and i > at:
+            return False, "the stage is released before the iteration's last read of it"
+        reader = mmas[loop_events[i].op]
+        if reader not in groups:
+            continue  # a synchronous wgmma has finished when it returns
+        if not waits:
+            return False, "no wgmma_wait before the release: the asynchronous wgmma may still read the stage"
+        wait = waits[-1]
+        if distance == 0:
+            after = sum(1 for g in groups if reader < g < wait) if reader < wait else -1
+        else:
+            after = sum(1 for g in groups if g > reader) + (distance - 1) * len(groups) + \
+                sum(1 for g in groups if g < wait)
+        pending = loop_events[wait].data["pending"]
+        if after < pending:
+            return False, (f"wgmma_wait {{pending = {pending}}} leaves the group that read the stage in flight "
+                           f"({max(after, 0)} group(s) issued after it)")
     return True, ""
 
 
@@ -119,20 +125,22 @@ def result_reads(region_block) -> tuple[bool, str]:
     return True, ""
 
 
-def _drains(op) -> bool:
-    """Does ``op`` wait for every wgmma group (a wgmma_wait {pending = 0}, a synchronous wgmma)?"""
+def _drains(op, issued: int) -> bool:
+    """Does ``op`` retire a group with ``issued`` groups issued after it (a wgmma_wait
+    {pending = P <= issued}, a synchronous wgmma)?"""
     if op.name == "tile.wgmma_wait":
-        return ir.IntegerAttr(op.attributes["pending"]).value == 0
+        return ir.IntegerAttr(op.attributes["pending"]).value <= issued
     return op.name == "tile.wgmma" and "async" not in op.attributes
 
 
 def _read_after_drain(value, after) -> tuple[bool, str]:
     """Walk the ops of ``value``'s block after ``after`` (None: from the start): each read of it
     is the accumulator of an asynchronous wgmma, a yield carrying it round a loop (followed
-    into the next iteration and past the loop), or comes after a wait for every group."""
+    into the next iteration and past the loop), or comes after a wait that retires its group
+    (groups issued earlier, in an iteration before, are not counted: that only asks more)."""
     block = after.block if after is not None else value.owner
     ops = [o.operation for o in block.operations]
-    drained = False
+    drained, issued = False, 0
     for op in ops[ops.index(after) + 1 if after is not None else 0:]:
         inside = [op, *_nested(op)]
         uses = [u for u in value.uses if u.owner.operation in inside]
@@ -150,7 +158,8 @@ def _read_after_drain(value, after) -> tuple[bool, str]:
                 continue
             if not drained:
                 return False, f"'{user.name}' reads an asynchronous wgmma's result before a wgmma_wait retires it"
-        drained = drained or _drains(op)
+        issued += any(o.name == "tile.wgmma" and "async" in o.attributes for o in inside)
+        drained = drained or _drains(op, issued)
     return True, ""
 
 

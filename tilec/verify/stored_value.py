@@ -23,6 +23,7 @@ from torch_mlir import ir
 
 from tilec.dialects.tile_hopper import store_parts
 
+from .attention_rotated import completed_slots
 from .coverage import batch_coverage, stored_inside, tile_coverage, tile_partition
 from .report import Result
 from .scalars import evaluate
@@ -63,10 +64,11 @@ def check_stored_value(tiled, fused, replay) -> list[Result]:
         return [written[k] + shift.get(k, 0) for k in kept]
 
     for loop, *_ in tv.loops:
+        completed = completed_slots(loop)  # a rotated loop's acc is complete after its last P·V
         for k, n in _provenance(loop).items():
             if ta_ops[n].result not in positions:
                 continue  # read by no epilogue map: the store does not depend on it
-            tv.substitute[loop.results[k]] = lambda at, n=n, kept=positions[ta_ops[n].result]: \
+            tv.substitute[completed.get(k, loop.results[k])] = lambda at, n=n, kept=positions[ta_ops[n].result]: \
                 ta_value(n, at_tile(at, kept))
 
     def reference(v, idx):

@@ -1,0 +1,132 @@
+"""The online-softmax step of a rotated attention loop (softmax_overlap), proved termwise.
+
+Iteration t multiplies the block before's P (carried in registers) by its V and runs block
+t's softmax. The state it carries from the keys [0, t bn) is (m, l, acc, P) with
+
+    l exp(m) = sum_{j < t bn} exp(x_j)
+    (acc + sum_{j in block t-1} P_j v_j) exp(m) = sum_{j < t bn} exp(x_j) v_j
+    P_j exp(m) = exp(x_j) for j in block t - 1
+
+One iteration keeps it, for every block size: m' = max(m, rowmax x); P'_j exp(m') = exp(x_j);
+l' exp(m') = l exp(m) + rowsum P' exp(m'); acc' exp(m') = (acc + sum P_j v_j) exp(m), the
+carried P·V landing before the rescale. The block before the loop starts it from (-inf, 0, 0):
+its P and l are a step's, and acc = 0. The P·V after the loop adds the last block's terms onto
+the loop's acc, so what the epilogue reads is the unrotated loop's acc (values modulo P's
+rounding to V's type, as attention_step.py).
+"""
+
+from __future__ import annotations
+
+import z3
+from torch_mlir import ir
+
+from .attention_step import MMA, _Scalars, _exp_of_masked, _unround
+from .solver import Outcome, prove
+
+
+def rotated_step(p, loop) -> list:
+    """(check, Outcome) rows of the rotated loop's step, its first block and its last P·V."""
+    body = loop.regions[0].blocks[0]
+    _, m_in, l_in, acc_in, p_in = list(body.arguments)
+    ops = list(body.operations)
+    yielded = list(ops[-1].operation.operands)
+    mmas = [op for op in ops if op.operation.name in MMA]
+    pv = [op for op in mmas if op.operation.operands[0] == p_in and op.operation.operands[-1] == acc_in]
+    reduces = {kind: [op for op in ops if op.operation.name == "tile.reduce" and
+                      ir.StringAttr(op.attributes["kind"]).value == kind] for kind in ("max", "sum")}
+    p_tile = reduces["sum"][0].operation.operands[0] if len(reduces["sum"]) == 1 else None
+    after = _after_loop(loop)
+    problems = []
+    if len(mmas) != 2 or len(pv) != 1:
+        problems.append("the loop's P·V does not multiply the carried P onto the carried acc")
+    if len(reduces["max"]) != 1 or p_tile is None or _unround(yielded[3]) != p_tile:
+        problems.append("the P carried to the next iteration is not the exponentials the row sum adds up")
+    if after is None:
+        problems.append("no P·V after the loop multiplies the loop's last P onto its acc")
+    if problems:  # no solver call can say anything about a form it does not read
+        return [("one key block keeps the rotated loop's online-softmax invariants", Outcome("error", 0.0, {},
+                                                                                           "; ".join(problems)))]
+    s = _Scalars(p, loop)
+    m_new, l_new, acc_new = (s.tile(v) for v in yielded[:3])
+    x, rowmax, rowsum = s.tile(reduces["max"][0].operation.operands[0]), s.tile(reduces["max"][0].result), \
+        s.tile(reduces["sum"][0].result)
+    p_x = s.tile(p_tile)
+    pv_prev = s.tile(pv[0].result) - s.acc  # sum_j P_j v_j of the block before (P carried)
+    exp = s.exp
+    axioms = [exp(z3.RealVal(0)) == 1] + [exp(a - m_new) * exp(m_new) == exp(a) for a in (s.m, x)] + \
+        _exp_of_masked(p_x, s.neg_inf)
+    facts = [rowmax >= x, s.neg_inf < 0] + [z3.Implies(t != s.neg_inf, t > s.neg_inf) for t in (x, m_new, s.m, rowmax)]
+    watch = {"m": s.m, "x": x, "m'": m_new}
+    claims = {
+        "the new running max is max(m, rowmax x)": m_new == z3.If(s.m >= rowmax, s.m, rowmax),
+        "each exponential of the block is exp(x - m'): p * exp(m') = exp(x) (carried as P to the next P·V)":
+            z3.Implies(z3.And(x != s.neg_inf, m_new >= x), p_x * exp(m_new) == exp(x)),
+        "the row sum is rescaled to the new max: l' exp(m') = l exp(m) + sum_j p_j exp(m')":
+            l_new * exp(m_new) == s.l * exp(s.m) + rowsum * exp(m_new),
+        "the accumulator takes the carried P·V, then is rescaled: acc' exp(m') = (acc + sum_j P_j v_j) exp(m)":
+            acc_new * exp(m_new) == (s.acc + pv_prev) * exp(s.m),
+    }
+    rows = [(check, prove(claim, axioms + facts + [s.m != s.neg_inf], watch=watch)) for check, claim in claims.items()]
+    masked_row = [s.m == s.neg_inf, rowmax == s.neg_inf]
+    masked = {
+        "a masked key adds nothing: p = 0 where x = -inf": (z3.Implies(x == s.neg_inf, p_x == 0), []),
+        "a fully masked row keeps l = 0 through a fully masked block":
+            (l_new == 0, masked_row + [s.l == 0, rowsum == 0]),
+        "a fully masked row keeps acc = 0 through a fully masked block (its carried P is 0)":
+            (acc_new == 0, masked_row + [s.acc == 0, pv_prev == 0]),
+    }
+    rows += [(check, prove(claim, axioms + facts + premises, watch=watch)) for check, (claim, premises) in masked.items()]
+    return rows + _first_block(p, loop)
+
+
+def _first_block(p, loop) -> list:
+    """The state the loop starts from is block 0's step from (-inf, 0, 0): m the block's row
+    max, l its row sum, acc 0, P its exponentials."""
+    init = list(loop.operation.operands)[3:]
+    s = _Scalars(p, loop)
+    m1, l1, acc1 = (s.tile(v) for v in init[:3])
+    p_tile = _unround(init[3])
+    owner = p_tile.owner
+    sums = [u.owner for u in p_tile.uses if u.owner.name == "tile.reduce"]
+    if isinstance(owner, ir.Block) or owner.operation.name != "tile.map" or len(sums) != 1:
+        return [("the loop starts from block 0's step", Outcome("error", 0.0, {}, "the P the loop starts from is not "
+                                                                                   "a block's exponentials"))]
+    rowsum = s.tile(sums[0].results[0])
+    maxes = [op for op in _ops_before(loop) if op.operation.name == "tile.reduce" and
+             ir.StringAttr(op.attributes["kind"]).value == "max"]
+    if len(maxes) != 1:
+        return [("the loop starts from block 0's step", Outcome("error", 0.0, {}, "block 0 has no single row max"))]
+    x, rowmax = s.tile(maxes[0].operation.operands[0]), s.tile(maxes[0].result)
+    p_x = s.tile(p_tile)
+    exp = s.exp
+    axioms = [exp(z3.RealVal(0)) == 1, exp(x - m1) * exp(m1) == exp(x)] + _exp_of_masked(p_x, s.neg_inf)
+    facts = [rowmax >= x, s.neg_inf < 0] + [z3.Implies(t != s.neg_inf, t > s.neg_inf) for t in (x, m1, rowmax)]
+    claim = z3.And(m1 == z3.If(s.neg_inf >= rowmax, s.neg_inf, rowmax), l1 == rowsum, acc1 == 0,
+                   z3.Implies(z3.And(x != s.neg_inf, m1 >= x), p_x * exp(m1) == exp(x)))
+    return [("the loop starts from block 0's step from (-inf, 0, 0): m its row max, l its row sum, acc 0, P its "
+             "exponentials", prove(claim, axioms + facts, watch={"x": x, "m": m1}))]
+
+
+def _ops_before(loop) -> list:
+    ops = [op.operation for op in loop.operation.block.operations]
+    return ops[:ops.index(loop.operation)]
+
+
+def _after_loop(loop):
+    """The P·V after the loop: the loop's P onto its acc (None where there is none)."""
+    results = list(loop.operation.results)
+    ops = [op.operation for op in loop.operation.block.operations]
+    for op in ops[ops.index(loop.operation) + 1:]:
+        if op.name in MMA and op.operands[0] == results[3] and op.operands[-1] == results[2]:
+            return op
+    return None
+
+
+def completed_slots(loop) -> dict:
+    """{carried slot: the value that completes it}: a rotated loop's acc (slot 2) is complete
+    after the P·V that follows it (rotated_step proves that P·V adds the last block); {} for
+    any other loop."""
+    if len(list(loop.regions[0].blocks[0].arguments)) != 5:
+        return {}
+    after = _after_loop(loop.opview if hasattr(loop, "opview") else loop)
+    return {2: after.result} if after is not None else {}
