@@ -82,6 +82,7 @@ def test_the_rotated_ring_step_and_reads_are_proved(schedule, example):
     assert all(v == "proved" for _, v, _ in rows), [r for r in rows if r[1] != "proved"]
     checks = " ".join(c for c, _, _ in rows)
     for claim in ("before the loop are blocks 0..0", "is of block t - r, r <= 1", "a read after the loop",
+                  "block 0 before the loop is the loop body at kt = 0", "the P·V after the loop is the loop's",
                   "the consumers' first 1 before their loop", "the accumulator takes the carried P·V",
                   "the loop starts from block 0's step", "V is read at the reference's indices",
                   "stored element is the fused ta's"):
@@ -120,7 +121,19 @@ def _peeled_parity(text):
     return text.replace(f'"tile.mbarrier_wait"({full}, %c0, %c0)', f'"tile.mbarrier_wait"({full}, %c0, %c1)', 1)
 
 
-MUTANTS = [_scores_in_flight, _v_of_this_block, _release_before_pv_retires, _carried_pv_dropped, _peeled_parity]
+def _first_block_scaled_wrong(text):
+    """block 0's stabiliser, before the loop, adds the scale instead of multiplying by it"""
+    return re.sub(r"arith.mulf (%\d+), (%cst_\d+) : f32", r"arith.addf \1, \2 : f32", text, count=1)
+
+
+def _last_pv_of_block_before(text):
+    """the P·V after the loop reads the V of block n - 2"""
+    return re.sub(r"(%\d+) = arith.subi (%\d+), %c1 : index(\n\s*%\d+ = arith.remsi \1, %c3 : index\n\s*%\d+ = "
+                  r'"tile.wgmma"\(%\d+#3)', r"\1 = arith.subi \2, %c2 : index\3", text, count=1)
+
+
+MUTANTS = [_scores_in_flight, _v_of_this_block, _release_before_pv_retires, _carried_pv_dropped, _peeled_parity,
+           _first_block_scaled_wrong, _last_pv_of_block_before]
 
 
 @pytest.mark.parametrize("mutant", MUTANTS, ids=[m.__name__.strip("_") for m in MUTANTS])

@@ -130,3 +130,31 @@ def completed_slots(loop) -> dict:
         return {}
     after = _after_loop(loop.opview if hasattr(loop, "opview") else loop)
     return {2: after.result} if after is not None else {}
+
+
+def rotated_ends(p, loop, x_at, loop_x, bounds) -> list:
+    """(check, Outcome) rows: block 0 before the loop is the loop body at kt = 0 (the same Q and
+    K tiles at stage s(0), the same stabiliser), and the P·V after it is the loop's at kt = n
+    (the same V tile, at the stage of block n - 1). ``x_at(map)``: a stabiliser map's x at
+    (pos0, pos1), the scores a symbol; ``loop_x``: the loop's."""
+    kt, _, n_blocks, _ = p.loops["main"]
+    body = loop.regions[0].blocks[0]
+    loop_mmas = [op.operation for op in body.operations if op.operation.name in MMA]
+    before = _ops_before(loop)
+    first = [op for op in before if op.name in MMA]
+    maxes = [op for op in before if op.name == "tile.reduce" and ir.StringAttr(op.attributes["kind"]).value == "max"]
+    after = _after_loop(loop)
+    check0 = "block 0 before the loop is the loop body at kt = 0: Q·Kᵀ of the same tiles at stage s(0), the same x"
+    check_n = "the P·V after the loop is the loop's at kt = n: the same V tile, at the stage of block n - 1"
+    if len(first) != 1 or len(maxes) != 1 or len(loop_mmas) != 2 or after is None:
+        why = "the rotated loop's first block or last P·V is not one wgmma (and one row max) the check reads"
+        return [(check0, Outcome("error", 0.0, {}, why)), (check_n, Outcome("error", 0.0, {}, why))]
+    qk, pv, qk0 = loop_mmas[0], loop_mmas[1], first[0]
+    stage = lambda op: p.values[op.operands[2]]
+    same0 = list(qk0.operands[:2]) == list(qk.operands[:2]) and \
+        set(qk0.attributes) - {"async"} == set(qk.attributes) - {"async"}
+    claim0 = z3.And(z3.BoolVal(same0), stage(qk0) == z3.substitute(stage(qk), (kt, z3.IntVal(0))),
+                    x_at(maxes[0].operands[0].owner) == z3.substitute(loop_x, (kt, z3.IntVal(0))))
+    claim_n = z3.And(z3.BoolVal(after.operands[1] == pv.operands[1]),
+                     stage(after) == z3.substitute(stage(pv), (kt, n_blocks)))
+    return [(check0, prove(claim0, bounds)), (check_n, prove(claim_n, p.assumptions))]

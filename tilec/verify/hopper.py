@@ -171,9 +171,9 @@ def check_ring(p: Program) -> list[tuple[str, str, Outcome, str]]:
         for check, outcome in check_tile_loops(p):
             add("pipeline", check, outcome)
     else:
-        before = f" (the consumers' first {peeled} before their loop)" if peeled else ""
+        before = f" (the consumers' first {peeled} before their loop; there are that many)" if peeled else ""
         add("pipeline", f"both roles run the same iterations from 0{before}",
-            prove(z3.And(p_lb == 0, c_lb == peeled, p_ub == c_ub), p.assumptions, watch={**p.params}))
+            prove(z3.And(p_lb == 0, c_lb == peeled, p_ub == c_ub, p_ub >= peeled), p.assumptions, watch={**p.params}))
     for prop, check, outcome in check_resident(p) + check_turns(p, stages) + check_ring_turns(p, full, empty):
         add(prop, check, outcome)
     failed = [f"{prop}: {check}" for prop, check, outcome, _ in rows if outcome.verdict != "proved"]

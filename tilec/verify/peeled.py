@@ -80,7 +80,8 @@ def check_peeled(peeled: list, stage_of, stages: int, assumptions) -> tuple[int,
 
 def check_after(after_reads: list, lag: int, stage_of, n_blocks, tail: list, events: list,
                 assumptions) -> list[tuple[str, Outcome]]:
-    """Each read after the loop is of block n - j, 1 <= j <= lag, before the tail releases."""
+    """Each read after the loop is of block n - j, 1 <= j <= lag (and there are lag blocks),
+    before the tail releases."""
     if not after_reads:
         return []
     rows = []
@@ -89,7 +90,7 @@ def check_after(after_reads: list, lag: int, stage_of, n_blocks, tail: list, eve
         blocks = z3.Or(*[read.data["stage"] == stage_of(n_blocks - j) for j in range(1, lag + 1)]) \
             if lag else z3.BoolVal(False)
         before = all(events.index(read) < i for i in releases)
-        outcome = prove(z3.And(blocks, z3.BoolVal(before)), assumptions + [n_blocks >= 1])
+        outcome = prove(z3.And(blocks, z3.BoolVal(before), n_blocks >= lag), assumptions)
         if not before:
             outcome.detail = "a read after the loop comes after a tail release"
         rows.append((f"a read after the loop is of one of the last {lag} block(s), before their release", outcome))
