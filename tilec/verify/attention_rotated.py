@@ -20,7 +20,7 @@ from __future__ import annotations
 import z3
 from torch_mlir import ir
 
-from .attention_step import MMA, _Scalars, _exp_of_masked, _unround
+from .attention_step import MMA, _Scalars, _exp_of_masked, _unround, step_rows
 from .solver import Outcome, prove
 
 
@@ -52,30 +52,11 @@ def rotated_step(p, loop) -> list:
         s.tile(reduces["sum"][0].result)
     p_x = s.tile(p_tile)
     pv_prev = s.tile(pv[0].result) - s.acc  # sum_j P_j v_j of the block before (P carried)
-    exp = s.exp
-    axioms = [exp(z3.RealVal(0)) == 1] + [exp(a - m_new) * exp(m_new) == exp(a) for a in (s.m, x)] + \
-        _exp_of_masked(p_x, s.neg_inf)
-    facts = [rowmax >= x, s.neg_inf < 0] + [z3.Implies(t != s.neg_inf, t > s.neg_inf) for t in (x, m_new, s.m, rowmax)]
-    watch = {"m": s.m, "x": x, "m'": m_new}
-    claims = {
-        "the new running max is max(m, rowmax x)": m_new == z3.If(s.m >= rowmax, s.m, rowmax),
-        "each exponential of the block is exp(x - m'): p * exp(m') = exp(x) (carried as P to the next P·V)":
-            z3.Implies(z3.And(x != s.neg_inf, m_new >= x), p_x * exp(m_new) == exp(x)),
-        "the row sum is rescaled to the new max: l' exp(m') = l exp(m) + sum_j p_j exp(m')":
-            l_new * exp(m_new) == s.l * exp(s.m) + rowsum * exp(m_new),
-        "the accumulator takes the carried P·V, then is rescaled: acc' exp(m') = (acc + sum_j P_j v_j) exp(m)":
-            acc_new * exp(m_new) == (s.acc + pv_prev) * exp(s.m),
-    }
-    rows = [(check, prove(claim, axioms + facts + [s.m != s.neg_inf], watch=watch)) for check, claim in claims.items()]
-    masked_row = [s.m == s.neg_inf, rowmax == s.neg_inf]
-    masked = {
-        "a masked key adds nothing: p = 0 where x = -inf": (z3.Implies(x == s.neg_inf, p_x == 0), []),
-        "a fully masked row keeps l = 0 through a fully masked block":
-            (l_new == 0, masked_row + [s.l == 0, rowsum == 0]),
-        "a fully masked row keeps acc = 0 through a fully masked block (its carried P is 0)":
-            (acc_new == 0, masked_row + [s.acc == 0, pv_prev == 0]),
-    }
-    rows += [(check, prove(claim, axioms + facts + premises, watch=watch)) for check, (claim, premises) in masked.items()]
+    rows = step_rows(s, x, p_x, rowmax, rowsum, m_new, l_new,
+                     ("the accumulator takes the carried P·V, then is rescaled: acc' exp(m') = "
+                      "(acc + sum_j P_j v_j) exp(m)", acc_new * s.exp(m_new) == (s.acc + pv_prev) * s.exp(s.m)),
+                     ("a fully masked row keeps acc = 0 through a fully masked block (its carried P is 0)",
+                      acc_new == 0, pv_prev == 0), p_note=" (carried as P to the next P·V)")
     return rows + _first_block(p, loop)
 
 

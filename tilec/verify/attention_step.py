@@ -89,7 +89,6 @@ def _online_step(p, fn):
             ir.StringAttr(op.attributes["kind"]).value == "sum"]
     maxes = [op for op in body.operations if op.operation.name == "tile.reduce" and
              ir.StringAttr(op.attributes["kind"]).value == "max"]
-    results = []
     structure = len(sums) == 1 and len(maxes) == 1 and sums[0].operation.operands[0] == p_tile and \
         all(_is_residual(op.operation.operands[0], p_tile, chain[0].operation.operands[0]) for op in chain[1:])
     if not structure:  # no solver call can say anything about a form it does not read
@@ -103,22 +102,33 @@ def _online_step(p, fn):
     # the mmas' sum_j p_j v_j (P's rounding, and the residual mma that restores it for an f32
     # result, read as exact: the value facts here are modulo dtype rounding)
     pv_sum = acc_new - s.tile(base)
+    return step_rows(s, x, p_x, rowmax, rowsum, m_new, l_new,
+                     ("the accumulator is rescaled to the new max: acc' exp(m') = acc exp(m) + sum_j p_j v_j exp(m')",
+                      acc_new * s.exp(m_new) == s.acc * s.exp(s.m) + pv_sum * s.exp(m_new)),
+                     ("a fully masked row keeps acc = 0 through a fully masked block", acc_new == 0, pv_sum == 0))
+
+
+def step_rows(s, x, p_x, rowmax, rowsum, m_new, l_new, acc_claim: tuple, acc_masked: tuple,
+              p_note: str = "") -> list:
+    """(check, Outcome) rows of one key block's step on the scalars ``s`` (m, l, acc before
+    it): the max, the exponentials p (``p_note`` says where they go), the row sum, the form's
+    own accumulator claim (check, claim), and the fully-masked-row rows, the accumulator's as
+    (check, claim, what the block's P·V adds is 0)."""
     exp = s.exp
     axioms = [exp(z3.RealVal(0)) == 1] + [exp(a - m_new) * exp(m_new) == exp(a) for a in (s.m, x)] + \
         _exp_of_masked(p_x, s.neg_inf)
     # -inf is below every other value (a stabiliser, a running max)
     facts = [rowmax >= x, s.neg_inf < 0] + [z3.Implies(t != s.neg_inf, t > s.neg_inf) for t in (x, m_new, s.m, rowmax)]
+    watch = {"m": s.m, "x": x, "m'": m_new}
     claims = {
         "the new running max is max(m, rowmax x)": m_new == z3.If(s.m >= rowmax, s.m, rowmax),
-        "each exponential of the block is exp(x - m'): p * exp(m') = exp(x)": z3.Implies(
+        f"each exponential of the block is exp(x - m'): p * exp(m') = exp(x){p_note}": z3.Implies(
             z3.And(x != s.neg_inf, m_new >= x), p_x * exp(m_new) == exp(x)),
         "the row sum is rescaled to the new max: l' exp(m') = l exp(m) + sum_j p_j exp(m')":
             l_new * exp(m_new) == s.l * exp(s.m) + rowsum * exp(m_new),
-        "the accumulator is rescaled to the new max: acc' exp(m') = acc exp(m) + sum_j p_j v_j exp(m')":
-            acc_new * exp(m_new) == s.acc * exp(s.m) + pv_sum * exp(m_new),
+        acc_claim[0]: acc_claim[1],
     }
-    for check, claim in claims.items():
-        results.append((check, prove(claim, axioms + facts + [s.m != s.neg_inf], watch={"m": s.m, "x": x, "m'": m_new})))
+    rows = [(check, prove(claim, axioms + facts + [s.m != s.neg_inf], watch=watch)) for check, claim in claims.items()]
     # fully masked rows (every x = -inf): the documented result is 0 / 0 = NaN, as in the oracle;
     # it holds because a masked key adds nothing and such a row's state stays l = 0, acc = 0
     # (a block sum of zero terms is 0: the termwise fact below, folded)
@@ -127,12 +137,10 @@ def _online_step(p, fn):
         "a masked key adds nothing: p = 0 where x = -inf": (z3.Implies(x == s.neg_inf, p_x == 0), []),
         "a fully masked row keeps l = 0 through a fully masked block":
             (l_new == 0, masked_row + [s.l == 0, rowsum == 0]),
-        "a fully masked row keeps acc = 0 through a fully masked block":
-            (acc_new == 0, masked_row + [s.acc == 0, pv_sum == 0]),
+        acc_masked[0]: (acc_masked[1], masked_row + [s.acc == 0, acc_masked[2]]),
     }
-    for check, (claim, premises) in masked.items():
-        results.append((check, prove(claim, axioms + facts + premises, watch={"m": s.m, "x": x, "m'": m_new})))
-    return results
+    return rows + [(check, prove(claim, axioms + facts + premises, watch=watch))
+                   for check, (claim, premises) in masked.items()]
 
 
 def _exp_of_masked(term, neg_inf) -> list:
