@@ -19,6 +19,10 @@ SCHEDULES = {64: ["bm=64 bn=64 warps=4 stages=3", "bm=128 bn=64 warps=8 stages=3
 # the warp-specialised kernels (sm_90a: copy engine, wgmma); [B, S, H, D] views stay on the form above;
 # the last of each, the key loop rotated (a stage is released one block later: three stages)
 OVERLAP = "bm=128 bn=128 warps=8 stages=3 consumers=2 softmax-overlap=true"
+# one consumer warpgroup, two CTAs an SM (short sequences: one CTA's prologue and epilogue under the other's work)
+SHARED = {64: ["bm=64 bn=128 warps=4 stages=3 consumers=1 softmax-overlap=true occupancy=2",
+               "bm=64 bn=64 warps=4 stages=4 consumers=1 softmax-overlap=true occupancy=2"],
+          128: ["bm=64 bn=64 warps=4 stages=3 consumers=1 softmax-overlap=true occupancy=2"]}
 HOPPER = {64: ["bm=128 bn=128 warps=8 stages=3 consumers=2", "bm=128 bn=128 warps=8 stages=3 consumers=2 pingpong=true",
                "bm=192 bn=128 warps=12 stages=2 consumers=3", "bm=192 bn=128 warps=12 stages=3 consumers=3",
                "bm=128 bn=176 warps=8 stages=2 consumers=2", "bm=192 bn=96 warps=12 stages=3 consumers=3",
@@ -45,7 +49,7 @@ def main() -> None:
                 with open(spec, "w") as handle:  # the head dim is part of the register tiles
                     handle.write(re.sub(r"D = \d+", f"D = {d}", text))
                 hopper = HOPPER[d] if example != "einsum_attention" else HOPPER[d][:1] + HOPPER[d][2:3] + HOPPER[d][-1:]
-                hopper = [h + store for h in hopper]
+                hopper = [h + store for h in hopper + (SHARED[d] if example != "einsum_attention" else [])]
                 for n, schedule in enumerate(schedules + hopper):
                     path = os.path.join(args.out, f"{example}_d{d}_{n}.tkp")
                     try:

@@ -50,11 +50,13 @@ class Target:
     smem: int                 # bytes of shared memory per CTA (opt-in maximum)
     threads: int = 1024       # threads per CTA
     registers: int = 255      # 32-bit registers per thread
+    sm_smem: int = 0          # bytes of shared memory per SM, shared by its resident CTAs
+    smem_reserved: int = 1024  # bytes the hardware keeps per resident CTA
 
 
 TARGETS = {
     "sm_80": Target("sm_80", 163 * 1024),
-    "sm_90a": Target("sm_90a", 227 * 1024),
+    "sm_90a": Target("sm_90a", 227 * 1024, sm_smem=228 * 1024),
 }
 
 
@@ -83,7 +85,10 @@ class Schedule:
     softmax_overlap: warp-specialised attention with its key loop rotated (FlashAttention-3's
     intra-warpgroup overlap): iteration t issues block t's Q·Kᵀ and block t - 1's P·V together,
     and runs block t's softmax while that P·V is in flight; P is carried to the next iteration
-    and a stage is released one iteration later, so it wants stages >= 3.
+    and a stage is released one iteration later, so it wants stages >= 3;
+    occupancy: CTAs of the kernel resident on one SM (1 or 2); two take a warp-specialised kernel
+    with one consumer warpgroup (256 threads, half the registers and shared memory each), so one
+    CTA's prologue, epilogue and waits overlap the other's multiplies.
     """
 
     bm: int = 128
@@ -98,6 +103,7 @@ class Schedule:
     persistent: bool = False
     tma_store: bool = False
     softmax_overlap: bool = False
+    occupancy: int = 1
 
     STORE_BUFFERS: ClassVar[int] = 2    # staging buffers of a tma_store: one filled while one is written out
     STORE_CHUNK_BYTES: ClassVar[int] = 128  # a staging buffer's row: one 128-byte swizzle row of the tile
@@ -112,6 +118,8 @@ class Schedule:
         for name in ("bm", "bn", "bk", "warps", "stages", "group_m"):
             if getattr(self, name) < 1:
                 raise ValueError(f"schedule option {name} must be at least 1")
+        if self.occupancy not in (1, 2):
+            raise ValueError(f"occupancy={self.occupancy}: one or two CTAs per SM")
         if not 0 <= self.consumers <= 3:
             raise ValueError(f"consumers={self.consumers}: a CTA has 0 to 3 consumer warpgroups")
         for name in ("bm", "bn", "bk"):
@@ -193,6 +201,10 @@ class Schedule:
             # three warpgroups have 152 registers a thread: no room for P carried beside S and acc
             reasons.append("softmax_overlap rotates a warp-specialised attention's key loop: it needs the online "
                            "form, consumers 1 or 2 and pingpong=false")
+        if self.occupancy > 1 and self.consumers != 1:
+            # 64K registers over two CTAs of 384 threads leave 85 a thread at launch: no wgmma fits
+            reasons.append(f"occupancy={self.occupancy} puts two warp-specialised CTAs on an SM: it needs "
+                           f"consumers=1 (256 threads; 216 registers a consumer thread)")
         if self.threads > limits.threads:
             reasons.append(f"{self.threads} threads per CTA; {target} allows {limits.threads}")
         smem = self.smem_bytes(form, sizes.get("element_bytes", 2), sizes.get("head_dim", 0),
@@ -200,6 +212,10 @@ class Schedule:
         if smem > limits.smem:
             reasons.append(f"the staged tiles need {smem} bytes of shared memory; {target} allows {limits.smem}: "
                            f"lower stages, bk, bm or bn")
+        elif self.occupancy > 1 and \
+                self.occupancy * (smem + 8 * (1 + 2 * self.stages) + limits.smem_reserved) > limits.sm_smem:
+            reasons.append(f"occupancy={self.occupancy}: {self.occupancy} CTAs of {smem} bytes of staged tiles (and "
+                           f"their barriers) do not fit the {limits.sm_smem} bytes of an SM: lower stages or bn")
         return reasons
 
     def _contraction_reasons(self, sizes: dict) -> list[str]:
@@ -258,7 +274,7 @@ class Schedule:
     def _wgmma_registers(self, wgmmas: list[tuple[int, int]]) -> list[str]:
         """Each (n, registers of A) wgmma must compile within the registers a thread has at
         launch (64K over the CTA's threads, in 8s): n/2 accumulators and the headroom."""
-        cap = min(255, 65536 // self.threads // 8 * 8)
+        cap = min(255, 65536 // (self.threads * self.occupancy) // 8 * 8)
         for n, a_registers in wgmmas:
             need = n // 2 + a_registers + self.WGMMA_HEADROOM
             if need > cap:
@@ -323,8 +339,10 @@ class Schedule:
             if form == "contraction":
                 axes = HOPPER_SPACE[form]
                 points += cls.pingpong_points(axes["bn"], axes["stages"], axes["tma_store"])
-            if form == "online":  # the rotated key loop: two consumer warpgroups, a stage more
+            if form == "online":  # the rotated key loop: two consumer warpgroups, a stage more; or one, two CTAs an SM
                 points += [cls(bm=128, bn=bn, warps=8, stages=3, consumers=2, softmax_overlap=True)
+                           for bn in HOPPER_SPACE[form]["bn"]]
+                points += [cls(bm=64, bn=bn, warps=4, stages=3, consumers=1, softmax_overlap=True, occupancy=2)
                            for bn in HOPPER_SPACE[form]["bn"]]
         return points
 

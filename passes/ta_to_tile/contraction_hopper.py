@@ -36,6 +36,7 @@ from .epilogue import emit_epilogue
 
 PRODUCER_REGISTERS = 40    # the producer thread needs addresses and a loop counter
 CONSUMER_REGISTERS = {1: 240, 2: 232, 3: 152}  # 128 x 40 + consumers x 128 x this <= 64K registers
+SHARED_SM_REGISTERS = 216  # one consumer warpgroup, two CTAs an SM: 128 x 40 + 128 x this <= 32K
 
 
 def check_form(g) -> None:
@@ -72,7 +73,7 @@ def build(b, g, s, mem: dict, buffers, element, sizes, batch_ids, pid, raster, t
     turn = _barriers(roles, s.warps // roles) if roles > 1 else None  # ping-pong: whose turn at the ring
     nk = ceildiv(size_k, const_index(s.bk))
     i64 = ir.IntegerType.get_signless(64)
-    spec = specialize(s.consumers, roles)
+    spec = specialize(s.consumers, roles, s.occupancy)
 
     def producer(t, first):
         """Wait for each stage's release, expect its bytes, start both copies."""
@@ -195,13 +196,14 @@ def _over_tiles(persistent: bool, pid, tiles, nk, role, share=None) -> None:
         scf.YieldOp([])
 
 
-def specialize(consumers: int, roles: int = 1):
+def specialize(consumers: int, roles: int = 1, occupancy: int = 1):
     """An empty tile.warp_specialize (producer and consumer regions to fill) with the register
-    split for ``consumers`` warpgroups; ``roles`` > 1: each warpgroup runs the consumer region
-    on its own."""
+    split for ``consumers`` warpgroups (of CTAs ``occupancy`` to an SM); ``roles`` > 1: each
+    warpgroup runs the consumer region on its own."""
     i64 = ir.IntegerType.get_signless(64)
+    registers = SHARED_SM_REGISTERS if occupancy > 1 else CONSUMER_REGISTERS[consumers]
     attrs = {"producer_registers": ir.IntegerAttr.get(i64, PRODUCER_REGISTERS),
-             "consumer_registers": ir.IntegerAttr.get(i64, CONSUMER_REGISTERS[consumers])}
+             "consumer_registers": ir.IntegerAttr.get(i64, registers)}
     if roles > 1:
         attrs["consumer_roles"] = ir.IntegerAttr.get(i64, roles)
     return ir.Operation.create("tile.warp_specialize", regions=2, attributes=attrs)

@@ -71,7 +71,7 @@ def build(body, n_blocks, number: dict):
     empty = _barriers(s.stages, s.warps)  # every consumer warp releases a stage
     kv = _kv_sources(body)
     zero = const_index(0)
-    spec = specialize(s.consumers)
+    spec = specialize(s.consumers, occupancy=s.occupancy)
     # producer: Q once; then per key block wait for the stage's release, expect, copy K and V
     with ir.InsertionPoint(spec.regions[0].blocks.append()):
         ir.Operation.create("tile.mbarrier_expect", operands=[q_bar, zero], attributes={

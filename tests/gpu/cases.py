@@ -201,6 +201,9 @@ CASES: dict[str, Case] = {
                                                     [{"B": 2, "H": 8, "S": 97, "T": 130}, {"B": 1, "H": 4, "S": 1,
                                                                                             "T": 1}],
                                                     fixed={"D": 64}, targets=SM90),
+    # two CTAs an SM, one consumer warpgroup each
+    "wgmma_attention_causal_two_ctas": Case("examples/causal_attention.ta", OVERLAP_ONE.replace("stages=2", "stages=3")
+                                            + " occupancy=2", SQUARE_RUNS, targets=SM90),
     # torch's SDPA semantics: strict causal with S != T, query row 0 sees no key and gets 0
     "wgmma_attention_guarded_strict": Case(guarded_attention_spec(f"{QK} where j < i else -inf"), WGMMA_FLASH2,
                                            ATTENTION_RUNS[:3], targets=SM90),

@@ -159,7 +159,8 @@ class CudaEmitter:
         body = "\n".join(head + ["    " + line for line in self.prologue] + rest)
         variant = "copy engine, mbarriers, wgmma" if self.hopper else \
             "16-byte aligned rows: cp.async" if self.aligned else "any row length: element copies"
-        bounds = f"{self.threads}, 1" if self.hopper else f"{self.threads}"  # setmaxnreg needs the cap at entry
+        # setmaxnreg needs the cap at entry: the registers of the CTAs resident on an SM
+        bounds = f"{self.threads}, {self.schedule.occupancy}" if self.hopper else f"{self.threads}"
         source = (f"// schedule: {self.schedule.as_text()}; {variant}\n" + "".join(self.helpers.values()) +
                   f"extern \"C\" __global__ void __launch_bounds__({bounds})\n{name}({', '.join(sig)}) {{\n"
                   f"{body}\n}}\n")
