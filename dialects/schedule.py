@@ -197,10 +197,10 @@ class Schedule:
         if self.tma_store and sizes.get("out_bytes", 2) != 2:
             # f32 element pairs of rows 2i and 2i + 1 land in the same banks under every swizzle mode
             reasons.append("tma_store stages 16-bit outputs (bf16, f16); store an f32 output with tma_store=false")
-        if self.softmax_overlap and (form != "online" or self.consumers not in (1, 2) or self.pingpong):
+        if self.softmax_overlap and (form != "online" or self.consumers not in (1, 2)):
             # three warpgroups have 152 registers a thread: no room for P carried beside S and acc
             reasons.append("softmax_overlap rotates a warp-specialised attention's key loop: it needs the online "
-                           "form, consumers 1 or 2 and pingpong=false")
+                           "form and consumers 1 or 2")
         if self.occupancy > 1 and self.consumers != 1:
             # 64K registers over two CTAs of 384 threads leave 85 a thread at launch: no wgmma fits
             reasons.append(f"occupancy={self.occupancy} puts two warp-specialised CTAs on an SM: it needs "

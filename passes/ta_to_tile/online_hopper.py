@@ -134,7 +134,9 @@ def _rotated_consumers(body, n_blocks, number: dict, tiles, barriers) -> None:
     issues block kt's Q·Kᵀ and then block kt - 1's P·V (P carried from the iteration before),
     waits for the scores only (wgmma groups retire in order: P·V stays in flight), runs block
     kt's softmax, waits for P·V, releases block kt - 1's stage and rescales acc to the new
-    max; after the loop the last block's P·V. Every sequence has a key block (sizes >= 1)."""
+    max; after the loop the last block's P·V. Every sequence has a key block (sizes >= 1).
+    With ping-pong a warpgroup's turn covers issuing a block's multiplies (once its K and V
+    have landed), and the other warpgroup's softmax runs under them."""
     s = body.s
     sq, sk, sv, staging = tiles
     q_bar, full, empty = barriers
@@ -142,11 +144,16 @@ def _rotated_consumers(body, n_blocks, number: dict, tiles, barriers) -> None:
         raise NoTileLowering("softmax_overlap carries P in V's type; an output of another type needs P's "
                              "rounding residual too: use softmax_overlap=false")
     zero, one = const_index(0), const_index(1)
+    # ping-pong: a turn spans a block's multiplies, issued; the softmax runs outside it
+    turn = _turns if s.pingpong else lambda who, wait: None
     ir.Operation.create("tile.mbarrier_wait", operands=[q_bar, zero, zero])
+    turn("last", False)  # warpgroup 0 has the first turn
     m, l, acc = body.initial_state()
     stage, parity = _ring(zero, s.stages)
     ir.Operation.create("tile.mbarrier_wait", operands=[full, stage, parity])
+    turn("all", True)
     scores = wgmma(Shared(sq, stage), Shared(sk, stage), body.constant_tile([s.bm, s.bn], 0.0), transpose_b=True)
+    turn("all", False)
     m, l, _, _, p = body.softmax_step(m, l, body.stabiliser(scores, zero))
     loop = body.key_loop(n_blocks, number, start=one, state=[m, l, acc, p])
     with ir.InsertionPoint(loop.body):
@@ -155,9 +162,11 @@ def _rotated_consumers(body, n_blocks, number: dict, tiles, barriers) -> None:
         stage, parity = _ring(kt, s.stages)
         before, _ = _ring(arith.SubIOp(kt, one).result, s.stages)
         ir.Operation.create("tile.mbarrier_wait", operands=[full, stage, parity])
+        turn("all", True)
         scores = wgmma(Shared(sq, stage), Shared(sk, stage, asynchronous=True),
                        body.constant_tile([s.bm, s.bn], 0.0), transpose_b=True)
         acc = wgmma(p, Shared(sv, before, asynchronous=True), acc)
+        turn("all", False)
         wgmma_wait(1)  # the scores; P·V runs on under the softmax
         m_new, l_new, c, _, p_new = body.softmax_step(m, l, body.stabiliser(scores, kt))
         wgmma_wait(0)
@@ -165,7 +174,10 @@ def _rotated_consumers(body, n_blocks, number: dict, tiles, barriers) -> None:
         scf.YieldOp([m_new, l_new, body.rescale(acc, c), p_new])
     m, l, acc, p = loop.results
     last, _ = _ring(arith.SubIOp(n_blocks, one).result, s.stages)
+    turn("all", True)
     acc = wgmma(p, Shared(sv, last), acc)
+    turn("all", False)
+    turn("first", True)  # the turn the last warpgroup passed on comes back to warpgroup 0
     release_after(n_blocks, one, empty, s.stages)
     body.store(body.epilogue(m, l, acc), staging)
 
