@@ -62,7 +62,11 @@ def test_a_bug_only_some_schedules_have_is_refuted_at_those(monkeypatch):
 
 def test_warp_specialised_points_are_sm90a_alone():
     points = Schedule.space("online", hopper=True)
-    assert [p.consumers for p in points[len(Schedule.space("online")):]] == [2, 2, 3, 3]
+    # the grid's two and three warpgroups, then the rotated loop's two, then one with two CTAs an SM
+    hopper = points[len(Schedule.space("online")):]
+    assert [p.consumers for p in hopper] == [2, 2, 3, 3, 2, 2, 1, 1]
+    assert [p.softmax_overlap for p in hopper] == [False] * 4 + [True] * 4
+    assert [p.occupancy for p in hopper] == [1] * 6 + [2] * 2
     assert all(p.bm == 64 * p.consumers and p.warps == 4 * p.consumers for p in points if p.consumers)
     from torch_mlir import ir
 
@@ -75,7 +79,7 @@ def test_warp_specialised_points_are_sm90a_alone():
         _, sm80, _ = legal_schedules(module, {"D": 64})  # verify_schedules' choice when sm_90a is no target
         _, both, _ = legal_schedules(module, {"D": 64}, hopper=True)
     assert all("consumers=0" in point for point, _ in sm80)
-    assert len([point for point, _ in both if "consumers=0" not in point]) == 4
+    assert len([point for point, _ in both if "consumers=0" not in point]) == 8
 
 
 def test_the_cli_takes_schedules_all_and_refuses_a_schedule_beside_it(tmp_path):

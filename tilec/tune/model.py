@@ -10,12 +10,15 @@ elementwise work between the multiplies (an online step's softmax). With a GPU's
     memory  = bytes / (the SM's share of L2 bandwidth)
     simt    = elementwise instructions / (4 schedulers x 32 lanes)
     iter    = max(tensor + simt, memory)   (the softmax does not overlap the multiplies: the
-                                           H200 profile of the attention kernels says so)
+                                           H200 profile of the attention kernels says so;
+                                           with the key loop rotated, softmax_overlap, it runs
+                                           under the block before's P·V: a measured quarter of
+                                           that is hidden)
 
 at least the copy latency over stages - 1 (what the pipeline hides), and a CTA
 ``trips * iter`` plus a fixed start (the pipeline's fill) and its epilogue (the
 stored bytes), that part divided by the CTAs an SM holds at once (threads, shared memory,
-registers), which overlap it. A persistent kernel's CTAs (as many as the SMs hold) take
+registers; a warp-specialised kernel's occupancy), which overlap it. A persistent kernel's CTAs (as many as the SMs hold) take
 the tiles in turn, pid, pid + C, ...: one start each, then per tile its iterations, its
 epilogue and half a start (the producer fills the next tile's stages while the consumers
 drain and store: PERSISTENT_START); a ping-pong kernel's tile pays only the longer of its
@@ -48,6 +51,10 @@ SAMPLED_CTAS = 64  # CTAs whose trip count is evaluated when it depends on the p
 # wgmma group and run the epilogue while the producer refills): an A/B on the H200
 # (2026-12-01) gained 1% at 64 k tiles per output tile and 5-7% at 16, about half a start
 PERSISTENT_START = 0.5
+# what the rotated attention loop (softmax_overlap) hides of min(softmax, P·V): all of it would
+# make the D = 128, S = 4k kernel 1.38x faster in this model; the H200 measured 1.06-1.09x
+# (docs/benchmarks.md, 2026-12-02), about a quarter of that
+SOFTMAX_UNDER_PV = 0.25
 
 
 @dataclass(frozen=True)
@@ -94,7 +101,11 @@ def estimate(tile: ir.Module, env: dict, gpu: GPU) -> Estimate:
     simt = per_iter["simt"] / gpu.simt_per_cycle
     # the softmax between the multiplies does not overlap them: measured (Nsight Compute on the
     # H200, docs/benchmarks.md), two consumer warpgroups run at tensor + simt, not their max
-    cycle = max(tensor + simt, memory)
+    # the rotated loop runs a block's softmax while the block before's P·V is in flight: a
+    # measured share of what it could hide (SOFTMAX_UNDER_PV)
+    hidden = SOFTMAX_UNDER_PV * min(simt, per_iter["flops_pv"] / gpu.tensor_flops_per_cycle) \
+        if sched.softmax_overlap else 0.0
+    cycle = max(tensor + simt - hidden, memory)
     # a copy issued stages - 1 iterations ahead must land in time: the pipeline hides the
     # copy latency only when that many iterations take as long
     cycle = max(cycle, gpu.copy_latency_cycles / max(sched.stages - 1, 1))
@@ -105,7 +116,8 @@ def estimate(tile: ir.Module, env: dict, gpu: GPU) -> Estimate:
     staged = any(e.op.operation.name == "tile.tma_store" for e in stores)
     store_rate = gpu.smem_bytes_per_cycle if staged else gpu.store_bytes_per_cycle
     fixed = gpu.start_cycles + store_bytes / store_rate
-    trips = _trips(p, lb, ub, bind, grid)
+    # a rotated loop's first block runs before it (from block 1): count it with the loop's
+    trips = _trips(p, z3.IntVal(0) if sched.softmax_overlap else lb, ub, bind, grid)
     resident = ctas_per_sm(sched, fn, gpu)
     per_cta_flops = per_iter["flops_wgmma"] + per_iter["flops_mma"]
     flops = per_cta_flops * sum(trips) / len(trips) * ctas
@@ -127,7 +139,7 @@ def estimate(tile: ir.Module, env: dict, gpu: GPU) -> Estimate:
 
 def _iteration(p, loop) -> dict:
     """flops (by instruction family), copied bytes and elementwise instructions of one main-loop iteration."""
-    out = {"flops_wgmma": 0.0, "flops_mma": 0.0, "bytes": 0.0, "simt": 0.0}
+    out = {"flops_wgmma": 0.0, "flops_mma": 0.0, "flops_pv": 0.0, "bytes": 0.0, "simt": 0.0}
     for e in p.events:
         if e.loop not in ("main", "producer"):  # the producer's loop feeds the main loop's iterations
             continue
@@ -138,6 +150,8 @@ def _iteration(p, loop) -> dict:
                 ir.MemRefType(a).shape[1 if "transpose_a" in e.op.attributes else 2]
             family = "flops_wgmma" if e.op.operation.name == "tile.wgmma" else "flops_mma"
             out[family] += 2.0 * m * n * k
+            if family == "flops_wgmma" and isinstance(a, ir.RankedTensorType):  # A in registers: P·V
+                out["flops_pv"] += 2.0 * m * n * k
         elif e.kind == "copy":
             t = ir.MemRefType(e.data["dst"].type)
             out["bytes"] += math.prod(t.shape[1:]) * element_bytes(t.element_type)
@@ -173,8 +187,8 @@ def ctas_per_sm(sched: Schedule, fn, gpu: GPU) -> int:
     """CTAs an SM holds at once: by threads and by the shared memory the tile.allocs take."""
     smem = sum(_alloc_bytes(op) for op in walk_ops(fn.entry_block) if op.operation.name == "tile.alloc")
     by_smem = gpu.smem_per_sm // smem if smem else 32
-    if sched.consumers:  # a warp-specialised CTA takes the register file (setmaxnreg splits it)
-        return 1
+    if sched.consumers:  # a warp-specialised CTA takes the register file (setmaxnreg splits it), or its share
+        return sched.occupancy
     # accumulators per thread and about 80 registers of fragments, addresses and loop state
     registers = min(sched.bm * sched.bn // sched.threads + 80, 255)
     by_registers = gpu.registers_per_sm // (registers * sched.threads)
