@@ -132,8 +132,13 @@ def _last_pv_of_block_before(text):
                   r'"tile.wgmma"\(%\d+#3)', r"\1 = arith.subi \2, %c2 : index\3", text, count=1)
 
 
+def _first_scores_in_flight(text):
+    """block 0's Q·Kᵀ is issued asynchronously and never waited for before the loop"""
+    return re.sub(r'("tile.wgmma"\(%\d+, %\d+, %c0, %\d+\)) \{transpose_b\}', r"\1 {async, transpose_b}", text, count=1)
+
+
 MUTANTS = [_scores_in_flight, _v_of_this_block, _release_before_pv_retires, _carried_pv_dropped, _peeled_parity,
-           _first_block_scaled_wrong, _last_pv_of_block_before]
+           _first_block_scaled_wrong, _last_pv_of_block_before, _first_scores_in_flight]
 
 
 @pytest.mark.parametrize("mutant", MUTANTS, ids=[m.__name__.strip("_") for m in MUTANTS])

@@ -19,6 +19,10 @@ store); what changes is how the tiles arrive and are multiplied:
                             (with three consumer warpgroups P·V completes in its block,
                             which releases its own stage: no register is left for more)
 
+With ``softmax_overlap`` the consumers' loop is rotated (_rotated_consumers): block 0 before
+it, then per block kt its Q·Kᵀ and block kt - 1's P·V issued together, the softmax of kt
+while that P·V is in flight, and the last block's P·V after the loop.
+
 The stage ring is contraction_hopper's (stage kt % stages, phase kt / stages). Q, K and V
 are placed as the copy engine writes them in its 128-byte swizzle (``tma_layout``), which
 is what the wgmma descriptors describe. Q, K and V stored [B, S, H, D] are copied from their

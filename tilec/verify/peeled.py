@@ -11,8 +11,9 @@ read lag    each read of the loop at iteration t is of stage s(t - r), for one r
             and r <= d, the release lag, so the block is not yet released (the release of the
             same iteration, r = d, comes after the read retired: releases.retired)
 peeled      the waits before the loop are blocks 0..k-1 in order: full[s(u)] at phase u div S;
-            each read before the loop is of a block waited for before it; nothing before the
-            loop releases a stage (the loop's first d iterations release them)
+            each read before the loop is of a block waited for before it, by a multiply that
+            has finished when the loop starts; nothing before the loop releases a stage (the
+            loop's first d iterations release them)
 after       each read after the loop is of a block n - j, 1 <= j <= d: not yet released (the
             tail releases come after it)
 
@@ -39,13 +40,15 @@ def read_lag(read, at, stage_of, stages: int, t, first) -> int | None:
 
 def peeled_events(p, full) -> list:
     """The consumers' events of the ring before their loop: waits on ``full``, reads of ring
-    stages, releases (every event of the consumer role before the loop's first that is not
-    the resident tile's)."""
+    stages, releases, and the multiplies and wgmma waits (every event of the consumer role
+    before the loop's first that is not the resident tile's)."""
     from .hopper import _resident
 
     start = next(i for i, e in enumerate(p.events) if e.loop == "main")
-    return [e for e in p.events[:start] if e.data.get("role") == "consumer" and e.loop == "" and not _resident(e)
-            and (e.kind in ("read", "arrive") or (e.kind == "wait" and e.data["bar"] == full))]
+    # an mma event names no role: only the consumers multiply
+    return [e for e in p.events[:start] if e.data.get("role", "consumer") == "consumer" and e.loop == ""
+            and not _resident(e)
+            and (e.kind in ("read", "arrive", "mma", "mma_wait") or (e.kind == "wait" and e.data["bar"] == full))]
 
 
 def check_peeled(peeled: list, stage_of, stages: int, assumptions) -> tuple[int, list[tuple[str, Outcome]]]:
@@ -65,6 +68,10 @@ def check_peeled(peeled: list, stage_of, stages: int, assumptions) -> tuple[int,
         if e.kind == "arrive":
             ok, why = False, "a stage is released before the loop"
             break
+        if e.kind == "mma" and e.data.get("async") and not any(
+                w.kind == "mma_wait" and w.data["pending"] == 0 for w in peeled[peeled.index(e):]):
+            ok, why = False, "a multiply before the loop is still in flight when the loop starts"
+            break
         if e.kind != "read":
             continue
         waited = peeled[:peeled.index(e)]
@@ -73,8 +80,8 @@ def check_peeled(peeled: list, stage_of, stages: int, assumptions) -> tuple[int,
         if prove(match, assumptions).verdict != "proved":
             ok, why = False, "a read before the loop is of a stage it did not wait for"
             break
-    rows.append(("each read before the loop is of a block waited for before it, and none releases a stage",
-                 structural(ok, why)))
+    rows.append(("each read before the loop is of a block waited for before it, and done before the loop; none "
+                 "releases a stage", structural(ok, why)))
     return k, rows
 
 
