@@ -16,6 +16,9 @@ One pattern per function, each named by its rewrite:
                               contract(map{at(x, m)}, y)    --> contract(x, y), maps composed
                               (m a permutation: a transposing copy is read through)
     fold_constant_map         map{yield constant}           --> fill(constant)
+    permute_into_reshape      remap(contract(x, y; out), m) --> remap(contract(x, y; π out), π m)
+                              (π m a row-major reshape: the contraction stores in the order
+                              its one reader views it; _ta_reshape.py)
     fold_narrow_of_widen, widen_after_remap, fold_widen_into_at:
                               casts around reindexing (_ta_casts.py)
 
@@ -33,6 +36,7 @@ from tilec.dialects.ta import AtOp, ContractOp, MapOp, RemapOp
 
 from . import PassInfo
 from ._ta_casts import cast_of_read, fold_narrow_of_widen, fold_widen_into_at, widen_after_remap
+from ._ta_reshape import permute_into_reshape
 
 
 @dataclass(frozen=True)
@@ -266,6 +270,7 @@ def run(module: ir.Operation, options: Options) -> None:
     patterns.add(MapOp, fold_constant_map)
     patterns.add(MapOp, fold_narrow_of_widen)
     patterns.add(RemapOp, widen_after_remap)
+    patterns.add(RemapOp, permute_into_reshape)
     patterns.add(AtOp, fold_widen_into_at)
     rewrite.apply_patterns_and_fold_greedily(module, patterns.freeze())
     passmanager.PassManager.parse("builtin.module(canonicalize, cse)").run(module)

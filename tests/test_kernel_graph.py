@@ -298,8 +298,8 @@ def test_nanogpt_block_regions_run_as_kernels_and_strided_copies():
 def test_nanogpt_block_runs_whole_as_kernels_attention_included():
     """With head dims the attention kernel takes (16), the whole block is one sequence of
     kernels: LayerNorm, the QKV GEMM, the attention (its ops placed as one unit,
-    tilec/split_units.py; Q, K and V read as the heads of the QKV projection, no copy), the copy
-    back, the projection, LayerNorm and the MLP."""
+    tilec/split_units.py; Q, K and V read as the heads of the QKV projection, no copy; its
+    output stored [B, T, H, D]), a view back to [B, T, C], the projection, LayerNorm and the MLP."""
     model, x = _NanoGPTBlock(c=64).eval(), torch.randn(2, 37, 64)
     graph = tilec.compile(model, (x,), stage="tile", strict=True)
     forms = [p.form for p in graph.kernels().pieces]
@@ -308,6 +308,29 @@ def test_nanogpt_block_runs_whole_as_kernels_attention_included():
     with torch.no_grad():
         assert _close(graph(x), model(x))
     assert not graph.regions
+    # the attention stores [B, T, H, D] (ta-canonicalize's permute_into_reshape), so the step back
+    # to [B, T, C] is a view of it: row-major strides, no copy
+    attention = next(p for p in graph.kernels().pieces if p.form == "online")
+    assert '-> (tensor<2x37x4x16xf32, ["2", "37", "4", "16"]>' in attention.text
+    assert _view_form(next(p for p in graph.kernels().pieces if p.form == "strided"))
+
+
+def _view_form(piece) -> bool:
+    """Is the strided step ``piece`` a row-major view of its source (no element moves)?"""
+    from torch_mlir import ir
+
+    from tilec import dialects
+    from tilec.strided import strided_form
+
+    with dialects.context(), ir.Location.unknown():
+        module = ir.Module.parse(piece.text)  # kept alive while its ops are read
+        ops = [op for op in module.body.operations[0].entry_block.operations
+               if op.operation.name in ("ta.remap", "ta.map")]
+        form = strided_form(ops if len(ops) > 1 else ops[0])
+    rows = [1]
+    for n in reversed(form["size"][1:]):
+        rows.insert(0, rows[0] * n)
+    return form["offset"] == 0 and form["stride"] == rows
 
 
 def test_an_attention_reading_the_heads_of_the_qkv_projection_is_proved():
@@ -343,6 +366,8 @@ def test_llama_block_runs_whole_as_kernels_rope_included():
     assert set(forms) <= {"online", "pointwise", "rows", "contraction", "strided"}, forms
     with torch.no_grad():
         assert _close(graph(x, cos, sin), model(x, cos, sin))
+    # the attention's output back to [B, T, C] is a view: the attention stores [B, T, H, D]
+    assert all(_view_form(p) for p in graph.kernels().pieces if p.form == "strided")
     assert not graph.regions
 
 

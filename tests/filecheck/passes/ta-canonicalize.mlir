@@ -205,3 +205,39 @@ func.func @keep_a_widening_read_by_a_map(%x: tensor<4xbf16, ["4"]>) -> tensor<4x
   }) : () -> tensor<4xf32, ["4"]>
   return %e : tensor<4xf32, ["4"]>
 }
+
+// -----
+
+// Attention's [B, H, T, D] result that its one reader transposes and views as [B, T, H*D]:
+// the contraction stores [B, T, H, D] and the remap only reshapes it (a view, no copy).
+// CHECK-LABEL: func.func @permute_into_reshape
+// CHECK:       %[[C:.*]] = "ta.contract"(%arg0, %arg1) {{.*}} -> tensor<2x5x3x8xf32, ["2", "5", "3", "8"]>
+// CHECK-NEXT:  "ta.remap"(%[[C]]) {{.*}} (tensor<2x5x3x8xf32, ["2", "5", "3", "8"]>) -> tensor<2x5x24xf32
+func.func @permute_into_reshape(%p: tensor<2x3x5x5xf32, ["2", "3", "5", "5"]>, %v: tensor<2x3x5x8xf32, ["2", "3", "5", "8"]>) -> tensor<2x5x24xf32, ["2", "5", "24"]> {
+  %o = "ta.contract"(%p, %v) {maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>]} : (tensor<2x3x5x5xf32, ["2", "3", "5", "5"]>, tensor<2x3x5x8xf32, ["2", "3", "5", "8"]>) -> tensor<2x3x5x8xf32, ["2", "3", "5", "8"]>
+  %y = "ta.remap"(%o) {map = affine_map<(b, t, c) -> (b, c floordiv 8, t, c mod 8)>} : (tensor<2x3x5x8xf32, ["2", "3", "5", "8"]>) -> tensor<2x5x24xf32, ["2", "5", "24"]>
+  return %y : tensor<2x5x24xf32, ["2", "5", "24"]>
+}
+
+// -----
+
+// Kept: the contraction's result has another reader, so storing it permuted would need both orders.
+// CHECK-LABEL: func.func @keep_a_result_read_twice
+// CHECK:       "ta.contract"{{.*}} -> tensor<2x3x5x8xf32
+// CHECK-NEXT:  "ta.remap"(%0) {{.*}} (tensor<2x3x5x8xf32, ["2", "3", "5", "8"]>) -> tensor<2x5x24xf32
+func.func @keep_a_result_read_twice(%p: tensor<2x3x5x5xf32, ["2", "3", "5", "5"]>, %v: tensor<2x3x5x8xf32, ["2", "3", "5", "8"]>) -> (tensor<2x5x24xf32, ["2", "5", "24"]>, tensor<2x3x5x8xf32, ["2", "3", "5", "8"]>) {
+  %o = "ta.contract"(%p, %v) {maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>]} : (tensor<2x3x5x5xf32, ["2", "3", "5", "5"]>, tensor<2x3x5x8xf32, ["2", "3", "5", "8"]>) -> tensor<2x3x5x8xf32, ["2", "3", "5", "8"]>
+  %y = "ta.remap"(%o) {map = affine_map<(b, t, c) -> (b, c floordiv 8, t, c mod 8)>} : (tensor<2x3x5x8xf32, ["2", "3", "5", "8"]>) -> tensor<2x5x24xf32, ["2", "5", "24"]>
+  return %y, %o : tensor<2x5x24xf32, ["2", "5", "24"]>, tensor<2x3x5x8xf32, ["2", "3", "5", "8"]>
+}
+
+// -----
+
+// Kept: the remap reads two of the three heads, so no order of the result makes it a view.
+// CHECK-LABEL: func.func @keep_a_remap_that_slices
+// CHECK:       "ta.contract"{{.*}} -> tensor<2x3x5x8xf32
+func.func @keep_a_remap_that_slices(%p: tensor<2x3x5x5xf32, ["2", "3", "5", "5"]>, %v: tensor<2x3x5x8xf32, ["2", "3", "5", "8"]>) -> tensor<2x5x16xf32, ["2", "5", "16"]> {
+  %o = "ta.contract"(%p, %v) {maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>]} : (tensor<2x3x5x5xf32, ["2", "3", "5", "5"]>, tensor<2x3x5x8xf32, ["2", "3", "5", "8"]>) -> tensor<2x3x5x8xf32, ["2", "3", "5", "8"]>
+  %y = "ta.remap"(%o) {map = affine_map<(b, t, c) -> (b, c floordiv 8, t, c mod 8)>} : (tensor<2x3x5x8xf32, ["2", "3", "5", "8"]>) -> tensor<2x5x16xf32, ["2", "5", "16"]>
+  return %y : tensor<2x5x16xf32, ["2", "5", "16"]>
+}
