@@ -137,8 +137,18 @@ def _first_scores_in_flight(text):
     return re.sub(r'("tile.wgmma"\(%\d+, %\d+, %c0, %\d+\)) \{transpose_b\}', r"\1 {async, transpose_b}", text, count=1)
 
 
+def _wait_after_scores(text):
+    """the loop waits for its block's K and V only after issuing its Q·Kᵀ"""
+    full = re.findall(r'(%\d+) = "tile.mbarrier_alloc"', text)[1]
+    loop = re.search(r"scf.for %arg\d+ = %c1", text).start()
+    wait = re.search(rf'\n\s*"tile.mbarrier_wait"\({full}, %\d+, %\d+\)[^\n]*', text[loop:])
+    body = text[loop:].replace(wait.group(0), "", 1)
+    scores = re.search(r'\n\s*%\d+ = "tile.wgmma"\([^)]*\) \{async, transpose_b\}[^\n]*', body)
+    return text[:loop] + body[:scores.end()] + wait.group(0) + body[scores.end():]
+
+
 MUTANTS = [_scores_in_flight, _v_of_this_block, _release_before_pv_retires, _carried_pv_dropped, _peeled_parity,
-           _first_block_scaled_wrong, _last_pv_of_block_before, _first_scores_in_flight]
+           _first_block_scaled_wrong, _last_pv_of_block_before, _first_scores_in_flight, _wait_after_scores]
 
 
 @pytest.mark.parametrize("mutant", MUTANTS, ids=[m.__name__.strip("_") for m in MUTANTS])

@@ -111,12 +111,10 @@ def check_ring(p: Program) -> list[tuple[str, str, Outcome, str]]:
     ok = kinds_p and kinds_p[0] == ("wait", empty) and all(k != "wait" for k, _ in kinds_p[1:]) and first_fill > 0
     add("races", "the producer waits for the stage's release (empty) before it expects bytes or copies",
         _structural(bool(ok), "the producer fills a stage it did not wait for"))
-    kinds_c = [(e.kind, e.data.get("bar")) for e in cons if not _resident(e)]
-    current = [cons.index(e) for e in reads_c if lags[id(e)] == 0]
-    waits_c = [i for i, (k, b) in enumerate(kinds_c) if k == "wait" and b == full]
+    current = [cons.index(e) for e in reads_c if lags[id(e)] == 0]  # reads of the iteration's own block
+    waits_c = [i for i, e in enumerate(cons) if e.kind == "wait" and e.data.get("bar") == full]
     add("races", "the consumers wait for the stage (full) before they read it",
-        _structural(bool(reads_c and waits_c and all(waits_c[0] < cons.index(e) for e in reads_c if lags[id(e)] == 0)
-                         and current), "a consumer reads a stage before its wait"))
+        _structural(bool(current and waits_c and waits_c[0] < min(current)), "a consumer reads a stage before its wait"))
     lag = release_lag(releases[0], at_expr, stage_of, stages, t, first) if releases else None
     late = [lags[id(e)] for e in reads_c]
     add("races", f"each read at iteration t is of block t - r, r <= {peeled} (waited for in iteration t - r, or "
