@@ -110,12 +110,18 @@ def _release_before_pv(text):
     return text.replace(m.group(0), f"arith.cmpi sge, {m.group(1)}, %c0 : index\n{m.group(2)}, %c0", 1)
 
 
-def _release_before_qk(text):
-    """the consumers release the block before's stage before Q·Kᵀ, whose wait retires its P·V"""
+def move_release_before(text: str, anchor: str) -> str:
+    """``text`` with the loop's guarded release of the block before's stage moved to just before
+    the first match of the regex ``anchor``."""
     release = re.search(r"\n\s*%\d+ = arith.cmpi sge, %arg\d+, %c1 : index\n\s*scf.if %\d+ \{\n(?:.*\n)*?\s*\}", text)
     text = text.replace(release.group(0), "", 1)
-    scores = re.search(r'\n\s*%\d+ = "tile.wgmma"\([^)]*\) \{transpose_b\}', text)
-    return text[:scores.start()] + release.group(0) + text[scores.start():]
+    at = re.search(anchor, text)
+    return text[:at.start()] + release.group(0) + text[at.start():]
+
+
+def _release_before_qk(text):
+    """the consumers release the block before's stage before Q·Kᵀ, whose wait retires its P·V"""
+    return move_release_before(text, r'\n\s*%\d+ = "tile.wgmma"\([^)]*\) \{transpose_b\}')
 
 
 def _no_q_wait(text):

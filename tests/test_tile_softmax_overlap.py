@@ -12,7 +12,7 @@ from torch_mlir import ir
 from conftest import EXAMPLES
 from test_tile_attention import _check
 from test_tile_hopper import _verdicts as hopper_verdicts
-from test_tile_hopper_attention import _attention
+from test_tile_hopper_attention import _attention, move_release_before
 from tilec import dialects
 from tilec.diagnostics import TilecError
 from tilec.driver import build_tile
@@ -103,10 +103,7 @@ def _v_of_this_block(text):
 
 def _release_before_pv_retires(text):
     """the block before's stage is released before the wait that retires its P·V"""
-    release = re.search(r"\n\s*(%\d+) = arith.cmpi sge, %arg\d+, %c1 : index\n\s*scf.if \1 \{\n(?:.*\n)*?\s*\}", text)
-    text = text.replace(release.group(0), "", 1)
-    wait = re.search(r'\n\s*"tile.wgmma_wait"\(\) \{pending = 0 : i64\}', text)
-    return text[:wait.start()] + release.group(0) + text[wait.start():]
+    return move_release_before(text, r'\n\s*"tile.wgmma_wait"\(\) \{pending = 0 : i64\}')
 
 
 def _carried_pv_dropped(text):

@@ -18,7 +18,7 @@ from torch_mlir import ir
 from tilec.dialects.tile import schedule_of
 from tilec.dialects.tile_hopper import wgmma_depth
 
-from .attention_rotated import rotated_ends
+from .attention_rotated import is_rotated, rotated_ends
 from .attention_step import MMA, _Scalars, _online_step
 from .scalars import evaluate
 from .replay import Replay
@@ -127,7 +127,7 @@ def check_reference(tiled, fused, replay) -> list[Result]:
     tile_x = _stabiliser_value(s, p, maxes[0].operation.operands[0].owner, score)
     ref_x = ref.stabiliser(coords, score, s)
     bounds = p.assumptions + facts + [pos0 >= 0, pos1 >= 0, kt >= 0, kt * bn + pos1 < ref.keys]
-    if len(list(body.arguments)) == 5:  # a rotated loop: its first block before it, its last P·V after
+    if is_rotated(loop):  # its first block before it, its last P·V after
         x_at = lambda x_map: _stabiliser_value(s, p, x_map, score)
         for check, outcome in rotated_ends(p, loop, x_at, tile_x, p.assumptions + facts +
                                            [pos0 >= 0, pos1 >= 0, pos1 < bn]):

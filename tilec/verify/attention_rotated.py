@@ -24,10 +24,15 @@ from .attention_step import MMA, _Scalars, _exp_of_masked, _unround, step_rows
 from .solver import Outcome, prove
 
 
+def is_rotated(loop) -> bool:
+    """Does the key loop carry P beside (m, l, acc): rotated, block 0 before it (softmax_overlap)?"""
+    return len(list(loop.regions[0].blocks[0].arguments)) == 5
+
+
 def rotated_step(p, loop) -> list:
     """(check, Outcome) rows of the rotated loop's step, its first block and its last P·V."""
     body = loop.regions[0].blocks[0]
-    _, m_in, l_in, acc_in, p_in = list(body.arguments)
+    acc_in, p_in = list(body.arguments)[3:]
     ops = list(body.operations)
     yielded = list(ops[-1].operation.operands)
     mmas = [op for op in ops if op.operation.name in MMA]
@@ -107,9 +112,9 @@ def completed_slots(loop) -> dict:
     """{carried slot: the value that completes it}: a rotated loop's acc (slot 2) is complete
     after the P·V that follows it (rotated_step proves that P·V adds the last block); {} for
     any other loop."""
-    if len(list(loop.regions[0].blocks[0].arguments)) != 5:
+    if not is_rotated(loop):
         return {}
-    after = _after_loop(loop.opview if hasattr(loop, "opview") else loop)
+    after = _after_loop(loop)
     return {2: after.result} if after is not None else {}
 
 

@@ -73,9 +73,9 @@ class _Scalars:
 def _online_step(p, fn):
     _, _, _, loop = p.loops["main"]
     body = loop.regions[0].blocks[0]
-    if len(list(body.arguments)) == 5:  # the loop rotated: it carries the block before's P
-        from .attention_rotated import rotated_step
+    from .attention_rotated import is_rotated, rotated_step
 
+    if is_rotated(loop):  # it carries the block before's P
         return rotated_step(p, loop)
     yielded = list(list(body.operations)[-1].operation.operands)
     s = _Scalars(p, loop)
