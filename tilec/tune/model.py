@@ -13,7 +13,7 @@ elementwise work between the multiplies (an online step's softmax). With a GPU's
                                            H200 profile of the attention kernels says so;
                                            with the key loop rotated, softmax_overlap, it runs
                                            under the block before's P·V: a measured quarter of
-                                           that is hidden)
+                                           that is hidden, and copies run a stage less ahead)
 
 at least the copy latency over stages - 1 (what the pipeline hides), and a CTA
 ``trips * iter`` plus a fixed start (the pipeline's fill) and its epilogue (the
@@ -107,8 +107,12 @@ def estimate(tile: ir.Module, env: dict, gpu: GPU) -> Estimate:
         if sched.softmax_overlap else 0.0
     cycle = max(tensor + simt - hidden, memory)
     # a copy issued stages - 1 iterations ahead must land in time: the pipeline hides the
-    # copy latency only when that many iterations take as long
-    cycle = max(cycle, gpu.copy_latency_cycles / max(sched.stages - 1, 1))
+    # copy latency only when that many iterations take as long; a rotated loop holds each stage
+    # an iteration longer (its P·V reads V in the next one), so with two stages a copy cannot
+    # start before the iteration that needs it (a hand edit of the kernel ran slower than without
+    # the rotation, docs/benchmarks.md)
+    ahead = sched.stages - 1 - (1 if sched.softmax_overlap else 0)
+    cycle = cycle + gpu.copy_latency_cycles if ahead < 1 else max(cycle, gpu.copy_latency_cycles / ahead)
     bound = max((("tensor", tensor), ("memory", memory), ("simt", simt)), key=lambda t: t[1])[0]
     stores = [e for e in p.events if e.kind == "store"]
     store_bytes = sum(tensor_bytes(e.op.operation.operands[0].type) for e in stores)

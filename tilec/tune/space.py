@@ -21,14 +21,16 @@ from .rows_model import estimate_rows
 # per form: the sm_80-form grid (any target) and the warp-specialised one (sm_90a); other
 # options keep their defaults; a warp-specialised point has bm = 64 x consumers, warps = 4 x
 # consumers (and a contraction's k tile bk = 64); a contraction also gets the ping-pong points
-# (two warpgroups on 64-row tiles of their own, persistent) at each bn and stages
+# (two warpgroups on 64-row tiles of their own, persistent) at each bn and stages, attention
+# the rotated key loop on one or two warpgroups and one warpgroup with two CTAs an SM
 TUNE_SPACE = {
     "contraction": ({"bm": (64, 128, 256), "bn": (64, 128, 256), "bk": (32, 64), "warps": (4, 8),
                      "stages": (2, 3, 4)},
                     {"consumers": (1, 2, 3), "bn": (64, 128, 192, 256), "stages": (2, 3, 4, 5),
                      "persistent": (False, True), "tma_store": (False, True)}),
     "online": ({"bm": (64, 128), "bn": (32, 64, 128), "warps": (4, 8), "stages": (2, 3)},
-               {"consumers": (1, 2, 3), "bn": (64, 96, 128, 176, 192), "stages": (2, 3)}),
+               {"consumers": (1, 2, 3), "bn": (64, 96, 128, 176, 192), "stages": (2, 3, 4),
+                "softmax_overlap": (False, True)}),
     # a row program: rows per CTA, the column block, warps (one form for every target)
     "rows": ({"bm": (2, 4, 8, 16, 32), "bn": (32, 64, 128, 256), "warps": (2, 4, 8)}, None),
 }
@@ -61,6 +63,9 @@ def points(form: str, target: str, space: dict | None = None) -> list[Schedule]:
         out += [Schedule(bm=64 * p["consumers"], warps=4 * p["consumers"], **bk, **p) for p in _grid(hopper)]
         if form == "contraction":  # ping-pong: two warpgroups with tiles of their own (bm = 64), persistent
             out += Schedule.pingpong_points(hopper["bn"], hopper["stages"], hopper.get("tma_store", (False,)))
+        if form == "online":  # one warpgroup, two CTAs an SM, its loop rotated
+            out += [Schedule(bm=64, bn=bn, warps=4, stages=n, consumers=1, softmax_overlap=True, occupancy=2)
+                    for bn in hopper["bn"] for n in hopper["stages"]]
     return out
 
 
