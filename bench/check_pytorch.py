@@ -42,13 +42,38 @@ def _per_kernel(graph, inputs, reps) -> list:
     return times
 
 
-def _over_baseline(path: str, inputs: list, kernel, taken: list, reps: int, rounds: int = 5) -> dict:
+def _max_rel_error(got, reference) -> float:
+    """The largest error over the largest reference value, per output (bf16 outputs of a K=4096
+    GEMM reach ~300, 2 apart)."""
+    pairs = zip(got, reference) if isinstance(reference, tuple) else [(got, reference)]
+    return max(float((g.float().reshape(r.shape) - r).abs().max() / r.abs().max()) for g, r in pairs)
+
+
+def _kernel_times(fn, inputs, calls: int = 10) -> list:
+    """[name, milliseconds per call] of each GPU kernel ``fn`` launches, longest first (torch's
+    profiler over ``calls`` calls after a warm-up): where a peer spends its time."""
+    fn(*inputs)
+    torch.cuda.synchronize()
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        for _ in range(calls):
+            fn(*inputs)
+        torch.cuda.synchronize()
+    times = {}
+    for event in prof.events():
+        if event.device_type == torch.autograd.DeviceType.CUDA:
+            times[event.name] = times.get(event.name, 0.0) + event.device_time / 1e3 / calls
+    return sorted(([name, ms] for name, ms in times.items()), key=lambda pair: -pair[1])
+
+
+def _over_baseline(path: str, inputs: list, reference, kernel, taken: list, reps: int, rounds: int = 5) -> dict:
     """The speed of ``kernel`` over the baseline build at ``path``: the median of ``rounds``
-    alternating rounds (a whole-run drift falls on both sides), with each round's ratio."""
+    alternating rounds (a whole-run drift falls on both sides), with each round's ratio, and
+    the baseline's own error against the f32 reference."""
     base = load(path, register_op=False)
     base_taken = _as_taken(base, inputs)
     ratios = [bench(lambda: base(*base_taken), reps) / bench(lambda: kernel(*taken), reps) for _ in range(rounds)]
-    return {"over_baseline": statistics.median(ratios), "over_baseline_rounds": ratios}
+    return {"over_baseline": statistics.median(ratios), "over_baseline_rounds": ratios,
+            "baseline_max_rel_error": _max_rel_error(base(*base_taken), reference)}
 
 
 def main() -> None:
@@ -56,9 +81,13 @@ def main() -> None:
     parser.add_argument("--packages", default="bench/out/pytorch")
     parser.add_argument("--out", default="bench/out/pytorch-results.json")
     parser.add_argument("--reps", type=int, default=10)
-    parser.add_argument("--baseline", help="another build of the same cases (a folder of packages), timed in "
-                        "alternating rounds with --packages: each row gets its speed-up over it")
+    parser.add_argument("--baseline", action="append", default=[],
+                        help="another build of the same cases (a folder of packages), timed in alternating rounds "
+                        "with --packages: each row gets its speed-up over it (repeat the option for several; "
+                        "the first one's figures are the row's over_baseline, every one's are under baselines)")
     parser.add_argument("--only", help="comma-separated case names (default: every case)")
+    parser.add_argument("--profile-peer", action="store_true",
+                        help="record the time of each kernel the Inductor peer launches (torch's profiler)")
     args = parser.parse_args()
     rows = []
     for name, (fn, shapes, _, flops, peer) in CASES.items():
@@ -69,15 +98,10 @@ def main() -> None:
         inputs = inputs_of(name, shapes)
         reference = fn(*(t.float() for t in inputs))
         taken = _as_taken(kernel, inputs)
-        # relative to the largest output: bf16 outputs of a K=4096 GEMM reach ~300 (2 apart)
-        got = kernel(*taken)
-        pairs = zip(got, reference) if isinstance(reference, tuple) else [(got, reference)]
-        error = max(float((g.float().reshape(r.shape) - r).abs().max() / r.abs().max()) for g, r in pairs)
+        error = _max_rel_error(kernel(*taken), reference)
         mine = bench(lambda: kernel(*taken), args.reps)
         theirs = bench(lambda: peer(*inputs), args.reps)
-        eager = peer(*inputs)  # torch's own bf16 forward against the same f32 reference: the floor
-        eager_pairs = zip(eager, reference) if isinstance(reference, tuple) else [(eager, reference)]
-        eager_error = max(float((e.float().reshape(r.shape) - r).abs().max() / r.abs().max()) for e, r in eager_pairs)
+        eager_error = _max_rel_error(peer(*inputs), reference)  # torch's own bf16 forward: the floor
         row = {"case": name, "shapes": shapes, "max_rel_error": error, "correct": error < 1e-2,
                "torch_bf16_rel_error": eager_error,
                "tilec_tflops": flops / mine / 1e9, "torch_tflops": flops / theirs / 1e9}
@@ -86,19 +110,24 @@ def main() -> None:
             compiled = torch.compile(peer)
             row["inductor_tflops"] = flops / bench(lambda: compiled(*inputs), args.reps) / 1e9
             row["kernels_ms"] = _per_kernel(kernel, taken, args.reps)
+            if args.profile_peer:
+                row["inductor_kernels_ms"] = _kernel_times(compiled, inputs)
         if name in TOKENS:  # a model's forward: tokens per second, each way
             for key in ("tilec", "torch", "inductor"):
                 if f"{key}_tflops" in row:
                     row[f"{key}_tokens_per_s"] = TOKENS[name] * row[f"{key}_tflops"] * 1e12 / flops
         if args.baseline:
-            row.update(_over_baseline(os.path.join(args.baseline, f"{name}.tkp"), inputs, kernel, taken, args.reps))
+            row["baselines"] = {path: _over_baseline(os.path.join(path, f"{name}.tkp"), inputs, reference, kernel,
+                                                     taken, args.reps) for path in args.baseline}
+            row.update(row["baselines"][args.baseline[0]])
         rows.append(row)
         print(f"{name}: tilec {row['tilec_tflops']:.0f} TFLOP/s, torch {row['torch_tflops']:.0f} "
               f"({row['ratio']:.2f}x), max error {error:.1e} of the largest output")
     result = {"gpu": torch.cuda.get_device_name(), "date": datetime.date.today().isoformat(), "rows": rows}
     with open(args.out, "w") as f:
         json.dump(result, f, indent=1)
-    sys.exit(0 if all(r["correct"] for r in rows) else 1)
+    baselines_correct = all(b["baseline_max_rel_error"] < 1e-2 for r in rows for b in r.get("baselines", {}).values())
+    sys.exit(0 if baselines_correct and all(r["correct"] for r in rows) else 1)
 
 
 if __name__ == "__main__":

@@ -149,10 +149,14 @@ ATTENTION_D64 = "bm=192 bn=128 bk=64 warps=12 stages=2 consumers=3"
 # at T = 1k two consumer warpgroups with P·V in flight win (attention 0.078 -> 0.070 ms, the block
 # 1.02x), at 4k they lose (0.600 -> 0.636, 0.97x): bench/results/steps/pytorch-h200-2026-12-02-gpt2-attention-x-ab.json
 ATTENTION_D64_SHORT = "bm=128 bn=128 warps=8 stages=3 consumers=2"
+# at 4k one consumer warpgroup with the rotated loop, two CTAs an SM, won: the block 1.02x (rounds
+# 1.01-1.04) over ATTENTION_D64 (at 1k it lost, 0.97x; Llama's lost 1% at both lengths):
+# bench/results/steps/pytorch-h200-2026-12-02-blocks-view-occupancy-ab.json
+ATTENTION_D64_SHARED = "bm=64 bn=128 warps=4 stages=3 consumers=1 softmax-overlap=true occupancy=2"
 for _t in (1024, 4096):
     CASES[f"gpt2_block_{_t // 1024}k"] = (
         gpt2_block, _gpt2_block_shapes(8, _t),
-        {"contraction": HOPPER_GEMM + STAGED, "online": ATTENTION_D64_SHORT if _t == 1024 else ATTENTION_D64,
+        {"contraction": HOPPER_GEMM + STAGED, "online": ATTENTION_D64_SHORT if _t == 1024 else ATTENTION_D64_SHARED,
          "k1": PINGPONG_GEMM + STAGED,
          "k4": NARROW_GEMM + STAGED, "k6": NARROW_GEMM + STAGED, "k7": NARROW_GEMM + STAGED},
         _gpt2_block_flops(8, _t), gpt2_block)
