@@ -143,7 +143,8 @@ CASES = {
 
 # GPT-2's whole block as one graph of kernels (SDPA included), batch 8: LayerNorm, QKV GEMM, the
 # attention (Q, K and V read as the heads of the QKV projection), the projection, LayerNorm, the MLP
-# (kernels: k0 rows, k1 QKV (ping-pong), k2 attention, k3 a strided copy, k4 projection + residual,
+# (kernels: k0 rows, k1 QKV (ping-pong), k2 attention stored [B, T, H, D], k3 its view as [B, T, C] (no
+# copy: permute_into_reshape), k4 projection + residual,
 # k5 rows, k6 and k7 the MLP)
 ATTENTION_D64 = "bm=192 bn=128 bk=64 warps=12 stages=2 consumers=3"
 # at T = 1k two consumer warpgroups with P·V in flight win (attention 0.078 -> 0.070 ms, the block
@@ -208,7 +209,7 @@ def _llama_flops(b: int, t: int) -> float:
 # with ATTENTION_D64 (bench/results/pytorch-h200-2026-12-01-llama-attention-ab.json)
 LLAMA_ATTENTION = "bm=128 bn=128 warps=8 stages=3 consumers=2"
 # kernels: k0 RMSNorm, k1-k3 the Q, K, V GEMMs, k4 and k5 RoPE on Q and K (pointwise), k6 attention
-# (V read as the heads of its projection at h // G), k7 a strided copy (a pointwise kernel at a
+# (V read as the heads of its projection at h // G; stored [B, T, H, D]), k7 its view as [B, T, C] (a pointwise kernel at a
 # dynamic T), k8 the output GEMM, k9 the residual, RMSNorm and its gain (one row program), k10
 # SwiGLU's two GEMMs sharing A (an accumulator each: bn=128; ping-pong), k11 the down GEMM with the residual
 # (it spills 72 B at bn=256)
