@@ -86,6 +86,8 @@ def main() -> None:
                         "with --packages: each row gets its speed-up over it (repeat the option for several; "
                         "the first one's figures are the row's over_baseline, every one's are under baselines)")
     parser.add_argument("--only", help="comma-separated case names (default: every case)")
+    parser.add_argument("--no-inductor", action="store_true",
+                        help="skip the torch.compile peer of graphs (its compile takes tens of seconds a case)")
     parser.add_argument("--profile-peer", action="store_true",
                         help="record the time of each kernel the Inductor peer launches (torch's profiler)")
     args = parser.parse_args()
@@ -107,9 +109,10 @@ def main() -> None:
                "tilec_tflops": flops / mine / 1e9, "torch_tflops": flops / theirs / 1e9}
         row["ratio"] = row["tilec_tflops"] / row["torch_tflops"]
         if hasattr(kernel, "steps"):  # a graph of several kernels: beside Inductor too, and per kernel
+            row["kernels_ms"] = _per_kernel(kernel, taken, args.reps)
+        if hasattr(kernel, "steps") and not args.no_inductor:
             compiled = torch.compile(peer)
             row["inductor_tflops"] = flops / bench(lambda: compiled(*inputs), args.reps) / 1e9
-            row["kernels_ms"] = _per_kernel(kernel, taken, args.reps)
             if args.profile_peer:
                 row["inductor_kernels_ms"] = _kernel_times(compiled, inputs)
         if name in TOKENS:  # a model's forward: tokens per second, each way

@@ -220,6 +220,57 @@ for _t in (1024, 4096):
          "k11": NARROW_GEMM + STAGED},
         _llama_flops(8, _t), llama_block)
 
+# The module kinds a user brings first, on CUDA (each a graph or a kernel; weights as inputs):
+# whether each compiles whole, runs and matches the f32 forward; their speed is not the point.
+def nanogpt_attention(x, w_qkv, b_qkv, w_proj, b_proj):
+    """nanoGPT's CausalSelfAttention with 12 heads."""
+    b, t, c = x.shape
+    q, k, v = (z.view(b, t, 12, c // 12).transpose(1, 2) for z in F.linear(x, w_qkv, b_qkv).split(c, dim=2))
+    y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+    return F.linear(y.transpose(1, 2).contiguous().view(b, t, c), w_proj, b_proj)
+
+
+def einsum_attention(q, k, v):
+    """Attention as torch.einsum writes it (torch merges B and H for its bmm)."""
+    scores = torch.einsum("bhqd,bhkd->bhqk", q, k) / math.sqrt(q.shape[-1])
+    return torch.einsum("bhqk,bhkd->bhqd", scores.softmax(-1), v)
+
+
+def rmsnorm(x, g):
+    return _rms(x, g)
+
+
+def mlp_classifier(x, w1, b1, w2, b2):
+    return F.log_softmax(F.linear(F.relu(F.linear(x, w1, b1)), w2, b2), dim=-1)
+
+
+_ATTENTION_FLOPS = 4.0 * 8 * 12 * 1024 * 1024 * 64
+MODULE_CASES = {
+    "module_nanogpt_attention": (nanogpt_attention, [(8, 1024, 768), (2304, 768), (2304,), (768, 768), (768,)],
+                                 {"contraction": HOPPER_GEMM + STAGED, "online": ATTENTION_D64_SHORT},
+                                 2.0 * 8 * 1024 * 768 * 3072 + _ATTENTION_FLOPS / 2, nanogpt_attention),
+    "module_einsum_attention": (einsum_attention, [(8, 12, 1024, 64), (8, 12, 1024, 64), (8, 12, 1024, 64)],
+                                {"online": "bm=128 bn=128 warps=8 stages=3 consumers=2"}, _ATTENTION_FLOPS, einsum_attention),
+    "module_swiglu": (swiglu, [(8192, 2048), (5632, 2048), (5632, 2048), (2048, 5632)],
+                      {"contraction": NARROW_GEMM}, 2.0 * 3 * 8192 * 2048 * 5632, swiglu),
+    "module_rmsnorm": (rmsnorm, [(8192, 2048), (2048,)], {}, 2.0 * 8192 * 2048, rmsnorm),
+    "module_softmax": (lambda x: torch.softmax(x, -1), [(8192, 4096)], {}, 8192 * 4096.0, lambda x: torch.softmax(x, -1)),
+    "module_logsumexp": (lambda x: torch.logsumexp(x, -1), [(8192, 4096)], {}, 8192 * 4096.0,
+                         lambda x: torch.logsumexp(x, -1)),
+    "module_broadcast_bmm": (torch.matmul, [(8, 12, 1024, 64), (12, 64, 1024)], {"contraction": HOPPER_GEMM},
+                             2.0 * 8 * 12 * 1024 * 64 * 1024, torch.matmul),
+    "module_addmm": (torch.addmm, [(4096,), (8192, 1024), (1024, 4096)], {"contraction": HOPPER_GEMM},
+                     2.0 * 8192 * 1024 * 4096, torch.addmm),
+    "module_baddbmm": (lambda c, a, b: torch.baddbmm(c, a, b, beta=0.5, alpha=2.0), [(16, 512, 512), (16, 512, 256),
+                                                                                  (16, 256, 512)],
+                       {"contraction": HOPPER_GEMM}, 2.0 * 16 * 512 * 256 * 512,
+                       lambda c, a, b: torch.baddbmm(c, a, b, beta=0.5, alpha=2.0)),
+    "module_mlp_classifier": (mlp_classifier, [(8192, 768), (3072, 768), (3072,), (1000, 3072), (1000,)],
+                              {"contraction": HOPPER_GEMM}, 2.0 * 8192 * 3072 * (768 + 1000), mlp_classifier),
+}
+CASES.update(MODULE_CASES)
+
+
 # cases that are a model's forward: tokens per call, for tokens per second
 TOKENS = {"gpt2_block_1k": 8 * 1024, "gpt2_block_4k": 8 * 4096, "llama_block_1k": 8 * 1024,
           "llama_block_4k": 8 * 4096}
@@ -227,7 +278,8 @@ TOKENS = {"gpt2_block_1k": 8 * 1024, "gpt2_block_4k": 8 * 4096, "llama_block_1k"
 # inputs drawn at a model's scale: weight matrices N(0, 0.02) as GPT-2 initialises them (with
 # N(0, 1) weights the attention scores reach ~10^3 and the softmax picks one key by a margin below
 # bf16's resolution, so any bf16 forward, torch's own included, is far from the f32 one)
-WEIGHT_STD = {"gpt2_block_1k": 0.02, "gpt2_block_4k": 0.02, "llama_block_1k": 0.02, "llama_block_4k": 0.02}
+WEIGHT_STD = {"gpt2_block_1k": 0.02, "gpt2_block_4k": 0.02, "llama_block_1k": 0.02, "llama_block_4k": 0.02,
+              "module_nanogpt_attention": 0.02, "module_swiglu": 0.02, "module_mlp_classifier": 0.02}
 # RoPE's tables (positions x head dim, Llama 3's base): the inputs at these positions of a case
 ROPE_TABLES = {"llama_block_1k": (1, 2), "llama_block_4k": (1, 2)}
 

@@ -19,6 +19,14 @@ One pattern per function, each named by its rewrite:
     permute_into_reshape      remap(contract(x, y; out), m) --> remap(contract(x, y; π out), π m)
                               (π m a row-major reshape: the contraction stores in the order
                               its one reader views it; _ta_reshape.py)
+    fold_reshape_into_contract
+                              remap(contract(remap(x), remap(y)), m) --> contract(x, y)
+                              (torch's bmm of merged batch dims, split again: the contraction
+                              over the split dims, where the extents make every index plain;
+                              _ta_reshape.py)
+    contract_in_row_order     contract(x, w; out)           --> remap(contract(x, w; π out), π⁻¹)
+                              (a Linear whose output lists x's rows in another order: stored
+                              in x's order, read through a transpose; _ta_reshape.py)
     fold_narrow_of_widen, widen_after_remap, fold_widen_into_at:
                               casts around reindexing (_ta_casts.py)
 
@@ -36,7 +44,7 @@ from tilec.dialects.ta import AtOp, ContractOp, MapOp, RemapOp
 
 from . import PassInfo
 from ._ta_casts import cast_of_read, fold_narrow_of_widen, fold_widen_into_at, widen_after_remap
-from ._ta_reshape import permute_into_reshape
+from ._ta_reshape import contract_in_row_order, fold_reshape_into_contract, permute_into_reshape, simplified
 
 
 @dataclass(frozen=True)
@@ -100,46 +108,13 @@ def drop_bounded_mods(op, rewriter):
     shape = ir.RankedTensorType(op.result.type).shape
     if any(ir.ShapedType.is_dynamic_size(n) for n in shape):
         return True
-    results = [_simplified(e, shape)[0] for e in amap.results]
+    results = [simplified(e, shape)[0] for e in amap.results]
     if all(str(a) == str(b) for a, b in zip(results, amap.results)):
         return True
     with rewriter.ip, op.location:
         new_map = ir.AffineMap.get(amap.n_dims, amap.n_symbols, results)
         rewriter.replace_op(op, [tb.remap(op.operation.operands[0], new_map, op.result.type)])
     return None
-
-
-def _simplified(expr, shape):
-    """(``expr`` with each ``e mod n`` and ``e floordiv n`` that the range of e over the index
-    space ``shape`` decides replaced by e and 0, its range (lo, hi) inclusive or None)."""
-    if isinstance(expr, ir.AffineDimExpr):
-        return expr, (0, shape[ir.AffineDimExpr(expr).position] - 1)
-    if isinstance(expr, ir.AffineConstantExpr):
-        c = ir.AffineConstantExpr(expr).value
-        return expr, (c, c)
-    if isinstance(expr, ir.AffineAddExpr):
-        (lhs, a), (rhs, b) = (_simplified(x, shape) for x in (ir.AffineAddExpr(expr).lhs, ir.AffineAddExpr(expr).rhs))
-        return lhs + rhs, (a[0] + b[0], a[1] + b[1]) if a and b else None
-    if isinstance(expr, ir.AffineMulExpr):
-        (lhs, a), (rhs, b) = (_simplified(x, shape) for x in (ir.AffineMulExpr(expr).lhs, ir.AffineMulExpr(expr).rhs))
-        ends = [x * y for x in a for y in b] if a and b else None
-        return lhs * rhs, (min(ends), max(ends)) if ends else None
-    if isinstance(expr, (ir.AffineFloorDivExpr, ir.AffineModExpr)):
-        binary = ir.AffineFloorDivExpr(expr) if isinstance(expr, ir.AffineFloorDivExpr) else ir.AffineModExpr(expr)
-        lhs, a = _simplified(binary.lhs, shape)
-        n = ir.AffineConstantExpr(binary.rhs).value if isinstance(binary.rhs, ir.AffineConstantExpr) else None
-        if n is None or n <= 0:
-            rhs, _ = _simplified(binary.rhs, shape)
-            rebuilt = ir.AffineExpr.get_floor_div(lhs, rhs) if isinstance(expr, ir.AffineFloorDivExpr) else \
-                ir.AffineExpr.get_mod(lhs, rhs)
-            return rebuilt, None
-        inside = a is not None and 0 <= a[0] and a[1] < n
-        if isinstance(expr, ir.AffineFloorDivExpr):
-            if inside:
-                return ir.AffineConstantExpr.get(0), (0, 0)
-            return ir.AffineExpr.get_floor_div(lhs, n), (a[0] // n, a[1] // n) if a else None
-        return (lhs, a) if inside else (ir.AffineExpr.get_mod(lhs, n), (0, n - 1))
-    return expr, None
 
 
 def drop_identity_remap(op, rewriter):
@@ -271,6 +246,8 @@ def run(module: ir.Operation, options: Options) -> None:
     patterns.add(MapOp, fold_narrow_of_widen)
     patterns.add(RemapOp, widen_after_remap)
     patterns.add(RemapOp, permute_into_reshape)
+    patterns.add(ContractOp, contract_in_row_order)
+    patterns.add(RemapOp, fold_reshape_into_contract)
     patterns.add(AtOp, fold_widen_into_at)
     rewrite.apply_patterns_and_fold_greedily(module, patterns.freeze())
     passmanager.PassManager.parse("builtin.module(canonicalize, cse)").run(module)

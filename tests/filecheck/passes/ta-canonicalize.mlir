@@ -241,3 +241,54 @@ func.func @keep_a_remap_that_slices(%p: tensor<2x3x5x5xf32, ["2", "3", "5", "5"]
   %y = "ta.remap"(%o) {map = affine_map<(b, t, c) -> (b, c floordiv 8, t, c mod 8)>} : (tensor<2x3x5x8xf32, ["2", "3", "5", "8"]>) -> tensor<2x5x16xf32, ["2", "5", "16"]>
   return %y : tensor<2x5x16xf32, ["2", "5", "16"]>
 }
+
+// -----
+
+// torch's bmm over merged batch dims, split again (einsum attention's scores): one contraction
+// over [B, H, ...] that reads Q and K where they are stored.
+// CHECK-LABEL: func.func @fold_reshape_into_contract
+// CHECK:       %[[S:.*]] = "ta.contract"(%arg0, %arg1) {maps = [#{{.*}}, #{{.*}}, #{{.*}}]} : (tensor<2x4x5x8xf32, ["2", "4", "5", "8"]>, tensor<2x4x7x8xf32, ["2", "4", "7", "8"]>) -> tensor<2x4x5x7xf32
+// CHECK-NEXT:  return %[[S]]
+func.func @fold_reshape_into_contract(%q: tensor<2x4x5x8xf32, ["2", "4", "5", "8"]>, %k: tensor<2x4x7x8xf32, ["2", "4", "7", "8"]>) -> tensor<2x4x5x7xf32, ["2", "4", "5", "7"]> {
+  %qm = "ta.remap"(%q) {map = affine_map<(g, i, e) -> (g floordiv 4, g mod 4, i, e)>} : (tensor<2x4x5x8xf32, ["2", "4", "5", "8"]>) -> tensor<8x5x8xf32, ["8", "5", "8"]>
+  %km = "ta.remap"(%k) {map = affine_map<(g, e, j) -> (g floordiv 4, g mod 4, j, e)>} : (tensor<2x4x7x8xf32, ["2", "4", "7", "8"]>) -> tensor<8x8x7xf32, ["8", "8", "7"]>
+  %s = "ta.contract"(%qm, %km) {maps = [affine_map<(g, i, j, e) -> (g, i, e)>, affine_map<(g, i, j, e) -> (g, e, j)>, affine_map<(g, i, j, e) -> (g, i, j)>]} : (tensor<8x5x8xf32, ["8", "5", "8"]>, tensor<8x8x7xf32, ["8", "8", "7"]>) -> tensor<8x5x7xf32, ["8", "5", "7"]>
+  %y = "ta.remap"(%s) {map = affine_map<(b, h, i, j) -> (b * 4 + h, i, j)>} : (tensor<8x5x7xf32, ["8", "5", "7"]>) -> tensor<2x4x5x7xf32, ["2", "4", "5", "7"]>
+  return %y : tensor<2x4x5x7xf32, ["2", "4", "5", "7"]>
+}
+
+// -----
+
+// Kept: the split merges the head dim into the columns (c = 8h + d), so no index of the
+// contraction over [T, B, C] is one dim of Q.
+// CHECK-LABEL: func.func @keep_a_split_that_merges_columns
+// CHECK:       "ta.contract"{{.*}} -> tensor<8x5x8xf32
+// CHECK-NEXT:  "ta.remap"
+func.func @keep_a_split_that_merges_columns(%p: tensor<8x5x7xf32, ["8", "5", "7"]>, %v: tensor<8x7x8xf32, ["8", "7", "8"]>) -> tensor<5x2x32xf32, ["5", "2", "32"]> {
+  %o = "ta.contract"(%p, %v) {maps = [affine_map<(g, i, d, j) -> (g, i, j)>, affine_map<(g, i, d, j) -> (g, j, d)>, affine_map<(g, i, d, j) -> (g, i, d)>]} : (tensor<8x5x7xf32, ["8", "5", "7"]>, tensor<8x7x8xf32, ["8", "7", "8"]>) -> tensor<8x5x8xf32, ["8", "5", "8"]>
+  %y = "ta.remap"(%o) {map = affine_map<(t, b, c) -> (b * 4 + c floordiv 8, t, c mod 8)>} : (tensor<8x5x8xf32, ["8", "5", "8"]>) -> tensor<5x2x32xf32, ["5", "2", "32"]>
+  return %y : tensor<5x2x32xf32, ["5", "2", "32"]>
+}
+
+// -----
+
+// A Linear from a batch-first [B, T, C] into [T, B, N] (nn.MultiheadAttention's input
+// projection): stored [B, T, N], a GEMM's order, and read through a transpose.
+// CHECK-LABEL: func.func @contract_in_row_order
+// CHECK:       %[[C:.*]] = "ta.contract"(%arg0, %arg1) {{.*}} -> tensor<2x5x6xf32, ["2", "5", "6"]>
+// CHECK-NEXT:  "ta.remap"(%[[C]]) {map = #{{.*}}} : (tensor<2x5x6xf32, ["2", "5", "6"]>) -> tensor<5x2x6xf32
+func.func @contract_in_row_order(%x: tensor<2x5x3xf32, ["2", "5", "3"]>, %w: tensor<6x3xf32, ["6", "3"]>) -> tensor<5x2x6xf32, ["5", "2", "6"]> {
+  %y = "ta.contract"(%x, %w) {maps = [affine_map<(t, b, n, k) -> (b, t, k)>, affine_map<(t, b, n, k) -> (n, k)>, affine_map<(t, b, n, k) -> (t, b, n)>]} : (tensor<2x5x3xf32, ["2", "5", "3"]>, tensor<6x3xf32, ["6", "3"]>) -> tensor<5x2x6xf32, ["5", "2", "6"]>
+  return %y : tensor<5x2x6xf32, ["5", "2", "6"]>
+}
+
+// -----
+
+// Kept: a batched product whose batch dim both operands read keeps its order (not a Linear).
+// CHECK-LABEL: func.func @keep_a_batched_product
+// CHECK:       "ta.contract"{{.*}} -> tensor<5x2x6xf32
+// CHECK-NOT:   "ta.remap"
+func.func @keep_a_batched_product(%x: tensor<2x5x3xf32, ["2", "5", "3"]>, %w: tensor<2x3x6xf32, ["2", "3", "6"]>) -> tensor<5x2x6xf32, ["5", "2", "6"]> {
+  %y = "ta.contract"(%x, %w) {maps = [affine_map<(t, b, n, k) -> (b, t, k)>, affine_map<(t, b, n, k) -> (b, k, n)>, affine_map<(t, b, n, k) -> (t, b, n)>]} : (tensor<2x5x3xf32, ["2", "5", "3"]>, tensor<2x3x6xf32, ["2", "3", "6"]>) -> tensor<5x2x6xf32, ["5", "2", "6"]>
+  return %y : tensor<5x2x6xf32, ["5", "2", "6"]>
+}
