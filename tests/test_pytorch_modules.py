@@ -129,3 +129,12 @@ def test_a_wrong_reshape_fold_is_refuted(monkeypatch):
     inputs = [torch.randn(s) for s in MODULES["einsum_attention"][1]]
     graph = tilec.compile(einsum_attention, inputs, stage="tile", name="einsum_wrong", strict=True)
     assert "counterexample" in _canonicalize_rows(graph.verify())
+
+
+def test_an_attention_no_kernel_takes_is_refused_with_its_own_reason():
+    """A head dim of 8 (nanoGPT's module at C = 32, 4 heads): the error names the fused
+    attention's reason, not only the piece the split was left with."""
+    x = torch.randn(2, 19, 32)
+    graph = tilec.compile(NanoGPTAttention(32, 4).eval(), [x], stage="tile", strict=True)
+    with pytest.raises(TilecError, match="fused reduction .* head dim .* multiple of 16"):
+        graph(x)

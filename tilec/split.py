@@ -19,6 +19,8 @@ The pieces are slices of ``fused``: every op is cloned with its operands renamed
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 
 from torch_mlir import ir
@@ -77,6 +79,11 @@ def split_kernels(module: ir.Module, fuse_each: bool = False) -> list[Piece]:
         outputs = s.outputs(group)
         text, inputs, form = s.piece(group, outputs, f"{s.name}_k{k}")
         if form is None:
+            inside = {op.operation for op in group}
+            why = [reason for ops, reason in s.refused if inside & ops]  # the cause, where a fusion fell apart
+            if why:  # its own reason (its location dropped) less the pointwise fallback's
+                text = "it is part of a fused reduction no kernel form takes whole: " + \
+                    re.sub(r"^.*?error: ", "", why[0]).split("; pointwise: ")[0]
             raise TilecError(f"no tile lowering takes kernel {k} of '{s.name}' ({len(group)} ops): {text}",
                              mlir_loc(group[0].location, "<ir>"))
         merged = form.endswith("+merged")
@@ -166,6 +173,7 @@ class FunctionView:
         self.returned = [self.through.get(v, v) for v in list(self.block.operations)[-1].operation.operands]
         self.names = self._names()
         self.forms: dict = {}  # (positions, outputs) of a group -> (name, form, reason) piece() found
+        self.refused: list = []  # (ops, reason) of each fused reduction no kernel form takes whole
 
     def _reads(self, op) -> list:
         """The top-level values ``op`` (and its regions) read, identity copies read through."""

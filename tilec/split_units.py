@@ -38,10 +38,15 @@ def units(s, ops: list, keep_out=lambda op: False) -> dict:
     unit_of = {}
     for seed in _seeds(s, ops):
         unit = _grown(seed, [op for op in ops if not keep_out(op)], readers, made, s)
-        if _placeable(unit, ops, s, made) and s.lowers(sorted(unit, key=lambda op: s.position[op.operation])):
-            ordered = sorted(unit, key=lambda op: s.position[op.operation])
-            for op in ordered:
-                unit_of[op.operation] = ordered
+        if not _placeable(unit, ops, s, made):
+            continue
+        ordered = sorted(unit, key=lambda op: s.position[op.operation])
+        reason, _, form = s.piece(ordered, s.outputs(ordered), "fits")
+        if form is None:  # its ops are placed one by one; the reason explains a piece that then fails
+            s.refused.append(({op.operation for op in ordered}, reason))
+            continue
+        for op in ordered:
+            unit_of[op.operation] = ordered
     return unit_of
 
 
