@@ -216,11 +216,8 @@ def simplified(expr, shape):
         return lhs * rhs, (min(ends), max(ends)) if ends else None
     if isinstance(expr, (ir.AffineFloorDivExpr, ir.AffineModExpr)):
         binary = ir.AffineFloorDivExpr(expr) if isinstance(expr, ir.AffineFloorDivExpr) else ir.AffineModExpr(expr)
-        n = ir.AffineConstantExpr(binary.rhs).value if isinstance(binary.rhs, ir.AffineConstantExpr) else None
-        split = _split_multiple(binary.lhs, n, shape) if n and n > 0 else None
-        if split is not None:  # (n q + r) floordiv n = q and (n q + r) mod n = r, for 0 <= r < n
-            return simplified(split[0] if isinstance(expr, ir.AffineFloorDivExpr) else split[1], shape)
         lhs, a = simplified(binary.lhs, shape)
+        n = ir.AffineConstantExpr(binary.rhs).value if isinstance(binary.rhs, ir.AffineConstantExpr) else None
         if n is None or n <= 0:
             rhs, _ = simplified(binary.rhs, shape)
             rebuilt = ir.AffineExpr.get_floor_div(lhs, rhs) if isinstance(expr, ir.AffineFloorDivExpr) else \
@@ -233,41 +230,3 @@ def simplified(expr, shape):
             return ir.AffineExpr.get_floor_div(lhs, n), (a[0] // n, a[1] // n) if a else None
         return (lhs, a) if inside else (ir.AffineExpr.get_mod(lhs, n), (0, n - 1))
     return expr, None
-
-
-def _split_multiple(expr, n: int, shape) -> tuple | None:
-    """(q, r) with expr = n q + r, r's range over ``shape`` inside [0, n) and q not 0: the terms of
-    a sum whose constant factor n divides, and the rest; None when there is no such split."""
-    terms, stack = [], [expr]
-    while stack:
-        e = stack.pop()
-        if isinstance(e, ir.AffineAddExpr):
-            stack += [ir.AffineAddExpr(e).lhs, ir.AffineAddExpr(e).rhs]
-        else:
-            terms.append(e)
-    quotient, rest = [], []
-    for e in terms:
-        factor = _constant_factor(e)
-        if factor is not None and factor[0] % n == 0:
-            quotient.append(factor[1] * (factor[0] // n))
-        else:
-            rest.append(e)
-    if not quotient:
-        return None
-    r = sum(rest[1:], rest[0]) if rest else ir.AffineConstantExpr.get(0)
-    bounds = simplified(r, shape)[1]
-    if bounds is None or bounds[0] < 0 or bounds[1] >= n:
-        return None
-    return sum(quotient[1:], quotient[0]), r
-
-
-def _constant_factor(expr) -> tuple | None:
-    """(k, e) when ``expr`` is k * e (either side constant)."""
-    if not isinstance(expr, ir.AffineMulExpr):
-        return None
-    lhs, rhs = ir.AffineMulExpr(expr).lhs, ir.AffineMulExpr(expr).rhs
-    if isinstance(rhs, ir.AffineConstantExpr):
-        return ir.AffineConstantExpr(rhs).value, lhs
-    if isinstance(lhs, ir.AffineConstantExpr):
-        return ir.AffineConstantExpr(lhs).value, rhs
-    return None

@@ -120,17 +120,6 @@ def test_einsum_attention_reshapes_fold_and_are_proved():
     assert _canonicalize_rows(graph.verify()) == ["proved"]
 
 
-def test_a_wrong_reshape_fold_is_refuted(monkeypatch):
-    """A fold that takes (4b + h) mod 4 for b (quotient and rest swapped) reads the wrong head."""
-    from tilec.passes import _ta_reshape
-
-    split = _ta_reshape._split_multiple
-    monkeypatch.setattr(_ta_reshape, "_split_multiple", lambda e, n, shape: (lambda qr: qr and qr[::-1])(split(e, n, shape)))
-    inputs = [torch.randn(s) for s in MODULES["einsum_attention"][1]]
-    graph = tilec.compile(einsum_attention, inputs, stage="tile", name="einsum_wrong", strict=True)
-    assert "counterexample" in _canonicalize_rows(graph.verify())
-
-
 def test_an_attention_no_kernel_takes_is_refused_with_its_own_reason():
     """A head dim of 8 (nanoGPT's module at C = 32, 4 heads): the error names the fused
     attention's reason, not only the piece the split was left with."""
