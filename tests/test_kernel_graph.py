@@ -73,6 +73,18 @@ def test_a_graph_one_kernel_takes_is_not_split():
     assert graph.kernels().single
 
 
+def test_a_schedule_per_kernel_form_reaches_a_graph_one_kernel_takes():
+    """{"contraction": ...} is the schedule of a graph that is one contraction, as of each
+    contraction of a graph of several (it had fallen back to the default unsaid)."""
+    from tilec.kernel_graph import Kernels
+
+    graph = tilec.compile(torch.addmm, [torch.randn(5), torch.randn(9, 17), torch.randn(17, 5)], stage="oracle")
+    schedule = "bm=128 bn=256 bk=64 warps=8 stages=4 consumers=2"
+    with graph.context:
+        kernels = Kernels.of(graph.module, {"contraction": schedule, "rows": "bm=4"})
+    assert kernels.single and kernels.schedule_of(None) == schedule
+
+
 def test_size_one_rows_is_a_clear_error():
     """One row: the graph drops the size-1 dim and a contraction to a vector (a GEMV) has no
     tile form yet; the error names the kernel and why, the oracle and loop stages still run."""

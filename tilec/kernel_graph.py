@@ -65,6 +65,7 @@ class Kernels:
     pieces: list = field(default_factory=list)
     schedules: dict = field(default_factory=dict)
     rounded: tuple = ()  # (dtype, names): the tensors between kernels stored in dtype (tilec.boundaries)
+    form: str = ""  # the kernel form of a single kernel ("contraction", "online", "rows", ...)
 
     @staticmethod
     def of(module: ir.Module, schedules: dict | None = None, boundary: str | None = None) -> "Kernels":
@@ -76,8 +77,8 @@ class Kernels:
         fused, steps = rewrite(module)
         schedules = dict(schedules or {})
         try:  # one kernel of a tiled form; else the split (strided copies, merged rows, then pointwise)
-            match_form(fused.body.operations[0], TILED)
-            return Kernels(module, fused, steps, [], schedules)
+            form = match_form(fused.body.operations[0], TILED)[0]
+            return Kernels(module, fused, steps, [], schedules, form=form)
         except NoTileLowering:
             pass
         fuse_each = False
@@ -110,8 +111,9 @@ class Kernels:
 
     def schedule_of(self, piece: Piece | None, tuned=None) -> str:
         """The schedule of a kernel: the user's for it ("k0", "k1", ...), else for its form, else
-        for every kernel ("*"), else ``tuned(ta text)``'s, else '' (the default)."""
-        keys = [f"k{self.pieces.index(piece)}", piece.form] if piece is not None else []
+        for every kernel ("*"), else ``tuned(ta text)``'s, else '' (the default). A single kernel
+        (``piece`` None) is "k0" of its own form."""
+        keys = [f"k{self.pieces.index(piece)}", piece.form] if piece is not None else ["k0", self.form]
         given = next((self.schedules[k] for k in keys + ["*"] if self.schedules.get(k)), "")
         if given or tuned is None:
             return given
