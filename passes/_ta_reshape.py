@@ -35,9 +35,8 @@ from tilec.dialects import ta_builders as tb
 
 def permute_into_reshape(op, rewriter):
     """remap(contract(x, y; out), m) --> remap(contract(x, y; π out), π m), π m a row-major reshape"""
-    src = op.operation.operands[0]
-    owner = src.owner
-    if isinstance(owner, ir.Block) or owner.name != "ta.contract" or sum(1 for _ in src.uses) != 1:
+    src, owner = op.operation.operands[0], _sole_contraction(op)
+    if owner is None:
         return True
     amap = ir.AffineMapAttr(op.attributes["map"]).value
     src_t, out_t = ir.RankedTensorType(src.type), ir.RankedTensorType(op.result.type)
@@ -84,9 +83,8 @@ def contract_in_row_order(op, rewriter):
 
 def fold_reshape_into_contract(op, rewriter):
     """remap(contract(remap(x, rx), remap(y, ry); mx, my, mo), m) --> contract(x, y; mx', my', id)"""
-    src = op.operation.operands[0]
-    owner = src.owner
-    if isinstance(owner, ir.Block) or owner.name != "ta.contract" or sum(1 for _ in src.uses) != 1:
+    owner = _sole_contraction(op)
+    if owner is None:
         return True
     amap = ir.AffineMapAttr(op.attributes["map"]).value
     maps = [ir.AffineMapAttr(m).value for m in ir.ArrayAttr(owner.attributes["maps"])]
@@ -138,6 +136,15 @@ def _extent(contract, maps: list, d: int) -> int | None:
             if _dim(e) == d and not ir.ShapedType.is_dynamic_size(shape[k]):
                 return shape[k]
     return None
+
+
+def _sole_contraction(remap):
+    """The ta.contract ``remap`` reads, when the remap is its one reader; else None."""
+    src = remap.operation.operands[0]
+    owner = src.owner
+    if isinstance(owner, ir.Block) or owner.name != "ta.contract" or sum(1 for _ in src.uses) != 1:
+        return None
+    return owner
 
 
 def _dim(expr) -> int | None:
