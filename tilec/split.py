@@ -20,7 +20,6 @@ The pieces are slices of ``fused``: every op is cloned with its operands renamed
 from __future__ import annotations
 
 import re
-
 from dataclasses import dataclass
 
 from torch_mlir import ir
