@@ -236,8 +236,16 @@ def einsum_attention(q, k, v):
     return torch.einsum("bhqk,bhkd->bhqd", scores.softmax(-1), v)
 
 
-def rmsnorm(x, g):
-    return _rms(x, g)
+def softmax_rows(x):
+    return torch.softmax(x, -1)
+
+
+def logsumexp_rows(x):
+    return torch.logsumexp(x, -1)
+
+
+def scaled_baddbmm(c, a, b):
+    return torch.baddbmm(c, a, b, beta=0.5, alpha=2.0)
 
 
 def mlp_classifier(x, w1, b1, w2, b2):
@@ -253,18 +261,15 @@ MODULE_CASES = {
                                 {"online": "bm=128 bn=128 warps=8 stages=3 consumers=2"}, _ATTENTION_FLOPS, einsum_attention),
     "module_swiglu": (swiglu, [(8192, 2048), (5632, 2048), (5632, 2048), (2048, 5632)],
                       {"contraction": NARROW_GEMM}, 2.0 * 3 * 8192 * 2048 * 5632, swiglu),
-    "module_rmsnorm": (rmsnorm, [(8192, 2048), (2048,)], {}, 2.0 * 8192 * 2048, rmsnorm),
-    "module_softmax": (lambda x: torch.softmax(x, -1), [(8192, 4096)], {}, 8192 * 4096.0, lambda x: torch.softmax(x, -1)),
-    "module_logsumexp": (lambda x: torch.logsumexp(x, -1), [(8192, 4096)], {}, 8192 * 4096.0,
-                         lambda x: torch.logsumexp(x, -1)),
+    "module_rmsnorm": (_rms, [(8192, 2048), (2048,)], {}, 2.0 * 8192 * 2048, _rms),
+    "module_softmax": (softmax_rows, [(8192, 4096)], {}, 8192 * 4096.0, softmax_rows),
+    "module_logsumexp": (logsumexp_rows, [(8192, 4096)], {}, 8192 * 4096.0, logsumexp_rows),
     "module_broadcast_bmm": (torch.matmul, [(8, 12, 1024, 64), (12, 64, 1024)], {"contraction": HOPPER_GEMM},
                              2.0 * 8 * 12 * 1024 * 64 * 1024, torch.matmul),
     "module_addmm": (torch.addmm, [(4096,), (8192, 1024), (1024, 4096)], {"contraction": HOPPER_GEMM},
                      2.0 * 8192 * 1024 * 4096, torch.addmm),
-    "module_baddbmm": (lambda c, a, b: torch.baddbmm(c, a, b, beta=0.5, alpha=2.0), [(16, 512, 512), (16, 512, 256),
-                                                                                  (16, 256, 512)],
-                       {"contraction": HOPPER_GEMM}, 2.0 * 16 * 512 * 256 * 512,
-                       lambda c, a, b: torch.baddbmm(c, a, b, beta=0.5, alpha=2.0)),
+    "module_baddbmm": (scaled_baddbmm, [(16, 512, 512), (16, 512, 256), (16, 256, 512)], {"contraction": HOPPER_GEMM},
+                       2.0 * 16 * 512 * 256 * 512, scaled_baddbmm),
     "module_mlp_classifier": (mlp_classifier, [(8192, 768), (3072, 768), (3072,), (1000, 3072), (1000,)],
                               {"contraction": HOPPER_GEMM}, 2.0 * 8192 * 3072 * (768 + 1000), mlp_classifier),
 }
