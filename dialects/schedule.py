@@ -30,7 +30,7 @@ FORMS = ("contraction", "online", "rows", "pointwise")
 SPACE = {
     "contraction": {"bm": (64, 128), "bn": (64, 128), "bk": (32, 64), "warps": (4, 8), "stages": (2, 3, 4)},
     "online": {"bm": (64, 128), "bn": (32, 64, 128), "warps": (4, 8), "stages": (2, 3)},
-    "rows": {"bm": (4, 8, 16), "bn": (64, 128, 256), "warps": (4, 8)},
+    "rows": {"bm": (4, 8, 16), "bn": (64, 128, 256, 512, 1024, 2048), "warps": (4, 8)},
     "pointwise": {"bm": (4, 8, 16), "bn": (64, 128, 256), "warps": (4, 8)},
 }
 # the warp-specialised points (sm_90a) each form adds: consumer warpgroups c with bm = 64 c and
@@ -110,6 +110,9 @@ class Schedule:
 
     # bounds on any option, whatever the form or target: they keep bad input cheap
     MAX_TILE: ClassVar[int] = 256
+    # a row program's column block: a whole row of up to 2048 columns stays in a warp's registers
+    # (64 elements a lane), so its reductions and element maps read the row once
+    MAX_ROW_BLOCK: ClassVar[int] = 2048
     MAX_STAGES: ClassVar[int] = 8
     WARPS: ClassVar[tuple] = (1, 2, 4, 8, 12, 16)  # 12: three consumer warpgroups
     MAX_GROUP_M: ClassVar[int] = 64
@@ -122,9 +125,11 @@ class Schedule:
             raise ValueError(f"occupancy={self.occupancy}: one or two CTAs per SM")
         if not 0 <= self.consumers <= 3:
             raise ValueError(f"consumers={self.consumers}: a CTA has 0 to 3 consumer warpgroups")
-        for name in ("bm", "bn", "bk"):
+        for name in ("bm", "bk"):
             if getattr(self, name) > self.MAX_TILE:
                 raise ValueError(f"schedule option {name}={getattr(self, name)} is larger than {self.MAX_TILE}")
+        if self.bn > self.MAX_ROW_BLOCK:
+            raise ValueError(f"schedule option bn={self.bn} is larger than {self.MAX_ROW_BLOCK}")
         if self.stages > self.MAX_STAGES:
             raise ValueError(f"stages={self.stages} is more than {self.MAX_STAGES} (the pipeline depth a CTA can hold)")
         if self.warps not in self.WARPS:
@@ -219,7 +224,7 @@ class Schedule:
         return reasons
 
     def _contraction_reasons(self, sizes: dict) -> list[str]:
-        reasons = []
+        reasons = self._tile_bound()
         if self.bm % 16 or self.bn % 16 or self.bk % 16:
             reasons.append("bm, bn and bk must be multiples of 16 (the mma.sync m16n8k16 shape)")
         if self.stages < 2:
@@ -299,7 +304,7 @@ class Schedule:
         return reasons
 
     def _online_reasons(self, sizes: dict) -> list[str]:
-        reasons = []
+        reasons = self._tile_bound()
         if self.bm % (16 * self.warps):
             reasons.append(f"bm={self.bm} gives each of the {self.warps} warps {self.bm // self.warps} query rows; "
                            f"the mma needs whole 16-row slices (bm % (16 * warps) == 0)")
@@ -311,6 +316,11 @@ class Schedule:
         if head_dim % 16 or head_dim > self.MAX_TILE:
             reasons.append(f"head dim {head_dim} must be a multiple of 16 and at most {self.MAX_TILE}")
         return reasons
+
+    def _tile_bound(self) -> list[str]:
+        """A tensor-core tile's bn is bounded like bm and bk (only a row block goes wider)."""
+        return [f"bn={self.bn} is larger than {self.MAX_TILE} (wider blocks are for row programs)"] \
+            if self.bn > self.MAX_TILE else []
 
     def _pointwise_reasons(self, sizes: dict) -> list[str]:
         return self._rows_reasons(sizes)

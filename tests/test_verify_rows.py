@@ -26,9 +26,9 @@ def test_row_programs_are_proved(example, schedule):
     assert {r.property for r in tile} == {"equivalence", "coverage"} and len(tile) >= 8
 
 
-def _tile_text(example: str):
+def _tile_text(example: str, shapes: dict | None = None, schedule: str = ""):
     with dialects.context(), ir.Location.unknown():
-        build = build_tile(load_spec(str(EXAMPLES / f"{example}.ta")), {}, "")
+        build = build_tile(load_spec(str(EXAMPLES / f"{example}.ta")), shapes or {}, schedule)
         fused = ir.Module.parse(str(build.ta))
         run_passes(fused, tile_pipeline("")[:-2])
         return str(build.tile), str(fused)
@@ -86,3 +86,56 @@ def test_the_unmutated_texts_are_proved():
     for example in {example for example, _ in MUTANTS.values()}:
         results = _verdicts(*_tile_text(example))
         assert all(r.verdict == "proved" for r in results), [(r.check, r.verdict) for r in results]
+
+
+# A row one column block holds (C = 200, bn = 256): no column loops, each input read once,
+# every reduction folded once from its neutral start (rows.py, tile.state provenance).
+ONE_BLOCK = ({"C": 200}, "bm=8 bn=256 warps=4")
+
+
+@pytest.mark.parametrize("example", ROW_EXAMPLES)
+def test_one_block_row_programs_are_proved(example):
+    report = verify_spec(str(EXAMPLES / f"{example}.ta"), ONE_BLOCK[1], ONE_BLOCK[0], targets=("sm_90a",))
+    tile = [r for r in report.results if r.stage == "tile"]
+    assert tile and all(r.verdict == "proved" for r in report.results), \
+        [(r.check, r.verdict, r.detail) for r in report.results if r.verdict != "proved"]
+    assert any("one column block" in r.check for r in tile)
+    assert all("C = 200" in r.domain for r in tile)  # the size the proof relies on is stated
+
+
+def _every(pattern: str, repl: str):
+    def edit(text):
+        new = re.sub(pattern, repl, text)
+        assert new != text, f"the mutation {pattern!r} did not apply"
+        return new
+    return edit
+
+
+ONE_BLOCK_MUTANTS = {  # name: (example, edit of the one-block tile IR text)
+    "one block for a row wider than it": ("softmax", _every(r"x200x", "x300x")),
+    "running max never folds the block": ("softmax", _sub(r"arith.maximumf (%\d+), %\d+ : f32",
+                                                            r"arith.maximumf \1, \1 : f32")),
+    "stabilised sum said to share its own running max": ("softmax", _sub(r"tile.shared_max = 1 :",
+                                                                         "tile.shared_max = 2 :")),
+    "output divided by the sum's neutral start": ("softmax", _sub(
+        r'("tile.elem"\(%\d+\) \{map = #map\} .*\n\s+%\d+ = "tile.elem"\()%11(\) \{map = #map2\})', r"\g<1>%3\2")),
+    "mean's sum started at 1": ("layernorm", _sub(r'("tile.yield"\()%cst(\) : \(f32\) -> \(\)\n\s+\}\) '
+                                                   r'\{tile.state_init = \[4, 0\]\})', r"\g<1>%cst_1\2")),
+}
+
+
+@pytest.mark.parametrize("name", ONE_BLOCK_MUTANTS)
+def test_broken_one_block_row_programs_are_refuted(name):
+    example, edit = ONE_BLOCK_MUTANTS[name]
+    tile, fused = _tile_text(example, *ONE_BLOCK)
+    assert "scf.for" not in tile and tile.count('"tile.load"(%arg0') == 1  # the form under test
+    assert all(r.verdict == "proved" for r in _verdicts(tile, fused))
+    refuted = [r for r in _verdicts(edit(tile), fused) if r.verdict == "counterexample"]
+    assert refuted and all(r.replay for r in refuted)
+
+
+def test_a_reduction_without_provenance_is_an_error():
+    """A fold whose states lost their tile.state marks is not read as proved: the check is an error."""
+    tile, fused = _tile_text("rmsnorm", *ONE_BLOCK)
+    results = _verdicts(re.sub(r"tile.state = \[\d+, \d+\]", "tile.other = 0", tile), fused)
+    assert [r.verdict for r in results if r.verdict != "proved"] == ["error"]

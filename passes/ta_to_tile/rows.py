@@ -15,6 +15,12 @@ a value per row (rank 1) or per element (rank 2). Each CTA owns bm rows:
 
 This is ta.online's own recurrence (dialects/ta_online.py), one tile of columns at a
 time; the layouts pass gives the tiles a blocked layout: a warp per row, 16-byte loads.
+
+When the column count is static and one block holds it (cols <= bn), there are no column
+loops: each input's row block is loaded once and every phase and element map reads it, so
+the row crosses global memory once. Each reduction then folds its one block into its neutral
+state in straight-line code; the state tiles carry ``tile.state`` = [ta op, slot] (and their
+neutral starts ``tile.state_init``), the provenance a reduction loop's ``tile.computes`` gives.
 """
 
 from dataclasses import dataclass
@@ -29,13 +35,12 @@ from tilec.dialects.ta import tensor_dims
 from tilec.dialects.tile import schedule_attr
 
 from .._loops import positions
-from .._lower_online import exp_or_zero
 from .common import NoTileLowering, ceildiv, check_schedule, const_index
 from .epilogue import _clone_constants
+from .rows_fold import Folds
 
 _REDUCTIONS = ("ta.online", "ta.reduce", "ta.contract")
 DEFAULT = Schedule(bm=8, bn=256, warps=4)
-_NEUTRAL = {"sum": 0.0, "max": float("-inf"), "min": float("inf")}
 
 
 @dataclass
@@ -95,18 +100,18 @@ def lower(fn, prog: RowProgram, s):
     """Replace ``fn`` by the row program's tile function under the schedule ``s``."""
     from ..ta_to_loops import new_signature
 
-    if s == Schedule():  # no schedule given: the row program's own default (a warp per row, 256-column blocks)
-        s = DEFAULT
+    inputs = list(fn.arguments)
+    element_bytes = min((ir.RankedTensorType(a.type).element_type.width // 8 for a in inputs
+                         if ir.RankedTensorType(a.type).rank == 2), default=4)
+    if s == Schedule():  # no schedule given: the row program's own default
+        s = default_schedule(_static_cols(fn), element_bytes)
     check_schedule(s, "rows", {})
     new, b, args = new_signature(fn)
-    inputs = list(fn.arguments)
     mem = dict(zip(inputs, args))
     outs = args[len(inputs):len(inputs) + len(prog.returned)]
     if len(set(prog.returned)) != len(prog.returned) or any(v in mem for v in prog.returned):
         raise NoTileLowering("each output of a row program is its own computed value")
     low = _Lowering(fn, prog, s, b, mem)
-    element_bytes = min((ir.RankedTensorType(a.type).element_type.width // 8 for a in inputs
-                         if ir.RankedTensorType(a.type).rank == 2), default=4)
     with ir.InsertionPoint(new.entry_block), fn.location:
         low.build(outs)
         func.ReturnOp([])
@@ -119,7 +124,20 @@ def lower(fn, prog: RowProgram, s):
     return new, blocked_for(s.bn, element_bytes, s.warps)
 
 
-class _Lowering:
+def default_schedule(cols, element_bytes: int) -> Schedule:
+    """Without a schedule: where the types fix a row of at most ``MAX_ROW_BLOCK`` columns, one
+    column block holding it (the row read once; a multiple of a warp's 16-byte vectors, so no
+    lane idles past the mask more than one vector), two rows a warp where they fit the 64
+    elements a lane holds; else DEFAULT's 256-column blocks (a warp per row)."""
+    if cols is None or cols > Schedule.MAX_ROW_BLOCK:
+        return DEFAULT
+    granule = 32 * (16 // element_bytes)  # a warp's 16-byte vectors
+    bn = -(-cols // granule) * granule if cols >= granule else max(32, 1 << (cols - 1).bit_length())
+    per_row = bn // 32  # elements a lane holds of one row
+    return Schedule(bm=DEFAULT.warps * (2 if 2 * per_row <= 64 else 1), bn=bn, warps=DEFAULT.warps)
+
+
+class _Lowering(Folds):
     """Builds the tile function; ``rows`` maps ta values to [bm] tiles of the CTA's rows."""
 
     def __init__(self, fn, prog: RowProgram, s, b, mem):
@@ -142,11 +160,14 @@ class _Lowering:
         self.n_cols = self.b.dim(parse_dim(prog.domain[1]))
         self.n_blocks = ceildiv(self.n_cols, const_index(s.bn))
         self.map_op = None
+        cols = _static_cols(self.fn)
+        # (j0, loads, elems) of the one column block every phase reads, when a block holds the row
+        self.block = (const_index(0), {}, {}) if cols is not None and cols <= s.bn else None
         pending, maps = list(prog.reductions), list(prog.row_maps)
         while pending or maps:
             ready = [op for op in pending if _row_reads(op) <= set(self.rows)]
             if ready:
-                self.reduction_loop(ready)
+                (self.reduction_block if self.block else self.reduction_loop)(ready)
                 pending = [op for op in pending if op not in ready]
             computable = [op for op in maps if _row_reads(op) <= set(self.rows)]
             for op in computable:  # in program order, so a map may read the one before
@@ -159,15 +180,20 @@ class _Lowering:
             if ir.RankedTensorType(value.type).rank == 1:
                 ir.Operation.create("tile.store", operands=[self.rows[value], out, self.r0])
         elem_outputs = [(v, o) for v, o in zip(prog.returned, outs) if ir.RankedTensorType(v.type).rank == 2]
-        if elem_outputs:
+        if elem_outputs and self.block:
+            self.store_elements(elem_outputs, *self.block)
+        elif elem_outputs:
             loop = scf.ForOp(const_index(0), self.n_blocks, const_index(1))
             with ir.InsertionPoint(loop.body):
                 j0 = arith.MulIOp(loop.induction_variable, const_index(s.bn)).result
-                loads, elems = {}, {}
-                for value, out in elem_outputs:
-                    tile = self.elem_value(value, j0, loads, elems)
-                    ir.Operation.create("tile.store", operands=[tile, out, self.r0, j0])
+                self.store_elements(elem_outputs, j0, {}, {})
                 scf.YieldOp([])
+
+    def store_elements(self, outputs, j0, loads, elems) -> None:
+        """The element outputs on the column block at ``j0``, each stored."""
+        for value, out in outputs:
+            tile = self.elem_value(value, j0, loads, elems)
+            ir.Operation.create("tile.store", operands=[tile, out, self.r0, j0])
 
     def row_value(self, op) -> None:
         """The [bm] tile of a rank-1 ta.map."""
@@ -266,85 +292,6 @@ class _Lowering:
     def masked(self, value, j0, neutral: float):
         return arith.SelectOp(self.inside(j0), value, arith.ConstantOp(value.type, neutral).result).result
 
-    # -- the phases ----------------------------------------------------------------------------
-    def reduction_loop(self, ops) -> None:
-        """One pass over the column blocks folding the reductions ``ops``; their results become row tiles.
-        A stabilised sum whose stabiliser is the term of a max in the same pass (softmax's) keeps no
-        running max of its own: it rescales by that max's (``tile.shared_max`` on the loop)."""
-        s = self.s
-        shared = _shared_max(ops)
-        ops = sorted(ops, key=lambda op: op in shared)  # the maxes first: their new value is read after
-        states = []  # per op: initial values of its running state
-        for op in ops:
-            kind = _kind(op)
-            if _stabilised(op):
-                states.append(([] if op in shared else [self.constant([s.bm], float("-inf"))]) +
-                              [self.constant([s.bm], 0.0)])
-            else:
-                states.append([self.constant([s.bm], _NEUTRAL[kind])])
-        flat = [v for st in states for v in st]
-        loop = scf.ForOp(const_index(0), self.n_blocks, const_index(1), flat)
-        i64 = ir.IntegerType.get_signless(64)
-        loop.attributes["tile.computes"] = ir.ArrayAttr.get([  # the ta op each carried value belongs to
-            ir.IntegerAttr.get(i64, self.number[op.operation]) for op, st in zip(ops, states) for _ in st])
-        if shared:
-            loop.attributes["tile.shared_max"] = ir.ArrayAttr.get([ir.ArrayAttr.get([
-                ir.IntegerAttr.get(i64, self.number[a.operation]), ir.IntegerAttr.get(i64, self.number[b.operation])])
-                for a, b in shared.items()])
-        with ir.InsertionPoint(loop.body):
-            j0 = arith.MulIOp(loop.induction_variable, const_index(s.bn)).result
-            loads, elems, carried, new = {}, {}, list(loop.inner_iter_args), []
-            self.map_op = None
-            folded = {}  # op -> (old state, new state)
-            for op, st in zip(ops, states):
-                old = carried[:len(st)]
-                carried = carried[len(st):]
-                m = folded[shared[op]] if op in shared else None
-                step = self.fold(op, old, j0, loads, elems, (m[0][0], m[1][0]) if m else None)
-                folded[op] = (old, step)
-                new += step
-            scf.YieldOp(new)
-        results = list(loop.results)
-        for op, st in zip(ops, states):
-            self.rows[op.result] = results[len(st) - 1]  # the sum (or the max, min) is the op's value
-            results = results[len(st):]
-
-    def fold(self, op, old, j0, loads, elems, max_state=None) -> list:
-        """The running state of reduction ``op`` after one more column block (``max_state``: the
-        (old, new) running max a stabilised sum shares with a max of the same term)."""
-        s, f32 = self.s, self.f32
-        shape = [s.bm, s.bn]
-        kind = _kind(op)
-        name = op.operation.name
-        if name == "ta.online":
-            block = op.regions[0].blocks[0]
-            terms = lambda: self.translate(block, shape, j0, loads, elems)
-        elif name == "ta.reduce":
-            src = op.operation.operands[0]
-            terms = lambda: [self._read(src, [0, 1], shape, j0, loads, elems)]
-        else:
-            a, b = op.operation.operands
-            terms = lambda: [arith.MulFOp(*[_to_f32(self._read(v, [0, 1], shape, j0, loads, elems))
-                                            for v in (a, b)]).result]
-        if not _stabilised(op):
-            term = self.tile_map(shape, f32, lambda: self.masked(_to_f32(terms()[-1]), j0, _NEUTRAL[kind]))
-            block_value = _reduce(term, kind)
-            combine = {"sum": arith.AddFOp, "max": arith.MaximumFOp, "min": arith.MinimumFOp}[kind]
-            return [self.row_map(lambda: combine(self.elem(old[0]), self.elem(block_value)).result)]
-        x = self.tile_map(shape, f32, lambda: self.masked(_to_f32(terms()[0]), j0, float("-inf")))
-        if max_state is not None:
-            (m, m_new), (l,) = max_state, old
-        else:
-            m, l = old
-            x_max = _reduce(x, "max")
-            m_new = self.row_map(lambda: arith.MaximumFOp(self.elem(m), self.elem(x_max)).result)
-        p = self.tile_map(shape, f32, lambda: self.masked(arith.MulFOp(
-            exp_or_zero(self.elem(x, 2), self.elem(m_new, 2, [0])), _to_f32(terms()[1])).result, j0, 0.0))
-        total = _reduce(p, "sum")
-        l_new = self.row_map(lambda: arith.AddFOp(arith.MulFOp(self.elem(l), exp_or_zero(
-            self.elem(m), self.elem(m_new))).result, self.elem(total)).result)
-        return [l_new] if max_state is not None else [m_new, l_new]
-
     def _read(self, value, dims, shape, j0, loads, elems):
         with ir.InsertionPoint(self.map_op):
             tile, emap = self._operand(value, dims, shape, j0, loads, elems)
@@ -365,6 +312,16 @@ class _Lowering:
         return self.tile_map(shape, self.f32, lambda: arith.ConstantOp(self.f32, value).result)
 
 
+def _static_cols(fn):
+    """The column count of a row program where its types fix it, else None."""
+    values = list(fn.arguments) + [r for op in fn.entry_block.operations for r in op.operation.results]
+    for v in values:
+        t = v.type
+        if isinstance(t, ir.RankedTensorType) and t.rank == 2 and not t.is_dynamic_dim(1):
+            return t.shape[1]
+    return None
+
+
 def _tile_index(dim: int) -> ir.Value:
     i64 = ir.IntegerType.get_signless(64)
     return ir.Operation.create("tile.index", results=[ir.IndexType.get()],
@@ -374,60 +331,6 @@ def _tile_index(dim: int) -> ir.Value:
 def _is_elem_map(value) -> bool:
     owner = value.owner
     return not isinstance(owner, ir.Block) and owner.name == "ta.map" and ir.RankedTensorType(value.type).rank == 2
-
-
-def _kind(op) -> str:
-    return ir.StringAttr(op.attributes["kind"]).value if "kind" in op.attributes else "sum"
-
-
-def _stabilised(op) -> bool:
-    """A ta.online sum of exp(x - max x) * t (two yielded terms)."""
-    if op.operation.name != "ta.online":
-        return False
-    block = op.regions[0].blocks[0]
-    return len(list(block.operations)[-1].operation.operands) == 2
-
-
-def _shared_max(ops) -> dict:
-    """Stabilised sum -> a max among ``ops`` over the same domain whose term is its stabiliser."""
-    same_domain = lambda a, b: all(str(a.attributes[k]) == str(b.attributes[k]) for k in ("dim", "map", "extents"))
-    maxes = [op for op in ops if op.operation.name == "ta.online" and _kind(op) == "max" and not _stabilised(op)]
-    out = {}
-    for op in ops:
-        if not _stabilised(op):
-            continue
-        x = _yielded(op)[0]
-        found = [m for m in maxes if same_domain(op, m) and _same_term(x, op, _yielded(m)[0], m)]
-        if found:
-            out[op] = found[0]
-    return out
-
-
-def _yielded(op) -> list:
-    return list(list(op.regions[0].blocks[0].operations)[-1].operation.operands)
-
-
-def _same_term(a, op_a, b, op_b) -> bool:
-    """Whether body values ``a`` (of ``op_a``) and ``b`` (of ``op_b``) are the same expression."""
-    inside = lambda v, op: not isinstance(v.owner, ir.Block) and v.owner.operation.parent == op.operation
-    if not inside(a, op_a) or not inside(b, op_b):
-        return a == b
-    x, y = a.owner.operation, b.owner.operation
-    attrs = lambda o: sorted((n.name, str(n.attr)) for n in (o.attributes[k] for k in range(len(o.attributes))))
-    return x.name == y.name and attrs(x) == attrs(y) and len(x.operands) == len(y.operands) and \
-        all(_same_term(u, op_a, v, op_b) for u, v in zip(x.operands, y.operands))
-
-
-def _to_f32(value) -> ir.Value:
-    return value if isinstance(value.type, ir.F32Type) else arith.ExtFOp(ir.F32Type.get(), value).result
-
-
-def _reduce(tile, kind: str) -> ir.Value:
-    i64 = ir.IntegerType.get_signless(64)
-    t = ir.RankedTensorType(tile.type)
-    return ir.Operation.create("tile.reduce", results=[ir.RankedTensorType.get([t.shape[0]], t.element_type)],
-                               operands=[tile], attributes={"kind": ir.StringAttr.get(kind),
-                                                            "dim": ir.IntegerAttr.get(i64, 1)}).result
 
 
 def _row_reads(op) -> set:

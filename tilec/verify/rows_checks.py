@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import z3
 from torch_mlir import ir
 
 from .solver import Outcome, prove
 
+ONE_BLOCK = "the one column block"
 _COMBINE = {"sum": lambda a, b: a + b, "max": lambda a, b: z3.If(a >= b, a, b),
             "min": lambda a, b: z3.If(a <= b, a, b)}
 
@@ -25,111 +28,171 @@ def check_maps(ck) -> None:
         ck.add("equivalence", f"the tile.map of ta op #{n} ({ck.ta_ops[n].operation.name}) computes it", outcome)
 
 
-def check_reductions(ck) -> None:
-    """Each reduction loop: neutral start, one block folded per iteration, block terms, coverage."""
+@dataclass
+class Fold:
+    """Where reductions fold a column block into their running states: a column loop (one block
+    an iteration, by induction every block) or, for a row one block holds, straight-line code
+    folding that block once into the neutral starts (``tile.state`` provenance)."""
+
+    slots: list        # the ta op of each state
+    init: list         # each state's start (an IR value)
+    old: list          # each state before the block: z3 values at row r
+    new: list          # each state after the block: z3 values at row r
+    after: list        # each state as what follows reads it (an op's own value: its ta symbol)
+    reduces: list      # the tile.reduce ops that fold the block
+    iv: object         # z3: the block's index, in [lb, ub) by step
+    lb: object
+    ub: object
+    step: object
+    shared: dict       # stabilised sum -> the max whose running max it rescales by
+    where: str         # how the report names it
+
+    @property
+    def rows(self) -> int:
+        return ir.RankedTensorType(self.init[0].type).shape[0]
+
+
+def folds(ck) -> list[Fold]:
+    """The reduction loops of the row program, then its one-block straight-line fold (if any)."""
+    out, r = [], ck.r
     for loop, iv, lb, ub, step in ck.tv.loops:
         if "tile.computes" not in loop.attributes:
             continue
-        slots = [ir.IntegerAttr(x).value for x in ir.ArrayAttr(loop.attributes["tile.computes"])]
         body = loop.regions[0].blocks[0]
-        yields = list(list(body.operations)[-1].operands)
-        reduces = [op for op in body.operations if op.operation.name == "tile.reduce"]
-        # a stabilised sum that rescales by the running max of a max over the same term
-        shared = {ir.IntegerAttr(pair[0]).value: ir.IntegerAttr(pair[1]).value
-                  for pair in map(ir.ArrayAttr, ir.ArrayAttr(loop.attributes["tile.shared_max"]))} \
-            if "tile.shared_max" in loop.attributes else {}
+        args, yields = list(body.arguments)[1:], list(list(body.operations)[-1].operands)
+        out.append(Fold([ir.IntegerAttr(x).value for x in ir.ArrayAttr(loop.attributes["tile.computes"])],
+                        list(loop.operands[3:]), [ck.tv.value(a, [r]) for a in args],
+                        [ck.tv.value(y, [r]) for y in yields], [ck.tv.value(y, [r]) for y in yields],
+                        [op for op in body.operations if op.operation.name == "tile.reduce"],
+                        iv, lb, ub, step, _pairs(loop), "the column blocks of the loop"))
+    starts, states, shared = {}, {}, {}
+    for op in _ops(ck.fn, "tile.map"):
+        for attr, into in (("tile.state_init", starts), ("tile.state", states)):
+            if attr in op.attributes:
+                into[tuple(ir.IntegerAttr(x).value for x in ir.ArrayAttr(op.attributes[attr]))] = op
+        if "tile.shared_max" in op.attributes and "tile.state" in op.attributes:
+            shared[ir.IntegerAttr(ir.ArrayAttr(op.attributes["tile.state"])[0]).value] = \
+                ir.IntegerAttr(op.attributes["tile.shared_max"]).value
+    if states:
+        keys = sorted(states, key=lambda key: list(states).index(key))
+        missing = [key for key in keys if key not in starts]
+        if missing:
+            raise ValueError(f"the states {missing} of the one-block fold have no neutral start")
+        zero = z3.IntVal(0)
+        out.append(Fold([n for n, _ in keys], [starts[key].result for key in keys],
+                        [ck.tv.value(starts[key].result, [r]) for key in keys],
+                        [ck.tv._map(states[key], [r]) for key in keys],  # its own value, not the ta symbol
+                        [ck.tv.value(states[key].result, [r]) for key in keys],
+                        [op for op in ck.fn.entry_block.operations if op.operation.name == "tile.reduce"],
+                        zero, zero, z3.IntVal(1), z3.IntVal(1), shared, ONE_BLOCK))
+    return out
+
+
+def check_reductions(ck) -> None:
+    """Each fold: neutral start, one block folded per step, block terms, coverage."""
+    for fold in folds(ck):
+        slots = fold.slots
         k = 0
         while k < len(slots):
             n = slots[k]
             width = 2 if k + 1 < len(slots) and slots[k + 1] == n else 1
-            if n in shared:
-                _shared_stabilised(ck, loop, iv, n, shared[n], k, slots, yields, reduces)
+            if n in fold.shared:
+                _shared_stabilised(ck, fold, n, fold.shared[n], k)
             else:
-                _reduction(ck, loop, iv, n, list(range(k, k + width)), yields, reduces)
+                _reduction(ck, fold, n, list(range(k, k + width)))
             k += width
-        bn = max(ir.RankedTensorType(r.operation.operands[0].type).shape[1] for r in reduces) if reduces else 1
+        bn = max(ir.RankedTensorType(r.operation.operands[0].type).shape[1] for r in fold.reduces) \
+            if fold.reduces else 1
         cols = ck.domain_extent(1)
-        outcome = prove(z3.And(lb == 0, step == 1, ub * bn >= cols), ck.tv.assumptions, watch=_watch(ck))
-        ck.add("coverage", f"the column blocks of the loop over ta ops {sorted(set(slots))} reach every column",
-               outcome)
+        outcome = prove(z3.And(fold.lb == 0, fold.step == 1, fold.ub * bn >= cols), ck.tv.assumptions,
+                        watch=_watch(ck))
+        ck.add("coverage", f"{fold.where} over ta ops {sorted(set(slots))} reach every column", outcome)
 
 
-def _reduction(ck, loop, iv, n, slots, yields, reduces) -> None:
+def _reduction(ck, fold, n, slots) -> None:
     op = ck.ta_ops[n]
     kind = ir.StringAttr(op.attributes["kind"]).value if "kind" in op.attributes else "sum"
     r = ck.r
-    args = list(loop.regions[0].blocks[0].arguments)[1:]
-    old = [ck.tv.value(args[k], [r]) for k in slots]
-    new = [ck.tv.value(yields[k], [r]) for k in slots]
-    init = [ck.tv.value(loop.operands[3 + k], [r]) for k in slots]
+    old = [fold.old[k] for k in slots]
+    new = [fold.new[k] for k in slots]
+    init = [ck.tv.value(fold.init[k], [r]) for k in slots]
     ninf = ck.vals.function("ninf", 0)()
     neutral = {"sum": z3.RealVal(0), "max": ninf, "min": ck.vals.function("inf", 0)()}
     label = f"ta op #{n} ({op.operation.name} {kind})"
-    rows = _rows_of(ck, loop)
     if len(slots) == 1:
         ck.add("equivalence", f"{label}: the running value starts at the neutral element",
                prove(init[0] == neutral[kind], ck.tv.assumptions, watch=_watch(ck)))
-        red = _folded(ck, new[0], lambda red: _COMBINE[kind](old[0], red), reduces, kind, label)
+        red = _folded(ck, new[0], lambda red: _COMBINE[kind](old[0], red), fold, kind, label)
         if red is not None:
-            _terms(ck, red, iv, rows, lambda I, J: ck.term(n, [I, J])[-1], neutral[kind], label)
+            _terms(ck, red, fold.iv, fold.rows, lambda I, J: ck.term(n, [I, J])[-1], neutral[kind], label)
         return
     E = lambda a, b: z3.If(a == ninf, z3.RealVal(0), ck.vals.function("math.exp", 1)(a - b))
     ck.add("equivalence", f"{label}: the running max starts at -inf and the sum at 0",
            prove(z3.And(init[0] == ninf, init[1] == 0), ck.tv.assumptions, watch=_watch(ck)))
-    red_x = _folded(ck, new[0], lambda red: _COMBINE["max"](old[0], red), reduces, "max", f"{label} (running max)")
-    red_p = _folded(ck, new[1], lambda red: old[1] * E(old[0], new[0]) + red, reduces, "sum", label)
+    red_x = _folded(ck, new[0], lambda red: _COMBINE["max"](old[0], red), fold, "max",
+                    f"{label} (running max)")
+    red_p = _folded(ck, new[1], lambda red: old[1] * E(old[0], new[0]) + red, fold, "sum", label)
     if red_x is not None:
-        _terms(ck, red_x, iv, rows, lambda I, J: ck.term(n, [I, J])[0], ninf, f"{label} (stabiliser)")
+        _terms(ck, red_x, fold.iv, fold.rows, lambda I, J: ck.term(n, [I, J])[0], ninf, f"{label} (stabiliser)")
     if red_p is not None:
         m_new = new[0]
-        _terms(ck, red_p, iv, rows, lambda I, J: E(ck.term(n, [I, J])[0], m_new) * ck.term(n, [I, J])[1],
+        _terms(ck, red_p, fold.iv, fold.rows, lambda I, J: E(ck.term(n, [I, J])[0], m_new) * ck.term(n, [I, J])[1],
                z3.RealVal(0), label)
     _step_lemma(ck, label, E, ninf)
 
 
-def _shared_stabilised(ck, loop, iv, n, n_max, k, slots, yields, reduces) -> None:
+def _shared_stabilised(ck, fold, n, n_max, k) -> None:
     """A stabilised sum carrying only its sum, rescaled by max op ``n_max``'s running max: that
     max's term is proved to be this sum's stabiliser at every element (so its running max is
     the stabiliser's), then the sum's start, fold and block terms as for any stabilised sum."""
     label = f"ta op #{n} ({ck.ta_ops[n].operation.name} sum)"
-    if n_max not in slots:
-        ck.add("equivalence", f"{label}: the running max it rescales by is carried by the loop",
-               Outcome("error", 0.0, {}, f"ta op #{n_max} has no slot in the loop"))
+    if n_max not in fold.slots:
+        ck.add("equivalence", f"{label}: the running max it rescales by is carried by {fold.where}",
+               Outcome("error", 0.0, {}, f"ta op #{n_max} has no slot in {fold.where}"))
         return
     I, J = z3.Ints("I J")
     ck.add("equivalence", f"{label}: its stabiliser is the term of ta op #{n_max}, whose running max it shares",
            prove(ck.term(n_max, [I, J])[-1] == ck.term(n, [I, J])[0], ck.tv.assumptions, watch=_watch(ck)),
            "every element (I, J)")
-    r = ck.r
-    args = list(loop.regions[0].blocks[0].arguments)[1:]
-    m_slot = slots.index(n_max)
-    old_m, new_m = ck.tv.value(args[m_slot], [r]), ck.tv.value(yields[m_slot], [r])
-    old_l, new_l = ck.tv.value(args[k], [r]), ck.tv.value(yields[k], [r])
+    m_slot = fold.slots.index(n_max)
+    old_m, new_m = fold.old[m_slot], fold.after[m_slot]  # the max as this sum's maps read it
+    old_l, new_l = fold.old[k], fold.new[k]
     ninf = ck.vals.function("ninf", 0)()
     E = lambda a, b: z3.If(a == ninf, z3.RealVal(0), ck.vals.function("math.exp", 1)(a - b))
     ck.add("equivalence", f"{label}: the sum starts at 0",
-           prove(ck.tv.value(loop.operands[3 + k], [r]) == 0, ck.tv.assumptions, watch=_watch(ck)))
-    red_p = _folded(ck, new_l, lambda red: old_l * E(old_m, new_m) + red, reduces, "sum", label)
+           prove(ck.tv.value(fold.init[k], [ck.r]) == 0, ck.tv.assumptions, watch=_watch(ck)))
+    red_p = _folded(ck, new_l, lambda red: old_l * E(old_m, new_m) + red, fold, "sum", label)
     if red_p is not None:
-        _terms(ck, red_p, iv, _rows_of(ck, loop), lambda I, J: E(ck.term(n, [I, J])[0], new_m) * ck.term(n, [I, J])[1],
+        _terms(ck, red_p, fold.iv, fold.rows, lambda I, J: E(ck.term(n, [I, J])[0], new_m) * ck.term(n, [I, J])[1],
                z3.RealVal(0), label)
     _step_lemma(ck, label, E, ninf)
 
 
-def _folded(ck, new, expected, reduces, kind: str, label: str):
-    """The tile.reduce the yielded state folds in, proved to be ``expected(reduce)``; None if none is."""
-    candidates = [red for red in reduces if ir.StringAttr(red.attributes["kind"]).value == kind]
+def _pairs(loop) -> dict:
+    """A loop's ``tile.shared_max``: {stabilised sum: the max it shares}."""
+    if "tile.shared_max" not in loop.attributes:
+        return {}
+    return {ir.IntegerAttr(pair[0]).value: ir.IntegerAttr(pair[1]).value
+            for pair in map(ir.ArrayAttr, ir.ArrayAttr(loop.attributes["tile.shared_max"]))}
+
+
+def _folded(ck, new, expected, fold, kind: str, label: str):
+    """The tile.reduce the state after ``fold``'s block folds in, proved to be ``expected(reduce)``;
+    None if none is."""
+    if fold.where == ONE_BLOCK:
+        check, domain = f"{label}: the block's {kind} is folded into the neutral start", "every row"
+    else:
+        check = f"{label}: each iteration folds one block's {kind} into the running state"
+        domain = "every iteration (induction over column blocks), every row"
+    candidates = [red for red in fold.reduces if ir.StringAttr(red.attributes["kind"]).value == kind]
     outcome = Outcome("error", 0.0, {}, f"no {kind} reduction of a block is folded into the state")
     for red in candidates:
         value = ck.tv.value(red.result, [ck.r])
         outcome = prove(new == expected(value), ck.tv.assumptions, timeout_ms=20000, watch=_watch(ck))
         if outcome.verdict == "proved":
-            ck.add("equivalence", f"{label}: each iteration folds one block's {kind} into the running state",
-                   outcome, "every iteration (induction over column blocks), every row")
-            return red
-    ck.add("equivalence", f"{label}: each iteration folds one block's {kind} into the running state", outcome,
-           "every iteration (induction over column blocks), every row")
-    return None
+            break
+    ck.add("equivalence", check, outcome, domain)
+    return red if outcome.verdict == "proved" else None
 
 
 def _terms(ck, red, iv, rows: int, reference, neutral, label: str) -> None:
@@ -193,7 +256,7 @@ def _reach(ck, op, value, name: str) -> None:
     bounds = [i >= 0, i < ck.domain_extent(0)]
     loop = next(((lb, ub) for lp, iv, lb, ub, _ in ck.tv.loops if lp.operation == op.parent), None)
     if len(shape) == 2:
-        lb, ub = loop
+        lb, ub = loop or (z3.IntVal(0), z3.IntVal(1))  # outside a column loop: the one block
         claims.append(z3.And(lb == 0, j / shape[1] < ub))
         bounds += [j >= 0, j < ck.domain_extent(1)]
     ck.add("coverage", f"every element of {name} is written by some CTA, block and position in the tile",
@@ -209,10 +272,6 @@ def _provenance(value):
     if owner.name == "scf.for" and "tile.computes" in owner.attributes:
         return ir.IntegerAttr(ir.ArrayAttr(owner.attributes["tile.computes"])[value.result_number]).value
     return None
-
-
-def _rows_of(ck, loop) -> int:
-    return ir.RankedTensorType(loop.operands[3].type).shape[0]
 
 
 def _watch(ck, **extra) -> dict:

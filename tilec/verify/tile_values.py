@@ -46,6 +46,8 @@ class TileValues:
                               [ir.StringAttr(x).value for x in ir.ArrayAttr(d["ta.dims"])])
         self.vals = Values(self.params)
         self.assumptions = [p >= 1 for p in self.params.values()]
+        self.fixed = self._fixed_sizes()  # what the argument types fix: the kernel takes no other size
+        self.assumptions += [dim(d, self.params) == size for d, size in self.fixed.items()]
         self.index = {}                 # index SSA value -> Z3 Int
         for attrs, arg in zip(ir.ArrayAttr(fn.attributes["arg_attrs"]), fn.arguments):
             if arg not in self.args:
@@ -63,6 +65,16 @@ class TileValues:
         self.substitute: dict = {}      # value -> fn(coords) replacing its default meaning
         self._walk(fn.entry_block)
 
+    def _fixed_sizes(self) -> dict:
+        """{dim expression: size} of each symbolic dim a tensor argument's type makes static."""
+        fixed = {}
+        for arg, (_, _, dims) in self.args.items():
+            t = ir.ShapedType(arg.type)
+            for k, d in enumerate(dims):
+                if not t.is_dynamic_dim(k) and not d.isdigit():
+                    fixed[d] = t.shape[k]
+        return fixed
+
     @classmethod
     def over(cls, p, vals: Values) -> "TileValues":
         """The semantics of ``p``'s function (a symbolic.Program) on its own symbols: its index
@@ -71,6 +83,7 @@ class TileValues:
         tv.fn, tv.params, tv.vals = p.fn, p.params, vals
         tv.args = dict(p.args)
         tv.assumptions = list(p.assumptions)
+        tv.fixed = {}  # the program's own assumptions hold what it fixes
         tv.index = {v: x for v, x in p.values.items() if isinstance(x, z3.ArithRef)}
         tv.grid, tv.pids, tv.loops, tv.substitute = p.grid, p.pids, [], {}
         tv.ctas, tv.tile_loops = p.ctas, [p.loops[k][1:3] + p.loops[k][4:] for k in ("tiles", "tiles'") if k in p.loops]

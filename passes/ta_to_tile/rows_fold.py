@@ -1,0 +1,181 @@
+"""The reduction phases of a row program (rows.py): each reduction's running state, folded
+one column block at a time in a loop over the blocks (``tile.computes`` on the loop), or once
+in straight-line code when one block holds the row (``tile.state`` on the states).
+
+A state folds a block the way ta.online defines: s + rowsum t; max(m, rowmax x); a sum
+stabilised by x: l * exp(m - m') + rowsum(exp(x - m') t), where a stabilised sum whose
+stabiliser is the term of a max in the same phase (softmax's) rescales by that max's.
+"""
+
+from torch_mlir import ir
+from torch_mlir.dialects import arith, scf
+
+from .._lower_online import exp_or_zero
+from .common import const_index
+
+_NEUTRAL = {"sum": 0.0, "max": float("-inf"), "min": float("inf")}
+
+
+class Folds:
+    """The reduction phases of rows._Lowering (which supplies translate, tile_map, masked, ...)."""
+
+    def reduction_loop(self, ops) -> None:
+        """One pass over the column blocks folding the reductions ``ops``; their results become row tiles.
+        A stabilised sum whose stabiliser is the term of a max in the same pass (softmax's) keeps no
+        running max of its own: it rescales by that max's (``tile.shared_max`` on the loop)."""
+        ops, shared, states = self.start_states(ops)
+        flat = [v for st in states for v in st]
+        loop = scf.ForOp(const_index(0), self.n_blocks, const_index(1), flat)
+        i64 = ir.IntegerType.get_signless(64)
+        loop.attributes["tile.computes"] = ir.ArrayAttr.get([  # the ta op each carried value belongs to
+            ir.IntegerAttr.get(i64, self.number[op.operation]) for op, st in zip(ops, states) for _ in st])
+        if shared:
+            loop.attributes["tile.shared_max"] = ir.ArrayAttr.get([ir.ArrayAttr.get([
+                ir.IntegerAttr.get(i64, self.number[a.operation]), ir.IntegerAttr.get(i64, self.number[b.operation])])
+                for a, b in shared.items()])
+        with ir.InsertionPoint(loop.body):
+            j0 = arith.MulIOp(loop.induction_variable, const_index(self.s.bn)).result
+            scf.YieldOp(self.fold_all(ops, shared, states, list(loop.inner_iter_args), j0, {}, {}))
+        self.take_results(ops, states, list(loop.results))
+
+    def reduction_block(self, ops) -> None:
+        """The reductions ``ops`` over a row that one column block holds: each state starts
+        neutral and folds the block once, in straight-line code reading the block's tiles."""
+        ops, shared, states = self.start_states(ops)
+        new = self.fold_all(ops, shared, states, [v for st in states for v in st], *self.block)
+        i64 = ir.IntegerType.get_signless(64)
+        mark = lambda n, k: ir.ArrayAttr.get([ir.IntegerAttr.get(i64, n), ir.IntegerAttr.get(i64, k)])
+        at = 0
+        for op, st in zip(ops, states):
+            n = self.number[op.operation]
+            for k, start in enumerate(st):
+                start.owner.attributes["tile.state_init"] = mark(n, k)
+                new[at + k].owner.attributes["tile.state"] = mark(n, k)
+            if op in shared:
+                new[at + len(st) - 1].owner.attributes["tile.shared_max"] = \
+                    ir.IntegerAttr.get(i64, self.number[shared[op].operation])
+            at += len(st)
+        self.take_results(ops, states, new)
+
+    def start_states(self, ops) -> tuple:
+        """(ops, maxes shared, the neutral start of each op's running state): the maxes first,
+        as a stabilised sum sharing one reads its new value."""
+        s = self.s
+        shared = _shared_max(ops)
+        ops = sorted(ops, key=lambda op: op in shared)
+        states = []
+        for op in ops:
+            if _stabilised(op):
+                states.append(([] if op in shared else [self.constant([s.bm], float("-inf"))]) +
+                              [self.constant([s.bm], 0.0)])
+            else:
+                states.append([self.constant([s.bm], _NEUTRAL[_kind(op)])])
+        return ops, shared, states
+
+    def fold_all(self, ops, shared, states, carried, j0, loads, elems) -> list:
+        """The states of ``ops`` (``carried``, flat) after folding the column block at ``j0``."""
+        self.map_op = None
+        folded, new = {}, []  # op -> (old state, new state)
+        for op, st in zip(ops, states):
+            old = carried[:len(st)]
+            carried = carried[len(st):]
+            m = folded[shared[op]] if op in shared else None
+            step = self.fold(op, old, j0, loads, elems, (m[0][0], m[1][0]) if m else None)
+            folded[op] = (old, step)
+            new += step
+        return new
+
+    def take_results(self, ops, states, results) -> None:
+        for op, st in zip(ops, states):
+            self.rows[op.result] = results[len(st) - 1]  # the sum (or the max, min) is the op's value
+            results = results[len(st):]
+
+    def fold(self, op, old, j0, loads, elems, max_state=None) -> list:
+        """The running state of reduction ``op`` after one more column block (``max_state``: the
+        (old, new) running max a stabilised sum shares with a max of the same term)."""
+        s, f32 = self.s, self.f32
+        shape = [s.bm, s.bn]
+        kind = _kind(op)
+        name = op.operation.name
+        if name == "ta.online":
+            block = op.regions[0].blocks[0]
+            terms = lambda: self.translate(block, shape, j0, loads, elems)
+        elif name == "ta.reduce":
+            src = op.operation.operands[0]
+            terms = lambda: [self._read(src, [0, 1], shape, j0, loads, elems)]
+        else:
+            a, b = op.operation.operands
+            terms = lambda: [arith.MulFOp(*[_to_f32(self._read(v, [0, 1], shape, j0, loads, elems))
+                                            for v in (a, b)]).result]
+        if not _stabilised(op):
+            term = self.tile_map(shape, f32, lambda: self.masked(_to_f32(terms()[-1]), j0, _NEUTRAL[kind]))
+            block_value = _reduce(term, kind)
+            combine = {"sum": arith.AddFOp, "max": arith.MaximumFOp, "min": arith.MinimumFOp}[kind]
+            return [self.row_map(lambda: combine(self.elem(old[0]), self.elem(block_value)).result)]
+        x = self.tile_map(shape, f32, lambda: self.masked(_to_f32(terms()[0]), j0, float("-inf")))
+        if max_state is not None:
+            (m, m_new), (l,) = max_state, old
+        else:
+            m, l = old
+            x_max = _reduce(x, "max")
+            m_new = self.row_map(lambda: arith.MaximumFOp(self.elem(m), self.elem(x_max)).result)
+        p = self.tile_map(shape, f32, lambda: self.masked(arith.MulFOp(
+            exp_or_zero(self.elem(x, 2), self.elem(m_new, 2, [0])), _to_f32(terms()[1])).result, j0, 0.0))
+        total = _reduce(p, "sum")
+        l_new = self.row_map(lambda: arith.AddFOp(arith.MulFOp(self.elem(l), exp_or_zero(
+            self.elem(m), self.elem(m_new))).result, self.elem(total)).result)
+        return [l_new] if max_state is not None else [m_new, l_new]
+
+
+def _kind(op) -> str:
+    return ir.StringAttr(op.attributes["kind"]).value if "kind" in op.attributes else "sum"
+
+
+def _stabilised(op) -> bool:
+    """A ta.online sum of exp(x - max x) * t (two yielded terms)."""
+    if op.operation.name != "ta.online":
+        return False
+    block = op.regions[0].blocks[0]
+    return len(list(block.operations)[-1].operation.operands) == 2
+
+
+def _shared_max(ops) -> dict:
+    """Stabilised sum -> a max among ``ops`` over the same domain whose term is its stabiliser."""
+    same_domain = lambda a, b: all(str(a.attributes[k]) == str(b.attributes[k]) for k in ("dim", "map", "extents"))
+    maxes = [op for op in ops if op.operation.name == "ta.online" and _kind(op) == "max" and not _stabilised(op)]
+    out = {}
+    for op in ops:
+        if not _stabilised(op):
+            continue
+        x = _yielded(op)[0]
+        found = [m for m in maxes if same_domain(op, m) and _same_term(x, op, _yielded(m)[0], m)]
+        if found:
+            out[op] = found[0]
+    return out
+
+
+def _yielded(op) -> list:
+    return list(list(op.regions[0].blocks[0].operations)[-1].operation.operands)
+
+
+def _same_term(a, op_a, b, op_b) -> bool:
+    """Whether body values ``a`` (of ``op_a``) and ``b`` (of ``op_b``) are the same expression."""
+    inside = lambda v, op: not isinstance(v.owner, ir.Block) and v.owner.operation.parent == op.operation
+    if not inside(a, op_a) or not inside(b, op_b):
+        return a == b
+    x, y = a.owner.operation, b.owner.operation
+    attrs = lambda o: sorted((n.name, str(n.attr)) for n in (o.attributes[k] for k in range(len(o.attributes))))
+    return x.name == y.name and attrs(x) == attrs(y) and len(x.operands) == len(y.operands) and \
+        all(_same_term(u, op_a, v, op_b) for u, v in zip(x.operands, y.operands))
+
+
+def _to_f32(value) -> ir.Value:
+    return value if isinstance(value.type, ir.F32Type) else arith.ExtFOp(ir.F32Type.get(), value).result
+
+
+def _reduce(tile, kind: str) -> ir.Value:
+    i64 = ir.IntegerType.get_signless(64)
+    t = ir.RankedTensorType(tile.type)
+    return ir.Operation.create("tile.reduce", results=[ir.RankedTensorType.get([t.shape[0]], t.element_type)],
+                               operands=[tile], attributes={"kind": ir.StringAttr.get(kind),
+                                                            "dim": ir.IntegerAttr.get(i64, 1)}).result
