@@ -30,6 +30,9 @@ JIT_PIPELINE = ",".join([
     "convert-math-to-libm",       # tanh, erf -> libm calls
     "expand-strided-metadata",
     "finalize-memref-to-llvm",    # buffers -> LLVM structs and malloc/free
+    # bf16 arithmetic and compares -> f32 between an extf and a truncf: LLVM's own bf16 lowering
+    # calls libgcc helpers on CPUs without bf16 instructions (an AMD EPYC without AVX-512, say)
+    "arith-emulate-unsupported-floats{source-types=bf16 target-type=f32}",
     "arith-expand{include-bf16=true}",  # bf16 truncf/extf -> integer ops (no libgcc helper)
     "convert-arith-to-llvm",
     "convert-func-to-llvm",       # plus the C interface wrappers for invoke()
