@@ -35,11 +35,14 @@ Y[n, c] = (X[n, c] - mean[n]) * rsqrt(var[n] + eps) * gamma[c] + beta[c]
 """
 SPECS = {"softmax": SOFTMAX, "rmsnorm": RMSNORM, "layernorm": LAYERNORM}
 SCHEDULES = {"w4_bm8": "bm=8 bn=256 warps=4", "w8_bm8": "bm=8 bn=256 warps=8", "w4_bm4": "bm=4 bn=256 warps=4"}
+# row widths also built fixed, at the default schedule: one column block holds the row (read once)
+FIXED_C = (768, 1000, 1024, 2048)
 
 
-def build_all(specs: dict, schedules: dict, default_out: str) -> None:
-    """Write each spec beside its packages and build it at every schedule, verified
-    (``--out``, ``--target`` from the command line)."""
+def build_all(specs: dict, schedules: dict, default_out: str, fixed: tuple = ()) -> None:
+    """Write each spec beside its packages and build it at every schedule, and at each row width
+    of ``fixed`` with that width fixed (its default schedule), verified (``--out``, ``--target``
+    from the command line)."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", default=default_out)
     parser.add_argument("--target", default="sm_90a")
@@ -55,7 +58,11 @@ def build_all(specs: dict, schedules: dict, default_out: str) -> None:
             path = os.path.join(args.out, f"{name}-{tag}.tkp")
             build(spec, path, schedule, (args.target,), use_cache=False, verify=True,
                   on_report=lambda report, p=path: print(f"{p}: {report.summary()}"))
+        for c in fixed:
+            path = os.path.join(args.out, f"{name}-c{c}.tkp")
+            build(spec, path, "", (args.target,), use_cache=False, verify=True, shapes={"C": c},
+                  on_report=lambda report, p=path: print(f"{p}: {report.summary()}"))
 
 
 if __name__ == "__main__":
-    build_all(SPECS, SCHEDULES, "bench/out/rows")
+    build_all(SPECS, SCHEDULES, "bench/out/rows", FIXED_C)

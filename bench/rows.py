@@ -16,11 +16,11 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from bench.build_rows import SCHEDULES, SPECS  # noqa: E402
+from bench.build_rows import FIXED_C, SCHEDULES, SPECS  # noqa: E402
 from bench.gemm import bench  # noqa: E402
 from tilec.runtime import load  # noqa: E402
 
-SHAPES = [(32768, 4096), (8192, 8192), (65536, 1024), (4096, 1000)]
+SHAPES = [(32768, 4096), (8192, 8192), (65536, 1024), (4096, 1000), (65536, 768), (32768, 2048)]
 
 
 def _peer(name: str):
@@ -72,8 +72,13 @@ def main() -> None:
     for name in SPECS:
         peer = _peer(name)
         compiled = torch.compile(peer)
-        kernels = load_schedules(args.packages, name, SCHEDULES)
+        any_width = load_schedules(args.packages, name, SCHEDULES)
         for n, c in SHAPES:
+            # the kernels for any width, and the one built for this width (one block holds its rows)
+            kernels, labels = dict(any_width), dict(SCHEDULES)
+            if c in FIXED_C:
+                fixed = load(os.path.join(args.packages, f"{name}-c{c}.tkp"), register_op=False)
+                kernels["fixed"], labels["fixed"] = fixed, f"C fixed: {fixed.package.manifest['schedule']}"
             torch.manual_seed(0)
             x = torch.randn(n, c, device="cuda", dtype=torch.bfloat16)
             extra = [torch.randn(c, device="cuda", dtype=torch.bfloat16) for _ in range({"softmax": 0, "rmsnorm": 1,
@@ -82,13 +87,13 @@ def main() -> None:
             gbytes = 2 * n * c * 2 / 1e9
             times, eager, inductor = time_against_peers(kernels, peer, compiled, [x, *extra], reference, args.reps)
             best = min(times, key=lambda t: times[t][0])
-            row = {"kernel": name, "N": n, "C": c, "best_schedule": SCHEDULES[best],
+            row = {"kernel": name, "N": n, "C": c, "best_schedule": labels[best],
                    "max_rel_error": times[best][1], "correct": all(e < 2e-2 for _, e in times.values()),
                    "tilec_gbs": gbytes / times[best][0] * 1e3, "eager_gbs": gbytes / eager * 1e3,
                    "inductor_gbs": gbytes / inductor * 1e3,
-                   "per_schedule_gbs": {SCHEDULES[t]: gbytes / ms * 1e3 for t, (ms, _) in times.items()}}
+                   "per_schedule_gbs": {labels[t]: gbytes / ms * 1e3 for t, (ms, _) in times.items()}}
             rows.append(row)
-            print(f"{name:10s} {n:6d}x{c:<5d} tilec {row['tilec_gbs']:7.0f} GB/s ({SCHEDULES[best]})  "
+            print(f"{name:10s} {n:6d}x{c:<5d} tilec {row['tilec_gbs']:7.0f} GB/s ({labels[best]})  "
                   f"eager {row['eager_gbs']:7.0f}  inductor {row['inductor_gbs']:7.0f}  "
                   f"err {row['max_rel_error']:.1e}  {'ok' if row['correct'] else 'WRONG'}", flush=True)
     write_results(args.out, rows, "PYTHONPATH=. python bench/rows.py")
