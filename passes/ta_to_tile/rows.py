@@ -121,7 +121,7 @@ def lower(fn, prog: RowProgram, s):
     new.attributes["tile.grid"] = ir.ArrayAttr.get([ir.StringAttr.get(str(grid_x)), ir.StringAttr.get("1")])
     new.attributes["tile.threads"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), s.threads)
     fn.operation.erase()
-    return new, blocked_for(s.bn, element_bytes, s.warps)
+    return new, blocked_for(s.bn, element_bytes, s.warps, s.bm)
 
 
 def default_schedule(cols, element_bytes: int) -> Schedule:
