@@ -128,13 +128,14 @@ def default_schedule(cols, element_bytes: int) -> Schedule:
     """Without a schedule: where the types fix a row of at most ``MAX_ROW_BLOCK`` columns, one
     column block holding it (the row read once; a multiple of a warp's 16-byte vectors, so no
     lane idles past the mask more than one vector), two rows a warp where they fit the 64
-    elements a lane holds; else DEFAULT's 256-column blocks (a warp per row)."""
+    elements a lane holds, and a row narrower than a warp's vectors as many rows a warp as
+    keep the vectors 16 bytes wide; else DEFAULT's 256-column blocks (a warp per row)."""
     if cols is None or cols > Schedule.MAX_ROW_BLOCK:
         return DEFAULT
     granule = 32 * (16 // element_bytes)  # a warp's 16-byte vectors
     bn = -(-cols // granule) * granule if cols >= granule else max(32, 1 << (cols - 1).bit_length())
-    per_row = bn // 32  # elements a lane holds of one row
-    return Schedule(bm=DEFAULT.warps * (2 if 2 * per_row <= 64 else 1), bn=bn, warps=DEFAULT.warps)
+    rows = 2 if 2 * (bn // 32) <= 64 else 1  # rows a warp; a lane holds bn / 32 elements of each
+    return Schedule(bm=DEFAULT.warps * max(rows, granule // bn), bn=bn, warps=DEFAULT.warps)
 
 
 class _Lowering(Folds):
