@@ -252,6 +252,12 @@ def mlp_classifier(x, w1, b1, w2, b2):
     return F.log_softmax(F.linear(F.relu(F.linear(x, w1, b1)), w2, b2), dim=-1)
 
 
+def llama_rope(q, cos, sin):
+    """RoPE as the Llama block applies it to Q: the projection's [B, T, H, D] read as [B, H, T, D]."""
+    q = q.transpose(1, 2)
+    return q * cos + _rotate_half(q) * sin
+
+
 _ATTENTION_FLOPS = 4.0 * 8 * 12 * 1024 * 1024 * 64
 MODULE_CASES = {
     "module_nanogpt_attention": (nanogpt_attention, [(8, 1024, 768), (2304, 768), (2304,), (768, 768), (768,)],
@@ -270,6 +276,8 @@ MODULE_CASES = {
                      2.0 * 8192 * 1024 * 4096, torch.addmm),
     "module_baddbmm": (scaled_baddbmm, [(16, 512, 512), (16, 512, 256), (16, 256, 512)], {"contraction": HOPPER_GEMM},
                        2.0 * 16 * 512 * 256 * 512, scaled_baddbmm),
+    # a pointwise kernel: FLOPs counts its 3 operations an element
+    "module_rope": (llama_rope, [(8, 1024, 32, 64), (1024, 64), (1024, 64)], {}, 3.0 * 8 * 1024 * 32 * 64, llama_rope),
     "module_mlp_classifier": (mlp_classifier, [(8192, 768), (3072, 768), (3072,), (1000, 3072), (1000,)],
                               {"contraction": HOPPER_GEMM}, 2.0 * 8192 * 3072 * (768 + 1000), mlp_classifier),
 }

@@ -323,30 +323,19 @@ class OperandLayout:
 
 @dataclass(frozen=True)
 class BlockedLayout:
-    """Row-program tiles: a warp's 32 lanes split into 32 / ``lanes`` rows of ``lanes`` lanes;
-    warp w owns row groups w, w + warps, ...; in a row, lane l holds ``vec`` consecutive
-    elements at column (c * lanes + l % lanes) * vec for each c (vectorised, coalesced loads).
-    ``lanes`` = 32 (the default) is a warp per row; fewer lanes a row keep 16-byte vectors on
-    narrow rows (a head dim of 64 is 8 lanes of 8 bf16)."""
+    """Row-program tiles: warp w owns rows w, w + warps, ...; in a row, lane l holds ``vec``
+    consecutive elements at column (c * 32 + l) * vec for each c (vectorised, coalesced loads)."""
 
     warps: int
     vec: int
-    lanes: int = 32
-
-    @property
-    def rows_per_warp(self) -> int:
-        return 32 // self.lanes
 
     def position(self, warp, lane, i, c, e):
         """(row, col) in the tile of the thread's element [i][c][e]."""
-        if self.lanes == 32:
-            return i * self.warps + warp, (c * 32 + lane) * self.vec + e
-        return (i * self.warps + warp) * self.rows_per_warp + lane // self.lanes, \
-            (c * self.lanes + lane % self.lanes) * self.vec + e
+        return i * self.warps + warp, (c * 32 + lane) * self.vec + e
 
     def per_thread(self, rows: int, cols: int) -> tuple[int, int, int]:
-        """The thread's register array: [rows / (warps * rows a warp)][cols / (lanes * vec)][vec]."""
-        return rows // (self.warps * self.rows_per_warp), cols // (self.lanes * self.vec), self.vec
+        """The thread's register array: [rows / warps][cols / (32 * vec)][vec]."""
+        return rows // self.warps, cols // (32 * self.vec), self.vec
 
 
 @dataclass(frozen=True)
@@ -357,14 +346,8 @@ class SliceLayout:
     dim: int
 
 
-def blocked_for(cols: int, element_bytes: int, warps: int, rows: int = 0) -> BlockedLayout:
-    """The blocked layout of a [rows, cols] block: 16-byte vectors where a warp's 32 lanes still
-    cover a row; on a narrower row, fewer lanes a row (several rows a warp) where the ``rows``
-    fill the warps that way, else narrower vectors."""
-    full = 16 // element_bytes
-    if cols >= 32 * full or not rows:
-        return BlockedLayout(warps, max(1, min(full, cols // 32)))
-    lanes = 32
-    while lanes > 1 and lanes * full > cols and rows % (warps * 32 // (lanes // 2)) == 0:
-        lanes //= 2
-    return BlockedLayout(warps, max(1, min(full, cols // lanes)), lanes)
+def blocked_for(cols: int, element_bytes: int, warps: int) -> BlockedLayout:
+    """The blocked layout of a row block of ``cols`` columns: 16-byte vectors where a warp's
+    32 lanes still cover the block, narrower ones otherwise."""
+    vec = max(1, min(16 // element_bytes, cols // 32))
+    return BlockedLayout(warps, vec)

@@ -82,12 +82,10 @@ class MmaOperandAttr(Tile.Attribute, name="mma_operand"):
 
 
 class BlockedAttr(Tile.Attribute, name="blocked"):
-    """Register layout of row-program tiles: ``#tile.blocked<4, 8, 32>`` (warps, vector width,
-    lanes a row)."""
+    """Register layout of row-program tiles: ``#tile.blocked<4, 8>`` (warps, vector width)."""
 
     warps: ir.IntegerAttr
     vec: ir.IntegerAttr
-    lanes: ir.IntegerAttr
 
 
 class SliceAttr(Tile.Attribute, name="slice"):
@@ -111,19 +109,11 @@ def register_layout_attr(layout) -> ir.Attribute:
     if isinstance(layout, OperandLayout):
         return MmaOperandAttr.get(_ints([layout.parent.wm, layout.parent.wn]), i64(layout.index))
     if isinstance(layout, BlockedLayout):
-        return BlockedAttr.get(i64(layout.warps), i64(layout.vec), i64(layout.lanes))
+        return BlockedAttr.get(i64(layout.warps), i64(layout.vec))
     parent = layout.parent
     kind, params = ("mma", [parent.wm, parent.wn]) if isinstance(parent, MmaLayout) else \
-        ("blocked", [parent.warps, parent.vec, parent.lanes])
+        ("blocked", [parent.warps, parent.vec])
     return SliceAttr.get(ir.StringAttr.get(kind), _ints(params), i64(layout.dim))
-
-
-def _blocked(values: list, encoding) -> BlockedLayout:
-    warps, vec, lanes = values if len(values) == 3 else (0, 0, 0)
-    if warps < 1 or vec < 1 or lanes not in (1, 2, 4, 8, 16, 32):
-        raise Invalid(f"tile encoding {encoding}: a blocked layout is warps >= 1, vec >= 1 and lanes a row "
-                      f"that divide a warp's 32")
-    return BlockedLayout(warps, vec, lanes)
 
 
 def register_layout(t: ir.Type):
@@ -142,10 +132,10 @@ def register_layout(t: ir.Type):
     if text.startswith("#tile.mma_operand<"):
         return OperandLayout(MmaLayout(*ints(params[0])), ir.IntegerAttr(params[1]).value)
     if text.startswith("#tile.blocked<"):
-        return _blocked([ir.IntegerAttr(params[k]).value for k in range(3)], encoding)
+        return BlockedLayout(ir.IntegerAttr(params[0]).value, ir.IntegerAttr(params[1]).value)
     if text.startswith("#tile.slice<"):
         kind, values = ir.StringAttr(params[0]).value, ints(params[1])
-        parent = MmaLayout(*values) if kind == "mma" else _blocked(values, encoding)
+        parent = MmaLayout(*values) if kind == "mma" else BlockedLayout(*values)
         return SliceLayout(parent, ir.IntegerAttr(params[2]).value)
     raise Invalid(f"tile encoding {encoding} is not a register layout")
 

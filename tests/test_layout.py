@@ -145,30 +145,3 @@ def test_split_strides_place_copy_boxes_side_by_side():
     assert tma_boxes(tma_layout(128, 64, 2), 2) == (128, 64)
     with pytest.raises(ValueError, match="power-of-two block"):
         Layout((64, 256), (64, (48, 1, 4096)))
-
-
-from tilec.dialects.layout import BlockedLayout, blocked_for  # noqa: E402
-
-
-@pytest.mark.parametrize("rows, cols, element_bytes, warps", [
-    (8, 256, 2, 4), (8, 1024, 2, 4), (4, 2048, 2, 4), (8, 64, 4, 4), (32, 64, 2, 4), (64, 32, 2, 4),
-    (16, 64, 4, 8), (1, 32, 2, 1), (8, 768, 2, 4)])
-def test_blocked_layouts_hold_each_element_of_the_tile_once(rows, cols, element_bytes, warps):
-    """Every (warp, lane, i, c, e) of the thread arrays names a distinct element of the tile, and
-    every element is named: the emitter's loads, maps and stores read and write the whole tile."""
-    layout = blocked_for(cols, element_bytes, warps, rows)
-    counts = layout.per_thread(rows, cols)
-    seen = [layout.position(w, lane, i, c, e) for w in range(warps) for lane in range(32)
-            for i in range(counts[0]) for c in range(counts[1]) for e in range(counts[2])]
-    assert sorted(seen) == [(r, c) for r in range(rows) for c in range(cols)]
-
-
-def test_narrow_rows_keep_16_byte_vectors_with_fewer_lanes_a_row():
-    assert blocked_for(64, 2, 4, 32) == BlockedLayout(4, 8, 8)     # a head dim of 64: 8 lanes of 8 bf16
-    assert blocked_for(1024, 2, 4, 8) == BlockedLayout(4, 8, 32)   # a warp a row
-    assert blocked_for(64, 2, 4, 8) == BlockedLayout(4, 4, 16)     # 8 rows fill 4 warps two rows each, no more
-    assert blocked_for(64, 2, 4) == BlockedLayout(4, 2, 32)        # rows unknown: a warp a row
-    # the lanes of one row are one aligned group of the warp, so a row reduction's xor shuffles
-    # by less than ``lanes`` stay inside the row
-    layout = BlockedLayout(4, 8, 8)
-    assert {layout.position(0, lane, 0, 0, 0)[0] for lane in range(8, 16)} == {1}

@@ -88,7 +88,7 @@ def lower(fn, prog: PointwiseProgram, s):
     new.attributes[POINTWISE_ATTR] = ir.UnitAttr.get()
     element_bytes = min(ir.RankedTensorType(v.type).element_type.width // 8 for v in prog.returned)
     fn.operation.erase()
-    return new, blocked_for(s.bn, element_bytes, s.warps, s.bm)
+    return new, blocked_for(s.bn, element_bytes, s.warps)
 
 
 def default_schedule(cols: str) -> Schedule:

@@ -121,21 +121,20 @@ def lower(fn, prog: RowProgram, s):
     new.attributes["tile.grid"] = ir.ArrayAttr.get([ir.StringAttr.get(str(grid_x)), ir.StringAttr.get("1")])
     new.attributes["tile.threads"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), s.threads)
     fn.operation.erase()
-    return new, blocked_for(s.bn, element_bytes, s.warps, s.bm)
+    return new, blocked_for(s.bn, element_bytes, s.warps)
 
 
 def default_schedule(cols, element_bytes: int) -> Schedule:
     """Without a schedule: where the types fix a row of at most ``MAX_ROW_BLOCK`` columns, one
     column block holding it (the row read once; a multiple of a warp's 16-byte vectors, so no
-    lane idles past the mask more than one vector), two rows a warp where they fit the 64
-    elements a lane holds, and a row narrower than a warp's vectors as many rows a warp as
-    keep the vectors 16 bytes wide; else DEFAULT's 256-column blocks (a warp per row)."""
+    lane idles past the mask more than one vector) and a row a warp; else DEFAULT's 256-column
+    blocks (a warp per row). One row a warp measured ahead of two at 768 to 1024 columns, the
+    two-row kernels holding twice the registers (bench/results/steps/rows-h200-2026-12-02-*.json)."""
     if cols is None or cols > Schedule.MAX_ROW_BLOCK:
         return DEFAULT
     granule = 32 * (16 // element_bytes)  # a warp's 16-byte vectors
     bn = -(-cols // granule) * granule if cols >= granule else max(32, 1 << (cols - 1).bit_length())
-    rows = 2 if 2 * (bn // 32) <= 64 else 1  # rows a warp; a lane holds bn / 32 elements of each
-    return Schedule(bm=DEFAULT.warps * max(rows, granule // bn), bn=bn, warps=DEFAULT.warps)
+    return Schedule(bm=DEFAULT.warps, bn=bn, warps=DEFAULT.warps)
 
 
 class _Lowering(Folds):

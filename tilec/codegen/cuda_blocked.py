@@ -1,13 +1,11 @@
 """CUDA for register tiles in the blocked layout (row programs: a warp per row).
 
-A [bm, bn] tile of ``#tile.blocked<warps, vec, lanes>`` is
-``T name[bm/(warps R)][bn/(lanes vec)][vec]`` per thread, R = 32 / lanes rows a warp:
-element [i][c][e] sits at row (i*warps + warp)*R + lane / lanes, column
-(c*lanes + lane % lanes)*vec + e (``BlockedLayout.position``; with lanes = 32, a warp a row:
-row i*warps + warp). A row vector (``#tile.slice<"blocked", ..., 1>``) is
-``float name[bm/(warps R)]``, the same in every lane of a row. Global loads are ``vec``
+A [bm, bn] tile of ``#tile.blocked<warps, vec>`` is ``T name[bm/warps][bn/(32 vec)][vec]``
+per thread: element [i][c][e] sits at row i*warps + warp, column (c*32 + lane)*vec + e
+(``BlockedLayout.position``). A row vector (``#tile.slice<"blocked", ..., 1>``) is
+``float name[bm/warps]``, the same in every lane of the warp. Global loads are ``vec``
 wide (16 bytes) where the aligned variant may assume whole 16-byte rows; a row reduction
-folds the thread's elements, then the row's lanes by xor shuffles. Vectors along the columns
+folds the thread's elements, then the 32 lanes by xor shuffles. Vectors along the columns
 (a gamma[c]) and row vectors loaded from memory are read element by element where used.
 """
 
@@ -22,7 +20,6 @@ from tilec.dialects.tile import register_layout
 
 from ..diagnostics import TilecError
 from .cexpr import CExpr
-from . import cuda_gather
 from .cuda_regs import map_body
 from .cuda_text import ctype
 
@@ -113,38 +110,24 @@ def materialize(self, op) -> None:
     layout = register_layout(t)
     element = ctype(t.element_type)
     name = self.fresh("b")
-    plans = {}
     if t.rank == 2:
         counts = layout.per_thread(*t.shape)
         self.line(f"alignas(16) {element} {name}[{counts[0]}][{counts[1]}][{counts[2]}];")
-        plans = cuda_gather.plan(self, op, counts[2], _BYTES)
-        if plans:  # gathers read a vector at a time: its registers live across the thread's vec elements
-            _loops(self, counts[:2])
-            self.line("{")
-            self.indent += 1
-            cuda_gather.declare(self, plans)
-            _loops(self, counts[2:], ("e",))
-        else:
-            _loops(self, counts)
+        _loops(self, counts)
         result, target, parent = Blocked(name, layout, counts, element), f"{name}[i][c][e]", layout
     else:
         parent = layout.parent
-        count = parent.per_thread(t.shape[0], 0)[0]
+        count = t.shape[0] // parent.warps
         self.line(f"{element} {name}[{count}];")
         _loops(self, [count], ("i",))
         result, target = BRows(name, count), f"{name}[i]"
     self.line("{")
     self.indent += 1
     row, col = _position(parent)
-    self.vector_gathers = plans
     value = map_body(self, op, row, col, lambda src, dims: _read(self, src, dims, row, col))
-    self.vector_gathers = {}
     self.line(f"{target} = {value};")
     self.indent -= 1
     self.line("}")
-    if plans:
-        self.indent -= 1
-        self.line("}")
     self.names[op.result] = result
 
 
@@ -173,12 +156,7 @@ def gather(self, op, indices: list[str]) -> str:
         at.append(self.fresh("x"))
         self.line(f"const long long {at[-1]} = {_affine_c(expr, indices)};")
     bounds = " && ".join(f"{x} >= 0 && {x} < {d}" for x, d in zip(at, dims_c))
-    vg = getattr(self, "vector_gathers", {}).get(op.operation)
-    if vg is None:
-        return guarded_read(self, gname, at, dims_c, bounds, element, op)
-    last = list(ir.AffineMapAttr(op.attributes["map"]).value.results)[-1]
-    end = _affine_c(last, [f"({x} + {vg.vec - 1}LL)" if k == vg.column else x for k, x in enumerate(indices)])
-    return cuda_gather.read(self, op, vg, at, end, dims_c, bounds, gname, element, _BYTES[element])
+    return guarded_read(self, gname, at, dims_c, bounds, element, op)
 
 
 def _affine_c(expr, names: list[str]) -> str:
@@ -217,9 +195,8 @@ def reduce(self, op) -> None:
     self.line(f"float v = {src.name}[i][0][0];")
     self.line("#pragma unroll")
     self.line(f"for (int k = 1; k < {groups * vec}; ++k) v = {combine.format('v', f'{src.name}[i][k / {vec}][k % {vec}]')};")
-    lanes = src.layout.lanes
-    self.line(f"// the {lanes} lanes of the row hold the rest of it")
-    for shift in (s for s in (16, 8, 4, 2, 1) if s < lanes):
+    self.line("// the 32 lanes of the warp hold the rest of the row")
+    for shift in (16, 8, 4, 2, 1):
         self.line(f"v = {combine.format('v', self.target.shuffle_xor.format(value='v', mask=shift))};")
     self.line(f"{name}[i] = v;")
     self.indent -= 1
@@ -241,10 +218,8 @@ def store(self, op) -> None:
         parent = register_layout(value.type).parent
         _loops(self, [tile.count], ("i",))
         self.line("{")
-        row = parent.position(CExpr('warp'), CExpr('lane'), CExpr('i'), 0, 0)[0].text
-        first = "lane == 0" if parent.lanes == 32 else f"lane % {parent.lanes} == 0"  # one lane a row stores
-        self.line(f"    const long long gr = {offsets[-1]} + {row};")
-        self.line(f"    if ({first} && gr < {dims_c[-1]}) ({out})[gr] = {_cast(tile_ctype(value), element, f'{tile.name}[i]')};")
+        self.line(f"    const long long gr = {offsets[-1]} + {parent.position(CExpr('warp'), 0, CExpr('i'), 0, 0)[0].text};")
+        self.line(f"    if (lane == 0 && gr < {dims_c[-1]}) ({out})[gr] = {_cast(tile_ctype(value), element, f'{tile.name}[i]')};")
         self.line("}")
         return
     rows, cols = dims_c[-2], dims_c[-1]
