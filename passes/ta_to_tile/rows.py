@@ -127,14 +127,17 @@ def lower(fn, prog: RowProgram, s):
 def default_schedule(cols, element_bytes: int) -> Schedule:
     """Without a schedule: where the types fix a row of at most ``MAX_ROW_BLOCK`` columns, one
     column block holding it (the row read once; a multiple of a warp's 16-byte vectors, so no
-    lane idles past the mask more than one vector) and a row a warp; else DEFAULT's 256-column
-    blocks (a warp per row). One row a warp measured ahead of two at 768 to 1024 columns, the
-    two-row kernels holding twice the registers (bench/results/steps/rows-h200-2026-12-02-*.json)."""
+    lane idles past the mask more than one vector), two rows a warp where they fit the 64
+    elements a lane holds (bn <= 1024), else one; else DEFAULT's 256-column blocks (a warp per
+    row). In GPT-2's block (C = 768) two rows a warp measured ahead of one: its LayerNorm took
+    0.033 ms against 0.044 at T = 4k (bench/results/steps/pytorch-h200-2026-12-02-blocks-one-block-*.json),
+    though the standalone row kernels at N = 65536 went the other way (rows-h200-2026-12-02-one-block-*)."""
     if cols is None or cols > Schedule.MAX_ROW_BLOCK:
         return DEFAULT
     granule = 32 * (16 // element_bytes)  # a warp's 16-byte vectors
     bn = -(-cols // granule) * granule if cols >= granule else max(32, 1 << (cols - 1).bit_length())
-    return Schedule(bm=DEFAULT.warps, bn=bn, warps=DEFAULT.warps)
+    rows = 2 if 2 * (bn // 32) <= 64 else 1  # rows a warp; a lane holds bn / 32 elements of each
+    return Schedule(bm=DEFAULT.warps * rows, bn=bn, warps=DEFAULT.warps)
 
 
 class _Lowering(Folds):
