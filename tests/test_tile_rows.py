@@ -31,6 +31,38 @@ def test_row_program_matches_the_oracle(example, shapes, schedule):
         close(outputs[name], value)
 
 
+@pytest.mark.parametrize("example", ROW_EXAMPLES)
+@pytest.mark.parametrize("cols,rows,schedule", [(37, 9, "bm=8 bn=64 warps=4"), (1, 1, "bm=4 bn=32 warps=4"),
+                                                (768, 3, "bm=8 bn=768 warps=4"), (200, 5, "")])
+def test_one_block_row_program_matches_the_oracle(example, cols, rows, schedule):
+    """A row one column block holds (its width fixed in the types): no column loop, the row
+    loaded once, on the interpreter against the oracle; size-1 rows and columns included."""
+    from tilec.driver import specialize
+
+    inputs, expected, env = run_spec(EXAMPLES / f"{example}.ta", {"N": rows, "C": cols})
+    with dialects.context(), ir.Location.unknown():
+        module = load_spec(str(EXAMPLES / f"{example}.ta"))
+        specialize(module, {"C": cols})
+        text = str(build_tile(ir.Module.parse(str(module)), {}, schedule).tile)
+        outputs = run_stage("tile", module, signature(module.body.operations[0]), inputs, env, schedule)
+    if schedule:
+        assert "scf.for" not in text and "tile.state" in text
+    for name, value in expected.items():
+        close(outputs[name], value)
+
+
+@pytest.mark.parametrize("example, one_block", [("rmsnorm", True), ("layernorm", True), ("softmax", False),
+                                                ("logsumexp", False)])
+def test_the_default_reads_a_fixed_row_once_unless_a_sum_is_stabilised(example, one_block):
+    """Without a schedule a fixed row of 768 columns is one block (bn = 768, two rows a warp),
+    except under a stabilised sum, whose exponentials would stay live beside the row."""
+    with dialects.context(), ir.Location.unknown():
+        build = build_tile(load_spec(str(EXAMPLES / f"{example}.ta")), {"C": 768}, "")
+        text = str(build.tile)
+    assert ("bm = 8 : i64, bn = 768 : i64" in text and "scf.for" not in text) == one_block
+    assert ("bn = 256 : i64" in text and "scf.for" in text) == (not one_block)
+
+
 def test_masked_rows_softmax_is_nan_like_the_oracle():
     spec = """param N = 4, C = 40
 input X[N, C] : f32

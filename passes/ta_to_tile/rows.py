@@ -37,7 +37,7 @@ from tilec.dialects.tile import schedule_attr
 from .._loops import positions
 from .common import NoTileLowering, ceildiv, check_schedule, const_index
 from .epilogue import _clone_constants
-from .rows_fold import Folds
+from .rows_fold import Folds, is_stabilised
 
 _REDUCTIONS = ("ta.online", "ta.reduce", "ta.contract")
 DEFAULT = Schedule(bm=8, bn=256, warps=4)
@@ -104,7 +104,7 @@ def lower(fn, prog: RowProgram, s):
     element_bytes = min((ir.RankedTensorType(a.type).element_type.width // 8 for a in inputs
                          if ir.RankedTensorType(a.type).rank == 2), default=4)
     if s == Schedule():  # no schedule given: the row program's own default
-        s = default_schedule(_static_cols(fn), element_bytes)
+        s = default_schedule(_static_cols(fn), element_bytes, any(is_stabilised(op) for op in prog.reductions))
     check_schedule(s, "rows", {})
     new, b, args = new_signature(fn)
     mem = dict(zip(inputs, args))
@@ -124,15 +124,20 @@ def lower(fn, prog: RowProgram, s):
     return new, blocked_for(s.bn, element_bytes, s.warps)
 
 
-def default_schedule(cols, element_bytes: int) -> Schedule:
-    """Without a schedule: where the types fix a row of at most ``MAX_ROW_BLOCK`` columns, one
-    column block holding it (the row read once; a multiple of a warp's 16-byte vectors, so no
-    lane idles past the mask more than one vector), two rows a warp where they fit the 64
-    elements a lane holds (bn <= 1024), else one; else DEFAULT's 256-column blocks (a warp per
-    row). In GPT-2's block (C = 768) two rows a warp measured ahead of one: its LayerNorm took
-    0.033 ms against 0.044 at T = 4k (bench/results/steps/pytorch-h200-2026-12-02-blocks-one-block-*.json),
-    though the standalone row kernels at N = 65536 went the other way (rows-h200-2026-12-02-one-block-*)."""
-    if cols is None or cols > Schedule.MAX_ROW_BLOCK:
+def default_schedule(cols, element_bytes: int, stabilised: bool = False) -> Schedule:
+    """Without a schedule: where the types fix a row of at most ``MAX_ROW_BLOCK`` columns and no
+    reduction is a stabilised sum, one column block holding it (the row read once; a multiple
+    of a warp's 16-byte vectors, so no lane idles past the mask more than one vector), two rows
+    a warp where they fit the 64 elements a lane holds (bn <= 1024), else one; else DEFAULT's
+    256-column blocks (a warp per row).
+
+    Measured on the H200 (bench/results/rows-h200-2026-12-02-one-block.json and the blocks in
+    pytorch-h200-2026-12-02-blocks-one-block-rows.json): one block took Llama's residual +
+    RMSNorm from 0.079 to 0.040 ms and GPT-2's LayerNorm at T = 4k from 0.039 to 0.033, and a
+    standalone RMSNorm at C = 768 from 3074 to 3295 GB/s; a softmax, whose exponentials stay
+    live beside the row (168 registers at bn = 1024), fell from 2628 to 2007 GB/s, so a
+    stabilised sum keeps the column loops."""
+    if cols is None or cols > Schedule.MAX_ROW_BLOCK or stabilised:
         return DEFAULT
     granule = 32 * (16 // element_bytes)  # a warp's 16-byte vectors
     bn = -(-cols // granule) * granule if cols >= granule else max(32, 1 << (cols - 1).bit_length())

@@ -65,7 +65,7 @@ class Folds:
         ops = sorted(ops, key=lambda op: op in shared)
         states = []
         for op in ops:
-            if _stabilised(op):
+            if is_stabilised(op):
                 states.append(([] if op in shared else [self.constant([s.bm], float("-inf"))]) +
                               [self.constant([s.bm], 0.0)])
             else:
@@ -107,7 +107,7 @@ class Folds:
             a, b = op.operation.operands
             terms = lambda: [arith.MulFOp(*[_to_f32(self._read(v, [0, 1], shape, j0, loads, elems))
                                             for v in (a, b)]).result]
-        if not _stabilised(op):
+        if not is_stabilised(op):
             term = self.tile_map(shape, f32, lambda: self.masked(_to_f32(terms()[-1]), j0, _NEUTRAL[kind]))
             block_value = _reduce(term, kind)
             combine = {"sum": arith.AddFOp, "max": arith.MaximumFOp, "min": arith.MinimumFOp}[kind]
@@ -131,7 +131,7 @@ def _kind(op) -> str:
     return ir.StringAttr(op.attributes["kind"]).value if "kind" in op.attributes else "sum"
 
 
-def _stabilised(op) -> bool:
+def is_stabilised(op) -> bool:
     """A ta.online sum of exp(x - max x) * t (two yielded terms)."""
     if op.operation.name != "ta.online":
         return False
@@ -142,10 +142,10 @@ def _stabilised(op) -> bool:
 def _shared_max(ops) -> dict:
     """Stabilised sum -> a max among ``ops`` over the same domain whose term is its stabiliser."""
     same_domain = lambda a, b: all(str(a.attributes[k]) == str(b.attributes[k]) for k in ("dim", "map", "extents"))
-    maxes = [op for op in ops if op.operation.name == "ta.online" and _kind(op) == "max" and not _stabilised(op)]
+    maxes = [op for op in ops if op.operation.name == "ta.online" and _kind(op) == "max" and not is_stabilised(op)]
     out = {}
     for op in ops:
-        if not _stabilised(op):
+        if not is_stabilised(op):
             continue
         x = _yielded(op)[0]
         found = [m for m in maxes if same_domain(op, m) and _same_term(x, op, _yielded(m)[0], m)]
