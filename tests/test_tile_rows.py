@@ -130,3 +130,10 @@ def test_legality_is_per_form_and_names_every_reason():
     assert big.legal("contraction", target="sm_90a") == []
     assert "sm_80 allows 166912" in big.legal("contraction", target="sm_80")[0]
     assert Schedule(bm=64, bn=256, warps=1).legal("rows")[0].startswith("each thread would hold 512 elements")
+    # a row block may be a whole row of up to 2048 columns; a tensor-core tile stays at 256
+    wide = Schedule(bm=4, bn=2048, warps=4)
+    assert wide.legal("rows") == []
+    assert wide.legal("contraction")[0] == "bn=2048 is larger than 256 (wider blocks are for row programs)"
+    assert "bn=512 is larger than 256" in Schedule(bm=64, bn=512, warps=4).legal("online", {"head_dim": 64})[0]
+    with pytest.raises(ValueError, match="bn=4096 is larger than 2048"):
+        Schedule(bn=4096)
