@@ -63,6 +63,52 @@ def _argument_roles(fn) -> list[tuple[str, str]]:
     return roles
 
 
+def lower_to_llvm(module: ir.Module) -> None:
+    """``module`` (loop IR) lowered in place to the LLVM dialect the JIT compiles (JIT_PIPELINE),
+    its bf16 loads and stores made 16-bit integer ones.
+
+    After the pipeline a bf16 value is only loaded, stored and bitcast to or from i16 (the
+    rounding is integer arithmetic). LLVM's optimiser recognises that rounding ahead of a bf16
+    store as an fptrunc and, on a CPU without bf16 instructions, calls libgcc's __truncsfbf2,
+    which GCC 12's libgcc lacks; with no bf16 value left in memory operations it cannot."""
+    from torch_mlir.dialects import llvm
+
+    passmanager.PassManager.parse(f"builtin.module({JIT_PIPELINE})").run(module.operation)
+    bf16, i16 = ir.BF16Type.get(), ir.IntegerType.get_signless(16)
+    for op in _walk(module.operation):
+        if op.name == "llvm.store" and op.operands[0].type == bf16 and _bitcast_from(op.operands[0], i16):
+            cast = op.operands[0].owner
+            with ir.InsertionPoint(op), op.location:
+                llvm.StoreOp(cast.operands[0], op.operands[1])
+            op.erase()
+            if not list(cast.results[0].uses):
+                cast.erase()
+        elif op.name == "llvm.load" and op.results[0].type == bf16 and op.results[0].uses and \
+                all(u.owner.name == "llvm.bitcast" and u.owner.results[0].type == i16 for u in op.results[0].uses):
+            with ir.InsertionPoint(op), op.location:
+                wide = llvm.LoadOp(i16, op.operands[0]).result
+            for cast in [u.owner for u in op.results[0].uses]:
+                cast.results[0].replace_all_uses_with(wide)
+                cast.erase()
+            op.erase()
+
+
+def _bitcast_from(value, source_type) -> bool:
+    owner = value.owner
+    return not isinstance(owner, ir.Block) and owner.name == "llvm.bitcast" and owner.operands[0].type == source_type
+
+
+def _walk(op) -> list:
+    """Every op nested in ``op`` (a list, so the caller may rewrite as it goes)."""
+    found = []
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.operations:
+                found.append(inner.operation)
+                found += _walk(inner.operation)
+    return found
+
+
 class LoopProgram:
     """Loop IR lowered to machine code once, callable many times (one ExecutionEngine)."""
 
@@ -71,7 +117,7 @@ class LoopProgram:
         self.sig = sig
         self.roles = _argument_roles(fn)
         self.name = ir.StringAttr(fn.attributes["sym_name"]).value
-        passmanager.PassManager.parse(f"builtin.module({JIT_PIPELINE})").run(module.operation)
+        lower_to_llvm(module)
         self.module = module  # the engine refers to it
         self.engine = execution_engine.ExecutionEngine(module, opt_level=2)
 
