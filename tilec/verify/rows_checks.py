@@ -60,9 +60,9 @@ def folds(ck) -> list[Fold]:
             continue
         body = loop.regions[0].blocks[0]
         args, yields = list(body.arguments)[1:], list(list(body.operations)[-1].operands)
+        new = [ck.tv.value(y, [r]) for y in yields]  # inside the loop, read as they are built
         out.append(Fold([ir.IntegerAttr(x).value for x in ir.ArrayAttr(loop.attributes["tile.computes"])],
-                        list(loop.operands[3:]), [ck.tv.value(a, [r]) for a in args],
-                        [ck.tv.value(y, [r]) for y in yields], [ck.tv.value(y, [r]) for y in yields],
+                        list(loop.operands[3:]), [ck.tv.value(a, [r]) for a in args], new, new,
                         [op for op in body.operations if op.operation.name == "tile.reduce"],
                         iv, lb, ub, step, _pairs(loop), "the column blocks of the loop"))
     starts, states, shared = {}, {}, {}
