@@ -68,7 +68,8 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=10)
     parser.add_argument("--out", default="bench/out/compare.json")
     parser.add_argument("--shape", action="append", metavar="MxNxK",
-                        help="time these GEMM shapes instead of the kind's own (repeatable)")
+                        help="time these shapes instead of the kind's own (repeatable): MxNxK for a GEMM, "
+                             "SxD for attention (at B * H = 16 * 16 * 4096 / S)")
     parser.add_argument("--by-name", action="store_true",
                         help="pair packages by file name even when their schedules differ")
     args = parser.parse_args()

@@ -6,11 +6,15 @@ from torch_mlir import ir
 
 from conftest import EXAMPLES
 from tilec import dialects
+from tilec.codegen.cuda import emit_cuda
 from tilec.compare import compare
+from tilec.dialects.raster import ATTR as RASTER_ATTR, HeavyFirst, raster_of
+from tilec.dialects.dims import parse_dim
 from tilec.driver import run_passes, to_tile
 from tilec.frontend import load_spec, spec_to_ta
 from tilec.oracle import evaluate
 from tilec.signature import bind, random_inputs, signature
+from tilec.passes.ta_to_tile.online import L2_BUDGET
 from tilec.tile_interpreter import run_tile
 
 CASES = [
@@ -176,3 +180,64 @@ def test_a_limit_of_the_attention_form_is_located_at_its_statement(tilec):
     # a schedule the form cannot take is the option's error, not the spec's
     status, out, err = tilec("compile", EXAMPLES / "attention.ta", "--emit", "tile", "--schedule", "bn=24")
     assert status in (1, 2) and err.startswith("error: ") and "bn=24" in err, err
+
+
+def _causal_tile(shapes, schedule="bm=16 bn=16 warps=1 stages=2"):
+    module = load_spec(str(EXAMPLES / "causal_attention.ta"))
+    run_passes(module, [f"ta-specialize-shapes{{shapes={','.join(f'{k}={v}' for k, v in shapes.items())}}}"])
+    return module, to_tile(module, schedule)
+
+
+def test_a_causal_kernel_starts_its_heaviest_query_blocks_first():
+    with dialects.context(), ir.Location.unknown():
+        _, tiled = _causal_tile({"B": 2, "H": 3, "S": 45, "D": 64})
+        fixed = raster_of(tiled.body.operations[0])
+        module = load_spec(str(EXAMPLES / "causal_attention.ta"))
+        run_passes(module, ["ta-specialize-shapes{shapes=D=64}"])
+        dynamic = raster_of(to_tile(module, "bm=16 bn=16 warps=1 stages=2").body.operations[0])
+        plain = load_spec(str(EXAMPLES / "attention.ta"))
+        run_passes(plain, ["ta-specialize-shapes{shapes=B=1,H=2,S=40,T=50,D=64}"])
+        uncausal = raster_of(to_tile(plain, "bm=16 bn=16 warps=1 stages=2").body.operations[0])
+    # keys and values of S x 128 bf16 a batch element: as many as the L2 budget holds, at every S
+    assert fixed == HeavyFirst(f"{L2_BUDGET}/(S*256)") and dynamic == fixed
+    assert uncausal is None  # every CTA's work alike
+    order = [fixed.program_ids(k, 3, 6, 100, lambda a, b: a // b, lambda c, a, b: a if c else b) for k in range(18)]
+    assert order[:7] == [(2, 0), (2, 1), (2, 2), (2, 3), (2, 4), (2, 5), (1, 0)]
+
+
+@pytest.mark.parametrize("group", [1, 4, 6, 50])
+def test_the_interpreter_runs_each_program_id_once_under_any_raster_group(group):
+    """B * H = 6 batch elements: groups of 4 leave a last group of 2, 50 is one partial group."""
+    shapes = {"B": 2, "H": 3, "S": 45, "D": 64}
+    with dialects.context(), ir.Location.unknown():
+        module, tiled = _causal_tile(shapes)
+        tiled.body.operations[0].attributes[RASTER_ATTR] = HeavyFirst(str(group)).attribute()
+        fn = module.body.operations[0]
+        sig = signature(fn)
+        env = bind(sig, shapes)
+        inputs = random_inputs(sig, env, 5)
+        expected = evaluate(fn, inputs, env)
+        actual = run_tile(tiled, sig, inputs, env)
+    assert all(compare(actual[k], expected[k]).ok for k in expected)
+
+
+@pytest.mark.parametrize("blocks,batch,group", [(1, 1, 1), (3, 6, 4), (5, 7, 2), (4, 3, 8), (2, 9, 3), (3, 2, 0)])
+def test_the_heavy_first_raster_is_a_bijection_onto_the_grid(blocks, batch, group):
+    ids = [HeavyFirst.program_ids(k, blocks, batch, group, lambda a, b: a // b, lambda c, a, b: a if c else b)
+           for k in range(blocks * batch)]
+    group = max(group, 1)
+    assert sorted(ids) == [(q, b) for q in range(blocks) for b in range(batch)]
+    # within a group, no batch element's lighter block starts before another's heavier one
+    firsts = {}
+    for k, (q, b) in enumerate(ids):
+        firsts.setdefault((b // group, q), k)
+    assert all(firsts[(g, q)] < firsts[(g, q - 1)] for g, q in firsts if q > 0)
+
+
+def test_a_rastered_kernel_is_launched_as_one_dimension():
+    shapes = {"B": 2, "H": 3, "S": 45, "D": 64}
+    with dialects.context(), ir.Location.unknown():
+        _, tiled = _causal_tile(shapes)
+        kernel = emit_cuda(tiled, "sm_80")
+    assert len(kernel.grid) == 1 and parse_dim(kernel.grid[0]).evaluate(shapes) == 3 * 6  # 45 / bm=16 -> 3 blocks
+    assert kernel.source.count("raster_pid0 = ") == 2 and "blockIdx.y" not in kernel.source  # both variants

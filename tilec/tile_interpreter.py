@@ -20,6 +20,7 @@ from torch_mlir import ir
 
 from tilec.dialects import CMPI, PERSISTENT_ATTR
 from tilec.dialects.dims import parse_dim
+from tilec.dialects.raster import raster_of
 from tilec.dialects.tile import layout_of, schedule_of
 from tilec.dialects.tile_hopper import consumer_roles, staging_of, staging_pending, wgmma_stage
 
@@ -373,7 +374,13 @@ def run_tile(module: ir.Module, sig: Signature, inputs: dict[str, torch.Tensor],
     if PERSISTENT_ATTR in fn.attributes:  # fewer CTAs than tiles, as on a GPU with few SMs
         grid[0] = max(1, min(grid[0], PERSISTENT_CTAS))
     warps = schedule_of(fn).warps
-    for y in range(grid[1]):
-        for x in range(grid[0]):
-            _CTA((x, y), values, warps, tuple(grid)).run_block(fn.entry_block)
+    try:
+        raster = raster_of(fn)
+    except ValueError as err:
+        raise TilecError(str(err)) from None
+    group = parse_dim(raster.group).evaluate(env) if raster is not None and grid[0] * grid[1] else 0
+    for ctaid in range(grid[0] * grid[1]):  # in launch order; a raster says which program ids a CTA runs
+        pids = (ctaid % grid[0], ctaid // grid[0]) if raster is None else \
+            raster.program_ids(ctaid, grid[0], grid[1], group, lambda a, b: a // b, lambda c, a, b: a if c else b)
+        _CTA(pids, values, warps, tuple(grid)).run_block(fn.entry_block)
     return outputs

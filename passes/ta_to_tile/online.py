@@ -19,6 +19,7 @@ from torch_mlir import ir
 from torch_mlir.dialects import arith, func, scf
 
 from tilec.dialects.dims import binary, const
+from tilec.dialects.raster import ATTR as RASTER_ATTR, HeavyFirst
 from tilec.dialects.tile import schedule_attr
 
 from . import layouts, online_hopper
@@ -139,8 +140,23 @@ def lower(fn, found, options) -> None:
     new.attributes["tile.grid"] = ir.ArrayAttr.get([ir.StringAttr.get(str(grid_x)),
                                                     ir.StringAttr.get(str(body.batch_count))])
     new.attributes["tile.threads"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), s.threads)
+    if offset is not None:  # causal: block q reads about q + 1 key blocks; the long ones start first
+        new.attributes[RASTER_ATTR] = heavy_first(body).attribute()
     fn.operation.erase()
     return new, layouts.mma_parent(new, s.warps)
+
+
+# bytes of keys and values the CTAs in flight at once may read between them: a third of an
+# H100's or H200's L2 (50 MB), 40% of an A100's (40 MB)
+L2_BUDGET = 16 << 20
+
+
+def heavy_first(body) -> HeavyFirst:
+    """The launch raster of a causal kernel (dialects/raster.py): query blocks from the last,
+    in groups of as many batch elements as keep their keys and values within L2_BUDGET (a dim
+    expression of the key length: the kernel evaluates it at each call's sizes)."""
+    per_key = (body.qk_dim + body.head_dim) * body.element_bytes
+    return HeavyFirst(str(binary("/", const(L2_BUDGET), binary("*", body.dims[body.j], const(per_key)))))
 
 
 def _pipelined(body, n_blocks, number) -> None:

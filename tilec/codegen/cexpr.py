@@ -60,6 +60,9 @@ class CExpr:
     def __mod__(self, o):
         return self._bin("%", o)
 
+    def __lt__(self, o):
+        return CExpr(f"({self.text} < {c(o)})")
+
     def __str__(self) -> str:
         return self.text
 

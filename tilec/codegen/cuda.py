@@ -20,13 +20,14 @@ from dataclasses import dataclass, field
 from torch_mlir import ir
 
 from tilec.dialects import PERSISTENT_ATTR
-from tilec.dialects.dims import parse_dim
+from tilec.dialects.dims import binary, parse_dim
+from tilec.dialects.raster import ATTR as RASTER_ATTR, raster_of
 from tilec.dialects._verify import Invalid
 from tilec.dialects.layout import BlockedLayout, MmaLayout, OperandLayout, SliceLayout
 from tilec.dialects.tile import layout_of, register_layout, schedule_of
 
 from ..diagnostics import TilecError
-from .cexpr import dim_expr
+from .cexpr import CExpr, dim_expr
 from . import cuda_blocked
 from .cuda_regs import copy_carried, materialize_map
 from .cuda_scalar import _CMPI  # arith.cmpi predicates as C operators
@@ -153,6 +154,7 @@ class CudaEmitter:
         self.line(f"const int warp_m = warp % {self.wm}, warp_n = warp / {self.wm};")
         # the copy engine's 128-byte swizzle repeats every 1024 bytes of the address
         self.line(f"extern __shared__ __align__({1024 if self.hopper else 128}) unsigned char smem[];")
+        self.raster = self._raster(fn)
         self.block(fn.entry_block)
         sig += [f"const __grid_constant__ TensorMap {self._map_name(key)}" for key in self.tensor_maps]
         head, rest = self.lines[:3], self.lines[3:]
@@ -165,6 +167,8 @@ class CudaEmitter:
                   f"extern \"C\" __global__ void __launch_bounds__({bounds})\n{name}({', '.join(sig)}) {{\n"
                   f"{body}\n}}\n")
         grid = [ir.StringAttr(g).value for g in ir.ArrayAttr(fn.attributes["tile.grid"])]
+        if self.raster is not None:  # one dimension: the raster numbers the CTAs
+            grid = [str(binary("*", parse_dim(grid[0]), parse_dim(grid[1])))]
         return Kernel(name, source, self.threads, self.smem_bytes, grid, args, self.schedule.as_text(),
                       tensor_maps=list(self.tensor_maps), persistent=PERSISTENT_ATTR in fn.attributes)
 
@@ -239,8 +243,38 @@ class CudaEmitter:
         self.indent -= 1
         self.line("}")
 
+    def _raster(self, fn):
+        """The C names of program ids 0 and 1 that a ``tile.raster`` gives the CTA (declared at the
+        kernel's top), None without one."""
+        try:
+            raster = raster_of(fn)
+        except ValueError as err:
+            raise TilecError(str(err)) from None
+        if raster is None:
+            return None
+        grid = [ir.StringAttr(g).value for g in ir.ArrayAttr(fn.attributes["tile.grid"])]
+        if PERSISTENT_ATTR in fn.attributes or len(grid) != 2:
+            raise TilecError(f"{RASTER_ATTR}: a kernel launched once per program id pair (a grid of two "
+                             "dims, not persistent)")
+        self.line("// launch raster: heavy-first (the last query block first), in groups of batch elements")
+
+        def bind(name, value):
+            self.line(f"const long long raster_{name} = {value};")
+            return CExpr(f"raster_{name}")
+
+        blocks, batch = (bind(n, d) for n, d in zip(("blocks", "batch"), self.dims_c(grid)))
+        self.line("if (raster_blocks * raster_batch == 0) return;  // an empty grid (launched as one CTA)")
+        group = dim_expr(parse_dim(raster.group), self.params)
+        pid0, pid1 = raster.program_ids(bind("cta", "(long long)blockIdx.x"), blocks, batch, CExpr(f"({group})"),
+                                        lambda a, b: a // b, lambda c, a, b: CExpr(f"({c} ? {a} : {b})"), bind)
+        self.line(f"const long long raster_pid0 = {pid0}, raster_pid1 = {pid1};")
+        return ["raster_pid0", "raster_pid1"]
+
     def op_tile_program_id(self, op):
         axis = ir.IntegerAttr(op.attributes["axis"]).value
+        if self.raster is not None:
+            self.names[op.result] = self.raster[axis]
+            return
         self._index_op(op, f"(long long)blockIdx.{'xyz'[axis]}")
 
     def op_tile_num_programs(self, op):

@@ -9,6 +9,7 @@ from tilec.dialects.tile import schedule_of
 from . import gemm_values
 from .contraction import check_contraction
 from .operand_layouts import check_operand_layouts
+from .raster import check_raster
 from .staging import check_staging
 from .replay import Replay
 from .report import Result
@@ -37,16 +38,19 @@ def check_build(build, path: str) -> list[Result]:
 def _check_build(build, path: str) -> list[Result]:
     fn = build.tile.body.operations[0]
     replay = Replay.of(path, fn, build.fixed)
+    kernel = ir.StringAttr(fn.attributes["sym_name"]).value
+    # the checks speak of program ids; a launch raster must run each of them once
+    launch = [_row(kernel, *row) for row in check_raster(fn)]
     fused = build.fused  # the ta that ta-to-tile lowered, as the driver built it
     if "tile.pointwise" in fn.attributes:  # maps read at any index: by provenance and gathers
         from .pointwise import check_pointwise
 
-        return check_pointwise(build.tile, fused, replay)
+        return check_pointwise(build.tile, fused, replay) + launch
     if not any(op in str(fn) for op in ('"tile.mma"', '"tile.wgmma"')):  # a row program: by provenance
         from .rows import check_rows
 
-        return check_rows(build.tile, fused, replay)
-    return check_tile(build.tile, fused, replay)
+        return check_rows(build.tile, fused, replay) + launch
+    return check_tile(build.tile, fused, replay) + launch
 
 
 def check_loop_build(build, path: str) -> list[Result]:
