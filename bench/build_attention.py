@@ -38,11 +38,15 @@ def main() -> None:
     parser.add_argument("--out", default="bench/out/attention")
     parser.add_argument("--tma-store", action="store_true", help="the warp-specialised kernels store their "
                         "output tile with the copy engine (tma-store=true; an A/B against a build without)")
+    parser.add_argument("--heavy-first", action="store_true", help="causal kernels launched heaviest query blocks "
+                        "first (heavy-first=true; an A/B against a build without)")
+    parser.add_argument("--examples", default="attention,causal_attention,einsum_attention",
+                        help="comma-separated specs of examples/ to build (default: all three)")
     args = parser.parse_args()
     store = " tma-store=true" if args.tma_store else ""
     os.makedirs(args.out, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
-        for example in ("attention", "causal_attention", "einsum_attention"):
+        for example in args.examples.split(","):
             text = open(f"examples/{example}.ta").read()
             for d, schedules in SCHEDULES.items():
                 spec = os.path.join(tmp, f"{example}.ta")
@@ -51,6 +55,8 @@ def main() -> None:
                 hopper = HOPPER[d] if example != "einsum_attention" else HOPPER[d][:1] + HOPPER[d][2:3] + HOPPER[d][-1:]
                 hopper = [h + store for h in hopper + (SHARED[d] if example != "einsum_attention" else [])]
                 for n, schedule in enumerate(schedules + hopper):
+                    if args.heavy_first and example == "causal_attention":
+                        schedule += " heavy-first=true"
                     path = os.path.join(args.out, f"{example}_d{d}_{n}.tkp")
                     try:
                         manifest = build(spec, path, schedule, ("sm_90a",), use_cache=False, shapes={"D": d})

@@ -154,10 +154,16 @@ ATTENTION_D64_SHORT = "bm=128 bn=128 warps=8 stages=3 consumers=2"
 # 1.01-1.04) over ATTENTION_D64 (at 1k it lost, 0.97x; Llama's lost 1% at both lengths):
 # bench/results/steps/pytorch-h200-2026-12-02-blocks-view-occupancy-ab.json
 ATTENTION_D64_SHARED = "bm=64 bn=128 warps=4 stages=3 consumers=1 softmax-overlap=true occupancy=2"
+# the causal attention launched heaviest query blocks first (96 heads; at 1k, 768 CTAs: about six
+# waves on 132 SMs, so the last ones decide the end): the block 1.017x at 1k (rounds 1.014-1.017),
+# 1.013x at 4k (0.997-1.023);
+# bench/results/steps/pytorch-h200-2026-12-02-gpt2-heavy-first-ab.json
+HEAVY_FIRST = " heavy-first=true"
 for _t in (1024, 4096):
     CASES[f"gpt2_block_{_t // 1024}k"] = (
         gpt2_block, _gpt2_block_shapes(8, _t),
-        {"contraction": HOPPER_GEMM + STAGED, "online": ATTENTION_D64_SHORT if _t == 1024 else ATTENTION_D64_SHARED,
+        {"contraction": HOPPER_GEMM + STAGED,
+         "online": (ATTENTION_D64_SHORT if _t == 1024 else ATTENTION_D64_SHARED) + HEAVY_FIRST,
          "k1": PINGPONG_GEMM + STAGED,
          "k4": NARROW_GEMM + STAGED, "k6": NARROW_GEMM + STAGED, "k7": NARROW_GEMM + STAGED},
         _gpt2_block_flops(8, _t), gpt2_block)

@@ -9,7 +9,7 @@ blocks), and CTAs that start last decide when the kernel ends. ``heavy-first``, 
 attribute ``tile.raster = {kind = "heavy-first", group = "<dim expression>"}``, launches the
 grid as one dimension of blocks x batch CTAs and gives CTA L the program ids
 
-    G    = max(1, group)              the group's dim expression at the call's sizes
+    G    = min(batch, max(1, group))  the group's dim expression at the call's sizes
     span = G * blocks                 CTAs of one group of G batch elements
     g    = L / span                   the group
     size = min(G, batch - g * G)      its batch elements (the last group may hold fewer)
@@ -57,7 +57,8 @@ class HeavyFirst:
         CTAs, ``group`` the group's value; ``div(a, b)``: floor division of non-negatives,
         ``select(c, a, b)``: a if c else b, ``bind(name, value)``: the value as the caller
         names it (the emitter declares a C variable)."""
-        group = bind("group", select(group < 1, 1, group))
+        group = bind("want", select(group < 1, 1, group))
+        group = bind("group", select(batch < group, batch, group))  # so span <= blocks * batch: no overflow
         span = bind("span", blocks * group)
         g = bind("g", div(linear, span))
         rest = bind("rest", batch - g * group)

@@ -88,7 +88,9 @@ class Schedule:
     and a stage is released one iteration later, so it wants stages >= 3;
     occupancy: CTAs of the kernel resident on one SM (1 or 2); two take a warp-specialised kernel
     with one consumer warpgroup (256 threads, half the registers and shared memory each), so one
-    CTA's prologue, epilogue and waits overlap the other's multiplies.
+    CTA's prologue, epilogue and waits overlap the other's multiplies;
+    heavy_first: a causal attention is launched through the heavy-first raster (dialects/raster.py):
+    the last, longest query blocks of a group of batch elements start first.
     """
 
     bm: int = 128
@@ -104,6 +106,7 @@ class Schedule:
     tma_store: bool = False
     softmax_overlap: bool = False
     occupancy: int = 1
+    heavy_first: bool = False
 
     STORE_BUFFERS: ClassVar[int] = 2    # staging buffers of a tma_store: one filled while one is written out
     STORE_CHUNK_BYTES: ClassVar[int] = 128  # a staging buffer's row: one 128-byte swizzle row of the tile
@@ -206,6 +209,9 @@ class Schedule:
             # three warpgroups have 152 registers a thread: no room for P carried beside S and acc
             reasons.append("softmax_overlap rotates a warp-specialised attention's key loop: it needs the online "
                            "form and consumers 1 or 2")
+        if self.heavy_first and form != "online":
+            reasons.append("heavy_first orders an attention's query blocks by the keys they read: it needs the "
+                           "online form")
         if self.occupancy > 1 and self.consumers != 1:
             # 64K registers over two CTAs of 384 threads leave 85 a thread at launch: no wgmma fits
             reasons.append(f"occupancy={self.occupancy} puts two warp-specialised CTAs on an SM: it needs "

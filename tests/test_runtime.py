@@ -127,3 +127,12 @@ def test_a_grid_past_cudas_limits_is_refused_before_launch():
     assert grid_of(manifest, {"T": 37, "B": 2, "H": 3}) == (5, 6, 1)
     with pytest.raises(ValueError, match=r"grid of \[1, 70000, 1\] CTAs; CUDA launches at most"):
         grid_of(manifest, {"T": 1, "B": 70000, "H": 1})
+
+
+def test_a_one_dimensional_grid_launches_as_x_by_1_by_1():
+    """A kernel launched through a raster (causal attention) has one grid dim: blocks x batch."""
+    from tilec.runtime.kernel import grid_of
+
+    manifest = {"kernel": "k", "grid": [["*", ["/", ["+", "T", 63], 64], ["*", "B", "H"]]]}
+    assert grid_of(manifest, {"T": 100, "B": 2, "H": 3}) == (12, 1, 1)
+    assert grid_of(manifest, {"T": 100, "B": 70000, "H": 1}) == (140000, 1, 1)  # past y's limit, not x's

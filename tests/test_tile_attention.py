@@ -188,21 +188,28 @@ def _causal_tile(shapes, schedule="bm=16 bn=16 warps=1 stages=2"):
     return module, to_tile(module, schedule)
 
 
-def test_a_causal_kernel_starts_its_heaviest_query_blocks_first():
+HEAVY_FIRST = "bm=16 bn=16 warps=1 stages=2 heavy-first=true"
+
+
+def test_heavy_first_launches_a_causal_kernels_longest_query_blocks_first():
     with dialects.context(), ir.Location.unknown():
-        _, tiled = _causal_tile({"B": 2, "H": 3, "S": 45, "D": 64})
+        _, tiled = _causal_tile({"B": 2, "H": 3, "S": 45, "D": 64}, HEAVY_FIRST)
         fixed = raster_of(tiled.body.operations[0])
         module = load_spec(str(EXAMPLES / "causal_attention.ta"))
         run_passes(module, ["ta-specialize-shapes{shapes=D=64}"])
-        dynamic = raster_of(to_tile(module, "bm=16 bn=16 warps=1 stages=2").body.operations[0])
-        plain = load_spec(str(EXAMPLES / "attention.ta"))
-        run_passes(plain, ["ta-specialize-shapes{shapes=B=1,H=2,S=40,T=50,D=64}"])
-        uncausal = raster_of(to_tile(plain, "bm=16 bn=16 warps=1 stages=2").body.operations[0])
+        dynamic = raster_of(to_tile(module, HEAVY_FIRST).body.operations[0])
+        _, tiled = _causal_tile({"B": 2, "H": 3, "S": 45, "D": 64})
+        plain = raster_of(tiled.body.operations[0])
     # keys and values of S x 128 bf16 a batch element: as many as the L2 budget holds, at every S
     assert fixed == HeavyFirst(f"{L2_BUDGET}/(S*256)") and dynamic == fixed
-    assert uncausal is None  # every CTA's work alike
+    assert plain is None  # without the option, the plain grid
     order = [fixed.program_ids(k, 3, 6, 100, lambda a, b: a // b, lambda c, a, b: a if c else b) for k in range(18)]
     assert order[:7] == [(2, 0), (2, 1), (2, 2), (2, 3), (2, 4), (2, 5), (1, 0)]
+
+
+def test_heavy_first_needs_a_causal_attention(tilec):
+    status, _, err = tilec("compile", EXAMPLES / "attention.ta", "--emit", "tile", "--schedule", "bm=64,bn=64,heavy-first=true")
+    assert status != 0 and "heavy_first" in err and "causal" in err and "Traceback" not in err
 
 
 @pytest.mark.parametrize("group", [1, 4, 6, 50])
@@ -237,7 +244,7 @@ def test_the_heavy_first_raster_is_a_bijection_onto_the_grid(blocks, batch, grou
 def test_a_rastered_kernel_is_launched_as_one_dimension():
     shapes = {"B": 2, "H": 3, "S": 45, "D": 64}
     with dialects.context(), ir.Location.unknown():
-        _, tiled = _causal_tile(shapes)
+        _, tiled = _causal_tile(shapes, HEAVY_FIRST)
         kernel = emit_cuda(tiled, "sm_80")
     assert len(kernel.grid) == 1 and parse_dim(kernel.grid[0]).evaluate(shapes) == 3 * 6  # 45 / bm=16 -> 3 blocks
     assert kernel.source.count("raster_pid0 = ") == 2 and "blockIdx.y" not in kernel.source  # both variants

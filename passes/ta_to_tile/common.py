@@ -26,9 +26,15 @@ def check_schedule(schedule, form: str, sizes: dict) -> None:
     try:
         schedule.check(form, sizes)
     except ValueError as err:
-        error = NoTileLowering(str(err))
-        error.flag = True  # about the --schedule option, not a place in the spec
-        raise error from None
+        refuse_schedule(str(err))
+
+
+def refuse_schedule(message: str) -> None:
+    """Raise the error of a schedule the kernel cannot take (about the --schedule option, not a
+    place in the spec)."""
+    error = NoTileLowering(message)
+    error.flag = True
+    raise error from None
 
 
 def mark_prologue(loop) -> None:

@@ -24,7 +24,7 @@ from tilec.dialects.tile import schedule_attr
 
 from . import layouts, online_hopper
 from .common import (mark_prologue, NoTileLowering, ceildiv, check_schedule, const_index, element_bytes,
-                     op_with_ints)
+                     op_with_ints, refuse_schedule)
 from .online_body import AttentionBody
 
 
@@ -114,6 +114,9 @@ def lower(fn, found, options) -> None:
 
     norm, numer, epilogue, running_max = found
     body = AttentionBody(fn, norm, numer, epilogue, options, running_max)
+    if options.heavy_first and body.causal_offset() is None:
+        refuse_schedule(f"schedule {options.as_text()}: heavy_first starts the query blocks that read the most keys "
+                        "first; it needs a causal attention (here every block reads them all)")
     returned = list(fn.entry_block.operations)[-1].operation.operands[0]
     check_schedule(options, "online", {"head_dim": body.head_dim, "qk_dim": body.qk_dim,
                                        "element_bytes": body.element_bytes,
@@ -140,7 +143,7 @@ def lower(fn, found, options) -> None:
     new.attributes["tile.grid"] = ir.ArrayAttr.get([ir.StringAttr.get(str(grid_x)),
                                                     ir.StringAttr.get(str(body.batch_count))])
     new.attributes["tile.threads"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), s.threads)
-    if offset is not None:  # causal: block q reads about q + 1 key blocks; the long ones start first
+    if s.heavy_first:  # causal: block q reads about q + 1 key blocks; the long ones start first
         new.attributes[RASTER_ATTR] = heavy_first(body).attribute()
     fn.operation.erase()
     return new, layouts.mma_parent(new, s.warps)

@@ -204,11 +204,12 @@ CASES: dict[str, Case] = {
     # two CTAs an SM, one consumer warpgroup each
     "wgmma_attention_causal_two_ctas": Case("examples/causal_attention.ta", OVERLAP_ONE.replace("stages=2", "stages=3")
                                             + " occupancy=2", SQUARE_RUNS, targets=SM90),
-    # the launch raster's groups (16 MiB / (S * 256 bytes) = 32 batch elements at S = 2048, D = 64):
+    # the heavy-first launch raster's groups (16 MiB / (S * 256 bytes) = 32 batch elements at S = 2048, D = 64):
     # 35 batch elements are a group of 32 and one of 3
-    "wgmma_attention_causal_raster_groups": Case("examples/causal_attention.ta", OVERLAP_ONE.replace("stages=2", "stages=3")
-                                                 + " occupancy=2", [{"B": 5, "H": 7, "S": 2048}, {"B": 1, "H": 1, "S": 1}],
-                                                 targets=SM90),
+    "wgmma_attention_causal_heavy_first": Case("examples/causal_attention.ta", OVERLAP_ONE.replace("stages=2", "stages=3")
+                                               + " occupancy=2 heavy-first=true",
+                                               [{"B": 5, "H": 7, "S": 2048}, {"B": 1, "H": 1, "S": 1}], targets=SM90),
+    "attention_causal_heavy_first": Case("examples/causal_attention.ta", FLASH + " heavy-first=true", SQUARE_RUNS),
     # torch's SDPA semantics: strict causal with S != T, query row 0 sees no key and gets 0
     "wgmma_attention_guarded_strict": Case(guarded_attention_spec(f"{QK} where j < i else -inf"), WGMMA_FLASH2,
                                            ATTENTION_RUNS[:3], targets=SM90),

@@ -256,16 +256,18 @@ class CudaEmitter:
         if PERSISTENT_ATTR in fn.attributes or len(grid) != 2:
             raise TilecError(f"{RASTER_ATTR}: a kernel launched once per program id pair (a grid of two "
                              "dims, not persistent)")
-        self.line("// launch raster: heavy-first (the last query block first), in groups of batch elements")
+        self.line("// launch raster: heavy-first (the last query block first), in groups of batch elements;")
+        self.line("// 32-bit: the runtime launches at most 2^31 - 1 CTAs (64-bit divisions are long subroutines)")
 
         def bind(name, value):
-            self.line(f"const long long raster_{name} = {value};")
+            self.line(f"const unsigned raster_{name} = {value};")
             return CExpr(f"raster_{name}")
 
-        blocks, batch = (bind(n, d) for n, d in zip(("blocks", "batch"), self.dims_c(grid)))
-        self.line("if (raster_blocks * raster_batch == 0) return;  // an empty grid (launched as one CTA)")
-        group = dim_expr(parse_dim(raster.group), self.params)
-        pid0, pid1 = raster.program_ids(bind("cta", "(long long)blockIdx.x"), blocks, batch, CExpr(f"({group})"),
+        blocks, batch = (self.dims_c(grid))
+        self.line(f"if (({blocks}) * ({batch}) == 0) return;  // an empty grid (launched as one CTA)")
+        blocks, batch = bind("blocks", f"(unsigned)({blocks})"), bind("batch", f"(unsigned)({batch})")
+        group = _unsigned(parse_dim(raster.group), self.params)  # any value will do: the raster clamps it
+        pid0, pid1 = raster.program_ids(bind("cta", "blockIdx.x"), blocks, batch, CExpr(f"({group})"),
                                         lambda a, b: a // b, lambda c, a, b: CExpr(f"({c} ? {a} : {b})"), bind)
         self.line(f"const long long raster_pid0 = {pid0}, raster_pid1 = {pid1};")
         return ["raster_pid0", "raster_pid1"]
@@ -355,6 +357,16 @@ class CudaEmitter:
 
     def dims_c(self, dims: list[str]) -> list[str]:
         return [dim_expr(parse_dim(d), self.params) for d in dims]
+
+
+def _unsigned(expr, params: dict) -> str:
+    """A dim expression in 32-bit unsigned C arithmetic (where wrapping cannot matter)."""
+    if expr.op == "const":
+        return f"{expr.value}u"
+    if expr.op == "sym":
+        return f"(unsigned){params[expr.value]}"
+    lhs, rhs = (_unsigned(a, params) for a in expr.args)
+    return f"({lhs} {expr.op} {rhs})"
 
 
 def parent_layout(fn):

@@ -55,7 +55,7 @@ GRID_LIMITS = (2 ** 31 - 1, 65535, 65535)  # CUDA's, per grid dim
 def grid_of(manifest: dict, env: dict) -> tuple:
     """The (x, y, z) grid of a call at sizes ``env``; ValueError past CUDA's limits (grid y counts
     a GEMM's batch or a pointwise kernel's leading dims)."""
-    grid = tuple([max(evaluate_dim(g, env), 1) for g in manifest["grid"]] + [1])[:3]
+    grid = tuple([max(evaluate_dim(g, env), 1) for g in manifest["grid"]] + [1, 1])[:3]
     if any(n > limit for n, limit in zip(grid, GRID_LIMITS)):
         raise ValueError(f"{manifest['kernel']}: these sizes need a grid of {list(grid)} CTAs; CUDA launches "
                          f"at most {list(GRID_LIMITS)}")
