@@ -256,6 +256,14 @@ CASES: dict[str, Case] = {
         "output Y[B, T, N] : f32\nY[b, t, n] = X[b, n, t] * S[n] + Z[b, n, t + 1] + t\n", "bm=8 bn=64 warps=4",
         [{"B": 2, "T": 37, "N": 100}, {"B": 1, "T": 1, "N": 1}, {"B": 3, "T": 130, "N": 64}]),
     "rope": Case("examples/rope.ta", "", [{"B": 2, "T": 37, "H": 3}, {"B": 1, "T": 1, "H": 1}]),
+    # sizes fixed: the gathers' bounds every element meets are left out (codegen/cuda_bounds.py); at
+    # T = 64 all but the column's, at T = 37 the last row tile keeps its row bound
+    "rope_fixed": Case("examples/rope.ta", "", [{"B": 2, "T": 64, "H": 3}], fixed={"B": 2, "T": 64, "H": 3}),
+    "rope_fixed_edge": Case("examples/rope.ta", "", [{"B": 2, "T": 37, "H": 3}], fixed={"B": 2, "T": 37, "H": 3}),
+    "pointwise_transpose_fixed": Case(
+        "param B, T, N\ninput X[B, N, T] : f32\ninput S[N] : f32\ninput Z[B, N, T + 1] : f32\n"
+        "output Y[B, T, N] : f32\nY[b, t, n] = X[b, n, t] * S[n] + Z[b, n, t + 1] + t\n", "bm=8 bn=64 warps=4",
+        [{"B": 3, "T": 128, "N": 64}], fixed={"B": 3, "T": 128, "N": 64}),
     # graphs of several kernels, launched in order by tilec.runtime.graph
     # RMSNorm before a matmul: a row program and a GEMM (the norm's statistic fused into the GEMM's
     # reduction is no kernel, so the spec is split before fusion: tilec/split.py)

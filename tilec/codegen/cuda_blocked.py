@@ -20,6 +20,7 @@ from tilec.dialects.tile import register_layout
 
 from ..diagnostics import TilecError
 from .cexpr import CExpr
+from .cuda_bounds import gather_bounds
 from .cuda_regs import map_body
 from .cuda_text import ctype
 
@@ -149,13 +150,17 @@ def gather(self, op, indices: list[str]) -> str:
     """tile.gather: the source element at the map of the C ``indices``, padding outside the tensor."""
     from .cuda_ops import guarded_read
 
-    _, gname, dims, element = self.value(op.operation.operands[0])
+    src = op.operation.operands[0]
+    _, gname, dims, element = self.value(src)
     dims_c = self.dims_c(dims)
     at = []
     for expr in ir.AffineMapAttr(op.attributes["map"]).value.results:
         at.append(self.fresh("x"))
         self.line(f"const long long {at[-1]} = {_affine_c(expr, indices)};")
-    bounds = " && ".join(f"{x} >= 0 && {x} < {d}" for x, d in zip(at, dims_c))
+    shape = ir.MemRefType(src.type).shape
+    extents = [None if ir.ShapedType.is_dynamic_size(n) else n for n in shape]
+    # the bounds every element already meets (cuda_bounds.py) are left out of the guard
+    bounds = " && ".join(gather_bounds(self, op, at, extents)) or "true"
     return guarded_read(self, gname, at, dims_c, bounds, element, op)
 
 
