@@ -62,6 +62,11 @@ def tune_command(args) -> int:
         raise TilecError(f"--gpu: {err}") from None
     with dialects.context(), ir.Location.unknown():
         module = load_source(args.spec)
+        _sizes_given(module, shapes)
+        # the cluster and a GPU to measure on are checked before anything is ranked or compiled
+        ray = fanout.connect(args.ray) if args.ray and not args.rank_only else None
+        if not (args.rank_only or args.emit_candidates):
+            _something_to_measure_on(ray)
         legal, illegal = rank(module, shapes, args.target, gpu)
         if not legal:
             raise TilecError(f"no schedule of the search space builds this kernel ({len(illegal)} refused)")
@@ -73,7 +78,7 @@ def tune_command(args) -> int:
                   f"{c.schedule}")
         env = dict(shapes, **top[0].build.fixed)  # every size, for the inputs the GPU measures on
     if not args.rank_only:
-        _compile_and_measure(args, text, shapes, env, top)  # says the fastest proved when it measures
+        _compile_and_measure(args, ray, text, shapes, env, top)  # says the fastest proved when it measures
     if not (args.rank_only or args.emit_candidates):
         return 0
     db = TuningDB.existing(args.db)  # listing and emitting create no database
@@ -84,13 +89,10 @@ def tune_command(args) -> int:
     return 0
 
 
-def _compile_and_measure(args, text: str, shapes: dict, env: dict, top: list) -> None:
-    """Compile the candidates (here, or on Ray); unless they are only to be written out
-    (--emit-candidates), measure them on a GPU (this machine's, or the Ray cluster's) and
+def _compile_and_measure(args, ray, text: str, shapes: dict, env: dict, top: list) -> None:
+    """Compile the candidates (here, or on the Ray cluster ``ray``); unless they are only to be
+    written out (--emit-candidates), measure them on a GPU (this machine's, or the cluster's) and
     record the results, proving the winner."""
-    ray = fanout.connect(args.ray) if args.ray else None
-    if not args.emit_candidates:
-        _something_to_measure_on(ray)  # before compiling anything
     key = {"spec_text": text, "shapes": shapes, "target": args.target, "spec_name": Path(args.spec).name}
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(args.emit_candidates or scratch)
@@ -122,8 +124,17 @@ def _compile_and_measure(args, text: str, shapes: dict, env: dict, top: list) ->
     prove_and_report(db, data["key"])
 
 
+def _sizes_given(module, shapes: dict) -> None:
+    """Every size parameter has a value: given with --shape, or its default (the model needs them all)."""
+    fn = module.body.operations[0]
+    params = ir.DictAttr(fn.attributes["ta.params"]) if "ta.params" in fn.attributes else []
+    missing = sorted(n.name for n in params if not isinstance(n.attr, ir.IntegerAttr) and n.name not in shapes)
+    if missing:
+        raise TilecError(f"sizes {', '.join(missing)} of the kernel are not given: give every size with --shape")
+
+
 def _something_to_measure_on(ray) -> None:
-    """Fail before compiling when there is no GPU to measure on."""
+    """Fail before ranking and compiling when there is no GPU to measure on."""
     if ray is not None:
         fanout.require_gpu(ray)
         return
