@@ -141,6 +141,33 @@ def build_tile(module: ir.Module, shapes: dict[str, int] | None = None, schedule
             specialize(ta, {need.param: defaults[need.param]})
 
 
+def build_tiles(module: ir.Module, shapes: dict[str, int] | None, schedules: list[str]):
+    """(schedule, TileBuild or the TilecError that refused it) for each of ``schedules``, as
+    build_tile builds them; the ta rewrites, the same for every schedule, run once (a schedule
+    search lowers hundreds of points)."""
+    from tilec.passes.ta_to_tile.common import NeedsStaticSize
+
+    done = None  # the first build: its ta, fused ta, rewrite steps and fixed sizes serve the rest
+    for schedule in schedules:
+        try:
+            if done is None:
+                done = build_tile(module, shapes, schedule)
+                yield schedule, done
+                continue
+            tile = copy_module(done.fused)
+            run_passes(tile, tile_pipeline(" ".join(schedule.split(",")))[len(TA_REWRITES):])
+            yield schedule, TileBuild(done.ta, tile, " ".join(schedule.split(",")), dict(done.fixed), done.fused,
+                                      done.steps)
+        except TilecError as err:
+            if isinstance(getattr(err, "origin", None), NeedsStaticSize):  # another size to fix: the whole build
+                try:
+                    yield schedule, build_tile(module, shapes, schedule)
+                except TilecError as again:
+                    yield schedule, again
+                continue
+            yield schedule, err
+
+
 def kernel_form(module: ir.Module) -> str:
     """The form ta-to-tile lowers ``module`` as (its first matcher that takes the fused ta)."""
     from tilec.passes.ta_to_tile import match_form
@@ -162,13 +189,11 @@ def legal_schedules(module: ir.Module, shapes: dict | None = None, hopper: bool 
 
     form = kernel_form(module)
     built, illegal = [], {}
-    for point in Schedule.space(form, hopper):
-        try:
-            build = build_tile(module, shapes, point.as_text())
-        except TilecError as err:
-            illegal[point.as_text()] = err.message
+    for text, tiled in build_tiles(module, shapes, [point.as_text() for point in Schedule.space(form, hopper)]):
+        if isinstance(tiled, TilecError):
+            illegal[text] = tiled.message
             continue
-        built.append((point.as_text(), build))
+        built.append((text, tiled))
     return form, built, illegal
 
 

@@ -73,7 +73,7 @@ def rank(module: ir.Module, shapes: dict, target: str, gpu: GPU, space: dict | N
     """([Candidate] fastest predicted first, {schedule: why illegal}) for the ta ``module`` at
     ``shapes`` on ``target`` (the kernels are built for ``shapes``; the model takes a
     parameter's default for a size not given)."""
-    from tilec.driver import build_tile, kernel_form
+    from tilec.driver import build_tiles, kernel_form
 
     form = kernel_form(module)
     fn = module.body.operations[0]
@@ -81,12 +81,9 @@ def rank(module: ir.Module, shapes: dict, target: str, gpu: GPU, space: dict | N
                 if isinstance(n.attr, ir.IntegerAttr)} if "ta.params" in fn.attributes else {}
     sizes = dict(defaults, **shapes)  # the model needs every size: a parameter's default where none is given
     legal, illegal = [], {}
-    for point in points(form, target, space):
-        text = point.as_text()
-        try:
-            build = build_tile(module, shapes, text)
-        except TilecError as err:
-            illegal[text] = err.message
+    for text, build in build_tiles(module, shapes, [point.as_text() for point in points(form, target, space)]):
+        if isinstance(build, TilecError):
+            illegal[text] = build.message
             continue
         env = dict(sizes, **build.fixed)
         try:
