@@ -236,6 +236,15 @@ def nanogpt_attention(x, w_qkv, b_qkv, w_proj, b_proj):
     return F.linear(y.transpose(1, 2).contiguous().view(b, t, c), w_proj, b_proj)
 
 
+def multihead_attention(x, w_in, b_in, w_out, b_out):
+    """nn.MultiheadAttention(768, 12, batch_first=True) in eval, as its forward calls torch: the
+    batch-first input transposed to [T, B, C], P·V over [B*H, T, D] merged back as [T, B, C]."""
+    x = x.transpose(0, 1)
+    y = F.multi_head_attention_forward(x, x, x, x.shape[-1], 12, w_in, b_in, None, None, False, 0.0,
+                                       w_out, b_out, training=False, need_weights=False)[0]
+    return y.transpose(0, 1)
+
+
 def einsum_attention(q, k, v):
     """Attention as torch.einsum writes it (torch merges B and H for its bmm)."""
     scores = torch.einsum("bhqd,bhkd->bhqk", q, k) / math.sqrt(q.shape[-1])
@@ -269,6 +278,9 @@ MODULE_CASES = {
     "module_nanogpt_attention": (nanogpt_attention, [(8, 1024, 768), (2304, 768), (2304,), (768, 768), (768,)],
                                  {"contraction": HOPPER_GEMM + STAGED, "online": ATTENTION_D64_SHORT},
                                  2.0 * 8 * 1024 * 768 * 3072 + _ATTENTION_FLOPS / 2, nanogpt_attention),
+    "module_multihead_attention": (multihead_attention, [(8, 1024, 768), (2304, 768), (2304,), (768, 768), (768,)],
+                                   {"contraction": HOPPER_GEMM + STAGED, "online": ATTENTION_D64_SHORT},
+                                   2.0 * 8 * 1024 * 768 * 3072 + _ATTENTION_FLOPS, multihead_attention),
     "module_einsum_attention": (einsum_attention, [(8, 12, 1024, 64), (8, 12, 1024, 64), (8, 12, 1024, 64)],
                                 {"online": "bm=128 bn=128 warps=8 stages=3 consumers=2"}, _ATTENTION_FLOPS, einsum_attention),
     "module_swiglu": (swiglu, [(8192, 2048), (5632, 2048), (5632, 2048), (2048, 5632)],

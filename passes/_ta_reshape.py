@@ -82,7 +82,10 @@ def contract_in_row_order(op, rewriter):
 
 
 def fold_reshape_into_contract(op, rewriter):
-    """remap(contract(remap(x, rx), remap(y, ry); mx, my, mo), m) --> contract(x, y; mx', my', id)"""
+    """remap(contract(remap(x, rx), remap(y, ry); mx, my, mo), m) --> contract(x, y; mx', my', id);
+    a result column the remap splits (c floordiv n, c mod n) becomes two dims of the
+    contraction, merged again by a view, and an operand index that stays a sum of dims (a
+    column offset) is read through a remap of the operand's source"""
     owner = _sole_contraction(op)
     if owner is None:
         return True
@@ -92,33 +95,119 @@ def fold_reshape_into_contract(op, rewriter):
     result = ir.RankedTensorType(op.result.type)
     if None in out or len(set(out)) != len(out) or not result.has_static_shape or tb.is_identity(amap):
         return True
+    if _is_view(amap, ir.RankedTensorType(owner.result.type), result):  # permute_into_reshape's form
+        return True
     reduced = [d for d in range(maps[2].n_dims) if d not in out]
-    extents = list(result.shape) + [_extent(owner, maps, d) for d in reduced]
+    extents = [_extent(owner, maps, d) for d in reduced]
     if None in extents:
         return True
-    rank = result.rank  # the new dims: the remap's result dims, then the reduced ones
-    split = ir.AffineMap.get(rank + len(reduced), 0, [
-        amap.results[out.index(d)] if d in out else ir.AffineDimExpr.get(rank + reduced.index(d))
-        for d in range(maps[2].n_dims)])
-    operands, new_maps = [], []
-    for value, amap_k in zip(owner.operands, maps[:2]):
-        composed = tb.compose(split, amap_k)
-        if not isinstance(value.owner, ir.Block) and value.owner.name == "ta.remap":
-            composed = tb.compose(composed, ir.AffineMapAttr(value.owner.attributes["map"]).value)
-            value = value.owner.operands[0]
-        # rebuilt as a map, whose results come back as their own kinds (a dim as a dim)
-        plain = ir.AffineMap.get(rank + len(reduced), 0, [simplified(e, extents)[0] for e in composed.results])
-        shape = ir.RankedTensorType(value.type).shape
-        if not all(_plain(e, n, extents) for e, n in zip(plain.results, shape)):
-            return True  # an index that stays arithmetic, or a dim read over another extent
-        operands.append(value)
-        new_maps.append(plain)
+    splits = _column_splits(amap, list(result.shape))
+    dims = [(k, n) for k in range(result.rank) for n in ([result.shape[k] // splits[k], splits[k]] if k in splits
+                                                         else [result.shape[k]])]
+    rank, extents = len(dims), [n for _, n in dims] + extents  # the new dims: the result's, split; the reduced
+    merged = ir.AffineMap.get(rank + len(reduced), 0, [_merged(k, dims, splits) for k in range(result.rank)] +
+                              [ir.AffineDimExpr.get(rank + r) for r in range(len(reduced))])
+    split = tb.compose(merged, ir.AffineMap.get(result.rank + len(reduced), 0, [
+        amap.results[out.index(d)] if d in out else ir.AffineDimExpr.get(result.rank + reduced.index(d))
+        for d in range(maps[2].n_dims)]))
+    operands = [_read_plainly(value, tb.compose(split, amap_k), extents, rewriter, op.location)
+                for value, amap_k in zip(owner.operands, maps[:2])]
+    if None in operands:
+        return True  # an index that stays a floordiv or mod, or a dim read over another extent
     stored = ir.AffineMap.get(rank + len(reduced), 0, [ir.AffineDimExpr.get(k) for k in range(rank)])
-    if not _rows_in_order(new_maps + [stored]):  # contract_in_row_order's transpose: it stays
+    if not _rows_in_order([m for _, m, _ in operands] + [stored]):  # contract_in_row_order's transpose stays
         return True
     with rewriter.ip, op.location:
-        rewriter.replace_op(op, [tb.contract(*operands, new_maps + [stored], op.result.type)])
+        reads = [v if build is None else build() for v, _, build in operands]
+        if not splits:
+            rewriter.replace_op(op, [tb.contract(*reads, [m for _, m, _ in operands] + [stored], result)])
+            return None
+        shape = [n for _, n in dims]
+        product = tb.contract(*reads, [m for _, m, _ in operands] + [stored], _static_type(shape, result.element_type))
+        view = ir.AffineMap.get(result.rank, 0, [e for k, n in enumerate(result.shape) for e in (
+            [ir.AffineExpr.get_floor_div(ir.AffineDimExpr.get(k), splits[k]), ir.AffineExpr.get_mod(ir.AffineDimExpr.get(k), splits[k])]
+            if k in splits else [ir.AffineDimExpr.get(k)])])
+        rewriter.replace_op(op, [tb.remap(product, view, result)])
     return None
+
+
+def _column_splits(amap, shape: list) -> dict:
+    """{dim k: n} for each result dim that ``amap`` reads only as (k floordiv n) and (k mod n),
+    n a proper divisor of its extent: nn.MultiheadAttention's [T, B, H*D] view of P·V's
+    [B*H, T, D] reads c as c floordiv D and c mod D."""
+    found = {}
+    for e in amap.results:
+        for k, n in _divisions(e):
+            found.setdefault(k, set()).add(n)
+    return {k: n for k, (n,) in ((k, tuple(ns)) for k, ns in found.items() if len(ns) == 1)
+            if 1 < n < shape[k] and shape[k] % n == 0}
+
+
+def _divisions(expr) -> list:
+    """(k, n) for each `dk floordiv n` and `dk mod n` inside ``expr``."""
+    if isinstance(expr, (ir.AffineFloorDivExpr, ir.AffineModExpr)):
+        binary = ir.AffineBinaryExpr(expr)
+        if _dim(binary.lhs) is not None and isinstance(binary.rhs, ir.AffineConstantExpr):
+            return [(_dim(binary.lhs), ir.AffineConstantExpr(binary.rhs).value)]
+    if isinstance(expr, ir.AffineBinaryExpr):
+        return _divisions(ir.AffineBinaryExpr(expr).lhs) + _divisions(ir.AffineBinaryExpr(expr).rhs)
+    return []
+
+
+def _divides(expr) -> bool:
+    """Does ``expr`` hold a floordiv, ceildiv or mod anywhere?"""
+    if isinstance(expr, (ir.AffineFloorDivExpr, ir.AffineCeilDivExpr, ir.AffineModExpr)):
+        return True
+    return isinstance(expr, ir.AffineBinaryExpr) and (_divides(ir.AffineBinaryExpr(expr).lhs) or
+                                                      _divides(ir.AffineBinaryExpr(expr).rhs))
+
+
+def _merged(k: int, dims: list, splits: dict):
+    """Result dim ``k`` over the new dims: its own, or hi * n + lo where it was split."""
+    at = [i for i, (owner, _) in enumerate(dims) if owner == k]
+    if k not in splits:
+        return ir.AffineDimExpr.get(at[0])
+    return ir.AffineDimExpr.get(at[0]) * splits[k] + ir.AffineDimExpr.get(at[1])
+
+
+def _read_plainly(value, composed, extents: list, rewriter, location):
+    """(value, map, None) when ``composed`` (through a remap ``value`` is, if any) reads plain
+    dims; (source, map, build) when it reads a remap's source at sums of dims (a column
+    offset), ``build()`` making that remap over the dims it reads; None otherwise."""
+    through = not isinstance(value.owner, ir.Block) and value.owner.name == "ta.remap"
+    if through:
+        composed = tb.compose(composed, ir.AffineMapAttr(value.owner.attributes["map"]).value)
+        value = value.owner.operands[0]
+    # rebuilt as a map, whose results come back as their own kinds (a dim as a dim)
+    plain = ir.AffineMap.get(len(extents), 0, [simplified(e, extents)[0] for e in composed.results])
+    shape = ir.RankedTensorType(value.type).shape
+    if all(_plain(e, n, extents) for e, n in zip(plain.results, shape)):
+        return value, plain, None
+    if not through or any(_divides(e) for e in plain.results):
+        return None
+    used = []  # the dims it reads, in the order the source's index reads them
+    for e in plain.results:
+        used += [d for d in range(len(extents)) if tb.uses_dim(e, d) and d not in used]
+    reads = ir.AffineMap.get(len(used), 0, [e.compose(ir.AffineMap.get(len(used), 0, [
+        ir.AffineDimExpr.get(used.index(d)) if d in used else ir.AffineConstantExpr.get(0)
+        for d in range(len(extents))])) for e in plain.results])
+    read_t = _static_type([extents[d] for d in used], ir.RankedTensorType(value.type).element_type)
+
+    def build():
+        with rewriter.ip, location:
+            return tb.remap(value, reads, read_t)
+    return value, tb.projection(len(extents), used), build
+
+
+def _static_type(shape: list, element: ir.Type) -> ir.RankedTensorType:
+    """A ta tensor type of static ``shape``, each dim named by its size."""
+    return ir.RankedTensorType.get(shape, element, ir.ArrayAttr.get([ir.StringAttr.get(str(n)) for n in shape]))
+
+
+def _is_view(amap, src_t, out_t) -> bool:
+    """Is ``amap`` a row-major reshape of ``src_t`` into ``out_t`` (a free view)?"""
+    parts = [_part(e) for e in amap.results]
+    return None not in parts and _row_major(parts, list(out_t.shape), list(src_t.shape))
 
 
 def _plain(expr, size: int, extents: list) -> bool:
@@ -209,6 +298,7 @@ def _row_major(parts: list, out_shape: list, shape: list) -> bool:
 def simplified(expr, shape):
     """(``expr`` with each ``e mod n`` and ``e floordiv n`` that the range of e over the index
     space ``shape`` decides replaced by e and 0, its range (lo, hi) inclusive or None)."""
+    expr = ir.AffineMap.get(len(shape), 0, [expr]).results[0]  # typed as what it simplified to
     if isinstance(expr, ir.AffineDimExpr):
         return expr, (0, shape[ir.AffineDimExpr(expr).position] - 1)
     if isinstance(expr, ir.AffineConstantExpr):
@@ -231,9 +321,57 @@ def simplified(expr, shape):
                 ir.AffineExpr.get_mod(lhs, rhs)
             return rebuilt, None
         inside = a is not None and 0 <= a[0] and a[1] < n
+        if not inside:
+            found = _split_multiples(lhs, n, shape, isinstance(expr, ir.AffineFloorDivExpr))
+            if found is not None:
+                return found
         if isinstance(expr, ir.AffineFloorDivExpr):
             if inside:
                 return ir.AffineConstantExpr.get(0), (0, 0)
             return ir.AffineExpr.get_floor_div(lhs, n), (a[0] // n, a[1] // n) if a else None
         return (lhs, a) if inside else (ir.AffineExpr.get_mod(lhs, n), (0, n - 1))
     return expr, None
+
+
+def _terms(expr) -> list:
+    """``expr`` as a sum of (atom, coefficient) terms, a constant as (None, value):
+    (4 d0 + d1) * 16 + 3 is [(d0, 64), (d1, 16), (None, 3)]."""
+    if isinstance(expr, ir.AffineAddExpr):
+        return _terms(ir.AffineAddExpr(expr).lhs) + _terms(ir.AffineAddExpr(expr).rhs)
+    if isinstance(expr, ir.AffineConstantExpr):
+        return [(None, ir.AffineConstantExpr(expr).value)]
+    if isinstance(expr, ir.AffineMulExpr):
+        lhs, rhs = ir.AffineMulExpr(expr).lhs, ir.AffineMulExpr(expr).rhs
+        if isinstance(rhs, ir.AffineConstantExpr):
+            return [(a, k * ir.AffineConstantExpr(rhs).value) for a, k in _terms(lhs)]
+    return [(expr, 1)]
+
+
+def _sum(terms: list):
+    """The affine expression of ``terms`` (_terms' form)."""
+    parts = [atom if k == 1 else atom * k for atom, k in terms if atom is not None and k != 0]
+    const = sum(k for a, k in terms if a is None)
+    if const or not parts:
+        parts.append(ir.AffineConstantExpr.get(const))
+    total = parts[0]
+    for part in parts[1:]:
+        total = total + part
+    return total
+
+
+def _split_multiples(lhs, n: int, shape, floordiv: bool):
+    """(q n + r) floordiv n --> q + j and (q n + r) mod n --> r - j n, where r's range over
+    ``shape`` lies in [j n, (j + 1) n): the split of a merged index ((64 b + 16 h + d) floordiv 64
+    is b for 16 h + d < 64); None when r's range is unknown or crosses a multiple of n."""
+    terms = _terms(lhs)
+    whole = [(a, k // n) for a, k in terms if k % n == 0]
+    rest = [(a, k) for a, k in terms if k % n != 0]
+    if not whole:
+        return None
+    rest_expr, span = simplified(_sum(rest), shape)
+    if span is None or span[0] // n != span[1] // n:
+        return None
+    j = span[0] // n
+    if floordiv:
+        return simplified(_sum(whole + [(None, j)]), shape)
+    return simplified(_sum(rest + [(None, -j * n)]), shape)

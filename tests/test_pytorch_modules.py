@@ -3,7 +3,9 @@ tile stage against torch eager: the kinds a user brings first (attention as nano
 and nn.MultiheadAttention write it, the MLPs and norms of transformer blocks, row reductions,
 broadcast and fused-add matmuls, a classifier head). Shapes divide no tile."""
 
+import inspect
 import math
+import os
 
 import pytest
 import torch
@@ -11,7 +13,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 import tilec
-from tilec.diagnostics import TilecError
+from tilec.diagnostics import SourceLoc, TilecError, mlir_loc
 
 torch.manual_seed(0)
 
@@ -74,6 +76,9 @@ def einsum_attention(q, k, v):
 
 MODULES = {
     "nanogpt_attention": (NanoGPTAttention(), [(2, 19, 64)]),
+    # batch-first: its P·V over [B*H, T, D] merged as [T, B, H*D] is rebuilt over (h, d), V read
+    # through a column offset of the input projection's [T, B, 3C] (fold_reshape_into_contract)
+    "multihead_attention": (SelfAttention(), [(2, 19, 64)]),
     "einsum_attention": (einsum_attention, [(2, 4, 19, 16), (2, 4, 23, 16), (2, 4, 23, 16)]),
     "swiglu_mlp": (SwiGLU(), [(2, 19, 32)]),
     "rmsnorm": (RMSNorm(), [(2, 19, 32)]),
@@ -98,16 +103,6 @@ def test_module_runs_whole_on_the_tile_stage(name):
         torch.testing.assert_close(graph(*inputs), fn(*inputs), rtol=1e-4, atol=1e-4)
 
 
-def test_multihead_attention_is_refused_with_an_error():
-    """nn.MultiheadAttention reaches P·V over [B*H, T, D] with its output merged as [T, B, H*D]:
-    no contraction over plain dims takes that split yet (docs/pytorch.md, "Not yet"); it must
-    be one error, not a crash."""
-    x = torch.randn(2, 19, 64)
-    graph = tilec.compile(SelfAttention().eval(), [x], stage="tile", strict=True)
-    with pytest.raises(TilecError, match="no tile lowering"):
-        graph(x)
-
-
 def _canonicalize_rows(report) -> list:
     return [r.verdict for r in report.results if "ta-canonicalize" in r.check]
 
@@ -120,10 +115,34 @@ def test_einsum_attention_reshapes_fold_and_are_proved():
     assert _canonicalize_rows(graph.verify()) == ["proved"]
 
 
+def test_multihead_attention_fuses_and_its_reshapes_are_proved():
+    """nn.MultiheadAttention's merged-head P·V is rebuilt over (b, h, t, d), so softmax·V fuses
+    into one attention kernel, and the rewrite checker proves ta-canonicalize's step."""
+    x = torch.randn(*MODULES["multihead_attention"][1][0])
+    graph = tilec.compile(SelfAttention().eval(), [x], stage="tile", name="mha", strict=True)
+    assert "online" in [p.form for p in graph.kernels().pieces]
+    assert _canonicalize_rows(graph.verify()) == ["proved"]
+
+
 def test_an_attention_no_kernel_takes_is_refused_with_its_own_reason():
     """A head dim of 8 (nanoGPT's module at C = 32, 4 heads): the error names the fused
     attention's reason, not only the piece the split was left with."""
     x = torch.randn(2, 19, 32)
     graph = tilec.compile(NanoGPTAttention(32, 4).eval(), [x], stage="tile", strict=True)
-    with pytest.raises(TilecError, match="fused reduction .* head dim .* multiple of 16"):
+    with pytest.raises(TilecError, match="fused reduction .* head dim .* multiple of 16") as err:
         graph(x)
+    # located at the user's SDPA call, not at tilec's wrapper that called the module
+    lines, first = inspect.getsourcelines(NanoGPTAttention.forward)
+    sdpa = first + next(k for k, line in enumerate(lines) if "scaled_dot_product_attention" in line)
+    assert (err.value.loc.file, err.value.loc.line) == (__file__, sdpa)
+
+
+def test_a_traced_op_is_located_in_the_users_code():
+    """Of a traced op's call stack, the innermost frame outside torch's modules and tilec."""
+    torch_file = os.path.join(os.path.dirname(torch.__file__), "nn", "modules", "activation.py")
+    wrapper = os.path.join(os.path.dirname(tilec.__file__), "pytorch", "importer.py")
+    stack = f'loc(callsite("{torch_file}":1494:0 at callsite("/home/u/model.py":66:0 at "{wrapper}":54:0)))'
+    assert mlir_loc(stack, "<ir>") == SourceLoc("/home/u/model.py", 66, 0)
+    only_library = f'loc(callsite("{torch_file}":1494:0 at "{wrapper}":54:0))'
+    assert mlir_loc(only_library, "<ir>").line == 1494  # no user frame: the innermost
+    assert mlir_loc('loc("spec.tl":3:5)', "<ir>") == SourceLoc("spec.tl", 3, 5)

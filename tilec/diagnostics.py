@@ -70,18 +70,29 @@ def _source_line(source: str | None, loc: SourceLoc | None) -> str | None:
     return "".join(c if c.isprintable() else "\ufffd" for c in line)
 
 
-_MLIR_LOC = re.compile(r'loc\("(?P<file>[^"]*)":(?P<line>\d+):(?P<col>\d+)\)')
+_MLIR_FRAME = re.compile(r'"(?P<file>[^"]*)":(?P<line>\d+):(?P<col>\d+)')
+_OWN_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def _library(path: str) -> bool:
+    """Is ``path`` installed code (torch's modules) or tilec's own, not a user's file?"""
+    parts = path.replace("\\", "/").split("/")
+    return "site-packages" in parts or "dist-packages" in parts or \
+        os.path.abspath(path).startswith(_OWN_DIR + os.sep)
 
 
 def mlir_loc(location, file: str, line_offset: int = 0) -> SourceLoc | None:
-    """The SourceLoc of an MLIR location printed as loc("file":L:C).
+    """The SourceLoc of an MLIR location printed as loc("file":L:C); of a call stack
+    (loc(callsite("a":L:C at "b":L:C)), an op traced from PyTorch) its innermost frame in the
+    user's own code, not in torch's modules or tilec's wrapper (else the innermost).
 
     Text parsed from a buffer reports the file "-"; ``file`` names it, and
     ``line_offset`` maps a split-input chunk back to its line in the file.
     """
-    match = _MLIR_LOC.search(str(location))
-    if not match:
+    frames = list(_MLIR_FRAME.finditer(str(location)))
+    if not frames:
         return None
+    match = next((m for m in frames if not _library(m["file"])), frames[0])
     name = match["file"]
     if name == "-":
         return SourceLoc(file, int(match["line"]) + line_offset, int(match["col"]))

@@ -16,7 +16,7 @@ from .._loops import positions
 from . import contraction_hopper, layouts
 from .common import (constant_tile, mark_prologue, SHARED, NoTileLowering, ceildiv, check_schedule, const_index,
                      element_bytes, op_with_ints)
-from .epilogue import emit_epilogue
+from .epilogue import emit_epilogue, over_output
 from .operands import merged, through_prologue
 from .views import merge_view
 from .prologue import emit_prologue
@@ -74,6 +74,8 @@ def match(fn) -> Gemm:
     returned = list(ops[-1].operation.operands)
     if len(returned) != 1:
         raise NoTileLowering("a GEMM kernel has one output")
+    if not all(over_output(op, first.contract) for op in epilogue):  # a transposing copy: a kernel of its own
+        raise NoTileLowering("epilogue maps must range over the contraction's output")
     first.epilogue, first.result, first.others = epilogue, returned[0], others
     return first
 

@@ -11,6 +11,13 @@ class NoEpilogue(ValueError):
     """An epilogue op that has no tile form yet."""
 
 
+def over_output(op, contract) -> bool:
+    """Does epilogue map ``op`` range over ``contract``'s output (not a transposing or reshaping
+    copy of it, which the store of a GEMM tile cannot write)?"""
+    return [str(d) for d in ir.RankedTensorType(op.result.type).encoding] == \
+        [str(d) for d in ir.RankedTensorType(contract.result.type).encoding]
+
+
 def emit_epilogue(g, accs: dict, mem: dict, b, offsets: dict, tile_of: dict, shape) -> ir.Value:
     """Tile values of the epilogue maps, in order; returns the tile of the kernel's result.
     ``accs``: the accumulator tile of each contraction's result.
@@ -24,7 +31,7 @@ def emit_epilogue(g, accs: dict, mem: dict, b, offsets: dict, tile_of: dict, sha
     scalars = _clone_constants(g.contract.operation.block)
     for op in g.epilogue:
         result_type = ir.RankedTensorType(op.result.type)
-        if [str(d) for d in result_type.encoding] != [str(d) for d in g.contract.result.type.encoding]:
+        if not over_output(op, g.contract):
             raise NoEpilogue("epilogue maps must range over the contraction's output")
         tile_type = ir.RankedTensorType.get(list(shape), result_type.element_type)
         new = ir.Operation.create("tile.map", results=[tile_type], regions=1)

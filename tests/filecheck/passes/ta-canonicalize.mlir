@@ -162,6 +162,23 @@ func.func @bounded_floordiv(%x: tensor<2x37x64xf32, ["2", "37", "64"]>, %y: tens
 
 // -----
 
+// A merged index split again: (32b + 8h + d) floordiv 32 is b and its mod 32 is 8h + d, as the
+// terms that are no multiple of 32 stay below 32 (nn.MultiheadAttention's view of its input
+// projection as [B*H, T, D]). One whose remainder can pass 32 keeps its floordiv.
+// CHECK-DAG:   #[[HEADS:map[0-9]*]] = affine_map<(d0, d1, d2, d3) -> (d2, d0, d1 * 8 + d3 + 64)>
+// CHECK-DAG:   #[[KEPT:map[0-9]*]] = affine_map<(d0, d1) -> (d0, (d0 * 32 + d1 + 1) floordiv 32)>
+// CHECK-LABEL: func.func @split_a_merged_index
+// CHECK-NEXT:  "ta.remap"(%arg0) {map = #[[HEADS]]}
+// CHECK-NEXT:  "ta.remap"(%arg1) {map = #[[KEPT]]}
+func.func @split_a_merged_index(%x: tensor<5x2x96xf32, ["5", "2", "96"]>, %y: tensor<2x3xf32, ["2", "3"]>)
+    -> (tensor<2x4x5x8xf32, ["2", "4", "5", "8"]>, tensor<2x32xf32, ["2", "32"]>) {
+  %r = "ta.remap"(%x) {map = affine_map<(b, h, t, d) -> (t, ((b * 4 + h) * 8 + d) floordiv 32, ((b * 4 + h) * 8 + d) mod 32 + 64)>} : (tensor<5x2x96xf32, ["5", "2", "96"]>) -> tensor<2x4x5x8xf32, ["2", "4", "5", "8"]>
+  %s = "ta.remap"(%y) {map = affine_map<(i, j) -> (i, (i * 32 + j + 1) floordiv 32)>} : (tensor<2x3xf32, ["2", "3"]>) -> tensor<2x32xf32, ["2", "32"]>
+  return %r, %s : tensor<2x4x5x8xf32, ["2", "4", "5", "8"]>, tensor<2x32xf32, ["2", "32"]>
+}
+
+// -----
+
 // A view of a tensor stored in bf16 reads it in bf16: the widening moves after the view, and
 // the narrowing of a widening is the tensor itself (an identity copy, which the split reads through).
 // CHECK-LABEL: func.func @casts_around_a_view
@@ -259,8 +276,9 @@ func.func @fold_reshape_into_contract(%q: tensor<2x4x5x8xf32, ["2", "4", "5", "8
 
 // -----
 
-// Kept: the split merges the head dim into the columns (c = 8h + d), so no index of the
-// contraction over [T, B, C] is one dim of Q.
+// Kept: the split merges the head dim into the columns (c = 8h + d), and P and V are stored
+// merged over [B*H]: no remap to read them through at (b, h), so no index of a contraction
+// over [T, B, H, D] is one dim of them.
 // CHECK-LABEL: func.func @keep_a_split_that_merges_columns
 // CHECK:       "ta.contract"{{.*}} -> tensor<8x5x8xf32
 // CHECK-NEXT:  "ta.remap"
@@ -268,6 +286,42 @@ func.func @keep_a_split_that_merges_columns(%p: tensor<8x5x7xf32, ["8", "5", "7"
   %o = "ta.contract"(%p, %v) {maps = [affine_map<(g, i, d, j) -> (g, i, j)>, affine_map<(g, i, d, j) -> (g, j, d)>, affine_map<(g, i, d, j) -> (g, i, d)>]} : (tensor<8x5x7xf32, ["8", "5", "7"]>, tensor<8x7x8xf32, ["8", "7", "8"]>) -> tensor<8x5x8xf32, ["8", "5", "8"]>
   %y = "ta.remap"(%o) {map = affine_map<(t, b, c) -> (b * 4 + c floordiv 8, t, c mod 8)>} : (tensor<8x5x8xf32, ["8", "5", "8"]>) -> tensor<5x2x32xf32, ["5", "2", "32"]>
   return %y : tensor<5x2x32xf32, ["5", "2", "32"]>
+}
+
+// -----
+
+// nn.MultiheadAttention's P·V: P [B, H, T, S] merged to [B*H, T, S], V a view of the input
+// projection's [S, B, 3C] as [S, B*H, D], the result merged as [T, B, H*D]. Rebuilt over
+// [T, B, H, D] (c split into h and d), P read where it is stored and V through a remap at the
+// column offset 64 + 8h + d; a view merges (h, d) back into c.
+// CHECK-DAG:   #[[VMAP:map[0-9]*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 * 8 + d3 + 64)>
+// CHECK-DAG:   #[[MERGE:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2 floordiv 8, d2 mod 8)>
+// CHECK-LABEL: func.func @fold_reshape_that_splits_columns
+// CHECK-NEXT:  %[[V:.*]] = "ta.remap"(%arg1) {map = #[[VMAP]]} : {{.*}} -> tensor<7x2x4x8xf32
+// CHECK-NEXT:  %[[O:.*]] = "ta.contract"(%arg0, %[[V]]) {{.*}} -> tensor<5x2x4x8xf32
+// CHECK-NEXT:  %[[Y:.*]] = "ta.remap"(%[[O]]) {map = #[[MERGE]]} : {{.*}} -> tensor<5x2x32xf32
+// CHECK-NEXT:  return %[[Y]]
+func.func @fold_reshape_that_splits_columns(%p: tensor<2x4x5x7xf32, ["2", "4", "5", "7"]>, %qkv: tensor<7x2x96xf32, ["7", "2", "96"]>) -> tensor<5x2x32xf32, ["5", "2", "32"]> {
+  %pm = "ta.remap"(%p) {map = affine_map<(g, t, s) -> (g floordiv 4, g mod 4, t, s)>} : (tensor<2x4x5x7xf32, ["2", "4", "5", "7"]>) -> tensor<8x5x7xf32, ["8", "5", "7"]>
+  %v = "ta.remap"(%qkv) {map = affine_map<(s, g, d) -> (s, (g * 8 + d) floordiv 32, (g * 8 + d) mod 32 + 64)>} : (tensor<7x2x96xf32, ["7", "2", "96"]>) -> tensor<7x8x8xf32, ["7", "8", "8"]>
+  %o = "ta.contract"(%pm, %v) {maps = [affine_map<(g, t, d, s) -> (g, t, s)>, affine_map<(g, t, d, s) -> (s, g, d)>, affine_map<(g, t, d, s) -> (g, t, d)>]} : (tensor<8x5x7xf32, ["8", "5", "7"]>, tensor<7x8x8xf32, ["7", "8", "8"]>) -> tensor<8x5x8xf32, ["8", "5", "8"]>
+  %y = "ta.remap"(%o) {map = affine_map<(t, b, c) -> (b * 4 + c floordiv 8, t, c mod 8)>} : (tensor<8x5x8xf32, ["8", "5", "8"]>) -> tensor<5x2x32xf32, ["5", "2", "32"]>
+  return %y : tensor<5x2x32xf32, ["5", "2", "32"]>
+}
+
+// -----
+
+// Kept: a contraction stored [B, T, H, D] and viewed as [B, T, H*D] (permute_into_reshape's
+// form, GPT-2's attention output) is left as it is, though the view splits c into (h, d).
+// CHECK-LABEL: func.func @keep_a_contraction_under_a_view
+// CHECK-NEXT:  %[[V:.*]] = "ta.remap"(%arg1) {{.*}} -> tensor<2x4x7x8xf32
+// CHECK-NEXT:  %[[O:.*]] = "ta.contract"(%arg0, %[[V]]) {{.*}} -> tensor<2x5x4x8xf32
+// CHECK-NEXT:  "ta.remap"(%[[O]])
+func.func @keep_a_contraction_under_a_view(%p: tensor<2x4x5x7xf32, ["2", "4", "5", "7"]>, %qkv: tensor<2x7x96xf32, ["2", "7", "96"]>) -> tensor<2x5x32xf32, ["2", "5", "32"]> {
+  %v = "ta.remap"(%qkv) {map = affine_map<(b, h, s, d) -> (b, s, h * 8 + d + 64)>} : (tensor<2x7x96xf32, ["2", "7", "96"]>) -> tensor<2x4x7x8xf32, ["2", "4", "7", "8"]>
+  %o = "ta.contract"(%p, %v) {maps = [affine_map<(b, t, h, d, s) -> (b, h, t, s)>, affine_map<(b, t, h, d, s) -> (b, h, s, d)>, affine_map<(b, t, h, d, s) -> (b, t, h, d)>]} : (tensor<2x4x5x7xf32, ["2", "4", "5", "7"]>, tensor<2x4x7x8xf32, ["2", "4", "7", "8"]>) -> tensor<2x5x4x8xf32, ["2", "5", "4", "8"]>
+  %y = "ta.remap"(%o) {map = affine_map<(b, t, c) -> (b, t, c floordiv 8, c mod 8)>} : (tensor<2x5x4x8xf32, ["2", "5", "4", "8"]>) -> tensor<2x5x32xf32, ["2", "5", "32"]>
+  return %y : tensor<2x5x32xf32, ["2", "5", "32"]>
 }
 
 // -----
