@@ -100,6 +100,11 @@ PINGPONG_PAIR = "bm=64 bn=128 bk=64 warps=8 stages=4 consumers=2 pingpong=true p
 # Llama 1k: Q 0.116 -> 0.098, K/V 0.034 -> 0.028, SwiGLU 0.833 -> 0.811), except GPT-2's GEMM +
 # GELU at bn=256 (0.104 -> 0.117, 72 B spilled), which at bn=128 takes 0.093
 STAGED = " tma-store=true"
+# a 768-wide output (GPT-2's projection and MLP down) at bn=192: 256 tiles of 128 rows at T = 1k
+# fill two rounds of 132 SMs (bn=128: 384 tiles, three), bigger tiles for the same makespan: the
+# block 1.027x at 1k (rounds 1.026-1.029), 1.002x at 4k (0.999-1.020), over NARROW_GEMM
+# (bench/results/steps/pytorch-h200-2026-12-03-gpt2-bn192-ab.json)
+WIDE_768_GEMM = "bm=128 bn=192 bk=64 warps=8 stages=4 consumers=2 persistent=true"
 
 # name -> (function, input shapes (bf16), schedule, flops, peer: the same computation by torch's library)
 # (a graph of several kernels takes a schedule per kernel form; its peer is the same code in eager torch)
@@ -165,7 +170,7 @@ for _t in (1024, 4096):
         {"contraction": HOPPER_GEMM + STAGED,
          "online": (ATTENTION_D64_SHORT if _t == 1024 else ATTENTION_D64_SHARED) + HEAVY_FIRST,
          "k1": PINGPONG_GEMM + STAGED,
-         "k4": NARROW_GEMM + STAGED, "k6": NARROW_GEMM + STAGED, "k7": NARROW_GEMM + STAGED},
+         "k4": WIDE_768_GEMM + STAGED, "k6": NARROW_GEMM + STAGED, "k7": WIDE_768_GEMM + STAGED},
         _gpt2_block_flops(8, _t), gpt2_block)
 
 
@@ -217,13 +222,15 @@ LLAMA_ATTENTION = "bm=128 bn=128 warps=8 stages=3 consumers=2"
 # kernels: k0 RMSNorm, k1-k3 the Q, K, V GEMMs, k4 and k5 RoPE on Q and K (pointwise), k6 attention
 # (V read as the heads of its projection at h // G; stored [B, T, H, D]), k7 its view as [B, T, C] (a pointwise kernel at a
 # dynamic T), k8 the output GEMM, k9 the residual, RMSNorm and its gain (one row program), k10
-# SwiGLU's two GEMMs sharing A (an accumulator each: bn=128; ping-pong), k11 the down GEMM with the residual
-# (it spills 72 B at bn=256)
+# SwiGLU's two GEMMs sharing A (an accumulator each: bn=128; ping-pong), k11 the down GEMM with the residual.
+# k11 at bn=256 (the contraction default; it spills 56 B, values of the tile loop reloaded once a tile)
+# beat bn=128 in alternating rounds: the block 1.024x at 1k, 1.016x at 4k, and ping-pong at bn=256
+# 1.004x / 1.001x; the down GEMM took 0.372 / 1.596 ms in that run, at bn=128 0.409 / 1.687 in the
+# run of 2026-12-02 (bench/results/steps/pytorch-h200-2026-12-03-llama-down-bn256-ab.json)
 for _t in (1024, 4096):
     CASES[f"llama_block_{_t // 1024}k"] = (
         llama_block, _llama_shapes(8, _t),
-        {"contraction": HOPPER_GEMM + STAGED, "online": LLAMA_ATTENTION, "k10": PINGPONG_PAIR + STAGED,
-         "k11": NARROW_GEMM + STAGED},
+        {"contraction": HOPPER_GEMM + STAGED, "online": LLAMA_ATTENTION, "k10": PINGPONG_PAIR + STAGED},
         _llama_flops(8, _t), llama_block)
 
 # The module kinds a user brings first, on CUDA (each a graph or a kernel; weights as inputs):
@@ -310,7 +317,8 @@ TOKENS = {"gpt2_block_1k": 8 * 1024, "gpt2_block_4k": 8 * 4096, "llama_block_1k"
 # N(0, 1) weights the attention scores reach ~10^3 and the softmax picks one key by a margin below
 # bf16's resolution, so any bf16 forward, torch's own included, is far from the f32 one)
 WEIGHT_STD = {"gpt2_block_1k": 0.02, "gpt2_block_4k": 0.02, "llama_block_1k": 0.02, "llama_block_4k": 0.02,
-              "module_nanogpt_attention": 0.02, "module_swiglu": 0.02, "module_mlp_classifier": 0.02}
+              "module_nanogpt_attention": 0.02, "module_multihead_attention": 0.02, "module_swiglu": 0.02,
+              "module_mlp_classifier": 0.02}
 # RoPE's tables (positions x head dim, Llama 3's base): the inputs at these positions of a case
 ROPE_TABLES = {"llama_block_1k": (1, 2), "llama_block_4k": (1, 2)}
 
