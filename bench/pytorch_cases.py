@@ -216,9 +216,12 @@ def _llama_flops(b: int, t: int) -> float:
     return 2.0 * b * t * c * (2 * c + 2 * kv + 3 * f) + 2.0 * b * t * t * c
 
 
-# causal, D = 64, 4 query heads per K/V head: 0.160 / 1.63 ms at T = 1k / 4k against 0.188 / 1.784
-# with ATTENTION_D64 (bench/results/pytorch-h200-2026-12-01-llama-attention-ab.json)
-LLAMA_ATTENTION = "bm=128 bn=128 warps=8 stages=3 consumers=2"
+# Llama's causal attention (D = 64, 4 query heads per K/V head) takes one consumer warpgroup at two
+# CTAs an SM, heaviest query blocks first: 0.141 / 1.439 ms at T = 1k / 4k in the runs of
+# 2026-12-03, against 0.161 / 1.609 with "bm=128 bn=128 warps=8 stages=3 consumers=2", which had
+# beaten ATTENTION_D64 (0.160 / 1.63 against 0.188 / 1.784,
+# bench/results/pytorch-h200-2026-12-01-llama-attention-ab.json;
+# bench/results/steps/pytorch-h200-2026-12-03-llama-attention-*.json)
 # kernels: k0 RMSNorm, k1-k3 the Q, K, V GEMMs, k4 and k5 RoPE on Q and K (pointwise), k6 attention
 # (V read as the heads of its projection at h // G; stored [B, T, H, D]), k7 its view as [B, T, C] (a pointwise kernel at a
 # dynamic T), k8 the output GEMM, k9 the residual, RMSNorm and its gain (one row program), k10
@@ -230,7 +233,8 @@ LLAMA_ATTENTION = "bm=128 bn=128 warps=8 stages=3 consumers=2"
 for _t in (1024, 4096):
     CASES[f"llama_block_{_t // 1024}k"] = (
         llama_block, _llama_shapes(8, _t),
-        {"contraction": HOPPER_GEMM + STAGED, "online": LLAMA_ATTENTION, "k10": PINGPONG_PAIR + STAGED},
+        {"contraction": HOPPER_GEMM + STAGED, "online": ATTENTION_D64_SHARED + HEAVY_FIRST,
+         "k10": PINGPONG_PAIR + STAGED},
         _llama_flops(8, _t), llama_block)
 
 # The module kinds a user brings first, on CUDA (each a graph or a kernel; weights as inputs):

@@ -136,3 +136,14 @@ def test_a_one_dimensional_grid_launches_as_x_by_1_by_1():
     manifest = {"kernel": "k", "grid": [["*", ["/", ["+", "T", 63], 64], ["*", "B", "H"]]]}
     assert grid_of(manifest, {"T": 100, "B": 2, "H": 3}) == (12, 1, 1)
     assert grid_of(manifest, {"T": 100, "B": 70000, "H": 1}) == (140000, 1, 1)  # past y's limit, not x's
+
+
+def test_the_aligned_variant_needs_every_tensor_16_byte_aligned():
+    """The aligned variant loads rows and a norm's gain 16 bytes at once: a vector that starts
+    off a 16-byte boundary (a slice) takes the unaligned variant, as a misaligned row does."""
+    from tilec.runtime.launch import _aligned
+
+    rows, gain = torch.zeros(4, 64, dtype=torch.bfloat16), torch.zeros(72, dtype=torch.bfloat16)
+    assert _aligned([rows, gain[:64], torch.tensor(1.0)])
+    assert not _aligned([rows, gain[1:65]])  # 2 bytes past an aligned start
+    assert not _aligned([torch.zeros(4, 65, dtype=torch.bfloat16)])  # rows of 130 bytes

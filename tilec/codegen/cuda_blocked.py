@@ -5,8 +5,10 @@ per thread: element [i][c][e] sits at row i*warps + warp, column (c*32 + lane)*v
 (``BlockedLayout.position``). A row vector (``#tile.slice<"blocked", ..., 1>``) is
 ``float name[bm/warps]``, the same in every lane of the warp. Global loads are ``vec``
 wide (16 bytes) where the aligned variant may assume whole 16-byte rows; a row reduction
-folds the thread's elements, then the 32 lanes by xor shuffles. Vectors along the columns
-(a gamma[c]) and row vectors loaded from memory are read element by element where used.
+folds the thread's elements, then the 32 lanes by xor shuffles. A vector along the columns
+(a norm's gain[c]) read by a map is loaded 16 bytes at once per column group in the aligned
+variant (the runtime picks it only for 16-byte aligned base pointers), element by element at
+the tensor's edge; row vectors loaded from memory are read element by element where used.
 """
 
 from __future__ import annotations
@@ -111,10 +113,15 @@ def materialize(self, op) -> None:
     layout = register_layout(t)
     element = ctype(t.element_type)
     name = self.fresh("b")
+    vectors = {}
     if t.rank == 2:
         counts = layout.per_thread(*t.shape)
         self.line(f"alignas(16) {element} {name}[{counts[0]}][{counts[1]}][{counts[2]}];")
-        _loops(self, counts)
+        _loops(self, counts[:2])
+        self.line("{")
+        self.indent += 1
+        vectors = _column_vectors(self, op, layout, counts)  # a gamma[c]: the thread's vec columns at once
+        _loops(self, counts[2:], ("e",))
         result, target, parent = Blocked(name, layout, counts, element), f"{name}[i][c][e]", layout
     else:
         parent = layout.parent
@@ -125,11 +132,58 @@ def materialize(self, op) -> None:
     self.line("{")
     self.indent += 1
     row, col = _position(parent)
-    value = map_body(self, op, row, col, lambda src, dims: _read(self, src, dims, row, col))
+    value = map_body(self, op, row, col, lambda src, dims: f"{vectors[src]}[e]" if dims == [1] and src in vectors
+                     else _read(self, src, dims, row, col))
     self.line(f"{target} = {value};")
     self.indent -= 1
     self.line("}")
+    if t.rank == 2:
+        self.indent -= 1
+        self.line("}")
     self.names[op.result] = result
+
+
+def _column_vectors(self, op, layout: BlockedLayout, counts) -> dict:
+    """{tile.load value: C array} for each vector along the columns (a norm's gain) that the
+    body of ``op`` reads at the column: its ``vec`` consecutive columns of the thread loaded as
+    one 16-byte vector inside the tensor (the aligned variant: 16-byte aligned base pointers),
+    element by element at its edge, instead of a 2-byte load an element."""
+    from .cuda_ops import _global_element, _strides
+
+    found = {}
+    for inner in op.regions[0].blocks[0].operations:
+        if inner.operation.name != "tile.elem" or inner.operation.operands[0] in found:
+            continue
+        src_value = inner.operation.operands[0]
+        dims = [ir.AffineDimExpr(e).position for e in ir.AffineMapAttr(inner.attributes["map"]).value.results]
+        src = self.value(src_value)
+        if dims != [1] or not hasattr(src, "op") or src.op.operation.name != "tile.load":
+            continue
+        mem, *offs = src.op.operation.operands
+        _, gname, mem_dims, element = self.value(mem)
+        vector = _VECTOR.get(counts[2] * _BYTES.get(element, 0))
+        if not self.aligned or vector is None or counts[2] == 1:
+            continue
+        dims_c, offsets = self.dims_c(mem_dims), [self.value(o) for o in offs]
+        col0 = layout.position(CExpr("warp"), CExpr("lane"), CExpr("i"), CExpr("c"), 0)[1].text
+        gc = self.fresh("x")
+        self.line(f"const long long {gc} = {offsets[-1]} + {col0};")
+        flat = " + ".join(f"{o} * {st}" for o, st in zip(offsets[:-1] + [gc], _strides(dims_c)))
+        name = found[src_value] = self.fresh("v")
+        self.line(f"alignas(16) {element} {name}[{counts[2]}];")
+        self.line(f"if ({gc} + {counts[2]} <= {dims_c[-1]}) {{")
+        self.line(f"    *reinterpret_cast<{vector}*>({name}) = *reinterpret_cast<const {vector}*>({gname} + {flat});")
+        self.line("} else {")
+        self.indent += 1
+        _loops(self, counts[2:], ("e",))
+        self.line("{")
+        self.indent += 1
+        self.line(f"{name}[e] = {_global_element(self, src.op, [f'({col0} + e)'])};")
+        self.indent -= 1
+        self.line("}")
+        self.indent -= 1
+        self.line("}")
+    return found
 
 
 def _read(self, src_value, dims, row: str, col: str) -> str:

@@ -43,9 +43,10 @@ def load_function(kernel, device):
 
 
 def _aligned(inputs) -> bool:
-    """Whether every input's rows are whole 16-byte chunks starting 16-byte aligned (cp.async)."""
-    return all(t.dim() < 2 or ((t.shape[-1] * t.element_size()) % 16 == 0 and t.data_ptr() % 16 == 0)
-               for t in inputs)
+    """Whether every input's rows are whole 16-byte chunks starting 16-byte aligned (cp.async),
+    and every vector starts 16-byte aligned (a row program reads a norm's gain 16 bytes at once)."""
+    return all(t.dim() < 1 or t.data_ptr() % 16 == 0 and
+               (t.dim() < 2 or (t.shape[-1] * t.element_size()) % 16 == 0) for t in inputs)
 
 
 def mapped_tensor(tensor, entry: dict, env: dict):
