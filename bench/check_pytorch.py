@@ -89,7 +89,8 @@ def main() -> None:
     parser.add_argument("--no-inductor", action="store_true",
                         help="skip the torch.compile peer of graphs (its compile takes tens of seconds a case)")
     parser.add_argument("--profile-peer", action="store_true",
-                        help="record the time of each kernel the Inductor peer launches (torch's profiler)")
+                        help="record the time of each kernel the Inductor peer launches, and tilec's as its graph "
+                        "runs them (torch's profiler)")
     args = parser.parse_args()
     rows = []
     for name, (fn, shapes, _, flops, peer) in CASES.items():
@@ -115,6 +116,8 @@ def main() -> None:
             row["inductor_tflops"] = flops / bench(lambda: compiled(*inputs), args.reps) / 1e9
             if args.profile_peer:
                 row["inductor_kernels_ms"] = _kernel_times(compiled, inputs)
+                # tilec's kernels as the whole graph runs them (kernels_ms times each on its own)
+                row["tilec_kernels_profiled_ms"] = _kernel_times(lambda *_: kernel(*taken), inputs)
         if name in TOKENS:  # a model's forward: tokens per second, each way
             for key in ("tilec", "torch", "inductor"):
                 if f"{key}_tflops" in row:

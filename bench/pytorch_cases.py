@@ -164,11 +164,15 @@ ATTENTION_D64_SHARED = "bm=64 bn=128 warps=4 stages=3 consumers=1 softmax-overla
 # 1.013x at 4k (0.997-1.023);
 # bench/results/steps/pytorch-h200-2026-12-02-gpt2-heavy-first-ab.json
 HEAVY_FIRST = " heavy-first=true"
+# GPT-2 at 1k now takes ATTENTION_D64_SHARED + HEAVY_FIRST too: attention 0.066 -> 0.060 ms, the
+# block 1.0175x (rounds 1.016-1.018) over ATTENTION_D64_SHORT + HEAVY_FIRST; ping-pong (bm=128,
+# two warpgroups in turn) lost, 0.079 ms, 0.961x
+# (bench/results/steps/pytorch-h200-2026-12-03-gpt2-1k-attention-*-ab.json)
 for _t in (1024, 4096):
     CASES[f"gpt2_block_{_t // 1024}k"] = (
         gpt2_block, _gpt2_block_shapes(8, _t),
         {"contraction": HOPPER_GEMM + STAGED,
-         "online": (ATTENTION_D64_SHORT if _t == 1024 else ATTENTION_D64_SHARED) + HEAVY_FIRST,
+         "online": ATTENTION_D64_SHARED + HEAVY_FIRST,
          "k1": PINGPONG_GEMM + STAGED,
          "k4": WIDE_768_GEMM + STAGED, "k6": NARROW_GEMM + STAGED, "k7": WIDE_768_GEMM + STAGED},
         _gpt2_block_flops(8, _t), gpt2_block)
