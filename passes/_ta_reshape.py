@@ -132,8 +132,9 @@ def fold_reshape_into_contract(op, rewriter):
 
 
 def _column_splits(amap, shape: list) -> dict:
-    """{dim k: n} for each result dim that ``amap`` reads only as (k floordiv n) and (k mod n),
-    n a proper divisor of its extent: nn.MultiheadAttention's [T, B, H*D] view of P·V's
+    """{dim k: n} for each result dim that ``amap`` divides by one n (k floordiv n, k mod n), n a
+    proper divisor of its extent, to be split into (k floordiv n, k mod n): exact whatever else
+    reads k (k = n (k floordiv n) + k mod n). nn.MultiheadAttention's [T, B, H*D] view of P·V's
     [B*H, T, D] reads c as c floordiv D and c mod D."""
     found = {}
     for e in amap.results:
