@@ -44,7 +44,8 @@ from tilec.dialects.ta import AtOp, ContractOp, MapOp, RemapOp
 
 from . import PassInfo
 from ._ta_casts import cast_of_read, fold_narrow_of_widen, fold_widen_into_at, widen_after_remap
-from ._ta_reshape import contract_in_row_order, fold_reshape_into_contract, permute_into_reshape, simplified
+from ._affine_ranges import simplified
+from ._ta_reshape import contract_in_row_order, fold_reshape_into_contract, permute_into_reshape
 
 
 @dataclass(frozen=True)
