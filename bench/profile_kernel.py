@@ -3,6 +3,7 @@
     PYTHONPATH=. python bench/profile_kernel.py attention PACKAGE.tkp [--s 4096 --d 128]
     PYTHONPATH=. python bench/profile_kernel.py gemm PACKAGE.tkp [--mnk 4096,4096,4096]
     PYTHONPATH=. python bench/profile_kernel.py matmul - [--mnk ...]   # torch.matmul (cuBLAS), the peer
+    PYTHONPATH=. python bench/profile_kernel.py cudnn - [--s ... --d ... --b 8 --h 32 --causal]   # SDPA's cuDNN
 
 With Nsight Compute, for example:
     ncu -k regex:^gemm --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats \\
@@ -20,18 +21,32 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from tilec.runtime import load  # noqa: E402
 
 
+def _cudnn(causal: bool):
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    from torch.nn.functional import scaled_dot_product_attention
+
+    def run(q, k, v):
+        with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
+            return scaled_dot_product_attention(q, k, v, is_causal=causal)
+    return run
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("kind", choices=["attention", "gemm", "matmul"])
+    parser.add_argument("kind", choices=["attention", "gemm", "matmul", "cudnn"])
     parser.add_argument("package")
     parser.add_argument("--s", type=int, default=4096)
     parser.add_argument("--d", type=int, default=128)
+    parser.add_argument("--b", type=int, help="attention batch (default: 32768 // S)")
+    parser.add_argument("--h", type=int, default=16)
+    parser.add_argument("--causal", action="store_true", help="the cuDNN peer: causal (a package says it itself)")
     parser.add_argument("--mnk", default="4096,4096,4096")
     parser.add_argument("--launches", type=int, default=3)
     args = parser.parse_args()
-    kern = torch.matmul if args.kind == "matmul" else load(args.package, register_op=False)
-    if args.kind == "attention":
-        b, h = 32768 // args.s, 16
+    kern = torch.matmul if args.kind == "matmul" else _cudnn(args.causal) if args.kind == "cudnn" else \
+        load(args.package, register_op=False)
+    if args.kind in ("attention", "cudnn"):
+        b, h = args.b or 32768 // args.s, args.h
         inputs = [torch.randn(b, h, args.s, args.d, device="cuda", dtype=torch.bfloat16) for _ in range(3)]
     else:
         m, n, k = (int(x) for x in args.mnk.split(","))

@@ -1,7 +1,7 @@
 """Building kernel packages (.tkp): spec -> tile IR -> CUDA -> cubin per target -> zip.
 
 Packages are cached by a hash of everything that affects them (spec text,
-schedule, targets, compiler, tilec version), written atomically.
+schedule, targets, compiler, tilec version and source: build_id.py), written atomically.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from pathlib import Path
 
 from torch_mlir import ir
 
-from . import __version__, dialects
+from . import dialects
+from .build_id import build_id
 from .codegen.compile import check_limits, compile_cuda
 from .dialects.dims import parse_dim
 from .codegen.cuda import emit_cuda
@@ -42,7 +43,7 @@ def cache_dir() -> Path:
 
 
 def cache_key(spec_text: str, schedule: str, targets: tuple, compiler: str) -> str:
-    text = "\0".join([spec_text, schedule, ",".join(targets), compiler, __version__])
+    text = "\0".join([spec_text, schedule, ",".join(targets), compiler, build_id()])
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -115,7 +116,7 @@ def package_build(tiled, source_name: str, text: str, targets: tuple = ("sm_80",
                          f"build it with --target sm_90a alone, or use consumers=0 for other targets")
     files = {f"{kernel.name}.cu": kernel.source.encode()}
     manifest = {
-        "kernel": kernel.name, "variants": kernel.variants, "tilec_version": __version__, "compiler": compiler,
+        "kernel": kernel.name, "variants": kernel.variants, "tilec_version": build_id(), "compiler": compiler,
         "spec": {"file": source_name, "text": text, "sha256": hashlib.sha256(text.encode()).hexdigest()},
         "schedule": kernel.schedule, "threads": kernel.threads, "smem_bytes": kernel.smem_bytes,
         "grid": [dim_tree(parse_dim(g)) for g in kernel.grid],

@@ -90,6 +90,7 @@ class CudaEmitter:
         self.target = TARGETS[target]  # the instructions the walk prints
         self.aligned = aligned   # rows of the async-copied inputs are whole 16-byte chunks
         self.differences = {}    # C name of an f32 a - b -> (a, b): exp of it is one FFMA and ex2
+        self.scaled_reads = {}   # C text of an element of a scaled tile -> (its y, c) (cuda_scaled.py)
         self.prologue: list[str] = []  # per-thread constants computed before the main loop
         self.lines: list[str] = []
         self.names: dict = {}

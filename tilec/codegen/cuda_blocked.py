@@ -23,6 +23,7 @@ from tilec.dialects.tile import register_layout
 from ..diagnostics import TilecError
 from .cexpr import CExpr
 from .cuda_bounds import gather_bounds
+from .cuda_ranges import narrow_compares
 from .cuda_regs import map_body
 from .cuda_text import ctype
 
@@ -114,6 +115,7 @@ def materialize(self, op) -> None:
     element = ctype(t.element_type)
     name = self.fresh("b")
     vectors = {}
+    narrow = narrow_compares(self, op, list(t.shape))  # the per-element tests, in 32 bits
     if t.rank == 2:
         counts = layout.per_thread(*t.shape)
         self.line(f"alignas(16) {element} {name}[{counts[0]}][{counts[1]}][{counts[2]}];")
@@ -133,7 +135,7 @@ def materialize(self, op) -> None:
     self.indent += 1
     row, col = _position(parent)
     value = map_body(self, op, row, col, lambda src, dims: f"{vectors[src]}[e]" if dims == [1] and src in vectors
-                     else _read(self, src, dims, row, col))
+                     else _read(self, src, dims, row, col), narrow=narrow)
     self.line(f"{target} = {value};")
     self.indent -= 1
     self.line("}")

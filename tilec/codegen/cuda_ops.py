@@ -9,6 +9,7 @@ from ..diagnostics import TilecError
 from tilec.dialects.layout import MmaLayout
 from tilec.dialects.tile import register_layout
 
+from . import cuda_scaled
 from .cexpr import CExpr
 from .cuda_scalar import float_literal, scalar_statement
 
@@ -323,8 +324,10 @@ def _element(self, value, coords: list[str], reg: str, memo: dict) -> str:
     tile = self.value(value)
     if hasattr(tile, "shared"):  # a staged tile a prologue map reads
         result = _shared_element(tile, *coords)
-    elif hasattr(tile, "name") and not hasattr(tile, "layout"):  # the accumulator
+    elif hasattr(tile, "name") and not hasattr(tile, "layout"):  # the accumulator, or a register tile
         result = f"{tile.name}[mi][ni][{reg}]"
+        if getattr(tile, "scale", None) is not None:  # held unscaled (cuda_scaled.py)
+            result = cuda_scaled.element(self, tile.name, reg, tile.scale)
     elif tile.op.operation.name == "tile.load":
         result = _global_element(self, tile.op, coords)
     else:

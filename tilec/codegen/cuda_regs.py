@@ -18,8 +18,9 @@ from tilec.dialects.tile import register_layout
 
 from ..diagnostics import TilecError
 from .cexpr import CExpr
-from .cuda_ranges import invariant_masks
-from .cuda_scalar import scalar_statement
+from .cuda_ranges import invariant_masks, narrow_compares, narrowed
+from . import cuda_scaled
+from .cuda_scalar import float_literal, scalar_statement
 from .cuda_text import ctype
 
 
@@ -28,6 +29,7 @@ class Frag:
     name: str
     tiling: WarpTiling
     element: str
+    scale: float | None = None  # held as y of x = scale * y (cuda_scaled.py): read through element()
 
 
 @dataclass
@@ -55,12 +57,16 @@ def materialize_map(self, op) -> None:
     t = ir.RankedTensorType(op.result.type)
     element = ctype(t.element_type)
     name = self.fresh("r")
+    alias = {}
     if t.rank == 2:
         tiling = tiling_for(t)
         self.line(f"{element} {name}[{tiling.mi}][{tiling.ni}][4];")
         loops = [("mi", tiling.mi), ("ni", tiling.ni), ("e", 4)]
         target, reg = f"{name}[mi][ni][e]", "e"
-        result = Frag(name, tiling, element)
+        scaled = cuda_scaled.scale_of(op)  # x = c * y held as y: no multiply an element
+        if scaled is not None:
+            alias = {scaled[0].result: scaled[1]}
+        result = Frag(name, tiling, element, scaled[2] if scaled else None)
     else:
         tiling = tiling_for(t)
         self.line(f"float {name}[{tiling.mi}][2];")
@@ -68,38 +74,45 @@ def materialize_map(self, op) -> None:
         target, reg = f"{name}[mi][h]", "(h * 2)"
         result = Rows(name, tiling)
     masks = invariant_masks(self, op, list(t.shape))
+    narrow = narrow_compares(self, op, list(t.shape))  # the per-element tests, in 32 bits
     if masks:  # one test per tile: the masks fixed to true where they hold at every element
         self.line(f"if ({' && '.join(masks.values())}) {{")
         self.indent += 1
-        _map_loops(self, op, t, tiling, loops, target, reg, {v: "true" for v in masks})
+        _map_loops(self, op, t, tiling, loops, target, reg, {v: "true" for v in masks}, narrow, alias)
         self.indent -= 1
         self.line("} else {")
         self.indent += 1
-    _map_loops(self, op, t, tiling, loops, target, reg, {})
+    _map_loops(self, op, t, tiling, loops, target, reg, {}, narrow, alias)
     if masks:
         self.indent -= 1
         self.line("}")
     self.names[op.result] = result
 
 
-def _map_loops(self, op, t, tiling, loops, target, reg, known) -> None:
+def _map_loops(self, op, t, tiling, loops, target, reg, known, narrow, alias) -> None:
     for var, count in loops:
         self.line("#pragma unroll")
         self.line(f"for (int {var} = 0; {var} < {count}; ++{var})")
     self.line("{")
     self.indent += 1
     row, col = _position(self, tiling, reg)
-    value = map_body(self, op, row, col, lambda src, dims: _element(self, src, dims, t.rank, row, col, reg), known)
+    value = map_body(self, op, row, col, lambda src, dims: _element(self, src, dims, t.rank, row, col, reg), known,
+                     narrow, alias)
     self.line(f"{target} = {value};")
     self.indent -= 1
     self.line("}")
 
 
-def map_body(self, op, row: str, col: str, read, known: dict | None = None) -> str:
+def map_body(self, op, row: str, col: str, read, known: dict | None = None, narrow: dict | None = None,
+             alias: dict | None = None) -> str:
     """Emit the body of tile.map ``op`` at tile position (row, col); ``read(src, dims)`` gives the
     C expression of a tile.elem of ``src`` (its layout's own register); ``known``: values of the
-    body fixed to a C expression (masks that hold on the whole tile). Returns the yielded value."""
+    body fixed to a C expression (masks that hold on the whole tile); ``narrow``: comparisons
+    tested in 32 bits (cuda_ranges.narrow_compares, emitted before the loops); ``alias``: a
+    value of the body taken as another one (a scaled tile's multiply, cuda_scaled.py).
+    Returns the yielded value."""
     local = dict(known or {})
+    narrow, alias = narrow or {}, alias or {}
 
     def get(v):
         if v in local:
@@ -111,6 +124,9 @@ def map_body(self, op, row: str, col: str, read, known: dict | None = None) -> s
         name = inner.operation.name
         if inner.operation.results and inner.result in local:
             continue
+        if inner.operation.results and inner.result in alias:
+            local[inner.result] = get(alias[inner.result])
+            continue
         if name == "tile.yield":
             return get(inner.operation.operands[0])
         if name == "tile.elem":
@@ -119,8 +135,12 @@ def map_body(self, op, row: str, col: str, read, known: dict | None = None) -> s
             local[inner.result] = read(src, dims)
         elif name == "tile.index":
             d = ir.IntegerAttr(inner.attributes["dim"]).value
-            var = self.fresh("x")
-            self.line(f"const long long {var} = {row if d == 0 else col};")
+            var = self.fresh("x")  # a position inside the tile: an int (C widens it where it meets 64 bits)
+            self.line(f"const int {var} = {row if d == 0 else col};")
+            local[inner.result] = var
+        elif inner.operation.name == "arith.cmpi" and inner.result in narrow:
+            var = self.fresh("v")
+            self.line(f"const bool {var} = {narrowed(narrow[inner.result], get)};")
             local[inner.result] = var
         elif name == "tile.gather":
             from .cuda_blocked import gather
@@ -135,6 +155,8 @@ def _element(self, src, dims, rank, row, col, reg) -> str:
     from .cuda_ops import _global_element
 
     tile = self.value(src)
+    if isinstance(tile, Frag) and tile.scale is not None:
+        return cuda_scaled.element(self, tile.name, reg, tile.scale)
     if isinstance(tile, Frag):
         return f"{tile.name}[mi][ni][{reg}]"
     if isinstance(tile, Rows):
@@ -174,7 +196,8 @@ def op_tile_reduce(self, op) -> None:
     self.line("// the 4 lanes of a quad hold the same row")
     for mask in (1, 2):
         self.line(f"v = {combine.format('v', self.target.shuffle_xor.format(value='v', mask=mask))};")
-    self.line(f"{name}[mi][h] = v;")
+    scale = f" * {float_literal(src.scale)}" if src.scale is not None else ""  # the max of c * y is c * max y
+    self.line(f"{name}[mi][h] = v{scale};")
     self.indent -= 1
     self.line("}")
     self.names[op.result] = Rows(name, t)

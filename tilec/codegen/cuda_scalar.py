@@ -43,7 +43,10 @@ def scalar_statement(emitter, op, args: list[str]) -> str:
     elif name in _BINARY:
         expr = _BINARY[name].format(*args)
     elif name == "math.exp" and args[0] in emitter.differences:  # exp(a - b): one FFMA and ex2
-        expr = "exp_diff({}, {})".format(*emitter.differences[args[0]])
+        from .cuda_scaled import exp_of_difference  # noqa: PLC0415 - it reads float_literal from here
+
+        a, b = emitter.differences[args[0]]
+        expr = exp_of_difference(emitter, a, b) or f"exp_diff({a}, {b})"
     elif name in _UNARY:
         expr = _UNARY[name].format(args[0])
     elif name in ("arith.extf", "arith.truncf"):

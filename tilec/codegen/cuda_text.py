@@ -42,10 +42,19 @@ __device__ __forceinline__ float exp_diff(float a, float b) {
     asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(fmaf(a, 1.4426950408889634f, -(b * 1.4426950408889634f))));
     return y;
 }
+// exp(c y - b) for a tile held as y (cuda_scaled.py): k = c log2(e), folded when emitted
+__device__ __forceinline__ float exp_diff_scaled(float y, float b, float k) {
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(fmaf(y, k, -(b * 1.4426950408889634f))));
+    return r;
+}
 // floor division and modulo by a positive divisor (an affine map's floordiv and mod; C's / and %
 // truncate towards zero)
 __device__ __forceinline__ long long floor_div(long long a, long long b) { return a >= 0 ? a / b : -((b - 1 - a) / b); }
 __device__ __forceinline__ long long floor_mod(long long a, long long b) { const long long r = a % b; return r < 0 ? r + b : r; }
+// b - a of a mask's test narrowed to 32 bits (cuda_ranges.narrow_compares): clamped where the
+// tile's own index differences (far below 2^30) cannot reach
+__device__ __forceinline__ int clamp_i32(long long d) { return (int)max(-(1LL << 30), min(d, 1LL << 30)); }
 // two 16-bit values as one register of an mma A fragment (lo in the low half)
 __device__ __forceinline__ uint32_t pack2(__nv_bfloat16 lo, __nv_bfloat16 hi) {
     __nv_bfloat162 v; v.x = lo; v.y = hi; return *reinterpret_cast<uint32_t*>(&v);

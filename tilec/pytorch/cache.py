@@ -29,7 +29,7 @@ from pathlib import Path
 import torch
 from torch_mlir import ir
 
-from tilec import __version__
+from tilec.build_id import build_id
 
 
 def cache_folder() -> Path:
@@ -64,9 +64,9 @@ def program_key(program, state: dict, example: tuple, name: str) -> str:
 def _digest(name: str, graph, code: str, example: tuple, state: dict, constants: dict) -> str:
     """A graph's code and the source lines its ops came from (the ta's locations), the example
     inputs' shapes, strides and dtypes, the state tensors' names, shapes and dtypes, the values
-    of constant tensors, and the versions of what raises it."""
+    of constant tensors, and the versions of what raises it (tilec's with a hash of its source)."""
     digest = hashlib.sha256()
-    for part in (__version__, torch.__version__, _version("torch-mlir"), name, code):
+    for part in (build_id(), torch.__version__, _version("torch-mlir"), name, code):
         digest.update(str(part).encode() + b"\0")
     for node in graph.nodes:
         digest.update(str(node.meta.get("stack_trace", "")).encode() + b"\0")

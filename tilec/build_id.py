@@ -1,0 +1,29 @@
+"""The compiler's identity in cache keys: its version and a hash of its own source.
+
+A kernel cached under the version alone outlives a change to the compiler that made it (an
+editable install, a checkout between releases): the next build would return the old kernel.
+Triton keys its cache by a hash of its compiler's source for the same reason.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from pathlib import Path
+
+from . import __version__
+
+
+@functools.cache
+def build_id() -> str:
+    """``VERSION+HASH``: the hash over every .py and .lark file of tilec and its installed
+    tilec.dialects and tilec.passes, by path. Example: ``0.1.0+3f2a9c1d0b7e4a55``."""
+    from . import dialects, passes
+
+    digest = hashlib.sha256()
+    for package in (Path(__file__).parent, Path(dialects.__file__).parent, Path(passes.__file__).parent):
+        for path in sorted(package.rglob("*")):
+            if path.suffix in (".py", ".lark") and "__pycache__" not in path.parts:
+                digest.update(f"{package.name}/{path.relative_to(package)}\0".encode())
+                digest.update(path.read_bytes())
+    return f"{__version__}+{digest.hexdigest()[:16]}"
