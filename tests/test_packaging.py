@@ -41,3 +41,33 @@ def test_package_data_is_listed():
     for path in (ROOT / "tilec").rglob("*.lark"):
         package = ".".join(("tilec", *path.parent.relative_to(ROOT / "tilec").parts))
         assert any(path.match(pattern) for pattern in data.get(package, [])), path
+
+
+def test_the_cache_key_changes_with_the_compiler_source(monkeypatch, tmp_path):
+    """A kernel cached by an older compiler is not returned by a newer one of the same version:
+    the key holds the build id, a hash of tilec's own source (tilec, dialects, passes)."""
+    import re
+
+    from tilec import __version__, build_id, package
+
+    ident = build_id.build_id()
+    assert re.fullmatch(re.escape(__version__) + r"\+[0-9a-f]{16}", ident), ident
+    key = package.cache_key("spec", "bm=64", ("sm_90a",), "nvrtc")
+    monkeypatch.setattr(package, "build_id", lambda: ident + "-edited")
+    assert package.cache_key("spec", "bm=64", ("sm_90a",), "nvrtc") != key
+
+
+def test_the_source_digest_follows_the_source_and_nothing_else(tmp_path):
+    from tilec.build_id import source_digest
+
+    pkg = tmp_path / "passes"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "a.py").write_text("x = 1\n")
+    (pkg / "sub" / "grammar.lark").write_text("start: NAME\n")
+    first = source_digest([pkg])
+    (pkg / "__pycache__").mkdir()
+    (pkg / "__pycache__" / "a.cpython-311.pyc").write_bytes(b"\0")
+    (pkg / "notes.txt").write_text("not code")
+    assert source_digest([pkg]) == first
+    (pkg / "sub" / "grammar.lark").write_text("start: NUMBER\n")
+    assert source_digest([pkg]) != first

@@ -20,10 +20,17 @@ def build_id() -> str:
     tilec.dialects and tilec.passes, by path. Example: ``0.1.0+3f2a9c1d0b7e4a55``."""
     from . import dialects, passes
 
+    packages = [Path(__file__).parent, Path(dialects.__file__).parent, Path(passes.__file__).parent]
+    return f"{__version__}+{source_digest(packages)[:16]}"
+
+
+def source_digest(packages: list[Path]) -> str:
+    """sha256 over the .py and .lark files under each of ``packages`` (names and contents, in
+    order), bytecode caches left out."""
     digest = hashlib.sha256()
-    for package in (Path(__file__).parent, Path(dialects.__file__).parent, Path(passes.__file__).parent):
+    for package in packages:
         for path in sorted(package.rglob("*")):
             if path.suffix in (".py", ".lark") and "__pycache__" not in path.parts:
                 digest.update(f"{package.name}/{path.relative_to(package)}\0".encode())
                 digest.update(path.read_bytes())
-    return f"{__version__}+{digest.hexdigest()[:16]}"
+    return digest.hexdigest()

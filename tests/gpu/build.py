@@ -3,8 +3,8 @@
     python tests/gpu/build.py --out build/gpu-cases [--target sm_90a] [--only NAME]
 
 For each case of tests/gpu/cases.py: the kernel package, built by tilec.package.build as
-`tilec compile -o` builds it (not from the cache: the cache key does not change when the
-emitter does); for each run size, seeded random inputs and the oracle's outputs in
+`tilec compile -o` builds it (not from the cache: each case is built by the tree as it
+stands); for each run size, seeded random inputs and the oracle's outputs in
 NAME/RUN.pt; and manifest.json, which test_gpu_kernels.py reads on the GPU machine.
 A case that does not build, and an example that lowers to tile but is no case, make the
 exit status 1, with the case named.

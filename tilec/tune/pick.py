@@ -16,7 +16,8 @@ import json
 
 from torch_mlir import ir
 
-from tilec import __version__, dialects
+from tilec import dialects
+from tilec.build_id import build_id
 from tilec.diagnostics import TilecError
 
 ATTEMPTS = 6
@@ -35,7 +36,7 @@ def pick_schedule(spec: str, text: str, shapes: dict, targets: tuple, compiler: 
     from .space import TUNE_SPACE, rank
 
     key = hashlib.sha256("\0".join([text, json.dumps(shapes, sort_keys=True), ",".join(targets), compiler,
-                                    __version__]).encode()).hexdigest()
+                                    build_id()]).encode()).hexdigest()
     cached = cache_dir().parent / "picks" / f"{key}.json"
     if use_cache and cached.is_file():
         return json.loads(cached.read_text())["schedule"]
