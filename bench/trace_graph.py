@@ -1,7 +1,7 @@
 """Where a graph's wall time goes, on the GPU: each call's span from its first kernel's start to
-its last kernel's end, the kernels' sum within it, the idle gaps between kernels (with the host
-calls that ran while the GPU waited), and the SM clock while the calls run. Each call is made
-as bench/check_pytorch.py times it (L2 flushed, the GPU kept busy while the host launches).
+its last kernel's end, the kernels' sum within it, and the idle gaps between kernels (with the
+host calls that ran while the GPU waited). Each call is made as bench/check_pytorch.py times it
+(L2 flushed, the GPU kept busy while the host launches).
 
     PYTHONPATH=. python bench/trace_graph.py --packages bench/out/cur --only llama_block_4k \\
         --out $OUT/trace.json [--inductor] [--chrome $OUT/traces]
@@ -12,7 +12,7 @@ import json
 import os
 import statistics
 import sys
-import threading
+import tempfile
 
 import torch
 
@@ -25,18 +25,6 @@ from tilec.runtime.measure import BUSY_CYCLES  # noqa: E402
 
 GAP_US = 3.0  # an idle stretch shorter than this is a launch's own latency
 MARK = "tilec_call"
-
-
-def _sm_clocks(stop: threading.Event, out: list) -> None:
-    """Sample the SM clock (MHz) about every millisecond until ``stop`` is set (no NVML: nothing)."""
-    try:
-        import pynvml
-        pynvml.nvmlInit()
-        handle = pynvml.nvmlDeviceGetHandleByIndex(torch.cuda.current_device())
-    except Exception:  # noqa: BLE001 - the clocks are a side reading
-        return
-    while not stop.wait(0.001):
-        out.append(pynvml.nvmlDeviceGetClockInfo(handle, pynvml.NVML_CLOCK_SM))
 
 
 def _calls(trace: dict) -> list:
@@ -76,31 +64,25 @@ def _summary(calls: list, skip: int) -> dict:
 
 
 def trace(fn, calls: int, chrome: str | None) -> dict:
-    """Run fn() ``calls`` times as the wall timing does, under the profiler; the summary."""
+    """Run fn() ``calls`` times as the wall timing does, under the profiler; the summary. The
+    chrome trace is kept at ``chrome`` when given."""
     flush = torch.empty(512 * 1024 * 1024 // 4, dtype=torch.int32, device="cuda")
     for _ in range(3):
         fn()
     torch.cuda.synchronize()
-    clocks, stop = [], threading.Event()
-    sampler = threading.Thread(target=_sm_clocks, args=(stop, clocks))
     acts = [torch.profiler.ProfilerActivity.CPU, torch.profiler.ProfilerActivity.CUDA]
     with torch.profiler.profile(activities=acts) as prof:
-        sampler.start()
         for _ in range(calls):
             with torch.profiler.record_function(MARK):
                 flush.zero_()
                 torch.cuda._sleep(BUSY_CYCLES)
                 fn()
             torch.cuda.synchronize()
-        stop.set()
-    sampler.join()
-    path = chrome or "/tmp/tilec-trace.json"
-    prof.export_chrome_trace(path)
-    with open(path) as f:
-        result = _summary(_calls(json.load(f)), skip=2)
-    if clocks:
-        result["sm_clock_mhz"] = {"min": min(clocks), "median": statistics.median(clocks), "max": max(clocks)}
-    return result
+    with tempfile.TemporaryDirectory() as tmp:
+        path = chrome or os.path.join(tmp, "trace.json")
+        prof.export_chrome_trace(path)
+        with open(path) as f:
+            return _summary(_calls(json.load(f)), skip=2)
 
 
 def main() -> None:
@@ -130,7 +112,7 @@ def main() -> None:
             row = {"case": name, "side": side, **trace(call, args.calls, chrome)}
             rows.append(row)
             print(f"{name} {side}: span {row['span_ms']:.3f} ms, kernels {row['kernel_sum_ms']:.3f}, "
-                  f"gaps {row['gap_total_ms_per_call']:.3f} ms a call, clock {row.get('sm_clock_mhz')}")
+                  f"gaps {row['gap_total_ms_per_call']:.3f} ms a call")
             for gap in row["gaps"][:4]:
                 print(f"   {gap['us']:.1f} us after {gap['after'][:40]} before {gap['before'][:40]}: "
                       f"{gap['host_calls_during'][:4]}")

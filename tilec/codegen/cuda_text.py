@@ -34,20 +34,16 @@ __device__ __forceinline__ void mma_bf16(float* d, const uint32_t* a, const uint
                  : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
-// exp(a - b) as 2^(a log2(e) - b log2(e)): one FFMA and the ex2 unit, flushing denormals as
-// __expf does (what __expf(a - b) is, less the subtraction); b log2(e) is the same for every
-// element of a row
-__device__ __forceinline__ float exp_diff(float a, float b) {
-    float y;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(fmaf(a, 1.4426950408889634f, -(b * 1.4426950408889634f))));
-    return y;
-}
-// exp(c y - b) for a tile held as y (cuda_scaled.py): k = c log2(e), folded when emitted
+// exp(c y - b) as 2^(y k - b log2(e)), k = c log2(e) folded when emitted: one FFMA and the ex2
+// unit, flushing denormals as __expf does; b log2(e) is the same for every element of a row.
+// With c = 1, exp(a - b) (what __expf(a - b) is, less the subtraction); with c the softmax
+// scale, a tile held unscaled (cuda_scaled.py)
 __device__ __forceinline__ float exp_diff_scaled(float y, float b, float k) {
     float r;
     asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(fmaf(y, k, -(b * 1.4426950408889634f))));
     return r;
 }
+__device__ __forceinline__ float exp_diff(float a, float b) { return exp_diff_scaled(a, b, 1.4426950408889634f); }
 // floor division and modulo by a positive divisor (an affine map's floordiv and mod; C's / and %
 // truncate towards zero)
 __device__ __forceinline__ long long floor_div(long long a, long long b) { return a >= 0 ? a / b : -((b - 1 - a) / b); }
