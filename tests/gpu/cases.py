@@ -98,6 +98,12 @@ PINGPONG = "bm=64 bn=64 bk=64 warps=8 stages=2 consumers=2 pingpong=true persist
 PINGPONG_RUNS = [{"M": 2112, "N": 520, "K": 256}, {"M": 8, "N": 8, "K": 8}]
 WGMMA1 = "bm=64 bn=128 bk=64 warps=4 stages=3 consumers=1"
 SM90 = ("sm_90a",)
+# z = x·Wᵀ + bias + residual, y = gelu(z): z held in registers, its bias and residual read two
+# columns at a time (codegen/cuda_pairs.py)
+RESIDUAL_LINEAR = ("param M, N, K\ninput X[M, K] : bf16\ninput W[N, K] : bf16\ninput bias[N] : bf16\n"
+                   "input R[M, N] : bf16\noutput Y[M, N] : bf16\n"
+                   "let Z[i, j] = sum[k](X[i, k] * W[j, k]) + bias[j] + R[i, j]\n"
+                   "Y[i, j] = 0.5 * Z[i, j] * (1 + erf(Z[i, j] * 0.7071067811865476))\n")
 WGMMA_FLASH2 = "bm=128 bn=128 warps=8 stages=2 consumers=2"
 OVERLAP = "bm=128 bn=128 warps=8 stages=3 consumers=2 softmax-overlap=true"
 OVERLAP_ONE = "bm=64 bn=64 warps=4 stages=2 consumers=1 softmax-overlap=true"
@@ -327,6 +333,17 @@ CASES: dict[str, Case] = {
     "wgmma_swiglu_persistent": Case("examples/swiglu.ta",
                                     "bm=128 bn=128 bk=64 warps=8 stages=4 consumers=2 persistent=true",
                                     PERSISTENT_RUNS, targets=SM90),
+    # an epilogue reading a bias (a column vector) and a residual (a tile) two columns at a time
+    # in whole tiles (codegen/cuda_pairs.py): N = 264 and 136 leave a part tile, N = 130 rows
+    # that take the sm_80 kernel for any row length, M = 1 a one-row tile
+    "linear_residual": Case(RESIDUAL_LINEAR, "bm=64 bn=64 bk=32",
+                            [{"M": 97, "N": 136, "K": 40}, {"M": 70, "N": 130, "K": 72}, {"M": 1, "N": 8, "K": 8}]),
+    "wgmma_linear_residual": Case(RESIDUAL_LINEAR, "bm=128 bn=128 bk=64 warps=8 stages=4 consumers=2 persistent=true "
+                                  "tma-store=true", [{"M": 300, "N": 264, "K": 72}, {"M": 1, "N": 8, "K": 8}],
+                                  targets=SM90),
+    "wgmma_linear_residual_pingpong": Case(RESIDUAL_LINEAR, PINGPONG.replace("bn=64", "bn=128"),
+                                           [{"M": 300, "N": 264, "K": 72}, {"M": 8, "N": 136, "K": 8}],
+                                           targets=SM90),
     "swiglu_small_tiles": Case("examples/swiglu.ta", "bm=32 bn=32 bk=16 warps=2 stages=2",
                                [{"M": 70, "N": 33, "K": 40}]),
     "linear": Case("examples/linear.ta", "", [{"B": 3, "T": 97, "C": 72, "N": 130}, {"B": 1, "T": 1, "C": 7, "N": 1},
