@@ -98,8 +98,8 @@ PINGPONG = "bm=64 bn=64 bk=64 warps=8 stages=2 consumers=2 pingpong=true persist
 PINGPONG_RUNS = [{"M": 2112, "N": 520, "K": 256}, {"M": 8, "N": 8, "K": 8}]
 WGMMA1 = "bm=64 bn=128 bk=64 warps=4 stages=3 consumers=1"
 SM90 = ("sm_90a",)
-# z = x·Wᵀ + bias + residual, y = gelu(z): z held in registers, its bias and residual read two
-# columns at a time (codegen/cuda_pairs.py)
+# z = x·Wᵀ + bias + residual, y = gelu(z): z held in registers, its map reading a column vector
+# and a tile of global memory at each accumulator element
 RESIDUAL_LINEAR = ("param M, N, K\ninput X[M, K] : bf16\ninput W[N, K] : bf16\ninput bias[N] : bf16\n"
                    "input R[M, N] : bf16\noutput Y[M, N] : bf16\n"
                    "let Z[i, j] = sum[k](X[i, k] * W[j, k]) + bias[j] + R[i, j]\n"
@@ -333,9 +333,8 @@ CASES: dict[str, Case] = {
     "wgmma_swiglu_persistent": Case("examples/swiglu.ta",
                                     "bm=128 bn=128 bk=64 warps=8 stages=4 consumers=2 persistent=true",
                                     PERSISTENT_RUNS, targets=SM90),
-    # an epilogue reading a bias (a column vector) and a residual (a tile) two columns at a time
-    # in whole tiles (codegen/cuda_pairs.py): N = 264 and 136 leave a part tile, N = 130 rows
-    # that take the sm_80 kernel for any row length, M = 1 a one-row tile
+    # an epilogue reading a bias (a column vector) and a residual (a tile): N = 264 and 136 leave
+    # a part tile, N = 130 rows that take the sm_80 kernel for any row length, M = 1 a one-row tile
     "linear_residual": Case(RESIDUAL_LINEAR, "bm=64 bn=64 bk=32",
                             [{"M": 97, "N": 136, "K": 40}, {"M": 70, "N": 130, "K": 72}, {"M": 1, "N": 8, "K": 8}]),
     "wgmma_linear_residual": Case(RESIDUAL_LINEAR, "bm=128 bn=128 bk=64 warps=8 stages=4 consumers=2 persistent=true "

@@ -18,7 +18,6 @@ from tilec.dialects.tile import register_layout
 
 from ..diagnostics import TilecError
 from .cexpr import CExpr
-from .cuda_pairs import load_pairs, pair_reads, read_pair
 from .cuda_ranges import invariant_masks, narrow_compares, narrowed
 from . import cuda_scaled
 from .cuda_scalar import float_literal, scalar_statement
@@ -91,39 +90,17 @@ def materialize_map(self, op) -> None:
 
 
 def _map_loops(self, op, t, tiling, loops, target, reg, known, narrow, alias) -> None:
-    pairs = pair_reads(self, op) if t.rank == 2 else {}
-    if pairs:  # global operands two columns at a time (cuda_pairs.py): e = 2h + j
-        loops = [("mi", tiling.mi), ("ni", tiling.ni)]
     for var, count in loops:
         self.line("#pragma unroll")
         self.line(f"for (int {var} = 0; {var} < {count}; ++{var})")
     self.line("{")
     self.indent += 1
-    if pairs:
-        _pair_loops(self, tiling, pairs)
     row, col = _position(self, tiling, reg)
-
-    def read(src, dims):
-        return read_pair(pairs[src]) if src in pairs else _element(self, src, dims, t.rank, row, col, reg)
-    value = map_body(self, op, row, col, read, known, narrow, alias)
+    value = map_body(self, op, row, col, lambda src, dims: _element(self, src, dims, t.rank, row, col, reg), known,
+                     narrow, alias)
     self.line(f"{target} = {value};")
-    for _ in range(3 if pairs else 1):
-        self.indent -= 1
-        self.line("}")
-
-
-def _pair_loops(self, tiling, pairs: dict) -> None:
-    """Inside (mi, ni): the column vectors' pairs, then the loops over the fragment's two rows
-    h (each tile's pair of row h) and its two columns j, opened (``_map_loops`` closes them)."""
-    load_pairs(self, pairs, tiling, vectors=True)
-    self.line("#pragma unroll")
-    self.line("for (int h = 0; h < 2; ++h) {")
-    self.indent += 1
-    load_pairs(self, pairs, tiling, vectors=False)
-    self.line("#pragma unroll")
-    self.line("for (int j = 0; j < 2; ++j) {")
-    self.indent += 1
-    self.line("const int e = h * 2 + j;")
+    self.indent -= 1
+    self.line("}")
 
 
 def map_body(self, op, row: str, col: str, read, known: dict | None = None, narrow: dict | None = None,

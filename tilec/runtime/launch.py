@@ -49,13 +49,6 @@ def _aligned(inputs) -> bool:
                (t.dim() < 2 or (t.shape[-1] * t.element_size()) % 16 == 0) for t in inputs)
 
 
-def _even_addresses(inputs, mapped: set) -> list:
-    """The inputs with each one at an address that is not 4-byte aligned (a view starting at an
-    odd element) copied; the copy engine's own inputs stay: their tensor maps check them."""
-    return [t if n in mapped or t.data_ptr() % 4 == 0 else t.clone(memory_format=torch.contiguous_format)
-            for n, t in enumerate(inputs)]
-
-
 def mapped_tensor(tensor, entry: dict, env: dict):
     """The tensor a tensor map of the manifest describes: the argument itself, or its row-major
     view (``view``: dims, an input stored [B, S, H, D] read as [B, S, H*D])."""
@@ -81,8 +74,6 @@ def launch(kernel, device, inputs, outputs, plan) -> None:
     m = kernel.package.manifest
     # a copy-engine kernel has one variant; its tensor maps check the rows of what they read
     variant = "aligned" if kernel.mapped or _aligned(inputs) else "unaligned"
-    if kernel.mapped:  # its other inputs are read two 16-bit columns at once (codegen/cuda_pairs.py)
-        inputs = _even_addresses(inputs, {n for (role, n), _ in kernel.mapped if role == 0})
     tensors = (inputs, outputs)
     values = [plan.env[where] if role == 2 else tensors[role][where].data_ptr() for role, where in kernel.slots]
     for (role, n), entry in kernel.mapped:  # by value, after the other arguments
