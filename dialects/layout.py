@@ -324,18 +324,29 @@ class OperandLayout:
 @dataclass(frozen=True)
 class BlockedLayout:
     """Row-program tiles: warp w owns rows w, w + warps, ...; in a row, lane l holds ``vec``
-    consecutive elements at column (c * 32 + l) * vec for each c (vectorised, coalesced loads)."""
+    consecutive elements at column (c * 32 + l) * vec for each c (vectorised, coalesced loads).
+
+    With ``lanes`` < 32 (pointwise programs over narrow rows, RoPE's head dim of 64) a row
+    takes ``lanes`` lanes and a warp 32 / lanes consecutive rows: warp w owns the row groups
+    w, w + warps, ...; lane l sits in row l // lanes of its group, at column
+    (c * lanes + l % lanes) * vec + e. Rows then no longer stay inside one warp's 32 lanes,
+    so row reductions need lanes = 32.
+    """
 
     warps: int
     vec: int
+    lanes: int = 32
 
     def position(self, warp, lane, i, c, e):
         """(row, col) in the tile of the thread's element [i][c][e]."""
-        return i * self.warps + warp, (c * 32 + lane) * self.vec + e
+        if self.lanes == 32:
+            return i * self.warps + warp, (c * 32 + lane) * self.vec + e
+        group = 32 // self.lanes
+        return (i * self.warps + warp) * group + lane // self.lanes, (c * self.lanes + lane % self.lanes) * self.vec + e
 
     def per_thread(self, rows: int, cols: int) -> tuple[int, int, int]:
-        """The thread's register array: [rows / warps][cols / (32 * vec)][vec]."""
-        return rows // self.warps, cols // (32 * self.vec), self.vec
+        """The thread's register array: [rows / (warps * 32 / lanes)][cols / (lanes * vec)][vec]."""
+        return rows // (self.warps * (32 // self.lanes)), cols // (self.lanes * self.vec), self.vec
 
 
 @dataclass(frozen=True)
@@ -351,3 +362,16 @@ def blocked_for(cols: int, element_bytes: int, warps: int) -> BlockedLayout:
     32 lanes still cover the block, narrower ones otherwise."""
     vec = max(1, min(16 // element_bytes, cols // 32))
     return BlockedLayout(warps, vec)
+
+
+def pointwise_blocked(rows: int, cols: int, element_bytes: int, warps: int) -> BlockedLayout:
+    """The blocked layout of a [rows, cols] pointwise tile: 16-byte vectors even where a row is
+    narrower than 32 of them (a warp then spans several rows), as long as the warps still
+    cover the rows; narrower vectors otherwise."""
+    vec = 16 // element_bytes
+    while vec > 1:
+        lanes = min(32, max(1, cols // vec))
+        if cols % (lanes * vec) == 0 and rows % (warps * (32 // lanes)) == 0:
+            return BlockedLayout(warps, vec, lanes)
+        vec //= 2
+    return blocked_for(cols, element_bytes, warps)

@@ -82,10 +82,12 @@ class MmaOperandAttr(Tile.Attribute, name="mma_operand"):
 
 
 class BlockedAttr(Tile.Attribute, name="blocked"):
-    """Register layout of row-program tiles: ``#tile.blocked<4, 8>`` (warps, vector width)."""
+    """Register layout of row-program tiles: ``#tile.blocked<4, 8, 32>`` (warps, vector width,
+    lanes a row; layout.py's BlockedLayout)."""
 
     warps: ir.IntegerAttr
     vec: ir.IntegerAttr
+    lanes: ir.IntegerAttr
 
 
 class SliceAttr(Tile.Attribute, name="slice"):
@@ -109,10 +111,10 @@ def register_layout_attr(layout) -> ir.Attribute:
     if isinstance(layout, OperandLayout):
         return MmaOperandAttr.get(_ints([layout.parent.wm, layout.parent.wn]), i64(layout.index))
     if isinstance(layout, BlockedLayout):
-        return BlockedAttr.get(i64(layout.warps), i64(layout.vec))
+        return BlockedAttr.get(i64(layout.warps), i64(layout.vec), i64(layout.lanes))
     parent = layout.parent
     kind, params = ("mma", [parent.wm, parent.wn]) if isinstance(parent, MmaLayout) else \
-        ("blocked", [parent.warps, parent.vec])
+        ("blocked", [parent.warps, parent.vec, parent.lanes])
     return SliceAttr.get(ir.StringAttr.get(kind), _ints(params), i64(layout.dim))
 
 
@@ -132,7 +134,7 @@ def register_layout(t: ir.Type):
     if text.startswith("#tile.mma_operand<"):
         return OperandLayout(MmaLayout(*ints(params[0])), ir.IntegerAttr(params[1]).value)
     if text.startswith("#tile.blocked<"):
-        return BlockedLayout(ir.IntegerAttr(params[0]).value, ir.IntegerAttr(params[1]).value)
+        return BlockedLayout(*(ir.IntegerAttr(p).value for p in params[:3]))
     if text.startswith("#tile.slice<"):
         kind, values = ir.StringAttr(params[0]).value, ints(params[1])
         parent = MmaLayout(*values) if kind == "mma" else BlockedLayout(*values)

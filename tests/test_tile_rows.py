@@ -90,9 +90,9 @@ def test_register_tiles_carry_the_blocked_layout():
     with dialects.context(), ir.Location.unknown():
         build = build_tile(load_spec(str(EXAMPLES / "layernorm.ta")), {}, "bm=8 bn=256 warps=4")
         text = str(build.tile)
-    assert "tensor<8x256xbf16, #tile.blocked<4 : i64, 8 : i64>>" in text   # 16-byte vectors of bf16
-    assert 'tensor<8xf32, #tile.slice<"blocked", [4, 8], 1 : i64>>' in text  # one value per row
-    assert 'tensor<256xbf16, #tile.slice<"blocked", [4, 8], 0 : i64>>' in text  # gamma: one per column
+    assert "tensor<8x256xbf16, #tile.blocked<4 : i64, 8 : i64, 32 : i64>>" in text   # 16-byte vectors of bf16
+    assert 'tensor<8xf32, #tile.slice<"blocked", [4, 8, 32], 1 : i64>>' in text  # one value per row
+    assert 'tensor<256xbf16, #tile.slice<"blocked", [4, 8, 32], 0 : i64>>' in text  # gamma: one per column
     assert "tile.kind" not in text and "#tile.schedule<" in text
 
 

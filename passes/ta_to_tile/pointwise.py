@@ -14,9 +14,10 @@ walks the last dim in blocks of bn:
                           every input element a tile.gather at its composed map
                           tile.store at (lead, r0, j0)
 
-The layouts pass gives the tiles the blocked layout of row programs. Where a row program
-takes the function (rank 2, reads in index order), it is tried first: its loads are whole
-vectors, a gather is one element.
+The layouts pass gives the tiles a blocked layout with 16-byte vectors, a warp spanning
+several rows where a row block is narrower than 32 vectors (``pointwise_blocked``); the
+emitter reads a gather that is contiguous along those vectors 16 bytes at once. Where a row
+program takes the function (rank 2, reads in index order), it is tried first.
 """
 
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ from torch_mlir import ir
 from torch_mlir.dialects import arith, func, scf
 
 from tilec.dialects.dims import binary, const, parse_dim
-from tilec.dialects.layout import blocked_for
+from tilec.dialects.layout import pointwise_blocked
 from tilec.dialects.schedule import Schedule
 from tilec.dialects.ta import tensor_dims
 from tilec.dialects.tile import schedule_attr
@@ -88,7 +89,7 @@ def lower(fn, prog: PointwiseProgram, s):
     new.attributes[POINTWISE_ATTR] = ir.UnitAttr.get()
     element_bytes = min(ir.RankedTensorType(v.type).element_type.width // 8 for v in prog.returned)
     fn.operation.erase()
-    return new, blocked_for(s.bn, element_bytes, s.warps)
+    return new, pointwise_blocked(s.bm, s.bn, element_bytes, s.warps)
 
 
 def default_schedule(cols: str) -> Schedule:

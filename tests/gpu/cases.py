@@ -111,6 +111,11 @@ OVERLAP_ONE = "bm=64 bn=64 warps=4 stages=2 consumers=1 softmax-overlap=true"
 SMALL = "bm=64 bn=64 bk=32 warps=4 stages=2"
 FLASH = "bm=64 bn=64 warps=4 stages=2"
 
+# RoPE over Llama's head dim of 64 (two halves of 32), the projection read as [B, H, T, D]
+ROPE_64 = ("param B, T, H\ninput X[B, T, H, 2, 32] : bf16\ninput Cos[T, 32] : bf16\ninput Sin[T, 32] : bf16\n"
+           "output Lo[B, H, T, 32] : bf16\noutput Hi[B, H, T, 32] : bf16\n"
+           "Lo[b, h, t, i] = X[b, t, h, 0, i] * Cos[t, i] - X[b, t, h, 1, i] * Sin[t, i]\n"
+           "Hi[b, h, t, i] = X[b, t, h, 1, i] * Cos[t, i] + X[b, t, h, 0, i] * Sin[t, i]\n")
 ROWS = "bm=8 bn=256 warps=4"
 ROW_RUNS = [{"N": 97, "C": 1000}, {"N": 33, "C": 4096}, {"N": 5, "C": 777}, {"N": 1, "C": 1}]
 
@@ -262,6 +267,10 @@ CASES: dict[str, Case] = {
         "output Y[B, T, N] : f32\nY[b, t, n] = X[b, n, t] * S[n] + Z[b, n, t + 1] + t\n", "bm=8 bn=64 warps=4",
         [{"B": 2, "T": 37, "N": 100}, {"B": 1, "T": 1, "N": 1}, {"B": 3, "T": 130, "N": 64}]),
     "rope": Case("examples/rope.ta", "", [{"B": 2, "T": 37, "H": 3}, {"B": 1, "T": 1, "H": 1}]),
+    # halves of 32 (Llama's head dim of 64): 4 lanes a row, every read one 16-byte vector
+    # (codegen/cuda_gather.py; rope's halves of 8 are vectors too, in a quarter of the lanes)
+    "rope_64": Case(ROPE_64, "", [{"B": 2, "T": 37, "H": 3}, {"B": 1, "T": 1, "H": 1}]),
+    "rope_64_fixed": Case(ROPE_64, "", [{"B": 2, "T": 64, "H": 32}], fixed={"B": 2, "T": 64, "H": 32}),
     # sizes fixed: the gathers' bounds every element meets are left out (codegen/cuda_bounds.py); at
     # T = 64 all but the column's, at T = 37 the last row tile keeps its row bound
     "rope_fixed": Case("examples/rope.ta", "", [{"B": 2, "T": 64, "H": 3}], fixed={"B": 2, "T": 64, "H": 3}),

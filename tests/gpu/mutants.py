@@ -89,6 +89,11 @@ MUTANTS = [
            "(offset 16): lanes 0-15 and 16-31 each keep half a row",
            "cuda_blocked.py reduce (for shift in (16, 8, 4, 2, 1))",
            r"^.*__shfl_xor_sync\(0xffffffffu, v, 16\).*\n", "", ("softmax", "layernorm", "rmsnorm")),
+    Mutant("gather-vector-shifted", "a pointwise gather read as a vector one vector further along its "
+           "tensor: the 16-byte load's address 8 elements on",
+           "cuda_gather.py _vector_read (the vector load)",
+           r"reinterpret_cast<const uint4\*>\((g_\w+) \+ ", r"reinterpret_cast<const uint4*>(\1 + 8 + ",
+           ("rope_fixed", "rope_64")),
     Mutant("vector-edge-off-by-one", "the row programs' vector-load edge test off by one: gc + vec <= C "
            "emitted as gc + vec <= C + 1",
            "cuda_blocked.py load (gc + vec <= C)",

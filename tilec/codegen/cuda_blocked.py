@@ -1,8 +1,9 @@
 """CUDA for register tiles in the blocked layout (row programs: a warp per row).
 
-A [bm, bn] tile of ``#tile.blocked<warps, vec>`` is ``T name[bm/warps][bn/(32 vec)][vec]``
+A [bm, bn] tile of ``#tile.blocked<warps, vec, 32>`` is ``T name[bm/warps][bn/(32 vec)][vec]``
 per thread: element [i][c][e] sits at row i*warps + warp, column (c*32 + lane)*vec + e
-(``BlockedLayout.position``). A row vector (``#tile.slice<"blocked", ..., 1>``) is
+(``BlockedLayout.position``; with fewer lanes a row, a pointwise tile's warp spans several
+rows, and its gathers may be read as vectors: cuda_gather.py). A row vector (``#tile.slice<"blocked", ..., 1>``) is
 ``float name[bm/warps]``, the same in every lane of the warp. Global loads are ``vec``
 wide (16 bytes) where the aligned variant may assume whole 16-byte rows; a row reduction
 folds the thread's elements, then the 32 lanes by xor shuffles. A vector along the columns
@@ -23,6 +24,7 @@ from tilec.dialects.tile import register_layout
 from ..diagnostics import TilecError
 from .cexpr import CExpr
 from .cuda_bounds import gather_bounds
+from .cuda_gather import gather_vectors
 from .cuda_ranges import narrow_compares
 from .cuda_regs import map_body
 from .cuda_text import ctype
@@ -114,7 +116,7 @@ def materialize(self, op) -> None:
     layout = register_layout(t)
     element = ctype(t.element_type)
     name = self.fresh("b")
-    vectors = {}
+    vectors, known = {}, {}
     narrow = narrow_compares(self, op, list(t.shape))  # the per-element tests, in 32 bits
     if t.rank == 2:
         counts = layout.per_thread(*t.shape)
@@ -123,6 +125,8 @@ def materialize(self, op) -> None:
         self.line("{")
         self.indent += 1
         vectors = _column_vectors(self, op, layout, counts)  # a gamma[c]: the thread's vec columns at once
+        row0, col0 = (x.text for x in layout.position(CExpr("warp"), CExpr("lane"), CExpr("i"), CExpr("c"), 0))
+        known = gather_vectors(self, op, counts[2], row0, col0)  # a pointwise read: the thread's vec elements at once
         _loops(self, counts[2:], ("e",))
         result, target, parent = Blocked(name, layout, counts, element), f"{name}[i][c][e]", layout
     else:
@@ -135,7 +139,7 @@ def materialize(self, op) -> None:
     self.indent += 1
     row, col = _position(parent)
     value = map_body(self, op, row, col, lambda src, dims: f"{vectors[src]}[e]" if dims == [1] and src in vectors
-                     else _read(self, src, dims, row, col), narrow=narrow)
+                     else _read(self, src, dims, row, col), known=known, narrow=narrow)
     self.line(f"{target} = {value};")
     self.indent -= 1
     self.line("}")
@@ -246,6 +250,8 @@ def reduce(self, op) -> None:
     kind = ir.StringAttr(op.attributes["kind"]).value
     if not isinstance(src, Blocked) or ir.IntegerAttr(op.attributes["dim"]).value != 1:
         raise TilecError("tile.reduce: rows of a blocked register tile only")
+    if src.layout.lanes != 32:
+        raise TilecError(f"tile.reduce: a blocked row spans {src.layout.lanes} lanes; a row reduction needs 32")
     combine = _COMBINE[kind]
     name = self.fresh("r")
     rows, groups, vec = src.counts
@@ -277,6 +283,8 @@ def store(self, op) -> None:
     out = f"{gname} + {_base(dims_c, offsets[:-ir.RankedTensorType(value.type).rank])}"
     if isinstance(tile, BRows):
         parent = register_layout(value.type).parent
+        if parent.lanes != 32:
+            raise TilecError(f"tile.store of a row vector: its rows span {parent.lanes} lanes, not a warp's 32")
         _loops(self, [tile.count], ("i",))
         self.line("{")
         self.line(f"    const long long gr = {offsets[-1]} + {parent.position(CExpr('warp'), 0, CExpr('i'), 0, 0)[0].text};")
