@@ -91,8 +91,9 @@ NARROW_GEMM = "bm=128 bn=128 bk=64 warps=8 stages=4 consumers=2 persistent=true"
 # in the blocks' A/B on the H200 (2026-12-02, bench/results/steps/pytorch-h200-2026-12-02-*-pingpong-ab.json)
 # GPT-2's QKV GEMM (K = 768, a bias) went 0.081 -> 0.067 ms and Llama's SwiGLU pair (bn=128)
 # 0.842 -> 0.830 and 3.54 -> 3.40 ms, while GPT-2's GEMM + GELU (0.104 -> 0.118) and Llama's
-# K/V GEMMs (0.034 -> 0.037) lost: a long epilogue is not hidden by one warpgroup's short loop
-PINGPONG_GEMM = "bm=64 bn=256 bk=64 warps=8 stages=4 consumers=2 pingpong=true persistent=true"
+# K/V GEMMs (0.034 -> 0.037) lost: a long epilogue is not hidden by one warpgroup's short loop.
+# Once tiles were stored by the copy engine (below), GPT-2's QKV GEMM went back to two warpgroups
+# on one tile (BN192_GEMM)
 PINGPONG_PAIR = "bm=64 bn=128 bk=64 warps=8 stages=4 consumers=2 pingpong=true persistent=true"
 # the tile stored through shared memory by the copy engine (tma_store): in the blocks' A/B on the
 # H200 (2026-12-02, bench/results/steps/pytorch-h200-2026-12-02-tma-store-*.json) every GEMM got
@@ -100,11 +101,11 @@ PINGPONG_PAIR = "bm=64 bn=128 bk=64 warps=8 stages=4 consumers=2 pingpong=true p
 # Llama 1k: Q 0.116 -> 0.098, K/V 0.034 -> 0.028, SwiGLU 0.833 -> 0.811), except GPT-2's GEMM +
 # GELU at bn=256 (0.104 -> 0.117, 72 B spilled), which at bn=128 takes 0.093
 STAGED = " tma-store=true"
-# a 768-wide output (GPT-2's projection and MLP down) at bn=192: 256 tiles of 128 rows at T = 1k
+# GPT-2's 768-wide outputs (its projection and MLP down) at bn=192: 256 tiles of 128 rows at T = 1k
 # fill two rounds of 132 SMs (bn=128: 384 tiles, three), bigger tiles for the same makespan: the
 # block 1.027x at 1k (rounds 1.026-1.029), 1.002x at 4k (0.999-1.020), over NARROW_GEMM
 # (bench/results/steps/pytorch-h200-2026-12-03-gpt2-bn192-ab.json)
-WIDE_768_GEMM = "bm=128 bn=192 bk=64 warps=8 stages=4 consumers=2 persistent=true"
+BN192_GEMM = "bm=128 bn=192 bk=64 warps=8 stages=4 consumers=2 persistent=true"
 
 # name -> (function, input shapes (bf16), schedule, flops, peer: the same computation by torch's library)
 # (a graph of several kernels takes a schedule per kernel form; its peer is the same code in eager torch)
@@ -168,13 +169,19 @@ HEAVY_FIRST = " heavy-first=true"
 # block 1.0175x (rounds 1.016-1.018) over ATTENTION_D64_SHORT + HEAVY_FIRST; ping-pong (bm=128,
 # two warpgroups in turn) lost, 0.079 ms, 0.961x
 # (bench/results/steps/pytorch-h200-2026-12-03-gpt2-1k-attention-*-ab.json)
+# GPT-2's QKV GEMM (N = 2304, twelve tiles of 192) with two warpgroups on 128 x 192 tiles, stored
+# by the copy engine, beat ping-pong on 64 x 256: the block 1.026x at 1k (rounds 1.023-1.026),
+# 1.015x at 4k (0.991-1.027), the kernel 0.212 -> 0.189 ms at 4k; bn=256 lost (0.949x / 0.990x)
+# (bench/results/steps/pytorch-h200-2026-12-03-gpt2-qkv192-ab.json). Ping-pong on 64 x 128 tiles
+# for the MLP's GEMMs lost 13-18% (...-gpt2-gemm-pingpong-qkv192-ab.json), as did the MLP's up
+# GEMM + GELU at bn=192 (0.978x / 0.974x)
 for _t in (1024, 4096):
     CASES[f"gpt2_block_{_t // 1024}k"] = (
         gpt2_block, _gpt2_block_shapes(8, _t),
         {"contraction": HOPPER_GEMM + STAGED,
          "online": ATTENTION_D64_SHARED + HEAVY_FIRST,
-         "k1": PINGPONG_GEMM + STAGED,
-         "k4": WIDE_768_GEMM + STAGED, "k6": NARROW_GEMM + STAGED, "k7": WIDE_768_GEMM + STAGED},
+         "k1": BN192_GEMM + STAGED,
+         "k4": BN192_GEMM + STAGED, "k6": NARROW_GEMM + STAGED, "k7": BN192_GEMM + STAGED},
         _gpt2_block_flops(8, _t), gpt2_block)
 
 

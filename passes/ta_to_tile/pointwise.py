@@ -94,11 +94,15 @@ def lower(fn, prog: PointwiseProgram, s):
 
 def default_schedule(cols: str) -> Schedule:
     """Without a schedule: a column block that fits the last dim where it is static (RoPE's head
-    dim of 64 would fill a quarter of 256 columns), and rows for about 2048 elements a CTA."""
+    dim of 64 would fill a quarter of 256 columns), and rows for about 1024 elements a CTA (one
+    16-byte vector of bf16 a thread). On the H200, Llama's RoPE on q (8 x 1024 x 32 x 64) ran
+    fastest so among bm = 8 to 128 and 1 to 8 warps at bn = 64: bm=16 with 4 warps 3% ahead of
+    bm=32, 6-9% ahead of bm=8 with 1 or 2 warps, 32% ahead of bm=128
+    (bench/results/steps/pytorch-h200-2026-12-03-rope-schedules-vectors-ab.json)."""
     bn = DEFAULT.bn
     if cols.isdigit():
         bn = max(32, min(DEFAULT.bn, 1 << (int(cols) - 1).bit_length()))
-    return Schedule(bm=max(DEFAULT.warps, 2048 // bn), bn=bn, warps=DEFAULT.warps)
+    return Schedule(bm=max(DEFAULT.warps, 1024 // bn), bn=bn, warps=DEFAULT.warps)
 
 
 class _Lowering:
