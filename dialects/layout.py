@@ -339,7 +339,7 @@ class BlockedLayout:
 
     def position(self, warp, lane, i, c, e):
         """(row, col) in the tile of the thread's element [i][c][e]."""
-        if self.lanes == 32:
+        if self.lanes == 32:  # a warp a row: the same values, without a lane // 32 that is always 0
             return i * self.warps + warp, (c * 32 + lane) * self.vec + e
         group = 32 // self.lanes
         return (i * self.warps + warp) * group + lane // self.lanes, (c * self.lanes + lane % self.lanes) * self.vec + e

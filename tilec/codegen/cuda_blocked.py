@@ -3,8 +3,8 @@
 A [bm, bn] tile of ``#tile.blocked<warps, vec, 32>`` is ``T name[bm/warps][bn/(32 vec)][vec]``
 per thread: element [i][c][e] sits at row i*warps + warp, column (c*32 + lane)*vec + e
 (``BlockedLayout.position``; with fewer lanes a row, a pointwise tile's warp spans several
-rows, and its gathers may be read as vectors: cuda_gather.py). A row vector (``#tile.slice<"blocked", ..., 1>``) is
-``float name[bm/warps]``, the same in every lane of the warp. Global loads are ``vec``
+rows, and its gathers may be read as vectors: cuda_gather.py). A row vector
+(``#tile.slice<"blocked", ..., 1>``) is ``float name[bm/warps]``, the same in every lane of the warp. Global loads are ``vec``
 wide (16 bytes) where the aligned variant may assume whole 16-byte rows; a row reduction
 folds the thread's elements, then the 32 lanes by xor shuffles. A vector along the columns
 (a norm's gain[c]) read by a map is loaded 16 bytes at once per column group in the aligned
@@ -27,10 +27,8 @@ from .cuda_bounds import gather_bounds
 from .cuda_gather import gather_vectors
 from .cuda_ranges import narrow_compares
 from .cuda_regs import map_body
-from .cuda_text import ctype
+from .cuda_text import ELEMENT_BYTES as _BYTES, VECTOR_TYPES as _VECTOR, ctype
 
-_VECTOR = {2: "unsigned short", 4: "unsigned int", 8: "uint2", 16: "uint4"}
-_BYTES = {"float": 4, "__nv_bfloat16": 2, "__half": 2}
 _COMBINE = {"max": "fmaxf({}, {})", "sum": "{} + {}", "min": "fminf({}, {})"}
 
 

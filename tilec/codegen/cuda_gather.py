@@ -28,9 +28,7 @@ from torch_mlir import ir
 
 from .cuda_bounds import gather_bounds
 from .cuda_scalar import float_literal
-
-_VECTOR = {4: "unsigned int", 8: "uint2", 16: "uint4"}
-_BYTES = {"float": 4, "__nv_bfloat16": 2, "__half": 2}
+from .cuda_text import ELEMENT_BYTES, VECTOR_TYPES
 _INDEP, _COL = "indep", "col"
 
 
@@ -61,8 +59,8 @@ def _vector_read(self, op, made: set, vec: int, row: str, col0: str) -> str | No
 
     src, *operands = op.operation.operands
     _, gname, dims, element = self.value(src)
-    width = vec * _BYTES.get(element, 0)
-    if width not in _VECTOR:
+    width = vec * ELEMENT_BYTES.get(element, 0)
+    if width not in VECTOR_TYPES:
         return None
     at = [_index(self, v, made, vec, row, col0) for v in operands]
     if None in at:
@@ -79,18 +77,22 @@ def _vector_read(self, op, made: set, vec: int, row: str, col0: str) -> str | No
     dims_c = self.dims_c(dims)
     shape = ir.MemRefType(src.type).shape
     extents = [None if ir.ShapedType.is_dynamic_size(n) else n for n in shape]
-    kept = gather_bounds(self, op, names, extents)  # the bounds the element reads would test
     last, size = names[-1], dims_c[-1]
+    # the bounds the element reads would test (cuda_bounds.py); the last index's upper one is
+    # tested here, for the whole vector or for each element
+    kept = gather_bounds(self, op, names, extents)
+    other = [b for b in kept if not b.startswith(f"{last} ")]
+    low = [b for b in kept if b == f"{last} >= 0"]
     flat = " + ".join(f"{i} * {s}" for i, s in zip(names, _strides(dims_c)))
-    whole = " && ".join(kept + [f"{last} + {vec} <= {size}", f"{size} % {vec} == 0"])
-    each = " && ".join([b for b in kept if not b.startswith(f"{last} ")] + [f"{last} + e >= 0", f"{last} + e < {size}"])
+    whole = " && ".join(other + low + [f"{last} + {vec} <= {size}", f"{size} % {vec} == 0"])
+    each = " && ".join(other + [f"{last} + e >= 0", f"{last} + e < {size}"])
     pad = float_literal(ir.FloatAttr(op.attributes["padding"]).value)
     pad = pad if element == "float" else f"{element}({pad})"
     name = self.fresh("v")
     self.line(f"alignas(16) {element} {name}[{vec}];")
     self.line(f"if ({whole}) {{  // the thread's {vec} elements: one aligned vector")
-    self.line(f"    *reinterpret_cast<{_VECTOR[width]}*>({name}) = "
-              f"*reinterpret_cast<const {_VECTOR[width]}*>({gname} + {flat});")
+    vector = VECTOR_TYPES[width]
+    self.line(f"    *reinterpret_cast<{vector}*>({name}) = *reinterpret_cast<const {vector}*>({gname} + {flat});")
     self.line("} else {")
     self.line("    #pragma unroll")
     self.line(f"    for (int e = 0; e < {vec}; ++e) {name}[e] = ({each}) ? {gname}[{flat} + e] : {pad};")
@@ -125,7 +127,7 @@ def _index(self, v, made: set, vec: int, row: str, col0: str):
         return text, _INDEP, a[2] * b[2] if name == "arith.muli" else gcd(a[2], b[2])
     # the column plus (or minus) a multiple of vec; scaled, negated or doubled it steps otherwise
     other = b if a[1] == _COL else a
-    if name == "arith.muli" or other[1] == _COL or b[1] == _COL and name == "arith.subi" or other[2] % vec:
+    if name == "arith.muli" or other[1] == _COL or (b[1] == _COL and name == "arith.subi") or other[2] % vec:
         return None
     return text, _COL, vec
 
@@ -179,5 +181,6 @@ def _form(expr, at: list, vec: int):
         if b[0] != _INDEP or not isinstance(expr.rhs, ir.AffineConstantExpr):
             return None
         # x + e over e < vec stays inside one block of m when vec divides m and x does
-        return (_INDEP, 1) if a[0] == _INDEP or b[1] % vec == 0 and isinstance(expr, ir.AffineFloorDivExpr) else None
+        steady = a[0] == _INDEP or (isinstance(expr, ir.AffineFloorDivExpr) and b[1] % vec == 0)
+        return (_INDEP, 1) if steady else None
     return None

@@ -70,6 +70,12 @@ _C_TYPES = {"f32": "float", "bf16": "__nv_bfloat16", "f16": "__half", "i1": "boo
             "i64": "long long", "i32": "int"}
 
 
+# the integer type that moves a vector of this many bytes in one load or store, and the bytes of
+# an element type (the blocked layout's vector reads and writes)
+VECTOR_TYPES = {2: "unsigned short", 4: "unsigned int", 8: "uint2", 16: "uint4"}
+ELEMENT_BYTES = {"float": 4, "__nv_bfloat16": 2, "__half": 2}
+
+
 def ctype(t: ir.Type) -> str:
     """The C type of an MLIR scalar type."""
     return _C_TYPES[str(t)]
