@@ -249,6 +249,9 @@ class WarpTiling:
     bn: int
     warps: int
     rows_only: bool = False  # every warp owns whole rows (row reductions stay inside a warp)
+    # the rows fall in ``slabs`` slabs of bm / slabs; a warp's rows are tm / slabs of each slab
+    # (a warpgroup issuing one wgmma m64 per 64-row slab: warp w holds rows 16 w.. of each)
+    slabs: int = 1
 
     @property
     def wm(self) -> int:
@@ -274,16 +277,24 @@ class WarpTiling:
     def ni(self) -> int:
         return self.tn // 8
 
+    def row0(self, warp_m, mi):
+        """The first row of warp_m's mma tile mi: warp_m * tm + 16 mi, or with slabs, mma tile
+        mi sits in slab mi // (mi / slabs), at the warp's rows of that slab."""
+        if self.slabs == 1:
+            return warp_m * self.tm + mi * 16
+        per = self.mi // self.slabs  # the warp's mma tiles in one slab
+        return (mi // per) * (self.bm // self.slabs) + warp_m * (self.tm // self.slabs) + (mi % per) * 16
+
     def accumulator(self, warp_m, warp_n, lane, mi, ni, reg):
         """(row, col) in the CTA tile of accumulator register ``reg`` (0..3) of mma tile (mi, ni)."""
-        row = warp_m * self.tm + mi * 16 + lane // 4 + (reg // 2) * 8
+        row = self.row0(warp_m, mi) + lane // 4 + (reg // 2) * 8
         col = warp_n * self.tn + ni * 8 + (lane % 4) * 2 + reg % 2
         return row, col
 
     def ldmatrix_a(self, warp_m, lane, mi, kk, transposed: bool):
         """(row, col) in the stored A tile ([m, k], or [k, m] if transposed) whose address
         ``lane`` gives ldmatrix(.trans) for fragment mi at k step kk."""
-        m = warp_m * self.tm + mi * 16
+        m = self.row0(warp_m, mi)
         if transposed:
             return kk * 16 + lane % 8 + (lane // 16) * 8, m + ((lane // 8) % 2) * 8
         return m + lane % 16, kk * 16 + (lane // 16) * 8
@@ -304,13 +315,16 @@ class WarpTiling:
 
 @dataclass(frozen=True)
 class MmaLayout:
-    """mma.sync m16n8k16 accumulator fragments over a wm x wn grid of warps (``WarpTiling``)."""
+    """mma.sync m16n8k16 accumulator fragments over a wm x wn grid of warps (``WarpTiling``);
+    ``slabs`` > 1: the rows in that many slabs, each spread over the warps as one slab would be
+    (a ping-pong warpgroup owning 128 rows: two wgmma m64 slabs, warp w at rows 16 w and 64 + 16 w)."""
 
     wm: int
     wn: int
+    slabs: int = 1
 
     def tiling(self, rows: int, cols: int) -> WarpTiling:
-        return WarpTiling(rows, cols, self.wm * self.wn, rows_only=self.wn == 1 and self.wm > 1)
+        return WarpTiling(rows, cols, self.wm * self.wn, rows_only=self.wn == 1 and self.wm > 1, slabs=self.slabs)
 
 
 @dataclass(frozen=True)

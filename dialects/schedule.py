@@ -72,7 +72,8 @@ class Schedule:
     copies onto mbarriers, ``warps`` = 4 x consumers warps run wgmma, each on 64 rows);
     pingpong: the consumer warpgroups take turns: in attention at the tensor cores (one's
     softmax while another multiplies; FlashAttention-3's ping-pong), consumers >= 2; in a
-    persistent contraction each warpgroup owns a whole bm x bn tile (bm = 64) and the CTA's
+    persistent contraction each warpgroup owns a whole bm x bn tile (bm = 64, or 128: two wgmma
+    slabs of 64 rows, twice the accumulators) and the CTA's
     tiles go to the warpgroups in turn, so one stores its tile while another multiplies
     (CUTLASS's ping-pong);
     persistent: a warp-specialised contraction launches at most one CTA per SM, each looping
@@ -256,11 +257,13 @@ class Schedule:
             reasons.append(f"consumers={self.consumers} needs sm_90a (wgmma, the copy engine); {target} has neither")
         if self.warps != 4 * self.consumers:
             reasons.append(f"warps={self.warps}: {self.consumers} consumer warpgroups are {4 * self.consumers} warps")
-        owned = 64 if self.pingpong and form == "contraction" else 64 * self.consumers
-        if self.bm != owned:
+        own_tiles = self.pingpong and form == "contraction"
+        if own_tiles and self.bm not in (64, 128):
+            reasons.append(f"bm={self.bm}: each of the {self.consumers} consumer warpgroups owns a tile of its own "
+                           f"of one or two 64-row wgmma slabs (bm = 64 or 128)")
+        elif not own_tiles and self.bm != 64 * self.consumers:
             reasons.append(f"bm={self.bm}: each of the {self.consumers} consumer warpgroups owns 64 rows "
-                           + ("of a tile of its own (bm = 64)" if owned == 64 and self.consumers > 1
-                              else f"(bm = {owned})"))
+                           f"(bm = {64 * self.consumers})")
         element_bytes = sizes.get("element_bytes", 2)
         if element_bytes != 2:
             reasons.append("wgmma here reads 16-bit operands (bf16, f16)")
@@ -269,8 +272,10 @@ class Schedule:
         if form == "online":
             reasons += self._hopper_online_reasons(sizes)
             return reasons + self._wgmma_registers([(self.bn, 0), (sizes.get("head_dim", 64), 4)])
-        # contractions sharing A (SwiGLU's two) keep an accumulator each: as much as one wgmma of n = b * bn
-        reasons += self._wgmma_registers([(self.bn * sizes.get("b_operands", 1), 0)])
+        # contractions sharing A (SwiGLU's two) keep an accumulator each: as much as one wgmma of n = b * bn;
+        # a ping-pong warpgroup of 128 rows keeps one per 64-row slab
+        slabs = self.bm // 64 if own_tiles and self.bm in (64, 128) else 1
+        reasons += self._wgmma_registers([(self.bn * sizes.get("b_operands", 1) * slabs, 0)])
         if element_bytes == 2 and self.bk != 64:
             reasons.append(f"bk={self.bk}: a k tile is one 128-byte swizzle row of 16-bit elements (bk = 64)")
         if self.bn % 64 or self.bn > 256:
@@ -365,9 +370,9 @@ class Schedule:
     @classmethod
     def pingpong_points(cls, bns, stages, stores=(False,)) -> list["Schedule"]:
         """The ping-pong contractions at each bn, stages and tma_store of ``stores``: two consumer
-        warpgroups with 64-row tiles of their own, persistent."""
-        return [cls(bm=64, bn=bn, bk=64, warps=8, stages=n, consumers=2, pingpong=True, persistent=True,
-                    tma_store=store) for bn in bns for n in stages for store in stores]
+        warpgroups with tiles of their own of one or two 64-row slabs, persistent."""
+        return [cls(bm=bm, bn=bn, bk=64, warps=8, stages=n, consumers=2, pingpong=True, persistent=True,
+                    tma_store=store) for bm in (64, 128) for bn in bns for n in stages for store in stores]
 
     def check(self, form: str, sizes: dict | None = None, target: str = "sm_90a") -> None:
         """Raise ValueError with every reason when the schedule is illegal."""

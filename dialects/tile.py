@@ -69,7 +69,8 @@ def layout_of(attr: ir.Attribute) -> Layout:
 
 
 class MmaAttr(Tile.Attribute, name="mma"):
-    """Register layout of mma accumulator fragments over a grid of warps: ``#tile.mma<[4, 1]>``."""
+    """Register layout of mma accumulator fragments over a grid of warps: ``#tile.mma<[4, 1]>``;
+    a third number splits the rows into slabs (``#tile.mma<[4, 1, 2]>``: layout.MmaLayout)."""
 
     warps: ir.ArrayAttr
 
@@ -107,15 +108,26 @@ def register_layout_attr(layout) -> ir.Attribute:
     """The encoding attribute of a register layout (layout.py's MmaLayout, BlockedLayout, ...)."""
     i64 = lambda x: ir.IntegerAttr.get(ir.IntegerType.get_signless(64), x)
     if isinstance(layout, MmaLayout):
-        return MmaAttr.get(_ints([layout.wm, layout.wn]))
+        return MmaAttr.get(_ints(_mma_params(layout)))
     if isinstance(layout, OperandLayout):
-        return MmaOperandAttr.get(_ints([layout.parent.wm, layout.parent.wn]), i64(layout.index))
+        return MmaOperandAttr.get(_ints(_mma_params(layout.parent)), i64(layout.index))
     if isinstance(layout, BlockedLayout):
         return BlockedAttr.get(i64(layout.warps), i64(layout.vec), i64(layout.lanes))
     parent = layout.parent
-    kind, params = ("mma", [parent.wm, parent.wn]) if isinstance(parent, MmaLayout) else \
+    kind, params = ("mma", _mma_params(parent)) if isinstance(parent, MmaLayout) else \
         ("blocked", [parent.warps, parent.vec, parent.lanes])
     return SliceAttr.get(ir.StringAttr.get(kind), _ints(params), i64(layout.dim))
+
+
+def _mma_params(layout: MmaLayout) -> list[int]:
+    """[wm, wn], and the slabs when there are several: ``#tile.mma<[4, 1, 2]>``."""
+    return [layout.wm, layout.wn] + ([layout.slabs] if layout.slabs > 1 else [])
+
+
+def _mma_layout(values: list[int], encoding) -> MmaLayout:
+    if len(values) not in (2, 3) or min(values) < 1:
+        raise Invalid(f"tile encoding {encoding}: an mma layout is [wm, wn] or [wm, wn, slabs] of positive numbers")
+    return MmaLayout(*values)
 
 
 def register_layout(t: ir.Type):
@@ -130,14 +142,14 @@ def register_layout(t: ir.Type):
     ints = lambda a: [ir.IntegerAttr(x).value for x in ir.ArrayAttr(a)]
     text = str(encoding)
     if text.startswith("#tile.mma<"):
-        return MmaLayout(*ints(params[0]))
+        return _mma_layout(ints(params[0]), encoding)
     if text.startswith("#tile.mma_operand<"):
-        return OperandLayout(MmaLayout(*ints(params[0])), ir.IntegerAttr(params[1]).value)
+        return OperandLayout(_mma_layout(ints(params[0]), encoding), ir.IntegerAttr(params[1]).value)
     if text.startswith("#tile.blocked<"):
         return BlockedLayout(*(ir.IntegerAttr(p).value for p in params[:3]))
     if text.startswith("#tile.slice<"):
         kind, values = ir.StringAttr(params[0]).value, ints(params[1])
-        parent = MmaLayout(*values) if kind == "mma" else BlockedLayout(*values)
+        parent = _mma_layout(values, encoding) if kind == "mma" else BlockedLayout(*values)
         return SliceLayout(parent, ir.IntegerAttr(params[2]).value)
     raise Invalid(f"tile encoding {encoding} is not a register layout")
 

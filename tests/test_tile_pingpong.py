@@ -109,7 +109,7 @@ def test_without_turns_the_interpreter_reads_a_stage_two_phases_early():
 
 @pytest.mark.parametrize("schedule, reason", [
     ("bm=64 bn=128 bk=64 warps=8 stages=3 consumers=2 pingpong=true", "needs persistent=true"),
-    ("bm=128 bn=128 bk=64 warps=8 stages=3 consumers=2 pingpong=true persistent=true", "of a tile of its own"),
+    ("bm=192 bn=128 bk=64 warps=12 stages=3 consumers=3 pingpong=true persistent=true", "owns a tile of its own"),
     ("bm=64 bn=128 bk=64 warps=4 stages=3 consumers=1 pingpong=true persistent=true", "consumers >= 2"),
 ])
 def test_pingpong_schedules_say_what_they_need(schedule, reason):
@@ -133,13 +133,15 @@ def test_the_cuda_kernel_numbers_threads_within_each_warpgroup(tmp_path):
 
 
 def test_the_contraction_space_has_pingpong_points_on_sm90a_alone():
-    """tilec verify --schedules all and tilec tune reach them: two warpgroups, bm = 64, persistent"""
+    """tilec verify --schedules all and tilec tune reach them: two warpgroups, bm = 64 or 128
+    (two wgmma slabs), persistent"""
     from tilec.dialects.schedule import Schedule
     from tilec.tune.space import points
 
     ours = [p for p in Schedule.space("contraction", hopper=True) if p.pingpong]
-    assert len(ours) == 8 and all(p.persistent and p.bm == 64 and p.consumers == 2 for p in ours)
-    assert sum(p.tma_store for p in ours) == 4  # each also with its tiles stored by the copy engine
+    assert len(ours) == 16 and all(p.persistent and p.bm in (64, 128) and p.consumers == 2 for p in ours)
+    assert sum(p.bm == 128 for p in ours) == 8
+    assert sum(p.tma_store for p in ours) == 8  # each also with its tiles stored by the copy engine
     assert not [p for p in Schedule.space("contraction") if p.pingpong]
     assert [p for p in points("contraction", "sm_90a") if p.pingpong]
     assert not [p for p in points("contraction", "sm_80") if p.pingpong]

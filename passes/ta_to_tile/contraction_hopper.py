@@ -151,8 +151,9 @@ def build(b, g, s, mem: dict, buffers, element, sizes, batch_ids, pid, raster, t
                 share = (ir.Operation.create("tile.warpgroup_id", results=[ir.IndexType.get()]).result, roles)
             _over_tiles(s.persistent, pid, tiles, nk, role, share)
     func.ReturnOp([])
-    # warp w (of its warpgroup) holds rows 16w..16w+15: wgmma's accumulator per warpgroup
-    return MmaLayout(s.warps // roles, 1)
+    # warp w (of its warpgroup) holds rows 16w..16w+15: wgmma's accumulator per warpgroup; a
+    # ping-pong warpgroup of 128 rows issues a wgmma per 64-row slab, and holds those rows of each
+    return MmaLayout(s.warps // roles, 1, s.bm // 64 if roles > 1 else 1)
 
 
 def take_turn(turn, g, roles: int, n) -> None:

@@ -315,6 +315,17 @@ CASES: dict[str, Case] = {
     "wgmma_gemm_pingpong_tn": Case(gemm_spec("km", "nk", "bf16", "bf16"), PINGPONG, PINGPONG_RUNS, targets=SM90),
     "wgmma_gemm_pingpong_bias_gelu": Case("examples/matmul_bias_gelu.ta", PINGPONG, PINGPONG_RUNS, targets=SM90),
     "wgmma_swiglu_pingpong": Case("examples/swiglu.ta", PINGPONG, PINGPONG_RUNS, targets=SM90),
+    # ping-pong warpgroups of 128 rows: each tile two wgmma m64 slabs, its accumulator #tile.mma<[4, 1, 2]>;
+    # 2112 x 520 is 17 x 9 tiles of 128 x 64, so the CTAs' warpgroups take several each
+    "wgmma_gemm_pingpong_two_slabs": Case("examples/gemm.ta", PINGPONG.replace("bm=64", "bm=128"), PINGPONG_RUNS,
+                                          targets=SM90),
+    "wgmma_gemm_pingpong_two_slabs_tn": Case(gemm_spec("km", "nk", "bf16", "bf16"), PINGPONG.replace("bm=64", "bm=128"),
+                                             PINGPONG_RUNS, targets=SM90),
+    "wgmma_gemm_pingpong_two_slabs_bias_gelu": Case("examples/matmul_bias_gelu.ta",
+                                                    PINGPONG.replace("bm=64", "bm=128").replace("bn=64", "bn=128")
+                                                    .replace("stages=2", "stages=4"), PINGPONG_RUNS, targets=SM90),
+    "wgmma_linear_residual_pingpong_two_slabs": Case(RESIDUAL_LINEAR, PINGPONG.replace("bm=64", "bm=128") +
+                                                     " tma-store=true", PINGPONG_RUNS, targets=SM90),
     # the tile stored through shared memory by the copy engine (tma_store): 2112 x 520 puts several
     # tiles on a CTA, so the staging buffers are rewritten across tiles; bn=192 is 3 chunks a tile
     "wgmma_gemm_tma_store": Case("examples/gemm.ta", WGMMA2 + " persistent=true tma-store=true",

@@ -29,7 +29,7 @@ from tilec.dialects.tile import layout_of, register_layout, schedule_of
 from ..diagnostics import TilecError
 from .cexpr import CExpr, dim_expr
 from . import cuda_blocked
-from .cuda_regs import copy_carried, materialize_map
+from .cuda_regs import copy_carried, load_columns, materialize_map
 from .cuda_scalar import _CMPI  # arith.cmpi predicates as C operators
 from .cuda_hopper import HOPPER_PRELUDE
 from .cuda_store import STORE_PRELUDE
@@ -329,6 +329,8 @@ class CudaEmitter:
         t = ir.RankedTensorType(op.result.type)
         if t.rank == 2 and isinstance(register_layout(t), BlockedLayout):
             cuda_blocked.load(self, op)
+            return
+        if load_columns(self, op):  # a value per column of an mma tile: read once, into registers
             return
         self.names[op.result] = _Lazy(op)  # fragments and vectors: read element by element where used
 

@@ -13,6 +13,7 @@ from torch_mlir import ir
 
 from tilec.dialects import layout
 from tilec.dialects.layout import tma_boxes
+from tilec.dialects.tile import register_layout
 from tilec.dialects.tile_hopper import consumer_roles, wgmma_depth, wgmma_stage
 
 from ..diagnostics import TilecError
@@ -120,8 +121,9 @@ def op_tile_wgmma(self, op):
     ta, tb = "transpose_a" in op.attributes, "transpose_b" in op.attributes
     registers = isinstance(a_v.type, ir.RankedTensorType)  # A in registers: the accumulator's layout
     eb = 2
-    n = ir.RankedTensorType(op.result.type).shape[1]
+    m, n = ir.RankedTensorType(op.result.type).shape
     k = wgmma_depth(op)
+    slabs = _slabs(op, m, registers)
     b_fields, _ = layout.wgmma_operand(b.layout, tb, eb)
     fn = _wgmma_function(self, n, b.element, None if registers else not ta, tb)
     self.line("{  // wgmma over the stage: descriptors from the tiles' layouts")
@@ -150,14 +152,28 @@ def op_tile_wgmma(self, op):
         if registers:
             frags = ", ".join(f"pa[{kk}][{r}]" for r in range(4))
             self.line(f"{fn}(&{acc.name}[0][0][0], {frags}, db + {b_at});")
-        else:
-            a_at = layout.wgmma_k_offset(a.layout, not ta, kk) * eb >> 4
-            self.line(f"{fn}(&{acc.name}[0][0][0], da + {a_at}, db + {b_at});")
+            continue
+        for i in range(slabs):  # slab i: A's rows 64 i.., the accumulator's mma tile i of each warp
+            a_at = (layout.wgmma_k_offset(a.layout, not ta, kk) + i * layout.warpgroup_rows(a.layout, ta)) * eb >> 4
+            self.line(f"{fn}(&{acc.name}[{i}][0][0], da + {a_at}, db + {b_at});")
     self.line('asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");')
     if "async" not in op.attributes:
         self.line('asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");')
     self.indent -= 1
     self.line("}")
+
+
+def _slabs(op, m: int, registers: bool) -> int:
+    """The 64-row slabs one warpgroup multiplies (wgmma m64 each), from the result's layout:
+    one, or with ``MmaLayout.slabs``, each of the warp's mma tiles in a slab of its own."""
+    parent = register_layout(op.result.type)
+    slabs = getattr(parent, "slabs", 1)
+    if slabs == 1:
+        return 1
+    if registers or m != 64 * slabs or parent.tiling(m, 8).mi != slabs:
+        raise TilecError(f"tile.wgmma: {slabs} slabs of a {m}-row accumulator are not one wgmma m64 each "
+                         f"over A in shared memory")
+    return slabs
 
 
 def op_tile_wgmma_wait(self, op):

@@ -328,7 +328,7 @@ def _element(self, value, coords: list[str], reg: str, memo: dict) -> str:
         result = f"{tile.name}[mi][ni][{reg}]"
         if getattr(tile, "scale", None) is not None:  # held unscaled (cuda_scaled.py)
             result = cuda_scaled.element(self, tile.name, reg, tile.scale)
-    elif tile.op.operation.name == "tile.load":
+    elif tile.op.operation.name == "tile.load":  # a Columns read at another index, too
         result = _global_element(self, tile.op, coords)
     else:
         result = _map_element(self, tile.op, coords, reg, memo)
@@ -360,6 +360,8 @@ def guarded_read(self, gname: str, index: list, dims_c: list, bounds: str, eleme
 
 
 def _map_element(self, op, coords, reg, memo) -> str:
+    from .cuda_regs import Columns
+
     local = {}
     for inner in op.regions[0].blocks[0].operations:
         name = inner.operation.name
@@ -367,8 +369,13 @@ def _map_element(self, op, coords, reg, memo) -> str:
             return local[inner.operation.operands[0]]
         if name == "tile.elem":
             amap = ir.AffineMapAttr(inner.attributes["map"]).value
-            picked = [coords[ir.AffineDimExpr(e).position] for e in amap.results]
-            local[inner.result] = _element(self, inner.operation.operands[0], picked, reg, memo)
+            positions = [ir.AffineDimExpr(e).position for e in amap.results]
+            src = inner.operation.operands[0]
+            columns = self.value(src)
+            if isinstance(columns, Columns) and positions == [len(coords) - 1]:  # at the element's own column
+                local[inner.result] = f"{columns.name}[ni][({reg}) % 2]"
+                continue
+            local[inner.result] = _element(self, src, [coords[p] for p in positions], reg, memo)
             continue
         if name == "tile.index":  # the element's position along a tile dim
             local[inner.result] = f"(long long)({coords[ir.IntegerAttr(inner.attributes['dim']).value]})"

@@ -38,6 +38,45 @@ class Rows:
     tiling: WarpTiling
 
 
+@dataclass
+class Columns:
+    """A value per column of an mma tile (a bias) read from global memory once, where it is
+    loaded: ``T name[ni][2]``, the columns of n tile ni whose accumulator registers r have r % 2
+    = c. ``op``: the tile.load, read element by element where an element map reads it otherwise."""
+    name: str
+    op: object
+
+
+def load_columns(self, op) -> bool:
+    """Read a tile.load of a value per column of an mma tile into registers, each column a
+    thread's registers hold once (a bias read where each element is computed is read once per
+    row of the thread's mma tiles, 4 or 8 times: ptxas reloads guarded reads rather than hold
+    them). False when ``op`` is not such a load."""
+    from .cuda_ops import _global_element
+
+    t = ir.RankedTensorType(op.result.type)
+    layout = register_layout(t)
+    if t.rank != 1 or not isinstance(layout, SliceLayout) or layout.dim != 0 or \
+            not isinstance(layout.parent, MmaLayout):
+        return False
+    parent = layout.parent
+    tiling = parent.tiling(16 * parent.wm * parent.slabs, t.shape[0])  # the columns do not depend on the rows
+    name = self.fresh("cv")
+    self.line(f"{ctype(t.element_type)} {name}[{tiling.ni}][2];  // a value per column, read once")
+    self.line("#pragma unroll")
+    self.line(f"for (int ni = 0; ni < {tiling.ni}; ++ni)")
+    self.line("#pragma unroll")
+    self.line("for (int c = 0; c < 2; ++c) {")
+    self.indent += 1
+    _, col = tiling.accumulator(*map(CExpr, ("0", "warp_n", "lane", "0", "ni", "c")))
+    self.line(f"const int col = {col.text};")
+    self.line(f"{name}[ni][c] = {_global_element(self, op, ['col'])};")
+    self.indent -= 1
+    self.line("}")
+    self.names[op.result] = Columns(name, op)
+    return True
+
+
 def tiling_for(t: ir.RankedTensorType) -> WarpTiling:
     """The mma warp tiling of a 2-d tile, or of the parent a row vector was sliced from."""
     layout = register_layout(t)
@@ -61,7 +100,9 @@ def materialize_map(self, op) -> None:
     if t.rank == 2:
         tiling = tiling_for(t)
         self.line(f"{element} {name}[{tiling.mi}][{tiling.ni}][4];")
-        loops = [("mi", tiling.mi), ("ni", tiling.ni), ("e", 4)]
+        # the rows innermost: a column vector a map reads (a bias) is read once a column, not once
+        # per mma tile of rows (ptxas reloads it rather than hold it across a tile's rows)
+        loops = [("ni", tiling.ni), ("mi", tiling.mi), ("e", 4)]
         target, reg = f"{name}[mi][ni][e]", "e"
         scaled = cuda_scaled.scale_of(op)  # x = c * y held as y: no multiply an element
         if scaled is not None:
@@ -161,6 +202,8 @@ def _element(self, src, dims, rank, row, col, reg) -> str:
         return f"{tile.name}[mi][ni][{reg}]"
     if isinstance(tile, Rows):
         return f"{tile.name}[mi][{'h' if rank == 1 else f'({reg}) / 2'}]"
+    if isinstance(tile, Columns) and list(dims) == [1]:  # read at the element's own column
+        return f"{tile.name}[ni][({reg}) % 2]"
     if hasattr(tile, "op") and tile.op.operation.name == "tile.load":
         coords = [row if d == 0 else col for d in dims]
         return _global_element(self, tile.op, coords)

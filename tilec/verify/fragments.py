@@ -99,6 +99,27 @@ def accumulator_matches_ptx(tiling: WarpTiling) -> Outcome:
     return _agree(cases, bounds, watch, "CTA tile cell", "WarpTiling.accumulator puts it at")
 
 
+def wgmma_accumulator_matches_ptx(tiling: WarpTiling) -> Outcome:
+    """A wgmma m64nN multiplies one 64-row slab a warpgroup: warp w % 4 of the warpgroup holds
+    rows 16 (w % 4).. of the slab, register j of the slab's accumulator where m16n8k16's C/D
+    table puts c_(j % 4) of n tile j // 4 (PTX ISA, wgmma D fragments). The emitter hands slab
+    s the warp's mma tiles [s] (a warpgroup owning several slabs) or warpgroup g the slab g of
+    the tile (warpgroups sharing it, each mma tile 0): so tile (mi, ni) of warp w must sit at
+    rows 64 (mi + w // 4) + 16 (w % 4).., columns 8 ni.. ."""
+    if tiling.wn != 1:
+        return Outcome("error", 0.0, detail=f"wgmma accumulators are whole rows of a warp (wn = 1); this tiling "
+                                            f"has {tiling.wn} warps along n")
+    warp_m, lane, mi, ni = _vars("warp_m", "lane", "mi", "ni")
+    bounds = [warp_m < tiling.wm, lane < 32, mi < tiling.mi, ni < tiling.ni]
+    row0, col0 = (mi + warp_m // 4) * 64 + (warp_m % 4) * 16, ni * 8
+    cases = []
+    for r in range(ptx.C_ELEMENTS):
+        row, col = ptx.mma_c(lane, r)
+        cases.append((f"c{r}", (row0 + row, col0 + col), tiling.accumulator(warp_m, 0, lane, mi, ni, r), []))
+    watch = {"lane": lane.term, "warp_m": warp_m.term, "mi": mi.term, "ni": ni.term}
+    return _agree(cases, bounds, watch, "CTA tile cell", "WarpTiling.accumulator puts it at")
+
+
 def ldmatrix_a_matches_ptx(tiling: WarpTiling, transposed: bool, bk: int) -> Outcome:
     """ldmatrix.x4 at the addresses of ``tiling.ldmatrix_a`` gives register j of every lane
     the elements a_2j, a_2j+1 of the PTX A table, for every fragment mi and k step kk < bk/16

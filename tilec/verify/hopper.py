@@ -28,9 +28,11 @@ producer's t needs the consumers' t - S).
 
 The tiles, on bit-vectors, with the descriptor fields the emitter prints (layout.wgmma_operand):
 the layout is a bijection; box b of the copy engine's mode lands where the layout places its
-elements; every element wgmma reads through the descriptor (each warpgroup, k16 step, row
-and k) is the one the layout placed there; 8 rows of one 16-byte column fall in 8 bank groups.
-A wgmma whose A is in registers (attention's P) gets the PTX fragment tables instead of A's.
+elements; every element wgmma reads through the descriptor (each warpgroup or 64-row slab,
+k16 step, row and k) is the one the layout placed there; 8 rows of one 16-byte column fall in
+8 bank groups. The accumulator's register layout puts each register where the PTX D table of
+its slab's wgmma does (fragments.wgmma_accumulator_matches_ptx). A wgmma whose A is in
+registers (attention's P) gets the PTX fragment tables instead of A's.
 
 A tile copied once before the loops (attention's Q, one stage) is outside the ring: its own
 one-stage barrier, its bytes, one wait of the consumers before their first read
@@ -44,10 +46,11 @@ from torch_mlir import ir
 
 from tilec.dialects import layout as layout_fns
 from tilec.dialects.layout import byte_swizzle, tma_boxes, tma_swizzle, wgmma_address
-from tilec.dialects.tile import layout_of, schedule_of
+from tilec.dialects.tile import layout_of, register_layout, schedule_of
 from tilec.dialects.tile_hopper import wgmma_depth
 
 from . import layouts
+from .fragments import DOMAIN as FRAGMENTS, wgmma_accumulator_matches_ptx
 from .peeled import check_after, check_peeled, peeled_events, read_lag
 from .releases import release_lag, result_reads, retired, tail_releases, tail_rows
 from .solver import BV, Outcome, prove, structural as _structural
@@ -280,8 +283,17 @@ def check_tiles(p: Program) -> list[tuple[str, str, Outcome, str]]:
         a_value = event.op.operation.operands[0]
         registers = isinstance(a_value.type, ir.RankedTensorType)
         k = wgmma_depth(event.op)
+        # the 64-row slabs of A one wgmma op reads: one per warpgroup sharing the tile, times the
+        # slabs a warpgroup owning several issues one after the other (slab s from row 64 s)
+        slabs = sharing * getattr(register_layout(event.op.result.type), "slabs", 1)
         if registers:
             rows += _register_fragments(event, m, n, k)
+        elif (m, n, str(event.op.result.type)) not in seen:
+            seen.add((m, n, str(event.op.result.type)))
+            rows.append(("equivalence", f"wgmma accumulator {m}x{n}: registers sit where the PTX D fragment table "
+                         f"puts them (warp w of a warpgroup: rows 16 w.. of each 64-row slab)",
+                         wgmma_accumulator_matches_ptx(register_layout(event.op.result.type).tiling(m, n)),
+                         FRAGMENTS))
         for which, operand in (("A", event.data["a"]), ("B", event.data["b"])):
             if which == "A" and registers or (operand[1], operand[3]) in seen:
                 continue
@@ -306,7 +318,7 @@ def check_tiles(p: Program) -> list[tuple[str, str, Outcome, str]]:
             start = layout_fns.warpgroup_rows(layout, transposed) if which == "A" else 0
             rows.append(("swizzle", f"{name}: wgmma reads through its descriptor ({fields:#x}, each k16 step from the "
                          f"layout's place of its first element) the element the layout placed", _descriptor_reads(
-                             layout, fields, start, which, transposed, extent, k, sharing if which == "A" else 1,
+                             layout, fields, start, which, transposed, extent, k, slabs if which == "A" else 1,
                              eb), TILES))
             rows.append(("banks", f"{name}: 8 rows of one 16-byte column fall in 8 bank groups",
                          _conflict_free(layout, eb), TILES))
