@@ -59,3 +59,22 @@ def test_what_two_ctas_cannot_share_is_refused(schedule, reason):
 def test_occupancy_is_one_or_two():
     with pytest.raises(ValueError, match="one or two CTAs per SM"):
         Schedule(occupancy=3)
+
+
+@pytest.mark.parametrize("schedule,consumer_registers", [
+    (SHARED, 224),                                                    # 40 x 128 + 224 x 128 > 128 x 256
+    ("bm=128 bn=128 warps=8 stages=2 consumers=2", 240),              # 40 x 128 + 240 x 256 > 168 x 384
+], ids=["two-ctas", "two-warpgroups"])
+def test_a_register_split_beyond_the_launch_allocation_is_refused(schedule, consumer_registers):
+    """setmaxnreg.inc waits until the CTA has the registers it asks for: more than the CTA was
+    launched with never come, and the kernel hangs (a two-warpgroup attention at two CTAs an SM
+    with 104 a consumer thread, against 80 x 384 at launch, did so on the H200)"""
+    with dialects.context(), ir.Location.unknown():
+        tile = build_tile(load_spec(str(EXAMPLES / "attention.ta")), {"D": 64}, schedule).tile
+        emit_cuda(tile, "sm_90a")  # the split lowering chose fits
+        text = str(tile)
+        broken = text.replace(f"consumer_registers = {216 if 'occupancy=2' in schedule else 232} : i64",
+                              f"consumer_registers = {consumer_registers} : i64")
+        assert broken != text
+        with pytest.raises(TilecError, match="setmaxnreg.inc would wait forever"):
+            emit_cuda(ir.Module.parse(broken), "sm_90a")

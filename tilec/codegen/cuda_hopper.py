@@ -220,6 +220,7 @@ def op_tile_warp_specialize(self, op):
     producer, consumer = (region.blocks[0] for region in op.operation.regions)
     p_regs = ir.IntegerAttr(op.attributes["producer_registers"]).value
     c_regs = ir.IntegerAttr(op.attributes["consumer_registers"]).value
+    _check_register_split(self, p_regs, c_regs)
     self.line('if (tid == 0) asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");')
     self.line("__syncthreads();  // the mbarriers are initialised")
     self.line(f"if (warp >= {self.warps}) {{  // the producer warpgroup: one thread issues the copies")
@@ -253,6 +254,20 @@ def op_tile_warp_specialize(self, op):
     self.role, self.consumer_roles = None, 1
     self.indent -= 1
     self.line("}")
+
+
+def _check_register_split(self, p_regs: int, c_regs: int) -> None:
+    """setmaxnreg moves registers between the roles within what the CTA was launched with (the
+    __launch_bounds__ cap, which ptxas gives a kernel that sets them, times its threads); asking
+    for more makes setmaxnreg.inc wait for registers that never come: the kernel hangs."""
+    launched = min(255, 65536 // (self.threads * self.schedule.occupancy) // 8 * 8)
+    asked = 128 * p_regs + 32 * self.warps * c_regs
+    if asked > launched * self.threads or p_regs % 8 or c_regs % 8 or not 24 <= min(p_regs, c_regs) <= max(
+            p_regs, c_regs) <= 256:
+        raise TilecError(f"tile.warp_specialize: {p_regs} registers a producer thread and {c_regs} a consumer "
+                         f"thread ({asked} in all) do not fit the {launched} x {self.threads} a CTA of "
+                         f"{self.threads} threads at {self.schedule.occupancy} an SM is launched with "
+                         f"(setmaxnreg takes multiples of 8 in 24..256): setmaxnreg.inc would wait forever")
 
 
 def op_tile_warpgroup_id(self, op):

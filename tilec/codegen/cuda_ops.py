@@ -176,7 +176,8 @@ def _operand_element(self, tile, row: str, col: str) -> str:
     its prologue map (statements emitted here) from the staged tile and the inputs it reads."""
     if hasattr(tile, "shared"):
         return f"(float){_shared_element(tile, row, col)}"
-    return f"(float){_map_element(self, tile.op, [row, col], '0', {})}"
+    # an operand's element is not an accumulator register: a value per column is read at its index
+    return f"(float){_map_element(self, tile.op, [row, col], '0', {}, registers=False)}"
 
 
 def _simt_f32(self, a, b, acc) -> None:
@@ -316,8 +317,9 @@ def _store(self, op):
     self.line("}")
 
 
-def _element(self, value, coords: list[str], reg: str, memo: dict) -> str:
-    """C expression of ``value`` at tile coordinates ``coords`` (reg: the accumulator slot)."""
+def _element(self, value, coords: list[str], reg: str, memo: dict, registers: bool = True) -> str:
+    """C expression of ``value`` at tile coordinates ``coords`` (reg: the accumulator slot;
+    ``registers``: as _map_element's)."""
     key = (value, tuple(coords))
     if key in memo:
         return memo[key]
@@ -331,7 +333,7 @@ def _element(self, value, coords: list[str], reg: str, memo: dict) -> str:
     elif tile.op.operation.name == "tile.load":  # a Columns read at another index, too
         result = _global_element(self, tile.op, coords)
     else:
-        result = _map_element(self, tile.op, coords, reg, memo)
+        result = _map_element(self, tile.op, coords, reg, memo, registers)
     memo[key] = result
     return result
 
@@ -359,7 +361,10 @@ def guarded_read(self, gname: str, index: list, dims_c: list, bounds: str, eleme
     return var
 
 
-def _map_element(self, op, coords, reg, memo) -> str:
+def _map_element(self, op, coords, reg, memo, registers: bool = True) -> str:
+    """The C expression of tile.map ``op`` at ``coords`` (its statements emitted here); ``reg``:
+    the accumulator register of the element (``registers``: coords are that register's, so a
+    value per column held in registers is read as the register's column, ``Columns``)."""
     from .cuda_regs import Columns
 
     local = {}
@@ -372,10 +377,10 @@ def _map_element(self, op, coords, reg, memo) -> str:
             positions = [ir.AffineDimExpr(e).position for e in amap.results]
             src = inner.operation.operands[0]
             columns = self.value(src)
-            if isinstance(columns, Columns) and positions == [len(coords) - 1]:  # at the element's own column
+            if registers and isinstance(columns, Columns) and positions == [len(coords) - 1]:  # its own column
                 local[inner.result] = f"{columns.name}[ni][({reg}) % 2]"
                 continue
-            local[inner.result] = _element(self, src, [coords[p] for p in positions], reg, memo)
+            local[inner.result] = _element(self, src, [coords[p] for p in positions], reg, memo, registers)
             continue
         if name == "tile.index":  # the element's position along a tile dim
             local[inner.result] = f"(long long)({coords[ir.IntegerAttr(inner.attributes['dim']).value]})"
