@@ -150,6 +150,13 @@ class Schedule:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
     @property
+    def launch_registers(self) -> int:
+        """Registers a thread of a warp-specialised CTA is launched with: the register file over
+        the threads of the CTAs an SM holds (the launch bound), in 8s. setmaxnreg moves registers
+        between the roles within that many times the threads."""
+        return min(255, 65536 // (self.threads * self.occupancy) // 8 * 8)
+
+    @property
     def threads(self) -> int:
         """Threads per CTA: the warps, and the producer warpgroup of a warp-specialised kernel."""
         return 32 * self.warps + (128 if self.consumers else 0)
@@ -290,7 +297,7 @@ class Schedule:
     def _wgmma_registers(self, wgmmas: list[tuple[int, int]]) -> list[str]:
         """Each (n, registers of A) wgmma must compile within the registers a thread has at
         launch (64K over the CTA's threads, in 8s): n/2 accumulators and the headroom."""
-        cap = min(255, 65536 // (self.threads * self.occupancy) // 8 * 8)
+        cap = self.launch_registers
         for n, a_registers in wgmmas:
             need = n // 2 + a_registers + self.WGMMA_HEADROOM
             if need > cap:

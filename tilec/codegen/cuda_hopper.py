@@ -260,7 +260,7 @@ def _check_register_split(self, p_regs: int, c_regs: int) -> None:
     """setmaxnreg moves registers between the roles within what the CTA was launched with (the
     __launch_bounds__ cap, which ptxas gives a kernel that sets them, times its threads); asking
     for more makes setmaxnreg.inc wait for registers that never come: the kernel hangs."""
-    launched = min(255, 65536 // (self.threads * self.schedule.occupancy) // 8 * 8)
+    launched = self.schedule.launch_registers
     asked = 128 * p_regs + 32 * self.warps * c_regs
     if asked > launched * self.threads or p_regs % 8 or c_regs % 8 or not 24 <= min(p_regs, c_regs) <= max(
             p_regs, c_regs) <= 256:

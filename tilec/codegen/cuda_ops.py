@@ -378,7 +378,7 @@ def _map_element(self, op, coords, reg, memo, registers: bool = True) -> str:
             src = inner.operation.operands[0]
             columns = self.value(src)
             if registers and isinstance(columns, Columns) and positions == [len(coords) - 1]:  # its own column
-                local[inner.result] = f"{columns.name}[ni][({reg}) % 2]"
+                local[inner.result] = columns.at(reg)
                 continue
             local[inner.result] = _element(self, src, [coords[p] for p in positions], reg, memo, registers)
             continue

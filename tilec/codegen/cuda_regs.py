@@ -46,6 +46,10 @@ class Columns:
     name: str
     op: object
 
+    def at(self, reg: str) -> str:
+        """The value at the column of accumulator register ``reg`` of n tile ``ni``."""
+        return f"{self.name}[ni][({reg}) % 2]"
+
 
 def load_columns(self, op) -> bool:
     """Read a tile.load of a value per column of an mma tile into registers, each column a
@@ -59,8 +63,7 @@ def load_columns(self, op) -> bool:
     if t.rank != 1 or not isinstance(layout, SliceLayout) or layout.dim != 0 or \
             not isinstance(layout.parent, MmaLayout):
         return False
-    parent = layout.parent
-    tiling = parent.tiling(16 * parent.wm * parent.slabs, t.shape[0])  # the columns do not depend on the rows
+    tiling = layout.parent.tiling(self.bm, t.shape[0])  # the accumulator's tiling (its columns)
     name = self.fresh("cv")
     self.line(f"{ctype(t.element_type)} {name}[{tiling.ni}][2];  // a value per column, read once")
     self.line("#pragma unroll")
@@ -100,9 +103,7 @@ def materialize_map(self, op) -> None:
     if t.rank == 2:
         tiling = tiling_for(t)
         self.line(f"{element} {name}[{tiling.mi}][{tiling.ni}][4];")
-        # the rows innermost: a column vector a map reads (a bias) is read once a column, not once
-        # per mma tile of rows (ptxas reloads it rather than hold it across a tile's rows)
-        loops = [("ni", tiling.ni), ("mi", tiling.mi), ("e", 4)]
+        loops = [("mi", tiling.mi), ("ni", tiling.ni), ("e", 4)]
         target, reg = f"{name}[mi][ni][e]", "e"
         scaled = cuda_scaled.scale_of(op)  # x = c * y held as y: no multiply an element
         if scaled is not None:
@@ -203,7 +204,7 @@ def _element(self, src, dims, rank, row, col, reg) -> str:
     if isinstance(tile, Rows):
         return f"{tile.name}[mi][{'h' if rank == 1 else f'({reg}) / 2'}]"
     if isinstance(tile, Columns) and list(dims) == [1]:  # read at the element's own column
-        return f"{tile.name}[ni][({reg}) % 2]"
+        return tile.at(reg)
     if hasattr(tile, "op") and tile.op.operation.name == "tile.load":
         coords = [row if d == 0 else col for d in dims]
         return _global_element(self, tile.op, coords)

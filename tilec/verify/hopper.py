@@ -275,7 +275,7 @@ def _tile_bytes(buf) -> int:
 def check_tiles(p: Program) -> list[tuple[str, str, Outcome, str]]:
     """(property, check, Outcome, domain) rows of each tile wgmma reads, and of the register
     fragments of a wgmma whose A is in registers; see the module docstring."""
-    rows, seen = [], set()
+    rows, seen, accumulators = [], set(), set()
     # the warpgroups that share A's rows, warpgroup g from row 64 g (one, when each runs on its own)
     sharing = schedule_of(p.fn).consumers if p.warpgroups == 1 else 1
     for event in (e for e in p.events if e.kind == "mma"):
@@ -288,8 +288,8 @@ def check_tiles(p: Program) -> list[tuple[str, str, Outcome, str]]:
         slabs = sharing * getattr(register_layout(event.op.result.type), "slabs", 1)
         if registers:
             rows += _register_fragments(event, m, n, k)
-        elif (m, n, str(event.op.result.type)) not in seen:
-            seen.add((m, n, str(event.op.result.type)))
+        elif str(event.op.result.type) not in accumulators:
+            accumulators.add(str(event.op.result.type))
             rows.append(("equivalence", f"wgmma accumulator {m}x{n}: registers sit where the PTX D fragment table "
                          f"puts them (warp w of a warpgroup: rows 16 w.. of each 64-row slab)",
                          wgmma_accumulator_matches_ptx(register_layout(event.op.result.type).tiling(m, n)),
