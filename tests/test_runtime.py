@@ -147,3 +147,31 @@ def test_the_aligned_variant_needs_every_tensor_16_byte_aligned():
     assert _aligned([rows, gain[:64], torch.tensor(1.0)])
     assert not _aligned([rows, gain[1:65]])  # 2 bytes past an aligned start
     assert not _aligned([torch.zeros(4, 65, dtype=torch.bfloat16)])  # rows of 130 bytes
+
+
+def test_a_kernel_waits_for_the_grid_before_it_ahead_of_any_global_access(package):
+    """A kernel launched before the grid ahead of it has ended (programmatic dependent launch)
+    is correct only if it waits for that grid before it reads or writes global memory: the
+    wait is the kernel's first statement, and the manifest says so (the runtime asks for such
+    launches only then)."""
+    from tilec.runtime import read_package
+
+    pkg = read_package(str(package))
+    assert pkg.manifest["grid_dependency"] == "wait at entry"
+    source = next(text for name, text in pkg.files.items() if name.endswith(".cu")).decode()
+    body = source.split('extern "C" __global__', 1)[1].split(") {\n", 1)[1]  # after the kernel's signature
+    first = [line.strip() for line in body.splitlines()[:3]]
+    assert first == ["#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900",
+                     'asm volatile("griddepcontrol.wait;" ::: "memory");', "#endif"]
+    # the next grid is scheduled as this one's CTAs exit: signalled early, it slowed a GEMM
+    assert "launch_dependents" not in source
+
+
+def test_dependent_launch_only_for_kernels_that_wait(monkeypatch):
+    from tilec.runtime.launch import dependent_launch
+
+    # no GPU is asked: a manifest without the wait, or the switch off, decides first
+    assert not dependent_launch({"kernel": "old"}, "cuda:0")
+    assert not dependent_launch({"grid_dependency": "something else"}, "cuda:0")
+    monkeypatch.setenv("TILEC_DEPENDENT_LAUNCH", "0")
+    assert not dependent_launch({"grid_dependency": "wait at entry"}, "cuda:0")

@@ -131,6 +131,8 @@ def package_build(tiled, source_name: str, text: str, targets: tuple = ("sm_80",
     }
     if kernel.persistent:  # grid x counts tiles; the launch runs as many CTAs as fit at once
         manifest["persistent"] = True
+    if kernel.grid_dependency:  # it waits for the grid before it: it may be launched before that one ends
+        manifest["grid_dependency"] = "wait at entry"
     for target in targets:
         check_limits(target, kernel.threads, kernel.smem_bytes)
     # one NVRTC (or nvcc) run per target; each releases the GIL, so they run side by side

@@ -36,3 +36,42 @@ def test_calls_at_the_same_shapes_share_a_plan_and_other_strides_are_checked_aga
     with pytest.raises(ValueError, match="must be contiguous"):
         kernel(a, transposed)
     assert len(kernel._plans) == 1
+
+
+
+def test_kernels_launched_before_the_one_they_read_from_ends_read_its_whole_output(monkeypatch):
+    """Programmatic dependent launch: a graph of a row program and the GEMM that reads its
+    output, its result fed back as its input 8 times, launched back to back with no host wait
+    (so every kernel reads what the kernel just before it wrote, and writes memory the one
+    before it may have read). With the launches overlapping (each kernel waits for the grid
+    before it at entry) the result is bit for bit that of plain launches
+    (TILEC_DEPENDENT_LAUNCH=0), and matches f32."""
+    if not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0):
+        pytest.skip("needs a GPU of compute capability 9.0")
+    path = BUILD / "norm_matmul_graph_bf16.tkg"
+    if not path.exists():
+        pytest.skip(f"no {path.name} in {BUILD}: python tests/gpu/build.py --out {BUILD} --only norm_matmul_graph_bf16")
+    from tilec.runtime.launch import dependent_launch
+
+    graph = load(str(path), register_op=False)
+    assert all(dependent_launch(k.package.manifest, torch.device("cuda")) for k in graph.kernels)
+    torch.manual_seed(0)
+    x = torch.randn(97, 130, device="cuda", dtype=torch.bfloat16)
+    g = (1 + 0.1 * torch.randn(130, device="cuda")).to(torch.bfloat16)
+    w = (torch.randn(130, 130, device="cuda") / 130 ** 0.5).to(torch.bfloat16)
+
+    def chain():
+        y = x
+        for _ in range(8):
+            y = graph(y, g, w)
+        torch.cuda.synchronize()
+        return y
+
+    overlapped = chain()
+    monkeypatch.setenv("TILEC_DEPENDENT_LAUNCH", "0")
+    assert torch.equal(overlapped, chain())
+    ref = x.float()
+    for _ in range(8):
+        r = torch.rsqrt((ref * ref).mean(dim=1, keepdim=True) + 1e-6)
+        ref = ((ref * r * g.float()) @ w.float().t()).to(torch.bfloat16).float()
+    assert (overlapped.float() - ref).abs().max() / ref.abs().max() < 5e-2

@@ -53,6 +53,21 @@ class Kernel:
     variants: dict = field(default_factory=dict)
     tensor_maps: list = field(default_factory=list)  # (input name, box outermost first, swizzle bytes)
     persistent: bool = False  # CTAs loop over the grid's tiles (tile.num_programs of them launched)
+    grid_dependency: bool = False  # waits at entry for the grid launched before it (GRID_DEPENDENCY)
+
+
+# Programmatic dependent launch (sm_90+). The kernel's first act, before any global access, is
+# to wait until the grid it depends on (the launch before it on the stream) has completed and
+# its writes are visible; so a launch may be issued before that grid ends, which takes the
+# launch's latency off the gap between kernels. It does not signal launch_dependents: the grid
+# after it is scheduled as its CTAs exit. Signalled at entry, the next grid's CTAs came up
+# early, and a persistent ping-pong GEMM after a row program ran 25-28% slower (H200,
+# docs/benchmarks.md). Elsewhere (sm_80) the lines compile to nothing.
+GRID_DEPENDENCY = [
+    "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900",
+    '    asm volatile("griddepcontrol.wait;" ::: "memory");',
+    "#endif",
+]
 
 
 @dataclass
@@ -159,7 +174,7 @@ class CudaEmitter:
         self.block(fn.entry_block)
         sig += [f"const __grid_constant__ TensorMap {self._map_name(key)}" for key in self.tensor_maps]
         head, rest = self.lines[:3], self.lines[3:]
-        body = "\n".join(head + ["    " + line for line in self.prologue] + rest)
+        body = "\n".join(GRID_DEPENDENCY + head + ["    " + line for line in self.prologue] + rest)
         variant = "copy engine, mbarriers, wgmma" if self.hopper else \
             "16-byte aligned rows: cp.async" if self.aligned else "any row length: element copies"
         # setmaxnreg needs the cap at entry: the registers of the CTAs resident on an SM
@@ -171,7 +186,8 @@ class CudaEmitter:
         if self.raster is not None:  # one dimension: the raster numbers the CTAs
             grid = [str(binary("*", parse_dim(grid[0]), parse_dim(grid[1])))]
         return Kernel(name, source, self.threads, self.smem_bytes, grid, args, self.schedule.as_text(),
-                      tensor_maps=list(self.tensor_maps), persistent=PERSISTENT_ATTR in fn.attributes)
+                      tensor_maps=list(self.tensor_maps), persistent=PERSISTENT_ATTR in fn.attributes,
+                      grid_dependency=True)
 
     def tensor_map(self, arg: str, box: list, swizzle: int) -> str:
         """The kernel parameter holding the tensor map of argument ``arg`` for copies of ``box``: one

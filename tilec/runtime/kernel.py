@@ -93,6 +93,7 @@ class Kernel:
             (None,) * len(self.mapped)
         self._functions: dict = {}
         self._plans: dict = {}
+        self.launch_configs: dict = {}  # (grid, stream) -> a dependent launch's configuration (launch.py)
         self.op = None
 
     def _bind(self, tensors: list, sizes: dict | None = None) -> dict:

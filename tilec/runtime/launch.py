@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+import os
+
 import torch
 
 from .kernel import evaluate_dim
@@ -88,5 +91,50 @@ def launch(kernel, device, inputs, outputs, plan) -> None:
     if m.get("persistent"):  # CTAs that loop over the tiles: as many as the GPU holds at once, at most
         grid = (min(grid[0], resident), *grid[1:])
     stream = driver.CUstream(torch.cuda.current_stream(device).cuda_stream)
-    _check(driver.cuLaunchKernel(functions[variant], grid[0], grid[1], grid[2], m["threads"], 1, 1, m["smem_bytes"],
-                                 stream, (tuple(values), kernel.arg_types), 0))
+    params = (tuple(values), kernel.arg_types)
+    if not dependent_launch(m, device):
+        _check(driver.cuLaunchKernel(functions[variant], grid[0], grid[1], grid[2], m["threads"], 1, 1,
+                                     m["smem_bytes"], stream, params, 0))
+        return
+    _check(driver.cuLaunchKernelEx(_config(kernel, grid, stream), functions[variant], params, 0))
+
+
+def _config(kernel, grid: tuple, stream):
+    """The launch configuration of a dependent launch of ``kernel`` (grid, block, shared
+    memory, stream and the programmatic-serialization attribute), built once per grid and
+    stream: building it took about 20 us of Python a launch."""
+    from cuda.bindings import driver
+
+    configs = kernel.launch_configs
+    key = (grid, int(stream))
+    config = configs.get(key)
+    if config is not None:
+        return config
+    m = kernel.package.manifest
+    config = driver.CUlaunchConfig()
+    config.gridDimX, config.gridDimY, config.gridDimZ = grid
+    config.blockDimX, config.blockDimY, config.blockDimZ = m["threads"], 1, 1
+    config.sharedMemBytes, config.hStream = m["smem_bytes"], stream
+    attribute = driver.CUlaunchAttribute()
+    attribute.id = driver.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
+    attribute.value.programmaticStreamSerializationAllowed = 1
+    config.attrs, config.numAttrs = [attribute], 1
+    if len(configs) >= 64:  # a few grids and streams a kernel: keep the newest
+        configs.pop(next(iter(configs)))
+    configs[key] = config
+    return config
+
+
+def dependent_launch(manifest: dict, device) -> bool:
+    """Whether ``manifest``'s kernel may be launched before the grid ahead of it on the stream
+    has ended (programmatic dependent launch): only a kernel that waits for that grid before it
+    touches global memory (``grid_dependency``, codegen.cuda.GRID_DEPENDENCY), only on sm_90+
+    (where the wait is compiled in), and not when TILEC_DEPENDENT_LAUNCH=0 asks for plain launches."""
+    if manifest.get("grid_dependency") != "wait at entry" or os.environ.get("TILEC_DEPENDENT_LAUNCH") == "0":
+        return False
+    return _major(device) >= 9
+
+
+@functools.lru_cache(maxsize=None)
+def _major(device) -> int:
+    return torch.cuda.get_device_capability(device)[0]
