@@ -75,3 +75,31 @@ def test_kernels_launched_before_the_one_they_read_from_ends_read_its_whole_outp
         r = torch.rsqrt((ref * ref).mean(dim=1, keepdim=True) + 1e-6)
         ref = ((ref * r * g.float()) @ w.float().t()).to(torch.bfloat16).float()
     assert (overlapped.float() - ref).abs().max() / ref.abs().max() < 5e-2
+
+
+def test_a_graph_of_dependent_launches_is_captured_by_a_cuda_graph():
+    """torch.cuda.graph captures a graph package's dependent launches (the driver keeps each as
+    a programmatic edge); replayed on new inputs copied in place it gives the eager result."""
+    if not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0):
+        pytest.skip("needs a GPU of compute capability 9.0")
+    path = BUILD / "norm_matmul_graph_bf16.tkg"
+    if not path.exists():
+        pytest.skip(f"no {path.name} in {BUILD}: python tests/gpu/build.py --out {BUILD} --only norm_matmul_graph_bf16")
+    graph = load(str(path), register_op=False)
+    torch.manual_seed(0)
+    x = torch.randn(97, 300, device="cuda", dtype=torch.bfloat16)
+    g = torch.randn(300, device="cuda", dtype=torch.bfloat16)
+    w = torch.randn(130, 300, device="cuda", dtype=torch.bfloat16)
+    graph(x, g, w)  # loads the modules and makes the call's plan before the capture
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        graph(x, g, w)
+    torch.cuda.current_stream().wait_stream(side)
+    captured = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(captured):
+        y = graph(x, g, w)
+    x.copy_(torch.randn_like(x))
+    captured.replay()
+    torch.cuda.synchronize()
+    assert torch.equal(y, graph(x, g, w))
