@@ -128,11 +128,12 @@ def package_build(tiled, source_name: str, text: str, targets: tuple = ("sm_80",
         "tensor_maps": [{"arg": arg, "box": list(box), "swizzle": swizzle, **_view(kernel.args, sig, arg)}
                         for arg, box, swizzle in kernel.tensor_maps],
         "targets": {}, "ptxas": {},
+        # every kernel waits for the grid before it at entry (codegen.cuda.GRID_DEPENDENCY): the runtime
+        # may launch it before that grid ends
+        "grid_dependency": "wait at entry",
     }
     if kernel.persistent:  # grid x counts tiles; the launch runs as many CTAs as fit at once
         manifest["persistent"] = True
-    if kernel.grid_dependency:  # it waits for the grid before it: it may be launched before that one ends
-        manifest["grid_dependency"] = "wait at entry"
     for target in targets:
         check_limits(target, kernel.threads, kernel.smem_bytes)
     # one NVRTC (or nvcc) run per target; each releases the GIL, so they run side by side

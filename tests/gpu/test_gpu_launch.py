@@ -38,22 +38,26 @@ def test_calls_at_the_same_shapes_share_a_plan_and_other_strides_are_checked_aga
     assert len(kernel._plans) == 1
 
 
+@pytest.fixture
+def graph():
+    """The RMSNorm + GEMM graph package of the build (a row program, then the GEMM reading its output)."""
+    if not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0):
+        pytest.skip("needs a GPU of compute capability 9.0")
+    path = BUILD / "norm_matmul_graph_bf16.tkg"
+    if not path.exists():
+        pytest.skip(f"no {path.name} in {BUILD}: python tests/gpu/build.py --out {BUILD} --only norm_matmul_graph_bf16")
+    return load(str(path), register_op=False)
 
-def test_kernels_launched_before_the_one_they_read_from_ends_read_its_whole_output(monkeypatch):
+
+def test_kernels_launched_before_the_one_they_read_from_ends_read_its_whole_output(graph, monkeypatch):
     """Programmatic dependent launch: a graph of a row program and the GEMM that reads its
     output, its result fed back as its input 8 times, launched back to back with no host wait
     (so every kernel reads what the kernel just before it wrote, and writes memory the one
     before it may have read). With the launches overlapping (each kernel waits for the grid
     before it at entry) the result is bit for bit that of plain launches
     (TILEC_DEPENDENT_LAUNCH=0), and matches f32."""
-    if not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0):
-        pytest.skip("needs a GPU of compute capability 9.0")
-    path = BUILD / "norm_matmul_graph_bf16.tkg"
-    if not path.exists():
-        pytest.skip(f"no {path.name} in {BUILD}: python tests/gpu/build.py --out {BUILD} --only norm_matmul_graph_bf16")
     from tilec.runtime.launch import dependent_launch
 
-    graph = load(str(path), register_op=False)
     assert all(dependent_launch(k.package.manifest, torch.device("cuda")) for k in graph.kernels)
     torch.manual_seed(0)
     x = torch.randn(97, 130, device="cuda", dtype=torch.bfloat16)
@@ -77,15 +81,9 @@ def test_kernels_launched_before_the_one_they_read_from_ends_read_its_whole_outp
     assert (overlapped.float() - ref).abs().max() / ref.abs().max() < 5e-2
 
 
-def test_a_graph_of_dependent_launches_is_captured_by_a_cuda_graph():
+def test_a_graph_of_dependent_launches_is_captured_by_a_cuda_graph(graph):
     """torch.cuda.graph captures a graph package's dependent launches (the driver keeps each as
     a programmatic edge); replayed on new inputs copied in place it gives the eager result."""
-    if not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0):
-        pytest.skip("needs a GPU of compute capability 9.0")
-    path = BUILD / "norm_matmul_graph_bf16.tkg"
-    if not path.exists():
-        pytest.skip(f"no {path.name} in {BUILD}: python tests/gpu/build.py --out {BUILD} --only norm_matmul_graph_bf16")
-    graph = load(str(path), register_op=False)
     torch.manual_seed(0)
     x = torch.randn(97, 300, device="cuda", dtype=torch.bfloat16)
     g = torch.randn(300, device="cuda", dtype=torch.bfloat16)

@@ -53,7 +53,6 @@ class Kernel:
     variants: dict = field(default_factory=dict)
     tensor_maps: list = field(default_factory=list)  # (input name, box outermost first, swizzle bytes)
     persistent: bool = False  # CTAs loop over the grid's tiles (tile.num_programs of them launched)
-    grid_dependency: bool = False  # waits at entry for the grid launched before it (GRID_DEPENDENCY)
 
 
 # Programmatic dependent launch (sm_90+). The kernel's first act, before any global access, is
@@ -186,8 +185,7 @@ class CudaEmitter:
         if self.raster is not None:  # one dimension: the raster numbers the CTAs
             grid = [str(binary("*", parse_dim(grid[0]), parse_dim(grid[1])))]
         return Kernel(name, source, self.threads, self.smem_bytes, grid, args, self.schedule.as_text(),
-                      tensor_maps=list(self.tensor_maps), persistent=PERSISTENT_ATTR in fn.attributes,
-                      grid_dependency=True)
+                      tensor_maps=list(self.tensor_maps), persistent=PERSISTENT_ATTR in fn.attributes)
 
     def tensor_map(self, arg: str, box: list, swizzle: int) -> str:
         """The kernel parameter holding the tensor map of argument ``arg`` for copies of ``box``: one

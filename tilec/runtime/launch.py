@@ -7,7 +7,7 @@ import os
 
 import torch
 
-from .kernel import evaluate_dim
+from .kernel import MAX_PLANS, evaluate_dim
 
 
 def _check(result):
@@ -119,7 +119,7 @@ def _config(kernel, grid: tuple, stream):
     attribute.id = driver.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
     attribute.value.programmaticStreamSerializationAllowed = 1
     config.attrs, config.numAttrs = [attribute], 1
-    if len(configs) >= 64:  # a few grids and streams a kernel: keep the newest
+    if len(configs) >= MAX_PLANS:  # as many as the plans it serves: keep the newest
         configs.pop(next(iter(configs)))
     configs[key] = config
     return config
