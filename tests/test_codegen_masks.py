@@ -90,3 +90,24 @@ def test_a_tile_is_held_unscaled_only_where_every_use_allows(tilec, mutate, scal
         module = ir.Module.parse(mutate(text))
         found = scale_of(_stabiliser(module))
         assert (found is not None and found[2] == 0.125) if scaled else found is None
+
+
+def test_an_additive_mask_adds_nothing_where_it_holds(tilec, tmp_path):
+    """SDPA's causal mask as torch-mlir decomposes it adds 0 or -inf to the scores. Where the
+    mask holds on the whole key block the emitter takes the scores as they are: the C compiler
+    may not drop x + 0.0 (it is +0.0 for x = -0.0), and it cost 64 FADDs a key block a thread
+    (docs/benchmarks.md). Where the mask is tested per element, the select and the add stay."""
+    spec = tmp_path / "additive.ta"
+    spec.write_text((EXAMPLES / "causal_attention.ta").read_text().replace(
+        "sum[e](Q[b, h, i, e] * K[b, h, j, e]) * rsqrt(D) where j <= i else -inf",
+        "sum[e](Q[b, h, i, e] * K[b, h, j, e]) * rsqrt(D) + (0 where j <= i else -inf)"))
+    status, cuda, err = tilec("compile", spec, "--emit", "cuda", "--shape", "B=2,H=3,S=100,D=64",
+                              "--schedule", ONE_WARPGROUP, "--target", "sm_90a")
+    assert status == 0, err
+    unswitched = re.findall(r"\n(\s*)if \(\(\(.*\) \{\n(.*?)\n\1\} else \{\n(.*?)\n\1\}", cuda, re.S)
+    assert unswitched, cuda
+    for _, held, tested in unswitched:
+        assert re.search(r"r\d+\[mi\]\[ni\]\[e\] = r\d+\[mi\]\[ni\]\[e\];", held), held
+        assert not re.search(r"const float v\d+ = .*(\?|\+)", held), held  # no select, no float add
+        assert re.search(r"const float v\d+ = v\d+ \? v\d+ : v\d+;", tested), tested
+        assert re.search(r"const float v\d+ = r\d+\[mi\]\[ni\]\[e\] \+ v\d+;", tested), tested
