@@ -10,7 +10,6 @@ loop over its columns and two shuffles across the 4 lanes that share a row.
 from __future__ import annotations
 
 import math
-
 from dataclasses import dataclass
 
 from torch_mlir import ir
@@ -155,8 +154,8 @@ def map_body(self, op, row: str, col: str, read, known: dict | None = None, narr
     tested in 32 bits (cuda_ranges.narrow_compares, emitted before the loops); ``alias``: a
     value of the body taken as another one (a scaled tile's multiply, cuda_scaled.py).
     Returns the yielded value."""
-    local = dict(known or {})
-    narrow, alias = narrow or {}, alias or {}
+    known, narrow, alias = known or {}, narrow or {}, alias or {}
+    local = dict(known)
 
     def get(v):
         if v in local:
@@ -190,19 +189,23 @@ def map_body(self, op, row: str, col: str, read, known: dict | None = None, narr
             from .cuda_blocked import gather
 
             local[inner.result] = gather(self, inner, [get(v) for v in list(inner.operation.operands)[1:]])
-        elif _folded(inner, known) is not None:
-            local[inner.result] = get(_folded(inner, known))
+        elif (folded := _folded(inner, known)) is not None:
+            local[inner.result] = get(folded)
         else:
             local[inner.result] = scalar_statement(self, inner, [get(v) for v in inner.operation.operands])
     raise TilecError("tile.map without tile.yield")
 
 
 def _folded(inner, known: dict):
-    """The value of the body ``inner`` is, with no statement of its own, or None: a select on a
-    mask known to hold on the whole tile is its first choice; x + 0.0 is x (an additive mask's 0
-    where the mask holds: 64 FADDs a key block of attention's scores, which IEEE forbids the C
-    compiler to drop, as -0.0 + 0.0 is +0.0; the result differs at most in a zero's sign, which
-    the verifier's real numbers and every comparison with the oracle hold equal)."""
+    """The body's value that ``inner`` equals, so that it needs no statement of its own, or None:
+    a select on a mask known to hold on the whole tile is its first choice; x + 0.0 is x (an
+    additive mask's 0 where the mask holds: 64 FADDs a key block of attention's scores, which
+    IEEE forbids the C compiler to drop, as -0.0 + 0.0 is +0.0; the result differs at most in a
+    zero's sign, which the verifier's real numbers and every comparison with the oracle hold
+    equal).
+
+    Example: ``%x = arith.addf %s, %z`` with ``%z = arith.select %mask, %c0, %ninf`` and %mask
+    known true is %s."""
     operands = list(inner.operation.operands)
     name = inner.operation.name
     if name == "arith.select" and known.get(operands[0]) == "true":
