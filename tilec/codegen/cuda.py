@@ -168,7 +168,7 @@ class CudaEmitter:
         # the warp index as lane 0 holds it: the same value, which the compiler then knows is
         # uniform across the warp, so the loop counters, ring stages and wgmma descriptors derived
         # from it run on the uniform datapath (Llama's ping-pong SwiGLU GEMM: 389M vector ALU
-        # instructions -> 110M, 3.21 -> 3.10 ms on the H200; docs/benchmarks.md)
+        # instructions -> 110M, 3.21 -> 3.11 ms on the H200; docs/benchmarks.md)
         self.line("const int tid = threadIdx.x, lane = tid % 32, warp = __shfl_sync(0xffffffffu, tid / 32, 0);")
         self.line(f"const int warp_m = warp % {self.wm}, warp_n = warp / {self.wm};")
         # the copy engine's 128-byte swizzle repeats every 1024 bytes of the address

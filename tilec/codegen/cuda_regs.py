@@ -223,8 +223,9 @@ def _is_plus_zero(value, known: dict) -> bool:
     if isinstance(owner, ir.Block):
         return False
     owner = owner.operation
-    if owner.name == "arith.select" and known.get(owner.operands[0]) == "true":
-        return _is_plus_zero(owner.operands[1], known)
+    if owner.name == "arith.select":  # one a known mask decides: its choice
+        chosen = _folded(owner, known)
+        return chosen is not None and _is_plus_zero(chosen, known)
     if owner.name != "arith.constant" or not isinstance(owner.attributes["value"], ir.FloatAttr):
         return False
     zero = ir.FloatAttr(owner.attributes["value"]).value
