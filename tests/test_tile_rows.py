@@ -137,3 +137,21 @@ def test_legality_is_per_form_and_names_every_reason():
     assert "bn=512 is larger than 256" in Schedule(bm=64, bn=512, warps=4).legal("online", {"head_dim": 64})[0]
     with pytest.raises(ValueError, match="bn=4096 is larger than 2048"):
         Schedule(bn=4096)
+
+
+def test_a_softmax_over_the_outputs_first_index_is_not_lowered_over_its_last():
+    """`Y[v, w] = softmax[v](...)` reads the row softmax transposed; a row program holds a value
+    per element at its own [row, column] only, so it declines (once it stored the rows as they
+    were, off by the transpose) and the lowering that is taken runs right on the interpreter."""
+    spec = ("param M = 8\ninput A[M] : f32\ninput B[M] : f32\noutput Y[M, M] : f32\n"
+            "Y[v, w] = softmax[v](B[v] + A[w])\n")
+    with dialects.context(), ir.Location.unknown():
+        with pytest.raises(TilecError) as err:
+            build_tile(spec_to_ta(spec, "first.ta"), {}, "")
+    assert "read at [1, 0]" in err.value.message and err.value.loc is not None
+    same = spec.replace("Y[v, w] = softmax[v]", "Y[w, v] = softmax[v]")
+    inputs, expected, env = run_spec(same)
+    with dialects.context(), ir.Location.unknown():
+        module = spec_to_ta(same, "last.ta")
+        outputs = run_stage("tile", module, signature(module.body.operations[0]), inputs, env, "")
+    close(outputs["Y"], expected["Y"])

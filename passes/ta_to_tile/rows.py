@@ -220,7 +220,10 @@ class _Lowering(Folds):
                 raise NoTileLowering("a value per row is read at the row index")
             return self.rows[src], tb.projection(rank, [0])
         if src in elems or _is_elem_map(src):
-            return self.elem_value(src, j0, loads, elems), tb.projection(rank, list(range(rank)))
+            if dims != [0, 1]:  # a value per element is held at its own [row, col] only
+                raise NoTileLowering(f"a value per element is read at {dims}: a row program reads it "
+                                     f"at its own [row, column]")
+            return self.elem_value(src, j0, loads, elems), tb.projection(rank, dims)
         if src not in self.mem:
             raise NoTileLowering("a row program reads inputs, row values and earlier element values only")
         key = (src, tuple(dims))
