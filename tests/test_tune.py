@@ -105,7 +105,7 @@ def test_tune_ranks_emits_and_compile_builds_the_imported_best(tilec, tmp_path, 
     assert status == 0 and "verified" not in out, out
     status, out, err = tilec("compile", spec, "--shape", shapes, "--target", "sm_90a", "-o", tmp_path / "g.tkp")
     assert status == 0, err
-    assert f"schedule {chosen} from the tuning database" in out
+    assert f"schedule {chosen}: from the tuning database" in out
     manifest = json.loads(__import__("zipfile").ZipFile(tmp_path / "g.tkp").read("manifest.json"))
     assert manifest["schedule"] == chosen
 

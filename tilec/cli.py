@@ -60,8 +60,10 @@ def _parser() -> argparse.ArgumentParser:
                           help="GPU architecture of the package's cubins (repeatable; default: both)")
     compile_.add_argument("--compiler", choices=["nvrtc", "nvcc"], default="nvrtc")
     compile_.add_argument("--no-cache", action="store_true", help="build the package even if it is cached")
-    compile_.add_argument("--verify", action="store_true",
-                          help="verify the kernel first (as tilec verify); a package gets the report inside")
+    compile_.add_argument("--no-verify", action="store_true",
+                          help="build a package without verifying it (by default its kernels are verified "
+                               "first, as tilec verify does, and a package that fails is not written)")
+    compile_.add_argument("--verify", action="store_true", help=argparse.SUPPRESS)  # the default since 0.1
     compile_.add_argument("--between", choices=["f32", "bf16", "f16"], default="f32",
                           help="with -o NAME.tkg: the type of the tensors stored between kernels (default: f32, "
                                "exactly the spec; bf16/f16 round them, as torch eager stores them)")
@@ -74,7 +76,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--schedule", metavar="bm=128,bn=128,...", help="tile schedule for --stage tile")
     run.add_argument("--stage", choices=["ta", "loop", "tile"], default="ta",
                      help="the stage to execute and compare with the oracle (default: ta, the oracle alone)")
-    run.set_defaults(func="tilec.commands:run_command")
+    run.add_argument("--target", action="append", choices=["sm_80", "sm_90a"],
+                     help="with --stage tile: the targets whose kernel to run (as a package for them is built)")
+    run.set_defaults(func="tilec.commands:run_command", compiler="nvrtc", no_cache=False)
 
     opt = sub.add_parser("opt", parents=[common], help="parse, transform and print IR (mlir-opt style)")
     opt.add_argument("input", nargs="?", default="-", help="an .mlir file, or - for stdin (default)")
@@ -111,14 +115,17 @@ def _parser() -> argparse.ArgumentParser:
     verify.add_argument("--junit", metavar="FILE", help="write the report as JUnit XML")
     verify.add_argument("--markdown", metavar="FILE", help="write the report as Markdown")
     verify.add_argument("--strict", action="store_true", help="exit 1 on an unknown verdict too")
-    verify.set_defaults(func="tilec.commands:verify_command")
+    verify.set_defaults(func="tilec.commands:verify_command", compiler="nvrtc", no_cache=False)
 
     layout = sub.add_parser("layout", parents=[common], help="show where a shared-memory tile's elements land")
     layout.add_argument("spec", metavar="SPEC.ta")
     layout.add_argument("--operand", required=True, help="the input whose shared-memory tile to show, e.g. A")
     layout.add_argument("--schedule", metavar="bm=128,bn=128,...")
     layout.add_argument("--png", metavar="FILE", help="also draw every element coloured by its bank")
-    layout.set_defaults(func="tilec.commands:layout_command")
+    layout.add_argument("--shape", type=_shapes, action="append", default=[], metavar="N=64,...")
+    layout.add_argument("--target", action="append", choices=["sm_80", "sm_90a"],
+                        help="the targets whose kernel to show (as a package for them is built)")
+    layout.set_defaults(func="tilec.commands:layout_command", compiler="nvrtc", no_cache=False)
 
     tune = sub.add_parser("tune", parents=[common],
                           help="rank a spec's schedules (cost model), compile and measure the best, keep the "

@@ -68,13 +68,10 @@ def compile_command(args) -> int:
         from .package import build
 
         targets = _targets(args)
-        if not args.schedule and len(targets) == 1:
-            args.schedule = _tuned(args.specs[0], _merged(args.shape), targets[0])
-        if not args.schedule:
-            args.schedule = _picked(args.specs[0], _merged(args.shape), targets, args.compiler, not args.no_cache)
-        manifest = build(args.specs[0], args.output, _schedule(args), targets, args.compiler,
-                         not args.no_cache, verify=args.verify, shapes=_merged(args.shape),
-                         on_report=_print_report)
+        schedule = _resolve(args, args.specs[0], targets)
+        manifest = build(args.specs[0], args.output, schedule, targets, args.compiler,
+                         not args.no_cache, verify=not args.no_verify, shapes=_merged(args.shape),
+                         on_report=_print_verdicts)
         where = f" (from the cache: {manifest['cached']})" if "cached" in manifest else ""
         print(f"{args.specs[0]}: package -> {args.output}{where}")
         for target, facts in manifest.get("ptxas", {}).items():
@@ -83,10 +80,14 @@ def compile_command(args) -> int:
                   + (" (ptxas serialised the wgmmas: C7514)" if facts.get("wgmma_serialized") else ""))
         return 0
     shapes = _merged(args.shape)
+    tiled = args.out_dir or args.emit in ("tile", "cuda")
     for spec in args.specs:
+        # what --emit prints goes to stdout: the schedule's line to stderr then
+        schedule = _resolve(args, spec, _targets(args), sys.stdout if args.out_dir or args.output else sys.stderr) \
+            if tiled else ""
         with dialects.context(), ir.Location.unknown():
             wanted = STAGES if args.out_dir else (args.emit,)
-            stages = _stages(_lower(spec, shapes), wanted, _schedule(args), every=bool(args.out_dir))
+            stages = _stages(_lower(spec, shapes), wanted, schedule, every=bool(args.out_dir))
         if args.out_dir:
             skipped = stages.pop("skipped", None)
             for stage, text in stages.items():
@@ -114,16 +115,17 @@ def _graph_package(args) -> int:
     from .kernel_graph import Kernels
     from .verify.report import Report
 
-    spec, targets, schedule = args.specs[0], _targets(args), _schedule(args)
+    spec, targets = args.specs[0], _targets(args)
+    schedule = _resolve(args, spec, targets)
     with dialects.context(), ir.Location.unknown():
         module = _lower(spec, _merged(args.shape))
         kernels = Kernels.of(module, {"*": schedule} if schedule else {},
                              None if args.between == "f32" else args.between)
         report = None
-        if args.verify:
+        if not args.no_verify:
             report = Report(spec, hashlib.sha256(Path(spec).read_bytes()).hexdigest(), schedule or "default")
             report.results += kernels.verify(Path(spec).stem, targets)
-            _print_report(report)
+            _print_verdicts(report)
             if report.status():
                 raise TilecError(f"{spec}: verification failed ({report.summary()}); no package written")
         manifest = kernels.package(args.output, Path(spec).stem, targets, args.compiler, report)
@@ -181,7 +183,8 @@ def run_command(args) -> int:
         outputs = evaluate(fn, inputs, env)
         from .driver import run_stage
 
-        staged = run_stage(args.stage, module, sig, inputs, env, _schedule(args))
+        schedule = _resolve(args, args.spec, _targets(args)) if args.stage == "tile" else ""
+        staged = run_stage(args.stage, module, sig, inputs, env, schedule)
     print(f"{sig.name}: stage {args.stage}, seed {args.seed}, "
           + ", ".join(f"{k}={v}" for k, v in env.items()))
     ok = True
@@ -198,30 +201,17 @@ def run_command(args) -> int:
     return 0 if ok else 1
 
 
-def _tuned(spec: str, shapes: dict, target: str) -> str | None:
-    """The fastest proved schedule of the tuning database for this spec, these shapes and
-    ``target`` (tilec tune), or None; said on stdout when used."""
+def _resolve(args, spec: str, targets: tuple, out=None) -> str:
+    """The schedule ``spec`` is built with for ``targets``, resolved as every command resolves
+    it (tune/pick.py: --schedule, else the tuning database, else the cost model's pick, else the
+    form's default); the choice is said on ``out`` (stdout)."""
     from .frontend import read_spec
-    from .tune.db import tuned
+    from .tune.pick import resolve_schedule
 
-    best = tuned(read_spec(spec), shapes, target)
-    if best is None:
-        return None
-    print(f"{spec}: schedule {best['schedule']} from the tuning database ({best['median_ms']:.4f} ms on {best['gpu']})")
-    return best["schedule"]
-
-
-def _picked(spec: str, shapes: dict, targets: tuple, compiler: str, use_cache: bool) -> str | None:
-    """The cost model's best schedule that compiles without spilling (tune/pick.py), or None
-    for the default; said on stdout when used."""
-    from .frontend import read_spec
-    from .tune.pick import pick_schedule
-
-    chosen = pick_schedule(spec, read_spec(spec), shapes, targets, compiler, use_cache)
-    if chosen:
-        print(f"{spec}: schedule {chosen}: the cost model's best that compiles without spilling "
-              f"(tilec tune measures; --schedule chooses)")
-    return chosen
+    pick = resolve_schedule(spec, read_spec(spec), _merged(args.shape), targets, _schedule(args), args.compiler,
+                            not args.no_cache)
+    print(pick.line(spec), file=out or sys.stdout)
+    return pick.schedule
 
 
 def _targets(args) -> tuple:
@@ -304,16 +294,21 @@ def layout_command(args) -> int:
 
     if args.png is not None:
         check_output(args.png, "--png")
+    _check_specs([args.spec])
+    schedule = _resolve(args, args.spec, _targets(args))
     with dialects.context(), ir.Location.unknown():
-        tiled = build_tile(_lower(args.spec, {}), {}, _schedule(args)).tile
+        tiled = build_tile(_lower(args.spec, _merged(args.shape)), {}, schedule).tile
         fn = tiled.body.operations[0]
         names = {arg: ir.StringAttr(ir.DictAttr(a)["ta.name"]).value
                  for a, arg in zip(ir.ArrayAttr(fn.attributes["arg_attrs"]), fn.arguments) if "ta.name" in ir.DictAttr(a)}
         found = []
 
+        # the shared buffer a copy writes: cp.async's (..., dst, stage), the copy engine's (..., dst, stage, bar)
+        dst_from_end = {"tile.async_copy": 2, "tile.tma_copy": 3}
+
         def visit(op):
-            if op.name == "tile.async_copy" and names.get(op.operands[0]) == args.operand:
-                alloc = op.operands[len(op.operands) - 2].owner
+            if op.name in dst_from_end and names.get(op.operands[0]) == args.operand:
+                alloc = op.operands[len(op.operands) - dst_from_end[op.name]].owner
                 element = ir.MemRefType(alloc.results[0].type).element_type
                 found.append((layout_of(alloc.attributes["layout"]), 4 if isinstance(element, ir.F32Type) else 2))
             return ir.WalkResult.ADVANCE
@@ -353,7 +348,9 @@ def verify_command(args) -> int:
         report = verify_schedules(args.spec, _merged(args.shape), tuple(args.target or ["sm_80", "sm_90a"]))
     else:
         _check_specs([args.spec])
-        report = verify_spec(args.spec, _schedule(args), _merged(args.shape), args.stage, _targets(args))
+        targets = _targets(args)
+        schedule = _resolve(args, args.spec, targets) if args.stage == "tile" else ""
+        report = verify_spec(args.spec, schedule, _merged(args.shape), args.stage, targets)
     _print_report(report)
     for path, text in ((args.json, report.as_json), (args.junit, report.as_junit), (args.markdown, report.as_markdown)):
         if path:
@@ -363,3 +360,8 @@ def verify_command(args) -> int:
 
 def _print_report(report) -> None:
     print(report.as_text())
+
+
+def _print_verdicts(report) -> None:
+    """What a build says of the report it verified: every check that did not prove, and the summary."""
+    print(report.as_text(proved=False))

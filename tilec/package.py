@@ -48,48 +48,60 @@ def cache_key(spec_text: str, schedule: str, targets: tuple, compiler: str) -> s
 
 
 def build(spec: str, output: str, schedule: str = "", targets: tuple = ("sm_80", "sm_90a"),
-          compiler: str = "nvrtc", use_cache: bool = True, verify: bool = False,
+          compiler: str = "nvrtc", use_cache: bool = True, verify: bool = True,
           shapes: dict | None = None, on_report=None) -> dict:
     """Compile ``spec`` into the package ``output``; returns its manifest (without hashes).
 
-    With ``verify`` the tile kernel that is packaged is the one verified (one TileBuild):
-    ``on_report(report)`` sees the report, a failing one stops the build, a passing one is
-    shipped inside the package."""
+    With ``verify`` (the default) the tile kernel that is packaged is the one verified (one
+    TileBuild): ``on_report(report)`` sees the report, a failing one stops the build, a passing
+    one is shipped inside the package. Reports are kept by what they prove (tilec/proofs.py),
+    so a rebuild of the same kernel does not prove again."""
     text = Path(spec).read_text()
     shapes = dict(shapes or {})
     fixed = ",".join(f"{k}={v}" for k, v in sorted(shapes.items()))
-    key = cache_key(text + "\0" + fixed, schedule, targets, compiler)
+    key = cache_key(text + "\0" + fixed + ("\0verified" if verify else ""), schedule, targets, compiler)
     cached = cache_dir() / f"{key}.tkp"
-    if use_cache and not verify and cached.exists():
+    if use_cache and cached.exists():
         _copy_atomically(cached, Path(output))
         return {"cached": str(cached)}
     with dialects.context(), ir.Location.unknown():
         module = load_spec(spec)
         tiled = build_tile(module, shapes, schedule)
+        kernel = emit_cuda(tiled.tile)
+        check_targets(kernel, targets)  # before proving: a kernel no target can take is not verified
         report = None
         if verify:
-            report = verify_build(module, tiled, spec, text, schedule, targets)
+            report = verify_build(module, tiled, spec, text, schedule, targets, use_cache)
             if on_report is not None:
                 on_report(report)
             if report.status():
-                raise TilecError(f"{spec}: verification failed ({report.summary()}); no package written")
-        manifest, files = package_build(tiled, os.path.basename(spec), text, targets, compiler)
+                raise TilecError(f"{spec}: verification failed ({report.summary()}); no package written "
+                                 f"(--no-verify builds it unverified)")
+        manifest, files = package_build(tiled, os.path.basename(spec), text, targets, compiler, kernel)
     if report is not None:  # the verification report; its hash in the manifest ties it to the cubins
         files["verify.json"] = report.as_json().encode()
     write_atomically(Path(output), manifest, files)
-    if use_cache and report is None:
+    if use_cache:
         cached.parent.mkdir(parents=True, exist_ok=True)
         _copy_atomically(Path(output), cached)
     return manifest
 
 
-def verify_build(module, tiled, name: str, text: str, schedule: str, targets: tuple):
-    """The verification report of the TileBuild ``tiled`` of ``module`` (what will be packaged)."""
+def verify_build(module, tiled, name: str, text: str, schedule: str, targets: tuple, use_cache: bool = False):
+    """The verification report of the TileBuild ``tiled`` of ``module`` (what will be packaged);
+    with ``use_cache`` one kept for the very same tile module is taken (tilec/proofs.py)."""
+    from .proofs import load_report, proof_key, store_report
     from .verification import check_spec
     from .verify.report import Report
 
+    key = proof_key(text, name, tiled.fixed, str(tiled.tile), tuple(targets))
+    cached = load_report(key) if use_cache else None
+    if cached is not None:
+        return cached
     report = Report(name, hashlib.sha256(text.encode()).hexdigest(), schedule or "default")
     report.results += check_spec(module, schedule, name, tiled.fixed, build=tiled, targets=targets)
+    if use_cache:
+        store_report(key, report)
     return report
 
 
@@ -105,15 +117,21 @@ def _view(args, sig, name: str) -> dict:
     return {}
 
 
-def package_build(tiled, source_name: str, text: str, targets: tuple = ("sm_80", "sm_90a"),
-                  compiler: str = "nvrtc") -> tuple[dict, dict]:
-    """(manifest, files) of the package of a TileBuild (in its context); ``text`` is the
-    source it came from (a spec, or the ta IR of a PyTorch graph), kept in the manifest."""
-    sig = signature(tiled.ta.body.operations[0])
-    kernel = emit_cuda(tiled.tile)
+def check_targets(kernel, targets: tuple) -> None:
+    """Refuse a kernel that some of ``targets`` cannot run (a warp-specialised one is sm_90a's alone)."""
     if kernel.tensor_maps and set(targets) != {"sm_90a"}:
         raise TilecError(f"schedule {kernel.schedule} builds an sm_90a kernel (copy engine, wgmma); "
                          f"build it with --target sm_90a alone, or use consumers=0 for other targets")
+
+
+def package_build(tiled, source_name: str, text: str, targets: tuple = ("sm_80", "sm_90a"),
+                  compiler: str = "nvrtc", kernel=None) -> tuple[dict, dict]:
+    """(manifest, files) of the package of a TileBuild (in its context); ``text`` is the
+    source it came from (a spec, or the ta IR of a PyTorch graph), kept in the manifest;
+    ``kernel``: its emitted CUDA, when the caller has it."""
+    sig = signature(tiled.ta.body.operations[0])
+    kernel = kernel or emit_cuda(tiled.tile)
+    check_targets(kernel, targets)
     files = {f"{kernel.name}.cu": kernel.source.encode()}
     manifest = {
         "kernel": kernel.name, "variants": kernel.variants, "tilec_version": build_id(), "compiler": compiler,

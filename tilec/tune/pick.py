@@ -1,18 +1,27 @@
-"""The schedule an untuned ``tilec compile`` takes: the cost model's best that compiles
-without spilling.
+"""The one schedule every command builds a spec with, and the cost model's untuned pick.
 
-With no --schedule and no proved tuning record, a package is built at the first of the
-model's ranked candidates (space.py, at the sizes given, a parameter's default for the
-others) whose CUDA ptxas compiles for every target with no spilled register, trying at most
-``ATTEMPTS``. A spec whose candidates all spill keeps the default schedule. The choice is
-cached beside the package cache, by the spec's text, the sizes, the targets, the compiler and
-the tilec version, so a second compile does not rank again.
+``resolve_schedule`` is asked by ``tilec compile`` (packages, ``--emit``, ``--out-dir``),
+``tilec run --stage tile``, ``tilec verify`` and ``tilec layout`` alike, so the kernel a
+command prints, runs or proves is the one a package of the same spec, sizes and targets
+ships. In order: the user's ``--schedule``; else, for one target, the fastest proved record
+of the tuning database (tilec tune); else the cost model's best that compiles without
+spilling (``pick_schedule``); else the kernel form's own default.
+
+``pick_schedule``: the first of the model's ranked candidates (space.py, at the sizes given,
+a parameter's default for the others) whose CUDA ptxas compiles for every target with no
+spilled register, trying at most ``ATTEMPTS``. The choice is cached by the spec's text, the
+sizes, the targets, the compiler and the tilec build id, so a second command does not rank
+again; an entry that cannot be read is computed and written again.
+
+    pick = resolve_schedule("gemm.ta", text, {"M": 4096}, ("sm_90a",))
+    pick.schedule, pick.how     # 'bm=128,bn=256,...', "the cost model's best that ..."
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 
 from torch_mlir import ir
 
@@ -23,39 +32,101 @@ from tilec.diagnostics import TilecError
 ATTEMPTS = 6
 
 
+@dataclass(frozen=True)
+class Pick:
+    """A resolved schedule: ``schedule`` (Schedule.as_text, or '' for the form's default) and
+    ``how`` it was chosen, as a command says it."""
+
+    schedule: str
+    how: str
+
+    def line(self, spec: str) -> str:
+        return f"{spec}: schedule {self.schedule or 'default'}: {self.how}"
+
+
+def resolve_schedule(spec: str, text: str, shapes: dict, targets: tuple, given: str = "",
+                     compiler: str = "nvrtc", use_cache: bool = True) -> Pick:
+    """The schedule to build ``spec`` (source ``text``) at ``shapes`` for ``targets`` with:
+    ``given`` (the user's --schedule), else the tuning database's record for a single target,
+    else the cost model's pick, else the form's default."""
+    from .db import tuned
+
+    if given:
+        return Pick(given, "given with --schedule")
+    if len(targets) == 1:
+        best = tuned(text, shapes, targets[0])
+        if best is not None:
+            return Pick(best["schedule"], f"from the tuning database ({best['median_ms']:.4f} ms on {best['gpu']})")
+    chosen = pick_schedule(spec, text, shapes, targets, compiler, use_cache)
+    if chosen:
+        return Pick(chosen, "the cost model's best that compiles without spilling "
+                            "(tilec tune measures; --schedule chooses)")
+    return Pick("", "the kernel form's default (no tuning record, and no cost-model candidate "
+                    "that compiles without spilling)")
+
+
 def pick_schedule(spec: str, text: str, shapes: dict, targets: tuple, compiler: str = "nvrtc",
                   use_cache: bool = True) -> str | None:
     """The schedule (Schedule.as_text) to build ``spec`` with, or None for the default."""
-    from tilec.codegen.compile import compile_cuda
-    from tilec.codegen.cuda import emit_cuda
-    from tilec.driver import kernel_form
-    from tilec.frontend import load_spec
+    from tilec.fileio import replace_atomically
     from tilec.package import cache_dir
-
-    from .gpus import gpu_named
-    from .space import TUNE_SPACE, rank
 
     key = hashlib.sha256("\0".join([text, json.dumps(shapes, sort_keys=True), ",".join(targets), compiler,
                                     build_id()]).encode()).hexdigest()
     cached = cache_dir().parent / "picks" / f"{key}.json"
-    if use_cache and cached.is_file():
-        return json.loads(cached.read_text())["schedule"]
+    if use_cache:
+        found = _read_pick(cached, key)
+        if found is not False:
+            return found
+    chosen = _rank_and_compile(spec, shapes, targets, compiler)
+    try:
+        replace_atomically(cached, lambda tmp: open(tmp, "w").write(json.dumps({"key": key, "schedule": chosen})))
+    except OSError:  # a cache that cannot be written costs a re-ranking next time, nothing more
+        pass
+    return chosen
+
+
+def _read_pick(path, key: str):
+    """The cached pick at ``path`` (a schedule or None), or False when there is no usable entry:
+    missing, unreadable, not the JSON written, or written for another key."""
+    try:
+        entry = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return False
+    schedule = entry.get("schedule", False) if isinstance(entry, dict) and entry.get("key") == key else False
+    return schedule if schedule is None or isinstance(schedule, str) else False
+
+
+def _rank_and_compile(spec: str, shapes: dict, targets: tuple, compiler: str) -> str | None:
+    """The first of the model's candidates that compiles for every target without spilling."""
+    from tilec.codegen.compile import compile_cuda
+    from tilec.codegen.cuda import emit_cuda
+    from tilec.driver import kernel_form
+    from tilec.frontend import load_spec
+
+    from .gpus import gpu_named
+    from .space import TUNE_SPACE, rank
+
     # a package for sm_80 too needs a kernel every target runs: the sm_80 form
     target = "sm_90a" if tuple(targets) == ("sm_90a",) else "sm_80"
-    chosen = None
     with dialects.context(), ir.Location.unknown():
         module = load_spec(spec)
-        if kernel_form(module) in TUNE_SPACE:
+        try:
+            form = kernel_form(module)
+        except TilecError:  # no one kernel takes the spec (a split): each kernel takes its default
+            return None
+        if form not in TUNE_SPACE:
+            return None
+        try:
             legal, _ = rank(module, shapes, target, gpu_named("h200"))
-            for candidate in legal[:ATTEMPTS]:
-                kernel = emit_cuda(candidate.build.tile)
-                try:
-                    facts = [compile_cuda(kernel.source, kernel.name, t, compiler)[1] for t in targets]
-                except TilecError:
-                    continue
-                if all(f.spill_stores == 0 for f in facts):
-                    chosen = candidate.schedule
-                    break
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    cached.write_text(json.dumps({"schedule": chosen}))
-    return chosen
+        except TilecError:  # the model needs a size no one gave: the form's default, as before ranking
+            return None
+        for candidate in legal[:ATTEMPTS]:
+            kernel = emit_cuda(candidate.build.tile)
+            try:
+                facts = [compile_cuda(kernel.source, kernel.name, t, compiler)[1] for t in targets]
+            except TilecError:
+                continue
+            if all(f.spill_stores == 0 for f in facts):
+                return candidate.schedule
+    return None

@@ -50,11 +50,13 @@ class Report:
         c = self.counts()
         return 1 if c["counterexample"] or c["error"] or (strict and c["unknown"]) else 0
 
-    def as_text(self) -> str:
+    def as_text(self, proved: bool = True) -> str:
         """The report as ``tilec verify`` prints it: one line per check, details under the
-        ones that did not prove, the summary last."""
+        ones that did not prove, the summary last (without the proved lines: ``proved=False``)."""
         lines = []
         for r in self.results:
+            if r.verdict == "proved" and not proved:
+                continue
             at = f" @ {r.schedule}" if r.schedule else ""
             lines.append(f"{r.verdict:>14}  {r.kernel}{at} [{r.stage}] {r.property}: {r.check}  ({r.seconds:.3f} s)")
             if r.verdict in ("counterexample", "error", "unknown"):
@@ -82,6 +84,15 @@ class Report:
         if self.space:
             data["space"] = self.space
         return json.dumps(data, indent=2)
+
+    @staticmethod
+    def from_json(text: str) -> "Report":
+        """The report ``as_json`` wrote (ValueError, KeyError or TypeError for anything else)."""
+        data = json.loads(text)
+        if data.get("schema") != SCHEMA:
+            raise ValueError(f"not a {SCHEMA} report")
+        results = [Result(**row) for row in data["results"]]
+        return Report(data["spec"], data["spec_sha256"], data["schedule"], results, data.get("space", {}))
 
     def as_junit(self) -> str:
         c = self.counts()
