@@ -50,6 +50,7 @@ class Target:
     smem: int                 # bytes of shared memory per CTA (opt-in maximum)
     threads: int = 1024       # threads per CTA
     registers: int = 255      # 32-bit registers per thread
+    sm_registers: int = 65536  # 32-bit registers per SM, shared by its resident CTAs
     sm_smem: int = 0          # bytes of shared memory per SM, shared by its resident CTAs
     smem_reserved: int = 1024  # bytes the hardware keeps per resident CTA
 

@@ -303,13 +303,41 @@ def sleepy_case(case, stages, progress):
     time.sleep(120)
 
 
+def busy_case(case, stages, progress):
+    """A stage that computes for ever (runs in the worker process)."""
+    progress("loop", {"ta": {"status": "pass", "message": ""}})
+    while True:
+        sum(range(10000))
+
+
+def slow_case(case, stages, progress):
+    """A stage that waits 4 s of wall time, using no CPU, then passes: a loaded machine's slow case."""
+    progress("loop", {"ta": {"status": "pass", "message": ""}})
+    time.sleep(4)
+    return {"outcomes": {s: {"status": "pass", "message": ""} for s in stages}, "findings": []}
+
+
 def test_a_hang_is_a_finding():
-    with Watchdog(timeout=1.5, execute=sleepy_case) as dog:
+    """A case that waits without computing is a hang after the wall-clock guard."""
+    with Watchdog(timeout=1.5, execute=sleepy_case, wall=3) as dog:
         start = time.monotonic()
         result = dog.run(generate(SEED, 0), ("ta", "loop"))
         assert time.monotonic() - start < 30
     assert [f["kind"] for f in result["findings"]] == ["loop-hang"]
     assert result["outcomes"]["ta"]["status"] == "pass" and result["outcomes"]["loop"]["status"] == "timeout"
+    assert "waiting, not computing" in result["findings"][0]["message"]
+
+
+def test_the_limit_is_cpu_time_so_a_slow_case_on_a_loaded_machine_is_not_a_hang():
+    """The limit is the worker's CPU time: a case that takes longer than the limit in wall time
+    while using little CPU (other jobs on the cores) passes; one that computes past it is a hang."""
+    with Watchdog(timeout=1.5, execute=slow_case) as dog:
+        result = dog.run(generate(SEED, 0), ("ta", "loop"))
+    assert result["findings"] == [] and result["outcomes"]["loop"]["status"] == "pass"
+    with Watchdog(timeout=1.5, execute=busy_case) as dog:
+        result = dog.run(generate(SEED, 0), ("ta", "loop"))
+    assert [f["kind"] for f in result["findings"]] == ["loop-hang"]
+    assert "s of CPU time (the limit is 1.5 s)" in result["findings"][0]["message"]
 
 
 def test_stages_are_checked():

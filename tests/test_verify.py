@@ -400,7 +400,18 @@ def _guard_keeps_neg_inf(text: str) -> str:
     return text
 
 
+def _q_copy_after_prologue(text: str) -> str:
+    """The Q tile's copy (and its commit) issued after the K/V prologue, not before it: its group
+    is then the newest before the loop, still pending at the first iteration's wait."""
+    q_copy = re.search(r'\n(\s+"tile.async_copy"\(%arg0[^\n]*\n\s+"tile.commit_group"\(\) : \(\) -> \(\))\n', text)
+    if q_copy is None:
+        return text
+    text = text[:q_copy.start()] + text[q_copy.end() - 1:]
+    return text.replace("    } {tile.prologue}\n", "    } {tile.prologue}\n" + q_copy[1] + "\n", 1)
+
+
 ATTENTION_MUTANTS["masked key counted as 1"] = _guard_keeps_neg_inf
+ATTENTION_MUTANTS["Q copied after the K/V prologue"] = _q_copy_after_prologue
 ATTENTION_MUTANTS["causal mask off by one"] = lambda t: t.replace("arith.cmpi sle", "arith.cmpi slt", 1)
 # found by hand-written bugs once proved: the last row block never written, the output not divided
 # by the row sum, the key one past the end counted

@@ -125,7 +125,7 @@ def _fit(amap, src_shape, out_shape) -> dict | None:
     bounds = [z3.And(i >= 0, i < n) for i, n in zip(idx, out_shape)]
     linear = offset + sum(st * i for st, i in zip(stride, idx))
     if prove(linear == sum(r * w for r, w in zip((_z3(e, idx) for e in amap.results), row)), bounds,
-             timeout_ms=5000).verdict != "proved":
+             budget=10_000_000).verdict != "proved":
         return None
     return {"size": list(out_shape), "stride": stride, "offset": offset, "shape": list(out_shape),
             "src_shape": list(src_shape)}

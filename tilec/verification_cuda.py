@@ -43,6 +43,7 @@ def check_cuda(build, targets: tuple = ("sm_80", "sm_90a"), compiler: str = "nvr
     digest = hashlib.sha256(kernel.source.encode()).hexdigest()
     rows = [Result(name, "cuda", "build", "the tile program is emitted as CUDA", "proved",
                    round(time.perf_counter() - start, 4), f"source sha256 {digest[:16]}")]
+    rows += _register_split(fn, kernel.source, name, digest)
     for target in targets:
         start = time.perf_counter()
         check = f"the CUDA source compiles for {target} ({compiler})"
@@ -58,3 +59,24 @@ def check_cuda(build, targets: tuple = ("sm_80", "sm_90a"), compiler: str = "nvr
                            detail=f"{facts.registers} registers, {facts.spill_stores} bytes spilled"
                            + (", wgmmas serialised by ptxas (C7514)" if facts.wgmma_serialized else "")))
     return rows
+
+
+def _register_split(fn, source: str, name: str, digest: str) -> list[Result]:
+    """The setmaxnreg counts the CUDA asks for are the tile module's register split (which
+    verify/registers.py proves fits), read back from the source: [dec producer, inc consumer]."""
+    import re
+
+    from torch_mlir import ir
+
+    from .verify.registers import split_op
+
+    op = split_op(fn)
+    if op is None:
+        return []
+    wanted = [ir.IntegerAttr(op.attributes[k]).value for k in ("producer_registers", "consumer_registers")]
+    emitted = [int(n) for n in re.findall(r"setmaxnreg\.(?:dec|inc)\.sync\.aligned\.u32 (\d+);", source)]
+    ok = emitted == wanted
+    return [Result(name, "cuda", "registers", "the CUDA's setmaxnreg counts are the tile module's register split",
+                   "proved" if ok else "counterexample", 0.0, f"source sha256 {digest[:16]}",
+                   counterexample={} if ok else {"tile module": wanted, "CUDA": emitted},
+                   detail="" if ok else "the emitted setmaxnreg counts differ from tile.warp_specialize's")]

@@ -7,17 +7,25 @@ The worker is started once (spawned: no state shared with the caller) and reused
 each stage as it starts, so a case that runs past its limit is charged to the stage it was in,
 and the worker is killed and started afresh. ``timeout=0`` runs in this process, unguarded
 (what tests that patch a stage need).
+
+The limit is the worker's CPU time, not the wall clock: on a loaded machine a case gets less
+of a core, and a slow case is not a hang (three cases replayed correctly in 42 s of a 60 s wall
+limit while other jobs shared the cores). A worker that stops using the CPU without finishing
+(a deadlock, a sleep) is caught by a wall-clock guard ``WALL_FACTOR`` times the limit.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import os
 import time
 
 from .known import known_bug
 from .runner import run_case, warm
 
 STARTUP_S = 300   # how long a fresh worker may take to import torch and MLIR
+WALL_FACTOR = 10  # the wall-clock guard against a worker that waits without computing, in limits
+POLL_S = 0.5      # how often the worker's CPU time is read
 
 
 def _serve(conn, execute) -> None:
@@ -44,8 +52,9 @@ class Watchdog:
         with Watchdog(timeout=30) as dog: dog.run(case, ("ta", "loop"))
     """
 
-    def __init__(self, timeout: float = 60.0, execute=run_case):
+    def __init__(self, timeout: float = 60.0, execute=run_case, wall: float | None = None):
         self.timeout, self.execute = timeout, execute
+        self.wall = WALL_FACTOR * timeout if wall is None else wall
         self.process = None
         self.conn = None
         self.restarts = 0
@@ -95,25 +104,37 @@ class Watchdog:
             self._start()
         self.conn.send((case, stages))
         stage, done = "reference", {}
-        deadline = time.monotonic() + self.timeout
+        cpu0, start = _cpu_seconds(self.process.pid), time.monotonic()
         while True:
-            left = deadline - time.monotonic()
             try:
-                ready = left > 0 and self.conn.poll(left)
-                message = self.conn.recv() if ready else None
+                message = self.conn.recv() if self.conn.poll(POLL_S) else None
             except (EOFError, OSError):
                 code = self.process.exitcode if self.process else None
                 self._kill()
                 return _lost(case, stages, stage, done, "crash",
                              f"the worker died (exit code {code}) in stage {stage}", f"{stage}-died")
             if message is None:
+                cpu, wall = _cpu_seconds(self.process.pid) - cpu0, time.monotonic() - start
+                if cpu <= self.timeout and wall <= self.wall:
+                    continue
                 self._kill()
-                return _lost(case, stages, stage, done, "timeout",
-                             f"no result after {self.timeout:g} s in stage {stage}", f"{stage}-hang")
+                why = (f"no result after {cpu:.0f} s of CPU time (the limit is {self.timeout:g} s)" if cpu > self.timeout
+                       else f"no result after {wall:.0f} s with {cpu:.1f} s of CPU time (waiting, not computing)")
+                return _lost(case, stages, stage, done, "timeout", f"{why} in stage {stage}", f"{stage}-hang")
             if message[0] == "stage":
                 stage, done = message[1], message[2]
                 continue
             return message[1]
+
+
+def _cpu_seconds(pid: int) -> float:
+    """The CPU time (user + system, every thread) process ``pid`` has used, from /proc/PID/stat."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()  # after the command name, which may hold spaces
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _lost(case, stages, stage: str, done: dict, status: str, message: str, kind: str) -> dict:

@@ -51,7 +51,7 @@ def batch_coverage(pids: list, grid: list, params: dict, facts: list, offsets: l
     bounded = [x <= 64 for x in params.values()] if len(batch) > 1 else []
     domain = "all sizes <= 64 (nonlinear div/rem split)" if bounded else "all batch sizes and program ids"
     ranges = [r >= 0, r < shape[0], c >= 0, c < shape[1], other >= 0, other < grid[1]]
-    outcome = prove(claim, facts + view.sizes + tied + tied2 + ranges + bounded, timeout_ms=30000,
+    outcome = prove(claim, facts + view.sizes + tied + tied2 + ranges + bounded, budget=60_000_000,
                     watch={"pid1'": other, **watch})
     return "every batch element is stored by exactly one batch program id", outcome, domain
 
@@ -78,11 +78,11 @@ def tile_coverage(pid, grid: list, params: dict, facts: list, offsets: list, vie
     watch = {str(pid): pid, f"{pid}'": other, "row0": m0, "col0": n0, "grid": grid[0], **watch}
     owner = "CTA (program id 0" if str(pid) == "pid0" else "tile id (it"
     check = f"every output tile is owned by exactly one {owner} is a bijection onto the tiles)"
-    outcome = prove(claim, base, timeout_ms=10000, watch=watch)
+    outcome = prove(claim, base, budget=20_000_000, watch=watch)
     if outcome.verdict != "unknown":
         return check, outcome, "all shapes and program ids"
     # a grouped raster divides by symbolic grid sizes (nonlinear integer arithmetic): bounded sizes, said so
-    bounded = prove(claim, base + [x <= 4096 for x in params.values()], timeout_ms=30000, watch=watch)
+    bounded = prove(claim, base + [x <= 4096 for x in params.values()], budget=60_000_000, watch=watch)
     return check, bounded, "sizes <= 4096 (the raster divides by a grid size; Z3 integer arithmetic)"
 
 
@@ -119,5 +119,5 @@ def tile_partition(pid, ctas, loops: list, grid: list, facts: list, warpgroups: 
     check = "every tile id below grid x is visited by exactly one CTA's tile loop, once (t = pid + n * CTAs)"
     if warpgroups > 1:
         check += f", and by one of its {warpgroups} consumer warpgroups (n = g + {warpgroups} m)"
-    return check, prove(z3.And(shape, once, hit, *claims), facts, timeout_ms=10000, watch=watch), \
+    return check, prove(z3.And(shape, once, hit, *claims), facts, budget=20_000_000, watch=watch), \
         "all shapes, CTA counts and program ids"

@@ -58,4 +58,4 @@ def _bijection(extents: list, assumptions: list, strides: list | None = None):
     total = z3.Product(*extents)
     claim = z3.And(z3.Implies(box(t), z3.And(flat(t) >= 0, flat(t) < total)),
                    z3.Implies(z3.And(box(t), box(u), flat(t) == flat(u)), z3.And(*[a == b for a, b in zip(t, u)])))
-    return prove(claim, assumptions + [e >= 1 for e in extents], timeout_ms=20000)
+    return prove(claim, assumptions + [e >= 1 for e in extents], budget=40_000_000)

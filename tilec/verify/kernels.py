@@ -99,9 +99,11 @@ def check_tile(tiled, reference, replay) -> list[Result]:
         _row(kernel, prop, check, outcome, domain or SYMBOLIC, replay(outcome.model, prop)))
     if "producer" in p.loops:  # warp-specialised: its mbarrier ring, its tiles as copied and read
         from .hopper import check_ring, check_tiles
+        from .registers import check_registers
         from .staged_store import check_staged_stores
 
-        for prop, check, outcome, domain in check_ring(p) + check_tiles(p) + check_staged_stores(p):
+        for prop, check, outcome, domain in check_ring(p) + check_tiles(p) + check_staged_stores(p) + \
+                check_registers(fn):
             add(prop, check, outcome, domain)
     else:
         for prop, check, outcome, domain in check_operand_layouts(p, schedule_of(fn).threads):

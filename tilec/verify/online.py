@@ -77,7 +77,7 @@ def _step_lemma(loop, running):
     axioms = [exp(z3.RealVal(0)) == 1, exp(ctx.ninf) == 0]
     for a in (m, x):  # the one identity the rescale uses: exp(a - m') * exp(m') = exp(a)
         axioms.append(exp(a - m_new) * exp(m_new) == exp(a))
-    outcome = prove(z3.And(*claims), axioms, timeout_ms=20000, watch={"m": m, "x": x, "m'": m_new})
+    outcome = prove(z3.And(*claims), axioms, budget=40_000_000, watch={"m": m, "x": x, "m'": m_new})
     if outcome.verdict == "counterexample":
         outcome.detail = "one key's update does not carry s * exp(m) = sum_j exp(x_j) * t_j"
     return outcome

@@ -71,11 +71,11 @@ class _Checker(TileChecker):
         kernel = self.tv.value(tile, [self.r, self.c])
         reference = self.reference(value, at)
         self.add("equivalence", f"{name}: element (r, c) of the stored tile is the ta value at the element "
-                 f"it is stored at", prove(kernel == reference, facts, timeout_ms=20000, watch=watch))
+                 f"it is stored at", prove(kernel == reference, facts, budget=40_000_000, watch=watch))
         reads = [self.gather_inside(inner, [self.r, self.c]) for inner in _gathers(tile.owner)]
         if reads:
             self.add("in-bounds", f"{name}: each of its {len(reads)} tile.gather reads inside its tensor",
-                     prove(z3.And(*reads), facts, timeout_ms=20000, watch=watch))
+                     prove(z3.And(*reads), facts, budget=40_000_000, watch=watch))
         self.coverage(op, name, offsets, extents, bm, bn)
 
     def coverage(self, op, name, offsets, extents, bm, bn) -> None:

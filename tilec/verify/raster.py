@@ -64,9 +64,9 @@ def check_raster(fn) -> list[tuple]:
              "pid1": p1}
     check = (f"the launch raster (heavy-first, groups of {raster.group}) runs each program id pair of the grid "
              "exactly once: CTA L's pids lie in the grid and no two CTAs share them (any group size)")
-    outcome = prove(claim, facts, timeout_ms=10000, watch=watch)
+    outcome = prove(claim, facts, budget=20_000_000, watch=watch)
     if outcome.verdict != "unknown":
         return [("coverage", check, outcome, "all grid sizes")]
-    bounded = prove(claim, facts + [blocks <= BOUND, batch <= BOUND], timeout_ms=30000, watch=watch)
+    bounded = prove(claim, facts + [blocks <= BOUND, batch <= BOUND], budget=60_000_000, watch=watch)
     return [("coverage", check, bounded, f"grids of up to {BOUND} query blocks and {BOUND} batch elements "
              "(the raster divides by grid sizes; Z3 integer arithmetic)")]

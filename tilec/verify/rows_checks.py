@@ -23,7 +23,7 @@ def check_maps(ck) -> None:
         coords = [ck.r, ck.c][:ir.RankedTensorType(op.result.type).rank]
         kernel = ck.tv._map(op, coords)
         reference = ck.reference(n, ck.global_at(op.result, coords))
-        outcome = prove(kernel == reference, ck.tv.assumptions + ck.ranges(op.result), timeout_ms=20000,
+        outcome = prove(kernel == reference, ck.tv.assumptions + ck.ranges(op.result), budget=40_000_000,
                         watch=_watch(ck, kernel=kernel, reference=reference))
         ck.add("equivalence", f"the tile.map of ta op #{n} ({ck.ta_ops[n].operation.name}) computes it", outcome)
 
@@ -188,7 +188,7 @@ def _folded(ck, new, expected, fold, kind: str, label: str):
     outcome = Outcome("error", 0.0, {}, f"no {kind} reduction of a block is folded into the state")
     for red in candidates:
         value = ck.tv.value(red.result, [ck.r])
-        outcome = prove(new == expected(value), ck.tv.assumptions, timeout_ms=20000, watch=_watch(ck))
+        outcome = prove(new == expected(value), ck.tv.assumptions, budget=40_000_000, watch=_watch(ck))
         if outcome.verdict == "proved":
             break
     ck.add("equivalence", check, outcome, domain)
@@ -206,7 +206,7 @@ def _terms(ck, red, iv, rows: int, reference, neutral, label: str) -> None:
     claim = kernel == z3.If(J < cols, reference(I, J), neutral)
     assumptions = ck.tv.assumptions + [r >= 0, r < rows, c >= 0, c < bn, I < ck.domain_extent(0)]
     ck.add("equivalence", f"{label}: a block's terms are the ta terms inside the row and neutral past it",
-           prove(claim, assumptions, timeout_ms=20000, watch=_watch(ck, kernel=kernel)))
+           prove(claim, assumptions, budget=40_000_000, watch=_watch(ck, kernel=kernel)))
 
 
 def _step_lemma(ck, label, E, ninf) -> None:

@@ -197,5 +197,5 @@ def _same_map(maps, domain, z3, prove) -> None:
     expected = _flat(read, src, ks)
     got = [_z3(e, _flat(idx, domain[0], k)) for e in m2.results]
     if len(got) != len(expected) or prove(z3.And(*[g == e for g, e in zip(got, expected)]), bounds,
-                                          timeout_ms=5000).verdict != "proved":
+                                          budget=10_000_000).verdict != "proved":
         raise _Mismatch(f"the map {m2} does not read the flattened element of {m}")

@@ -23,6 +23,14 @@ def _loop_events(p: Program, loop: str) -> list:
     return [e for e in p.events if e.loop == loop]
 
 
+def _groups_before(p: Program, index: int, P, commits_per_pro: int):
+    """How many commit groups were issued before straight-line event ``index``: the straight-line
+    commits before it, and the prologue's P * commits_per_pro when the prologue comes before it."""
+    before = p.events[:index]
+    straight = sum(1 for e in before if e.loop == "" and e.kind == "commit")
+    return straight + (P * commits_per_pro if any(e.loop == "prologue" for e in before) else 0)
+
+
 def check_staging(p: Program) -> list[tuple[str, str, Outcome]]:
     """Stage/group/barrier discipline of the main loop; see the module docstring."""
     kt, lb, nk, _ = p.loops["main"]
@@ -41,13 +49,16 @@ def check_staging(p: Program) -> list[tuple[str, str, Outcome]]:
     pro_kinds = [e.kind for e in _loop_events(p, "prologue")]
     commits_per_pro = pro_kinds.count("commit")
     first_main = next((k for k, e in enumerate(p.events) if e.loop == "main"), len(p.events))
+    first_pro = next((k for k, e in enumerate(p.events) if e.loop == "prologue"), first_main)
     pre = sum(1 for e in p.events[:first_main] if e.loop == "" and e.kind == "commit")
     base = p.assumptions + [kt >= lb, kt < nk]
-    # 1. the group holding tile kt has completed when iteration kt reads it
+    # 1. the group holding tile kt has completed when iteration kt reads it; groups are counted as
+    # they are issued: a straight-line commit after the prologue comes after its P groups
     wait_before = [i for i in waits if i < first_read]
     pending = body[wait_before[-1]].data["pending"] if wait_before else None
     committed = pre + P * commits_per_pro + kt * commits_per_iter + commits_before_read
-    group_of_tile = pre + z3.If(kt < P, kt * commits_per_pro, P * commits_per_pro + (kt - P) * commits_per_iter)
+    group_of_tile = z3.If(kt < P, _groups_before(p, first_pro, P, commits_per_pro) + kt * commits_per_pro,
+                          pre + P * commits_per_pro + (kt - P) * commits_per_iter)
     if pending is None:
         outcome = prove(z3.BoolVal(False), base, watch={"kt": kt, **p.params})
         outcome.detail = "no tile.wait_group before the shared-memory reads of the loop"
@@ -67,7 +78,7 @@ def check_staging(p: Program) -> list[tuple[str, str, Outcome]]:
         main = [e for e in copies_main if e.data["dst"] == buf]
         once = [k for k, e in enumerate(p.events[:first_main]) if e.kind == "copy" and e.data["dst"] == buf]
         if once and not pro and not main:  # filled once before the loop (a resident tile)
-            group = sum(1 for e in p.events[:once[-1]] if e.loop == "" and e.kind == "commit")
+            group = _groups_before(p, once[-1], P, commits_per_pro)
             ok = pending is not None and prove(group < committed - pending, base).verdict == "proved"
             out.append(("pipeline", f"{p.events[once[-1]].data['src']} tile: its copy has landed before it is read",
                         Outcome("proved" if ok else "counterexample", 0.0, {} if ok else {"kt": 0},

@@ -98,7 +98,7 @@ def check_stored_value(tiled, fused, replay) -> list[Result]:
     watch = {"r": r, "c": c, **tv.params, **{str(p): p for p in tv.pids}}
     rows = [_row(kernel, replay, "equivalence", "the stored element is the fused ta's output at the element it is "
                  "stored at, from the values the loop carries", prove(stored == expected, tv.assumptions + ranges,
-                                                                      timeout_ms=20000, watch=watch), DOMAIN),
+                                                                      budget=40_000_000, watch=watch), DOMAIN),
             _row(kernel, replay, "in-bounds", *stored_inside(offsets, view, shape[1], tv.assumptions, watch)),
             _row(kernel, replay, "coverage", *tile_coverage(tv.tile_id, tv.grid, tv.params, tv.assumptions,
                                                             offsets, view, shape, watch))]

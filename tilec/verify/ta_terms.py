@@ -79,7 +79,7 @@ class _Vals(Values):
         for k, e, r2, body2, free2, symbol in self.folds:
             if self.deadline is not None and time.perf_counter() > self.deadline:
                 raise OverBudget()
-            if k != kind or len(free2) != len(free) or prove(e == extent, timeout_ms=2000).verdict != "proved":
+            if k != kind or len(free2) != len(free) or prove(e == extent, budget=4_000_000).verdict != "proved":
                 continue
             c = z3.FreshInt("r")
             for order in itertools.permutations(range(len(free))) if len(free) <= 3 else [range(len(free))]:
@@ -92,7 +92,7 @@ class _Vals(Values):
                 inside += [z3.And(v >= 0, v < e) for v, e in self.ranges.values()  # element indices
                            if not any(z3.eq(v, f) for f in free) and (_occurs(v, lhs) or _occurs(v, rhs))]
                 if prove(lhs == rhs, [c >= 0, c < extent, *inside, *self.assumptions],
-                         timeout_ms=5000).verdict == "proved":
+                         budget=10_000_000).verdict == "proved":
                     return symbol(*[free[order.index(n)] for n in range(len(free))]) if free else symbol
         symbol = z3.Function(f"{kind}{len(self.folds)}", *([z3.IntSort()] * len(free)), z3.RealSort()) \
             if free else z3.Real(f"{kind}{len(self.folds)}")

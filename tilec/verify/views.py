@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import z3
 
-from .solver import Outcome, prove
+from .solver import Outcome, bounded_solver, prove
 from .symbolic import dim
 
 
@@ -91,8 +91,7 @@ class View:
 
 
 def _equal(a, b, facts) -> bool:
-    solver = z3.Solver()
-    solver.set("timeout", 5000)
+    solver = bounded_solver(10_000_000)
     solver.add(*facts)
     solver.add(a != b)
     return solver.check() == z3.unsat
