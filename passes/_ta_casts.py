@@ -20,6 +20,7 @@ from torch_mlir import ir
 from torch_mlir.dialects import arith
 
 from tilec.dialects import ta_builders as tb
+from tilec.dialects.ta import tensor_dims
 
 
 def cast_of_read(map_op, cast: str):
@@ -48,9 +49,8 @@ def _read(x, amap, like):
 def _same_sizes(x_type, amap, like) -> bool:
     """Whether each dim of ``x_type`` has the size of the dim of ``like`` that ``amap`` (a
     projected permutation) reads it at, as ta.at requires."""
-    sizes = lambda t: [str(a) for a in ir.RankedTensorType(t).encoding]  # noqa: E731 - the dims' names
-    outer = sizes(like)
-    return all(n == outer[ir.AffineDimExpr(r).position] for n, r in zip(sizes(x_type), amap.results))
+    outer = [str(n) for n in tensor_dims(like)]
+    return all(str(n) == outer[ir.AffineDimExpr(r).position] for n, r in zip(tensor_dims(x_type), amap.results))
 
 
 def fold_narrow_of_widen(op, rewriter):
