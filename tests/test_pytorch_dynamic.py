@@ -18,6 +18,7 @@ from tilec.pytorch.generalize import fit, points_around
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_pytorch import Block, _LlamaBlock, _rope  # noqa: E402
+from test_pytorch_modules import einsum_attention  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -283,6 +284,20 @@ def test_torch_compile_graphs_with_symbolic_sizes_run_in_tilec(backend_graphs):
                 torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)
         assert [g.dynamic is not None for g in made] == compiles
         assert all(g.module is not None for g in made)  # run by tilec, not left to torch
+
+
+def test_torch_compile_recompiles_einsum_attention_at_a_new_length(backend_graphs):
+    """The recompile at a second length makes Q's length one symbol and K's and V's another, which
+    they share: both of K's and V's dims vary with it (once only K's did, and raising the graph at
+    another K length failed in torch: 'einsum(): subscript k has size 103 ... 110')."""
+    made = backend_graphs
+    torch._dynamo.reset()
+    compiled = torch.compile(einsum_attention, backend="tilec")
+    for length in (9, 12, 17):
+        q, k, v = (torch.randn(2, 2, length, 16) for _ in range(3))
+        torch.testing.assert_close(compiled(q, k, v), einsum_attention(q, k, v), rtol=1e-4, atol=1e-4)
+    assert [g.dynamic is not None for g in made] == [False, True]  # no third compile: one for every length
+    assert all(g.module is not None for g in made)  # run by tilec, not left to torch
 
 
 def test_a_dynamic_graph_packages_and_its_kernels_bind_their_sizes(tmp_path):

@@ -33,8 +33,9 @@ def tilec_backend(gm: torch.fx.GraphModule, example_inputs, **options):
     if fn is None:
         return gm.forward  # a scalar input used other than as its value
     spec = [None] * len(tensors)
-    for name, (k, d) in symbolic.items():
-        spec[k] = {**(spec[k] or {}), d: name}
+    for name, dims in symbolic.items():
+        for k, d in dims:  # every dim of that size (K's and V's length): each varies with it
+            spec[k] = {**(spec[k] or {}), d: name}
     dynamic = dynamic_dims(spec, tuple(tensors), traced=True) if symbolic else None
     graph = CompiledGraph(fn, tuple(tensors), options.get("stage", "loop"), False, "graph",
                           options.get("schedule", ""), dynamic=dynamic)
@@ -57,8 +58,9 @@ def tilec_backend(gm: torch.fx.GraphModule, example_inputs, **options):
 
 
 def _symbolic(gm, example_inputs) -> dict | None:
-    """symbol -> (tensor number, dim) of the first tensor dim each symbolic size is; {} for a
-    static graph; None when a dim is an expression of symbols or an integer input no dim gives."""
+    """symbol -> [(tensor number, dim), ...]: every tensor dim each symbolic size is, in order;
+    {} for a static graph; None when a dim is an expression of symbols or an integer input no
+    dim gives."""
     placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
     found, k = {}, 0
     for node, example in zip(placeholders, example_inputs):
@@ -69,7 +71,7 @@ def _symbolic(gm, example_inputs) -> dict | None:
             if isinstance(size, torch.SymInt) and not str(size).isdigit():  # a SymInt may hold a constant
                 if not str(size).isidentifier():
                     return None
-                found.setdefault(str(size), (k, d))
+                found.setdefault(str(size), []).append((k, d))
         k += 1
     ints = [str(e) for e in example_inputs if isinstance(e, torch.SymInt)]
     return None if any(n not in found for n in ints) else found
@@ -83,7 +85,7 @@ def _scalar(t) -> bool:
 
 def _tensors_only(gm, example_inputs, symbolic: dict, scalars: dict):
     """A copy of ``gm`` that takes only its tensor inputs: each integer input read off a tensor's
-    shape (``symbolic``: symbol -> (tensor number, dim)) or, static, a constant; each scalar
+    shape (``symbolic``: symbol -> its (tensor number, dim)s, the first read) or, static, a constant; each scalar
     (``scalars``: input number -> value) read by ``.item()`` replaced by its value. None when a
     scalar is used otherwise."""
     graph = copy.deepcopy(gm.graph)
@@ -91,7 +93,7 @@ def _tensors_only(gm, example_inputs, symbolic: dict, scalars: dict):
     tensors = [n for n, e in zip(placeholders, example_inputs) if isinstance(e, torch.Tensor) and not _scalar(e)]
     for k, (node, example) in enumerate(zip(placeholders, example_inputs)):
         if isinstance(example, torch.SymInt):
-            t, d = symbolic[str(example)]
+            t, d = symbolic[str(example)][0]
             with graph.inserting_after(placeholders[-1]):
                 node.replace_all_uses_with(graph.call_function(torch.ops.aten.sym_size.int, (tensors[t], d)))
         elif isinstance(example, int):
