@@ -277,6 +277,46 @@ def test_torch_compile_backend_leaves_what_fails_in_tilec_to_torch(monkeypatch):
             torch.testing.assert_close(out, model(x), rtol=1e-4, atol=1e-4)
 
 
+class _PagedLookup(torch.nn.Module):
+    """A Linear + GELU beside a lookup through an int64 block table."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(16, 16)
+
+    def forward(self, x, cache, block_table):
+        return F.gelu(self.lin(x)) + cache[block_table].sum(0)
+
+
+class _Positions(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("position_ids", torch.arange(4))
+
+    def forward(self, x):
+        return x + self.position_ids[:, None]
+
+
+def test_an_int64_input_is_named_and_left_to_torch(backend_graphs):
+    """An int64 input (a block table) is as an op with no ta rule: named in a TilecError with
+    strict=True, else the graph is split around it (tilec.compile and torch.compile alike); an
+    int64 buffer likewise (once a TypeError from the importer, and an MLIRError for the buffer)."""
+    model, args = _PagedLookup(), (torch.randn(4, 16), torch.randn(5, 16), torch.tensor([0, 3, 4]))
+    taken = r"dtype torch.int64 is not taken \(tilec takes f32, f16, bf16 and bool tensors\)"
+    with pytest.raises(TilecError, match=rf"'example input 2 \(block_table\)': {taken}"):
+        tilec.compile(model, args, strict=True)
+    with pytest.warns(TilecFallbackWarning, match=rf"compiles 1 region.*example input 2 \(block_table\): {taken}"):
+        graph = tilec.compile(model, args)
+    torch._dynamo.reset()
+    with torch.no_grad():
+        torch.testing.assert_close(graph(*args), model(*args))
+        with pytest.warns(TilecFallbackWarning, match=rf"compiles 1 region.*block_table.*: {taken}"):
+            torch.testing.assert_close(torch.compile(model, backend="tilec")(*args), model(*args))
+    assert backend_graphs[0].regions and '"ta.contract"' in backend_graphs[0].regions[0].ta
+    with pytest.raises(TilecError, match=rf"'state tensor position_ids': {taken}"):
+        tilec.compile(_Positions(), args[:1], strict=True)
+
+
 VERIFIED = {
     "attention": (_attention, [(2, 2, 300, 64)] * 3),
     "causal_attention": (_causal_attention, [(2, 2, 300, 64)] * 3),
