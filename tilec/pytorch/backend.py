@@ -77,7 +77,8 @@ class _Run:
             result = self.graph(*tensors)
         except Exception as err:  # noqa: BLE001 - a failure in tilec's stages: the graph runs in torch
             self.failed = True
-            warnings.warn(f"tilec leaves this graph to torch: {failure_reason(err)}", TilecFallbackWarning, stacklevel=2)
+            warnings.warn(f"tilec leaves this graph to torch: {failure_reason(err)}", TilecFallbackWarning,
+                          stacklevel=2)
             return self.gm.forward(*args)
         if not self.as_tuple:
             return result
