@@ -20,6 +20,7 @@ from torch_mlir import ir
 from torch_mlir.dialects import arith
 
 from tilec.dialects import ta_builders as tb
+from tilec.dialects.ta import tensor_dims
 
 
 def cast_of_read(map_op, cast: str):
@@ -35,12 +36,21 @@ def cast_of_read(map_op, cast: str):
 
 def _read(x, amap, like):
     """x read at ``amap`` over a tensor shaped like ``like`` (in x's element type): a ta.at
-    where the map is a projected permutation, else through a ta.remap of x first."""
-    if amap.is_projected_permutation:
+    where the map is a projected permutation that reads each dim of x at a dim of ``like`` of
+    the same size, else through a ta.remap of x first (a slice, ``cos_cached[:T]``, is an
+    identity map over fewer rows than x has: only a remap reads part of a tensor)."""
+    if amap.is_projected_permutation and _same_sizes(x.type, amap, like):
         return x, amap
     t = ir.RankedTensorType(like)
     typed = ir.RankedTensorType.get(t.shape, ir.RankedTensorType(x.type).element_type, t.encoding)
     return tb.remap(x, amap, typed), ir.AffineMap.get_identity(t.rank)
+
+
+def _same_sizes(x_type, amap, like) -> bool:
+    """Whether each dim of ``x_type`` has the size of the dim of ``like`` that ``amap`` (a
+    projected permutation) reads it at, as ta.at requires."""
+    outer = [str(n) for n in tensor_dims(like)]
+    return all(str(n) == outer[ir.AffineDimExpr(r).position] for n, r in zip(tensor_dims(x_type), amap.results))
 
 
 def fold_narrow_of_widen(op, rewriter):

@@ -223,6 +223,100 @@ def test_torch_compile_backend_leaves_unsupported_graphs_to_torch():
     torch.testing.assert_close(out, _unsupported(x))
 
 
+class _LinearGeluThen(torch.nn.Module):
+    """A Linear + GELU, then an op with no ta rule (torch.sort, torch.cumsum)."""
+
+    def __init__(self, then):
+        super().__init__()
+        self.lin, self.then = torch.nn.Linear(16, 16), then
+
+    def forward(self, x):
+        return self.then(F.gelu(self.lin(x)))
+
+
+@pytest.mark.parametrize("then", [lambda y: torch.sort(y, -1).values, lambda y: torch.cumsum(y, -1)],
+                         ids=["sort", "cumsum"])
+def test_torch_compile_backend_runs_the_regions_of_a_mixed_graph(then, backend_graphs, monkeypatch):
+    """Under TorchDynamo the region is traced with real sizes, not its fake mode's symbolic ones
+    (once 'SymIntArrayRef expected to contain only concrete integers'), and the regions it compiled run."""
+    from tilec.pytorch import partition
+
+    ran = []
+    monkeypatch.setattr(partition._Region, "forward", lambda self, *args: ran.append(self) or self.graph_(*args))
+    torch._dynamo.reset()
+    model, x = _LinearGeluThen(then), torch.randn(4, 16)
+    with torch.no_grad(), pytest.warns(TilecFallbackWarning, match="compiles 1 region"):
+        out = torch.compile(model, backend="tilec")(x)
+    with torch.no_grad():
+        torch.testing.assert_close(out, model(x), rtol=1e-4, atol=1e-4)
+    assert len(built := backend_graphs) == 1 and '"ta.contract"' in built[0].regions[0].ta and ran
+
+
+def test_torch_compile_backend_leaves_what_fails_in_tilec_to_torch(monkeypatch):
+    """Whatever fails in tilec (here: a region's compile, the whole graph's, then a graph's first
+    call) leaves that region or graph to torch with a TilecFallbackWarning, never the user's program."""
+    from tilec.pytorch import api, backend
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("broken on purpose")
+
+    imported = api._imported
+    regions_broken = lambda fn, example, name, *rest: broken() if name.startswith("fused_") else \
+        imported(fn, example, name, *rest)  # noqa: E731 - the regions tilec compiles are named fused_*
+    failures = [(api, "_imported", regions_broken, "leaves region 'fused_0' to torch: RuntimeError: broken"),
+                (backend, "CompiledGraph", broken, "leaves this graph to torch: RuntimeError: broken"),
+                (api.CompiledGraph, "_run", broken, "leaves this graph to torch: RuntimeError: broken")]
+    model, x = _Partly(), torch.randn(4, 8)
+    for owner, name, replacement, warning in failures:
+        with monkeypatch.context() as patch:
+            patch.setattr(owner, name, replacement)
+            torch._dynamo.reset()
+            with torch.no_grad(), pytest.warns(TilecFallbackWarning, match=warning):
+                out = torch.compile(model, backend="tilec")(x)
+        with torch.no_grad():
+            torch.testing.assert_close(out, model(x), rtol=1e-4, atol=1e-4)
+
+
+class _PagedLookup(torch.nn.Module):
+    """A Linear + GELU beside a lookup through an int64 block table."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(16, 16)
+
+    def forward(self, x, cache, block_table):
+        return F.gelu(self.lin(x)) + cache[block_table].sum(0)
+
+
+class _Positions(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("position_ids", torch.arange(4))
+
+    def forward(self, x):
+        return x + self.position_ids[:, None]
+
+
+def test_an_int64_input_is_named_and_left_to_torch(backend_graphs):
+    """An int64 input (a block table) is as an op with no ta rule: named in a TilecError with
+    strict=True, else the graph is split around it (tilec.compile and torch.compile alike); an
+    int64 buffer likewise (once a TypeError from the importer, and an MLIRError for the buffer)."""
+    model, args = _PagedLookup(), (torch.randn(4, 16), torch.randn(5, 16), torch.tensor([0, 3, 4]))
+    taken = r"dtype torch.int64 is not taken \(tilec takes f32, f16, bf16 and bool tensors\)"
+    with pytest.raises(TilecError, match=rf"'example input 2 \(block_table\)': {taken}"):
+        tilec.compile(model, args, strict=True)
+    with pytest.warns(TilecFallbackWarning, match=rf"compiles 1 region.*example input 2 \(block_table\): {taken}"):
+        graph = tilec.compile(model, args)
+    torch._dynamo.reset()
+    with torch.no_grad():
+        torch.testing.assert_close(graph(*args), model(*args))
+        with pytest.warns(TilecFallbackWarning, match=rf"compiles 1 region.*block_table.*: {taken}"):
+            torch.testing.assert_close(torch.compile(model, backend="tilec")(*args), model(*args))
+    assert backend_graphs[0].regions and '"ta.contract"' in backend_graphs[0].regions[0].ta
+    with pytest.raises(TilecError, match=rf"'state tensor position_ids': {taken}"):
+        tilec.compile(_Positions(), args[:1], strict=True)
+
+
 VERIFIED = {
     "attention": (_attention, [(2, 2, 300, 64)] * 3),
     "causal_attention": (_causal_attention, [(2, 2, 300, 64)] * 3),

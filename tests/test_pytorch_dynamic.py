@@ -3,6 +3,7 @@
 sizes by every stage without compiling again; what is not generic in those sizes is one clear
 error; the graph runtime views and launches kernels at symbolic sizes."""
 
+import copy
 import sys
 from pathlib import Path
 
@@ -16,7 +17,8 @@ from tilec.pytorch import cache, importer
 from tilec.pytorch.generalize import fit, points_around
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_pytorch import Block, _LlamaBlock  # noqa: E402
+from test_pytorch import Block, _LlamaBlock, _rope  # noqa: E402
+from test_pytorch_modules import einsum_attention  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -117,6 +119,47 @@ def test_a_mask_buffer_sliced_to_the_length_is_dynamic_below_its_size():
         y = torch.randn(2, length, 32)
         with torch.no_grad():
             torch.testing.assert_close(graph(y), model(y), rtol=1e-4, atol=1e-4)
+
+
+class _RotaryCache(torch.nn.Module):
+    """HF Llama's rotary embedding: cos and sin cached as buffers for the longest length, sliced to T."""
+
+    def __init__(self, d=16, longest=64):
+        super().__init__()
+        freqs = torch.outer(torch.arange(longest).float(), 1.0 / 10000 ** (torch.arange(0, d, 2).float() / d))
+        emb = torch.cat((freqs, freqs), dim=-1)
+        self.register_buffer("cos_cached", emb.cos())
+        self.register_buffer("sin_cached", emb.sin())
+
+    def forward(self, x):
+        t = x.shape[-2]
+        return _rope(x, self.cos_cached[:t].to(x.dtype), self.sin_cached[:t].to(x.dtype))
+
+
+SLICED_BUFFERS = {"rotary_cache": (_RotaryCache, (2, 2, 13, 16), 2),
+                  "mask_buffer": (lambda: _MaskBuffer(c=64), (2, 13, 64), 1)}  # head dim 16: an mma's k step
+
+
+@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
+@pytest.mark.parametrize("name", SLICED_BUFFERS)
+def test_a_bf16_buffer_sliced_to_the_length_runs_and_packages(name, dynamic, tmp_path):
+    """A bf16 buffer sliced to the length (``cos_cached[:T]``, ``bias[:, :, :T, :T]``): its widening
+    to f32 moves after the slice, which reads the bf16 buffer through a remap (once the widening
+    read all 64 rows at the slice's indices: invalid ta). The loop stage matches the module in
+    f32, and the graph packages for sm_90a."""
+    torch.manual_seed(0)
+    make, shape, t_dim = SLICED_BUFFERS[name]
+    model = make().eval().bfloat16()
+    x = torch.randn(shape).bfloat16()
+    spec = ({t_dim: Dim("T", max=63)},) if dynamic else None
+    graph = tilec.compile(model, (x,), dynamic_shapes=spec, strict=True)
+    wide = copy.deepcopy(model).float()  # intermediates in f32, as tilec computes them
+    for length in (13, 29) if dynamic else (13,):
+        y = torch.randn(shape[:t_dim] + (length,) + shape[t_dim + 1:]).bfloat16()
+        with torch.no_grad():
+            torch.testing.assert_close(graph(y).float(), wide(y.float()), rtol=2e-2, atol=2e-2)
+    pytest.importorskip("cuda.bindings.nvrtc", reason="NVRTC comes with the 'cuda' extra")
+    graph.package(str(tmp_path / f"{name}.tkg"), "", ("sm_90a",))
 
 
 class _MeanOverLength(torch.nn.Module):
@@ -241,6 +284,20 @@ def test_torch_compile_graphs_with_symbolic_sizes_run_in_tilec(backend_graphs):
                 torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)
         assert [g.dynamic is not None for g in made] == compiles
         assert all(g.module is not None for g in made)  # run by tilec, not left to torch
+
+
+def test_torch_compile_recompiles_einsum_attention_at_a_new_length(backend_graphs):
+    """The recompile at a second length makes Q's length one symbol and K's and V's another, which
+    they share: both of K's and V's dims vary with it (once only K's did, and raising the graph at
+    another K length failed in torch: 'einsum(): subscript k has size 103 ... 110')."""
+    made = backend_graphs
+    torch._dynamo.reset()
+    compiled = torch.compile(einsum_attention, backend="tilec")
+    for length in (9, 12, 17):
+        q, k, v = (torch.randn(2, 2, length, 16) for _ in range(3))
+        torch.testing.assert_close(compiled(q, k, v), einsum_attention(q, k, v), rtol=1e-4, atol=1e-4)
+    assert [g.dynamic is not None for g in made] == [False, True]  # no third compile: one for every length
+    assert all(g.module is not None for g in made)  # run by tilec, not left to torch
 
 
 def test_a_dynamic_graph_packages_and_its_kernels_bind_their_sizes(tmp_path):

@@ -26,6 +26,12 @@ class TilecFallbackWarning(UserWarning):
     """A graph (or part of one) stays in torch."""
 
 
+def failure_reason(err: Exception) -> str:
+    """What a TilecFallbackWarning says of a failure: a TilecError's message, else the
+    exception's type and text (``RuntimeError: ...``)."""
+    return err.message if isinstance(err, TilecError) else f"{type(err).__name__}: {err}"
+
+
 class CompiledGraph:
     """A torch function raised to ta, run through one of tilec's CPU stages."""
 

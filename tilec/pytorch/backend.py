@@ -1,8 +1,9 @@
 """``torch.compile(model, backend="tilec")``: each graph TorchDynamo captures goes through
 ``tilec.compile`` (registered through the ``torch_dynamo_backends`` entry point).
 
-A graph tilec cannot raise stays in torch (a ``TilecFallbackWarning`` says why), and so
-does a call with shapes other than the ones compiled for (TorchDynamo recompiles). A graph
+A graph tilec cannot raise stays in torch (a ``TilecFallbackWarning`` says why; one it raises
+in parts runs its regions in tilec and the rest in torch), and so does a call with shapes other
+than the ones compiled for (TorchDynamo recompiles), and any graph on which tilec fails. A graph
 with symbolic sizes (``dynamic=True``, or the sizes TorchDynamo makes dynamic once a second
 shape is seen) is compiled once for every value of them (tilec/pytorch/dynamic.py): its
 integer inputs are the sizes of its tensors' dims, read off the tensors.
@@ -11,16 +12,30 @@ integer inputs are the sizes of its tensors' dims, read off the tensors.
 from __future__ import annotations
 
 import copy
+import warnings
 
 import torch
 
-from .api import CompiledGraph
+from .api import CompiledGraph, TilecFallbackWarning, failure_reason
 from .dynamic import dynamic_dims
 from .support import stand_in
 
 
 def tilec_backend(gm: torch.fx.GraphModule, example_inputs, **options):
-    """The TorchDynamo backend: a callable with ``gm``'s calling convention."""
+    """The TorchDynamo backend: a callable with ``gm``'s calling convention. Whatever fails in
+    tilec leaves the graph to torch with a TilecFallbackWarning saying why, never the user's
+    program: a graph tilec raised in regions runs them, and the ops between them, in torch.
+
+        compiled = torch.compile(model, backend="tilec"); y = compiled(x)
+    """
+    try:
+        return _compiled(gm, example_inputs, options)
+    except Exception as err:  # noqa: BLE001 - any failure: this graph runs in torch (docs/pytorch.md)
+        warnings.warn(f"tilec leaves this graph to torch: {failure_reason(err)}", TilecFallbackWarning, stacklevel=2)
+        return gm.forward
+
+
+def _compiled(gm: torch.fx.GraphModule, example_inputs, options: dict):
     if not all(isinstance(t, (torch.Tensor, int, torch.SymInt)) for t in example_inputs):
         return gm.forward  # Python scalars of other kinds: nothing tilec fixes
     symbolic = _symbolic(gm, example_inputs)
@@ -33,32 +48,52 @@ def tilec_backend(gm: torch.fx.GraphModule, example_inputs, **options):
     if fn is None:
         return gm.forward  # a scalar input used other than as its value
     spec = [None] * len(tensors)
-    for name, (k, d) in symbolic.items():
-        spec[k] = {**(spec[k] or {}), d: name}
+    for name, dims in symbolic.items():
+        for k, d in dims:  # every dim of that size (K's and V's length): each varies with it
+            spec[k] = {**(spec[k] or {}), d: name}
     dynamic = dynamic_dims(spec, tuple(tensors), traced=True) if symbolic else None
     graph = CompiledGraph(fn, tuple(tensors), options.get("stage", "loop"), False, "graph",
                           options.get("schedule", ""), dynamic=dynamic)
-    if graph.module is None:
+    if graph.module is None and graph.partitioned is None:
         return gm.forward
-    output = next(n for n in gm.graph.nodes if n.op == "output").args[0]
-    as_tuple = isinstance(output, (tuple, list))
+    return _Run(gm, graph, taken, scalars)
 
-    def run(*args):
-        tensors = [args[k] for k in taken]
-        if dynamic is None and [tuple(t.shape) for t in tensors] != graph.shapes or \
-                any(not torch.equal(args[k], v) for k, v in scalars.items()):
-            return gm.forward(*args)  # other static shapes, or a scalar the graph was compiled with changed
-        result = graph(*tensors)
-        if not as_tuple:
+
+class _Run:
+    """Calls of a graph tilec compiled: in torch for a call it was not compiled for (other
+    static shapes, another value of a scalar it was compiled with), and from the first call on
+    which tilec fails (a TilecFallbackWarning says why, once)."""
+
+    def __init__(self, gm, graph: CompiledGraph, taken: list, scalars: dict):
+        self.gm, self.graph, self.taken, self.scalars, self.failed = gm, graph, taken, scalars, False
+        output = next(n for n in gm.graph.nodes if n.op == "output").args[0]
+        self.as_tuple = isinstance(output, (tuple, list))
+
+    def __call__(self, *args):
+        tensors = [args[k] for k in self.taken]
+        if self.failed or not self._compiled_for(tensors, args):
+            return self.gm.forward(*args)
+        try:
+            result = self.graph(*tensors)
+        except Exception as err:  # noqa: BLE001 - a failure in tilec's stages: the graph runs in torch
+            self.failed = True
+            warnings.warn(f"tilec leaves this graph to torch: {failure_reason(err)}", TilecFallbackWarning,
+                          stacklevel=2)
+            return self.gm.forward(*args)
+        if not self.as_tuple:
             return result
         return tuple(result) if isinstance(result, tuple) else (result,)
 
-    return run
+    def _compiled_for(self, tensors: list, args: tuple) -> bool:
+        if self.graph.dynamic is None and [tuple(t.shape) for t in tensors] != self.graph.shapes:
+            return False
+        return all(torch.equal(args[k], v) for k, v in self.scalars.items())
 
 
 def _symbolic(gm, example_inputs) -> dict | None:
-    """symbol -> (tensor number, dim) of the first tensor dim each symbolic size is; {} for a
-    static graph; None when a dim is an expression of symbols or an integer input no dim gives."""
+    """symbol -> [(tensor number, dim), ...]: every tensor dim each symbolic size is, in order;
+    {} for a static graph; None when a dim is an expression of symbols or an integer input no
+    dim gives."""
     placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
     found, k = {}, 0
     for node, example in zip(placeholders, example_inputs):
@@ -69,7 +104,7 @@ def _symbolic(gm, example_inputs) -> dict | None:
             if isinstance(size, torch.SymInt) and not str(size).isdigit():  # a SymInt may hold a constant
                 if not str(size).isidentifier():
                     return None
-                found.setdefault(str(size), (k, d))
+                found.setdefault(str(size), []).append((k, d))
         k += 1
     ints = [str(e) for e in example_inputs if isinstance(e, torch.SymInt)]
     return None if any(n not in found for n in ints) else found
@@ -83,7 +118,7 @@ def _scalar(t) -> bool:
 
 def _tensors_only(gm, example_inputs, symbolic: dict, scalars: dict):
     """A copy of ``gm`` that takes only its tensor inputs: each integer input read off a tensor's
-    shape (``symbolic``: symbol -> (tensor number, dim)) or, static, a constant; each scalar
+    shape (``symbolic``: symbol -> its (tensor number, dim)s, the first read) or, static, a constant; each scalar
     (``scalars``: input number -> value) read by ``.item()`` replaced by its value. None when a
     scalar is used otherwise."""
     graph = copy.deepcopy(gm.graph)
@@ -91,7 +126,7 @@ def _tensors_only(gm, example_inputs, symbolic: dict, scalars: dict):
     tensors = [n for n, e in zip(placeholders, example_inputs) if isinstance(e, torch.Tensor) and not _scalar(e)]
     for k, (node, example) in enumerate(zip(placeholders, example_inputs)):
         if isinstance(example, torch.SymInt):
-            t, d = symbolic[str(example)]
+            t, d = symbolic[str(example)][0]
             with graph.inserting_after(placeholders[-1]):
                 node.replace_all_uses_with(graph.call_function(torch.ops.aten.sym_size.int, (tensors[t], d)))
         elif isinstance(example, int):

@@ -141,8 +141,7 @@ def import_torch(fn, args: tuple, name: str = "graph", program=None) -> tuple[ir
     for k, a in enumerate(args):
         if not isinstance(a, torch.Tensor):
             raise TypeError(f"example input {k} is a {type(a).__name__}; tilec.compile takes tensors")
-        if a.dtype not in _SUPPORTED_DTYPES:
-            raise TypeError(f"example input {k} has dtype {a.dtype}; tilec kernels take f32, f16, bf16 and bool")
+    _check_dtypes(fn, args)
     program, state_names = program or exported(fn, args)
     linalg = _linalg(program, ir.Context.current)
     with ir.Location.name(name):
@@ -150,6 +149,31 @@ def import_torch(fn, args: tuple, name: str = "graph", program=None) -> tuple[ir
             return _build(linalg, state_names, len(args), name)
         except Unsupported as err:
             raise _at_its_own_line(err, fn, args, name) from None
+
+
+def _check_dtypes(fn, args: tuple) -> None:
+    """``Unsupported`` naming the first state tensor or example input whose dtype no tilec kernel
+    takes (an int64 block table, token ids or lengths): like an op with no ta rule, the graph then
+    stays in torch, or is split around it, unless ``strict``.
+
+        _check_dtypes(lambda x, ids: x[ids], (x, ids))   # Unsupported: example input 1 (ids): dtype torch.int64 ...
+    """
+    names = _parameter_names(fn)
+    tensors = [(f"state tensor {n}", t) for n, t in state_of(fn).items()] + \
+        [(f"example input {k}" + (f" ({names[k]})" if k < len(names) else ""), a) for k, a in enumerate(args)]
+    for what, t in tensors:
+        if t.dtype not in _SUPPORTED_DTYPES:
+            raise Unsupported(what, f"dtype {t.dtype} is not taken (tilec takes f32, f16, bf16 and bool tensors)", None)
+
+
+def _parameter_names(fn) -> list[str]:
+    """The names of ``fn``'s positional parameters (a module's forward's; a graph module's
+    placeholders), as far as its signature gives them."""
+    forward = fn.forward if isinstance(fn, torch.nn.Module) else fn
+    if not _has_signature(forward):
+        return []
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return [p.name for p in inspect.signature(forward).parameters.values() if p.kind in kinds]
 
 
 def _at_its_own_line(err: Unsupported, fn, args: tuple, name: str) -> Unsupported:

@@ -5,12 +5,16 @@
 The graph is exported (state tensors as leading inputs, as ``importer`` does) and its
 aten ops are grouped by torch.fx's ``CapabilityBasedPartitioner`` into maximal regions of
 ops tilec has rules for (``RAISED``); each region becomes a ``CompiledGraph`` called from
-the graph, the rest runs in torch. A region that still cannot be raised runs in torch too.
+the graph, the rest runs in torch. A region that still cannot be raised, or whose compile
+fails otherwise, runs in torch too (a ``TilecFallbackWarning`` says why).
 """
 
 from __future__ import annotations
 
+import warnings
+
 import torch
+from torch._guards import tracing
 from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
 from torch.fx.passes.operator_support import OperatorSupportBase
 from torch.fx.passes.shape_prop import ShapeProp
@@ -53,8 +57,6 @@ class _Region(torch.nn.Module):
 
 def partition(wrapped: torch.nn.Module, example: tuple, stage: str, schedule: str):
     """The exported ``wrapped`` with its raisable regions compiled; None when there are none."""
-    from .api import CompiledGraph
-
     from .importer import export
 
     module = export(wrapped, example).module()
@@ -63,17 +65,31 @@ def partition(wrapped: torch.nn.Module, example: tuple, stage: str, schedule: st
     if not regions:
         return None
     fused = partitioner.fuse_partitions(regions)
-    ShapeProp(fused).propagate(*example)
+    with tracing(None):  # else, inside TorchDynamo's backend, ShapeProp takes its fake mode: symbolic strides
+        ShapeProp(fused).propagate(*example)
     compiled = 0
     for node in fused.graph.nodes:
         if node.op != "call_module" or not node.target.startswith("fused_"):
             continue
-        meta = [a.meta["tensor_meta"] for a in node.args]
-        inputs = [stand_in(m.shape, m.stride, m.dtype) for m in meta]
-        graph = CompiledGraph(getattr(fused, node.target), tuple(inputs), stage, False, node.target, schedule,
-                              partition_rest=False)
-        if graph.module is not None:
+        graph = _region(fused, node, stage, schedule)
+        if graph is not None:
             setattr(fused, node.target, _Region(graph))
             compiled += 1
     fused.recompile()
     return fused if compiled else None
+
+
+def _region(fused: torch.fx.GraphModule, node: torch.fx.Node, stage: str, schedule: str):
+    """The CompiledGraph of region ``node`` of ``fused``; None when it stays in torch: it does not
+    raise (its own TilecFallbackWarning says why), or compiling it fails otherwise (one says so)."""
+    from .api import CompiledGraph, TilecFallbackWarning, failure_reason
+
+    inputs = [stand_in(m.shape, m.stride, m.dtype) for m in (a.meta["tensor_meta"] for a in node.args)]
+    try:
+        graph = CompiledGraph(getattr(fused, node.target), tuple(inputs), stage, False, node.target, schedule,
+                              partition_rest=False)
+    except Exception as err:  # noqa: BLE001 - any failure leaves this region to torch, not the graph
+        warnings.warn(f"tilec leaves region '{node.target}' to torch: {failure_reason(err)}", TilecFallbackWarning,
+                      stacklevel=2)
+        return None
+    return graph if graph.module is not None else None

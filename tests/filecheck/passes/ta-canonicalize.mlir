@@ -205,6 +205,27 @@ func.func @casts_around_a_view(%x: tensor<2x4xbf16, ["2", "4"]>) -> tensor<4x2xb
 
 // -----
 
+// A slice of a widened bf16 tensor (a rotary cache's cos_cached[:T]) reads the bf16 tensor through
+// a slice of its own: its map is the identity, but over fewer rows than the tensor has, which ta.at
+// cannot read (once the widening read the 512 rows at a 64-row index: invalid IR).
+// CHECK-LABEL: func.func @widen_after_a_slice
+// CHECK:       %[[S:.*]] = "ta.remap"(%arg0)
+// CHECK-SAME:  (tensor<512x16xbf16, ["512", "16"]>) -> tensor<64x16xbf16
+// CHECK-NEXT:  "ta.map"() ({
+// CHECK-NEXT:    "ta.at"(%[[S]])
+// CHECK-NEXT:    arith.extf
+func.func @widen_after_a_slice(%x: tensor<512x16xbf16, ["512", "16"]>) -> tensor<64x16xf32, ["64", "16"]> {
+  %w = "ta.map"() ({
+    %a = "ta.at"(%x) {map = affine_map<(i, j) -> (i, j)>} : (tensor<512x16xbf16, ["512", "16"]>) -> bf16
+    %b = arith.extf %a : bf16 to f32
+    "ta.yield"(%b) : (f32) -> ()
+  }) : () -> tensor<512x16xf32, ["512", "16"]>
+  %s = "ta.remap"(%w) {map = affine_map<(i, j) -> (i, j)>} : (tensor<512x16xf32, ["512", "16"]>) -> tensor<64x16xf32, ["64", "16"]>
+  return %s : tensor<64x16xf32, ["64", "16"]>
+}
+
+// -----
+
 // A widening read elementwise by a map (not a view) stays: the pattern needs a remap.
 // CHECK-LABEL: func.func @keep_a_widening_read_by_a_map
 // CHECK:       arith.extf
