@@ -476,3 +476,18 @@ def test_a_graph_package_binds_its_sizes_from_its_inputs_own_dims(tilec, tmp_pat
 
 def _load(path):
     return tilec.runtime.load(str(path))
+
+
+def test_a_kernel_package_of_a_spec_of_several_kernels_says_to_write_a_graph_package(tilec, tmp_path):
+    """rmsnorm_matmul.ta is two kernels: -o x.tkp (one kernel) and --emit cuda say so and how to
+    build it, and the README's --out-dir run says it in its line for the stages not written."""
+    from pathlib import Path
+
+    spec = Path(__file__).parents[1] / "examples" / "rmsnorm_matmul.ta"
+    status, out, err = tilec("compile", spec, "-o", tmp_path / "x.tkp")
+    assert status == 1 and f"-o rmsnorm_matmul.tkg" in err and "is 2 kernels" in err, err
+    assert "no tile lowering takes" not in err and not (tmp_path / "x.tkp").exists()
+    status, out, err = tilec("compile", spec, "--emit", "cuda")
+    assert status == 1 and "is 2 kernels, not one: a graph package holds them" in err, err
+    status, out, err = tilec("compile", spec, "--out-dir", tmp_path / "b")
+    assert status == 0 and "tile, cuda -> not written: 'rmsnorm_matmul' is 2 kernels" in out, out + err

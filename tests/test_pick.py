@@ -72,7 +72,7 @@ def test_a_broken_pick_entry_is_recomputed(tmp_path, monkeypatch):
     for broken in ('{"schedule": "bm=6', json.dumps({"key": "another", "schedule": "bm=16"}), "[]"):
         entry.write_text(broken)
         calls = []
-        monkeypatch.setattr(pick, "_rank_and_compile", lambda *a: calls.append(a) or first)
+        monkeypatch.setattr(pick, "_rank_and_compile", lambda *a: calls.append(a) or (first, ""))
         assert pick.pick_schedule(spec, read_spec(spec), {}, ("sm_80",)) == first and calls
         assert json.loads(entry.read_text())["schedule"] == first
 

@@ -1,6 +1,7 @@
 """tilec verify --schedules all: the kernel checked at every legal point of its form's space."""
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -89,6 +90,12 @@ def test_the_cli_takes_schedules_all_and_refuses_a_schedule_beside_it(tmp_path):
     ok = run(EXAMPLES / "rmsnorm.ta", "--schedules", "all", "--target", "sm_90a", "--json", out)
     assert ok.returncode == 0, ok.stdout[-2000:] + ok.stderr[-2000:]
     assert "legal points of the rows space checked" in ok.stdout
+    # by default a table of verdicts per schedule (progress on stderr); every check with --full
+    check_line = re.compile(r"^ +proved  \w+ @ .* \[tile\]", re.M)
+    assert ok.stdout.startswith("schedule ") and not check_line.search(ok.stdout), ok.stdout[:2000]
+    assert re.search(r"verify \[ *(\d+)/\1\]", ok.stderr), ok.stderr[-2000:]  # the last point reported
+    full = run(EXAMPLES / "rmsnorm.ta", "--schedules", "all", "--target", "sm_90a", "--full")
+    assert full.returncode == 0 and len(check_line.findall(full.stdout)) > 100
     data = json.loads(out.read_text())
     assert data["space"]["form"] == "rows" and all(r["schedule"] for r in data["results"] if r["stage"] == "tile")
     bad = run(EXAMPLES / "rmsnorm.ta", "--schedules", "all", "--schedule", "bm=8")

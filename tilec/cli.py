@@ -115,6 +115,9 @@ def _parser() -> argparse.ArgumentParser:
     verify.add_argument("--junit", metavar="FILE", help="write the report as JUnit XML")
     verify.add_argument("--markdown", metavar="FILE", help="write the report as Markdown")
     verify.add_argument("--strict", action="store_true", help="exit 1 on an unknown verdict too")
+    verify.add_argument("--full", action="store_true",
+                        help="with --schedules all: list every check (default: a table of verdicts per schedule "
+                             "and the checks that did not prove)")
     verify.set_defaults(func="tilec.commands:verify_command", compiler="nvrtc", no_cache=False)
 
     layout = sub.add_parser("layout", parents=[common], help="show where a shared-memory tile's elements land")

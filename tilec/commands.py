@@ -69,9 +69,13 @@ def compile_command(args) -> int:
 
         targets = _targets(args)
         schedule = _resolve(args, args.specs[0], targets)
-        manifest = build(args.specs[0], args.output, schedule, targets, args.compiler,
-                         not args.no_cache, verify=not args.no_verify, shapes=_merged(args.shape),
-                         on_report=_print_verdicts)
+        try:
+            manifest = build(args.specs[0], args.output, schedule, targets, args.compiler,
+                             not args.no_cache, verify=not args.no_verify, shapes=_merged(args.shape),
+                             on_report=_print_verdicts)
+        except TilecError as err:
+            _one_kernel_or_say(args.specs[0], _merged(args.shape), err)
+            raise
         where = f" (from the cache: {manifest['cached']})" if "cached" in manifest else ""
         print(f"{args.specs[0]}: package -> {args.output}{where}")
         for target, facts in manifest.get("ptxas", {}).items():
@@ -101,6 +105,20 @@ def compile_command(args) -> int:
         else:
             sys.stdout.write(stages[args.emit])
     return 0
+
+
+def _one_kernel_or_say(spec: str, shapes: dict, err: TilecError) -> None:
+    """Raise, in place of ``err``, what a .tkp of a spec that is several kernels needs: a .tkg."""
+    from torch_mlir import ir
+
+    from tilec import dialects
+
+    with dialects.context(), ir.Location.unknown():
+        kernels = _kernel_count(_lower(spec, shapes))
+    if kernels > 1:
+        stem = Path(spec).stem
+        raise TilecError(f"{spec}: '{stem}' is {kernels} kernels, and a kernel package (.tkp) holds one: write "
+                         f"a graph package instead (tilec compile {spec} -o {stem}.tkg)") from None
 
 
 def _graph_package(args) -> int:
@@ -156,10 +174,33 @@ def _stages(module, wanted: tuple[str, ...], schedule: str = "", every: bool = F
                 from .codegen.cuda import emit_cuda
                 stages["cuda"] = emit_cuda(tiled).source
         except TilecError as err:
+            kernels = _kernel_count(module)
+            if kernels > 1:  # not one kernel: a graph package holds them
+                err = TilecError(f"'{_name(module)}' is {kernels} kernels, not one: a graph package holds them "
+                                 f"(tilec compile SPEC -o NAME.tkg; tilec run --stage tile runs them in turn)",
+                                 err.loc, err.source)
             if not every:
-                raise
+                raise err from None
             stages["skipped"] = err.message
     return stages
+
+
+def _name(module) -> str:
+    from torch_mlir import ir
+
+    return ir.StringAttr(module.body.operations[0].attributes["sym_name"]).value
+
+
+def _kernel_count(module) -> int:
+    """How many kernels ``module`` (ta) is built as: 1 when one kernel form takes it, else the
+    pieces tilec.split cuts it into (0 when it does not split either)."""
+    from .kernel_graph import Kernels
+
+    try:
+        kernels = Kernels.of(module)
+    except TilecError:
+        return 0
+    return 1 if kernels.single else len(kernels.pieces)
 
 
 def run_command(args) -> int:
@@ -345,17 +386,34 @@ def verify_command(args) -> int:
         if args.schedule or args.stage != "tile":
             raise TilecError("--schedules all checks every legal schedule of the tile kernel "
                              "(--schedule and --stage do not apply)")
-        report = verify_schedules(args.spec, _merged(args.shape), tuple(args.target or ["sm_80", "sm_90a"]))
+        report = verify_schedules(args.spec, _merged(args.shape), tuple(args.target or ["sm_80", "sm_90a"]),
+                                  progress=_verify_progress())
     else:
         _check_specs([args.spec])
         targets = _targets(args)
         schedule = _resolve(args, args.spec, targets) if args.stage == "tile" else ""
         report = verify_spec(args.spec, schedule, _merged(args.shape), args.stage, targets)
-    _print_report(report)
+    print(report.as_table() if args.schedules == "all" and not args.full else report.as_text())
     for path, text in ((args.json, report.as_json), (args.junit, report.as_junit), (args.markdown, report.as_markdown)):
         if path:
             write_atomically(path, text())
     return report.status(args.strict)
+
+
+def _verify_progress():
+    """A progress line on stderr for ``verify --schedules all``: points checked, time, verdicts so far."""
+    from .runtime.progress import Progress
+
+    bar = None
+
+    def update(done: int, total: int, report) -> None:
+        nonlocal bar
+        bar = bar or Progress("verify", total)
+        bar.update(done, note=report.summary())
+        if done == total:
+            bar.close()
+
+    return update
 
 
 def _print_report(report) -> None:

@@ -99,12 +99,14 @@ def verify_spec(path: str, schedule: str = "", shapes: dict | None = None, stage
     return report
 
 
-def verify_schedules(path: str, shapes: dict | None = None, targets: tuple = ("sm_80", "sm_90a")) -> Report:
+def verify_schedules(path: str, shapes: dict | None = None, targets: tuple = ("sm_80", "sm_90a"),
+                     progress=None) -> Report:
     """The report of the spec's kernel at every legal point of its form's schedule space
     (Schedule.space): each point is built, checked and compiled as ``verify_spec`` does one;
     a point that ta-to-tile refuses, or that exceeds a target's shared memory or threads, is
     listed in ``report.space["illegal"]`` with the reason. The rewrites and the loop IR, the
-    same at every point, are checked once."""
+    same at every point, are checked once. ``progress(done, total, report)`` is called after
+    each point."""
     from tilec import dialects
     from tilec.frontend import load_spec
 
@@ -122,7 +124,9 @@ def verify_schedules(path: str, shapes: dict | None = None, targets: tuple = ("s
         # the warp-specialised points when sm_90a is a target (or nothing is compiled)
         form, built, illegal = legal_schedules(module, shapes, hopper="sm_90a" in targets or not targets)
         checked, seen = [], set()
-        for point, build in built:
+        for done, (point, build) in enumerate(built, 1):
+            if progress is not None and done > 1:
+                progress(done - 1, len(built), report)
             # a warp-specialised kernel is sm_90a's alone (wgmma, the copy engine)
             point_targets = tuple(t for t in targets if t == "sm_90a") if "consumers=0" not in point else targets
             try:  # the pass checks the form's rules; the targets' limits need the emitted kernel
@@ -137,6 +141,8 @@ def verify_schedules(path: str, shapes: dict | None = None, targets: tuple = ("s
                 row.schedule = point
             report.results += check_rewrites(build.steps, seen) + rows
             checked.append(point)
+        if progress is not None and built:
+            progress(len(built), len(built), report)
         loops = build_loops(module)
         report.results += check_rewrites(loops.steps, seen) + check_loop_build(loops, path)
     report.space = {"form": form, "checked": checked, "illegal": illegal}

@@ -208,12 +208,13 @@ class CompiledGraph:
         return report
 
     def package(self, path: str, schedule="", targets: tuple = ("sm_80", "sm_90a"),
-                compiler: str = "nvrtc", verify: bool = False) -> dict:
+                compiler: str = "nvrtc", verify: bool = True) -> dict:
         """Write the graph's CUDA kernels to ``path`` (load it with tilec.runtime.load on a GPU
         machine): a kernel package (.tkp) when one kernel takes the graph, else a graph package
         of one per kernel, launched in order. ``schedule``: one schedule, or a dict of one per
-        kernel form ("contraction", "online", "rows"). With ``verify`` the Z3 report is checked
-        first (no package on a failure) and shipped inside. Returns the manifest."""
+        kernel form ("contraction", "online", "rows"). With ``verify`` (the default) the Z3 report is
+        checked first (no package on a failure; ``verify=False`` builds it unverified) and shipped
+        inside. Returns the manifest."""
         kernels = _with(self.kernels(), schedule)
         with self.context, ir_location():
             report = None

@@ -40,13 +40,15 @@ class Progress:
         self.live = hasattr(self.stream, "isatty") and self.stream.isatty()
         self.width = 0
 
-    def update(self, done: int, best: str | None = None, left: float | None = None) -> None:
+    def update(self, done: int, best: str | None = None, left: float | None = None, note: str | None = None) -> None:
         elapsed = time.perf_counter() - self.start
         line = f"{self.what} [{done:>{len(str(self.total))}}/{self.total}] {elapsed:5.1f} s"
         if left is not None:
             line += f", ~{left:.0f} s left"
         if best:
             line += f"; best {best}"
+        if note:
+            line += f"; {note}"
         if self.live:
             self.stream.write("\r" + line.ljust(self.width))
             self.width = max(self.width, len(line))

@@ -57,17 +57,21 @@ def resolve_schedule(spec: str, text: str, shapes: dict, targets: tuple, given: 
         best = tuned(text, shapes, targets[0])
         if best is not None:
             return Pick(best["schedule"], f"from the tuning database ({best['median_ms']:.4f} ms on {best['gpu']})")
-    chosen = pick_schedule(spec, text, shapes, targets, compiler, use_cache)
+    chosen, why = _choice(spec, text, shapes, targets, compiler, use_cache)
     if chosen:
         return Pick(chosen, "the cost model's best that compiles without spilling "
                             "(tilec tune measures; --schedule chooses)")
-    return Pick("", "the kernel form's default (no tuning record, and no cost-model candidate "
-                    "that compiles without spilling)")
+    return Pick("", f"the kernel form's default ({why})")
 
 
 def pick_schedule(spec: str, text: str, shapes: dict, targets: tuple, compiler: str = "nvrtc",
                   use_cache: bool = True) -> str | None:
     """The schedule (Schedule.as_text) to build ``spec`` with, or None for the default."""
+    return _choice(spec, text, shapes, targets, compiler, use_cache)[0]
+
+
+def _choice(spec: str, text: str, shapes: dict, targets: tuple, compiler: str, use_cache: bool) -> tuple:
+    """(the model's pick or None, why there is none), from the cache when it holds them."""
     from tilec.fileio import replace_atomically
     from tilec.package import cache_dir
 
@@ -76,29 +80,35 @@ def pick_schedule(spec: str, text: str, shapes: dict, targets: tuple, compiler: 
     cached = cache_dir().parent / "picks" / f"{key}.json"
     if use_cache:
         found = _read_pick(cached, key)
-        if found is not False:
+        if found is not None:
             return found
-    chosen = _rank_and_compile(spec, shapes, targets, compiler)
+    chosen, why = _rank_and_compile(spec, shapes, targets, compiler)
+    entry = json.dumps({"key": key, "schedule": chosen, "why": why})
     try:
-        replace_atomically(cached, lambda tmp: open(tmp, "w").write(json.dumps({"key": key, "schedule": chosen})))
+        replace_atomically(cached, lambda tmp: open(tmp, "w").write(entry))
     except OSError:  # a cache that cannot be written costs a re-ranking next time, nothing more
         pass
-    return chosen
+    return chosen, why
 
 
-def _read_pick(path, key: str):
-    """The cached pick at ``path`` (a schedule or None), or False when there is no usable entry:
-    missing, unreadable, not the JSON written, or written for another key."""
+def _read_pick(path, key: str) -> tuple | None:
+    """The cached (pick, why) at ``path``, or None when there is no usable entry: missing,
+    unreadable, not the JSON written, or written for another key."""
     try:
         entry = json.loads(path.read_text())
     except (OSError, ValueError):
-        return False
-    schedule = entry.get("schedule", False) if isinstance(entry, dict) and entry.get("key") == key else False
-    return schedule if schedule is None or isinstance(schedule, str) else False
+        return None
+    if not isinstance(entry, dict) or entry.get("key") != key:
+        return None
+    schedule, why = entry.get("schedule", False), entry.get("why")
+    if not (schedule is None or isinstance(schedule, str)) or not isinstance(why, str):
+        return None
+    return schedule, why
 
 
-def _rank_and_compile(spec: str, shapes: dict, targets: tuple, compiler: str) -> str | None:
-    """The first of the model's candidates that compiles for every target without spilling."""
+def _rank_and_compile(spec: str, shapes: dict, targets: tuple, compiler: str) -> tuple:
+    """(the first of the model's candidates that compiles for every target without spilling, or
+    None; why there is none)."""
     from tilec.codegen.compile import compile_cuda
     from tilec.codegen.cuda import emit_cuda
     from tilec.driver import kernel_form
@@ -113,14 +123,14 @@ def _rank_and_compile(spec: str, shapes: dict, targets: tuple, compiler: str) ->
         module = load_spec(spec)
         try:
             form = kernel_form(module)
-        except TilecError:  # no one kernel takes the spec (a split): each kernel takes its default
-            return None
+        except TilecError:
+            return None, "no one kernel takes the spec: each of its kernels takes its own"
         if form not in TUNE_SPACE:
-            return None
+            return None, f"the cost model ranks no {form} kernels"
         try:
             legal, _ = rank(module, shapes, target, gpu_named("h200"))
-        except TilecError:  # the model needs a size no one gave: the form's default, as before ranking
-            return None
+        except TilecError as err:  # the model needs a size no one gave
+            return None, f"the cost model cannot rank it: {err.message}"
         for candidate in legal[:ATTEMPTS]:
             kernel = emit_cuda(candidate.build.tile)
             try:
@@ -128,5 +138,5 @@ def _rank_and_compile(spec: str, shapes: dict, targets: tuple, compiler: str) ->
             except TilecError:
                 continue
             if all(f.spill_stores == 0 for f in facts):
-                return candidate.schedule
-    return None
+                return candidate.schedule, ""
+    return None, f"no legal candidate of the first {ATTEMPTS} compiles for {', '.join(targets)} without spilling"

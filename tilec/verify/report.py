@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass, field
 from xml.sax.saxutils import escape, quoteattr
 
 SCHEMA = "tilec.verify/1"
+VERDICTS = ("proved", "counterexample", "unknown", "error")
 
 
 @dataclass
@@ -36,7 +37,7 @@ class Report:
     space: dict = field(default_factory=dict)  # --schedules all: the form, and each point left out with why
 
     def counts(self) -> dict:
-        out = {v: 0 for v in ("proved", "counterexample", "unknown", "error")}
+        out = dict.fromkeys(VERDICTS, 0)
         for r in self.results:
             out[r.verdict] += 1
         return out
@@ -68,6 +69,21 @@ class Report:
                          f"checked, {len(self.space['illegal'])} illegal left out (reasons in --json)")
         lines.append(self.summary())
         return "\n".join(lines)
+
+    def as_table(self) -> str:
+        """What ``tilec verify --schedules all`` prints by default: the verdicts counted per
+        schedule (the rows every schedule shares, the rewrites and the loop IR, first), every
+        check that did not prove in full, and the summary (``as_text()`` lists every check)."""
+        counts: dict = {}
+        for r in self.results:
+            key = _short(r.schedule) if r.schedule else "(every schedule: rewrites, loop IR)"
+            row = counts.setdefault(key, dict.fromkeys(VERDICTS, 0))
+            row[r.verdict] += 1
+        width = max([len(k) for k in counts] + [8])
+        lines = [f"{'schedule':<{width}}  " + "  ".join(f"{v:>14}" for v in VERDICTS)]
+        lines += [f"{k:<{width}}  " + "  ".join(f"{n[v]:>14}" for v in VERDICTS) for k, n in counts.items()]
+        failed = self.as_text(proved=False).splitlines()
+        return "\n".join(lines + failed)
 
     def __str__(self) -> str:
         return self.as_text()
@@ -123,3 +139,13 @@ class Report:
                 lines += ["", f"**Counterexample — {r.property}: {r.check}**: `{json.dumps(r.counterexample)}`",
                           r.detail, f"Replay: `{r.replay}`" if r.replay else ""]
         return "\n".join(lines) + "\n"
+
+
+def _short(schedule: str) -> str:
+    """A schedule as the table shows it: bm, bn and warps, and the options that are not the default."""
+    from tilec.dialects.schedule import Schedule
+
+    default = {k.replace("_", "-"): str(v).lower() for k, v in Schedule().items().items()}
+    parts = [p.strip() for p in schedule.replace(" ", ",").split(",") if p.strip()]
+    return ",".join(p for p in parts if p.split("=")[0] in ("bm", "bn", "warps")
+                    or default.get(p.split("=")[0]) != p.partition("=")[2])
