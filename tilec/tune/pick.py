@@ -135,7 +135,9 @@ def _rank_and_compile(spec: str, shapes: dict, targets: tuple, compiler: str) ->
             kernel = emit_cuda(candidate.build.tile)
             try:
                 facts = [compile_cuda(kernel.source, kernel.name, t, compiler)[1] for t in targets]
-            except TilecError:
+            except TilecError as err:
+                if "not installed" in err.message or "not on the PATH" in err.message:  # no compiler: no pick
+                    return None, f"the pick compiles its candidates, and {err.message}"
                 continue
             if all(f.spill_stores == 0 for f in facts):
                 return candidate.schedule, ""
