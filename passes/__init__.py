@@ -21,6 +21,7 @@ _MODULES = {
     "ta-specialize-shapes": "ta_specialize_shapes",
     "ta-to-tile": "ta_to_tile",
     "ta-to-loops": "ta_to_loops",
+    "tile-canonicalize": "tile_canonicalize",
 }
 
 

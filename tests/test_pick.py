@@ -55,9 +55,9 @@ def test_every_command_takes_the_same_schedule_for_the_target_asked(tilec):
     # both targets: a kernel sm_80 runs too, the mma.sync form
     status, cuda, err = tilec("compile", spec, "--emit", "cuda")
     assert status == 0 and "consumers=0" in _schedule_line(err, spec) and "wgmma" not in cuda, err
-    # a schedule given is taken as given, and said so
+    # a schedule given is taken as given, with nothing said
     status, out, err = tilec("run", EXAMPLES / "gemm.ta", "--stage", "tile", "--schedule", "bm=64,bn=64,bk=32")
-    assert status == 0 and "given with --schedule" in _schedule_line(out, EXAMPLES / "gemm.ta"), out + err
+    assert status == 0 and ": schedule " not in out + err, out + err
 
 
 def test_a_broken_pick_entry_is_recomputed(tmp_path, monkeypatch):

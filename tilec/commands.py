@@ -176,8 +176,8 @@ def _stages(module, wanted: tuple[str, ...], schedule: str = "", every: bool = F
         except TilecError as err:
             kernels = _kernel_count(module)
             if kernels > 1:  # not one kernel: a graph package holds them
-                err = TilecError(f"'{_name(module)}' is {kernels} kernels, not one: a graph package holds them "
-                                 f"(tilec compile SPEC -o NAME.tkg; tilec run --stage tile runs them in turn)",
+                err = TilecError(f"{err.message}; '{_name(module)}' is {kernels} kernels: a graph package holds "
+                                 f"them (tilec compile SPEC -o NAME.tkg; tilec run --stage tile runs them in turn)",
                                  err.loc, err.source)
             if not every:
                 raise err from None
@@ -245,13 +245,15 @@ def run_command(args) -> int:
 def _resolve(args, spec: str, targets: tuple, out=None) -> str:
     """The schedule ``spec`` is built with for ``targets``, resolved as every command resolves
     it (tune/pick.py: --schedule, else the tuning database, else the cost model's pick, else the
-    form's default); the choice is said on ``out`` (stdout)."""
+    form's default); a choice tilec made is said on ``out`` (stdout)."""
     from .frontend import read_spec
     from .tune.pick import resolve_schedule
 
-    pick = resolve_schedule(spec, read_spec(spec), _merged(args.shape), targets, _schedule(args), args.compiler,
+    given = _schedule(args)
+    pick = resolve_schedule(spec, read_spec(spec), _merged(args.shape), targets, given, args.compiler,
                             not args.no_cache)
-    print(pick.line(spec), file=out or sys.stdout)
+    if not given:  # a schedule the user gave needs no saying
+        print(pick.line(spec), file=out or sys.stdout)
     return pick.schedule
 
 

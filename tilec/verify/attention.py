@@ -133,12 +133,12 @@ def check_reference(tiled, fused, replay) -> list[Result]:
                                            [pos0 >= 0, pos1 >= 0, pos1 < bn]):
             add(check, outcome)
     add("the stabiliser x(i, j) is the reference's (scale, bias, masks) for every key",
-        prove(tile_x == ref_x, bounds, watch={"kt": kt, "row": pos0, "col": pos1, **p.params}))
+        _followed(ref, prove(tile_x == ref_x, bounds, watch={"kt": kt, "row": pos0, "col": pos1, **p.params})))
     for op in ref.maxes:  # the loop's m stands for this op (its provenance): it must maximise the same x
         kind = ir.StringAttr(op.attributes["kind"]).value
         max_x = ref.stabiliser(coords, score, s, op.regions[0].blocks[0]) if kind == "max" else None
         add("the group's max op maximises the stabiliser x(i, j) (the loop's running max)",
-            prove(max_x == ref_x, bounds, watch={"kt": kt, "row": pos0, "col": pos1, **p.params})
+            _followed(ref, prove(max_x == ref_x, bounds, watch={"kt": kt, "row": pos0, "col": pos1, **p.params}))
             if max_x is not None else Outcome("error", 0.0, {}, f"a ta.online {kind} is not a running max"))
     # keys past the end of the sequence, in any block the loop visits, add nothing: x = -inf
     past = p.assumptions + facts + [pos0 >= 0, pos1 >= 0, pos1 < bn, kt >= 0, kt < p.loops["main"][2],
@@ -269,6 +269,7 @@ class _Reference:
         extents = [ir.StringAttr(e).value for e in ir.ArrayAttr(self.numer.attributes["extents"])]
         self.keys = dim(extents[self.j], p.params)
         self.positions = _positions
+        self.unread = []  # values the stabilisers read that this check does not follow
 
     def bind(self, row: int) -> None:
         """The query index: the output's own dim ``row``, which the stored tile's rows run along."""
@@ -289,13 +290,20 @@ class _Reference:
             src = op.operation.operands[0]
             if src == self.contract.result:
                 return score
-            if src in self.names:
+            if src in self.names or self._remap_of_input(src):  # an input, or a slice or view of one
                 dims = self.positions(ir.AffineMapAttr(op.attributes["map"]).value)
-                return s.vals.tensor(self.names[src], [coords.get(d, z3.Int(f"d{d}")) for d in dims])
+                tensor, index = self._through_remap(src, [coords.get(d, z3.Int(f"d{d}")) for d in dims])
+                return s.vals.tensor(tensor, index)
+            self.unread.append(src)  # a value this check does not follow: a failed proof is an error
             return z3.Real(f"other{len(local)}")
 
         value = evaluate(body or self.body, s.vals, read, lambda v: s.vals.scalar(v.owner, []))
         return value[0] if isinstance(value, list) else value
+
+    def _remap_of_input(self, value) -> bool:
+        owner = value.owner
+        return not isinstance(owner, ir.Block) and owner.operation.name == "ta.remap" and \
+            owner.operation.operands[0] in self.names
 
     def operand(self, role, coords, e, views):
         """(tensor, the reference's index of Q, K or V in the kernel's view of it, None without
@@ -321,6 +329,15 @@ class _Reference:
             amap = ir.AffineMapAttr(owner.attributes["map"]).value
             return self.names[owner.operation.operands[0]], [affine(x, dims) for x in amap.results]
         return self.names[value], dims
+
+
+def _followed(ref, outcome: Outcome) -> Outcome:
+    """``outcome``, or an ``error`` where it failed on a value of the reference's stabiliser that
+    the check took as unknown (never a counterexample made of a value it did not read)."""
+    if outcome.verdict == "proved" or not ref.unread:
+        return outcome
+    return Outcome("error", outcome.seconds, {}, f"the reference's stabiliser reads {len(ref.unread)} value(s) "
+                                                 f"this check does not follow (not an input, nor a remap of one)")
 
 
 def _is_one(value) -> bool:

@@ -27,7 +27,7 @@ import z3
 from tilec.dialects import ptx_fragments as ptx
 from tilec.dialects.layout import WarpTiling
 
-from .solver import BV, Outcome, bounded_solver, prove
+from .solver import BV, Outcome, prove, satisfiable
 
 DOMAIN = "every warp, lane, mma tile, k step and register (Z3 on 32-bit vectors, one query per register half)"
 
@@ -58,9 +58,7 @@ def _agree(cases, assumptions, watch, frame: str, gives: str) -> Outcome:
     the source register to exist); the first that fails is the outcome, with the register
     named. ``frame`` names the coordinates, ``gives`` what produced the actual cell. An empty
     domain (no mma tile, bk < 16) is an error: everything holds there, which proves nothing."""
-    empty = bounded_solver()
-    empty.add(*assumptions)
-    if empty.check() != z3.sat:
+    if satisfiable(assumptions) != z3.sat:
         return Outcome("error", 0.0, detail=f"empty domain ({', '.join(map(str, assumptions))}): "
                                             "the warp has no mma tile (or no pair of n tiles), or bk < 16")
     seconds = 0.0

@@ -66,11 +66,13 @@ def structural(ok: bool, detail: str, model: dict | None = None) -> Outcome:
 
 
 # Every query is bounded by Z3's resource limit ("rlimit", a count of the solver's own steps),
-# never by the wall clock: the same query gets the same verdict on an idle machine and on a
-# loaded one, so what a report calls proved does not depend on the machine's load. A query
-# that runs out is ``unknown``, with its budget stated. Calibrated on every example verified at
-# its pick and at bm=64,bn=64,bk=32, and on the gemm, attention and softmax spaces with
-# --schedules all (docs/verification.md, "Solver budgets"): the costliest query, a causal
+# never by the wall clock, and runs in a Z3 context of its own (its terms translated there): the
+# same query gets the same verdict on an idle machine and on a loaded one, and after any other
+# queries in the same process (a shared context carries their terms, and the search of a
+# nonlinear query follows their order), so what a report calls proved depends on neither. A
+# query that runs out is ``unknown``, with its budget stated. Calibrated on every example
+# verified at its pick and at bm=64,bn=64,bk=32, and on the gemm, attention and softmax spaces
+# with --schedules all (docs/verification.md, "Solver budgets"): the costliest query, a causal
 # kernel's raster proved for every grid, takes 2.0 M steps; the rest stay under 1.1 M.
 BUDGET = 120_000_000
 
@@ -78,9 +80,9 @@ BUDGET = 120_000_000
 def prove(claim, assumptions=(), budget: int = BUDGET, watch: dict | None = None) -> Outcome:
     """Is ``claim`` true whenever ``assumptions`` hold? A counterexample reports ``watch``'s
     values; ``budget`` bounds the solver's steps (rlimit), so the verdict is the same on any machine."""
-    solver = bounded_solver(budget)
-    solver.add(*assumptions)
-    solver.add(z3.Not(claim))
+    solver, ctx = _solver(budget)
+    solver.add(*[_moved(f, ctx) for f in assumptions])
+    solver.add(z3.Not(_moved(claim, ctx)))
     start = time.perf_counter()
     result = solver.check()
     seconds = time.perf_counter() - start
@@ -88,17 +90,33 @@ def prove(claim, assumptions=(), budget: int = BUDGET, watch: dict | None = None
         return Outcome("proved", seconds)
     if result == z3.sat:
         model = solver.model()
-        values = {name: _value(model.eval(term, model_completion=True)) for name, term in (watch or {}).items()}
+        values = {name: _value(model.eval(_moved(term, ctx), model_completion=True))
+                  for name, term in (watch or {}).items()}
         return Outcome("counterexample", seconds, values)
     return Outcome("unknown", seconds, detail=f"solver gave up ({solver.reason_unknown()}) "
                                               f"at its resource limit of {budget:,} steps")
 
 
-def bounded_solver(budget: int = BUDGET) -> z3.Solver:
-    """A Z3 solver whose every check stops after ``budget`` steps (rlimit, relative to each check)."""
-    solver = z3.Solver()
+def satisfiable(formulas, budget: int = BUDGET):
+    """z3.sat, unsat or unknown for the conjunction of ``formulas``, in a context of its own."""
+    solver, ctx = _solver(budget)
+    solver.add(*[_moved(f, ctx) for f in formulas])
+    return solver.check()
+
+
+def _moved(x, ctx):
+    """``x`` (a Z3 term, or a Python bool or number) in context ``ctx``."""
+    if isinstance(x, z3.AstRef):
+        return x.translate(ctx)
+    return z3.BoolVal(x, ctx) if isinstance(x, bool) else z3.IntVal(x, ctx)
+
+
+def _solver(budget: int):
+    """A solver in a fresh Z3 context whose every check stops after ``budget`` steps (rlimit)."""
+    ctx = z3.Context()
+    solver = z3.Solver(ctx=ctx)
     solver.set("rlimit", budget)
-    return solver
+    return solver, ctx
 
 
 def _value(v):

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import z3
 
-from .solver import Outcome, bounded_solver, prove
+from .solver import Outcome, prove, satisfiable
 from .symbolic import dim
 
 
@@ -91,10 +91,7 @@ class View:
 
 
 def _equal(a, b, facts) -> bool:
-    solver = bounded_solver(10_000_000)
-    solver.add(*facts)
-    solver.add(a != b)
-    return solver.check() == z3.unsat
+    return satisfiable([*facts, a != b], 10_000_000) == z3.unsat
 
 
 def view_of(ta_fn, name: str, kernel_dims: list[str], params: dict, assumptions: list) -> View:
