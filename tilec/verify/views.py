@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import z3
 
+from tilec.dialects.dims import parse_dim
+
 from .solver import Outcome, prove
 from .symbolic import dim
 
@@ -32,8 +34,10 @@ class View:
                  assumptions: list):
         self.name, self.params = name, params
         self.extents = [z3.IntVal(s) if s is not None else dim(d, params) for d, s in zip(own_dims, static)]
-        # a size the reference fixed (a head dim the register tiles are built for) is that size
-        self.sizes = [params[d] == s for d, s in zip(own_dims, static) if s is not None and d in params]
+        # a size the reference fixed (a head dim the register tiles are built for, or any dim at
+        # sizes given with --shape) is that size: a dim such as `H/G` too, not only a plain parameter
+        self.sizes = [dim(d, params) == s for d, s in zip(own_dims, static)
+                      if s is not None and parse_dim(d).symbols <= params.keys()]
         self.facts = list(assumptions) + self.sizes + [e >= 1 for e in self.extents]
         self.views = [dim(d, params) for d in view_dims]
         self.groups = self._groups()
