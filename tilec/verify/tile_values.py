@@ -22,7 +22,7 @@ from __future__ import annotations
 import z3
 from torch_mlir import ir
 
-from tilec.dialects import PERSISTENT_ATTR
+from tilec.dialects import PERSISTENT_ATTR, arg_attrs
 from tilec.dialects.tile_hopper import consumer_roles
 
 from .scalars import Values, evaluate
@@ -216,8 +216,7 @@ class TileValues:
 
 def ta_input_names(ta_fn) -> dict:
     """{argument: its ta.name} of a ta function: the names the tile side's inputs read."""
-    return {arg: ir.StringAttr(ir.DictAttr(a)["ta.name"]).value
-            for a, arg in zip(ir.ArrayAttr(ta_fn.attributes["arg_attrs"]), ta_fn.arguments)}
+    return {arg: ir.StringAttr(a["ta.name"]).value for a, arg in zip(arg_attrs(ta_fn), ta_fn.arguments)}
 
 
 def _key(value) -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import z3
 
+from tilec.dialects import arg_attrs
 from tilec.dialects.dims import parse_dim
 
 from .solver import Outcome, prove
@@ -108,9 +109,9 @@ def view_of(ta_fn, name: str, kernel_dims: list[str], params: dict, assumptions:
     from torch_mlir import ir
 
     ftype = ir.FunctionType(ir.TypeAttr(ta_fn.attributes["function_type"]).value)
-    named = list(zip(ir.ArrayAttr(ta_fn.attributes["arg_attrs"]), ftype.inputs)) + \
-        list(zip(ir.ArrayAttr(ta_fn.attributes["res_attrs"]), ftype.results))
-    t = next(ir.RankedTensorType(t) for a, t in named if ir.StringAttr(ir.DictAttr(a)["ta.name"]).value == name)
+    named = list(zip(arg_attrs(ta_fn), ftype.inputs)) + \
+        list(zip(map(ir.DictAttr, ir.ArrayAttr(ta_fn.attributes["res_attrs"])), ftype.results))
+    t = next(ir.RankedTensorType(t) for a, t in named if ir.StringAttr(a["ta.name"]).value == name)
     own = [ir.StringAttr(d).value for d in t.encoding]
     static = [None if ir.ShapedType.is_dynamic_size(s) else s for s in t.shape]
     return View(name, kernel_dims, own, static, params, assumptions)
