@@ -35,7 +35,7 @@ from .scalars import Values, evaluate
 from .replay import Replay
 from .report import Result
 from .solver import prove
-from .symbolic import dim
+from .symbolic import dim, static_dims
 
 _IDENTITY = {"sum": 0.0, "max": -math.inf, "min": math.inf}
 
@@ -48,7 +48,8 @@ def check_loops(ta_fn, loop_fn, replay) -> list[Result]:
     params = {n.name: z3.Int(n.name) for n in ir.DictAttr(ta_fn.attributes["ta.params"])}
     # a parameter bound when the function was built (--shape, a split piece) has that size only:
     # its loops may run to the constant, so the proof is for that size, not for every one
-    assumptions = [p >= 1 for p in params.values()] + _fixed_sizes(ta_fn, params)
+    assumptions = [p >= 1 for p in params.values()] + \
+        [dim(d, params) == n for d, n in static_dims(ta_fn).items()]
     vals = Values(params)
     ta_ops = list(ta_fn.entry_block.operations)[:-1]
     ta_args = list(ta_fn.arguments)
@@ -97,19 +98,6 @@ def check_loops(ta_fn, loop_fn, replay) -> list[Result]:
                            "values uninterpreted, real arithmetic", outcome.model, outcome.detail,
                            replay(outcome.model) if outcome.verdict == "counterexample" else ""))
     return rows
-
-
-def _fixed_sizes(ta_fn, params: dict) -> list:
-    """``dim == size`` for each symbolic dim an argument or result type makes static (``N == 2``
-    for ``tensor<2x?xf32>`` of dims [N, M])."""
-    from tilec.dialects.ta import tensor_dims
-
-    ftype = ir.FunctionType(ir.TypeAttr(ta_fn.attributes["function_type"]).value)
-    facts = []
-    for t in map(ir.RankedTensorType, list(ftype.inputs) + list(ftype.results)):
-        facts += [dim(str(d), params) == t.shape[k] for k, d in enumerate(tensor_dims(t))
-                  if not t.is_dynamic_dim(k) and d.symbols]
-    return facts
 
 
 def _only_read_by_online(ta_op) -> bool:
