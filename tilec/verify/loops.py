@@ -42,7 +42,10 @@ _IDENTITY = {"sum": 0.0, "max": -math.inf, "min": math.inf}
 
 def check_loops(ta_fn, loop_fn, replay) -> list[Result]:
     """Each op of ``ta_fn`` against the loop nests of ``loop_fn`` lowered from it; ``replay``:
-    a Replay of the loop stage (or the spec's path: no sizes fixed)."""
+    a Replay of the loop stage (or the spec's path: no sizes fixed).
+
+        rows = check_loops(fused_fn, loop_fn, Replay.loop("a.ta", fused_fn, {"N": 1}))
+    """
     if isinstance(replay, str):
         replay = Replay.loop(replay, ta_fn)
     params = {n.name: z3.Int(n.name) for n in ir.DictAttr(ta_fn.attributes["ta.params"])}

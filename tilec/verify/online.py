@@ -25,7 +25,10 @@ from .solver import prove
 
 def check_online(loop_module, replay) -> list[Result]:
     """The step lemma of every loop of ``loop_module`` that keeps a running max; ``replay``: a
-    Replay of the loop stage (or the spec's path)."""
+    Replay of the loop stage (or the spec's path).
+
+        rows = check_online(build.loops, "attention.ta")
+    """
     rows = []
     for fn in loop_module.body.operations:
         if isinstance(replay, str):

@@ -223,8 +223,7 @@ def _step_lemma(ck, label, E, ninf) -> None:
 
 def check_stores(ck) -> None:
     """Each store writes its output's ta value at (I, J), and the grid and loop reach every element."""
-    # a one-block fold's last state is its reduction's value: stored as it is when no map follows
-    states = {op: n for n, op in own_states(ck.fn).items()}
+    states = {op: n for n, op in own_states(ck.fn).items()}  # an f32 max may store its fold's last state
     stored = {}
     for op in _ops(ck.fn, "tile.store"):
         value, dst, *offs = op.operands
@@ -267,8 +266,7 @@ def _reach(ck, op, value, name: str) -> None:
 
 
 def _provenance(value, states: dict):
-    """The ta op whose value ``value`` is: a map's or loop's ``tile.computes``, or the op whose
-    one-block fold ends in it (``states``: {that tile.map: ta op})."""
+    """The ta op ``value`` holds: its ``tile.computes``, or the op whose one-block fold ends in it (``states``)."""
     owner = value.owner
     if isinstance(owner, ir.Block):
         return None
@@ -291,7 +289,8 @@ def _ops(fn, name: str) -> list:
 
 
 def own_states(fn) -> dict:
-    """{ta op: the tile.map of its last ``tile.state``} of a one-block fold (rows.py)."""
+    """{ta op: the tile.map of its last ``tile.state``} of a one-block fold (rows.py): ``{0: op}``
+    for ``%6 = "tile.map"() ({...}) {tile.state = [0, 0]}`` after ``tile.state_init = [0, 0]``."""
     last = {}
     for op in walk(fn):
         if op.name == "tile.map" and "tile.state" in op.attributes:

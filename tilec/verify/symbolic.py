@@ -79,7 +79,8 @@ def static_dims(ta_fn) -> dict:
     ftype = ir.FunctionType(ir.TypeAttr(ta_fn.attributes["function_type"]).value)
     found = {}
     for t in map(ir.RankedTensorType, list(ftype.inputs) + list(ftype.results)):
-        found.update((str(d), t.shape[k]) for k, d in enumerate(tensor_dims(t)) if not t.is_dynamic_dim(k) and d.symbols)
+        found.update((str(d), t.shape[k]) for k, d in enumerate(tensor_dims(t))
+                     if not t.is_dynamic_dim(k) and d.symbols)
     return found
 
 
