@@ -20,6 +20,17 @@ PERSISTENT_ATTR = "tile.persistent"
 CMPI = {0: operator.eq, 1: operator.ne, 2: operator.lt, 3: operator.le, 4: operator.gt, 5: operator.ge}
 
 
+def arg_attrs(fn) -> list:
+    """The attribute dictionaries of a func.func's arguments; [] for a function of no arguments
+    (a spec, or a kernel of a split one, that reads no input: MLIR then keeps no ``arg_attrs``).
+
+        names = [ir.StringAttr(a["ta.name"]).value for a in arg_attrs(fn)]
+    """
+    if "arg_attrs" not in fn.attributes:
+        return []
+    return [ir.DictAttr(a) for a in ir.ArrayAttr(fn.attributes["arg_attrs"])]
+
+
 def _load(dialect) -> None:
     """Register a Python-defined dialect in the current context.
 

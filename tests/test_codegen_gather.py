@@ -80,3 +80,39 @@ def test_rope_example_reads_vectors(tilec):
     status, out, err = tilec("compile", EXAMPLES / "rope.ta", "--emit", "cuda", "--target", "sm_90a")
     assert status == 0, err
     assert out.split("_unaligned(")[0].count("reinterpret_cast<const uint4*>(g_") == 8
+
+
+RANK0_IN_SPLIT = """param N = 8, W = 16, U = 4
+input s[] : f32
+input A[U, W] : f32
+output Y[N, W] : f32
+Y[n, w] = sum[u](s * A[u, w])
+"""
+
+RANK0_SELECT = """param V = 8, I = 16
+input s[] : f32
+input B[I] : f32
+output Y[V, I] : f32
+Y[v, i] = select(v > i, B[i], s)
+"""
+
+
+@pytest.mark.parametrize("spec", [RANK0_IN_SPLIT, RANK0_SELECT], ids=["split", "select"])
+def test_a_rank0_input_is_read_as_its_one_element(tilec, tmp_path, spec):
+    """A rank-0 input in a pointwise kernel: no vector (its map has no result), and its one
+    element read at offset 0. The kernels compile (NVRTC), run right on the tile stage and
+    are proved."""
+    pytest.importorskip("cuda.bindings.nvrtc", reason="NVRTC comes with the 'cuda' extra")
+    from tilec.verification import verify_spec
+
+    path = tmp_path / "rank0.ta"
+    path.write_text(spec)
+    status, out, err = tilec("compile", path, "-o", tmp_path / "rank0.tkg", "--target", "sm_80")
+    assert status == 0, out + err
+    status, out, err = tilec("run", path, "--stage", "tile")
+    assert status == 0 and "MISMATCH" not in out, out + err
+    report = verify_spec(str(path), targets=("sm_80",))
+    assert [r.detail for r in report.results if r.verdict != "proved"] == []
+    if spec is RANK0_SELECT:  # one kernel: its source reads s at 0
+        status, out, err = tilec("compile", path, "--emit", "cuda", "--target", "sm_80")
+        assert "g_s[0]" in out and "g_s[]" not in out

@@ -133,3 +133,17 @@ def test_debug_shows_the_traceback(tilec, tmp_path):
     spec.write_text("param M\ninput A[M] : f32\noutput B[M] : f32\nB[i] = nope[i]\n")
     status, out, err = tilec("compile", spec, "--debug")
     assert status == 1 and "Traceback" in err and "unknown tensor 'nope'" in err
+
+
+def test_an_epilogue_the_gemm_kernel_cannot_take_is_located(tilec, tmp_path):
+    """A limit ta-to-tile finds while building a GEMM epilogue (an operand reading a batch dim
+    after a tile dim) is located at the contraction's statement, as the form's other limits."""
+    spec = tmp_path / "epi.ta"
+    spec.write_text("param Z = 3, M = 20, N = 24, K = 16\ninput A[Z, M, K] : f32\ninput B[Z, K, N] : f32\n"
+                    "input X[N, Z] : f32\noutput C[Z, M, N] : f32\n"
+                    "C[z, i, j] = sum[k](A[z, i, k] * B[z, k, j]) + X[j, z]\n")
+    status, out, err = tilec("compile", spec, "--emit", "tile")
+    _check(status, err)
+    match = LOCATED.match(err)
+    assert match and (match["file"], int(match["line"])) == (str(spec), 6), err
+    assert "an epilogue operand must keep its batch dims in front" in err

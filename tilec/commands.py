@@ -142,7 +142,7 @@ def _graph_package(args) -> int:
         report = None
         if not args.no_verify:
             report = Report(spec, hashlib.sha256(Path(spec).read_bytes()).hexdigest(), schedule or "default")
-            report.results += kernels.verify(Path(spec).stem, targets)
+            report.results += kernels.verify(spec, targets, shapes=_merged(args.shape))
             _print_verdicts(report)
             if report.status():
                 raise TilecError(f"{spec}: verification failed ({report.summary()}); no package written")

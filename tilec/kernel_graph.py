@@ -157,15 +157,16 @@ class Kernels:
                     raise TilecError(err.message, mlir_loc(first.location, "<ir>")) from None
                 raise
 
-    def verify(self, name: str, targets: tuple = ("sm_80", "sm_90a"), tuned=None) -> list:
+    def verify(self, path: str, targets: tuple = ("sm_80", "sm_90a"), tuned=None, shapes: dict | None = None) -> list:
         """The verification rows of every kernel: for a split function, the rewrites of the whole,
-        the split read back against it, then each kernel against its piece."""
+        the split read back against it, then each kernel against its piece. Replay commands name
+        ``path`` (the spec) and ``shapes`` (the sizes the function was bound to)."""
         from .verification import check_spec
         from .verify.kernels import check_rewrites
         from .verify.split import check_merge, check_split
 
         if self.single:
-            return check_spec(self.module, self.schedule_of(None, tuned), name, targets=targets)
+            return check_spec(self.module, self.schedule_of(None, tuned), path, targets=targets, given=shapes)
         rows = check_rewrites(self.steps) + [check_split(self.fused, self.pieces, self.rounded)]
         for piece in self.pieces:
             module = ir.Module.parse(piece.text)
@@ -177,7 +178,7 @@ class Kernels:
                 merged = piece.kernel_module()  # held: its function dies with it
                 rows.append(check_merge(module.body.operations[0], merged.body.operations[0]))
                 module = merged
-            rows += check_spec(module, self.schedule_of(piece, tuned), name, targets=targets)
+            rows += check_spec(module, self.schedule_of(piece, tuned), path, targets=targets, given=shapes)
         return rows
 
     def package(self, path: str, name: str, targets: tuple, compiler: str = "nvrtc", report=None,

@@ -13,7 +13,6 @@ where the driver, the CUDA emitter and the compiler run, so that what is checked
 from __future__ import annotations
 
 import hashlib
-import os
 
 from torch_mlir import ir
 
@@ -93,7 +92,7 @@ def verify_spec(path: str, schedule: str = "", shapes: dict | None = None, stage
             except TilecError:  # no split either: the one kernel's build error is the report's row
                 kernels = None
         if kernels is not None and not kernels.single:
-            report.results += kernels.verify(os.path.splitext(os.path.basename(path))[0], targets)
+            report.results += kernels.verify(path, targets, shapes=shapes)
         else:
             report.results += check_spec(module, schedule, path, shapes, stage, targets=targets)
     return report
@@ -153,12 +152,13 @@ def verify_schedules(path: str, shapes: dict | None = None, targets: tuple = ("s
 
 
 def check_spec(module, schedule: str, path: str, shapes: dict | None = None, stage: str = "tile",
-               build=None, targets: tuple = ("sm_80", "sm_90a")) -> list[Result]:
+               build=None, targets: tuple = ("sm_80", "sm_90a"), given: dict | None = None) -> list[Result]:
     """Every property of the kernels of ``module`` (a ta module): the ta rewrites as they ran,
     the tile kernel built under ``schedule`` and ``shapes`` (or the given ``build``, the very
     one that is packaged), its CUDA, and the loop IR. With ``stage="loop"`` only the rewrites
     and the loop IR are checked (specs with no tile kernel); otherwise a tile kernel that cannot
-    be built is an ``error`` row."""
+    be built is an ``error`` row. ``given``: sizes bound on ``module`` already (a split piece of
+    a spec built with --shape); the replay commands of counterexamples name them."""
     from .diagnostics import TilecError
     from .driver import build_loops, build_tile
     from .verification_cuda import check_cuda
@@ -175,11 +175,11 @@ def check_spec(module, schedule: str, path: str, shapes: dict | None = None, sta
                                   detail=f"no tile kernel: {err.message}"))
     if build is not None:
         results += check_rewrites(build.steps, seen)
-        results += check_build(build, path)
+        results += check_build(build, path, given)
         results += check_cuda(build, targets)
     loops = build_loops(module)
     results += check_rewrites(loops.steps, seen)
-    results += check_loop_build(loops, path)
+    results += check_loop_build(loops, path, given)
     return results
 
 

@@ -1,14 +1,17 @@
 """The epilogue of a GEMM tile program: the ta.map ops after the contraction, on tiles."""
 
 from torch_mlir import ir
+from torch_mlir.dialects import arith
 
 from tilec.dialects import ta_builders as tb
 
 from .._loops import positions
+from .common import NoTileLowering
 
 
-class NoEpilogue(ValueError):
-    """An epilogue op that has no tile form yet."""
+class NoEpilogue(NoTileLowering):
+    """An epilogue op that has no tile form yet (located at the contraction, as every limit of
+    a form ta-to-tile finds while lowering)."""
 
 
 def over_output(op, contract) -> bool:
@@ -52,7 +55,7 @@ def emit_epilogue(g, accs: dict, mem: dict, b, offsets: dict, tile_of: dict, sha
                 elif name == "ta.param":
                     value = b.params[ir.StringAttr(inner.attributes["name"]).value]
                 elif name == "ta.index":
-                    raise NoEpilogue("ta.index in a GEMM epilogue has no tile form yet")
+                    value = _output_index(ir.IntegerAttr(inner.attributes["dim"]).value, offsets, tile_of, rank)
                 else:
                     operands = [local.get(v) or scalars[v] for v in inner.operation.operands]
                     value = ir.Operation.create(name, results=[r.type for r in inner.operation.results],
@@ -61,6 +64,20 @@ def emit_epilogue(g, accs: dict, mem: dict, b, offsets: dict, tile_of: dict, sha
                 local[inner.result] = value
         tiles[op.result] = new.result
     return tiles[g.result]
+
+
+def _output_index(d: int, offsets: dict, tile_of: dict, rank: int) -> ir.Value:
+    """The element's index along output dim ``d`` (ta.index in an epilogue, ``C[i, j] = ... + i``):
+    the CTA's offset plus the position in the tile; a batch dim is its offset alone.
+
+        %pos = "tile.index"() {dim = 0} ; %i = arith.addi %m0, %pos
+    """
+    if d not in tile_of:
+        return offsets[d]
+    i64 = ir.IntegerType.get_signless(64)
+    pos = ir.Operation.create("tile.index", results=[ir.IndexType.get()],
+                              attributes={"dim": ir.IntegerAttr.get(i64, d - (rank - 2))}).result
+    return arith.AddIOp(offsets[d], pos).result
 
 
 def _operand_tile(src, dims, tiles, loads, mem, offsets, tile_of, rank, map_op):

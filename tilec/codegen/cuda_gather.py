@@ -66,6 +66,8 @@ def _vector_read(self, op, made: set, vec: int, row: str, col0: str) -> str | No
     if None in at:
         return None
     results = list(ir.AffineMapAttr(op.attributes["map"]).value.results)
+    if not results:  # a rank-0 read: one element, the same for the whole vector
+        return None
     forms = [_form(r, at, vec) for r in results]
     if forms[-1] != (_COL,) or any(f is None or f[0] != _INDEP for f in forms[:-1]):
         return None

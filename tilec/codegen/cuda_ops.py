@@ -353,7 +353,7 @@ def _global_element(self, op, coords) -> str:
 def guarded_read(self, gname: str, index: list, dims_c: list, bounds: str, element: str, op) -> str:
     """One element of row-major ``gname`` at ``index`` where ``bounds`` holds, ``op``'s padding
     elsewhere (tile.load's element reads, tile.gather)."""
-    flat = " + ".join(f"{i} * {s}" for i, s in zip(index, _strides(dims_c)))
+    flat = " + ".join(f"{i} * {s}" for i, s in zip(index, _strides(dims_c))) or "0"  # rank 0: its one element
     pad = float_literal(ir.FloatAttr(op.attributes["padding"]).value)
     pad = pad if element == "float" else f"{element}({pad})"
     var = self.fresh("g")

@@ -10,7 +10,9 @@ from .cuda_text import ctype
 _BINARY = {"arith.addf": "{} + {}", "arith.subf": "{} - {}", "arith.mulf": "{} * {}", "arith.divf": "{} / {}",
            "arith.maximumf": "fmaxf({}, {})", "arith.minimumf": "fminf({}, {})",
            "arith.andi": "{} && {}", "arith.ori": "{} || {}",
-           "arith.addi": "{} + {}", "arith.subi": "{} - {}", "arith.muli": "{} * {}"}
+           "arith.addi": "{} + {}", "arith.subi": "{} - {}", "arith.muli": "{} * {}",
+           # the spec's index division floors (-3 / 2 = -2) and divides by a size, never by < 1
+           "arith.floordivsi": "floor_div({}, {})"}
 _UNARY = {"arith.negf": "-{}", "math.exp": "__expf({})", "math.log": "logf({})", "math.sqrt": "sqrtf({})",
           "math.rsqrt": "rsqrtf({})", "math.tanh": "tanhf({})", "math.erf": "erff({})", "math.absf": "fabsf({})",
           "arith.index_cast": "(long long)({})", "arith.sitofp": "(float)({})"}

@@ -17,6 +17,7 @@ from tilec.dialects.tile import schedule_of
 from .scalars import Values
 from .solver import Outcome, prove
 from .symbolic import Program, dim, staged_copy
+from .tile_values import ta_input_names
 
 
 class Reference:
@@ -31,8 +32,7 @@ class Reference:
         self.maps = [[ir.AffineDimExpr(e).position for e in ir.AffineMapAttr(m).value.results]
                      for m in ir.ArrayAttr(self.contract.attributes["maps"])]
         maps_in_order = [list(m) for m in self.maps[:2]]  # the contract's own operand order and indexing
-        names = {arg: ir.StringAttr(ir.DictAttr(a)["ta.name"]).value
-                 for a, arg in zip(ir.ArrayAttr(ta_fn.attributes["arg_attrs"]), ta_fn.arguments)}
+        names = ta_input_names(ta_fn)
         self.names = names
         # an operand a ta.map computes from one input (a prologue) is read through that input
         self.prologues = [None, None]  # (the ta.map, the domain dim of each of its dims) per operand

@@ -19,13 +19,15 @@ from .symbolic import execute
 SYMBOLIC = "all shapes, all program ids, loop iterations and lanes"
 
 
-def check_build(build, path: str) -> list[Result]:
+def check_build(build, path: str, given: dict | None = None) -> list[Result]:
     """The tile properties of a TileBuild, checked against the ta it was lowered from; a
-    kernel the checks cannot read is one ``error`` row, never a crash or a silent skip."""
+    kernel the checks cannot read is one ``error`` row, never a crash or a silent skip.
+    ``given``: sizes bound before the build (a split piece's, from the whole spec's --shape),
+    which replay commands name with the build's own."""
     from tilec.diagnostics import TilecError
 
     try:
-        return _check_build(build, path)
+        return _check_build(build, path, given or {})
     except (TilecError, ValueError, KeyError, StopIteration, IndexError) as err:
         fn = build.tile.body.operations[0]
         message = err.message if isinstance(err, TilecError) else f"{type(err).__name__}: {err}"
@@ -35,9 +37,9 @@ def check_build(build, path: str) -> list[Result]:
                        detail=f"the tile checks could not run: {message}")]
 
 
-def _check_build(build, path: str) -> list[Result]:
+def _check_build(build, path: str, given: dict) -> list[Result]:
     fn = build.tile.body.operations[0]
-    replay = Replay.of(path, fn, build.fixed)
+    replay = Replay.of(path, fn, {**given, **build.fixed})
     kernel = ir.StringAttr(fn.attributes["sym_name"]).value
     # the checks speak of program ids; a launch raster must run each of them once
     launch = [_row(kernel, *row) for row in check_raster(fn)]
@@ -53,13 +55,15 @@ def _check_build(build, path: str) -> list[Result]:
     return check_tile(build.tile, fused, replay) + launch
 
 
-def check_loop_build(build, path: str) -> list[Result]:
-    """The loop IR of a LoopBuild against the ta it was lowered from, and its online loops."""
+def check_loop_build(build, path: str, given: dict | None = None) -> list[Result]:
+    """The loop IR of a LoopBuild against the ta it was lowered from, and its online loops;
+    replay commands name ``path`` and the sizes ``given``."""
     from .loops import check_loops
     from .online import check_online
 
-    return check_loops(build.fused.body.operations[0], build.loops.body.operations[0], path) + \
-        check_online(build.loops, path)
+    replay = Replay.loop(path, build.fused.body.operations[0], given)
+    return check_loops(build.fused.body.operations[0], build.loops.body.operations[0], replay) + \
+        check_online(build.loops, replay)
 
 
 def check_rewrites(steps: list, seen: set | None = None) -> list[Result]:

@@ -32,16 +32,27 @@ from torch_mlir import ir
 from tilec.affine import affine as evaluate_affine
 
 from .scalars import Values, evaluate
+from .replay import Replay
 from .report import Result
 from .solver import prove
-from .symbolic import dim
+from .symbolic import dim, static_dims
 
 _IDENTITY = {"sum": 0.0, "max": -math.inf, "min": math.inf}
 
 
-def check_loops(ta_fn, loop_fn, path: str) -> list[Result]:
+def check_loops(ta_fn, loop_fn, replay) -> list[Result]:
+    """Each op of ``ta_fn`` against the loop nests of ``loop_fn`` lowered from it; ``replay``:
+    a Replay of the loop stage (or the spec's path: no sizes fixed).
+
+        rows = check_loops(fused_fn, loop_fn, Replay.loop("a.ta", fused_fn, {"N": 1}))
+    """
+    if isinstance(replay, str):
+        replay = Replay.loop(replay, ta_fn)
     params = {n.name: z3.Int(n.name) for n in ir.DictAttr(ta_fn.attributes["ta.params"])}
-    assumptions = [p >= 1 for p in params.values()]
+    # a parameter bound when the function was built (--shape, a split piece) has that size only:
+    # its loops may run to the constant, so the proof is for that size, not for every one
+    assumptions = [p >= 1 for p in params.values()] + \
+        [dim(d, params) == n for d, n in static_dims(ta_fn).items()]
     vals = Values(params)
     ta_ops = list(ta_fn.entry_block.operations)[:-1]
     ta_args = list(ta_fn.arguments)
@@ -88,7 +99,7 @@ def check_loops(ta_fn, loop_fn, path: str) -> list[Result]:
         rows.append(Result(name, "loop", "equivalence", f"op #{number} ({kind}) equals its loop nests",
                            outcome.verdict, round(outcome.seconds, 4), "all shapes, all loop indices; "
                            "values uninterpreted, real arithmetic", outcome.model, outcome.detail,
-                           f"tilec run {path} --stage loop" if outcome.verdict == "counterexample" else ""))
+                           replay(outcome.model) if outcome.verdict == "counterexample" else ""))
     return rows
 
 

@@ -18,13 +18,21 @@ import time
 import z3
 from torch_mlir import ir
 
+from .replay import Replay
 from .report import Result
 from .solver import prove
 
 
-def check_online(loop_module, path: str) -> list[Result]:
+def check_online(loop_module, replay) -> list[Result]:
+    """The step lemma of every loop of ``loop_module`` that keeps a running max; ``replay``: a
+    Replay of the loop stage (or the spec's path).
+
+        rows = check_online(build.loops, "attention.ta")
+    """
     rows = []
     for fn in loop_module.body.operations:
+        if isinstance(replay, str):
+            replay = Replay.loop(replay, fn)
         name = ir.StringAttr(fn.attributes["sym_name"]).value
         for loop, running in _running_max_loops(fn):
             start = time.perf_counter()
@@ -34,7 +42,7 @@ def check_online(loop_module, path: str) -> list[Result]:
                                "online softmax step: running max and rescaled sums stay exact", outcome.verdict,
                                round(outcome.seconds, 4), "every sequence length (induction over keys), every "
                                "block size; exp uninterpreted", outcome.model, outcome.detail,
-                               f"tilec run {path} --stage loop" if outcome.verdict == "counterexample" else ""))
+                               replay(outcome.model) if outcome.verdict == "counterexample" else ""))
     return rows
 
 

@@ -29,9 +29,10 @@ class Replay:
     """Builds the replay command of a tile kernel's counterexample."""
 
     path: str
-    schedule: str                      # "bm=64,bn=64,..." as --schedule takes it
+    schedule: str                      # "bm=64,bn=64,..." as --schedule takes it ("" for the loop stage)
     fixed: dict = field(default_factory=dict)   # sizes bound when the kernel was built
     params: tuple = ()                 # the kernel's symbolic sizes (a model may give them)
+    stage: str = "tile"                # "loop": a loop-IR counterexample replays on the loop stage
 
     @classmethod
     def of(cls, path: str, tiled_fn, fixed: dict | None = None) -> "Replay":
@@ -44,6 +45,17 @@ class Replay:
                 params.append(ir.StringAttr(d["ta.param"]).value)
         return cls(path, schedule, dict(fixed or {}), tuple(params))
 
+    @classmethod
+    def loop(cls, path: str, ta_fn, fixed: dict | None = None) -> "Replay":
+        """The replay of a loop-IR counterexample of ta function ``ta_fn`` (its parameters are
+        what a model may size), built from ``path`` with ``fixed`` sizes.
+
+            Replay.loop("a.ta", fn, {"N": 1})(model)  # 'tilec run a.ta --stage loop --shape N=1,M=3'
+        """
+        params = tuple(n.name for n in ir.DictAttr(ta_fn.attributes["ta.params"])) \
+            if "ta.params" in ta_fn.attributes else ()
+        return cls(path, "", dict(fixed or {}), params, "loop")
+
     def __call__(self, model: dict | None = None, prop: str = "equivalence") -> str:
         """The command that shows the failure: the tile interpreter against the oracle for a
         wrong value (equivalence, coverage, in-bounds), the proof again for what a serial
@@ -51,9 +63,12 @@ class Replay:
         shapes = {k: v for k, v in self.fixed.items()}
         for name in self.params:
             value = (model or {}).get(name)
-            if isinstance(value, int) and value >= 1:
+            # a size the kernel was built for is the one it replays at, whatever a model says
+            if isinstance(value, int) and value >= 1 and name not in shapes:
                 shapes[name] = value
-        if prop in OBSERVABLE:
+        if self.stage == "loop":
+            command = ["tilec", "run", self.path, "--stage", "loop"]
+        elif prop in OBSERVABLE:
             command = ["tilec", "run", self.path, "--stage", "tile", "--schedule", self.schedule]
         else:
             command = ["tilec", "verify", self.path, "--schedule", self.schedule]

@@ -23,6 +23,7 @@ import z3
 from torch_mlir import ir
 
 from .report import Result
+from .rows_checks import own_states
 from .solver import Outcome
 from .symbolic import dim
 from .tile_values import TileValues, ta_input_names, own_slots, walk
@@ -100,7 +101,7 @@ class _Checker(TileChecker):
                 for k, n in own_slots(op).items():
                     self.tv.substitute[op.results[k]] = lambda at, n=n, rows=_rows(op): self.ta(
                         n, [self.pid * rows + at[0]])
-        for n, op in _own_states(self.fn).items():  # a one-block fold: each op's last state is its value
+        for n, op in own_states(self.fn).items():  # a one-block fold: each op's last state is its value
             rows = ir.RankedTensorType(op.result.type).shape[0]
             self.tv.substitute[op.result] = lambda at, n=n, rows=rows: self.ta(n, [self.pid * rows + at[0]])
 
@@ -180,7 +181,7 @@ class _Checker(TileChecker):
         """The reductions of the ta that no fold of the tile program computes, or ''."""
         looped = {n for loop, *_ in self.tv.loops if "tile.computes" in loop.attributes
                   for n in (ir.IntegerAttr(x).value for x in ir.ArrayAttr(loop.attributes["tile.computes"]))}
-        looped |= set(_own_states(self.fn))
+        looped |= set(own_states(self.fn))
         loose = [n for n, op in enumerate(self.ta_ops) if op.operation.name in ("ta.reduce", "ta.online", "ta.contract")
                  and n not in looped]
         return f"ta ops {sorted(set(loose))} are computed by no fold" if loose else ""
@@ -189,17 +190,6 @@ class _Checker(TileChecker):
 def _rows(loop) -> int:
     init = loop.operands[3]
     return ir.RankedTensorType(init.type).shape[0]
-
-
-def _own_states(fn) -> dict:
-    """{ta op: the tile.map of its last ``tile.state``} of a one-block fold (rows.py)."""
-    last = {}
-    for op in walk(fn):
-        if op.name == "tile.map" and "tile.state" in op.attributes:
-            n, k = (ir.IntegerAttr(x).value for x in ir.ArrayAttr(op.attributes["tile.state"]))
-            if k >= last.get(n, (-1, None))[0]:
-                last[n] = (k, op)
-    return {n: op for n, (_, op) in last.items()}
 
 
 def _domain(ta_fn) -> list:

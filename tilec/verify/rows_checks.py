@@ -8,6 +8,7 @@ import z3
 from torch_mlir import ir
 
 from .solver import Outcome, prove
+from .tile_values import walk
 
 ONE_BLOCK = "the one column block"
 _COMBINE = {"sum": lambda a, b: a + b, "max": lambda a, b: z3.If(a >= b, a, b),
@@ -222,13 +223,14 @@ def _step_lemma(ck, label, E, ninf) -> None:
 
 def check_stores(ck) -> None:
     """Each store writes its output's ta value at (I, J), and the grid and loop reach every element."""
+    states = {op: n for n, op in own_states(ck.fn).items()}  # an f32 max may store its fold's last state
     stored = {}
     for op in _ops(ck.fn, "tile.store"):
         value, dst, *offs = op.operands
         name = ck.tv.args[dst][1]
         stored.setdefault(name, []).append(op)
         n = ck.outputs.get(name)
-        source = _provenance(value)
+        source = _provenance(value, states)
         if source != n:
             ck.add("equivalence", f"{name}: the stored tile is the output's ta value (op #{n})",
                    Outcome("counterexample", 0.0, {"stored": source, "output": n},
@@ -263,10 +265,13 @@ def _reach(ck, op, value, name: str) -> None:
            prove(z3.And(*claims), ck.tv.assumptions + bounds, watch=_watch(ck, i=i, j=j)))
 
 
-def _provenance(value):
+def _provenance(value, states: dict):
+    """The ta op ``value`` holds: its ``tile.computes``, or the op whose one-block fold ends in it (``states``)."""
     owner = value.owner
     if isinstance(owner, ir.Block):
         return None
+    if owner in states:
+        return states[owner]
     if owner.name == "tile.map" and "tile.computes" in owner.attributes:
         return ir.IntegerAttr(owner.attributes["tile.computes"]).value
     if owner.name == "scf.for" and "tile.computes" in owner.attributes:
@@ -280,5 +285,16 @@ def _watch(ck, **extra) -> dict:
 
 
 def _ops(fn, name: str) -> list:
-    from .tile_values import walk
     return [op for op in walk(fn) if op.name == name]
+
+
+def own_states(fn) -> dict:
+    """{ta op: the tile.map of its last ``tile.state``} of a one-block fold (rows.py): ``{0: op}``
+    for ``%6 = "tile.map"() ({...}) {tile.state = [0, 0]}`` after ``tile.state_init = [0, 0]``."""
+    last = {}
+    for op in walk(fn):
+        if op.name == "tile.map" and "tile.state" in op.attributes:
+            n, k = (ir.IntegerAttr(x).value for x in ir.ArrayAttr(op.attributes["tile.state"]))
+            if k >= last.get(n, (-1, None))[0]:
+                last[n] = (k, op)
+    return {n: op for n, (_, op) in last.items()}

@@ -28,7 +28,7 @@ from .coverage import batch_coverage, stored_inside, tile_coverage, tile_partiti
 from .report import Result
 from .scalars import evaluate
 from .solver import prove
-from .tile_values import TileValues, own_slots, walk
+from .tile_values import TileValues, own_slots, ta_input_names, walk
 from .views import view_of
 
 DOMAIN = "all shapes, program ids and elements of the tile; each carried value its ta op's, one symbol on both sides"
@@ -40,8 +40,7 @@ def check_stored_value(tiled, fused, replay) -> list[Result]:
     kernel = ir.StringAttr(fn.attributes["sym_name"]).value
     tv = TileValues(fn)
     ta_ops = list(ta_fn.entry_block.operations)
-    names = {arg: ir.StringAttr(ir.DictAttr(a)["ta.name"]).value
-             for a, arg in zip(ir.ArrayAttr(ta_fn.attributes["arg_attrs"]), ta_fn.arguments)}
+    names = ta_input_names(ta_fn)
     store = next(op for op in walk(fn) if op.name in ("tile.store", "tile.tma_store"))
     value, dst, offs = store_parts(store)
     offsets = [tv.index[o] for o in offs]

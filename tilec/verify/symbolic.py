@@ -67,6 +67,23 @@ def dim(expr: str, params: dict):
     return walk(parse_dim(expr))
 
 
+def static_dims(ta_fn) -> dict:
+    """{dim expression: size} of each symbolic dim a ta function's argument or result types make
+    static: the sizes it was bound to (--shape, or a kernel of a spec split at those sizes). A
+    check quantifying over the parameters must assume them, or it speaks of another function.
+
+        static_dims(fn) == {"N": 2, "L+1": 3}   # for tensor<2x?xf32, ["N", "M"]>, tensor<3xf32, ["L+1"]>
+    """
+    from tilec.dialects.ta import tensor_dims
+
+    ftype = ir.FunctionType(ir.TypeAttr(ta_fn.attributes["function_type"]).value)
+    found = {}
+    for t in map(ir.RankedTensorType, list(ftype.inputs) + list(ftype.results)):
+        found.update((str(d), t.shape[k]) for k, d in enumerate(tensor_dims(t))
+                     if not t.is_dynamic_dim(k) and d.symbols)
+    return found
+
+
 def execute(fn) -> Program:
     params, args = {}, {}
     for attrs, arg in zip(ir.ArrayAttr(fn.attributes["arg_attrs"]), fn.arguments):

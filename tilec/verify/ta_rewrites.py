@@ -15,9 +15,11 @@ import time
 import z3
 from torch_mlir import ir
 
+from tilec.dialects.dims import parse_dim
+
 from .report import Result
 from .solver import Outcome, prove
-from .symbolic import dim
+from .symbolic import dim, static_dims
 from .ta_terms import DOMAIN, OverBudget, TaTerms, _dims, _Vals
 
 TERMS_BUDGET_S = 60  # per result: a whole block's terms compared fold by fold can take much longer
@@ -34,8 +36,11 @@ def _witness(before, after, n: int, outcome: Outcome) -> Outcome:
     from tilec.signature import bind, random_inputs, signature
 
     sig = signature(before)
-    model = {k: v for k, v in outcome.model.items() if k in sig.params and isinstance(v, int) and 1 <= v <= 8}
-    for given in (model, {k: 3 for k in sig.params}, {k: 5 for k in sig.params}):
+    # a size the function was built at stays that size (bind takes it from the function itself)
+    bound = set().union(*(parse_dim(d).symbols for d in static_dims(before)))
+    free = [k for k in sig.params if k not in bound]
+    model = {k: v for k, v in outcome.model.items() if k in free and isinstance(v, int) and 1 <= v <= 8}
+    for given in (model, {k: 3 for k in free}, {k: 5 for k in free}):
         try:
             env = bind(sig, given)
             inputs = random_inputs(sig, env, seed=0)
@@ -59,6 +64,7 @@ def check_rewrite(pass_name: str, before, after) -> list[Result]:
     sides = [TaTerms(fn, vals, params, tag) for fn, tag in ((before, "b"), (after, "a"))]
     results = [list(list(fn.entry_block.operations)[-1].operation.operands) for fn in (before, after)]
     rows = []
+    fixed = [dim(d, params) == size for d, size in static_dims(before).items()]  # the sizes it was built at
     if len(results[0]) != len(results[1]):
         return [Result(name, "ta", "equivalence", f"{pass_name} keeps the function's results", "counterexample", 0.0,
                        DOMAIN, detail=f"{len(results[0])} results before, {len(results[1])} after")]
@@ -66,7 +72,7 @@ def check_rewrite(pass_name: str, before, after) -> list[Result]:
         start = time.perf_counter()
         idx = [z3.Int(f"i{k}") for k in range(len(_dims(old.type)))]
         vals.ranges.update((i.get_id(), (i, dim(d, params))) for i, d in zip(idx, _dims(old.type)))
-        assumptions = [p >= 1 for p in params.values()]
+        assumptions = [p >= 1 for p in params.values()] + fixed
         assumptions += [z3.And(i >= 0, i < dim(d, params)) for i, d in zip(idx, _dims(old.type))]
         check = f"{pass_name} keeps result #{n}: every element equal before and after"
         vals.deadline = time.perf_counter() + TERMS_BUDGET_S

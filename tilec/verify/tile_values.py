@@ -22,7 +22,7 @@ from __future__ import annotations
 import z3
 from torch_mlir import ir
 
-from tilec.dialects import PERSISTENT_ATTR
+from tilec.dialects import PERSISTENT_ATTR, arg_attrs
 from tilec.dialects.tile_hopper import consumer_roles
 
 from .scalars import Values, evaluate
@@ -47,7 +47,7 @@ class TileValues:
         self.vals = Values(self.params)
         self.assumptions = [p >= 1 for p in self.params.values()]
         self.fixed = self._fixed_sizes()  # what the argument types fix: the kernel takes no other size
-        self.assumptions += [dim(d, self.params) == size for d, size in self.fixed.items()]
+        self.assumptions += self.fixed_facts()
         self.index = {}                 # index SSA value -> Z3 Int
         for attrs, arg in zip(ir.ArrayAttr(fn.attributes["arg_attrs"]), fn.arguments):
             if arg not in self.args:
@@ -74,6 +74,11 @@ class TileValues:
                 if not t.is_dynamic_dim(k) and not d.isdigit():
                     fixed[d] = t.shape[k]
         return fixed
+
+    def fixed_facts(self) -> list:
+        """The sizes the argument types fix, as Z3 facts (``N == 1`` for a ``memref<1x?xf32>`` of
+        dims [N, M]): a check quantifying over a domain of its own must assume them too."""
+        return [dim(d, self.params) == size for d, size in self.fixed.items()]
 
     @classmethod
     def over(cls, p, vals: Values) -> "TileValues":
@@ -211,8 +216,7 @@ class TileValues:
 
 def ta_input_names(ta_fn) -> dict:
     """{argument: its ta.name} of a ta function: the names the tile side's inputs read."""
-    return {arg: ir.StringAttr(ir.DictAttr(a)["ta.name"]).value
-            for a, arg in zip(ir.ArrayAttr(ta_fn.attributes["arg_attrs"]), ta_fn.arguments)}
+    return {arg: ir.StringAttr(a["ta.name"]).value for a, arg in zip(arg_attrs(ta_fn), ta_fn.arguments)}
 
 
 def _key(value) -> str:

@@ -20,6 +20,9 @@ from __future__ import annotations
 
 import z3
 
+from tilec.dialects import arg_attrs
+from tilec.dialects.dims import parse_dim
+
 from .solver import Outcome, prove, satisfiable
 from .symbolic import dim
 
@@ -32,8 +35,10 @@ class View:
                  assumptions: list):
         self.name, self.params = name, params
         self.extents = [z3.IntVal(s) if s is not None else dim(d, params) for d, s in zip(own_dims, static)]
-        # a size the reference fixed (a head dim the register tiles are built for) is that size
-        self.sizes = [params[d] == s for d, s in zip(own_dims, static) if s is not None and d in params]
+        # a size the reference fixed (a head dim the register tiles are built for, or any dim at
+        # sizes given with --shape) is that size: a dim such as `H/G` too, not only a plain parameter
+        self.sizes = [dim(d, params) == s for d, s in zip(own_dims, static)
+                      if s is not None and parse_dim(d).symbols <= params.keys()]
         self.facts = list(assumptions) + self.sizes + [e >= 1 for e in self.extents]
         self.views = [dim(d, params) for d in view_dims]
         self.groups = self._groups()
@@ -100,9 +105,9 @@ def view_of(ta_fn, name: str, kernel_dims: list[str], params: dict, assumptions:
     from torch_mlir import ir
 
     ftype = ir.FunctionType(ir.TypeAttr(ta_fn.attributes["function_type"]).value)
-    named = list(zip(ir.ArrayAttr(ta_fn.attributes["arg_attrs"]), ftype.inputs)) + \
-        list(zip(ir.ArrayAttr(ta_fn.attributes["res_attrs"]), ftype.results))
-    t = next(ir.RankedTensorType(t) for a, t in named if ir.StringAttr(ir.DictAttr(a)["ta.name"]).value == name)
+    named = list(zip(arg_attrs(ta_fn), ftype.inputs)) + \
+        list(zip(map(ir.DictAttr, ir.ArrayAttr(ta_fn.attributes["res_attrs"])), ftype.results))
+    t = next(ir.RankedTensorType(t) for a, t in named if ir.StringAttr(a["ta.name"]).value == name)
     own = [ir.StringAttr(d).value for d in t.encoding]
     static = [None if ir.ShapedType.is_dynamic_size(s) else s for s in t.shape]
     return View(name, kernel_dims, own, static, params, assumptions)
