@@ -126,6 +126,17 @@ def test_rows_of_96_left_row_major_conflict_and_the_verifier_says_so():
     assert outcome.verdict == "counterexample", outcome
 
 
+def test_the_odd_last_n_tile_of_b_is_checked_for_bank_conflicts():
+    """P·V with a value head dim of 8: one n tile, loaded alone (ldmatrix.x2, lanes 0-15). Its rows
+    are checked, not skipped: 16-byte rows are conflict-free, rows 32 bytes apart are not."""
+    from tilec.verify import layouts
+
+    tiling = WarpTiling(64, 8, 4, rows_only=True)
+    dense, spread = Layout.row_major((64, 8)), Layout((64, 8), (16, 1))
+    assert layouts.ldmatrix_conflict_free(dense, tiling, "b", False, 64, 2).verdict == "proved"
+    assert layouts.ldmatrix_conflict_free(spread, tiling, "b", False, 64, 2).verdict == "counterexample"
+
+
 from tilec.dialects.layout import smem_tile_layout, tma_mode_of, tma_swizzle  # noqa: E402
 
 
