@@ -102,14 +102,24 @@ def smem_tile_layout(rows: int, cols: int, element_bits: int, swizzle: bool = Tr
     the chunk index: Swizzle(3, 3, log2(cols) - 3) for rows of >= 64 elements (e.g.
     CuTe's Swizzle<3,3,3> at 64), Swizzle(2, 3, 3) at 32 and Swizzle(1, 3, 3) at 16,
     where a row is shorter than the 128 bytes the banks span.
+
+    A row of n = 2^t * o chunks, o odd and > 1 (a head dim of 96: 12 chunks), has no row
+    index in bits of its own: row r starts at chunk r n, so 8 rows at one chunk fall in
+    8 / 2^t bank groups. XORing the low t bits of the chunk with the low t bits of its
+    128-byte line (chunk // 8) spreads them over all 8, and only moves a chunk within its
+    aligned run of 2^t, so each 8 consecutive chunks (a cp.async phase) keep 8 groups:
+    ``smem_tile_layout(128, 96, 16)`` is row-major with Swizzle(2, 3, 3).
     """
     if not swizzle:
         return Layout.row_major((rows, cols))
     per_chunk = 128 // element_bits  # elements in 16 bytes
     base = per_chunk.bit_length() - 1
     chunks = cols // per_chunk
-    if chunks < 2 or cols & (cols - 1):
+    if chunks < 2 or cols % per_chunk:
         return Layout.row_major((rows, cols))
+    if cols & (cols - 1):
+        t = min((chunks & -chunks).bit_length() - 1, 3)  # the power of two in the chunk count
+        return Layout.row_major((rows, cols), Swizzle(t, base, 3) if t else Swizzle())
     col_bits = cols.bit_length() - 1
     if chunks >= 8:
         return Layout.row_major((rows, cols), Swizzle(3, base, col_bits - base))

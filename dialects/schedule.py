@@ -331,9 +331,9 @@ class Schedule:
             reasons.append(f"bn={self.bn} (the key block) must be a multiple of 16 (the mma's k step for P·V)")
         if self.stages < 2:
             reasons.append("stages must be at least 2 (one key block in flight while one is used)")
-        head_dim = sizes.get("head_dim", 16)
-        if head_dim % 16 or head_dim > self.MAX_TILE:
-            reasons.append(f"head dim {head_dim} must be a multiple of 16 and at most {self.MAX_TILE}")
+        head_dim = sizes.get("head_dim", 16)  # the value head dim: P·V's n, in mma n tiles of 8
+        if head_dim % 8 or head_dim > self.MAX_TILE:
+            reasons.append(f"value head dim {head_dim} must be a multiple of 8 and at most {self.MAX_TILE}")
         return reasons
 
     def _tile_bound(self) -> list[str]:

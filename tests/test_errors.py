@@ -16,7 +16,24 @@ BAD_SPECS = [
     ("unknown-tensor", GEMM_DECLS + "C[i, j] = Z[i, j]\n", "unknown tensor 'Z'", 5, 11),
     ("unknown-function", GEMM_DECLS + "C[i, j] = foo(A[i, j])\n", "unknown function 'foo'", 5, 11),
     ("arity", GEMM_DECLS + "C[i, j] = exp(A[i, j], B[i, j])\n", "'exp' takes 1 argument, got 2", 5, 11),
-    ("rank", GEMM_DECLS + "C[i, j] = A[i, j, j]\n", "'A' has rank 2 but is indexed with 3 subscripts", 5, 11),
+    ("unknown-function-close", GEMM_DECLS + "C[i, j] = exq(A[i, j])\n", "unknown function 'exq'; did you mean 'exp'?",
+     5, 11),
+    ("unknown-reduction", GEMM_DECLS + "C[i, j] = softmx[j](A[i, j])\n",
+     "unknown function 'softmx'; did you mean 'softmax'?", 5, 11),
+    ("unknown-reduction-in-const", "const s = summ[k](1)\n", "unknown function 'summ'; did you mean 'sum'?", 1, 11),
+    ("function-with-index", GEMM_DECLS + "C[i, j] = exp[j](A[i, j])\n", "'exp' is applied elementwise and takes no "
+     "index: write exp(...)", 5, 11),
+    ("tensor-called", GEMM_DECLS + "C[i, j] = A(i, j)\n", "'A' is a tensor, not a function: read it as A[...]", 5, 11),
+    ("rank", GEMM_DECLS + "C[i, j] = A[i, j, j]\n", "'A' has 2 dims [M, N] but is read with 3 indices", 5, 11),
+    # read with too few indices, X[c] ties c to X's first dim: the rank, not c's range, is the mistake
+    ("rank-before-ranges", "param N = 8, C = 4\ninput X[N, C] : f32\ninput W[C] : f32\noutput Y[N] : f32\n"
+     "Y[n] = sum[c](X[c] * W[c])\n", "'X' has 2 dims [N, C] but is read with 1 index", 5, 15),
+    ("rank-let", "param N = 8, C = 4\ninput X[N, C] : f32\noutput Y[N, C] : f32\nlet T[n, c] = X[n, c]\n"
+     "Y[n, c] = T[c] + X[n, c]\n", "'T' has 2 dims [N, C] but is read with 1 index", 5, 11),
+    ("rank-output-read", "param N = 8, C = 4\ninput X[N, C] : f32\noutput Y[N, C] : f32\noutput Z[N] : f32\n"
+     "Y[n, c] = X[n, c]\nZ[n] = Y[n]\n", "'Y' has 2 dims [N, C] but is read with 1 index", 6, 8),
+    ("rank-by-name", GEMM_DECLS + "C[i, j] = A\n", "'A' has 2 dims [M, N] but is read with no index", 5, 11),
+    ("rank-write", GEMM_DECLS + "C[i] = A[i, i]\n", "'C' has 2 dims [M, N] but is written with 1 index", 5, 1),
     ("shape-mismatch", "param M, N\ninput A[M] : f32\ninput B[N] : f32\noutput C[M] : f32\nC[i] = A[i] + B[i]\n",
      "index 'i' ranges over 'N' here but over 'M'", 5, 17),
     ("contraction-mismatch", "param M, N, K, L\ninput A[M, K] : f32\ninput B[L, N] : f32\noutput C[M, N] : f32\n"
@@ -147,3 +164,18 @@ def test_an_epilogue_the_gemm_kernel_cannot_take_is_located(tilec, tmp_path):
     match = LOCATED.match(err)
     assert match and (match["file"], int(match["line"])) == (str(spec), 6), err
     assert "an epilogue operand must keep its batch dims in front" in err
+
+
+@pytest.mark.parametrize("text,message", [
+    ("softmx[j](X[i, j])", "4:11: error: unknown function 'softmx'; did you mean 'softmax'?"),
+    ("X[i]", "4:11: error: 'X' has 2 dims [M, N] but is read with 1 index")])
+def test_cli_process_reports_one_located_error(tmp_path, text, message):
+    """The installed command, not only main(): exit status 1 and the three lines of one error."""
+    import subprocess
+    import sys
+
+    spec = tmp_path / "bad.ta"
+    spec.write_text(f"param M = 8, N = 8\ninput X[M, N] : f32\noutput Y[M, N] : f32\nY[i, j] = {text}\n")
+    done = subprocess.run([sys.executable, "-m", "tilec", "compile", str(spec)], capture_output=True, text=True)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.splitlines() == [f"{spec}:{message}", f"  Y[i, j] = {text}", "            ^"], done.stderr

@@ -62,7 +62,17 @@ def test_attention_p_from_registers_matches_the_isa(bm, keys, d, warps):
 
 def test_an_empty_domain_is_an_error_not_a_proof():
     assert fragments.ldmatrix_a_matches_ptx(WarpTiling(64, 64, 4), False, bk=8).verdict == "error"
-    assert fragments.ldmatrix_b_matches_ptx(WarpTiling(64, 16, 4), False, bk=32).verdict == "error"
+    assert fragments.ldmatrix_b_matches_ptx(WarpTiling(64, 16, 4), False, bk=8).verdict == "error"
+
+
+@pytest.mark.parametrize("n", [8, 24, 40])
+@pytest.mark.parametrize("b_t", [False, True])
+def test_an_odd_last_n_tile_matches_the_isa(n, b_t):
+    """P·V of a value head dim of 8, 24, 40: an odd number of n tiles, the last loaded alone by
+    ldmatrix.x2 at its pair's addresses (lanes 0-15); checked for that tile, not skipped."""
+    rows = fragments.check_fragments(WarpTiling(64, n, 4, rows_only=True), 64, b_transposed=b_t,
+                                     a_registers=WarpTiling(64, 64, 4, rows_only=True))
+    assert [(check, o.verdict, o.detail) for check, o, _ in rows if o.verdict != "proved"] == []
 
 
 # -- mutants: each a plausible slip in dialects/layout.py, each refuted ------------------------
@@ -114,6 +124,26 @@ class BHalvesSwapped(WarpTiling):
         if transposed:
             return n + lane % 8 + ((lane // 8) % 2) * 8, kk * 16 + (lane // 16) * 8
         return kk * 16 + lane % 16, n + (lane // 16) * 8
+
+
+@dataclass(frozen=True)
+class BPairHalvesExchanged(WarpTiling):
+    """Lanes 0-15 name the rows of a pair's second n tile: an x4 load swaps the pair's tiles, an x2
+    load (the odd last tile) reads the 8 columns past it."""
+
+    def ldmatrix_b(self, warp_n, lane, p, kk, transposed):
+        n = warp_n * self.tn + p * 16
+        if transposed:
+            return n + lane % 8 + ((lane // 16 + 1) % 2) * 8, kk * 16 + ((lane // 8) % 2) * 8
+        return kk * 16 + lane % 16, n + ((lane // 16 + 1) % 2) * 8
+
+
+@pytest.mark.parametrize("n", [8, 24])
+@pytest.mark.parametrize("b_t", [False, True])
+def test_an_odd_last_n_tile_read_from_the_wrong_columns_is_refuted(n, b_t):
+    outcome = fragments.ldmatrix_b_matches_ptx(BPairHalvesExchanged(64, n, 4, rows_only=True), b_t, 64)
+    assert outcome.verdict == "counterexample", outcome
+    assert "n tile 2p+0" in outcome.model["register"]
 
 
 @pytest.mark.parametrize("mutant", [LaneOrderSwapped, HalvesByLowBit, PairReversed])

@@ -79,20 +79,62 @@ def _ldmatrix_phase_bank_groups(layout, row0: int, chunk: int) -> set[int]:
     return {(layout.offset(row0 + r, chunk * 8) * 2 // 16) % 8 for r in range(8)}
 
 
-@pytest.mark.parametrize("cols,conflict_free", [(64, True), (128, True), (96, False)])
-def test_ldmatrix_bank_verdict_agrees_with_brute_force(cols, conflict_free):
-    """Head dim 96 leaves rows unswizzled (12 chunks, no power of two): the 8 rows of a phase
-    land in 2 bank groups, a real 4-way conflict, and the verifier says so; 64 and 128 are free."""
+def _cp_async_phase_bank_groups(layout, phase: int) -> set[int]:
+    """Bank groups of the 8 chunks one cp.async phase writes: chunks 8 phase.. in row-major order."""
+    per_row = layout.shape[1] // 8
+    return {(layout.offset(k // per_row, k % per_row * 8) * 2 // 16) % 8 for k in range(8 * phase, 8 * phase + 8)}
+
+
+@pytest.mark.parametrize("cols", range(16, 257, 8))
+def test_every_16bit_row_length_is_laid_out_free_of_bank_conflicts(cols):
+    """Rows of any whole number of 16-byte chunks, a power of two or not (a head dim of 48, 96,
+    160): a bijection onto the tile, the 8 rows of each ldmatrix phase and the 8 chunks of each
+    cp.async phase in 8 bank groups, counted by brute force."""
+    from tilec.dialects.layout import smem_tile_layout
+
+    layout = smem_tile_layout(64, cols, 16)
+    r, c = np.meshgrid(np.arange(64), np.arange(cols), indexing="ij")
+    assert sorted(layout.offset(r, c).ravel().tolist()) == list(range(64 * cols))
+    assert all(len(_ldmatrix_phase_bank_groups(layout, r0, q)) == 8 for r0 in range(0, 64, 8) for q in range(cols // 8))
+    assert all(len(_cp_async_phase_bank_groups(layout, p)) == 8 for p in range(64 * cols // 64))
+
+
+@pytest.mark.parametrize("cols", [48, 64, 96, 128, 160, 192])
+def test_ldmatrix_bank_verdict_agrees_with_brute_force(cols):
+    """The verifier proves what the count above shows, for the layout the kernels use; head dim 96
+    XORs the low 2 bits of a chunk with its 128-byte line's (Swizzle(2, 3, 3))."""
     from tilec.dialects.layout import smem_tile_layout
     from tilec.verify import layouts
 
     layout = smem_tile_layout(64, cols, 16)
-    groups = [_ldmatrix_phase_bank_groups(layout, r0, c) for r0 in range(0, 64, 8) for c in range(cols // 8)]
-    assert all(len(g) == 8 for g in groups) == conflict_free
-    if not conflict_free:
-        assert min(len(g) for g in groups) == 2
+    if cols == 96:
+        assert layout.swizzle == Swizzle(2, 3, 3)
     outcome = layouts.ldmatrix_conflict_free(layout, WarpTiling(64, cols, 4, rows_only=True), "a", False, cols, 2)
-    assert (outcome.verdict == "proved") == conflict_free, outcome
+    assert outcome.verdict == "proved", outcome
+    assert layouts.cp_async_conflict_free(layout, 128, 2).verdict == "proved"
+    assert layouts.bijection(layout).verdict == "proved"
+
+
+def test_rows_of_96_left_row_major_conflict_and_the_verifier_says_so():
+    """Unswizzled, 12 chunks a row put the 8 rows of a phase in 2 bank groups (a 4-way conflict):
+    the check that proves the swizzled layout refutes this one."""
+    from tilec.verify import layouts
+
+    layout = Layout.row_major((64, 96))
+    assert min(len(_ldmatrix_phase_bank_groups(layout, r0, q)) for r0 in range(0, 64, 8) for q in range(12)) == 2
+    outcome = layouts.ldmatrix_conflict_free(layout, WarpTiling(64, 96, 4, rows_only=True), "a", False, 96, 2)
+    assert outcome.verdict == "counterexample", outcome
+
+
+def test_the_odd_last_n_tile_of_b_is_checked_for_bank_conflicts():
+    """P·V with a value head dim of 8: one n tile, loaded alone (ldmatrix.x2, lanes 0-15). Its rows
+    are checked, not skipped: 16-byte rows are conflict-free, rows 32 bytes apart are not."""
+    from tilec.verify import layouts
+
+    tiling = WarpTiling(64, 8, 4, rows_only=True)
+    dense, spread = Layout.row_major((64, 8)), Layout((64, 8), (16, 1))
+    assert layouts.ldmatrix_conflict_free(dense, tiling, "b", False, 64, 2).verdict == "proved"
+    assert layouts.ldmatrix_conflict_free(spread, tiling, "b", False, 64, 2).verdict == "counterexample"
 
 
 from tilec.dialects.layout import smem_tile_layout, tma_mode_of, tma_swizzle  # noqa: E402

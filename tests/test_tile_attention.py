@@ -1,6 +1,8 @@
 """Attention tile programs derived from the fused loop IR: the tile interpreter matches the
 oracle for every variant, at lengths that do not divide the blocks."""
 
+import re
+
 import pytest
 from torch_mlir import ir
 
@@ -103,6 +105,41 @@ def test_value_head_dim_unlike_query_head_dim_lowers_and_is_proved(tilec, tmp_pa
     assert f"memref<3x128x{value_dim}xbf16, 3>" in out and "memref<1x128x64xbf16, 3>" in out
 
 
+@pytest.mark.parametrize("value_dim", [8, 24])
+def test_a_value_head_dim_of_an_odd_number_of_n_tiles_lowers_and_is_proved(tilec, tmp_path, value_dim):
+    """P·V's n is the value head dim, in mma n tiles of 8: at 8 and 24 the last tile is loaded alone
+    (ldmatrix.x2). The interpreter matches the oracle, every check is proved (the B fragments and
+    the bank rows of the odd tile included) and the CUDA compiles for both targets."""
+    spec = tmp_path / "narrow.ta"
+    spec.write_text(NARROW_VALUES.replace("D = 32", f"D = {value_dim}"))
+    status, out, err = tilec("run", spec, "--stage", "tile", "--shape", "S=37,T=70", "--schedule", "bm=32,bn=32,warps=2")
+    assert status == 0 and "(ok)" in out, out + err
+    status, out, err = tilec("verify", spec, "--schedule", "bm=64,bn=64,warps=4")
+    assert status == 0 and " 0 counterexample" in out, out
+    assert re.search(r"proved +narrow \[tile\] equivalence: ldmatrix.trans B fragments are the PTX", out), out
+    assert re.search(rf"proved +narrow \[tile\] swizzle: V tile 64x{value_dim}: ldmatrix phases", out), out
+    for target in ("sm_80", "sm_90a"):
+        assert re.search(rf"proved +narrow \[cuda\] build: the CUDA source compiles for {target}", out), out
+    status, out, err = tilec("compile", spec, "--emit", "cuda", "--schedule", "bm=64,bn=64,warps=4")
+    assert status == 0 and "ldmatrix_x2_trans(bf[kk % 2][" in out, err
+
+
+def test_a_value_head_dim_the_mma_cannot_tile_is_refused_at_the_value_tensor(tilec, tmp_path):
+    """A value head dim that is no multiple of 8 (12): refused, naming the value head dim and the
+    rule, at V's declaration (a plain read has no op of its own) or at a grouped-head read of it."""
+    spec = tmp_path / "twelve.ta"
+    spec.write_text(NARROW_VALUES.replace("D = 32", "D = 12"))
+    status, out, err = tilec("compile", spec, "--emit", "tile")
+    assert status == 1 and "Traceback" not in err, err
+    assert f"{spec}:4:7: error: the value head dim 'D' = 12 must be a multiple of 8: it is P·V's n" in err, err
+    grouped = tmp_path / "grouped.ta"
+    grouped.write_text("param H = 4, S = 64, T = 64, E = 16, D = 12\nconst G = 2\ninput Q[H, S, E] : bf16\n"
+                       "input K[H / G, T, E] : bf16\ninput V[H / G, T, D] : bf16\noutput O[H, S, D] : bf16\n"
+                       "O[h, i, d] = sum[j](softmax[j](sum[e](Q[h, i, e] * K[h / G, j, e])) * V[h / G, j, d])\n")
+    status, out, err = tilec("compile", grouped, "--emit", "tile")
+    assert status == 1 and f"{grouped}:7:71: error: the value head dim 'D' = 12" in err, err
+
+
 FULLY_MASKED_FIRST_ROW = """param S, T, D = 16
 input Q[S, D] : f32
 input K[T, D] : f32
@@ -154,12 +191,14 @@ def test_fully_masked_softmax_and_logsumexp_agree(tmp_path):
         assert compare(actual[name], expected[name]).ok, name
 
 
-@pytest.mark.parametrize("head_dim", [8, 17, 24])
-def test_head_dims_the_mma_cannot_step_are_declined(tilec, head_dim):
-    """The scores mma steps k by 16 and P·V loads B in pairs of 8-wide tiles: a head dim that is not a
-    multiple of 16 once compiled to CUDA that dropped the last columns (or did not compile)."""
+@pytest.mark.parametrize("head_dim,rule", [(8, "query head dim 'D' = 8 must be a multiple of 16"),
+                                           (17, "value head dim 'D' = 17 must be a multiple of 8"),
+                                           (24, "query head dim 'D' = 24 must be a multiple of 16")])
+def test_head_dims_the_mma_cannot_step_are_declined(tilec, head_dim, rule):
+    """The scores mma steps k by 16 and P·V multiplies n tiles of 8: a head dim that is neither (the
+    same D for Q, K and V) once compiled to CUDA that dropped the last columns (or did not compile)."""
     status, out, err = tilec("compile", EXAMPLES / "attention.ta", "--shape", f"D={head_dim}", "--emit", "cuda")
-    assert status == 1 and "must be a multiple of 16" in err
+    assert status == 1 and rule in err, err
 
 
 def test_attention_with_another_output_is_declined(tilec, tmp_path):

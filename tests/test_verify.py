@@ -620,18 +620,32 @@ def test_f32_attention_has_a_cuda_error_row_not_a_crash(tmp_path, tilec):
 
 
 def test_a_bank_conflict_replays_as_the_proof_and_reproduces(tilec):
-    """Head dim 96: real ldmatrix conflicts (see test_layout). A serial run cannot show them, so
-    the replay re-runs the proof with the kernel's schedule and sizes, and it fails again."""
+    """Unswizzled 64-element rows: real ldmatrix conflicts (see test_layout). A serial run cannot
+    show them, so the replay re-runs the proof with the kernel's schedule and sizes, and it fails again."""
     import shlex
 
-    status, out, err = tilec("verify", EXAMPLES / "attention.ta", "--shape", "D=96", "--target", "sm_90a",
-                             "--schedule", "bm=64,bn=64,bk=32")
+    status, out, err = tilec("verify", EXAMPLES / "attention.ta", "--shape", "D=64", "--target", "sm_90a",
+                             "--schedule", "bm=64,bn=64,bk=32,swizzle=false")
     assert status == 1
     replays = [line.split("replay: ", 1)[1] for line in out.splitlines() if "replay: " in line]
-    assert replays and all(r.startswith("tilec verify ") and "D=96" in r for r in replays), replays
+    assert replays and all(r.startswith("tilec verify ") and "D=64" in r and "swizzle=false" in r
+                           for r in replays), replays
     args = shlex.split(replays[0])[1:] + ["--target", "sm_90a"]
     status, again, err = tilec(*args)
     assert status == 1 and "counterexample" in again
+
+
+def test_head_dim_96_tiles_are_proved_free_of_bank_conflicts(tilec):
+    """Rows of 192 bytes (12 chunks) are swizzled too (dialects/layout.py, smem_tile_layout): every
+    Q, K and V tile's ldmatrix and cp.async phases are proved conflict-free, and the kernel builds
+    for both targets."""
+    status, out, err = tilec("verify", EXAMPLES / "attention.ta", "--shape", "D=96", "--schedule", "bm=64,bn=64,bk=32")
+    assert status == 0 and "0 counterexample" in out, out
+    for tile in ("Q tile 64x96", "K tile 64x96", "V tile 64x96"):
+        for phases in ("ldmatrix", "cp.async"):
+            assert re.search(rf"proved +attention \[tile\] swizzle: {tile}: {phases} phases are free of bank", out), out
+    for target in ("sm_80", "sm_90a"):
+        assert re.search(rf"proved +attention \[cuda\] build: the CUDA source compiles for {target}", out), out
 
 
 def test_tiles_of_another_head_dim_are_refuted():

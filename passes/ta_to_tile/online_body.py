@@ -62,9 +62,11 @@ class AttentionBody:
             dim = self.dims[self.d]
             raise NeedsStaticSize(f"the head dim '{dim}' sizes the register tiles: give it a default or fix it at "
                                   f"compile time (--shape {dim}=...)", dim.value if dim.op == "sym" else None)
-        if size % 16:  # the head dim is the k of the scores mma and the n of P·V (m16n8k16, B in pairs)
-            raise NoTileLowering(f"the head dim '{self.dims[self.d]}' = {size} must be a multiple of 16 "
-                                 f"(the tensor-core mma's k step)")
+        if size % 8:  # the value head dim is P·V's n (the query/key head dim, the scores' k, is checked below)
+            error = NoTileLowering(f"the value head dim '{self.dims[self.d]}' = {size} must be a multiple of 8: it "
+                                   f"is P·V's n, and the tensor-core mma (m16n8k16) multiplies 8 columns at a time")
+            error.location = _where_read(self.v_value)
+            raise error
         self.head_dim = size                      # the value's head dim: P·V's n, the output's width
         self.qk_dim = self._score_head_dim()      # the query/key head dim: the scores' k
         self.element_bytes = 4 if isinstance(ir.RankedTensorType(self.v_value.type).element_type, ir.F32Type) else 2
@@ -256,8 +258,8 @@ class AttentionBody:
                 raise NeedsStaticSize(f"the {what} head dim '{dim}' sizes the register tiles: give it a default or "
                                       f"fix it at compile time (--shape {dim}=...)", dim.value if dim.op == "sym" else None)
             if size % 16:
-                raise NoTileLowering(f"the {what} head dim '{dim}' = {size} must be a multiple of 16 "
-                                     f"(the tensor-core mma's k step)")
+                raise NoTileLowering(f"the {what} head dim '{dim}' = {size} must be a multiple of 16: it is "
+                                     f"the scores' k (Q·Kᵀ), and the tensor-core mma (m16n8k16) steps k by 16")
             sizes.append(size)
         if sizes[0] != sizes[1]:
             raise NoTileLowering(f"the query and key head dims differ ({sizes[0]} and {sizes[1]})")
@@ -303,6 +305,13 @@ class AttentionBody:
 
     from .online_math import (constant_tile, epilogue, online_step, p_residual, rescale,  # noqa: E402
                               softmax_step, stabiliser, store, tile_map)
+
+
+def _where_read(value):
+    """Where the spec reads ``value``: the remap of a read such as V[b, h / G, j, d], or, for a
+    plain read (no op of its own in the ta), the input's declaration."""
+    owner = value.owner
+    return value.location if isinstance(owner, ir.Block) else owner.location
 
 
 def _column_block(expr, head: int) -> bool:

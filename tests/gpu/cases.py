@@ -299,6 +299,17 @@ CASES: dict[str, Case] = {
         "input V[B, H, T, E] : bf16\noutput O[B, H, S, E] : bf16\nO[b, h, i, e] = sum[j](softmax[j]("
         "sum[d](Q[b, h, i, d] * K[b, h, j, d]) * rsqrt(D)) * V[b, h, j, e])\n", "bm=64 bn=64 warps=4 stages=2",
         [{"S": 97, "T": 130}, {"S": 1, "T": 1}]),
+    # value head dims of one and three 8-wide n tiles: P·V's odd last n tile loads by ldmatrix.x2
+    "attention_value_dim_8": Case(
+        "param B = 1, H = 2, S, T, D = 16, E = 8\ninput Q[B, H, S, D] : bf16\ninput K[B, H, T, D] : bf16\n"
+        "input V[B, H, T, E] : bf16\noutput O[B, H, S, E] : bf16\nO[b, h, i, e] = sum[j](softmax[j]("
+        "sum[d](Q[b, h, i, d] * K[b, h, j, d]) * rsqrt(D)) * V[b, h, j, e])\n", "bm=64 bn=64 warps=4 stages=2",
+        [{"S": 97, "T": 130}, {"S": 1, "T": 1}]),
+    "attention_value_dim_24": Case(
+        "param B = 1, H = 2, S, T, D = 64, E = 24\ninput Q[B, H, S, D] : bf16\ninput K[B, H, T, D] : bf16\n"
+        "input V[B, H, T, E] : bf16\noutput O[B, H, S, E] : f32\nO[b, h, i, e] = sum[j](softmax[j]("
+        "sum[d](Q[b, h, i, d] * K[b, h, j, d]) * rsqrt(D)) * V[b, h, j, e])\n", "bm=64 bn=32 warps=4 stages=3",
+        [{"S": 97, "T": 130}]),
     "attention_value_dim_128": Case(
         "param B = 1, H = 2, S, T, D = 64, E = 128\ninput Q[B, H, S, D] : bf16\ninput K[B, H, T, D] : bf16\n"
         "input V[B, H, T, E] : bf16\noutput O[B, H, S, E] : bf16\nO[b, h, i, e] = sum[j](softmax[j]("

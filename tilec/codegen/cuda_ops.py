@@ -118,9 +118,8 @@ def _mma(self, op, a, b, acc):
     a_at = _fragment_addresses(self, a, "a") if not isinstance(a, Frag) else None
     b_at = _fragment_addresses(self, b, "b")
     steps = self.bk // 16
-    if self.bk % 16 or self.ni % 2:  # each k step is 16 wide; B fragments are loaded in pairs of n tiles
-        raise TilecError(f"tile.mma: k = {self.bk} and n = {8 * self.ni} per warp must be multiples of 16 "
-                         f"for mma.sync m16n8k16")
+    if self.bk % 16:  # each k step is 16 wide
+        raise TilecError(f"tile.mma: k = {self.bk} must be a multiple of 16 for mma.sync m16n8k16")
     # fragments of k step kk + 1 are loaded while step kk multiplies (two register buffers)
     self.line("{")
     self.line(f"uint32_t af[2][{self.mi}][4], bf[2][{self.ni}][2];")
@@ -140,14 +139,7 @@ def _mma(self, op, a, b, acc):
         self.line(f"    af[kk % 2][mi][2] = pack2({p}[mi][2 * kk + 1][0], {p}[mi][2 * kk + 1][1]);")
         self.line(f"    af[kk % 2][mi][3] = pack2({p}[mi][2 * kk + 1][2], {p}[mi][2 * kk + 1][3]);")
     self.line("}")
-    self.line("#pragma unroll")
-    self.line(f"for (int p = 0; p < {self.ni // 2}; ++p) {{")
-    self.line("    uint32_t r[4];")
-    self.line("    " + self.target.ldmatrix[not b.transpose].format(regs="r", addr=b_at))
-    self.line("    uint32_t* b0 = bf[kk % 2][2 * p];")
-    self.line("    uint32_t* b1 = bf[kk % 2][2 * p + 1];")
-    self.line("    b0[0] = r[0]; b0[1] = r[1]; b1[0] = r[2]; b1[1] = r[3];")
-    self.line("}")
+    _load_b_fragments(self, b, b_at)
     self.indent -= 1
     self.line("}")
     self.line("if (kk > 0) {")
@@ -162,6 +154,24 @@ def _mma(self, op, a, b, acc):
     self.indent -= 1
     self.line("}")
     self.line("}")
+
+
+def _load_b_fragments(self, b, b_at: str) -> None:
+    """The B fragments of k step kk into bf[kk % 2]: ldmatrix.x4 gives n tiles 2p and 2p + 1 of
+    pair p; an odd last n tile (P·V of a value head dim of 8 or 24) takes ldmatrix.x2 at pair
+    ni / 2's addresses, whose lanes 0-15 name the rows of that pair's first tile."""
+    if self.ni >= 2:
+        self.line("#pragma unroll")
+        self.line(f"for (int p = 0; p < {self.ni // 2}; ++p) {{")
+        self.line("    uint32_t r[4];")
+        self.line("    " + self.target.ldmatrix[not b.transpose].format(regs="r", addr=b_at))
+        self.line("    uint32_t* b0 = bf[kk % 2][2 * p];")
+        self.line("    uint32_t* b1 = bf[kk % 2][2 * p + 1];")
+        self.line("    b0[0] = r[0]; b0[1] = r[1]; b1[0] = r[2]; b1[1] = r[3];")
+        self.line("}")
+    if self.ni % 2:
+        load = self.target.ldmatrix_x2[not b.transpose].format(regs=f"bf[kk % 2][{self.ni - 1}]", addr=b_at)
+        self.line(f"{{ const int p = {self.ni // 2}; {load} }}")
 
 
 def _shared_element(tile, row: str, col: str) -> str:
@@ -234,7 +244,7 @@ def _fragment_addresses(self, tile, which: str) -> str:
                    for r in range(rows - 16) for c in range(cols))
     if not periodic:
         return f"{stage} + {s.layout.offset(CExpr(row(frag, 'kk')), CExpr(col(frag, 'kk'))).text}"
-    count = {"mi": self.mi, "p": self.ni // 2, "kk": self.bk // 16}
+    count = {"mi": self.mi, "p": (self.ni + 1) // 2, "kk": self.bk // 16}  # an odd n tile: half a pair
     other = "kk" if row_index == frag else frag
     table = []
     for n in range(count[other]):

@@ -31,6 +31,7 @@ class Target:
     wait: str                    # wait until at most {pending} groups are in flight
     barrier: str                 # all threads of the CTA
     ldmatrix: dict = field(default_factory=dict)   # transposed? -> four 8x8 b16 matrices
+    ldmatrix_x2: dict = field(default_factory=dict)  # transposed? -> two (an odd n tile's B fragment)
     mma: dict = field(default_factory=dict)        # operand C type -> m16n8k16 mma, f32 accumulate
     shuffle_xor: str = ""        # a value from the lane {mask} away
 
@@ -43,6 +44,7 @@ SM80 = Target(
     wait="cp_async_wait<{pending}>();",
     barrier="__syncthreads();",
     ldmatrix={False: "ldmatrix_x4({regs}, {addr});", True: "ldmatrix_x4_trans({regs}, {addr});"},
+    ldmatrix_x2={False: "ldmatrix_x2({regs}, {addr});", True: "ldmatrix_x2_trans({regs}, {addr});"},
     mma={"__nv_bfloat16": "mma_bf16({d}, {a}, {b});", "__half": "mma_f16({d}, {a}, {b});"},
     shuffle_xor="__shfl_xor_sync(0xffffffffu, {value}, {mask})",
 )

@@ -47,6 +47,7 @@ class Access(Node):
 class Call(Node):
     fn: str
     args: tuple
+    indices: tuple | None = None  # f[j](...): subscripts written after a name that is no reducer
 
 
 @dataclass(frozen=True)
@@ -205,6 +206,10 @@ class _Build(Transformer):
         fn = items[0]
         token = fn.children[0] if not isinstance(fn, Token) else fn
         return Call(self._loc(token), str(token), tuple(a for a in items[1:] if a is not None))
+
+    def indexed_call(self, items):
+        name, subscript, *args = items
+        return Call(self._loc(name), str(name), tuple(a for a in args if a is not None), subscript)
 
     def reduction(self, items):
         token = items[0].children[0]

@@ -6,10 +6,8 @@ import math
 
 from . import ast
 from .limits import MAX_INDICES, MAX_INT
-from .values import (BINARY_FUNCTIONS, COMPARISONS, LOGIC, UNARY_FUNCTIONS, FoldError, Idx, Leaf, Pw, Scalar,
-                     as_idx, fold, free_indices, is_bool)
-
-_REDUCERS = ("sum", "max", "min", "softmax", "logsumexp")
+from .values import (BINARY_FUNCTIONS, COMPARISONS, FUNCTIONS, LOGIC, UNARY_FUNCTIONS, FoldError, Idx, Leaf, Pw,
+                     Scalar, as_idx, fold, free_indices, is_bool, unknown_function)
 
 
 def elaborate(low, node, scope: dict, extents):
@@ -67,10 +65,9 @@ def _tensor_value(low, tensor, subscripts, node):
     """The ta value of ``tensor``, checked to be assigned and indexed by its rank."""
     if tensor.value is None:
         raise low.error(f"'{tensor.name}' is read before it is assigned", node.loc)
-    rank = len(tensor.dims)
-    if len(subscripts) != rank:
-        raise low.error(f"'{tensor.name}' has rank {rank} but is indexed with {len(subscripts)} "
-                        f"subscript{'s' * (len(subscripts) != 1)}", node.loc)
+    mismatch = tensor.rank_mismatch(len(subscripts), "read")
+    if mismatch:
+        raise low.error(mismatch, node.loc)
     return tensor.value
 
 
@@ -93,13 +90,23 @@ def _access(low, node: ast.Access, scope, extents):
     return low.emitter.remap(value, subs, node.loc)
 
 
-def _call(low, node: ast.Call, scope, extents):
-    fn, arity = node.fn, len(node.args)
+def _check_function(low, node: ast.Call) -> None:
+    """``node`` calls a function of the spec language, the way that function is called."""
+    fn = node.fn
+    if fn in low.tensors:
+        raise low.error(f"'{fn}' is a tensor, not a function: read it as {fn}[...]", node.loc)
     if fn in ("sum", "softmax", "logsumexp"):
         raise low.error(f"'{fn}' reduces over an index: write {fn}[j](...)", node.loc)
-    expected = 1 if fn in UNARY_FUNCTIONS else 2 if fn in BINARY_FUNCTIONS else 3 if fn == "select" else None
-    if expected is None:
-        raise low.error(f"unknown function '{fn}'", node.loc)
+    if fn not in FUNCTIONS:
+        raise low.error(unknown_function(fn), node.loc)
+    if node.indices is not None:
+        raise low.error(f"'{fn}' is applied elementwise and takes no index: write {fn}(...)", node.loc)
+
+
+def _call(low, node: ast.Call, scope, extents):
+    _check_function(low, node)
+    fn, arity = node.fn, len(node.args)
+    expected = 1 if fn in UNARY_FUNCTIONS else 2 if fn in BINARY_FUNCTIONS else 3
     if arity != expected:
         raise low.error(f"'{fn}' takes {expected} argument{'s' * (expected > 1)}, got {arity}", node.loc)
     args = tuple(elaborate(low, a, scope, extents) for a in node.args)

@@ -31,6 +31,19 @@ class Tensor:
     loc: SourceLoc
     value: ir.Value | None = None
 
+    def rank_mismatch(self, count: int, verb: str) -> str | None:
+        """What is wrong with reading (``verb`` "read") or writing this tensor with ``count``
+        indices; None when its rank is known and is ``count``, or not known yet (a let).
+
+        >>> Tensor("X", "input", (sym("N"), sym("C")), "f32", loc).rank_mismatch(1, "read")
+        "'X' has 2 dims [N, C] but is read with 1 index"
+        """
+        if self.dims is None or len(self.dims) == count:
+            return None
+        rank, dims = len(self.dims), ", ".join(map(str, self.dims))
+        indices = "no index" if count == 0 else f"{count} ind{'ex' if count == 1 else 'ices'}"
+        return f"'{self.name}' has {rank} dim{'s' * (rank != 1)} [{dims}] but is {verb} with {indices}"
+
 
 class Lowering:
     """Lowers one spec (a list of statements) into a func.func of ta ops."""
@@ -174,9 +187,9 @@ class Lowering:
         subs = s.indices or ()
         if len(subs) > MAX_RANK:
             raise self.error(f"'{s.name}' would have {len(subs)} dimensions; tensors have at most {MAX_RANK}", s.loc)
-        if target.dims is not None and len(subs) != len(target.dims):
-            raise self.error(f"'{target.name}' has rank {len(target.dims)} but {len(subs)} indices "
-                             f"are given on the left-hand side", s.loc)
+        mismatch = target.rank_mismatch(len(subs), "written")
+        if mismatch:
+            raise self.error(mismatch, s.loc)
         names = []
         for node in subs:
             if not isinstance(node, ast.Name) or self._is_symbol(node.id):
@@ -222,6 +235,10 @@ class _Extents:
     def scan(self, node) -> None:
         if isinstance(node, ast.Access):
             tensor = self.lowering.tensors.get(node.name)
+            # a wrong rank first: zipped with the wrong dims, the indices' ranges would be nonsense
+            mismatch = tensor and tensor.rank_mismatch(len(node.subscripts), "read")
+            if mismatch:
+                raise self.lowering.error(mismatch, node.loc)
             if tensor is not None and tensor.dims is not None:
                 for sub, dim in zip(node.subscripts, tensor.dims):
                     if isinstance(sub, ast.Name) and not self.lowering._is_symbol(sub.id):

@@ -12,6 +12,7 @@ becomes a single ta.map.
 
 from __future__ import annotations
 
+import difflib
 import math
 from dataclasses import dataclass
 
@@ -22,6 +23,23 @@ COMPARISONS = ("<", "<=", ">", ">=", "==", "!=")
 LOGIC = ("and", "or")
 UNARY_FUNCTIONS = ("exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "abs", "erf")
 BINARY_FUNCTIONS = ("max", "min")
+FUNCTIONS = (*UNARY_FUNCTIONS, *BINARY_FUNCTIONS, "select")
+REDUCERS = ("sum", "max", "min", "softmax", "logsumexp")
+
+
+def unknown_function(name: str) -> str:
+    """The message for a call of ``name``, which the spec language does not define, with the
+    known names closest to it (or, when none is close, all of them).
+
+    >>> unknown_function("softmx")
+    "unknown function 'softmx'; did you mean 'softmax'?"
+    """
+    known = tuple(dict.fromkeys((*FUNCTIONS, *REDUCERS)))
+    close = difflib.get_close_matches(name, known, n=3)
+    if close:
+        return f"unknown function '{name}'; did you mean {' or '.join(repr(c) for c in close)}?"
+    return (f"unknown function '{name}'; the functions are {', '.join(FUNCTIONS)} and the reductions "
+            f"{', '.join(f'{r}[...]' for r in REDUCERS)}")
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,8 @@ independent torch reference; failures are shrunk and saved as reproducers.
 
 Modules: model (specs as data, rendered to text), generator + exprs + masks + forms (the random
 specs), reference + arith (the torch reference and the language's number rule), runner (one case
-through the stages), watchdog (time limit, worker process), shrinker, known (open known bugs and
-expected verdicts), report (summary and reproducers).
+through the stages), watchdog (time limit, worker process), shrinker, known (open known bugs),
+report (summary and reproducers).
 """
 
 from __future__ import annotations

@@ -1,23 +1,20 @@
-"""Known compiler bugs (each with the feature of a case it hinges on) and expected verifier verdicts.
+"""Known compiler bugs, each with the feature of a case it hinges on.
 
 A finding is marked known when the case has the feature of a bug in KNOWN and the finding is at
 one of that bug's stages; the mark is a note for the reader, the finding still counts.
 ``tilec fuzz --skip-known`` draws again when a case has a known bug's feature. A bug leaves the
 table when it is fixed, so that a regression is a plain finding.
 
-A verifier counterexample for a kernel that computes the right result is a finding, unless it
-refutes a property the run cannot see and the verifier is right about (``expected``): bank
-conflicts of a shared-memory tile whose rows are not a power-of-two number of elements (an
-attention head dim of 48 or 96) are real, and cost bandwidth, not correctness.
+A verifier counterexample for a kernel that computes the right result is a finding. (Bank
+conflicts of tiles whose rows are not a power-of-two number of elements, an attention head dim
+of 48 or 96, were once expected; such rows are swizzled now, and their conflicts are findings.)
 
     features(case)            # the features of open bugs in the case, e.g. {"attention-bf16-to-f16"}
     known_bug(case, "tile")   # what the first known bug says, or ""
-    expected("swizzle", "Q tile 128x96: ldmatrix phases are free of bank conflicts")   # "bank conflicts: ..."
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Callable
 
@@ -90,23 +87,3 @@ def known_bug(case: Case, stage: str) -> str:
         if bug.feature in have and stage in bug.stages:
             return bug.what
     return ""
-
-
-_CONFLICT = re.compile(r"tile (\d+)x(\d+): (?:ldmatrix|cp\.async) phases are free of bank conflicts")
-
-
-def expected(prop: str, check: str) -> str:
-    """Why a counterexample to ``check`` is expected of a kernel that runs right ("" if it is not):
-    bank conflicts of a tile whose rows are not a power-of-two number of elements.
-
-        expected("swizzle", "K tile 64x96: cp.async phases are free of bank conflicts")
-        == "bank conflicts: tile rows of 96 elements (not a power of two)"
-        expected("swizzle", "A tile 128x32: ldmatrix phases are free of bank conflicts") == ""
-    """
-    match = _CONFLICT.search(check)
-    if prop != "swizzle" or not match:
-        return ""
-    cols = int(match.group(2))
-    if cols & (cols - 1) == 0:
-        return ""   # a power of two swizzles conflict-free: a counterexample there is a finding
-    return f"bank conflicts: tile rows of {cols} elements (not a power of two)"

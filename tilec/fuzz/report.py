@@ -29,7 +29,6 @@ class Tally:
         self.status = {s: Counter() for s in stages}
         self.verdicts = Counter()
         self.errors = Counter()   # why verify gave an error verdict
-        self.expected = Counter()   # why a counterexample was expected (known.expected)
         self.findings: list[tuple[int, dict]] = []
 
     def add(self, case, result: dict) -> None:
@@ -39,7 +38,6 @@ class Tally:
             self.status.setdefault(stage, Counter())[outcome["status"]] += 1
             self.verdicts.update(outcome.get("verdicts", {}))
             self.errors.update(re.sub(r"\d+", "#", e) for e in outcome.get("errors", []))
-            self.expected.update(outcome.get("expected", []))
         self.findings += [(case.index, f) for f in result["findings"]]
 
     def summary(self, seed: int, seconds: float, out: str | None = None) -> str:
@@ -53,8 +51,6 @@ class Tally:
             lines.append("  verify verdicts: " + ", ".join(f"{n} {v}" for v, n in sorted(self.verdicts.items())))
         for why, n in self.errors.most_common(8):
             lines.append(f"    error x{n}: {why}")
-        for why, n in self.expected.most_common():
-            lines.append(f"    expected counterexample x{n}: {why}")
         known = sum(1 for _, f in self.findings if f["known"])
         cases = len({i for i, _ in self.findings})
         lines.append(f"findings: {len(self.findings)} in {cases} cases ({known} of a known bug)")

@@ -12,9 +12,8 @@ is a rejection, not a finding; any other exception, an unlocated TilecError and 
 findings, and so are verdicts that contradict the runs (a counterexample for a stage that
 matched, a proof of equivalence for one that did not) and CUDA that the emitter writes but
 NVRTC rejects (verify compiles for sm_80 and sm_90a, as `tilec verify` does). An ``error``
-verdict (the verifier cannot check that kernel) and an expected counterexample (known.expected:
-bank conflicts of a tile whose rows are not a power of two) are counted and their reasons kept,
-but are not findings.
+verdict (the verifier cannot check that kernel) is counted and its reason kept, but is not a
+finding.
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ import tempfile
 import traceback
 from pathlib import Path
 
-from .known import expected, known_bug
+from .known import known_bug
 from .model import Case, render
 from .reference import DTYPES, check, reference
 
@@ -205,14 +204,10 @@ def _verify(run: _Run, text: str, env: dict) -> None:
         if _cuda_build_failure(r):
             run.record("verify", "cuda-build", f"{r.check}: {r.detail}", _cuda_build_failure(r))
             break
-    explained = []   # counterexamples of properties the run cannot see that the verifier is right about
     for stage in ("tile", "loop"):
         ran = run.outcomes.get(stage, {}).get("status")
         mine = [r for r in rows if r.stage == stage or (stage == "tile" and r.stage == "cuda")]
         refuted = [r for r in mine if r.verdict == "counterexample"]
-        if ran == "pass":
-            explained += [why for why in (expected(r.property, r.check) for r in refuted) if why]
-            refuted = [r for r in refuted if not expected(r.property, r.check)]
         if refuted and ran == "pass":   # refuted, yet it ran right: a false alarm or a property the run cannot see
             run.record("verify", "counterexample", f"{refuted[0].check}: {refuted[0].detail}",
                        f"verify-counterexample:{refuted[0].property}")
@@ -224,6 +219,5 @@ def _verify(run: _Run, text: str, env: dict) -> None:
                        "verify-missed-mismatch")
     # an error row is the verifier saying it cannot check a kernel: recorded, not a finding
     run.outcomes["verify"]["verdicts"] = verdicts
-    run.outcomes["verify"]["expected"] = explained
     run.outcomes["verify"]["errors"] = [f"[{r.stage}] {r.check}: {r.detail}"[:300] for r in rows
                                         if r.verdict == "error"]

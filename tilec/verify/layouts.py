@@ -41,9 +41,11 @@ def ldmatrix_conflict_free(layout: Layout, tiling: WarpTiling, operand: str, tra
     if operand == "a":
         load, frags, warps = tiling.ldmatrix_a, tiling.mi, tiling.wm
     else:
-        load, frags, warps = tiling.ldmatrix_b, tiling.ni // 2, tiling.wn
+        load, frags, warps = tiling.ldmatrix_b, (tiling.ni + 1) // 2, tiling.wn
     assumptions = [_in(l1, 32), _in(l2, 32), l1 != l2, (l1 // 8) == (l2 // 8), _in(warp, warps),
                    _in(frag, frags), _in(kk, bk // 16)]
+    if operand == "b" and tiling.ni % 2:  # the odd last n tile: ldmatrix.x2 reads lanes 0-15's addresses
+        assumptions += [z3.Or(frag < tiling.ni // 2, l1 < 16), z3.Or(frag < tiling.ni // 2, l2 < 16)]
     g1 = _bank_group(layout, *load(warp, l1, frag, kk, transposed), element_bytes)
     g2 = _bank_group(layout, *load(warp, l2, frag, kk, transposed), element_bytes)
     return prove(g1 != g2, assumptions, watch={"lane": l1.term, "lane'": l2.term, "warp": warp.term,
