@@ -55,11 +55,12 @@ def _check_build(build, path: str) -> list[Result]:
 
 def check_loop_build(build, path: str) -> list[Result]:
     """The loop IR of a LoopBuild against the ta it was lowered from, and its online loops."""
+    from .loop_sums import check_loop_sums
     from .loops import check_loops
     from .online import check_online
 
-    return check_loops(build.fused.body.operations[0], build.loops.body.operations[0], path) + \
-        check_online(build.loops, path)
+    fused, loops = build.fused.body.operations[0], build.loops.body.operations[0]
+    return check_loops(fused, loops, path) + check_online(build.loops, path) + check_loop_sums(fused, loops, path)
 
 
 def check_rewrites(steps: list, seen: set | None = None) -> list[Result]:

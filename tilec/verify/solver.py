@@ -65,9 +65,11 @@ def structural(ok: bool, detail: str, model: dict | None = None) -> Outcome:
     return Outcome("proved" if ok else "counterexample", 0.0, {} if ok else (model or {}), "" if ok else detail)
 
 
-def prove(claim, assumptions=(), timeout_ms: int = 60000, watch: dict | None = None) -> Outcome:
-    """Is ``claim`` true whenever ``assumptions`` hold? A counterexample reports ``watch``'s values."""
-    solver = z3.Solver()
+def prove(claim, assumptions=(), timeout_ms: int = 60000, watch: dict | None = None,
+          logic: str | None = None) -> Outcome:
+    """Is ``claim`` true whenever ``assumptions`` hold? A counterexample reports ``watch``'s values.
+    ``logic`` (e.g. "QF_NRA") picks Z3's solver for that fragment (nlsat for real polynomials)."""
+    solver = z3.SolverFor(logic) if logic else z3.Solver()
     solver.set("timeout", timeout_ms)
     solver.add(*assumptions)
     solver.add(z3.Not(claim))
