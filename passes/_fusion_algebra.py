@@ -27,6 +27,7 @@ about 0 instead, sum x^2 - 2 mu sum x + n mu^2, is exact in real arithmetic and 
 catastrophically in f32 when |mean| >> std (see docs/passes.md).
 """
 
+from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from torch_mlir import ir
@@ -85,14 +86,6 @@ def mean_of(x, j: int) -> tuple:
     """The row value mean_j x (an expression the sums of the group rebuild)."""
     return ("mean", x, j)
 
-
-def values_read(expr) -> set:
-    """Every SSA value (tensors and outer scalars) the expression reads."""
-    if expr[0] in ("ref", "outer"):
-        return {expr[1]}
-    if expr[0] == "op":
-        return set().union(*(values_read(a) for a in expr[4])) if expr[4] else set()
-    return set()
 
 
 def refs(expr) -> set:
@@ -171,7 +164,7 @@ class Normaliser:
 
     def terms(self, expr) -> list[Term]:
         # sum_j (x_j - mean_j x) is 0: a term with that one factor of j adds nothing
-        out = [t for t in self._terms(expr) if not (t.power == 1 and not t.inner)]
+        out = _like_terms_merged([t for t in self._terms(expr) if not (t.power == 1 and not t.inner)])
         if len(out) > MAX_TERMS:
             raise NotFusable(f"more than {MAX_TERMS} terms after expansion")
         return out
@@ -247,6 +240,17 @@ class Normaliser:
         if self.max_exprs[m[1]] != x or uses_any(x, self.group):
             raise NotFusable("exp(a - m) where a is not what m maximises")
         return (m[1], x)
+
+
+def _like_terms_merged(terms: list[Term]) -> list[Term]:
+    """``terms`` with the terms that differ only in sign (and the order of their factors) added:
+    (x - mean x + d)^4 has 4 terms of one form (x - mean x)^3 d, not 4 of its own."""
+    merged: dict = {}
+    for t in terms:
+        key = (frozenset(Counter(t.outside).items()), frozenset(Counter(t.inner).items()), t.stabiliser,
+               t.guards, t.centre, t.power)
+        merged[key] = replace(t, sign=merged[key].sign + t.sign) if key in merged else t
+    return [t for t in merged.values() if t.sign != 0.0]
 
 
 def _is_zero(expr) -> bool:
