@@ -87,6 +87,23 @@ def mean_of(x, j: int) -> tuple:
     return ("mean", x, j)
 
 
+def means_read(expr) -> set:
+    """The x of every mean_j x inside ``expr``."""
+    if expr[0] == "mean":
+        return {expr[1]}
+    if expr[0] == "op":
+        return set().union(*(means_read(a) for a in expr[4])) if expr[4] else set()
+    return set()
+
+
+def values_read(expr) -> set:
+    """Every SSA value (tensors and outer scalars) the expression reads."""
+    if expr[0] in ("ref", "outer"):
+        return {expr[1]}
+    if expr[0] == "op":
+        return set().union(*(values_read(a) for a in expr[4])) if expr[4] else set()
+    return set()
+
 
 def refs(expr) -> set:
     """Every (value, idx) the expression reads."""

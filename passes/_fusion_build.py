@@ -5,7 +5,7 @@ from torch_mlir.dialects import arith
 
 from tilec.dialects import ta_builders as tb
 
-from ._fusion_algebra import NotFusable, Normaliser, relabel, uses_any, uses_class, values_read
+from ._fusion_algebra import NotFusable, Normaliser, means_read, relabel, uses_any, uses_class, values_read
 
 _COUNT = ()  # the inner factors of the sum of 1
 
@@ -46,9 +46,9 @@ def build_group(group, ids, cls, name: str) -> None:
                         raise NotFusable("a factor outside the sum depends on a dim the result does not keep")
                 terms.append((t.sign, t.outside, t.guards, ("sum", x, tuple(t.inner), tuple(kept), t.power)))
         for *_, key in terms:
-            for part in [key] + _centred_parts(key):
-                specs.setdefault(part, part)
+            specs.setdefault(key, key)
         plans.append((r, kept, terms))
+    _check_centred_parts(specs, plans)
 
     anchor = min((r.op for r in group), key=_position)
     needed = set()
@@ -86,6 +86,19 @@ def build_group(group, ids, cls, name: str) -> None:
             replaced[r.op.result] = _reconstruct(r, kept, terms, online, replaced)
     for old, new in replaced.items():
         old.replace_all_uses_with(new)
+
+
+def _check_centred_parts(specs: dict, plans: list) -> None:
+    """Each centred sum's step reads its count, its sum of x and its lower moments: they must be
+    sums the members are rebuilt from (so they stay, and canonicalize does not drop them)."""
+    for _, kept, terms in plans:
+        for _, outside, guards, _ in terms:
+            for x in set().union(*(means_read(e) for e in _outside_exprs(outside, guards))):
+                for part in (("sum", None, _COUNT, tuple(kept), 0), ("sum", None, ((x, 1),), tuple(kept), 0)):
+                    specs.setdefault(part, part)
+    missing = [part for key in specs for part in _centred_parts(key) if part not in specs]
+    if missing:
+        raise NotFusable("a centred sum whose lower moments the members are not rebuilt from")
 
 
 def _centred_parts(key) -> list:

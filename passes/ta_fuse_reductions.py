@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from torch_mlir import ir
 
 from tilec.dialects.ta import tensor_dims
-from tilec.dialects.ta_online import centred_parts, moment
 
 from . import PassInfo
 from ._fusion_algebra import NotFusable, expression, refs
@@ -147,21 +146,12 @@ def _erase_dead(fn) -> None:
     changed = True
     while changed:
         changed = False
-        kept = _read_by_centred_sums(fn)
         for op in reversed(list(fn.entry_block.operations)):
             name = op.operation.name
             if (name.startswith("ta.") or name == "arith.constant") and op.operation.results and \
-                    all(not list(r.uses) for r in op.operation.results) and op.operation not in kept:
+                    all(not list(r.uses) for r in op.operation.results):
                 op.operation.erase()
                 changed = True
-                break  # the ops a centred sum reads change with it
-
-
-def _read_by_centred_sums(fn) -> set:
-    """The ta.online ops whose states a centred sum's step reads (its count, sum and lower
-    moments): they live as long as it does, used by the function or not."""
-    online = [op for op in fn.entry_block.operations if op.operation.name == "ta.online"]
-    return {part.operation for op in online if moment(op) for part in centred_parts(op, online).values()}
 
 
 def run(module: ir.Operation, options: Options) -> None:
