@@ -86,12 +86,13 @@ def _parts_terms(ck, label: str, n: int, parts: dict, weight_one: bool, watch) -
 
 def _own_block(ck, fold, blocks: dict, deviation, extra: list, terms_outcome) -> tuple:
     """(the block reduction of ``fold``, not already another op's, whose terms are ``deviation``,
-    its outcome), or (None, an error outcome)."""
+    its outcome), or (None, the outcome of the last one tried)."""
     taken = [red.operation for red in blocks.values() if red is not None]
+    outcome = Outcome("error", 0.0, {}, "no sum reduction of the block is left for it")
     for red in fold.reduces:
         if red.operation in taken or ir.StringAttr(red.attributes["kind"]).value != "sum":
             continue
         outcome = terms_outcome(ck, red, fold.iv, fold.rows, deviation, z3.RealVal(0), extra)
         if outcome.verdict == "proved":
             return red, outcome
-    return None, Outcome("error", 0.0, {}, "no sum reduction of the block has these terms")
+    return None, outcome  # the last candidate's counterexample, if one was tried
