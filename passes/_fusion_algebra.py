@@ -198,8 +198,7 @@ class Normaliser:
             return self._atom(expr)
         name, args = expr[1], expr[4]
         if name in ("arith.addf", "arith.subf"):
-            self._type = expr[3]
-            centred = self._centred(name, *args)
+            centred = self._centred(name, expr[3], *args)
             if centred is not None:
                 return centred
             right = self._terms(args[1])
@@ -226,7 +225,7 @@ class Normaliser:
                 return [Term(stabiliser=stabilised)]
         return self._atom(expr)
 
-    def _centred(self, name: str, a, b) -> list[Term] | None:
+    def _centred(self, name: str, result_type, a, b) -> list[Term] | None:
         """x - mu (x + mu, mu - x) with x varying along j and mu a value of the group, as
         (x - mean_j x) + (mean_j x - mu): the difference is kept about the mean of x, never
         expanded about 0 (where sum x^2 and mu^2 sum 1 would cancel), and mean_j x - mu stays
@@ -236,7 +235,6 @@ class Normaliser:
         # a sum of the group (a mean); x - max x stays the stabiliser's (softmax, entropy terms)
         group_value = lambda e: not uses_class(e, self.j) and uses_any(e, self.group) and \
             not uses_any(e, set(self.max_exprs))
-        result_type = self._type
         if inner(a) and group_value(b):  # x -+ mu = (x - mean x) + (mean x -+ mu)
             x, sign, outside = a, 1.0, ("op", name, (), result_type, (mean_of(a, self.j), b))
         elif group_value(a) and inner(b) and name == "arith.subf":  # mu - x = -(x - mean x) + (mu - mean x)

@@ -166,8 +166,8 @@ def _guard_dropped(reconstruct):
 class _Miscorrected(_fusion_build.Normaliser):
     """x - mu centred as (x - mean x) - (mean x - mu): the correction outside the sum subtracted"""
 
-    def _centred(self, name, a, b):
-        terms = super()._centred(name, a, b)
+    def _centred(self, name, result_type, a, b):
+        terms = super()._centred(name, result_type, a, b)
         return terms and terms[:1] + [t.negated() for t in terms[1:]]
 
 

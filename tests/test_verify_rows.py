@@ -69,9 +69,9 @@ MUTANTS = {  # name: (example, edit of the tile IR text)
                                                  r'"tile.store"(\1, %arg1, \3, \2)')),
     "norm over the row count, not the row length": ("rmsnorm", _sub(r"arith.index_cast %arg3", "arith.index_cast %arg4")),
     # layernorm's variance, a centred sum folded by Chan's step (its combine map reads the running
-    # count %25, the block's count %29, the shifts %38 and %42 and the block's own sum %30)
+    # count %23, the block's count %24, the shifts %38 and %42 and the block's own sum %30)
     "Chan's step weighs the running shift by the block's count": ("layernorm", _sub(
-        r"arith.mulf %25, %38 : f32", "arith.mulf %29, %38 : f32")),
+        r"arith.mulf %23, %38 : f32", "arith.mulf %24, %38 : f32")),
     "the block's centred sum never folded": ("layernorm", _sub(r"arith.addf (%\d+), %30 : f32\n(\s+)\"tile.yield\"",
                                                                r'arith.addf \1, %cst : f32\n\2"tile.yield"')),
     "block deviations about the block's sum, not its mean": ("layernorm", _sub(

@@ -113,24 +113,25 @@ class Folds:
         s_block = self.row_map(lambda: mean(self.elem(n_block), self.elem(l_block)))
         block = op.regions[0].blocks[0]
 
-        def deviation():
+        def deviation():  # (x - mean_b)^q t, 0 past the row
             x, t = self.translate(block, shape, j0, loads, elems)
             value = _to_f32(t)
             for _ in range(q):
                 value = arith.MulFOp(value, arith.SubFOp(_to_f32(x), self.elem(s_block, 2, [0])).result).result
             return self.masked(value, j0, 0.0)
         b_q = _reduce(self.tile_map(shape, self.f32, deviation), "sum")
+        lower = {r: part for r, part in parts.items() if isinstance(r, int)}
+        weight_one = is_one(yielded(op)[1])  # then S_0 is the count and S_1 is 0
 
         def step():
-            weight_one = is_one(yielded(op)[1])
-            sums = lambda pick, n: {**({0: self.elem(n)} if weight_one else {}),
-                                    **{r: self.elem(pick(part)) for r, part in parts.items() if isinstance(r, int)}}
-            a = Moments(self.elem(n_old), self.elem(l_old), {**sums(lambda p: p[0][0], n_old), q: self.elem(old)})
-            b = Moments(self.elem(n_block), self.elem(l_block), {**sums(lambda p: p[2], n_block), q: self.elem(b_q)},
-                        mean=self.elem(s_block))
+            running = {r: self.elem(part[0][0]) for r, part in lower.items()}
+            this = {r: self.elem(part[2]) for r, part in lower.items()}
+            if weight_one:
+                running[0], this[0] = self.elem(n_old), self.elem(n_block)
+            a = Moments(self.elem(n_old), self.elem(l_old), {**running, q: self.elem(old)})
+            b = Moments(self.elem(n_block), self.elem(l_block), {**this, q: self.elem(b_q)}, mean=self.elem(s_block))
             return combine(q, a, b)
         return [self.row_map(step)], b_q
-
     def take_results(self, ops, states, results) -> None:
         for op, st in zip(ops, states):
             self.rows[op.result] = results[len(st) - 1]  # the sum (or the max, min) is the op's value

@@ -25,6 +25,7 @@ from tilec.dialects.ta_online import centred_parts, is_one, moment, yielded
 from .centred import step_lemma
 from .loops import Run, body_value, function_level_indices, run_scalars, value_key
 from .report import Result
+from .scalars import Values
 from .solver import Outcome, prove
 from .symbolic import dim
 
@@ -54,7 +55,7 @@ def check_loop_sums(ta_fn, loop_fn, path: str) -> list[Result]:
 
 class _Context:
     def __init__(self, ta_fn, loop_fn, params):
-        self.params, self.vals = params, _values(params)
+        self.params, self.vals = params, Values(params)
         self.ta_ops = list(ta_fn.entry_block.operations)[:-1]
         self.online = [op for op in self.ta_ops if op.operation.name == "ta.online"]
         self.name = ir.StringAttr(loop_fn.attributes["sym_name"]).value
@@ -111,12 +112,6 @@ class _Context:
         old = {key: self.T(part.result, idx) for key, part in parts.items()}
         old[moment(op)] = self.T(op.result, idx)
         return step_lemma(moment(op), is_one(yielded(op)[1]), old, new, key=(x, t))
-
-
-def _values(params):
-    from .scalars import Values
-
-    return Values(params)
 
 
 def _stores(fn) -> list:
