@@ -5,7 +5,9 @@ from torch_mlir.dialects import arith
 
 from tilec.dialects import ta_builders as tb
 
-from ._fusion_algebra import NotFusable, Normaliser, relabel, uses_any, uses_class, values_read
+from ._fusion_algebra import NotFusable, Normaliser, means_read, relabel, uses_any, uses_class, values_read
+
+_COUNT = ()  # the inner factors of the sum of 1
 
 
 def build_group(group, ids, cls, name: str) -> None:
@@ -24,7 +26,7 @@ def build_group(group, ids, cls, name: str) -> None:
     max_exprs = {r.op.result: summands[r.op.result] for r in group if r.kind == "max"}
     normaliser = Normaliser(j, members, max_exprs)
 
-    specs: dict = {}   # key -> (kind, x, inner, kept)
+    specs: dict = {}   # key -> (kind, x, inner, kept, moment)
     plans = []         # (reduction, kept, [(sign, outside, guards, key)])
     for r, n in zip(group, ids):
         kept = [cls((n, d)) for d in r.kept]
@@ -32,24 +34,25 @@ def build_group(group, ids, cls, name: str) -> None:
         if r.kind in ("max", "min"):
             if uses_any(summand, members):
                 raise NotFusable(f"a {r.kind} over a value that depends on the group")
-            terms = [(1.0, [], (), (r.kind, summand, (), tuple(kept)))]
+            terms = [(1.0, [], (), (r.kind, summand, (), tuple(kept), 0))]
         else:
             terms = []
             for t in normaliser.terms(summand):
-                x = t.stabiliser[1] if t.stabiliser else None
+                x = t.stabiliser[1] if t.stabiliser else t.centre
                 if x is not None and any(uses_class(x, c) for c in range(n_dom) if c not in kept and c != j):
                     raise NotFusable("the stabiliser depends on a dim the result does not keep")
                 for expr in [e for e, _ in t.outside] + [c for c, _ in t.guards]:
                     if any(uses_class(expr, c) for c in range(n_dom) if c not in kept):
                         raise NotFusable("a factor outside the sum depends on a dim the result does not keep")
-                terms.append((t.sign, t.outside, t.guards, ("sum", x, tuple(t.inner), tuple(kept))))
+                terms.append((t.sign, t.outside, t.guards, ("sum", x, tuple(t.inner), tuple(kept), t.power)))
         for *_, key in terms:
             specs.setdefault(key, key)
         plans.append((r, kept, terms))
+    _check_centred_parts(specs, plans)
 
     anchor = min((r.op for r in group), key=_position)
     needed = set()
-    for kind, x, inner, _ in specs:
+    for kind, x, inner, *_ in specs:
         for expr in ([x] if x is not None else []) + [e for e, _ in inner]:
             needed |= values_read(expr)
     for _, _, terms in plans:
@@ -62,14 +65,16 @@ def build_group(group, ids, cls, name: str) -> None:
     online = {}
     with ir.InsertionPoint(anchor.operation), anchor.location:
         for key in specs:
-            kind, x, inner, kept = key
+            kind, x, inner, kept, moment = key
+            attributes = {"kind": ir.StringAttr.get("max" if kind == "max" else kind),
+                          "dim": ir.IntegerAttr.get(i64, j),
+                          "group": ir.StringAttr.get(name),
+                          "map": ir.AffineMapAttr.get(tb.projection(n_dom, list(kept))),
+                          "extents": ir.ArrayAttr.get([ir.StringAttr.get(str(e)) for e in extents])}
+            if moment:  # a centred sum: sum_j (x - mean_j x)^moment * inner
+                attributes["moment"] = ir.IntegerAttr.get(i64, moment)
             op = ir.Operation.create("ta.online", results=[tb.tensor_type([extents[c] for c in kept], ir.F32Type.get())],
-                                     regions=1, attributes={
-                                         "kind": ir.StringAttr.get("max" if kind == "max" else kind),
-                                         "dim": ir.IntegerAttr.get(i64, j),
-                                         "group": ir.StringAttr.get(name),
-                                         "map": ir.AffineMapAttr.get(tb.projection(n_dom, list(kept))),
-                                         "extents": ir.ArrayAttr.get([ir.StringAttr.get(str(e)) for e in extents])})
+                                     regions=1, attributes=attributes)
             with ir.InsertionPoint(op.regions[0].blocks.append()):
                 emit = _Emitter(n_dom, {c: c for c in range(n_dom)}, {})
                 terms = [x] if kind in ("max", "min") else ([x] if x is not None else []) + [emit.product(inner)]
@@ -81,6 +86,31 @@ def build_group(group, ids, cls, name: str) -> None:
             replaced[r.op.result] = _reconstruct(r, kept, terms, online, replaced)
     for old, new in replaced.items():
         old.replace_all_uses_with(new)
+
+
+def _check_centred_parts(specs: dict, plans: list) -> None:
+    """Each centred sum's step reads its count, its sum of x and its lower moments: they must be
+    sums the members are rebuilt from (so they stay, and canonicalize does not drop them)."""
+    for _, kept, terms in plans:
+        for _, outside, guards, _ in terms:
+            for x in set().union(*(means_read(e) for e in _outside_exprs(outside, guards))):
+                for part in (("sum", None, _COUNT, tuple(kept), 0), ("sum", None, ((x, 1),), tuple(kept), 0)):
+                    specs.setdefault(part, part)
+    missing = [part for key in specs for part in _centred_parts(key) if part not in specs]
+    if missing:
+        raise NotFusable("a centred sum whose lower moments the members are not rebuilt from")
+
+
+def _centred_parts(key) -> list:
+    """The keys whose states the step of centred sum ``key`` reads (dialects/ta_online.py,
+    ``centred_parts``): the count and the sum of its x, whose ratio is the running mean, and its
+    lower moments of the same weight (moment 1 of weight 1 is 0: none)."""
+    kind, x, inner, kept, moment = key
+    if not moment:
+        return []
+    parts = [("sum", None, _COUNT, kept, 0), ("sum", None, ((x, 1),), kept, 0)]
+    first = 2 if inner == _COUNT else 0
+    return parts + [("sum", None if r == 0 else x, inner, kept, r) for r in range(first, moment)]
 
 
 def _outside_exprs(outside, guards) -> list:
@@ -142,12 +172,16 @@ def _reconstruct(r, kept, terms, online, replaced):
         return online[terms[0][3]]  # (a result the function returns keeps its own type, through a map)
     local = {c: k for k, c in enumerate(kept)}
     result_type = r.op.result.type
+    at = lambda key: tb.at(online[key], tb.projection(len(kept), list(range(len(kept)))))
+
+    def mean(x):  # mean_j x as the group's sum of x over its sum of 1
+        return arith.DivFOp(at(("sum", None, ((x, 1),), tuple(kept), 0)), at(("sum", None, _COUNT, tuple(kept), 0))).result
 
     def body():
-        emit = _Emitter(len(kept), local, replaced)
+        emit = _Emitter(len(kept), local, replaced, mean)
         total = None
         for sign, outside, guards, key in terms:
-            value = tb.at(online[key], tb.projection(len(kept), list(range(len(kept)))))
+            value = at(key)
             factor = emit.product(outside)
             value = arith.MulFOp(value, factor).result if factor is not None else value
             for condition, zero_when in guards:  # select(c, 0, v) as it was, outside the sum
@@ -168,8 +202,8 @@ def _returned(value) -> bool:
 class _Emitter:
     """Emits expressions inside a body whose dim k is domain class c where local[c] = k."""
 
-    def __init__(self, rank: int, local: dict, replaced: dict):
-        self.rank, self.local, self.replaced, self.memo = rank, local, replaced, {}
+    def __init__(self, rank: int, local: dict, replaced: dict, mean=None):
+        self.rank, self.local, self.replaced, self.memo, self.mean = rank, local, replaced, {}, mean
 
     def __call__(self, expr) -> ir.Value:
         if expr not in self.memo:
@@ -187,6 +221,8 @@ class _Emitter:
             return tb.param(expr[1])
         if kind == "outer":
             return expr[1]
+        if kind == "mean":
+            return self.mean(expr[1])
         _, name, attrs, result_type, args = expr
         return ir.Operation.create(name, results=[result_type], operands=[self(a) for a in args],
                                    attributes=dict(attrs)).result

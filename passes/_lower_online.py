@@ -8,7 +8,9 @@ For every point of the dims all results keep:
             max: r = max(r, t)      sum: r = r + t      stabilised sum: r = r * c + p * t
 After the loop a stabilised sum holds sum_j exp(x - max_j x) * t, its closed form:
 the step lemma  exp(a - m') = exp(a - m) * exp(m - m')  carries the partial sum
-from one running max to the next. (c is 1 when its exponent would be -inf - -inf,
+from one running max to the next. A centred sum (``moment`` q) takes one key at a time
+by Welford's step (passes/_centred.py), reading the states of its group's count, sum of x
+and lower moments before they take the key: it is updated first. (c is 1 when its exponent would be -inf - -inf,
 i.e. while every x so far is -inf; p is 0 for x = -inf, so a row whose every x is
 -inf keeps its sums at 0 and its softmax is 0 / 0 = NaN in every stage, as in the
 oracle and torch.softmax.)
@@ -20,8 +22,9 @@ from torch_mlir import ir
 from torch_mlir.dialects import arith, math as math_d, memref
 
 from tilec.dialects.dims import parse_dim
-from tilec.dialects.ta_online import term_dims
+from tilec.dialects.ta_online import centred_parts, is_one, moment, term_dims
 
+from ._centred import Moments, combine
 from ._loops import Builder, positions
 
 
@@ -71,7 +74,7 @@ def lower_online_group(b: Builder, ops: list) -> None:
     stabilisers, memo = {}, {}
     for op in ops:
         terms = _terms(op)
-        if len(terms) == 2:
+        if len(terms) == 2 and not moment(op):
             stabilisers.setdefault(_key(terms[0], memo), (op, terms[0]))
     running = {key: memref.AllocOp(ir.MemRefType.get([], f32), [], []).result for key in stabilisers}
 
@@ -95,8 +98,13 @@ def lower_online_group(b: Builder, ops: list) -> None:
                 m_new = arith.MaximumFOp(m_old, x).result
                 scale[key] = (_exp_or_one(m_old, m_new), exp_or_zero(x, m_new))
                 memref.StoreOp(m_new, running[key], [])
-            for op, buf, k in zip(ops, bufs, kept):
-                _update(b, op, buf, k, common, sizes, ivs, scale, memo)
+            held = {op.operation: buf for op, buf in zip(ops, bufs)}
+            # centred sums first, highest moment first: each reads the others' states before this key
+            for op, buf, k in sorted(zip(ops, bufs, kept), key=lambda e: -moment(e[0])):
+                if moment(op):
+                    _update_centred(b, op, buf, k, common, sizes, ivs, held, ops)
+                else:
+                    _update(b, op, buf, k, common, sizes, ivs, scale, memo)
     for key in running:
         memref.DeallocOp(running[key])
 
@@ -115,6 +123,27 @@ def exp_or_zero(x: ir.Value, m: ir.Value) -> ir.Value:
     zero = arith.ConstantOp(ir.F32Type.get(), 0.0).result
     masked = arith.CmpFOp(arith.CmpFPredicate.OEQ, x, arith.ConstantOp(ir.F32Type.get(), -math.inf).result).result
     return arith.SelectOp(masked, zero, math_d.ExpOp(arith.SubFOp(x, m).result).result).result
+
+
+def _update_centred(b, op, buf, k, common, sizes, ivs, held, ops) -> None:
+    """One more key for centred sum ``op``: Welford's step, as Chan's combine with a state of
+    one key (count 1, mean x, S_0 = t)."""
+    from ._loops import emit_value
+
+    parts = {r: held[part.operation] for r, part in centred_parts(op, ops).items()}
+    x_value, t_value = _terms(op)
+    with _extra_loops(b, sizes, k, common, ivs) as inner:
+        at = [inner[d] for d in k]
+        x, t = emit_value(b, x_value, inner, {}), emit_value(b, t_value, inner, {})
+        load = lambda buf: memref.LoadOp(buf, at).result
+        count, total = load(parts["count"]), load(parts["total"])
+        sums = {r: load(parts[r]) for r in parts if isinstance(r, int)}
+        sums[moment(op)] = load(buf)
+        if is_one(t_value):
+            sums[0] = count
+        one = arith.ConstantOp(ir.F32Type.get(), 1.0).result
+        new = combine(moment(op), Moments(count, total, sums), Moments(one, x, {0: t}, mean=x))
+        memref.StoreOp(new, buf, at)
 
 
 def _update(b, op, buf, k, common, sizes, ivs, scale, memo) -> None:

@@ -111,3 +111,27 @@ def test_uses_dim_reads_every_dim_an_affine_expression_names():
         assert _reads_lead(rolled, src_has=False, k=2)  # it reads none of the two leading dims
         across = ir.AffineMap.get(3, 0, [ir.AffineExpr.get_mod(d[1] + 8, 16)])
         assert not _reads_lead(across, src_has=False, k=2)
+
+
+def test_a_centred_sum_whose_mean_is_not_rebuilt_leaves_its_group_unfused(monkeypatch):
+    """A centred sum's step reads its group's sums of 1 and of x: where no member is rebuilt from
+    them (here a normaliser that drops the correction mean x - mu), canonicalize would drop them
+    and ta-to-loops could not lower the sum; the group stays as it was, and its meaning."""
+    from tilec.passes import _fusion_algebra
+
+    class Uncorrected(_fusion_algebra.Normaliser):
+        def _centred(self, name, result_type, a, b):
+            terms = super()._centred(name, result_type, a, b)
+            return terms and terms[:1]
+
+    monkeypatch.setattr("tilec.passes._fusion_build.Normaliser", Uncorrected)
+    before, after, text = _run("layernorm", "builtin.module(ta-decompose-softmax, ta-canonicalize, ta-fuse-reductions, "
+                               "canonicalize, cse)", {"C": 9})
+    assert "moment" not in text
+    for name in before:
+        torch.testing.assert_close(after[name].double(), before[name].double(), rtol=2e-2, atol=2e-2)
+    with dialects.context(), ir.Location.unknown():
+        pm, failures = build("builtin.module(ta-to-loops)")
+        module = ir.Module.parse(text)
+        pm.run(module.operation)
+    assert not failures and "scf.for" in str(module)

@@ -244,6 +244,13 @@ def _loop_modules(example: str):
 
 SCALAR_SUM = "param N = 16\ninput X[N] : f32\noutput total[] : f32\ntotal = sum[i](X[i])\n"
 
+def _about_old_mean(text: str) -> str:
+    """The centred update's (x - s') t with s' the old mean s (delta = s - s' names both)."""
+    old, new = re.search(r"= arith.subf (%\d+), (%\d+) : f32", text).groups()
+    return re.sub(rf"(%\d+) = arith.subf (%\d+), {new} : f32(\n\s+%\d+ = arith.mulf %cst, \1)",
+                  rf"\1 = arith.subf \2, {old} : f32\3", text, count=1)
+
+
 LOOP_MUTANTS = {
     # a reduction to a rank-0 output: its initial store sits outside every loop
     "scalar sum starts at 1": (SCALAR_SUM, lambda t: t.replace(
@@ -263,11 +270,17 @@ LOOP_MUTANTS = {
     # rmsnorm: the last column is never visited
     "loop stops one short": ("rmsnorm", lambda t: re.sub(r"scf.for (%arg6) = %c0 to (%arg3) step %c1",
                                                          r"scf.for \1 = %c1 to \2 step %c1", t, count=1)),
+    # layernorm's variance (a centred sum): Welford's new term about the old mean, not the new one
+    "centred step about the old mean": ("layernorm", _about_old_mean),
+    # layernorm's variance starts at 1 (%alloc_1 holds ta op #3, the centred sum)
+    "centred sum starts at 1": ("layernorm", lambda t: re.sub(
+        r"memref.store %cst_\d+, (%alloc_1)\[", r"memref.store %cst, \1[", t, count=1)),
 }
 
 
 @pytest.mark.parametrize("name", sorted(LOOP_MUTANTS))
 def test_broken_loop_nests_are_refuted(name):
+    from tilec.verify.loop_sums import check_loop_sums
     from tilec.verify.loops import check_loops
 
     example, mutate = LOOP_MUTANTS[name]
@@ -276,8 +289,8 @@ def test_broken_loop_nests_are_refuted(name):
     assert mutated != loops
     with dialects.context(), ir.Location.unknown():
         ta_module, loop_module = ir.Module.parse(ta), ir.Module.parse(mutated)  # kept alive while checked
-        results = check_loops(ta_module.body.operations[0], loop_module.body.operations[0], "x.ta") + \
-            check_online(loop_module, "x.ta")
+        fns = ta_module.body.operations[0], loop_module.body.operations[0]
+        results = check_loops(*fns, "x.ta") + check_online(loop_module, "x.ta") + check_loop_sums(*fns, "x.ta")
     assert any(r.verdict == "counterexample" for r in results), [(r.check, r.verdict) for r in results]
 
 

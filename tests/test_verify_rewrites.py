@@ -15,6 +15,14 @@ from tilec.passes import _fusion_build, ta_canonicalize, ta_decompose_softmax
 from tilec.passes._fusion_algebra import Term
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
+# X's deviation from the mean of another row, weighted: mean X - mu is no zero there
+OTHER_MEAN = """param N = 6, C = 9
+input X[N, C] : f32
+input Y[N, C] : f32
+output V[N] : f32
+let mu[n] = sum[c](Y[n, c]) / C
+V[n] = sum[c]((X[n, c] - mu[n]) * Y[n, c])
+"""
 SCALED = """param M = 5, N = 7, K = 9
 input A[M, K] : f32
 input B[K, N] : f32
@@ -144,15 +152,23 @@ def _outside_dropped(reconstruct):
 
 
 def _sign_flipped(reconstruct):
-    """the sign of every term after the first flipped (variance as E[x^2] + mean^2)"""
+    """the sign of the first term flipped (the variance as n (mean x - mu)^2 - sum (x - mean x)^2)"""
     return lambda r, kept, terms, online, replaced: reconstruct(
-        r, kept, terms[:1] + [(-s, o, g, k) for s, o, g, k in terms[1:]], online, replaced)
+        r, kept, [(-s, o, g, k) for s, o, g, k in terms[:1]] + terms[1:], online, replaced)
 
 
 def _guard_dropped(reconstruct):
     """every term rebuilt without its guard (SDPA's fully masked rows: NaN instead of 0)"""
     return lambda r, kept, terms, online, replaced: reconstruct(r, kept, [(s, o, (), k) for s, o, _, k in terms],
                                                                 online, replaced)
+
+
+class _Miscorrected(_fusion_build.Normaliser):
+    """x - mu centred as (x - mean x) - (mean x - mu): the correction outside the sum subtracted"""
+
+    def _centred(self, name, result_type, a, b):
+        terms = super()._centred(name, result_type, a, b)
+        return terms and terms[:1] + [t.negated() for t in terms[1:]]
 
 
 class _Unstabilised(_fusion_build.Normaliser):
@@ -175,6 +191,7 @@ MUTANTS = [
     ("stabiliser-dropped", "logsumexp", _fusion_build, "Normaliser", _Unstabilised, "ta-fuse-reductions"),
     ("variance-sign", "layernorm", _fusion_build, "_reconstruct", _sign_flipped(_fusion_build._reconstruct),
      "ta-fuse-reductions"),
+    ("centring-miscorrected", OTHER_MEAN, _fusion_build, "Normaliser", _Miscorrected, "ta-fuse-reductions"),
 ]
 
 

@@ -68,6 +68,14 @@ MUTANTS = {  # name: (example, edit of the tile IR text)
     "store at swapped offsets": ("softmax", _sub(r'"tile.store"\((%\d+), %arg1, (%\d+), (%\d+)\)',
                                                  r'"tile.store"(\1, %arg1, \3, \2)')),
     "norm over the row count, not the row length": ("rmsnorm", _sub(r"arith.index_cast %arg3", "arith.index_cast %arg4")),
+    # layernorm's variance, a centred sum folded by Chan's step (its combine map reads the running
+    # count %23, the block's count %24, the shifts %38 and %42 and the block's own sum %30)
+    "Chan's step weighs the running shift by the block's count": ("layernorm", _sub(
+        r"arith.mulf %23, %38 : f32", "arith.mulf %24, %38 : f32")),
+    "the block's centred sum never folded": ("layernorm", _sub(r"arith.addf (%\d+), %30 : f32\n(\s+)\"tile.yield\"",
+                                                               r'arith.addf \1, %cst : f32\n\2"tile.yield"')),
+    "block deviations about the block's sum, not its mean": ("layernorm", _sub(
+        r'(%\d+) = "tile.elem"\(%19\) \{map = #map2\}', r'\1 = "tile.elem"(%14) {map = #map2}')),
 }
 
 
@@ -120,7 +128,11 @@ ONE_BLOCK_MUTANTS = {  # name: (example, edit of the one-block tile IR text)
     "output divided by the sum's neutral start": ("softmax", _sub(
         r'("tile.elem"\(%\d+\) \{map = #map\} .*\n\s+%\d+ = "tile.elem"\()%11(\) \{map = #map2\})', r"\g<1>%3\2")),
     "mean's sum started at 1": ("layernorm", _sub(r'("tile.yield"\()%cst(\) : \(f32\) -> \(\)\n\s+\}\) '
-                                                   r'\{tile.state_init = \[4, 0\]\})', r"\g<1>%cst_1\2")),
+                                                   r'\{tile.state_init = \[3, 0\]\})', r"\g<1>%cst_0\2")),
+    "variance's centred sum started at 1": ("layernorm", _sub(r'("tile.yield"\()%cst(\) : \(f32\) -> \(\)\n\s+\}\) '
+                                                              r'\{tile.state_init = \[4, 0\]\})', r"\g<1>%cst_0\2")),
+    "variance's block mean over 1, not the block's count": ("layernorm", _sub(
+        r"arith.maximumf %23, %cst_0 : f32", "arith.maximumf %cst_0, %cst_0 : f32")),
 }
 
 

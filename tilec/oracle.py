@@ -106,6 +106,9 @@ def _online(op, values, env):
         folded = terms[0].amax(j, keepdim=True)
     elif kind == "min":
         folded = terms[0].amin(j, keepdim=True)
+    elif len(terms) == 2 and "moment" in op.attributes:  # centred: about the mean of x
+        x, t = terms
+        folded = ((x - x.mean(j, keepdim=True)) ** ir.IntegerAttr(op.attributes["moment"]).value * t).sum(j, keepdim=True)
     elif len(terms) == 2:
         x, t = terms
         folded = (torch.exp(x - x.amax(j, keepdim=True)) * t).sum(j, keepdim=True)

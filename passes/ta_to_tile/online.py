@@ -20,6 +20,7 @@ from torch_mlir.dialects import arith, func, scf
 
 from tilec.dialects.dims import binary, const
 from tilec.dialects.raster import ATTR as RASTER_ATTR, HeavyFirst
+from tilec.dialects.ta_online import is_one, moment, same_value, yielded
 from tilec.dialects.tile import schedule_attr
 
 from . import layouts, online_hopper
@@ -37,6 +38,8 @@ def match(fn):
     groups = {ir.StringAttr(op.attributes["group"]).value for op in everything}
     online = [op for op in everything if ir.StringAttr(op.attributes["kind"]).value == "sum"]
     maxes = [op for op in everything if op not in online]
+    if any(moment(op) for op in everything):
+        raise NoTileLowering("an attention kernel's online sums are stabilised by a running max, none centred")
     if len(groups) != 1 or len(online) != 2 or len(maxes) > 1:
         raise NoTileLowering("ta-to-tile lowers one online group of two sums (normaliser and numerator) "
                              "and at most one max")
@@ -45,7 +48,7 @@ def match(fn):
         raise NoTileLowering("the online sums must be stabilised by a running max")
     by_t = {}
     for op, (_, t) in zip(online, terms):
-        by_t["ones" if _is_one(t) else "values"] = op
+        by_t["ones" if is_one(t) else "values"] = op
     if set(by_t) != {"ones", "values"}:
         raise NoTileLowering("one online sum must add 1 (the normaliser) and one a value tensor (the numerator)")
     returned = list(ops[-1].operation.operands)
@@ -61,7 +64,7 @@ def match(fn):
                              f"{' and a reduction' if 'ta.reduce' in others else ''}")
     running_max = maxes[0] if maxes else None
     if running_max is not None and (ir.StringAttr(running_max.attributes["kind"]).value != "max" or
-                                    not same_value(_yielded(running_max)[0], _yielded(by_t["ones"])[0])):
+                                    not same_value(yielded(running_max)[0], yielded(by_t["ones"])[0])):
         raise NoTileLowering("the online group's max must maximise the sums' stabiliser (the running max)")
     return by_t["ones"], by_t["values"], _epilogue(ops, everything), running_max
 
@@ -82,30 +85,6 @@ def _epilogue(ops, online) -> list:
             after.add(op.result)
             maps.append(op)
     return maps
-
-
-def _yielded(op) -> list:
-    return list(list(op.regions[0].blocks[0].operations)[-1].operation.operands)
-
-
-def same_value(a, b) -> bool:
-    """``a`` and ``b``, each computed in its own body, are the same expression: the same ops
-    with the same attributes on the same operands (values from outside the bodies identical)."""
-    if isinstance(a.owner, ir.Block) or isinstance(b.owner, ir.Block):
-        return a == b
-    x, y = a.owner.operation, b.owner.operation
-    in_body = lambda op: op.parent is not None and op.parent.name == "ta.online"
-    if not (in_body(x) and in_body(y)):
-        return a == b
-    return x.name == y.name and len(x.operands) == len(y.operands) and \
-        {k: str(x.attributes[k]) for k in x.attributes} == {k: str(y.attributes[k]) for k in y.attributes} and \
-        all(same_value(u, v) for u, v in zip(x.operands, y.operands))
-
-
-def _is_one(value) -> bool:
-    owner = value.owner
-    return not isinstance(owner, ir.Block) and owner.operation.name == "arith.constant" and \
-        ir.FloatAttr(owner.attributes["value"]).value == 1.0
 
 
 def lower(fn, found, options) -> None:

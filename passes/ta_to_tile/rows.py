@@ -32,6 +32,7 @@ from tilec.dialects import ta_builders as tb
 from tilec.dialects.layout import blocked_for
 from tilec.dialects.schedule import Schedule
 from tilec.dialects.ta import tensor_dims
+from tilec.dialects.ta_online import centred_parts, moment
 from tilec.dialects.tile import schedule_attr
 
 from .._loops import positions
@@ -173,7 +174,7 @@ class _Lowering(Folds):
         self.block = (const_index(0), {}, {}) if cols is not None and cols <= s.bn else None
         pending, maps = list(prog.reductions), list(prog.row_maps)
         while pending or maps:
-            ready = [op for op in pending if _row_reads(op) <= set(self.rows)]
+            ready = _held_back(pending, [op for op in pending if _row_reads(op) <= set(self.rows)])
             if ready:
                 (self.reduction_block if self.block else self.reduction_loop)(ready)
                 pending = [op for op in pending if op not in ready]
@@ -367,6 +368,14 @@ def _row_reads(op) -> set:
             elif owner.name == "ta.map":
                 stack.append(owner.opview if hasattr(owner, "opview") else owner)
     return found
+
+
+def _held_back(pending: list, ready: list) -> list:
+    """``ready`` less the sums a centred sum still waiting reads: its step needs their block
+    reductions, so they are folded in its pass."""
+    waiting = [op for op in pending if op not in ready and moment(op)]
+    held = {part.operation for op in waiting for part in centred_parts(op, pending).values()}
+    return [op for op in ready if op.operation not in held]
 
 
 def _provenance(tile, number: int) -> None:

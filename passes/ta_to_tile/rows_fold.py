@@ -5,11 +5,22 @@ in straight-line code when one block holds the row (``tile.state`` on the states
 A state folds a block the way ta.online defines: s + rowsum t; max(m, rowmax x); a sum
 stabilised by x: l * exp(m - m') + rowsum(exp(x - m') t), where a stabilised sum whose
 stabiliser is the term of a max in the same phase (softmax's) rescales by that max's.
+
+A centred sum (layernorm's sum of (x - mean x)^2) keeps only its own S_q: the running count
+and sum of x are its group's plain sums, folded first in the same pass. Each block is taken
+in two steps over the registers that hold it: its mean s_b = rowsum x / count (those sums'
+block reductions), then its own rowsum((x - s_b)^q t); the two states are combined by Chan's
+step (passes/_centred.py). The block crosses global memory once, as for any other sum; where
+one block holds the row, the combine from the empty state leaves exactly the two-pass form
+(the mean first, then the sum of squared deviations), from registers.
 """
 
 from torch_mlir import ir
 from torch_mlir.dialects import arith, scf
 
+from tilec.dialects.ta_online import centred_parts, is_one, moment, same_value, yielded
+
+from .._centred import Moments, combine, mean
 from .._lower_online import exp_or_zero
 from .common import const_index
 
@@ -62,10 +73,13 @@ class Folds:
         as a stabilised sum sharing one reads its new value."""
         s = self.s
         shared = _shared_max(ops)
-        ops = sorted(ops, key=lambda op: op in shared)
+        # a centred sum after the plain sums and lower moments whose states and blocks it reads
+        ops = sorted(ops, key=lambda op: (op in shared, moment(op)))
         states = []
         for op in ops:
-            if is_stabilised(op):
+            if moment(op):
+                states.append([self.constant([s.bm], 0.0)])
+            elif is_stabilised(op):
                 states.append(([] if op in shared else [self.constant([s.bm], float("-inf"))]) +
                               [self.constant([s.bm], 0.0)])
             else:
@@ -75,16 +89,49 @@ class Folds:
     def fold_all(self, ops, shared, states, carried, j0, loads, elems) -> list:
         """The states of ``ops`` (``carried``, flat) after folding the column block at ``j0``."""
         self.map_op = None
-        folded, new = {}, []  # op -> (old state, new state)
+        folded, new = {}, []  # op -> (old state, new state, the block's reduction)
         for op, st in zip(ops, states):
             old = carried[:len(st)]
             carried = carried[len(st):]
-            m = folded[shared[op]] if op in shared else None
-            step = self.fold(op, old, j0, loads, elems, (m[0][0], m[1][0]) if m else None)
-            folded[op] = (old, step)
+            if moment(op):
+                step, block = self.fold_centred(op, old[0], ops, folded, j0, loads, elems)
+            else:
+                m = folded[shared[op]] if op in shared else None
+                step, block = self.fold(op, old, j0, loads, elems, (m[0][0], m[1][0]) if m else None)
+            folded[op] = (old, step, block)
             new += step
         return new
 
+    def fold_centred(self, op, old, ops, folded, j0, loads, elems) -> tuple:
+        """([S_q after the block], the block's S_q) of centred sum ``op`` (state ``old``): the
+        block's mean from its count and sum (``folded``), its centred sum from the registers that
+        hold it, and Chan's combine with the running state."""
+        shape, q = [self.s.bm, self.s.bn], moment(op)
+        parts = {r: folded[part] for r, part in centred_parts(op, ops).items()}
+        (n_old,), _, n_block = parts["count"]
+        (l_old,), _, l_block = parts["total"]
+        s_block = self.row_map(lambda: mean(self.elem(n_block), self.elem(l_block)))
+        block = op.regions[0].blocks[0]
+
+        def deviation():  # (x - mean_b)^q t, 0 past the row
+            x, t = self.translate(block, shape, j0, loads, elems)
+            value = _to_f32(t)
+            for _ in range(q):
+                value = arith.MulFOp(value, arith.SubFOp(_to_f32(x), self.elem(s_block, 2, [0])).result).result
+            return self.masked(value, j0, 0.0)
+        b_q = _reduce(self.tile_map(shape, self.f32, deviation), "sum")
+        lower = {r: part for r, part in parts.items() if isinstance(r, int)}
+        weight_one = is_one(yielded(op)[1])  # then S_0 is the count and S_1 is 0
+
+        def step():
+            running = {r: self.elem(part[0][0]) for r, part in lower.items()}
+            this = {r: self.elem(part[2]) for r, part in lower.items()}
+            if weight_one:
+                running[0], this[0] = self.elem(n_old), self.elem(n_block)
+            a = Moments(self.elem(n_old), self.elem(l_old), {**running, q: self.elem(old)})
+            b = Moments(self.elem(n_block), self.elem(l_block), {**this, q: self.elem(b_q)}, mean=self.elem(s_block))
+            return combine(q, a, b)
+        return [self.row_map(step)], b_q
     def take_results(self, ops, states, results) -> None:
         for op, st in zip(ops, states):
             self.rows[op.result] = results[len(st) - 1]  # the sum (or the max, min) is the op's value
@@ -110,8 +157,8 @@ class Folds:
         if not is_stabilised(op):
             term = self.tile_map(shape, f32, lambda: self.masked(_to_f32(terms()[-1]), j0, _NEUTRAL[kind]))
             block_value = _reduce(term, kind)
-            combine = {"sum": arith.AddFOp, "max": arith.MaximumFOp, "min": arith.MinimumFOp}[kind]
-            return [self.row_map(lambda: combine(self.elem(old[0]), self.elem(block_value)).result)]
+            fold = {"sum": arith.AddFOp, "max": arith.MaximumFOp, "min": arith.MinimumFOp}[kind]
+            return [self.row_map(lambda: fold(self.elem(old[0]), self.elem(block_value)).result)], block_value
         x = self.tile_map(shape, f32, lambda: self.masked(_to_f32(terms()[0]), j0, float("-inf")))
         if max_state is not None:
             (m, m_new), (l,) = max_state, old
@@ -124,7 +171,7 @@ class Folds:
         total = _reduce(p, "sum")
         l_new = self.row_map(lambda: arith.AddFOp(arith.MulFOp(self.elem(l), exp_or_zero(
             self.elem(m), self.elem(m_new))).result, self.elem(total)).result)
-        return [l_new] if max_state is not None else [m_new, l_new]
+        return ([l_new] if max_state is not None else [m_new, l_new]), total
 
 
 def _kind(op) -> str:
@@ -132,11 +179,10 @@ def _kind(op) -> str:
 
 
 def is_stabilised(op) -> bool:
-    """A ta.online sum of exp(x - max x) * t (two yielded terms)."""
-    if op.operation.name != "ta.online":
+    """A ta.online sum of exp(x - max x) * t (two yielded terms, no ``moment``)."""
+    if op.operation.name != "ta.online" or moment(op):
         return False
-    block = op.regions[0].blocks[0]
-    return len(list(block.operations)[-1].operation.operands) == 2
+    return len(yielded(op)) == 2
 
 
 def _shared_max(ops) -> dict:
@@ -147,26 +193,11 @@ def _shared_max(ops) -> dict:
     for op in ops:
         if not is_stabilised(op):
             continue
-        x = _yielded(op)[0]
-        found = [m for m in maxes if same_domain(op, m) and _same_term(x, op, _yielded(m)[0], m)]
+        x = yielded(op)[0]
+        found = [m for m in maxes if same_domain(op, m) and same_value(x, yielded(m)[0])]
         if found:
             out[op] = found[0]
     return out
-
-
-def _yielded(op) -> list:
-    return list(list(op.regions[0].blocks[0].operations)[-1].operation.operands)
-
-
-def _same_term(a, op_a, b, op_b) -> bool:
-    """Whether body values ``a`` (of ``op_a``) and ``b`` (of ``op_b``) are the same expression."""
-    inside = lambda v, op: not isinstance(v.owner, ir.Block) and v.owner.operation.parent == op.operation
-    if not inside(a, op_a) or not inside(b, op_b):
-        return a == b
-    x, y = a.owner.operation, b.owner.operation
-    attrs = lambda o: sorted((n.name, str(n.attr)) for n in (o.attributes[k] for k in range(len(o.attributes))))
-    return x.name == y.name and attrs(x) == attrs(y) and len(x.operands) == len(y.operands) and \
-        all(_same_term(u, op_a, v, op_b) for u, v in zip(x.operands, y.operands))
 
 
 def _to_f32(value) -> ir.Value:

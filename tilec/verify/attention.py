@@ -15,6 +15,7 @@ from __future__ import annotations
 import z3
 from torch_mlir import ir
 
+from tilec.dialects.ta_online import is_one
 from tilec.dialects.tile import schedule_of
 from tilec.dialects.tile_hopper import wgmma_depth
 
@@ -253,7 +254,7 @@ class _Reference:
         # the group's max, where the epilogue reads it (SDPA's guard): the loop's running max
         self.maxes = [op for op in fn.entry_block.operations if op.operation.name == "ta.online" and
                       ir.StringAttr(op.attributes["kind"]).value != "sum"]
-        self.numer = next(op for op in online if not _is_one(list(op.regions[0].blocks[0].operations)[-1]
+        self.numer = next(op for op in online if not is_one(list(op.regions[0].blocks[0].operations)[-1]
                                                              .operation.operands[1]))
         body = self.numer.regions[0].blocks[0]
         self.x_value, self.t_value = list(list(body.operations)[-1].operation.operands)
@@ -339,8 +340,3 @@ def _followed(ref, outcome: Outcome) -> Outcome:
     return Outcome("error", outcome.seconds, {}, f"the reference's stabiliser reads {len(ref.unread)} value(s) "
                                                  f"this check does not follow (not an input, nor a remap of one)")
 
-
-def _is_one(value) -> bool:
-    owner = value.owner
-    return not isinstance(owner, ir.Block) and owner.operation.name == "arith.constant" and \
-        ir.FloatAttr(owner.attributes["value"]).value == 1.0

@@ -56,14 +56,16 @@ def _check_build(build, path: str, given: dict) -> list[Result]:
 
 
 def check_loop_build(build, path: str, given: dict | None = None) -> list[Result]:
-    """The loop IR of a LoopBuild against the ta it was lowered from, and its online loops;
-    replay commands name ``path`` and the sizes ``given``."""
+    """The loop IR of a LoopBuild against the ta it was lowered from, its online loops and its
+    plain and centred sums; replay commands name ``path`` and the sizes ``given``."""
+    from .loop_sums import check_loop_sums
     from .loops import check_loops
     from .online import check_online
 
-    replay = Replay.loop(path, build.fused.body.operations[0], given)
-    return check_loops(build.fused.body.operations[0], build.loops.body.operations[0], replay) + \
-        check_online(build.loops, replay)
+    fused, loops = build.fused.body.operations[0], build.loops.body.operations[0]
+    replay = Replay.loop(path, fused, given)
+    return check_loops(fused, loops, replay) + check_online(build.loops, replay) + \
+        check_loop_sums(fused, loops, replay)
 
 
 def check_rewrites(steps: list, seen: set | None = None) -> list[Result]:

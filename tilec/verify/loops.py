@@ -64,7 +64,7 @@ def check_loops(ta_fn, loop_fn, replay) -> list[Result]:
     for op in loop_fn.entry_block.operations:
         if op.operation.name == "memref.alloc" and "ta.holds" in op.attributes:
             buffers[op.result] = ta_ops[ir.IntegerAttr(op.attributes["ta.holds"]).value].result
-    index_env = _function_level_indices(loop_fn, params)
+    index_env = function_level_indices(loop_fn, params)
     name = ir.StringAttr(loop_fn.attributes["sym_name"]).value
     rows = []
     nests: dict = {}
@@ -123,16 +123,18 @@ def _scalar_inits(loop_fn, buffers, vals, params, index_env) -> dict:
     result is computed (or, for a reduction, initialised) outside every loop."""
     ops = [op for op in loop_fn.entry_block.operations
            if op.operation.name in ("memref.load", "memref.store") or op.operation.name.startswith(("arith.", "math."))]
-    whole = _Run()
-    _scalars(ops, dict(index_env), buffers, vals, params, whole)
+    whole = Run()
+    run_scalars(ops, dict(index_env), buffers, vals, params, whole)
     inits = {}
     for buf, idx, value in whole.stores:
         if buf in buffers:
-            inits.setdefault(buffers[buf], _Run()).stores.append((buf, idx, value))
+            inits.setdefault(buffers[buf], Run()).stores.append((buf, idx, value))
     return inits
 
 
-def _function_level_indices(fn, params: dict) -> dict:
+def function_level_indices(fn, params: dict) -> dict:
+    """{index value: its Z3 integer} of a loop function's top level: the shape parameters'
+    arguments and the index arithmetic on them (``%c = arith.constant 4 : index`` -> 4)."""
     env = {}
     for attrs, arg in zip(ir.ArrayAttr(fn.attributes["arg_attrs"]), fn.arguments):
         d = ir.DictAttr(attrs)
@@ -153,13 +155,16 @@ def _index_ops(ops, env) -> None:
             env[op.result] = table[name](*(env[v] for v in op.operation.operands))
 
 
-class _Run:
+class Run:
+    """What symbolic execution of a loop nest saw: its induction variables, upper bounds, range
+    facts, stores (buffer, indices, value) and the lb = 0, step = 1 claims."""
+
     def __init__(self):
         self.ivs, self.ubs, self.bounds, self.stores, self.steps_ok = [], [], [], [], []
 
 
-def _execute(nest, buffers, vals, params, index_env) -> _Run:
-    run = _Run()
+def _execute(nest, buffers, vals, params, index_env) -> Run:
+    run = Run()
     env = dict(index_env)
     op = nest
     while True:
@@ -174,13 +179,15 @@ def _execute(nest, buffers, vals, params, index_env) -> _Run:
         inner = [o for o in body.operations if o.operation.name == "scf.for"]
         if not inner:
             break
-        _scalars(list(body.operations), env, buffers, vals, params, run)
+        run_scalars(list(body.operations), env, buffers, vals, params, run)
         op = inner[0]
-    _scalars(list(body.operations), env, buffers, vals, params, run)
+    run_scalars(list(body.operations), env, buffers, vals, params, run)
     return run
 
 
-def _scalars(ops, env, buffers, vals, params, run) -> None:
+def run_scalars(ops, env, buffers, vals, params, run) -> None:
+    """Execute the non-loop ops of ``ops`` on Z3 terms, extending ``env``: a load from the buffer
+    of ta value v is v's uninterpreted element at the indices; stores are recorded in ``run``."""
     for op in ops:
         name = op.operation.name
         operands = list(op.operation.operands)
@@ -190,7 +197,7 @@ def _scalars(ops, env, buffers, vals, params, run) -> None:
         if name == "memref.load":
             ta = buffers.get(operands[0])
             idx = [env[v] for v in operands[1:]]
-            env[op.result] = vals.tensor(_key(vals, ta), idx) if ta is not None else z3.Real(f"unknown{len(env)}")
+            env[op.result] = vals.tensor(value_key(vals, ta), idx) if ta is not None else z3.Real(f"unknown{len(env)}")
         elif name == "memref.store":
             run.stores.append((operands[1], [env[v] for v in operands[2:]], get(operands[0])))
         elif name == "affine.apply":
@@ -205,7 +212,8 @@ def affine(expr, dims):
     return evaluate_affine(expr, dims, const=z3.IntVal, floordiv=lambda a, b: a / b)
 
 
-def _key(vals, value) -> str:
+def value_key(vals, value) -> str:
+    """The name of ta value ``value``'s uninterpreted element function ("t0", "t1", ...)."""
     names = vals.__dict__.setdefault("value_names", {})
     if value not in names:
         names[value] = f"t{len(names)}"
@@ -217,7 +225,7 @@ def _expected(ta_op, runs, vals, params, buffers):
 
     name = ta_op.operation.name
     result = ta_op.result
-    T = lambda v, idx: vals.tensor(_key(vals, v), idx)
+    T = lambda v, idx: vals.tensor(value_key(vals, v), idx)
     ext = lambda v, term: term if isinstance(ir.RankedTensorType(v.type).element_type, ir.F32Type) else \
         vals.function(f"arith.extf_{ir.RankedTensorType(v.type).element_type}_f32", 1)(term)
     rdims = [dim(str(d), params) for d in tensor_dims(result.type)]
@@ -242,7 +250,7 @@ def _expected(ta_op, runs, vals, params, buffers):
 
     if name == "ta.map":
         run = runs[0]
-        check(run, rdims, run.ivs, _map_value(ta_op, run.ivs, vals, params, T))
+        check(run, rdims, run.ivs, body_value(ta_op, run.ivs, vals, params, T))
     elif name == "ta.fill":
         check(runs[0], rdims, runs[0].ivs, constant(ir.FloatAttr(ta_op.attributes["value"]).value))
     elif name == "ta.remap":
@@ -281,7 +289,9 @@ def _expected(ta_op, runs, vals, params, buffers):
     return z3.And(*claims), domain, {**watch, **params}, "; ".join(problems)
 
 
-def _map_value(ta_op, ivs, vals, params, T):
+def body_value(ta_op, ivs, vals, params, T):
+    """What the body of ``ta_op`` (ta.map, ta.online) yields at domain indices ``ivs``, reading ta
+    values through ``T(value, indices)`` (a list for several terms)."""
     def read(op, local):
         name = op.operation.name
         if name == "ta.at":

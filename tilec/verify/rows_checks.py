@@ -7,6 +7,9 @@ from dataclasses import dataclass
 import z3
 from torch_mlir import ir
 
+from tilec.dialects.ta_online import moment
+
+from .rows_centred import check_centred
 from .solver import Outcome, prove
 from .tile_values import walk
 
@@ -93,14 +96,17 @@ def check_reductions(ck) -> None:
     """Each fold: neutral start, one block folded per step, block terms, coverage."""
     for fold in folds(ck):
         slots = fold.slots
+        blocks = {}  # ta op -> the block reduction its fold is proved to take (a centred sum reads them)
         k = 0
         while k < len(slots):
             n = slots[k]
             width = 2 if k + 1 < len(slots) and slots[k + 1] == n else 1
-            if n in fold.shared:
+            if moment(ck.ta_ops[n]):
+                blocks[n] = check_centred(ck, fold, n, k, blocks, _terms_outcome, _watch)
+            elif n in fold.shared:
                 _shared_stabilised(ck, fold, n, fold.shared[n], k)
             else:
-                _reduction(ck, fold, n, list(range(k, k + width)))
+                blocks[n] = _reduction(ck, fold, n, list(range(k, k + width)))
             k += width
         bn = max(ir.RankedTensorType(r.operation.operands[0].type).shape[1] for r in fold.reduces) \
             if fold.reduces else 1
@@ -110,7 +116,9 @@ def check_reductions(ck) -> None:
         ck.add("coverage", f"{fold.where} over ta ops {sorted(set(slots))} reach every column", outcome)
 
 
-def _reduction(ck, fold, n, slots) -> None:
+def _reduction(ck, fold, n, slots):
+    """The checks of a plain or stabilised reduction; the block reduction a plain one is proved
+    to fold, or None."""
     op = ck.ta_ops[n]
     kind = ir.StringAttr(op.attributes["kind"]).value if "kind" in op.attributes else "sum"
     r = ck.r
@@ -126,7 +134,7 @@ def _reduction(ck, fold, n, slots) -> None:
         red = _folded(ck, new[0], lambda red: _COMBINE[kind](old[0], red), fold, kind, label)
         if red is not None:
             _terms(ck, red, fold.iv, fold.rows, lambda I, J: ck.term(n, [I, J])[-1], neutral[kind], label)
-        return
+        return red
     E = lambda a, b: z3.If(a == ninf, z3.RealVal(0), ck.vals.function("math.exp", 1)(a - b))
     ck.add("equivalence", f"{label}: the running max starts at -inf and the sum at 0",
            prove(z3.And(init[0] == ninf, init[1] == 0), ck.tv.assumptions, watch=_watch(ck)))
@@ -198,6 +206,13 @@ def _folded(ck, new, expected, fold, kind: str, label: str):
 
 def _terms(ck, red, iv, rows: int, reference, neutral, label: str) -> None:
     """The terms of a block reduction: the ta terms inside the row, the neutral element past it."""
+    ck.add("equivalence", f"{label}: a block's terms are the ta terms inside the row and neutral past it",
+           _terms_outcome(ck, red, iv, rows, reference, neutral))
+
+
+def _terms_outcome(ck, red, iv, rows: int, reference, neutral, extra=()) -> Outcome:
+    """Whether block reduction ``red`` sums ``reference(I, J)`` inside the row and ``neutral`` past
+    it, for every row, column and block (``extra``: what else holds of the row)."""
     src = red.operation.operands[0]
     bn = ir.RankedTensorType(src.type).shape[1]
     r, c = ck.r, ck.c
@@ -205,9 +220,8 @@ def _terms(ck, red, iv, rows: int, reference, neutral, label: str) -> None:
     kernel = ck.tv.value(src, [r, c])
     cols = ck.domain_extent(1)
     claim = kernel == z3.If(J < cols, reference(I, J), neutral)
-    assumptions = ck.tv.assumptions + [r >= 0, r < rows, c >= 0, c < bn, I < ck.domain_extent(0)]
-    ck.add("equivalence", f"{label}: a block's terms are the ta terms inside the row and neutral past it",
-           prove(claim, assumptions, budget=40_000_000, watch=_watch(ck, kernel=kernel)))
+    assumptions = ck.tv.assumptions + [r >= 0, r < rows, c >= 0, c < bn, I < ck.domain_extent(0), *extra]
+    return prove(claim, assumptions, budget=40_000_000, watch=_watch(ck, kernel=kernel))
 
 
 def _step_lemma(ck, label, E, ninf) -> None:

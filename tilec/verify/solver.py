@@ -77,10 +77,13 @@ def structural(ok: bool, detail: str, model: dict | None = None) -> Outcome:
 BUDGET = 120_000_000
 
 
-def prove(claim, assumptions=(), budget: int = BUDGET, watch: dict | None = None) -> Outcome:
+def prove(claim, assumptions=(), budget: int = BUDGET, watch: dict | None = None,
+          logic: str | None = None) -> Outcome:
     """Is ``claim`` true whenever ``assumptions`` hold? A counterexample reports ``watch``'s
-    values; ``budget`` bounds the solver's steps (rlimit), so the verdict is the same on any machine."""
-    solver, ctx = _solver(budget)
+    values; ``budget`` bounds the solver's steps (rlimit), so the verdict is the same on any
+    machine. ``logic`` (e.g. "QF_NRA") picks Z3's solver for that fragment (nlsat for real
+    polynomials)."""
+    solver, ctx = _solver(budget, logic)
     solver.add(*[_moved(f, ctx) for f in assumptions])
     solver.add(z3.Not(_moved(claim, ctx)))
     start = time.perf_counter()
@@ -111,10 +114,11 @@ def _moved(x, ctx):
     return z3.BoolVal(x, ctx) if isinstance(x, bool) else z3.IntVal(x, ctx)
 
 
-def _solver(budget: int):
-    """A solver in a fresh Z3 context whose every check stops after ``budget`` steps (rlimit)."""
+def _solver(budget: int, logic: str | None = None):
+    """A solver in a fresh Z3 context (for ``logic``, else the general one) whose every check
+    stops after ``budget`` steps (rlimit)."""
     ctx = z3.Context()
-    solver = z3.Solver(ctx=ctx)
+    solver = z3.SolverFor(logic, ctx=ctx) if logic else z3.Solver(ctx=ctx)
     solver.set("rlimit", budget)
     return solver, ctx
 

@@ -78,7 +78,7 @@ def check_rewrite(pass_name: str, before, after) -> list[Result]:
         vals.deadline = time.perf_counter() + TERMS_BUDGET_S
         try:
             claim = sides[0].element(old, idx) == sides[1].element(new, idx)
-            outcome = prove(claim, assumptions, budget=40_000_000,
+            outcome = prove(claim, assumptions + vals.facts, budget=40_000_000,
                             watch={**params, **{f"i{k}": i for k, i in enumerate(idx)}})
         except OverBudget:
             outcome = Outcome("unknown", TERMS_BUDGET_S, detail=f"not proved: building the terms of this result "

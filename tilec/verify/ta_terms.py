@@ -13,7 +13,8 @@ uninterpreted. The ops mean:
     ta.reduce        sum / max / min over its dims
     ta.softmax       exp(x - max_j x) · recip(sum_j exp(x_j - max_j x))
     ta.logsumexp     max_j x + log(sum_j exp(x_j - max_j x))
-    ta.online        sum_j t_j, max_j t_j, or sum_j exp(x_j - max_j' x_j') · t_j
+    ta.online        sum_j t_j, max_j t_j, sum_j exp(x_j - max_j' x_j') · t_j, or (a centred
+                     sum) sum_j (x_j - sum_j' x_j' · recip(n))^q · t_j
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ class _Vals(Values):
         super().__init__(params)
         self.assumptions = [p >= 1 for p in params.values()]
         self.folds = []  # (kind, extent, bound var, summand, free bound vars, symbol)
+        self.facts = []  # what the terms rely on beyond the assumptions: n * recip(n) = 1 for an extent n >= 1
         self.ranges = {}  # bound var or element index (its Z3 id) -> (it, its extent): in [0, extent)
         self.deadline = None  # time.perf_counter() past which building terms stops (OverBudget)
 
@@ -223,14 +225,23 @@ class TaTerms:
         def terms(r):
             return self._body(op, domain[:d] + [r] + domain[d + 1:], terms=True)
         kind = ir.StringAttr(op.attributes["kind"]).value
-        r = self.bound(self.extent(extents[d]))
+        extent = self.extent(extents[d])
+        r = self.bound(extent)
         first = terms(r)
         if not isinstance(first, list):
-            return self._fold(kind, [(r, self.extent(extents[d]))], first)
-        m = self._fold("max", [(r, self.extent(extents[d]))], first[0])
-        r = self.bound(self.extent(extents[d]))
+            return self._fold(kind, [(r, extent)], first)
+        if "moment" in op.attributes:  # centred: sum_j (x_j - mean x)^q t_j, mean x = sum_j x_j / extent
+            n = z3.ToReal(extent)
+            mean = self._fold("sum", [(r, extent)], first[0]) * self.vals.function("recip", 1)(n)
+            self.vals.facts.append(n * self.vals.function("recip", 1)(n) == 1)  # an extent is >= 1
+            r = self.bound(extent)
+            x, t = terms(r)
+            power = ir.IntegerAttr(op.attributes["moment"]).value
+            return self._fold("sum", [(r, extent)], z3.Product(*[x - mean] * power, t))  # a product: linearity expands it
+        m = self._fold("max", [(r, extent)], first[0])
+        r = self.bound(extent)
         x, t = terms(r)
-        return self._fold("sum", [(r, self.extent(extents[d]))], self.vals.function("math.exp", 1)(x - m) * t)
+        return self._fold("sum", [(r, extent)], self.vals.function("math.exp", 1)(x - m) * t)
 
     def _fold(self, kind: str, bounds: list, body):
         """``kind`` over ``bounds`` (innermost last) of ``body``, after linearity."""

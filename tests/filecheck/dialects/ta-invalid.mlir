@@ -178,11 +178,34 @@ func.func @online_term_depends_on_dropped_dim(%s: tensor<?x?xf32, ["S", "T"]>, %
 // -----
 
 func.func @online_two_terms_for_max(%s: tensor<?x?xf32, ["S", "T"]>) {
-  // expected-error @+1 {{'ta.online' op body must yield one term, or two (x, t) for a stabilised sum}}
+  // expected-error @+1 {{'ta.online' op body must yield one term, or two (x, t) for a stabilised or centred sum}}
   %l = "ta.online"() ({
     %x = "ta.at"(%s) {map = affine_map<(i, j) -> (i, j)>} : (tensor<?x?xf32, ["S", "T"]>) -> f32
     "ta.yield"(%x, %x) : (f32, f32) -> ()
   }) {kind = "max", dim = 1 : i64, group = "g0", map = affine_map<(i, j) -> (i)>, extents = ["S", "T"]} : () -> tensor<?xf32, ["S"]>
+  return
+}
+
+// -----
+
+func.func @online_moment_of_one_term(%s: tensor<?x?xf32, ["S", "T"]>) {
+  // expected-error @+1 {{'ta.online' op 'moment' (1 to 4) belongs to a sum of two terms (x, t)}}
+  %l = "ta.online"() ({
+    %x = "ta.at"(%s) {map = affine_map<(i, j) -> (i, j)>} : (tensor<?x?xf32, ["S", "T"]>) -> f32
+    "ta.yield"(%x) : (f32) -> ()
+  }) {kind = "sum", dim = 1 : i64, group = "g0", map = affine_map<(i, j) -> (i)>, extents = ["S", "T"], moment = 2 : i64} : () -> tensor<?xf32, ["S"]>
+  return
+}
+
+// -----
+
+func.func @online_moment_out_of_range(%s: tensor<?x?xf32, ["S", "T"]>) {
+  // expected-error @+1 {{'ta.online' op 'moment' (1 to 4) belongs to a sum of two terms (x, t)}}
+  %l = "ta.online"() ({
+    %x = "ta.at"(%s) {map = affine_map<(i, j) -> (i, j)>} : (tensor<?x?xf32, ["S", "T"]>) -> f32
+    %one = arith.constant 1.0 : f32
+    "ta.yield"(%x, %one) : (f32, f32) -> ()
+  }) {kind = "sum", dim = 1 : i64, group = "g0", map = affine_map<(i, j) -> (i)>, extents = ["S", "T"], moment = 5 : i64} : () -> tensor<?xf32, ["S"]>
   return
 }
 
