@@ -86,12 +86,13 @@ def compile_command(args) -> int:
     shapes = _merged(args.shape)
     tiled = args.out_dir or args.emit in ("tile", "cuda")
     for spec in args.specs:
-        # what --emit prints goes to stdout: the schedule's line to stderr then
-        schedule = _resolve(args, spec, _targets(args), sys.stdout if args.out_dir or args.output else sys.stderr) \
-            if tiled else ""
+        said = []  # the schedule's line, said once the stages are built (an error stands alone)
+        schedule = _resolve(args, spec, _targets(args), said) if tiled else ""
         with dialects.context(), ir.Location.unknown():
             wanted = STAGES if args.out_dir else (args.emit,)
             stages = _stages(_lower(spec, shapes), wanted, schedule, every=bool(args.out_dir))
+        for line in said:  # what --emit prints goes to stdout: the schedule's line to stderr then
+            print(line, file=sys.stdout if args.out_dir or args.output else sys.stderr)
         if args.out_dir:
             skipped = stages.pop("skipped", None)
             for stage, text in stages.items():
@@ -242,18 +243,20 @@ def run_command(args) -> int:
     return 0 if ok else 1
 
 
-def _resolve(args, spec: str, targets: tuple, out=None) -> str:
+def _resolve(args, spec: str, targets: tuple, said: list | None = None) -> str:
     """The schedule ``spec`` is built with for ``targets``, resolved as every command resolves
     it (tune/pick.py: --schedule, else the tuning database, else the cost model's pick, else the
-    form's default); a choice tilec made is said on ``out`` (stdout)."""
+    form's default); a choice tilec made is said on stdout (or added to ``said``)."""
     from .frontend import read_spec
     from .tune.pick import resolve_schedule
 
     given = _schedule(args)
     pick = resolve_schedule(spec, read_spec(spec), _merged(args.shape), targets, given, args.compiler,
                             not args.no_cache)
-    if not given:  # a schedule the user gave needs no saying
-        print(pick.line(spec), file=out or sys.stdout)
+    if not given and said is not None:  # a schedule the user gave needs no saying
+        said.append(pick.line(spec))
+    elif not given:
+        print(pick.line(spec))
     return pick.schedule
 
 

@@ -131,6 +131,8 @@ def _rank_and_compile(spec: str, shapes: dict, targets: tuple, compiler: str) ->
             legal, _ = rank(module, shapes, target, gpu_named("h200"))
         except TilecError as err:  # the model needs a size no one gave
             return None, f"the cost model cannot rank it: {err.message}"
+        if not legal:
+            return None, "no point of the cost model's space lowers for it"
         for candidate in legal[:ATTEMPTS]:
             kernel = emit_cuda(candidate.build.tile)
             try:

@@ -20,7 +20,6 @@ uninterpreted. The ops mean:
 from __future__ import annotations
 
 import itertools
-import time
 
 import numpy as np
 import z3
@@ -40,7 +39,7 @@ DOMAIN = "every element of every result, all shapes (parameters >= 1); exp, log 
 
 
 class OverBudget(Exception):
-    """Building a result's terms passed its time budget (``_Vals.deadline``)."""
+    """Building a result's terms passed its budget of fold comparisons (``_Vals.comparisons``)."""
 
 
 class _Vals(Values):
@@ -55,7 +54,7 @@ class _Vals(Values):
         self.folds = []  # (kind, extent, bound var, summand, free bound vars, symbol)
         self.facts = []  # what the terms rely on beyond the assumptions: n * recip(n) = 1 for an extent n >= 1
         self.ranges = {}  # bound var or element index (its Z3 id) -> (it, its extent): in [0, extent)
-        self.deadline = None  # time.perf_counter() past which building terms stops (OverBudget)
+        self.comparisons = None  # how many more fold comparisons building terms may make (else OverBudget)
 
     def scalar(self, op, args):
         if op.operation.name == "arith.divf":
@@ -79,8 +78,10 @@ class _Vals(Values):
         equal to this one for every r in range and every value of those variables."""
         free = [v for v in scope if not z3.eq(v, r) and _occurs(v, body)]
         for k, e, r2, body2, free2, symbol in self.folds:
-            if self.deadline is not None and time.perf_counter() > self.deadline:
-                raise OverBudget()
+            if self.comparisons is not None:  # a count, not a time: the same verdict under any load
+                if self.comparisons <= 0:
+                    raise OverBudget()
+                self.comparisons -= 1
             if k != kind or len(free2) != len(free) or prove(e == extent, budget=4_000_000).verdict != "proved":
                 continue
             c = z3.FreshInt("r")
