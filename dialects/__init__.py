@@ -16,6 +16,12 @@ PROLOGUE_ATTR = "tile.prologue"
 # on a persistent kernel's function (the launch caps grid x at one CTA per SM, or fewer) and on
 # its loop over output tiles: from the program id, in steps of tile.num_programs, below grid x
 PERSISTENT_ATTR = "tile.persistent"
+# on a ta function (and the loop and tile functions lowered from it): the sizes a shape parameter
+# may take where the function is defined for those only, e.g. {T = [1, 64]} for a length that
+# slices a buffer of 64 rows (torch.export's Dim(max=...)); a parameter it does not name ranges
+# over 1 to MAX_SIZE, as every size does
+RANGES_ATTR = "ta.ranges"
+MAX_SIZE = 2**31 - 1
 # arith.cmpi's signed predicates as Python operators (on ints, tensors and Z3 terms alike)
 CMPI = {0: operator.eq, 1: operator.ne, 2: operator.lt, 3: operator.le, 4: operator.gt, 5: operator.ge}
 
@@ -29,6 +35,37 @@ def arg_attrs(fn) -> list:
     if "arg_attrs" not in fn.attributes:
         return []
     return [ir.DictAttr(a) for a in ir.ArrayAttr(fn.attributes["arg_attrs"])]
+
+
+def param_ranges(fn) -> dict:
+    """{name: (low, high)} of each shape parameter whose range ``fn`` states (``ta.ranges``).
+
+        param_ranges(fn)   # {"T": (1, 64)}
+    """
+    if RANGES_ATTR not in fn.attributes:
+        return {}
+    out = {}
+    try:
+        for named in ir.DictAttr(fn.attributes[RANGES_ATTR]):
+            out[named.name] = tuple(ir.IntegerAttr(x).value for x in ir.ArrayAttr(named.attr))
+    except ValueError:  # not a dictionary of integer pairs (IR is data: a hand-written one may be anything)
+        out = {"": ()}
+    if any(len(r) != 2 or not 1 <= r[0] <= r[1] <= MAX_SIZE for r in out.values()):
+        raise ValueError(f"{RANGES_ATTR} maps each shape parameter to [low, high] with 1 <= low <= high <= "
+                         f"2^31 - 1, not {fn.attributes[RANGES_ATTR]}")
+    return out
+
+
+def set_param_ranges(fn, ranges: dict) -> None:
+    """State ``ranges`` ({name: (low, high)}) on ``fn``; the attribute is dropped when none is left."""
+    if not ranges:
+        if RANGES_ATTR in fn.attributes:
+            del fn.attributes[RANGES_ATTR]
+        return
+    i64 = ir.IntegerType.get_signless(64)
+    fn.attributes[RANGES_ATTR] = ir.DictAttr.get({
+        name: ir.ArrayAttr.get([ir.IntegerAttr.get(i64, low), ir.IntegerAttr.get(i64, high)])
+        for name, (low, high) in sorted(ranges.items())})
 
 
 def _load(dialect) -> None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from torch_mlir import ir
 from torch_mlir.dialects import arith
 
+from tilec.dialects import MAX_SIZE, param_ranges, set_param_ranges
 from tilec.dialects.dims import DimError
 from tilec.dialects.ta import tensor_dims
 
@@ -62,6 +63,13 @@ def _specialize(fn, given: dict[str, int], defaults: bool) -> None:
             if isinstance(named.attr, ir.IntegerAttr):
                 env[named.name] = ir.IntegerAttr(named.attr).value
     env.update(given)
+    ranges = param_ranges(fn)
+    for name, value in env.items():  # a size the function is not defined for is refused, not bound
+        low, high = ranges.get(name, (1, MAX_SIZE))
+        if not low <= value <= high:
+            raise ValueError(f"shape parameter '{name}' = {value} is outside [{low}, {high}], the sizes "
+                             f"'{ir.StringAttr(fn.attributes['sym_name']).value}' is defined for")
+    set_param_ranges(fn, {k: r for k, r in ranges.items() if k not in env})
 
     def visit(op):
         for region in op.regions:

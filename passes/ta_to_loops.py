@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from torch_mlir import ir
 from torch_mlir.dialects import func
 
+from tilec.dialects import RANGES_ATTR
 from tilec.dialects.ta import tensor_dims
 
 from . import PassInfo
@@ -121,8 +122,9 @@ def _copy_attributes(old, new, n_in: int, n_out: int, params: list[str]) -> None
     output = lambda d: d
     param = lambda p: ir.DictAttr.get({"ta.param": ir.StringAttr.get(p)})
     new.attributes["arg_attrs"] = ir.ArrayAttr.get(ins + [output(d) for d in outs] + [param(p) for p in params])
-    if "ta.params" in old.attributes:
-        new.attributes["ta.params"] = old.attributes["ta.params"]
+    for key in ("ta.params", RANGES_ATTR):  # the parameters, and the sizes the function is defined for
+        if key in old.attributes:
+            new.attributes[key] = old.attributes[key]
     new.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get()
 
 

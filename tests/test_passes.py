@@ -135,3 +135,18 @@ def test_a_centred_sum_whose_mean_is_not_rebuilt_leaves_its_group_unfused(monkey
         module = ir.Module.parse(text)
         pm.run(module.operation)
     assert not failures and "scf.for" in str(module)
+
+
+def test_a_size_outside_a_stated_range_is_not_bound(tilec, tmp_path):
+    """ta.ranges states the sizes a function is defined for (a slice of a 64-row buffer): binding
+    another is one located error, from tilec opt and from a spec's --shape alike."""
+    ir_file = tmp_path / "r.mlir"
+    ir_file.write_text('func.func @f(%x: tensor<?xf32, ["T"]>) -> tensor<?xf32, ["T"]> attributes '
+                       '{ta.params = {T}, ta.ranges = {T = [1, 64]}} {\n  return %x : tensor<?xf32, ["T"]>\n}\n')
+    status, out, err = tilec("opt", ir_file, "--pass-pipeline=builtin.module(ta-specialize-shapes{shapes=T=65})")
+    assert status == 1 and "'T' = 65 is outside [1, 64]" in err and "Traceback" not in err, err
+    status, out, err = tilec("opt", ir_file, "--pass-pipeline=builtin.module(ta-specialize-shapes{shapes=T=64})")
+    assert status == 0 and "ta.ranges" not in out and "tensor<64xf32" in out, out + err
+    ir_file.write_text(ir_file.read_text().replace("[1, 64]", "[9, 2]"))
+    status, out, err = tilec("opt", ir_file, "--pass-pipeline=builtin.module(ta-specialize-shapes{shapes=T=4})")
+    assert status == 1 and "ta.ranges maps each shape parameter to [low, high]" in err and "Traceback" not in err

@@ -342,3 +342,34 @@ def test_a_dynamic_attention_is_proved_for_every_length():
     assert report.status() == 0, report.summary()
     assert all(r.verdict == "proved" for r in report.results)
     assert any("every sequence length" in r.domain for r in report.results)
+
+
+def test_a_length_that_slices_a_buffer_is_bounded_proved_and_checked(tmp_path):
+    """cos_cached[:T] of a 64-row buffer is defined for T <= 64 only: torch.export's range (max 63)
+    becomes the function's (ta.ranges), the proofs assume it (without it the gather past the
+    buffer's end is a counterexample), and a call past it is refused on the CPU stages and by the
+    runtime before any launch."""
+    from tilec.dialects import RANGES_ATTR
+
+    torch.manual_seed(0)
+    model, x = _RotaryCache().eval().bfloat16(), torch.randn(2, 2, 13, 16).bfloat16()
+    graph = tilec.compile(model, (x,), dynamic_shapes=({2: Dim("T", max=63)},), strict=True)
+    assert "ta.ranges = {T = [1, 63]}" in graph.ta
+    assert graph.verify().status() == 0
+    with pytest.raises(TilecError, match=r"dynamic dim T = 64 is outside \[1, 63\]"):
+        graph(torch.randn(2, 2, 64, 16).bfloat16())
+    forgot = tilec.compile(model, (x,), dynamic_shapes=({2: Dim("T", max=63)},), strict=True)
+    with forgot.context:
+        del forgot.module.body.operations[0].attributes[RANGES_ATTR]  # the bound forgotten
+    report = forgot.verify()
+    assert any(r.verdict == "counterexample" and r.property == "in-bounds" for r in report.results), \
+        report.as_text(proved=False)
+    pytest.importorskip("cuda.bindings.nvrtc", reason="NVRTC comes with the 'cuda' extra")
+    graph = tilec.compile(model, (x,), dynamic_shapes=({2: Dim("T", max=63)},), strict=True)
+    path = tmp_path / "rope.tkg"
+    graph.package(str(path), "", ("sm_90a",))
+    (kernel,) = tilec.runtime.load(str(path), register_op=False).kernels  # the rotation's one kernel
+    assert kernel.package.manifest["ranges"] == {"T": [1, 63]}
+    inputs = [torch.zeros(64, 16).bfloat16(), torch.zeros(64, 16).bfloat16(), torch.zeros(2, 2, 64, 16).bfloat16()]
+    with pytest.raises(ValueError, match=r"defined \(and proved\) for T in \[1, 63\], got T = 64"):
+        kernel(*inputs)

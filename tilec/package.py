@@ -139,6 +139,8 @@ def package_build(tiled, source_name: str, text: str, targets: tuple = ("sm_80",
         "schedule": kernel.schedule, "threads": kernel.threads, "smem_bytes": kernel.smem_bytes,
         "grid": [dim_tree(parse_dim(g)) for g in kernel.grid],
         "params": list(sig.params), "fixed": dict(tiled.fixed),
+        # the sizes the kernel is defined (and proved) for, where the function states them: checked at launch
+        "ranges": {name: list(r) for name, r in sig.ranges},
         "args": [{"role": role, "name": name,
                   "dtype": _DTYPE_NAMES[str(_spec_of(sig, role, name).dtype)] if role != "param" else "index",
                   "dims": [dim_tree(d) for d in _spec_of(sig, role, name).dims] if role != "param" else []}

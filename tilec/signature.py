@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import torch
 from torch_mlir import ir
 
+from tilec.dialects import param_ranges
 from tilec.dialects.dims import DimError, DimExpr
 from tilec.dialects.ta import tensor_dims
 
@@ -62,6 +63,7 @@ class Signature:
     params: dict  # name -> default int or None
     temporaries: tuple[TensorSpec, ...] = ()  # the other tensor values the function computes
     work: tuple[TensorSpec, ...] = ()  # the iteration space of each contraction (its "shape" is the work)
+    ranges: tuple = ()  # ((name, (low, high)), ...): the sizes the function is defined for (ta.ranges)
 
 
 def _name(attrs, index: int, prefix: str) -> str:
@@ -146,7 +148,7 @@ def signature(fn) -> Signature:
     outputs = tuple(spec(t, res_attrs, i, "out", None) for i, t in enumerate(ftype.results))
     outputs = tuple(TensorSpec(o.name, o.dims, o.dtype, out_locs.get(o.name)) for o in outputs)
     return Signature(ir.StringAttr(fn.attributes["sym_name"]).value, inputs, outputs, params, _temporaries(fn),
-                     _work(fn))
+                     _work(fn), tuple(sorted(param_ranges(fn).items())))
 
 
 def _size_error(spec: TensorSpec, message: str) -> TilecError:
@@ -175,6 +177,10 @@ def bind(sig: Signature, given: dict[str, int], inputs: dict[str, torch.Tensor] 
     for name, value in env.items():
         if not 1 <= value <= MAX_SIZE:
             raise TilecError(f"shape parameter '{name}' = {value}: sizes are between 1 and 2^31 - 1")
+        low, high = dict(sig.ranges).get(name, (1, MAX_SIZE))
+        if not low <= value <= high:  # reads past a sliced buffer's end: the function is not defined there
+            raise TilecError(f"shape parameter '{name}' = {value} is outside [{low}, {high}], the sizes "
+                             f"{sig.name} is defined for")
     for spec in (*sig.inputs, *sig.outputs):
         try:
             shape = spec.shape(env)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from torch_mlir import ir
 from torch_mlir.dialects import func
 
+from .dialects import param_ranges, set_param_ranges
 from .diagnostics import TilecError, mlir_loc
 from .split_units import items, units
 from .strided import strided_form
@@ -232,6 +233,7 @@ class FunctionView:
                 used = self._params_of(group, inputs + outputs)
                 piece.attributes["ta.params"] = ir.DictAttr.get(
                     {n.name: n.attr for n in ir.DictAttr(fn.attributes["ta.params"]) if n.name in used})
+                set_param_ranges(piece, {k: r for k, r in param_ranges(fn).items() if k in used})
             entry = piece.add_entry_block()
         mapping = dict(zip(inputs, entry.arguments))
         read = {v for op in group for v in self.reads[op.operation]}

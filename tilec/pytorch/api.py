@@ -15,6 +15,7 @@ import warnings
 
 import torch
 
+from ..dialects import param_ranges
 from ..diagnostics import TilecError
 from .dynamic import bind_sizes, dynamic_dims, evaluate_shape
 from .support import Unsupported
@@ -158,7 +159,13 @@ class CompiledGraph:
         shapes checked."""
         if self.dynamic is not None:
             labels = [f"state tensor '{n}'" for n in self.graph.state_names] + [f"input {k}" for k in range(len(args))]
-            return bind_sizes(self.graph.input_shapes, state + args, labels)
+            env = bind_sizes(self.graph.input_shapes, state + args, labels)
+            ranges = param_ranges(self.module.body.operations[0]) if self.module is not None else {}
+            for name, (low, high) in ranges.items():
+                if not low <= env.get(name, low) <= high:  # past a sliced buffer's end: not defined there
+                    raise TilecError(f"dynamic dim {name} = {env[name]} is outside [{low}, {high}], the sizes "
+                                     f"this graph was compiled for (torch.export's range)")
+            return env
         shapes = [tuple(t.shape) for t in args]
         if shapes != self.shapes:
             raise TilecError(f"compiled for input shapes {self.shapes}, called with {shapes} (pass dynamic_shapes= "

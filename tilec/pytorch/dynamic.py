@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import torch
 from torch_mlir import ir
 
+from tilec.dialects import MAX_SIZE, set_param_ranges
 from tilec.dialects.dims import parse_dim
 
 from ..diagnostics import TilecError
@@ -139,6 +140,11 @@ def raise_dynamic(fn, example: tuple, dims: DynamicDims, name: str, program=None
     try:
         with ir.Location.unknown():
             module = generalize(modules, points)
+        # the largest size torch.export allows (a slice of a 64-row buffer: at most 64) bounds the
+        # function: the proofs assume it, and a call past it is refused (size 1 is in its domain,
+        # though torch traces sizes of 2 and more)
+        set_param_ranges(module.body.operations[0], {n: (1, high) for n, (_, high) in dims.ranges
+                                                     if high < MAX_SIZE})
         shapes = lambda field: tuple(_general_shape([getattr(g, field)[k] for g in graphs], points)  # noqa: E731
                                      for k in range(len(getattr(graphs[0], field))))
     except Specialized as err:

@@ -120,6 +120,10 @@ class Kernel:
         for name, size in self.package.manifest.get("fixed", {}).items():
             if env.setdefault(name, size) != size:
                 raise ValueError(f"{self.name} was compiled for {name} = {size}, got {env[name]}")
+        for name, (low, high) in self.package.manifest.get("ranges", {}).items():
+            if name in env and not low <= env[name] <= high:  # a slice past its buffer's end: out of bounds
+                raise ValueError(f"{self.name} is defined (and proved) for {name} in [{low}, {high}], got "
+                                 f"{name} = {env[name]}")
         missing = sorted(names - set(env))
         if missing:
             raise ValueError(f"{self.name}: its inputs do not give the size of {', '.join(missing)} (they name it "

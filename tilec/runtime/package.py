@@ -105,6 +105,11 @@ def _check_manifest(manifest, path: str) -> None:
     fixed = manifest.get("fixed", {})
     if not isinstance(fixed, dict) or not all(isinstance(v, int) and 1 <= v < 2**31 for v in fixed.values()):
         raise PackageError(f"{path}: manifest.json 'fixed' must map names to sizes")
+    ranges = manifest.get("ranges", {})
+    if not isinstance(ranges, dict) or not all(
+            isinstance(r, list) and len(r) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in r)
+            and 1 <= r[0] <= r[1] < 2**31 for r in ranges.values()):
+        raise PackageError(f"{path}: manifest.json 'ranges' must map names to [low, high] sizes")
 
 
 def write_package(path: str, manifest: dict, files: dict) -> None:

@@ -28,7 +28,7 @@ from .replay import Replay
 from .report import Result
 from .scalars import Values
 from .solver import Outcome, prove
-from .symbolic import dim
+from .symbolic import dim, size_facts
 
 DOMAIN = "every element, every key (induction over the reduced index), all shapes; real arithmetic"
 
@@ -60,6 +60,7 @@ def check_loop_sums(ta_fn, loop_fn, replay) -> list[Result]:
 class _Context:
     def __init__(self, ta_fn, loop_fn, params):
         self.params, self.vals = params, Values(params)
+        self.sizes = size_facts(ta_fn, params)  # every parameter >= 1, inside its stated range
         self.ta_ops = list(ta_fn.entry_block.operations)[:-1]
         self.online = [op for op in self.ta_ops if op.operation.name == "ta.online"]
         self.name = ir.StringAttr(loop_fn.attributes["sym_name"]).value
@@ -103,7 +104,7 @@ class _Context:
         facts += [z3.And(i >= 0, i < extents[p]) for p, i in zip(kept, idx)]
         new = run.stores[-1][2]
         start = z3.And(*[_value(s, self, env) == 0 for s in starts]) if starts else z3.BoolVal(False)
-        base = prove(z3.And(start, *claims), [p >= 1 for p in self.params.values()] + facts,
+        base = prove(z3.And(start, *claims), self.sizes + facts,
                      watch=dict(self.params))
         if base.verdict != "proved":
             base.detail = base.detail or "the sum does not start at 0, or its key loop misses the range"

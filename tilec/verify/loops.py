@@ -35,7 +35,7 @@ from .scalars import Values, evaluate
 from .replay import Replay
 from .report import Result
 from .solver import prove
-from .symbolic import dim, static_dims
+from .symbolic import dim, size_facts, static_dims
 
 _IDENTITY = {"sum": 0.0, "max": -math.inf, "min": math.inf}
 
@@ -51,7 +51,7 @@ def check_loops(ta_fn, loop_fn, replay) -> list[Result]:
     params = {n.name: z3.Int(n.name) for n in ir.DictAttr(ta_fn.attributes["ta.params"])}
     # a parameter bound when the function was built (--shape, a split piece) has that size only:
     # its loops may run to the constant, so the proof is for that size, not for every one
-    assumptions = [p >= 1 for p in params.values()] + \
+    assumptions = size_facts(ta_fn, params) + \
         [dim(d, params) == n for d, n in static_dims(ta_fn).items()]
     vals = Values(params)
     ta_ops = list(ta_fn.entry_block.operations)[:-1]

@@ -23,6 +23,7 @@ from torch_mlir import ir
 from .report import Result
 from .scalars import evaluate
 from .solver import Outcome, prove
+from .symbolic import size_facts
 from .rows import TileChecker
 from .tile_values import walk
 
@@ -93,7 +94,7 @@ class _Checker(TileChecker):
             [sub(iv) < sub(ub) for iv, _, ub in loops] + \
             [r >= 0, r < bm, c >= 0, c < bn] + [sub(o) == x for o, x in zip(offsets[:-2], g[:-2])]
         # the element ranges over the output at the sizes the kernel was built for, not at any size
-        domain = [z3.And(x >= 0, x < n) for x, n in zip(g, extents)] + [p >= 1 for p in self.tv.params.values()] + \
+        domain = [z3.And(x >= 0, x < n) for x, n in zip(g, extents)] + size_facts(self.tv.fn, self.tv.params) + \
             self.tv.fixed_facts()
         self.add("coverage", f"every element of {name} is stored by some CTA, column block and position",
                  prove(z3.And(*claims), domain, watch={f"g{k}": x for k, x in enumerate(g)}))

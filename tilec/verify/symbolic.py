@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import z3
 from torch_mlir import ir
 
-from tilec.dialects import CMPI, PERSISTENT_ATTR, PROLOGUE_ATTR, STAGES_ATTR
+from tilec.dialects import CMPI, PERSISTENT_ATTR, PROLOGUE_ATTR, STAGES_ATTR, param_ranges
 from tilec.dialects.dims import parse_dim
 from tilec.dialects.tile_hopper import consumer_roles, store_parts, wgmma_stage
 
@@ -54,6 +54,21 @@ class Program:
     ctas: object = None                   # a persistent kernel's CTAs (tile.num_programs), else None
     warpgroups: int = 1                   # consumer warpgroups running the consumer region on their own
     wg: object = None                     # their index (tile.warpgroup_id), a symbol below warpgroups
+
+
+def size_facts(fn, params: dict) -> list:
+    """What each shape parameter of ``fn`` (a ta, loop or tile function) satisfies: at least 1,
+    and inside the range the function states for it (``ta.ranges``: a length that slices a
+    buffer of 64 rows is at most 64).
+
+        facts = size_facts(fn, {"T": z3.Int("T")})   # [T >= 1, T <= 64]
+    """
+    ranges = param_ranges(fn)
+    facts = []
+    for name, p in params.items():
+        low, high = ranges.get(name, (1, None))
+        facts += [p >= low] + ([p <= high] if high is not None else [])
+    return facts
 
 
 def dim(expr: str, params: dict):
@@ -94,7 +109,7 @@ def execute(fn) -> Program:
         else:
             args[arg] = ("output" if "ta.output" in d else "input", ir.StringAttr(d["ta.name"]).value,
                          [ir.StringAttr(x).value for x in ir.ArrayAttr(d["ta.dims"])])
-    program = Program(fn, params, args, [p >= 1 for p in params.values()])
+    program = Program(fn, params, args, size_facts(fn, params))
     for attrs, arg in zip(ir.ArrayAttr(fn.attributes["arg_attrs"]), fn.arguments):
         if arg in args:
             program.values[arg] = [dim(d, params) for d in args[arg][2]]

@@ -19,7 +19,7 @@ from tilec.dialects.dims import parse_dim
 
 from .report import Result
 from .solver import Outcome, prove
-from .symbolic import dim, static_dims
+from .symbolic import dim, size_facts, static_dims
 from .ta_terms import DOMAIN, OverBudget, TaTerms, _dims, _Vals
 
 # per result, fold comparisons (each a bounded solver query), not seconds: the verdict is the same
@@ -76,7 +76,7 @@ def check_rewrite(pass_name: str, before, after) -> list[Result]:
         start = time.perf_counter()
         idx = [z3.Int(f"i{k}") for k in range(len(_dims(old.type)))]
         vals.ranges.update((i.get_id(), (i, dim(d, params))) for i, d in zip(idx, _dims(old.type)))
-        assumptions = [p >= 1 for p in params.values()] + fixed
+        assumptions = size_facts(before, params) + fixed
         assumptions += [z3.And(i >= 0, i < dim(d, params)) for i, d in zip(idx, _dims(old.type))]
         check = f"{pass_name} keeps result #{n}: every element equal before and after"
         vals.comparisons = TERMS_BUDGET

@@ -26,7 +26,7 @@ from tilec.dialects import PERSISTENT_ATTR, arg_attrs
 from tilec.dialects.tile_hopper import consumer_roles
 
 from .scalars import Values, evaluate
-from .symbolic import _INDEX, TILE_ID, WARPGROUP_ID, dim
+from .symbolic import _INDEX, TILE_ID, WARPGROUP_ID, dim, size_facts
 
 
 
@@ -45,7 +45,7 @@ class TileValues:
             self.args[arg] = ("output" if "ta.output" in d else "input", ir.StringAttr(d["ta.name"]).value,
                               [ir.StringAttr(x).value for x in ir.ArrayAttr(d["ta.dims"])])
         self.vals = Values(self.params)
-        self.assumptions = [p >= 1 for p in self.params.values()]
+        self.assumptions = size_facts(fn, self.params)
         self.fixed = self._fixed_sizes()  # what the argument types fix: the kernel takes no other size
         self.assumptions += self.fixed_facts()
         self.index = {}                 # index SSA value -> Z3 Int

@@ -39,3 +39,14 @@ func.func @default_stays_symbolic(%x: tensor<?x?xf32, ["K", "M"]>) -> tensor<?xf
   %s = "ta.reduce"(%x) {kind = "sum", dims = [0]} : (tensor<?x?xf32, ["K", "M"]>) -> tensor<?xf32, ["M"]>
   return %s : tensor<?xf32, ["M"]>
 }
+
+// -----
+
+// A bound parameter's stated range is dropped (it has one size now); the others' stay.
+// CHECK-LABEL: func.func @ranges
+// CHECK-SAME:  ta.ranges = {K = [1, 8]}
+// CHECK-NOT:   M = [
+func.func @ranges(%x: tensor<?x?xf32, ["K", "M"]>) -> tensor<?xf32, ["M"]> attributes {ta.ranges = {K = [1, 8], M = [1, 64]}} {
+  %s = "ta.reduce"(%x) {kind = "sum", dims = [0]} : (tensor<?x?xf32, ["K", "M"]>) -> tensor<?xf32, ["M"]>
+  return %s : tensor<?xf32, ["M"]>
+}
