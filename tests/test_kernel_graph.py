@@ -13,6 +13,7 @@ import torch.nn.functional as F
 import tilec
 from tilec.diagnostics import TilecError
 from tilec.pytorch.api import TilecFallbackWarning
+from tilec.runtime.manifest import seal
 from tilec.runtime.package import PackageError
 
 
@@ -164,13 +165,14 @@ def test_graph_package_round_trip(tmp_path):
     stored = graph.kernels().pieces[0].outputs[0]
     assert loaded._free == [[], [stored]]  # the tensor between kernels goes after its reader
 
-    def rewrite(change):
+    def rewrite(change, reseal=True):
         bad = tmp_path / "bad.tkg"
         with zipfile.ZipFile(path) as src, zipfile.ZipFile(bad, "w") as dst:
             for item in src.namelist():
                 data = src.read(item)
-                if item == "graph.json" and change is not None:
-                    data = json.dumps(change(json.loads(data))).encode()
+                if item == "graph.json" and change is not None:  # resealed: the check under test speaks
+                    changed = change(json.loads(data))
+                    data = json.dumps(dict(changed, seal=seal(changed)) if reseal else changed).encode()
                 elif item == "k1.tkp" and change is None:  # a kernel that is not the one hashed
                     data = data[:-1] + bytes([data[-1] ^ 1])
                 dst.writestr(item, data)
@@ -182,6 +184,8 @@ def test_graph_package_round_trip(tmp_path):
         load_graph(rewrite(lambda m: {**m, "steps": m["steps"][::-1]}))
     with pytest.raises(PackageError, match="graph.json needs"):
         load_graph(rewrite(lambda m: {**m, "steps": [{"package": 3}]}))
+    with pytest.raises(PackageError, match="does not match its seal"):  # an edit the seal gives away
+        load_graph(rewrite(lambda m: {**m, "steps": m["steps"][::-1]}, reseal=False))
 
 
 def test_graph_no_kernel_takes_is_one_clear_error():

@@ -34,7 +34,7 @@ def test_manifest_describes_the_kernel(package):
     from tilec.runtime import read_package
 
     m = read_package(str(package)).manifest
-    assert m["format"] == "tilec.package/1" and m["kernel"] == "matmul_bias_gelu"
+    assert m["format"] == "tilec.package/2" and m["kernel"] == "matmul_bias_gelu"
     assert [a["name"] for a in m["args"]] == ["X", "W", "bias", "Y", "K", "M", "N"]
     assert m["args"][0] == {"role": "input", "name": "X", "dtype": "bf16", "dims": ["M", "K"]}
     assert m["grid"][0] == ["*", ["/", ["+", "M", 127], 128], ["/", ["+", "N", 127], 128]] or m["grid"][0][0] == "*"
@@ -67,7 +67,7 @@ def test_wrong_format_is_refused(package, tmp_path):
             if item.filename == "manifest.json":
                 data = json.dumps(dict(json.loads(data), format="tilec.package/0")).encode()
             dst.writestr(item, data)
-    with pytest.raises(PackageError, match="expected 'tilec.package/1'"):
+    with pytest.raises(PackageError, match="expected 'tilec.package/2'"):
         read_package(str(bad))
 
 

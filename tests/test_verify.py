@@ -327,7 +327,8 @@ def test_verify_a_package(tilec, tmp_path, monkeypatch):
                  "--schedule", "bm=64,bn=64,bk=32")[0] == 0
     status, stdout, err = tilec("verify", out)
     assert status == 0, err
-    assert "the package's CUDA source is what this spec, schedule and sizes lower to" in stdout
+    assert "the package's launch fields, CUDA source and cubins are what its source, schedule and sizes build" \
+        in stdout
     # a package whose source (and hash) was replaced is not vouched for
     forged = tmp_path / "forged.tkp"
     from tilec.runtime.package import read_package, write_package
@@ -337,7 +338,7 @@ def test_verify_a_package(tilec, tmp_path, monkeypatch):
     manifest = {k: v for k, v in package.manifest.items() if k not in ("files", "format")}
     write_package(str(forged), manifest, files)
     status, stdout, err = tilec("verify", forged)
-    assert status == 1 and "was not built from its spec" in stdout
+    assert status == 1 and "was not built from its source" in stdout and "0 proved" in stdout
 
 
 def test_attention_package_is_verified_at_its_own_sizes(tilec, tmp_path, monkeypatch):
@@ -360,7 +361,7 @@ def test_attention_package_is_verified_at_its_own_sizes(tilec, tmp_path, monkeyp
     assert any("tile 64x32" in r["check"] for r in tile_rows)  # the shared tiles of head dim 32
     status, stdout, err = tilec("verify", out)
     assert status == 0, stdout + err
-    assert "proved  attention [cuda] equivalence: the package's CUDA source" in stdout
+    assert "proved  attention [package] equivalence: the package's launch fields" in stdout
 
 
 def _attention_tile_text(example="causal_attention"):

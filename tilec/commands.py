@@ -375,7 +375,8 @@ def layout_command(args) -> int:
 
 
 def verify_command(args) -> int:
-    from .verification import verify_package, verify_schedules, verify_spec
+    from .verification import verify_schedules, verify_spec
+    from .verification_package import verify_package
 
     for path, flag in ((args.json, "--json"), (args.junit, "--junit"), (args.markdown, "--markdown")):
         if path is not None:

@@ -129,10 +129,26 @@ def package_build(tiled, source_name: str, text: str, targets: tuple = ("sm_80",
     """(manifest, files) of the package of a TileBuild (in its context); ``text`` is the
     source it came from (a spec, or the ta IR of a PyTorch graph), kept in the manifest;
     ``kernel``: its emitted CUDA, when the caller has it."""
-    sig = signature(tiled.ta.body.operations[0])
     kernel = kernel or emit_cuda(tiled.tile)
-    check_targets(kernel, targets)
+    manifest = launch_manifest(tiled, source_name, text, targets, compiler, kernel)
     files = {f"{kernel.name}.cu": kernel.source.encode()}
+    # one NVRTC (or nvcc) run per target; each releases the GIL, so they run side by side
+    with ThreadPoolExecutor(max_workers=max(len(targets), 1)) as pool:
+        built = list(pool.map(lambda target: compile_cuda(kernel.source, kernel.name, target, compiler), targets))
+    for target, (cubin, facts) in zip(targets, built):
+        name = f"{kernel.name}.{target}.cubin"
+        files[name] = cubin
+        manifest["targets"][target] = name
+        manifest["ptxas"][target] = facts.as_dict()
+    return manifest, files
+
+
+def launch_manifest(tiled, source_name: str, text: str, targets: tuple, compiler: str, kernel) -> dict:
+    """The manifest of the package of ``tiled`` (emitted as ``kernel``) before its cubins are
+    compiled: every field the runtime reads to launch it (``targets`` and ``ptxas`` still empty).
+    ``tilec verify PKG.tkp`` compares a package's fields with these."""
+    sig = signature(tiled.ta.body.operations[0])
+    check_targets(kernel, targets)
     manifest = {
         "kernel": kernel.name, "variants": kernel.variants, "tilec_version": build_id(), "compiler": compiler,
         "spec": {"file": source_name, "text": text, "sha256": hashlib.sha256(text.encode()).hexdigest()},
@@ -156,15 +172,7 @@ def package_build(tiled, source_name: str, text: str, targets: tuple = ("sm_80",
         manifest["persistent"] = True
     for target in targets:
         check_limits(target, kernel.threads, kernel.smem_bytes)
-    # one NVRTC (or nvcc) run per target; each releases the GIL, so they run side by side
-    with ThreadPoolExecutor(max_workers=max(len(targets), 1)) as pool:
-        built = list(pool.map(lambda target: compile_cuda(kernel.source, kernel.name, target, compiler), targets))
-    for target, (cubin, facts) in zip(targets, built):
-        name = f"{kernel.name}.{target}.cubin"
-        files[name] = cubin
-        manifest["targets"][target] = name
-        manifest["ptxas"][target] = facts.as_dict()
-    return manifest, files
+    return manifest
 
 
 def _spec_of(sig, role: str, name: str):

@@ -5,8 +5,8 @@ where the driver, the CUDA emitter and the compiler run, so that what is checked
 ``tilec compile`` packages.
 
     verify_spec(path, schedule, shapes)  the report of a spec's kernels, built as compile builds them
-    verify_package(path)                 the report of a package, rebuilt from its manifest and
-                                         compared with its shipped CUDA source
+    verify_package(path)                 (verification_package.py) the report of a package, rebuilt
+                                         from its manifest and compared field by field and byte by byte
     check_spec(module, ...)              the rows of one ta module (used by both, and by packaging)
 """
 
@@ -17,55 +17,6 @@ import hashlib
 from torch_mlir import ir
 
 from .verify.report import Report, Result
-
-
-def verify_package(path: str) -> Report:
-    """Verify a kernel package: rebuild its tile kernel from the spec, schedule, fixed sizes and
-    targets in its manifest, check that this gives the package's very CUDA source (so the proofs
-    are about the shipped cubins), then verify that kernel."""
-    from tilec import dialects
-    from tilec.runtime import read_package
-
-    from .diagnostics import TilecError
-    from .driver import build_tile
-    from .frontend import spec_to_ta
-
-    try:
-        package = read_package(path)
-    except ValueError as err:
-        raise TilecError(str(err)) from None
-    m = package.manifest
-    schedule = " ".join(m["schedule"].split(","))
-    fixed = {k: int(v) for k, v in m.get("fixed", {}).items()}
-    targets = tuple(m.get("targets", {})) or ("sm_80", "sm_90a")
-    text = m["spec"]["text"]
-    report = Report(f"{path} ({m['spec']['file']})", hashlib.sha256(text.encode()).hexdigest(), m["schedule"])
-    with dialects.context(), ir.Location.unknown():
-        module = _ta_of(text, m["spec"]["file"], spec_to_ta)
-        build = build_tile(module, fixed, schedule)
-        from .codegen.cuda import emit_cuda
-        source = emit_cuda(build.tile).source
-        report.results += check_spec(module, schedule, m["spec"]["file"], fixed, build=build, targets=targets)
-    shipped = package.files[f"{m['kernel']}.cu"].decode()
-    same = source == shipped
-    report.results.insert(0, Result(m["kernel"], "cuda", "equivalence",
-                                    "the package's CUDA source is what this spec, schedule and sizes lower to",
-                                    "proved" if same else "error", 0.0, "the whole source text", {},
-                                    "" if same else "the package was not built from its spec by this tilec"))
-    return report
-
-
-def _ta_of(text: str, name: str, spec_to_ta):
-    """The ta module of a package's source: a spec, or the ta IR of a PyTorch graph."""
-    if name.endswith(".mlir"):
-        from .diagnostics import check_nesting, from_mlir_error
-
-        check_nesting(text, name)  # a package is data: no IR deep enough to overflow MLIR's parser
-        try:
-            return ir.Module.parse(text)
-        except ir.MLIRError as err:
-            raise from_mlir_error(err, name, text) from None
-    return spec_to_ta(text, name)
 
 
 def verify_spec(path: str, schedule: str = "", shapes: dict | None = None, stage: str = "tile",
@@ -152,13 +103,15 @@ def verify_schedules(path: str, shapes: dict | None = None, targets: tuple = ("s
 
 
 def check_spec(module, schedule: str, path: str, shapes: dict | None = None, stage: str = "tile",
-               build=None, targets: tuple = ("sm_80", "sm_90a"), given: dict | None = None) -> list[Result]:
+               build=None, targets: tuple = ("sm_80", "sm_90a"), given: dict | None = None,
+               compiler: str = "nvrtc") -> list[Result]:
     """Every property of the kernels of ``module`` (a ta module): the ta rewrites as they ran,
     the tile kernel built under ``schedule`` and ``shapes`` (or the given ``build``, the very
     one that is packaged), its CUDA, and the loop IR. With ``stage="loop"`` only the rewrites
     and the loop IR are checked (specs with no tile kernel); otherwise a tile kernel that cannot
     be built is an ``error`` row. ``given``: sizes bound on ``module`` already (a split piece of
-    a spec built with --shape); the replay commands of counterexamples name them."""
+    a spec built with --shape); the replay commands of counterexamples name them. ``compiler``
+    compiles the CUDA rows' cubins (a package's own)."""
     from .diagnostics import TilecError
     from .driver import build_loops, build_tile
     from .verification_cuda import check_cuda
@@ -176,11 +129,11 @@ def check_spec(module, schedule: str, path: str, shapes: dict | None = None, sta
     if build is not None:
         results += check_rewrites(build.steps, seen)
         results += check_build(build, path, given)
-        results += check_cuda(build, targets)
+        results += check_cuda(build, targets, compiler)
     loops = build_loops(module)
     results += check_rewrites(loops.steps, seen)
     results += check_loop_build(loops, path, given)
     return results
 
 
-__all__ = ["check_spec", "verify_package", "verify_schedules", "verify_spec"]
+__all__ = ["check_spec", "verify_schedules", "verify_spec"]

@@ -16,7 +16,9 @@ from .verify.report import Result
 
 
 @functools.lru_cache(maxsize=64)
-def _compiled(source: str, name: str, target: str, compiler: str):
+def compiled(source: str, name: str, target: str, compiler: str):
+    """(sha256 of the cubin, ptxas facts) of ``source`` compiled for ``target``: once per process,
+    shared by the CUDA rows and the package comparison (verification_package.py)."""
     from tilec.codegen.compile import compile_cuda
 
     cubin, facts = compile_cuda(source, name, target, compiler)
@@ -49,7 +51,7 @@ def check_cuda(build, targets: tuple = ("sm_80", "sm_90a"), compiler: str = "nvr
         check = f"the CUDA source compiles for {target} ({compiler})"
         try:
             check_limits(target, kernel.threads, kernel.smem_bytes)
-            cubin_digest, facts = _compiled(kernel.source, kernel.name, target, compiler)
+            cubin_digest, facts = compiled(kernel.source, kernel.name, target, compiler)
         except TilecError as err:
             rows.append(Result(name, "cuda", "build", check, "error", round(time.perf_counter() - start, 4),
                                f"source sha256 {digest[:16]}", detail=" | ".join(err.message.splitlines()[:4])[:800]))

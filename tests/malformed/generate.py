@@ -26,6 +26,8 @@ import sys
 import zipfile
 from pathlib import Path
 
+from tilec.runtime.manifest import seal
+
 HERE = Path(__file__).resolve().parent
 MARK = "\u2038"  # the expected error position in a template
 
@@ -496,11 +498,14 @@ def _zip(members: dict[str, bytes]) -> bytes:
 def _package(manifest=None, members=None, **changes) -> bytes:
     """A package whose manifest passes every check but ``changes`` (None deletes a key)."""
     source = b"// the kernel's CUDA source\n"
-    base = {"format": "tilec.package/1", "kernel": "gemm", "spec": {"file": "gemm.ta", "text": GEMM},
+    base = {"format": "tilec.package/2", "kernel": "gemm", "spec": {"file": "gemm.ta", "text": GEMM},
             "schedule": "bm=64,bn=64,bk=32,warps=4,stages=3,swizzle=true,group-m=8", "targets": {},
-            "files": {"gemm.cu": hashlib.sha256(source).hexdigest()}, "fixed": {}}
+            "files": {"gemm.cu": hashlib.sha256(source).hexdigest()}, "fixed": {},
+            "variants": {"aligned": "gemm"}, "threads": 128, "smem_bytes": 0, "grid": [1], "params": [], "args": []}
     for key, value in changes.items():
-        base.pop(key) if value is None else base.__setitem__(key, value)
+        base.pop(key, None) if value is None else base.__setitem__(key, value)
+    if "seal" not in changes:  # sealed as tilec writes it: what is refused is the field under test
+        base["seal"] = seal(base)
     text = manifest if manifest is not None else json.dumps(base, indent=1, sort_keys=True)
     return _zip({"manifest.json": text.encode(), **({"gemm.cu": source} if members is None else members)})
 
@@ -511,7 +516,7 @@ def packages(c: Corpus) -> None:
         "manifest-not-json": (_package("{"), "not a readable tilec package"),
         "manifest-missing": (_zip({"gemm.cu": b""}), "not a readable tilec package"),
         "manifest-not-utf8": (_zip({"manifest.json": b"\xff\xfe"}), "not a readable tilec package"),
-        "wrong-format": (_package(format="tilec.package/0"), "expected 'tilec.package/1'"),
+        "wrong-format": (_package(format="tilec.package/0"), "expected 'tilec.package/2'"),
         "no-files": (_package(files=None), "needs 'files'"),
         "files-a-list": (_package(files=["gemm.cu"]), "needs 'files'"),
         "files-bad-digest": (_package(files={"gemm.cu": 7}), "must map names to sha256"),
@@ -527,6 +532,21 @@ def packages(c: Corpus) -> None:
         "fixed-a-string": (_package(fixed={"M": "64"}), "'fixed' must map names to sizes"),
         "fixed-zero": (_package(fixed={"M": 0}), "'fixed' must map names to sizes"),
         "fixed-huge": (_package(fixed={"M": 2**70}), "'fixed' must map names to sizes"),
+        "deep": (_package('{"a": ' * 3000 + "1" + "}" * 3000), "not a readable tilec package"),
+        "unsealed": (_package(seal=None), "does not match its seal"),
+        "threads-a-string": (_package(threads="128"), "'threads' must be"),
+        "threads-not-warps": (_package(threads=100), "'threads' must be"),
+        "smem-negative": (_package(smem_bytes=-1), "'smem_bytes' must be"),
+        "grid-empty": (_package(grid=[]), "'grid' must be"),
+        "grid-bad-op": (_package(grid=[["%", 1, 2]]), "'grid' must be"),
+        "args-a-dict": (_package(args={"A": 1}), "'args' must be"),
+        "args-without-name": (_package(args=[{"role": "input", "dtype": "bf16", "dims": []}]), "'args' must be"),
+        "args-unknown-size": (_package(args=[{"role": "input", "name": "A", "dtype": "bf16", "dims": ["Q"]}]),
+                              "'args' must be"),
+        "variants-empty": (_package(variants={}), "'variants' must be"),
+        "tensor-map-unknown-arg": (_package(tensor_maps=[{"arg": "Z", "box": [64], "swizzle": 128}]),
+                                   "'tensor_maps' must be"),
+        "target-file-missing": (_package(targets={"sm_80": "gemm.sm_80.cubin"}), "'targets' must be"),
         "empty-archive": (_zip({}), "not a readable tilec package"),
         "truncated-archive": (_package()[:200], "not a readable tilec package"),
     }
@@ -542,6 +562,7 @@ def packages(c: Corpus) -> None:
         "ir-parse-error": ("g.mlir", "func.func @f() {\n  %0 = arith.constant : f32\n}\n", [2, 22],
                            "expected attribute value"),
         "ir-nul": ("g.mlir", "func.func @f() {\x00}\n", [1, 17], "a NUL character"),
+        "ir-empty-module": ("g.mlir", "module {}\n", None, "holds no ta function"),
         "too-large": ("g.ta", "#" * (64 * 1024) + "\n", None, "a spec is limited to 64 KiB"),
     }
     for name, (file, text, loc, message) in spec_errors.items():

@@ -3,9 +3,9 @@
     graph = tilec.runtime.load("block.tkg")    # a graph package: graph.json and a .tkp per kernel
     y = graph(x)                                # or graph(in0=x); each kernel on the current stream
 
-graph.json (format ``tilec.graph/1``) names the graph's inputs, its steps (a kernel package
-and the names of the tensors it reads and writes, in its argument order) and, per result,
-the tensor it is. A tensor between kernels is freed after its last reader. Like the rest of
+graph.json (format ``tilec.graph/2``, sealed like a kernel's manifest: runtime/manifest.py)
+names the graph's inputs, its steps (a kernel package and the names of the tensors it reads
+and writes, in its argument order) and, per result, the tensor it is. A tensor between kernels is freed after its last reader. Like the rest of
 tilec.runtime this imports torch and cuda-bindings only.
 """
 
@@ -16,9 +16,10 @@ import json
 import zipfile
 
 from .kernel import evaluate_dim
+from .manifest import check_seal, seal
 from .package import PackageError, dim_ok, read_checked, read_package, sha256
 
-FORMAT = "tilec.graph/1"
+FORMAT = "tilec.graph/2"  # /2: graph.json is sealed (runtime/manifest.py)
 
 
 _DTYPES = {"f32": "float32", "bf16": "bfloat16", "f16": "float16"}
@@ -165,6 +166,7 @@ def write_graph(path: str, name: str, inputs: list, steps: list, results: list,
                                reads=list(r), writes=list(w)) for k, (d, r, w) in enumerate(steps)],
                 "results": [[n, s] for n, s in results], "result_shapes": result_shapes, "input_dims": input_dims,
                 "files": {f: sha256(d) for f, d in files.items()}}
+    manifest["seal"] = seal(manifest)
     with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_STORED) as archive:
         archive.writestr("graph.json", json.dumps(manifest, indent=2, sort_keys=True))
         for f, data in files.items():
@@ -203,6 +205,7 @@ def load_graph(path: str) -> KernelGraph:
     if dims is not None and not (isinstance(dims, list) and len(dims) == len(manifest["inputs"]) and all(
             isinstance(d, list) and all(dim_ok(x) for x in d) for d in dims)):
         raise PackageError(f"{path}: graph.json 'input_dims' must give each input's dims")
+    check_seal(manifest, files, path, PackageError)  # the fields' kinds first: their errors say more
     return KernelGraph(manifest["name"], manifest["inputs"], steps, [tuple(r) for r in manifest["results"]], shapes,
                        dims)
 

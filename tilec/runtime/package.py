@@ -13,7 +13,9 @@ import re
 import zipfile
 from dataclasses import dataclass
 
-FORMAT = "tilec.package/1"
+from .manifest import REPORT, check_launch, check_seal, seal, sealed_report
+
+FORMAT = "tilec.package/2"  # /2: the manifest is sealed (runtime/manifest.py)
 
 
 class PackageError(ValueError):
@@ -38,8 +40,12 @@ def sha256(data: bytes) -> str:
 
 
 def read_package(path: str) -> Package:
-    """Read and check a .tkp file."""
-    return Package(*read_checked(path, "manifest.json", _check_manifest))
+    """Read and check a .tkp file: its manifest's fields (runtime/manifest.py), every file's hash,
+    and the seal that binds them to the report that proved them."""
+    manifest, files = read_checked(path, "manifest.json", _check_manifest)
+    check_launch(manifest, files, path, PackageError, dim_ok)
+    check_seal(manifest, files, path, PackageError)
+    return Package(manifest, files)
 
 
 def read_checked(path, index: str, check) -> tuple[dict, dict]:
@@ -53,7 +59,7 @@ def read_checked(path, index: str, check) -> tuple[dict, dict]:
             manifest = json.loads(archive.read(index))
             check(manifest, path)
             files = {name: archive.read(name) for name in manifest["files"]}
-    except (OSError, KeyError, zipfile.BadZipFile, json.JSONDecodeError, UnicodeDecodeError) as err:
+    except (OSError, KeyError, zipfile.BadZipFile, json.JSONDecodeError, UnicodeDecodeError, RecursionError) as err:
         raise PackageError(f"{path}: not a readable tilec package ({err})") from None
     for name, digest in manifest["files"].items():
         if sha256(files[name]) != digest:
@@ -113,8 +119,15 @@ def _check_manifest(manifest, path: str) -> None:
 
 
 def write_package(path: str, manifest: dict, files: dict) -> None:
-    """Write a package (used by the compiler; the hashes are filled in here)."""
+    """Write a package (used by the compiler; the hashes and the seal are filled in here, and a
+    verification report among ``files`` is given the seal of the package it ships in)."""
+    files = dict(files)
     manifest = dict(manifest, format=FORMAT, files={name: sha256(data) for name, data in files.items()})
+    manifest.pop("seal", None)
+    manifest["seal"] = seal(manifest)
+    if REPORT in files:
+        files[REPORT] = sealed_report(files[REPORT], manifest["seal"])
+        manifest["files"][REPORT] = sha256(files[REPORT])
     with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("manifest.json", json.dumps(manifest, indent=2, sort_keys=True))
         for name, data in files.items():

@@ -16,7 +16,7 @@ class Result:
     """One property of one kernel."""
 
     kernel: str
-    stage: str                     # tile | loop
+    stage: str                     # tile | loop | cuda | package
     property: str                  # equivalence | in-bounds | swizzle | races | coverage | pipeline
     check: str                     # what exactly was checked, e.g. "A tile: bijection"
     verdict: str                   # proved | counterexample | unknown | error

@@ -1,0 +1,134 @@
+"""``tilec verify PKG.tkp``: a package's proofs hold for the bytes and fields that run.
+
+The package is rebuilt from its manifest's source, schedule, fixed sizes, targets and compiler
+(as ``tilec compile`` built it), and everything the runtime reads is compared with the rebuilt
+one: each launch field (arguments and their dtypes and dims, grid, threads, shared memory,
+variants, tensor maps, ...), the CUDA source and each cubin's bytes. Only when all agree are
+the proofs run, on the very tile module that gives them; otherwise the report is one ``error``
+row naming what differs, and nothing in it is ``proved``:
+
+    report = verify_package("gemm.tkp")     # rows: "package" (the comparison), then the proofs
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from torch_mlir import ir
+
+from .verify.report import Report, Result
+
+# what the manifest holds that no launch reads, or that the comparison treats on its own
+_NOT_COMPARED = {"format", "files", "seal", "tilec_version", "targets", "ptxas"}
+
+
+def verify_package(path: str) -> Report:
+    """The report of the package at ``path``: the comparison of every field and file with a
+    rebuild, then (when they agree) the proofs of the rebuilt kernel. TilecError for a file
+    that is no readable package."""
+    from tilec import dialects
+    from tilec.runtime import read_package
+
+    from .codegen.cuda import emit_cuda
+    from .diagnostics import TilecError
+    from .driver import build_tile
+    from .frontend import spec_to_ta
+    from .package import launch_manifest
+    from .verification import check_spec
+
+    try:
+        package = read_package(path)
+    except ValueError as err:
+        raise TilecError(str(err)) from None
+    m = package.manifest
+    schedule = " ".join(m["schedule"].split(","))
+    fixed = {k: int(v) for k, v in m.get("fixed", {}).items()}
+    targets = tuple(m["targets"])
+    compiler = m.get("compiler", "nvrtc")
+    if compiler not in ("nvrtc", "nvcc"):
+        raise TilecError(f"{path}: manifest.json 'compiler' is {compiler!r}; tilec builds with nvrtc or nvcc")
+    text = m["spec"]["text"]
+    report = Report(f"{path} ({m['spec']['file']})", hashlib.sha256(text.encode()).hexdigest(), m["schedule"])
+    with dialects.context(), ir.Location.unknown():
+        module = _ta_of(text, m["spec"]["file"], spec_to_ta, TilecError)
+        build = build_tile(module, fixed, schedule)
+        kernel = emit_cuda(build.tile)
+        expected = json.loads(json.dumps(launch_manifest(build, m["spec"]["file"], text, targets, compiler, kernel)))
+        differs = _fields(m, expected) + _files(package, kernel, targets, compiler)
+        row = Result(m["kernel"], "package", "equivalence",
+                     "the package's launch fields, CUDA source and cubins are what its source, schedule and sizes "
+                     "build", "error" if differs else "proved", 0.0,
+                     f"every manifest field the runtime reads, the source and {len(targets)} cubin(s)", {},
+                     _detail(differs))
+        report.results.append(row)
+        if not differs:
+            report.results += check_spec(module, schedule, m["spec"]["file"], fixed, build=build, targets=targets,
+                                         compiler=compiler)
+    return report
+
+
+def _ta_of(text: str, name: str, spec_to_ta, error):
+    """The ta module of a package's source: a spec, or the ta IR of a PyTorch graph (one
+    func.func; the IR is data, parsed with bounded nesting)."""
+    if not name.endswith(".mlir"):
+        return spec_to_ta(text, name)
+    from .diagnostics import check_nesting, from_mlir_error
+
+    check_nesting(text, name)  # no IR deep enough to overflow MLIR's parser
+    try:
+        module = ir.Module.parse(text)
+    except ir.MLIRError as err:
+        raise from_mlir_error(err, name, text) from None
+    ops = list(module.body.operations)
+    if len(ops) != 1 or ops[0].operation.name != "func.func":
+        raise error(f"{name}: holds no ta function (a package's source is one func.func of ta ops, found "
+                    f"{len(ops)} top-level operation(s))")
+    return module
+
+
+def _fields(manifest: dict, expected: dict) -> list[str]:
+    """The launch fields of ``manifest`` that are not the rebuilt ones, each with both values."""
+    names = sorted((set(manifest) | set(expected)) - _NOT_COMPARED)
+    return [f"'{k}' is {_short(manifest.get(k))}, the rebuild gives {_short(expected.get(k))}"
+            for k in names if manifest.get(k) != expected.get(k)]
+
+
+def _files(package, kernel, targets: tuple, compiler: str) -> list[str]:
+    """What differs between the package's CUDA source and cubins (and their ptxas facts) and
+    the rebuilt ones; the cubins come from the compile the proofs' CUDA rows use."""
+    from .diagnostics import TilecError
+    from .verification_cuda import compiled
+
+    m = package.manifest
+    if package.files.get(f"{m['kernel']}.cu") != kernel.source.encode():
+        return [f"the CUDA source {m['kernel']}.cu is not what the tile module emits (the package was not built "
+                f"from its source by this tilec)"]
+    differs = []
+    for target in targets:
+        try:
+            digest, facts = compiled(kernel.source, kernel.name, target, compiler)
+        except TilecError as err:
+            differs.append(f"the source does not compile for {target} here ({err.message.splitlines()[0]})")
+            continue
+        name = m["targets"][target]
+        if hashlib.sha256(package.files[name]).hexdigest() != digest:
+            differs.append(f"the cubin {name} is not the one {compiler} compiles for {target} from this source "
+                           f"(another compiler version, or changed bytes)")
+        if m.get("ptxas", {}).get(target) != facts.as_dict():
+            differs.append(f"'ptxas' of {target} is {_short(m.get('ptxas', {}).get(target))}, the compile gives "
+                           f"{_short(facts.as_dict())}")
+    return differs
+
+
+def _detail(differs: list[str]) -> str:
+    if not differs:
+        return ""
+    more = f" (and {len(differs) - 4} more)" if len(differs) > 4 else ""
+    return ("; ".join(differs[:4]) + more + ". The proofs are not run: they would be about another kernel than "
+            "the one this package launches")
+
+
+def _short(value) -> str:
+    text = json.dumps(value, sort_keys=True)
+    return text if len(text) <= 80 else text[:77] + "..."
