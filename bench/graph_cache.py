@@ -75,7 +75,7 @@ def main() -> None:
     root = os.path.join(os.path.dirname(__file__), "..")
     for what, child, args in RUNS:
         with tempfile.TemporaryDirectory() as cache:  # each pair of processes starts from an empty cache
-            env = dict(os.environ, TILEC_CACHE_DIR=os.path.join(cache, "kernels"))
+            env = dict(os.environ, TILEC_CACHE_DIR=cache)
             for run in ("empty cache", "cached"):
                 out = subprocess.run([sys.executable, "-c", child, *args], cwd=root, env=env, capture_output=True,
                                      text=True, check=True).stdout

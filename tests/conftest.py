@@ -18,12 +18,12 @@ EXAMPLES = ROOT / "examples"
 
 @pytest.fixture(autouse=True, scope="session")
 def _caches_of_the_test_run(tmp_path_factory):
-    """The kernel, pick and graph caches of a test run live in its temporary folder, not in
-    the user's ~/.cache (kept across the run's tests; a test may still set its own)."""
+    """The caches of a test run (tilec/cache.py) live in its temporary folder, not in the
+    user's ~/.cache (kept across the run's tests; a test may still set its own)."""
     import os
 
     if "TILEC_CACHE_DIR" not in os.environ:
-        os.environ["TILEC_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache") / "kernels")
+        os.environ["TILEC_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
     yield
 
 

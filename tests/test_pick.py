@@ -60,21 +60,37 @@ def test_every_command_takes_the_same_schedule_for_the_target_asked(tilec):
     assert status == 0 and ": schedule " not in out + err, out + err
 
 
-def test_a_broken_pick_entry_is_recomputed(tmp_path, monkeypatch):
-    """A truncated or foreign entry in the picks cache is ignored and written again."""
+def _sealed(key: str, payload: bytes) -> bytes:
+    """An entry as tilec/cache.py writes it: the seal line, then the payload."""
+    import hashlib
+
+    return b"tilec-cache/1 " + key.encode() + b" " + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
+
+
+def test_a_broken_pick_entry_is_discarded_and_chosen_again(tmp_path, monkeypatch, capsys):
+    """A truncated, unsealed, foreign or malformed entry of the picks cache is deleted with a
+    warning, and the choice is made and written again."""
     from tilec.frontend import read_spec
     from tilec.tune import pick
 
-    monkeypatch.setenv("TILEC_CACHE_DIR", str(tmp_path / "kernels"))
+    monkeypatch.setenv("TILEC_CACHE_DIR", str(tmp_path))
     spec = str(EXAMPLES / "gemm.ta")
     first = pick.pick_schedule(spec, read_spec(spec), {}, ("sm_80",))
     (entry,) = (tmp_path / "picks").iterdir()
-    for broken in ('{"schedule": "bm=6', json.dumps({"key": "another", "schedule": "bm=16"}), "[]"):
-        entry.write_text(broken)
+    written, key = entry.read_bytes(), entry.stem
+    broken = {"does not match its seal": written[:len(written) - 9],  # truncated
+              "has no seal": json.dumps({"key": key, "schedule": "bm=16", "why": ""}).encode(),
+              "was written for another key": _sealed("0" * 64, b'{"schedule": "bm=16", "why": ""}'),
+              "is not a schedule choice": _sealed(key, b"[]")}
+    for why, data in broken.items():
+        entry.write_bytes(data)
         calls = []
         monkeypatch.setattr(pick, "_rank_and_compile", lambda *a: calls.append(a) or (first, ""))
+        capsys.readouterr()
         assert pick.pick_schedule(spec, read_spec(spec), {}, ("sm_80",)) == first and calls
-        assert json.loads(entry.read_text())["schedule"] == first
+        err = capsys.readouterr().err
+        assert f"tilec: warning: cache entry picks/{entry.name} {why}" in err and "discarded, choosing again" in err
+        assert json.loads(entry.read_bytes().partition(b"\n")[2])["schedule"] == first
 
 
 def test_a_kernel_is_proved_once_and_a_tampered_proof_is_discarded(tmp_path, monkeypatch, capsys):
@@ -85,7 +101,7 @@ def test_a_kernel_is_proved_once_and_a_tampered_proof_is_discarded(tmp_path, mon
     from tilec.frontend import load_spec
     from tilec.package import verify_build
 
-    monkeypatch.setenv("TILEC_CACHE_DIR", str(tmp_path / "kernels"))
+    monkeypatch.setenv("TILEC_CACHE_DIR", str(tmp_path))
     spec = str(EXAMPLES / "softmax.ta")
     text = open(spec).read()
     with dialects.context(), ir.Location.unknown():
@@ -99,12 +115,16 @@ def test_a_kernel_is_proved_once_and_a_tampered_proof_is_discarded(tmp_path, mon
         again = verify_build(module, tiled, spec, text, "", ("sm_80",), use_cache=True)
         assert not checked and again.as_json() == first.as_json()
         (entry,) = (tmp_path / "proofs").iterdir()
-        stored = json.loads(entry.read_text())
-        stored["report"] = stored["report"].replace('"verdict": "proved"', '"verdict": "counterexample"', 1)
-        entry.write_text(json.dumps(stored))
+        stored = entry.read_bytes()
+        entry.write_bytes(stored.replace(b'"verdict": "proved"', b'"verdict": "counterexample"', 1))
         capsys.readouterr()
         third = verify_build(module, tiled, spec, text, "", ("sm_80",), use_cache=True)
-        assert checked and third.summary() == first.summary()
-        assert "discarding the cached verification report" in capsys.readouterr().err
+        assert len(checked) == 1 and third.summary() == first.summary()
+        assert f"cache entry proofs/{entry.name} does not match its seal (truncated or edited); discarded, " \
+               f"verifying again" in capsys.readouterr().err
+        entry.write_bytes(entry.read_bytes()[:-40])  # truncated
+        fourth = verify_build(module, tiled, spec, text, "", ("sm_80",), use_cache=True)
+        assert len(checked) == 2 and fourth.summary() == first.summary()
+        assert f"cache entry proofs/{entry.name} does not match its seal" in capsys.readouterr().err
         other = verify_build(module, tiled, spec, text, "", ("sm_90a",), use_cache=True)  # another target: proved anew
-        assert len(checked) == 2 and other.status() == 0
+        assert len(checked) == 3 and other.status() == 0

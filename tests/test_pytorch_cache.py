@@ -1,17 +1,18 @@
 """The graph cache (tilec/pytorch/cache.py): a captured graph module raised once is read back
 in a later compile without exporting, importing or raising it again; anything its ta
-depends on changes the key; a broken entry is ignored and written again."""
+depends on changes the key; a broken or edited entry is discarded with a warning and raised again."""
 
 import pytest
 import torch
 
+from tilec.cache import where
 from tilec.pytorch import cache, importer
 from tilec.pytorch.api import CompiledGraph
 
 
 @pytest.fixture(autouse=True)
 def _cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("TILEC_CACHE_DIR", str(tmp_path / "kernels"))
+    monkeypatch.setenv("TILEC_CACHE_DIR", str(tmp_path))
 
 
 class _Scaled(torch.nn.Module):
@@ -31,7 +32,7 @@ def test_a_graph_module_is_raised_once_and_read_back(monkeypatch):
     model, x = _Scaled(), torch.randn(3, 8)
     gm = _graph_module(model, x)
     first = CompiledGraph(gm, (x,), "loop", True, "g")
-    assert len(list(cache.cache_folder().glob("*.json"))) == 1
+    assert len(list(where("graphs").glob("*.json"))) == 1
 
     def no_import(*args):
         raise AssertionError("a cached graph is not imported again")
@@ -56,17 +57,42 @@ def test_what_the_ta_depends_on_is_in_the_key():
     assert cache.graph_key(model, (x,), "g") is None  # not a graph module: known only once exported
 
 
-def test_a_broken_entry_is_ignored_and_written_again():
+def test_a_broken_entry_is_discarded_and_written_again(capsys):
     model, x = _Scaled(), torch.randn(3, 8)
     gm = _graph_module(model, x)
     key = cache.graph_key(gm, (x,), "g")
-    cache.cache_folder().mkdir(parents=True)
-    (cache.cache_folder() / f"{key}.json").write_text('{"ta": "func.func @broken(", "graph": []}')
+    where("graphs").mkdir(parents=True)
+    (where("graphs") / f"{key}.json").write_text('{"ta": "func.func @broken(", "graph": []}')
     graph = CompiledGraph(gm, (x,), "loop", True, "g")
     with torch.no_grad():
         torch.testing.assert_close(graph(x), model(x), rtol=1e-5, atol=1e-5)
+    assert f"cache entry graphs/{key}.json has no seal" in capsys.readouterr().err
     with graph.context:
         assert cache.load(key) is not None
+
+
+def test_an_edited_entry_is_discarded_and_raised_again(capsys):
+    """2 * relu(x) edited into 3 * relu(x) on disk: the entry fails its seal, is deleted, and the
+    function is raised again; the compiled graph still computes 2 * relu(x)."""
+    import tilec
+
+    def twice_relu(x):
+        return 2 * torch.relu(x)
+
+    x = torch.randn(4, 8)
+    tilec.compile(twice_relu, (x,), strict=True)
+    (entry,) = where("graphs").glob("*.json")
+    stored = entry.read_bytes()
+    assert b"arith.constant 2.000000e+00" in stored
+    entry.write_bytes(stored.replace(b"arith.constant 2.000000e+00", b"arith.constant 3.000000e+00"))
+    capsys.readouterr()
+    graph = tilec.compile(twice_relu, (x,), strict=True)
+    with torch.no_grad():
+        torch.testing.assert_close(graph(x), 2 * torch.relu(x))
+    err = capsys.readouterr().err
+    assert f"tilec: warning: cache entry graphs/{entry.name} does not match its seal" in err
+    assert "discarded, raising the graph again" in err
+    assert entry.read_bytes() == stored  # written again as it was
 
 
 def test_a_module_is_raised_once_and_read_back_after_its_export(monkeypatch):
@@ -75,7 +101,7 @@ def test_a_module_is_raised_once_and_read_back_after_its_export(monkeypatch):
 
     model, x = _Scaled(), torch.randn(3, 8)
     first = tilec.compile(model, (x,), strict=True)
-    assert len(list(cache.cache_folder().glob("*.json"))) == 1
+    assert len(list(where("graphs").glob("*.json"))) == 1
 
     def no_import(*args):
         raise AssertionError("a cached graph is not imported again")

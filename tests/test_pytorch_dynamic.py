@@ -13,7 +13,8 @@ from torch.export import Dim
 
 import tilec
 from tilec.diagnostics import TilecError
-from tilec.pytorch import cache, importer
+from tilec.cache import where
+from tilec.pytorch import importer
 from tilec.pytorch.generalize import fit, points_around
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -23,7 +24,7 @@ from test_pytorch_modules import einsum_attention  # noqa: E402
 
 @pytest.fixture(autouse=True)
 def _cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("TILEC_CACHE_DIR", str(tmp_path / "kernels"))
+    monkeypatch.setenv("TILEC_CACHE_DIR", str(tmp_path))
 
 
 def test_sizes_are_fitted_as_polynomials_of_the_dynamic_sizes():
@@ -214,7 +215,7 @@ def test_a_dynamic_graph_is_read_back_from_the_cache(monkeypatch):
     model, x = torch.nn.Linear(8, 4), torch.randn(3, 5, 8)
     first = tilec.compile(model, (x,), dynamic_shapes=({1: Dim("T")},), strict=True)
     static = tilec.compile(model, (x,), strict=True)
-    assert first.ta != static.ta and len(list(cache.cache_folder().glob("*.json"))) == 2
+    assert first.ta != static.ta and len(list(where("graphs").glob("*.json"))) == 2
 
     def no_import(*args):
         raise AssertionError("a cached graph is not imported again")

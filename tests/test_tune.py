@@ -186,7 +186,7 @@ def test_an_untuned_compile_takes_the_models_best_that_does_not_spill(tilec, tmp
     sm_80's shared memory; without --schedule the package is built at the model's best
     candidate that ptxas compiles with no spill, for both targets; so is a row program."""
     pytest.importorskip("cuda.bindings.nvrtc", reason="NVRTC comes with the 'cuda' extra")
-    monkeypatch.setenv("TILEC_CACHE_DIR", str(tmp_path / "cache" / "kernels"))
+    monkeypatch.setenv("TILEC_CACHE_DIR", str(tmp_path / "cache"))
     for shape in ([], ["--shape", "D=128"]):
         out = tmp_path / "a.tkp"
         status, stdout, err = tilec("compile", EXAMPLES / "attention.ta", "-o", out, *shape)

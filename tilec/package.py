@@ -1,20 +1,21 @@
 """Building kernel packages (.tkp): spec -> tile IR -> CUDA -> cubin per target -> zip.
 
-Packages are cached by a hash of everything that affects them (spec text,
-schedule, targets, compiler, tilec version and source: build_id.py), written atomically.
+Packages are cached (tilec/cache.py: ``kernels/``) by a hash of everything that affects them
+(spec text, schedule, targets, compiler, tilec version and source: build_id.py); an entry is
+shipped only when its seal holds and it reads as the package of the spec asked for.
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import os
-import shutil
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from torch_mlir import ir
 
-from . import dialects
+from . import cache, dialects
 from .build_id import build_id
 from .codegen.compile import check_limits, compile_cuda
 from .dialects.dims import parse_dim
@@ -23,7 +24,7 @@ from .diagnostics import TilecError
 from .fileio import replace_atomically
 from .driver import build_tile
 from .frontend import load_spec
-from .runtime.package import write_package
+from .runtime.package import PackageError, read_package, write_package
 from .signature import signature
 
 _DTYPE_NAMES = {"torch.float32": "f32", "torch.float16": "f16", "torch.bfloat16": "bf16"}
@@ -38,13 +39,30 @@ def dim_tree(expr):
     return [expr.op, dim_tree(expr.args[0]), dim_tree(expr.args[1])]
 
 
-def cache_dir() -> Path:
-    return Path(os.environ.get("TILEC_CACHE_DIR", Path.home() / ".cache" / "tilec" / "kernels"))
-
-
 def cache_key(spec_text: str, schedule: str, targets: tuple, compiler: str) -> str:
     text = "\0".join([spec_text, schedule, ",".join(targets), compiler, build_id()])
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _is_package_of(data: bytes, name: str, text: str, shapes: dict, targets: tuple, compiler: str,
+                   verify: bool) -> bool:
+    """Whether the sealed kernel-cache entry ``name`` (bytes ``data``) reads as the package of
+    spec ``text`` at ``shapes`` for ``targets`` by ``compiler`` and this tilec (verified when
+    ``verify``); one that does not is discarded. The seal binds the key; this catches a key
+    that was computed wrong, or a package sealed by hand."""
+    try:
+        manifest = read_package(io.BytesIO(data)).manifest
+    except PackageError as err:
+        cache.discard("kernels", name, f"is not a readable package ({str(err).split(': ', 1)[-1]})",
+                      "building it again")
+        return False
+    claims = [manifest["spec"]["text"] == text, set(manifest["targets"]) == set(targets),
+              manifest.get("compiler") == compiler, manifest.get("tilec_version") == build_id(),
+              all(manifest.get("fixed", {}).get(k) == v for k, v in shapes.items()),
+              ("verify.json" in manifest["files"]) == verify]
+    if not all(claims):
+        cache.discard("kernels", name, "is the package of another spec, sizes, targets or build", "building it again")
+    return all(claims)
 
 
 def build(spec: str, output: str, schedule: str = "", targets: tuple = ("sm_80", "sm_90a"),
@@ -60,10 +78,11 @@ def build(spec: str, output: str, schedule: str = "", targets: tuple = ("sm_80",
     shapes = dict(shapes or {})
     fixed = ",".join(f"{k}={v}" for k, v in sorted(shapes.items()))
     key = cache_key(text + "\0" + fixed + ("\0verified" if verify else ""), schedule, targets, compiler)
-    cached = cache_dir() / f"{key}.tkp"
-    if use_cache and cached.exists():
-        _copy_atomically(cached, Path(output))
-        return {"cached": str(cached)}
+    name = f"{key}.tkp"
+    data = cache.read("kernels", name, key, "building it again") if use_cache else None
+    if data is not None and _is_package_of(data, name, text, shapes, targets, compiler, verify):
+        replace_atomically(Path(output), lambda tmp: Path(tmp).write_bytes(data))
+        return {"cached": str(cache.where("kernels") / name)}
     with dialects.context(), ir.Location.unknown():
         module = load_spec(spec)
         tiled = build_tile(module, shapes, schedule)
@@ -82,8 +101,7 @@ def build(spec: str, output: str, schedule: str = "", targets: tuple = ("sm_80",
         files["verify.json"] = report.as_json().encode()
     write_atomically(Path(output), manifest, files)
     if use_cache:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        _copy_atomically(Path(output), cached)
+        cache.write("kernels", name, key, Path(output).read_bytes())
     return manifest
 
 
@@ -185,6 +203,3 @@ def _spec_of(sig, role: str, name: str):
 def write_atomically(path: Path, manifest: dict, files: dict) -> None:
     replace_atomically(path, lambda tmp: write_package(tmp, manifest, files))
 
-
-def _copy_atomically(src: Path, dst: Path) -> None:
-    replace_atomically(dst, lambda tmp: shutil.copyfile(src, tmp))

@@ -248,23 +248,23 @@ class CompiledGraph:
     def _kernel(self, device):
         """The graph's CUDA kernel(s) for ``device``: a package in tilec's kernel cache, keyed by
         the ta IR, the schedules and the target, built here on first use."""
-        if self._loaded is None:
-            import hashlib
+        if self._loaded is not None:
+            return self._loaded
+        import hashlib
 
-            from ..package import cache_dir
-            from ..runtime import load
-            from ..runtime.launch import target_of
+        from ..runtime.launch import target_of
 
-            target = target_of(device)
-            kernels = self.kernels()
-            tuned = lambda text: self._tuned(text, target)  # noqa: E731
-            chosen = [kernels.schedule_of(p, tuned) for p in (kernels.pieces or [None])]
-            key = hashlib.sha256("\0".join([self.ta, *chosen, target]).encode()).hexdigest()
-            path = cache_dir() / f"graph-{key}.tkp"
-            if not path.exists():
-                with self.context, ir_location():
-                    kernels.package(str(path), self.name, (target,), tuned=tuned)
-            self._loaded = load(str(path), register_op=False)
+        target = target_of(device)
+        kernels = self.kernels()
+        tuned = lambda text: self._tuned(text, target)  # noqa: E731
+        chosen = [kernels.schedule_of(p, tuned) for p in (kernels.pieces or [None])]
+        key = hashlib.sha256("\0".join([self.ta, *chosen, target]).encode()).hexdigest()
+
+        def build(path: str) -> None:
+            with self.context, ir_location():
+                kernels.package(path, self.name, (target,), tuned=tuned)
+
+        self._loaded = _cached_package(f"graph-{key}.tkp", key, build)
         return self._loaded
 
     @staticmethod
@@ -295,6 +295,33 @@ class CompiledGraph:
                     self._programs[key] = LoopProgram(to_loops(self.module), signature(fn))
                 return self._programs[key](inputs, env)
             return self.kernels().run(inputs, env=env)  # the tile interpreter, kernel after kernel
+
+
+def _cached_package(name: str, key: str, build):
+    """The package ``name`` of the kernel cache (tilec/cache.py), loaded from a private copy of
+    its sealed entry; without one that loads, ``build(path)`` writes it, and it is kept.
+
+        kernel = _cached_package(f"graph-{key}.tkp", key, lambda path: kernels.package(path, ...))
+    """
+    import tempfile
+    from pathlib import Path
+
+    from .. import cache
+    from ..runtime import PackageError, load
+
+    again = "building it again"
+    with tempfile.TemporaryDirectory() as folder:  # a copy only this process reads: what was checked is loaded
+        path = Path(folder) / name
+        data = cache.read("kernels", name, key, again)
+        if data is not None:
+            path.write_bytes(data)
+            try:
+                return load(str(path), register_op=False)
+            except PackageError as err:
+                cache.discard("kernels", name, f"is not a readable package ({str(err).split(': ', 1)[-1]})", again)
+        build(str(path))
+        cache.write("kernels", name, key, path.read_bytes())
+        return load(str(path), register_op=False)
 
 
 def _taken(t: torch.Tensor) -> torch.Tensor:

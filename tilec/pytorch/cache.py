@@ -7,10 +7,12 @@ example inputs' shapes, strides and dtypes, the names, shapes and dtypes of its 
 tensors (their values are the ta function's inputs), the values of any other tensor it
 reads (constants are folded into the ta), and the versions of tilec, torch and torch-mlir.
 An entry is the ta module printed with its locations (errors still point into the user's
-code) and the graph's signature, as JSON; an entry that does not parse is ignored and
-written again. A function or module that is not a graph module is keyed the same way by
-the graph torch.export makes of it (``program_key``): the export is repeated, the torch-mlir
-import and the raising are not.
+code) and the graph's signature, as JSON, kept in the ``graphs/`` cache (tilec/cache.py)
+sealed with its key and the sha256 of that JSON: an entry edited, truncated or written for
+another key, or one that does not parse, is discarded with a warning and raised again. A
+function or module that is not a graph module is keyed the same way by the graph
+torch.export makes of it (``program_key``): the export is repeated, the torch-mlir import
+and the raising are not.
 
     key = graph_key(gm, example, "graph")  # None: not a graph module, key its export instead
     hit = load(key)                       # (ta module, Graph) or None, in the current context
@@ -21,22 +23,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from importlib import metadata
-from pathlib import Path
-
 import torch
 from torch_mlir import ir
 
+from tilec import cache
 from tilec.build_id import build_id
 
-
-def cache_folder() -> Path:
-    """``$TILEC_CACHE_DIR/../graphs`` (beside the kernel cache)."""
-    from tilec.package import cache_dir
-
-    return cache_dir().parent / "graphs"
+AGAIN = "raising the graph again"
 
 
 def graph_key(fn, example: tuple, name: str) -> str | None:
@@ -89,32 +83,28 @@ def with_dynamic(key: str, dynamic) -> str:
 
 def load(key: str):
     """(ta module, importer.Graph) of the entry ``key``, parsed in the current context; None
-    without a readable entry."""
+    without a usable entry (one that fails its seal or does not parse is discarded)."""
     from .importer import Graph
 
-    path = cache_folder() / f"{key}.json"
+    name = f"{key}.json"
+    data = cache.read("graphs", name, key, AGAIN)
+    if data is None:
+        return None
     try:
-        entry = json.loads(path.read_text())
+        entry = json.loads(data)
         module = ir.Module.parse(entry["ta"])
         graph = Graph(*(tuple(tuple(x) if isinstance(x, list) else x for x in field) for field in entry["graph"]))
-    except (OSError, ValueError, KeyError, TypeError, ir.MLIRError):
-        return None
+    except (ValueError, KeyError, TypeError, ir.MLIRError) as err:
+        return cache.discard("graphs", name, f"is not a raised graph ({err.__class__.__name__})", AGAIN)
     return module, graph
 
 
 def store(key: str, module: ir.Module, graph) -> None:
     """Write the entry ``key`` (atomically: a reader sees the whole entry or none)."""
-    folder = cache_folder()
     entry = {"ta": module.operation.get_asm(enable_debug_info=True),
              "graph": [graph.state_names, graph.input_names, graph.output_names, graph.input_shapes,
                        graph.output_shapes]}
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", dir=folder, suffix=".tmp", delete=False) as handle:
-            json.dump(entry, handle)
-        os.replace(handle.name, folder / f"{key}.json")
-    except OSError:
-        pass  # a cache that cannot be written costs time, not correctness
+    cache.write("graphs", f"{key}.json", key, json.dumps(entry).encode())
 
 
 def _attribute(module, target: str):

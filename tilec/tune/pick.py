@@ -10,8 +10,9 @@ spilling (``pick_schedule``); else the kernel form's own default.
 ``pick_schedule``: the first of the model's ranked candidates (space.py, at the sizes given,
 a parameter's default for the others) whose CUDA ptxas compiles for every target with no
 spilled register, trying at most ``ATTEMPTS``. The choice is cached by the spec's text, the
-sizes, the targets, the compiler and the tilec build id, so a second command does not rank
-again; an entry that cannot be read is computed and written again.
+sizes, the targets, the compiler and the tilec build id (the ``picks/`` cache, tilec/cache.py),
+so a second command does not rank again; an entry that fails its seal or is not the JSON
+written is discarded with a warning and chosen again.
 
     pick = resolve_schedule("gemm.ta", text, {"M": 4096}, ("sm_90a",))
     pick.schedule, pick.how     # 'bm=128,bn=256,...', "the cost model's best that ..."
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 
 from torch_mlir import ir
 
-from tilec import dialects
+from tilec import cache, dialects
 from tilec.build_id import build_id
 from tilec.diagnostics import TilecError
 
@@ -72,37 +73,32 @@ def pick_schedule(spec: str, text: str, shapes: dict, targets: tuple, compiler: 
 
 def _choice(spec: str, text: str, shapes: dict, targets: tuple, compiler: str, use_cache: bool) -> tuple:
     """(the model's pick or None, why there is none), from the cache when it holds them."""
-    from tilec.fileio import replace_atomically
-    from tilec.package import cache_dir
-
     key = hashlib.sha256("\0".join([text, json.dumps(shapes, sort_keys=True), ",".join(targets), compiler,
                                     build_id()]).encode()).hexdigest()
-    cached = cache_dir().parent / "picks" / f"{key}.json"
     if use_cache:
-        found = _read_pick(cached, key)
+        found = _read_pick(key)
         if found is not None:
             return found
     chosen, why = _rank_and_compile(spec, shapes, targets, compiler)
-    entry = json.dumps({"key": key, "schedule": chosen, "why": why})
-    try:
-        replace_atomically(cached, lambda tmp: open(tmp, "w").write(entry))
-    except OSError:  # a cache that cannot be written costs a re-ranking next time, nothing more
-        pass
+    # a cache that cannot be written costs a re-ranking next time, nothing more
+    cache.write("picks", f"{key}.json", key, json.dumps({"schedule": chosen, "why": why}).encode())
     return chosen, why
 
 
-def _read_pick(path, key: str) -> tuple | None:
-    """The cached (pick, why) at ``path``, or None when there is no usable entry: missing,
-    unreadable, not the JSON written, or written for another key."""
+def _read_pick(key: str) -> tuple | None:
+    """The cached (pick, why) of ``key``, or None when there is no usable entry: none, one
+    that fails its seal, or not the JSON written (discarded)."""
+    name = f"{key}.json"
+    data = cache.read("picks", name, key, "choosing again")
+    if data is None:
+        return None
     try:
-        entry = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return None
-    if not isinstance(entry, dict) or entry.get("key") != key:
-        return None
-    schedule, why = entry.get("schedule", False), entry.get("why")
+        entry = json.loads(data)
+    except ValueError:
+        entry = None
+    schedule, why = (entry.get("schedule", False), entry.get("why")) if isinstance(entry, dict) else (False, None)
     if not (schedule is None or isinstance(schedule, str)) or not isinstance(why, str):
-        return None
+        return cache.discard("picks", name, "is not a schedule choice", "choosing again")
     return schedule, why
 
 
