@@ -81,7 +81,7 @@ def prove(claim, assumptions=(), budget: int = BUDGET, watch: dict | None = None
           logic: str | None = None) -> Outcome:
     """Is ``claim`` true whenever ``assumptions`` hold? A counterexample reports ``watch``'s
     values; ``budget`` bounds the solver's steps (rlimit), so the verdict is the same on any
-    machine. ``logic`` (e.g. "QF_NRA") picks Z3's solver for that fragment (nlsat for real
+    machine. ``logic="QF_NRA"`` picks Z3's nlsat for that fragment (real
     polynomials)."""
     solver, ctx = _solver(budget, logic)
     solver.add(*[_moved(f, ctx) for f in assumptions])
@@ -118,7 +118,15 @@ def _solver(budget: int, logic: str | None = None):
     """A solver in a fresh Z3 context (for ``logic``, else the general one) whose every check
     stops after ``budget`` steps (rlimit)."""
     ctx = z3.Context()
-    solver = z3.SolverFor(logic, ctx=ctx) if logic else z3.Solver(ctx=ctx)
+    if logic == "QF_NRA":  # nlsat alone: Z3's QF_NRA strategy tries it under wall-clock limits first
+        solver = z3.Tactic("qfnra-nlsat", ctx).solver()
+    else:
+        solver = z3.Solver(ctx=ctx)
+        # incremental from the start, so the check runs Z3's SMT core: a first, non-incremental
+        # check would run the strategy Z3 picks by logic, and some (QF_NIA's, for the raster's
+        # divisions) move to another procedure after a wall-clock limit (try_for), which made a
+        # verdict depend on the machine's load
+        solver.push()
     solver.set("rlimit", budget)
     return solver, ctx
 
