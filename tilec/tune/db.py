@@ -6,7 +6,8 @@ measured candidate (schedule, median milliseconds, the spread of the repeats, th
 its tile module), so the best one and how sure it is can be read back; and the verdicts of
 `tilec verify` on tile modules, by that hash, so a module is proved once. Only a proved
 candidate is ever returned as the best. Writers from several processes are safe: SQLite's
-own locking, each import one transaction, with a busy timeout.
+own locking, each import one transaction, with a busy timeout; a database of an earlier tilec
+is brought up to date in one transaction that takes the write lock before it looks.
 
 Default file: ``$TILEC_TUNING_DB``, else ``~/.cache/tilec/tuning.sqlite``.
 """
@@ -18,20 +19,50 @@ import json
 import os
 import sqlite3
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 from tilec import __version__
 
-SCHEMA = ["""
-CREATE TABLE IF NOT EXISTS measurement (
+# each table's columns in order; a database of an earlier tilec has a prefix of them and gains
+# the rest when it is opened
+TABLES = {
+    "measurement": ["spec_sha256", "shapes", "target", "gpu", "version", "schedule", "median_ms", "spread",
+                    "predicted_ms", "measured_at", "tile_sha256"],
+    "proof": ["tile_sha256", "passed", "summary", "checked_at"],
+}
+CREATE = {"measurement": """
+CREATE TABLE measurement (
     spec_sha256 TEXT NOT NULL, shapes TEXT NOT NULL, target TEXT NOT NULL, gpu TEXT NOT NULL,
     version TEXT NOT NULL, schedule TEXT NOT NULL, median_ms REAL NOT NULL, spread REAL NOT NULL,
     predicted_ms REAL, measured_at TEXT NOT NULL, tile_sha256 TEXT,
     PRIMARY KEY (spec_sha256, shapes, target, gpu, version, schedule)
-)""", """
-CREATE TABLE IF NOT EXISTS proof (
+)""", "proof": """
+CREATE TABLE proof (
     tile_sha256 TEXT PRIMARY KEY, passed INTEGER NOT NULL, summary TEXT NOT NULL, checked_at TEXT NOT NULL
-)"""]
+)"""}
+
+
+def _tables(db) -> dict:
+    """{table: [its columns, in order]} of the database, SQLite's own tables left out."""
+    names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
+                                      "AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+    return {n: [r[1] for r in db.execute(f"PRAGMA table_info('{n}')")] for n in names}
+
+
+def _bring_up_to_date(db) -> None:
+    """Create the tables that are missing and add the columns an earlier tilec's tables lack,
+    inside the caller's write transaction: of several processes opening one database at once,
+    the first does it and the others find it done (checked and altered apart, two would add
+    the same column)."""
+    tables = _tables(db)
+    for name, columns in TABLES.items():
+        have = tables.get(name)
+        if have is None:
+            db.execute(CREATE[name])
+            continue
+        for column in columns[len(have):]:
+            db.execute(f"ALTER TABLE {name} ADD COLUMN {column} TEXT")
 
 
 def default_path() -> Path:
@@ -50,12 +81,11 @@ class TuningDB:
     def __init__(self, path: str | Path | None = None):
         self.path = Path(path) if path else default_path()
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self._connect() as db:
-            for statement in SCHEMA:
-                db.execute(statement)
-            columns = [row[1] for row in db.execute("PRAGMA table_info(measurement)")]
-            if "tile_sha256" not in columns:  # a database from before proofs were kept
-                db.execute("ALTER TABLE measurement ADD COLUMN tile_sha256 TEXT")
+        with self._session() as db:
+            current = _tables(db) == TABLES
+        if not current:
+            with self._session(write=True) as db:  # the check again, under the write lock
+                _bring_up_to_date(db)
 
     @classmethod
     def existing(cls, path: str | Path | None = None) -> "TuningDB | None":
@@ -63,14 +93,25 @@ class TuningDB:
         path = Path(path) if path else default_path()
         return cls(path) if path.is_file() else None
 
-    def _connect(self):
-        return sqlite3.connect(self.path, timeout=30.0, isolation_level="IMMEDIATE")
+    @contextmanager
+    def _session(self, write: bool = False):
+        """A connection, closed after use; ``write``: one transaction that takes the write lock
+        first (BEGIN IMMEDIATE), committed at the end, rolled back on an error."""
+        db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+        try:
+            if write:
+                db.execute("BEGIN IMMEDIATE")
+            yield db
+            if write:
+                db.execute("COMMIT")
+        finally:
+            db.close()  # an open transaction is rolled back
 
     def add(self, spec_text: str, shapes: dict, target: str, gpu: str, rows: list[dict], when: str) -> int:
         """Record measured candidates (dicts: schedule, median_ms, spread, predicted_ms); one
         transaction. A candidate measured again replaces its earlier record."""
         key = (spec_key(spec_text), shapes_key(shapes), target, gpu, __version__)
-        with self._connect() as db:
+        with self._session(write=True) as db:
             db.executemany("INSERT OR REPLACE INTO measurement VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                            [key + (r["schedule"], float(r["median_ms"]), float(r.get("spread") or 0.0),
                                    r.get("predicted_ms"), when, r.get("tile_sha256")) for r in rows])
@@ -84,13 +125,13 @@ class TuningDB:
                  "WHERE spec_sha256 = ? AND shapes = ? AND target = ? AND version = ? AND passed = 1"
                  + (" AND gpu = ?" if gpu else "") + " ORDER BY median_ms LIMIT 1")
         args = [spec_key(spec_text), shapes_key(shapes), target, __version__] + ([gpu] if gpu else [])
-        with self._connect() as db:
+        with self._session() as db:
             row = db.execute(query, args).fetchone()
         return None if row is None else {"schedule": row[0], "median_ms": row[1], "spread": row[2], "gpu": row[3]}
 
     def rows(self, spec_text: str, shapes: dict, target: str) -> list[dict]:
         """Every measured candidate of this spec, shapes and target, fastest first."""
-        with self._connect() as db:
+        with self._session() as db:
             found = db.execute("SELECT schedule, median_ms, spread, predicted_ms, gpu, tile_sha256 FROM measurement "
                                "WHERE spec_sha256 = ? AND shapes = ? AND target = ? AND version = ? ORDER BY median_ms",
                                (spec_key(spec_text), shapes_key(shapes), target, __version__)).fetchall()
@@ -98,12 +139,12 @@ class TuningDB:
 
     def proof(self, tile_sha256: str) -> dict | None:
         """The cached verdict on the tile module of this hash (proved, and its summary), or None."""
-        with self._connect() as db:
+        with self._session() as db:
             row = db.execute("SELECT passed, summary FROM proof WHERE tile_sha256 = ?", (tile_sha256,)).fetchone()
         return None if row is None else {"passed": bool(row[0]), "summary": row[1]}
 
     def add_proof(self, tile_sha256: str, passed: bool, summary: str, when: str) -> None:
-        with self._connect() as db:
+        with self._session(write=True) as db:
             db.execute("INSERT OR REPLACE INTO proof VALUES (?, ?, ?, ?)", (tile_sha256, int(passed), summary, when))
 
 
