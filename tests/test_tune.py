@@ -133,10 +133,10 @@ def test_import_reads_a_measure_results_file(tmp_path):
     db = TuningDB(tmp_path / "t.sqlite")
     data = {"gpu": "G", "date": "d", "key": {"spec_text": "s", "shapes": {"N": 8}, "target": "sm_90a"},
             "results": [{"schedule": "x", "median_ms": None},
-                        {"schedule": "y", "median_ms": 0.5, "spread": 0.1, "tile_sha256": "hy"}]}
+                        {"schedule": "y", "median_ms": 0.5, "spread": 0.1, "tile_sha256": "e" * 64}]}
     (tmp_path / "r.json").write_text(json.dumps(data))
     added, key = import_results(str(tmp_path / "r.json"), db)
-    db.add_proof("hy", True, "proved", "d")
+    db.add_proof("e" * 64, True, "proved", "d")
     assert added == 1 and db.best("s", {"N": 8}, "sm_90a")["schedule"] == "y"
 
 

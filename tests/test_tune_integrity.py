@@ -2,9 +2,14 @@
 at once, files that are not what --import and --db expect, and results files whose rows
 claim a proof that is not theirs."""
 
+import json
+import random
 import sqlite3
 import threading
 
+import pytest
+
+from conftest import EXAMPLES
 from tilec.tune.db import TuningDB
 
 # the measurement table as it was before proofs were kept
@@ -42,3 +47,125 @@ def test_an_older_database_opened_by_several_at_once_is_brought_up_to_date_once(
     with sqlite3.connect(tmp_path / "old0.sqlite") as db:
         columns = [r[1] for r in db.execute("PRAGMA table_info(measurement)")]
         assert columns.count("tile_sha256") == 1 and db.execute("SELECT count(*) FROM measurement").fetchone() == (1,)
+
+
+def _results(**row) -> dict:
+    """A results file of one measured GEMM candidate, ``row`` changing its fields."""
+    key = {"spec_text": (EXAMPLES / "gemm.ta").read_text(), "shapes": {"M": 128, "N": 128, "K": 64},
+           "target": "sm_80", "spec_name": "gemm.ta"}
+    return {"gpu": "NVIDIA A100", "date": "2026-12-05", "key": key,
+            "results": [dict({"schedule": "bm=64,bn=64,bk=32,warps=4,stages=2", "median_ms": 1.0, "spread": 0.0,
+                              "tile_sha256": "0" * 64}, **row)]}
+
+
+def _without(data: dict, *path) -> dict:
+    *outer, last = path
+    place = data
+    for step in outer:
+        place = place[step]
+    del place[last]
+    return data
+
+
+def _with(data: dict, value, *path) -> dict:
+    *outer, last = path
+    place = data
+    for step in outer:
+        place = place[step]
+    place[last] = value
+    return data
+
+
+MALFORMED_RESULTS = {
+    "not JSON": (b"{not json", ":1:2: error: not JSON"),
+    "not UTF-8": (b"\x80{}", "is not JSON"),
+    "a list": (b"[1, 2]", "it is a list, not a results file"),
+    "a string": (b'"results"', "it is a string"),
+    "a number": (b"3", "it is a number 3"),
+    "3000 deep": (b"[" * 3000 + b"]" * 3000, "nested too deeply"),
+    "3000 deep objects": (b'{"a": ' * 3000 + b"1" + b"}" * 3000, "nested too deeply"),
+    "no key": (_without(_results(), "key"), "key is missing"),
+    "no results": (_without(_results(), "results"), "results is missing"),
+    "no schedule": (_without(_results(), "results", 0, "schedule"), "results[0].schedule is missing"),
+    "key a list": (_with(_results(), [], "key"), "key is a list"),
+    "results an object": (_with(_results(), {"a": 1}, "results"), "results is an object"),
+    "a row a string": (_with(_results(), "row", "results", 0), "results[0] is a string"),
+    "median a string": (_results(median_ms="1.0"), "results[0].median_ms is a string"),
+    "median negative": (_results(median_ms=-1.0), "results[0].median_ms is a number -1.0"),
+    "median NaN": (_results(median_ms=float("nan")), "results[0].median_ms is a number nan"),
+    "median infinite": (_results(median_ms=float("inf")), "results[0].median_ms is a number inf"),
+    "median true": (_results(median_ms=True), "results[0].median_ms is true/false"),
+    "spread a list": (_results(spread=[1]), "results[0].spread is a list"),
+    "hash not hex": (_results(tile_sha256="zz"), "results[0].tile_sha256 is a string \"zz\""),
+    "size a string": (_with(_results(), {"M": "128"}, "key", "shapes"), "key.shapes: 'M': a string"),
+    "size zero": (_with(_results(), {"M": 0}, "key", "shapes"), "key.shapes: 'M': a number 0"),
+    "no such target": (_with(_results(), "sm_99", "key", "target"), "key.target is a string \"sm_99\""),
+    "a path for a name": (_with(_results(), "../x.ta", "key", "spec_name"), "key.spec_name '../x.ta'"),
+    "a digit too many": (b'{"gpu": ' + b"9" * 5000 + b"}", "is not JSON"),
+}
+
+
+@pytest.mark.parametrize("case", MALFORMED_RESULTS)
+def test_a_results_file_that_is_not_one_is_one_error(tilec, tmp_path, case):
+    content, message = MALFORMED_RESULTS[case]
+    path = tmp_path / "results.json"
+    path.write_bytes(content if isinstance(content, bytes) else json.dumps(content).encode())
+    status, out, err = tilec("tune", "--import", path, "--db", tmp_path / "t.sqlite")
+    assert status == 1 and message in err and str(path) in err, err
+    assert "Traceback" not in err and "internal error" not in err and "imported" not in out
+
+
+def test_a_huge_results_file_is_refused_before_it_is_read(tilec, tmp_path):
+    path = tmp_path / "results.json"
+    with open(path, "wb") as f:
+        f.truncate(4 << 30)  # sparse: 4 GiB that take no disk
+    status, out, err = tilec("tune", "--import", path, "--db", tmp_path / "t.sqlite")
+    assert status == 1 and f"'{path}' is 4294967296 bytes; this input is limited to 16 MiB" in err, err
+
+
+def _sqlite(path, *statements):
+    with sqlite3.connect(path) as db:
+        for statement in statements:
+            db.execute(statement)
+    return path
+
+
+NOT_A_DATABASE = {
+    "random bytes": (lambda p: p.write_bytes(random.Random(0).randbytes(50_000)), "is not a tuning database"),
+    "a text file": (lambda p: p.write_text("measurement\n" * 100), "is not a tuning database"),
+    "SQLite, other tables": (lambda p: _sqlite(p, "CREATE TABLE notes (a TEXT)"),
+                             "is not a tuning database: it holds other tables (notes)"),
+    "a measurement of another shape": (lambda p: _sqlite(p, "CREATE TABLE measurement (kernel TEXT, ms REAL)"),
+                                       "its table measurement has the columns kernel, ms, not spec_sha256"),
+    "a proof of another shape": (lambda p: _sqlite(p, OLD_MEASUREMENT, "CREATE TABLE proof (x)"),
+                                 "its table proof has the columns x, not"),
+    "a directory": (lambda p: p.mkdir(), "is not a regular file"),
+    "a file for a folder": (lambda p: p.write_text("x"), "is not a directory"),
+}
+
+
+@pytest.mark.parametrize("case", NOT_A_DATABASE)
+def test_a_db_file_that_is_not_a_tuning_database_is_one_error(tilec, tmp_path, case):
+    make, message = NOT_A_DATABASE[case]
+    path, given = tmp_path / "t.sqlite", tmp_path / "t.sqlite"
+    make(path)
+    if case == "a file for a folder":
+        given = path / "t.sqlite"
+    before = path.read_bytes() if path.is_file() else None
+    results = tmp_path / "results.json"
+    results.write_text(json.dumps(_results()))
+    status, out, err = tilec("tune", "--import", results, "--db", given)
+    assert status == 1 and message in err and str(path) in err, err
+    assert "Traceback" not in err and "internal error" not in err
+    assert before is None or path.read_bytes() == before  # someone else's file is left as it was
+
+
+def test_a_compile_reading_a_damaged_default_database_notes_it_and_goes_on(tmp_path, monkeypatch, capsys):
+    from tilec.tune.db import tuned
+
+    path = tmp_path / "tuning.sqlite"
+    monkeypatch.setenv("TILEC_TUNING_DB", str(path))
+    path.write_bytes(b"SQLite format 3\0" + bytes(200))  # a header and nothing else
+    assert tuned("spec", {"M": 64}, "sm_80") is None
+    err = capsys.readouterr().err
+    assert err.startswith(f"note: '{path}' is not a tuning database") and "using the default schedule" in err, err

@@ -7,7 +7,9 @@ its tile module), so the best one and how sure it is can be read back; and the v
 `tilec verify` on tile modules, by that hash, so a module is proved once. Only a proved
 candidate is ever returned as the best. Writers from several processes are safe: SQLite's
 own locking, each import one transaction, with a busy timeout; a database of an earlier tilec
-is brought up to date in one transaction that takes the write lock before it looks.
+is brought up to date in one transaction that takes the write lock before it looks. A file
+that is not a tuning database (not SQLite, another program's tables, a table of another shape)
+is one error that names it, and is left as it was.
 
 Default file: ``$TILEC_TUNING_DB``, else ``~/.cache/tilec/tuning.sqlite``.
 """
@@ -15,7 +17,6 @@ Default file: ``$TILEC_TUNING_DB``, else ``~/.cache/tilec/tuning.sqlite``.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import sqlite3
 import sys
@@ -23,14 +24,16 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from tilec import __version__
+from tilec.diagnostics import TilecError
 
-# each table's columns in order; a database of an earlier tilec has a prefix of them and gains
-# the rest when it is opened
+# each table's columns in order; a database of an earlier tilec has a prefix of them (at least
+# the ``FIRST``) and gains the rest when it is opened
 TABLES = {
     "measurement": ["spec_sha256", "shapes", "target", "gpu", "version", "schedule", "median_ms", "spread",
                     "predicted_ms", "measured_at", "tile_sha256"],
     "proof": ["tile_sha256", "passed", "summary", "checked_at"],
 }
+FIRST = {"measurement": 10, "proof": 4}
 CREATE = {"measurement": """
 CREATE TABLE measurement (
     spec_sha256 TEXT NOT NULL, shapes TEXT NOT NULL, target TEXT NOT NULL, gpu TEXT NOT NULL,
@@ -47,22 +50,43 @@ def _tables(db) -> dict:
     """{table: [its columns, in order]} of the database, SQLite's own tables left out."""
     names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
                                       "AND name NOT LIKE 'sqlite_%' ORDER BY name")]
-    return {n: [r[1] for r in db.execute(f"PRAGMA table_info('{n}')")] for n in names}
+    return {n: [r[0] for r in db.execute("SELECT name FROM pragma_table_info(?)", (n,))] for n in names}
 
 
-def _bring_up_to_date(db) -> None:
+def _bring_up_to_date(db, path: Path) -> None:
     """Create the tables that are missing and add the columns an earlier tilec's tables lack,
     inside the caller's write transaction: of several processes opening one database at once,
     the first does it and the others find it done (checked and altered apart, two would add
-    the same column)."""
+    the same column). A database with tables of its own is someone else's: refused, unchanged."""
     tables = _tables(db)
+    foreign = sorted(set(tables) - set(TABLES))
+    if foreign:
+        shown = ", ".join(foreign[:5]) + (", ..." if len(foreign) > 5 else "")
+        raise TilecError(f"'{path}' is not a tuning database: it holds other tables ({shown})")
     for name, columns in TABLES.items():
         have = tables.get(name)
         if have is None:
             db.execute(CREATE[name])
             continue
+        if len(have) < FIRST[name] or have != columns[:len(have)]:
+            raise TilecError(f"'{path}' is not a tuning database this tilec reads: its table {name} has the columns "
+                             f"{', '.join(have)[:200]}, not {', '.join(columns)}")
         for column in columns[len(have):]:
             db.execute(f"ALTER TABLE {name} ADD COLUMN {column} TEXT")
+
+
+def _check_path(path: Path) -> None:
+    """Refuse a database path that is not a regular file (SQLite would wait on a FIFO), and
+    create the folder of a new one."""
+    if path.exists() and not path.is_file():
+        raise TilecError(f"the tuning database '{path}' is not a regular file")
+    existing = next((p for p in path.parents if p.exists()), Path("."))
+    if not existing.is_dir():
+        raise TilecError(f"cannot create the tuning database '{path}': '{existing}' is not a directory")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise TilecError(f"cannot create the tuning database '{path}': {err.strerror or err}") from None
 
 
 def default_path() -> Path:
@@ -78,14 +102,20 @@ def shapes_key(shapes: dict) -> str:
 
 
 class TuningDB:
+    """The tuning database at ``path`` (default_path()), created or brought up to date on opening.
+
+        db = TuningDB("t.sqlite")
+        db.best(spec_text, {"M": 4096}, "sm_90a")    # {"schedule": ..., "median_ms": ...} or None
+    """
+
     def __init__(self, path: str | Path | None = None):
         self.path = Path(path) if path else default_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        _check_path(self.path)
         with self._session() as db:
             current = _tables(db) == TABLES
         if not current:
             with self._session(write=True) as db:  # the check again, under the write lock
-                _bring_up_to_date(db)
+                _bring_up_to_date(db, self.path)
 
     @classmethod
     def existing(cls, path: str | Path | None = None) -> "TuningDB | None":
@@ -97,13 +127,20 @@ class TuningDB:
     def _session(self, write: bool = False):
         """A connection, closed after use; ``write``: one transaction that takes the write lock
         first (BEGIN IMMEDIATE), committed at the end, rolled back on an error."""
-        db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+        try:
+            db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+        except sqlite3.Error as err:
+            raise TilecError(f"cannot open the tuning database '{self.path}': {err}") from None
         try:
             if write:
                 db.execute("BEGIN IMMEDIATE")
             yield db
             if write:
                 db.execute("COMMIT")
+        except sqlite3.DatabaseError as err:  # a file that is not SQLite, or a damaged one
+            raise TilecError(f"'{self.path}' is not a tuning database that can be read: {err}") from None
+        except sqlite3.Error as err:
+            raise TilecError(f"the tuning database '{self.path}': {err}") from None
         finally:
             db.close()  # an open transaction is rolled back
 
@@ -155,15 +192,20 @@ def tuned(text: str, shapes: dict, target: str) -> dict | None:
     try:
         db = TuningDB.existing()
         return db.best(text, shapes, target) if db else None
-    except (sqlite3.Error, OSError) as err:
+    except TilecError as err:
+        print(f"note: {err.message}; using the default schedule", file=sys.stderr)
+        return None
+    except OSError as err:
         print(f"note: the tuning database could not be read ({err}); using the default schedule", file=sys.stderr)
         return None
 
 
 def import_results(path: str, db: TuningDB) -> tuple[int, dict]:
     """Fill ``db`` from a results file of ``tilec.runtime.measure`` (its candidates.json's key
-    carried through); returns (rows added, the key)."""
-    return add_results(json.loads(Path(path).read_text()), db)
+    carried through), checked first (results.read_results); returns (rows added, the key)."""
+    from .results import read_results
+
+    return add_results(read_results(path), db)
 
 
 def add_results(data: dict, db: TuningDB) -> tuple[int, dict]:
