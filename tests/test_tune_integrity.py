@@ -169,3 +169,74 @@ def test_a_compile_reading_a_damaged_default_database_notes_it_and_goes_on(tmp_p
     assert tuned("spec", {"M": 64}, "sm_80") is None
     err = capsys.readouterr().err
     assert err.startswith(f"note: '{path}' is not a tuning database") and "using the default schedule" in err, err
+
+
+# at sm_80 tilec verify refutes the unswizzled tile (its ldmatrix phases conflict on banks)
+PROVED = "bm=64,bn=64,bk=32,warps=4,stages=2,swizzle=true"
+REFUTED = "bm=64,bn=64,bk=32,warps=4,stages=2,swizzle=false"
+GEMM = {"M": 128, "N": 128, "K": 64}
+
+
+def _tile_hash(schedule: str) -> str:
+    from torch_mlir import ir
+
+    from tilec import dialects
+    from tilec.driver import build_tile
+    from tilec.frontend import load_spec
+    from tilec.tune.jobs import tile_hash
+
+    with dialects.context(), ir.Location.unknown():
+        return tile_hash(build_tile(load_spec(str(EXAMPLES / "gemm.ta")), GEMM, schedule))
+
+
+def test_a_row_that_claims_another_candidates_proof_never_wins(tilec, tmp_path, monkeypatch):
+    """A results file gives the refuted schedule, measured fastest, the tile hash of a proved
+    one: the hash is recomputed from the schedule, the row is refused (said on stderr), and the
+    proved one stays the best, for tune and for compile; again once the proof is cached, and
+    when the forged row comes alone in a second file."""
+    proved = _tile_hash(PROVED)
+    db, results = tmp_path / "t.sqlite", tmp_path / "results.json"
+    monkeypatch.setenv("TILEC_TUNING_DB", str(db))
+    forged = _results(schedule=REFUTED, median_ms=1.0, tile_sha256=proved)
+    forged["key"]["shapes"] = GEMM
+    honest = dict(forged["results"][0], schedule=PROVED, median_ms=2.0)
+    for rows in ([forged["results"][0], honest], [forged["results"][0]]):
+        results.write_text(json.dumps(dict(forged, results=rows)))
+        status, out, err = tilec("tune", "--import", results)
+        assert status == 0 and f"fastest proved: {PROVED}" in out, out + err
+        assert f"{REFUTED}: not recorded: the results give its tile module the sha256 {proved[:16]}" in err, err
+        assert TuningDB(db).best(forged["key"]["spec_text"], GEMM, "sm_80")["schedule"] == PROVED
+    status, out, err = tilec("compile", EXAMPLES / "gemm.ta", "--shape", "M=128,N=128,K=64", "--target", "sm_80",
+                             "--emit", "tile")
+    assert status == 0 and f"schedule {PROVED}: from the tuning database" in err, err
+
+
+def test_a_hash_or_a_verdict_counts_only_for_the_tilec_build_that_computed_it(tmp_path, monkeypatch):
+    """Another build of tilec may build a schedule into another tile module, or judge one
+    differently: its hashes and verdicts are not this build's."""
+    import tilec.build_id
+
+    db, shapes = TuningDB(tmp_path / "t.sqlite"), {"M": 64}
+    db.add("spec", shapes, "sm_80", "G", [{"schedule": "a", "median_ms": 1.0}], "d")
+    db.record_built("spec", shapes, "sm_80", "G", "a", "ha")
+    db.add_proof("ha", True, "proved", "d")
+    assert db.best("spec", shapes, "sm_80")["schedule"] == "a" and db.proof("ha")["passed"]
+    monkeypatch.setattr(tilec.build_id, "build_id", lambda: "0.1.0+another")
+    assert db.best("spec", shapes, "sm_80") is None and db.proof("ha") is None
+    assert db.rows("spec", shapes, "sm_80")[0]["tile_sha256"] is None
+
+
+def test_an_older_database_keeps_its_measurements_and_drops_the_hashes_results_files_gave(tmp_path):
+    """A database written before the hash was recomputed holds the hashes results files gave,
+    and verdicts by them: the measurements stay, the hashes go, and none of it wins."""
+    from tilec import __version__
+    from tilec.tune.db import shapes_key, spec_key
+
+    path = _sqlite(tmp_path / "old.sqlite", OLD_MEASUREMENT, "ALTER TABLE measurement ADD COLUMN tile_sha256 TEXT",
+                   "CREATE TABLE proof (tile_sha256 TEXT PRIMARY KEY, passed INTEGER, summary TEXT, checked_at TEXT)",
+                   f"INSERT INTO measurement VALUES ('{spec_key('spec')}', '{shapes_key({'M': 64})}', 'sm_80', 'G', "
+                   f"'{__version__}', 'a', 1.0, 0.0, NULL, 'd', 'h')",
+                   "INSERT INTO proof VALUES ('h', 1, 'proved', 'd')")
+    db = TuningDB(path)
+    assert db.best("spec", {"M": 64}, "sm_80") is None and db.proof("h") is None
+    assert [(r["schedule"], r["tile_sha256"]) for r in db.rows("spec", {"M": 64}, "sm_80")] == [("a", None)]

@@ -2,10 +2,13 @@
 
 A record is keyed by what makes a measurement valid elsewhere: the spec's hash, the shapes
 it was compiled for, the target, the GPU it ran on and the tilec version. It holds every
-measured candidate (schedule, median milliseconds, the spread of the repeats, the sha256 of
-its tile module), so the best one and how sure it is can be read back; and the verdicts of
-`tilec verify` on tile modules, by that hash, so a module is proved once. Only a proved
-candidate is ever returned as the best. Writers from several processes are safe: SQLite's
+measured candidate (schedule, median milliseconds, the spread of the repeats), so the best one
+and how sure it is can be read back; and the verdicts of `tilec verify` on tile modules, by
+the module's sha256, so a module is proved once. Only a proved candidate is ever returned as
+the best, and what links a candidate to a verdict is never taken from a results file: it is
+the hash of the tile module this tilec built from the candidate's schedule (``record_built``,
+by prove.py), and a hash or verdict counts only for the tilec build that computed it (its
+build id: a changed compiler may build or judge a schedule differently). Writers from several processes are safe: SQLite's
 own locking, each import one transaction, with a busy timeout; a database of an earlier tilec
 is brought up to date in one transaction that takes the write lock before it looks. A file
 that is not a tuning database (not SQLite, another program's tables, a table of another shape)
@@ -30,19 +33,20 @@ from tilec.diagnostics import TilecError
 # the ``FIRST``) and gains the rest when it is opened
 TABLES = {
     "measurement": ["spec_sha256", "shapes", "target", "gpu", "version", "schedule", "median_ms", "spread",
-                    "predicted_ms", "measured_at", "tile_sha256"],
-    "proof": ["tile_sha256", "passed", "summary", "checked_at"],
+                    "predicted_ms", "measured_at", "tile_sha256", "built_by"],
+    "proof": ["tile_sha256", "passed", "summary", "checked_at", "built_by"],
 }
 FIRST = {"measurement": 10, "proof": 4}
 CREATE = {"measurement": """
 CREATE TABLE measurement (
     spec_sha256 TEXT NOT NULL, shapes TEXT NOT NULL, target TEXT NOT NULL, gpu TEXT NOT NULL,
     version TEXT NOT NULL, schedule TEXT NOT NULL, median_ms REAL NOT NULL, spread REAL NOT NULL,
-    predicted_ms REAL, measured_at TEXT NOT NULL, tile_sha256 TEXT,
+    predicted_ms REAL, measured_at TEXT NOT NULL, tile_sha256 TEXT, built_by TEXT,
     PRIMARY KEY (spec_sha256, shapes, target, gpu, version, schedule)
 )""", "proof": """
 CREATE TABLE proof (
-    tile_sha256 TEXT PRIMARY KEY, passed INTEGER NOT NULL, summary TEXT NOT NULL, checked_at TEXT NOT NULL
+    tile_sha256 TEXT PRIMARY KEY, passed INTEGER NOT NULL, summary TEXT NOT NULL, checked_at TEXT NOT NULL,
+    built_by TEXT
 )"""}
 
 
@@ -73,6 +77,8 @@ def _bring_up_to_date(db, path: Path) -> None:
                              f"{', '.join(have)[:200]}, not {', '.join(columns)}")
         for column in columns[len(have):]:
             db.execute(f"ALTER TABLE {name} ADD COLUMN {column} TEXT")
+        if name == "measurement" and "built_by" not in have:  # its hashes are results files' word: dropped
+            db.execute("UPDATE measurement SET tile_sha256 = NULL")
 
 
 def _check_path(path: Path) -> None:
@@ -146,43 +152,70 @@ class TuningDB:
 
     def add(self, spec_text: str, shapes: dict, target: str, gpu: str, rows: list[dict], when: str) -> int:
         """Record measured candidates (dicts: schedule, median_ms, spread, predicted_ms); one
-        transaction. A candidate measured again replaces its earlier record."""
+        transaction. A candidate measured again replaces its earlier record, and has no tile
+        hash until record_built gives it one (a row's own tile_sha256 is not taken)."""
         key = (spec_key(spec_text), shapes_key(shapes), target, gpu, __version__)
         with self._session(write=True) as db:
-            db.executemany("INSERT OR REPLACE INTO measurement VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            db.executemany("INSERT OR REPLACE INTO measurement (spec_sha256, shapes, target, gpu, version, schedule, "
+                           "median_ms, spread, predicted_ms, measured_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                            [key + (r["schedule"], float(r["median_ms"]), float(r.get("spread") or 0.0),
-                                   r.get("predicted_ms"), when, r.get("tile_sha256")) for r in rows])
+                                   r.get("predicted_ms"), when) for r in rows])
         return len(rows)
+
+    def record_built(self, spec_text: str, shapes: dict, target: str, gpu: str, schedule: str, digest: str) -> None:
+        """Give a measured candidate the sha256 of the tile module this tilec built from its
+        schedule (jobs.tile_hash): the hash its proof is looked up by."""
+        from tilec.build_id import build_id
+
+        with self._session(write=True) as db:
+            db.execute("UPDATE measurement SET tile_sha256 = ?, built_by = ? WHERE spec_sha256 = ? AND shapes = ? "
+                       "AND target = ? AND gpu = ? AND version = ? AND schedule = ?",
+                       (digest, build_id(), spec_key(spec_text), shapes_key(shapes), target, gpu, __version__,
+                        schedule))
 
     def best(self, spec_text: str, shapes: dict, target: str, gpu: str | None = None) -> dict | None:
         """The fastest measured schedule for this spec, shapes and target (on ``gpu``, or any),
-        at this tilec version, whose tile module was proved (tilec tune --import proves the
-        winner); None without one."""
-        query = ("SELECT schedule, median_ms, spread, gpu FROM measurement JOIN proof USING (tile_sha256) "
-                 "WHERE spec_sha256 = ? AND shapes = ? AND target = ? AND version = ? AND passed = 1"
-                 + (" AND gpu = ?" if gpu else "") + " ORDER BY median_ms LIMIT 1")
-        args = [spec_key(spec_text), shapes_key(shapes), target, __version__] + ([gpu] if gpu else [])
+        at this tilec version, whose tile module, as this tilec build builds it, this build
+        proved (tilec tune --import proves the winner); None without one."""
+        from tilec.build_id import build_id
+
+        query = ("SELECT m.schedule, m.median_ms, m.spread, m.gpu FROM measurement m JOIN proof p "
+                 "ON p.tile_sha256 = m.tile_sha256 AND p.built_by = m.built_by "
+                 "WHERE m.spec_sha256 = ? AND m.shapes = ? AND m.target = ? AND m.version = ? AND m.built_by = ? "
+                 "AND p.passed = 1" + (" AND m.gpu = ?" if gpu else "") + " ORDER BY m.median_ms LIMIT 1")
+        args = [spec_key(spec_text), shapes_key(shapes), target, __version__, build_id()] + ([gpu] if gpu else [])
         with self._session() as db:
             row = db.execute(query, args).fetchone()
         return None if row is None else {"schedule": row[0], "median_ms": row[1], "spread": row[2], "gpu": row[3]}
 
     def rows(self, spec_text: str, shapes: dict, target: str) -> list[dict]:
-        """Every measured candidate of this spec, shapes and target, fastest first."""
+        """Every measured candidate of this spec, shapes and target, fastest first; its
+        tile_sha256 the one this tilec build recorded (record_built), else None."""
+        from tilec.build_id import build_id
+
         with self._session() as db:
-            found = db.execute("SELECT schedule, median_ms, spread, predicted_ms, gpu, tile_sha256 FROM measurement "
+            found = db.execute("SELECT schedule, median_ms, spread, predicted_ms, gpu, "
+                               "CASE WHEN built_by = ? THEN tile_sha256 END FROM measurement "
                                "WHERE spec_sha256 = ? AND shapes = ? AND target = ? AND version = ? ORDER BY median_ms",
-                               (spec_key(spec_text), shapes_key(shapes), target, __version__)).fetchall()
+                               (build_id(), spec_key(spec_text), shapes_key(shapes), target, __version__)).fetchall()
         return [dict(zip(("schedule", "median_ms", "spread", "predicted_ms", "gpu", "tile_sha256"), r)) for r in found]
 
     def proof(self, tile_sha256: str) -> dict | None:
-        """The cached verdict on the tile module of this hash (proved, and its summary), or None."""
+        """This tilec build's verdict on the tile module of this hash (proved, and its summary), or None."""
+        from tilec.build_id import build_id
+
         with self._session() as db:
-            row = db.execute("SELECT passed, summary FROM proof WHERE tile_sha256 = ?", (tile_sha256,)).fetchone()
+            row = db.execute("SELECT passed, summary FROM proof WHERE tile_sha256 = ? AND built_by = ?",
+                             (tile_sha256, build_id())).fetchone()
         return None if row is None else {"passed": bool(row[0]), "summary": row[1]}
 
     def add_proof(self, tile_sha256: str, passed: bool, summary: str, when: str) -> None:
+        """Keep this tilec build's verdict on the tile module of this hash (replacing another build's)."""
+        from tilec.build_id import build_id
+
         with self._session(write=True) as db:
-            db.execute("INSERT OR REPLACE INTO proof VALUES (?, ?, ?, ?)", (tile_sha256, int(passed), summary, when))
+            db.execute("INSERT OR REPLACE INTO proof VALUES (?, ?, ?, ?, ?)",
+                       (tile_sha256, int(passed), summary, when, build_id()))
 
 
 def tuned(text: str, shapes: dict, target: str) -> dict | None:
@@ -200,16 +233,19 @@ def tuned(text: str, shapes: dict, target: str) -> dict | None:
         return None
 
 
-def import_results(path: str, db: TuningDB) -> tuple[int, dict]:
+def import_results(path: str, db: TuningDB) -> tuple[int, dict, dict]:
     """Fill ``db`` from a results file of ``tilec.runtime.measure`` (its candidates.json's key
-    carried through), checked first (results.read_results); returns (rows added, the key)."""
+    carried through), checked first (results.read_results); returns add_results's."""
     from .results import read_results
 
     return add_results(read_results(path), db)
 
 
-def add_results(data: dict, db: TuningDB) -> tuple[int, dict]:
-    """Fill ``db`` from what ``tilec.runtime.measure`` returned; returns (rows added, the key)."""
+def add_results(data: dict, db: TuningDB) -> tuple[int, dict, dict]:
+    """Fill ``db`` from what ``tilec.runtime.measure`` returned; returns (rows added, the key,
+    {(gpu, schedule): the tile hash the results give it}): what was measured, by its word,
+    for prove.prove_winner to hold the hash it builds against; the database keeps none of it."""
     key = data["key"]
     rows = [r for r in data["results"] if r.get("median_ms") is not None]
-    return db.add(key["spec_text"], key["shapes"], key["target"], data["gpu"], rows, data["date"]), key
+    claimed = {(data["gpu"], r["schedule"]): r.get("tile_sha256") for r in rows}
+    return db.add(key["spec_text"], key["shapes"], key["target"], data["gpu"], rows, data["date"]), key, claimed
