@@ -134,16 +134,16 @@ def test_import_reads_a_measure_results_file_and_keeps_no_hash_it_gives(tmp_path
     """A row's tile_sha256 is what the results file says; the database links a measurement to
     a proof only by the hash tilec computes (prove.py), so a proof of that hash does not make
     the row the best."""
-    db = TuningDB(tmp_path / "t.sqlite")
-    data = {"gpu": "G", "date": "d", "key": {"spec_text": "s", "shapes": {"N": 8}, "target": "sm_90a"},
+    db, text = TuningDB(tmp_path / "t.sqlite"), (EXAMPLES / "gemm.ta").read_text()
+    data = {"gpu": "G", "date": "d", "key": {"spec_text": text, "shapes": {"N": 8}, "target": "sm_90a"},
             "results": [{"schedule": "x", "median_ms": None},
                         {"schedule": "y", "median_ms": 0.5, "spread": 0.1, "tile_sha256": "e" * 64}]}
     (tmp_path / "r.json").write_text(json.dumps(data))
     added, key, claimed = import_results(str(tmp_path / "r.json"), db)
     assert added == 1 and claimed == {("G", "y"): "e" * 64} and key["shapes"] == {"N": 8}
     db.add_proof("e" * 64, True, "proved", "d")
-    assert db.best("s", {"N": 8}, "sm_90a") is None
-    assert [(r["schedule"], r["tile_sha256"]) for r in db.rows("s", {"N": 8}, "sm_90a")] == [("y", None)]
+    assert db.best(text, {"N": 8}, "sm_90a") is None
+    assert [(r["schedule"], r["tile_sha256"]) for r in db.rows(text, {"N": 8}, "sm_90a")] == [("y", None)]
 
 
 def test_a_winner_that_is_not_proved_gives_way_to_the_next(tmp_path, monkeypatch):
@@ -237,6 +237,9 @@ def test_tune_reads_ta_ir_files_and_refuses_other_ir(tilec, tmp_path):
     bad.write_text("func.func @f( {\n")
     status, out, err = tilec("tune", bad, "--rank-only")
     assert status == 1 and err.startswith(f"{bad}:1:") and "Traceback" not in err
+    bad.write_text("func.func @f() {\n  \"ta.x\"() {a = " + "[" * 20000 + "]" * 20000 + "} : () -> ()\n}\n")
+    status, out, err = tilec("tune", bad, "--rank-only")  # MLIR's parser would overflow its stack
+    assert status == 1 and err.startswith(f"{bad}:2:") and "IR nested this deep is refused" in err
 
 
 def test_once_compiled_candidates_that_spill_much_are_measured_last():

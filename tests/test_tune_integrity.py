@@ -102,6 +102,10 @@ MALFORMED_RESULTS = {
     "no such target": (_with(_results(), "sm_99", "key", "target"), "key.target is a string \"sm_99\""),
     "a path for a name": (_with(_results(), "../x.ta", "key", "spec_name"), "key.spec_name '../x.ta'"),
     "a digit too many": (b'{"gpu": ' + b"9" * 5000 + b"}", "is not JSON"),
+    "a spec that does not parse": (_with(_results(), "C[i] = ", "key", "spec_text"),
+                                   "key.spec_text (line 1, column 8) is not a source tilec reads"),
+    "IR nested too deep": (_with(_with(_results(), "g.mlir", "key", "spec_name"), "[" * 20000, "key", "spec_text"),
+                           "brackets are open here; IR nested this deep is refused"),
 }
 
 

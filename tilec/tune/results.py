@@ -39,7 +39,9 @@ def read_results(path: str) -> dict:
         raise TilecError(f"not JSON: {err.msg}", SourceLoc(path, err.lineno, err.colno), text) from None
     except ValueError as err:  # not UTF-8, or a number of more digits than Python converts
         raise TilecError(f"'{path}' is not JSON: {err}") from None
-    return check_results(value, path)
+    check_results(value, path)
+    check_source(value["key"], path)
+    return value
 
 
 def check_results(data, path: str) -> dict:
@@ -56,6 +58,22 @@ def check_results(data, path: str) -> dict:
     for n, row in enumerate(data["results"]):
         _check_row(row, path, f"results[{n}]")
     return data
+
+
+def check_source(key: dict, path: str) -> None:
+    """The key's source is one tilec reads (a spec, or ta IR when spec_name ends in .mlir), else
+    a TilecError naming the results file: it is parsed before any of its rows is recorded."""
+    from torch_mlir import ir
+
+    from tilec import dialects
+    from tilec.frontend import source_to_ta
+
+    try:
+        with dialects.context(), ir.Location.unknown():
+            source_to_ta(key["spec_text"], key.get("spec_name", "tuned.ta"))
+    except TilecError as err:
+        where = f" (line {err.loc.line}, column {err.loc.col})" if err.loc else ""
+        raise TilecError(f"'{path}': key.spec_text{where} is not a source tilec reads: {err.message}") from None
 
 
 def _check_key(key: dict, path: str) -> None:
