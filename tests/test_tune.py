@@ -69,10 +69,10 @@ def test_the_database_keeps_the_fastest_and_takes_concurrent_writers(tmp_path):
     db.record_built("spec", shapes, "sm_90a", "H200", "a", "ha")  # the hashes of the modules built
     db.record_built("spec", shapes, "sm_90a", "H200", "b", "hb")
     assert db.best("spec", shapes, "sm_90a") is None  # nothing proved yet
-    db.add_proof("ha", True, "9 proved", "today")
-    db.add_proof("hb", False, "1 counterexample", "today")
+    db.add_proof("spec", shapes, "sm_90a", "ha", True, "9 proved", "today")
+    db.add_proof("spec", shapes, "sm_90a", "hb", False, "1 counterexample", "today")
     assert db.best("spec", shapes, "sm_90a")["schedule"] == "a"  # b is faster, but not proved
-    db.add_proof("hb", True, "9 proved", "today")
+    db.add_proof("spec", shapes, "sm_90a", "hb", True, "9 proved", "today")
     assert db.best("spec", shapes, "sm_90a")["schedule"] == "b"
     assert db.best("spec", {"M": 65}, "sm_90a") is None and db.best("other", shapes, "sm_90a") is None
     with multiprocessing.get_context("spawn").Pool(4) as pool:
@@ -141,7 +141,7 @@ def test_import_reads_a_measure_results_file_and_keeps_no_hash_it_gives(tmp_path
     (tmp_path / "r.json").write_text(json.dumps(data))
     added, key, claimed = import_results(str(tmp_path / "r.json"), db)
     assert added == 1 and claimed == {("G", "y"): "e" * 64} and key["shapes"] == {"N": 8}
-    db.add_proof("e" * 64, True, "proved", "d")
+    db.add_proof(text, {"N": 8}, "sm_90a", "e" * 64, True, "proved", "d")
     assert db.best(text, {"N": 8}, "sm_90a") is None
     assert [(r["schedule"], r["tile_sha256"]) for r in db.rows(text, {"N": 8}, "sm_90a")] == [("y", None)]
 

@@ -141,8 +141,10 @@ NOT_A_DATABASE = {
                              "is not a tuning database: it holds other tables (notes)"),
     "a measurement of another shape": (lambda p: _sqlite(p, "CREATE TABLE measurement (kernel TEXT, ms REAL)"),
                                        "its table measurement has the columns kernel, ms, not spec_sha256"),
-    "a proof of another shape": (lambda p: _sqlite(p, OLD_MEASUREMENT, "CREATE TABLE proof (x)"),
-                                 "its table proof has the columns x, not"),
+    "a verdict of another shape": (lambda p: _sqlite(p, OLD_MEASUREMENT, "CREATE TABLE verdict (x)"),
+                                   "its table verdict has the columns x, not"),
+    "a proof table of another shape": (lambda p: _sqlite(p, OLD_MEASUREMENT, "CREATE TABLE proof (x)"),
+                                       "it holds other tables (proof)"),
     "a directory": (lambda p: p.mkdir(), "is not a regular file"),
     "a file for a folder": (lambda p: p.write_text("x"), "is not a directory"),
 }
@@ -215,18 +217,24 @@ def test_a_row_that_claims_another_candidates_proof_never_wins(tilec, tmp_path, 
     assert status == 0 and f"schedule {PROVED}: from the tuning database" in err, err
 
 
-def test_a_hash_or_a_verdict_counts_only_for_the_tilec_build_that_computed_it(tmp_path, monkeypatch):
-    """Another build of tilec may build a schedule into another tile module, or judge one
-    differently: its hashes and verdicts are not this build's."""
+def test_a_verdict_counts_only_for_what_it_proves(tmp_path, monkeypatch):
+    """A verdict is on a tile module as the kernel of one spec at some shapes for one target,
+    reached by one build of tilec (another may build a schedule into another module, or judge
+    one differently): a candidate of another spec, shapes or target whose module hashes the
+    same, or another build, does not have it."""
     import tilec.build_id
 
     db, shapes = TuningDB(tmp_path / "t.sqlite"), {"M": 64}
-    db.add("spec", shapes, "sm_80", "G", [{"schedule": "a", "median_ms": 1.0}], "d")
-    db.record_built("spec", shapes, "sm_80", "G", "a", "ha")
-    db.add_proof("ha", True, "proved", "d")
-    assert db.best("spec", shapes, "sm_80")["schedule"] == "a" and db.proof("ha")["passed"]
+    for spec, at, target in (("spec", shapes, "sm_80"), ("other", shapes, "sm_80"), ("spec", {"M": 65}, "sm_80"),
+                             ("spec", shapes, "sm_90a")):
+        db.add(spec, at, target, "G", [{"schedule": "a", "median_ms": 1.0}], "d")
+        db.record_built(spec, at, target, "G", "a", "ha")
+    db.add_proof("spec", shapes, "sm_80", "ha", True, "proved", "d")
+    assert db.best("spec", shapes, "sm_80")["schedule"] == "a" and db.proof("spec", shapes, "sm_80", "ha")["passed"]
+    assert db.best("other", shapes, "sm_80") is None and db.best("spec", {"M": 65}, "sm_80") is None
+    assert db.best("spec", shapes, "sm_90a") is None and db.proof("spec", shapes, "sm_90a", "ha") is None
     monkeypatch.setattr(tilec.build_id, "build_id", lambda: "0.1.0+another")
-    assert db.best("spec", shapes, "sm_80") is None and db.proof("ha") is None
+    assert db.best("spec", shapes, "sm_80") is None and db.proof("spec", shapes, "sm_80", "ha") is None
     assert db.rows("spec", shapes, "sm_80")[0]["tile_sha256"] is None
 
 
@@ -242,5 +250,8 @@ def test_an_older_database_keeps_its_measurements_and_drops_the_hashes_results_f
                    f"'{__version__}', 'a', 1.0, 0.0, NULL, 'd', 'h')",
                    "INSERT INTO proof VALUES ('h', 1, 'proved', 'd')")
     db = TuningDB(path)
-    assert db.best("spec", {"M": 64}, "sm_80") is None and db.proof("h") is None
+    assert db.best("spec", {"M": 64}, "sm_80") is None and db.proof("spec", {"M": 64}, "sm_80", "h") is None
+    with sqlite3.connect(path) as raw:  # its verdicts, by the tile hash alone and of no known build, are gone
+        assert {r[0] for r in raw.execute("SELECT name FROM sqlite_master WHERE type = 'table'")} == \
+            {"measurement", "verdict"}
     assert [(r["schedule"], r["tile_sha256"]) for r in db.rows("spec", {"M": 64}, "sm_80")] == [("a", None)]

@@ -3,12 +3,13 @@
 A record is keyed by what makes a measurement valid elsewhere: the spec's hash, the shapes
 it was compiled for, the target, the GPU it ran on and the tilec version. It holds every
 measured candidate (schedule, median milliseconds, the spread of the repeats), so the best one
-and how sure it is can be read back; and the verdicts of `tilec verify` on tile modules, by
-the module's sha256, so a module is proved once. Only a proved candidate is ever returned as
-the best, and what links a candidate to a verdict is never taken from a results file: it is
-the hash of the tile module this tilec built from the candidate's schedule (``record_built``,
-by prove.py), and a hash or verdict counts only for the tilec build that computed it (its
-build id: a changed compiler may build or judge a schedule differently). Writers from several processes are safe: SQLite's
+and how sure it is can be read back; and the verdicts of `tilec verify`, each keyed by what it
+proves (the tile module's sha256, the spec, the shapes, the target, the tilec build), so a
+module is proved once. Only a proved candidate is ever returned as the best, and what links a
+candidate to a verdict is never taken from a results file: it is the hash of the tile module
+this tilec built from the candidate's schedule (``record_built``, by prove.py); a hash or a
+verdict counts only for the tilec build that computed it (its build id: a changed compiler
+may build or judge a schedule differently). Writers from several processes are safe: SQLite's
 own locking, each import one transaction, with a busy timeout; a database of an earlier tilec
 is brought up to date in one transaction that takes the write lock before it looks. A file
 that is not a tuning database (not SQLite, another program's tables, a table of another shape)
@@ -34,19 +35,22 @@ from tilec.diagnostics import TilecError
 TABLES = {
     "measurement": ["spec_sha256", "shapes", "target", "gpu", "version", "schedule", "median_ms", "spread",
                     "predicted_ms", "measured_at", "tile_sha256", "built_by"],
-    "proof": ["tile_sha256", "passed", "summary", "checked_at", "built_by"],
+    "verdict": ["tile_sha256", "spec_sha256", "shapes", "target", "built_by", "passed", "summary", "checked_at"],
 }
-FIRST = {"measurement": 10, "proof": 4}
+FIRST = {"measurement": 10, "verdict": 8}
+# an earlier tilec's verdicts, by the tile module's hash alone and by no known build: dropped
+OBSOLETE = {"proof": ["tile_sha256", "passed", "summary", "checked_at"]}
 CREATE = {"measurement": """
 CREATE TABLE measurement (
     spec_sha256 TEXT NOT NULL, shapes TEXT NOT NULL, target TEXT NOT NULL, gpu TEXT NOT NULL,
     version TEXT NOT NULL, schedule TEXT NOT NULL, median_ms REAL NOT NULL, spread REAL NOT NULL,
     predicted_ms REAL, measured_at TEXT NOT NULL, tile_sha256 TEXT, built_by TEXT,
     PRIMARY KEY (spec_sha256, shapes, target, gpu, version, schedule)
-)""", "proof": """
-CREATE TABLE proof (
-    tile_sha256 TEXT PRIMARY KEY, passed INTEGER NOT NULL, summary TEXT NOT NULL, checked_at TEXT NOT NULL,
-    built_by TEXT
+)""", "verdict": """
+CREATE TABLE verdict (
+    tile_sha256 TEXT NOT NULL, spec_sha256 TEXT NOT NULL, shapes TEXT NOT NULL, target TEXT NOT NULL,
+    built_by TEXT NOT NULL, passed INTEGER NOT NULL, summary TEXT NOT NULL, checked_at TEXT NOT NULL,
+    PRIMARY KEY (tile_sha256, spec_sha256, shapes, target, built_by)
 )"""}
 
 
@@ -63,6 +67,10 @@ def _bring_up_to_date(db, path: Path) -> None:
     the first does it and the others find it done (checked and altered apart, two would add
     the same column). A database with tables of its own is someone else's: refused, unchanged."""
     tables = _tables(db)
+    for name, columns in OBSOLETE.items():
+        if tables.get(name) == columns:
+            db.execute(f"DROP TABLE {name}")
+            del tables[name]
     foreign = sorted(set(tables) - set(TABLES))
     if foreign:
         shown = ", ".join(foreign[:5]) + (", ..." if len(foreign) > 5 else "")
@@ -179,10 +187,10 @@ class TuningDB:
         proved (tilec tune --import proves the winner); None without one."""
         from tilec.build_id import build_id
 
-        query = ("SELECT m.schedule, m.median_ms, m.spread, m.gpu FROM measurement m JOIN proof p "
-                 "ON p.tile_sha256 = m.tile_sha256 AND p.built_by = m.built_by "
+        query = ("SELECT m.schedule, m.median_ms, m.spread, m.gpu FROM measurement m JOIN verdict v "
+                 "USING (tile_sha256, spec_sha256, shapes, target, built_by) "
                  "WHERE m.spec_sha256 = ? AND m.shapes = ? AND m.target = ? AND m.version = ? AND m.built_by = ? "
-                 "AND p.passed = 1" + (" AND m.gpu = ?" if gpu else "") + " ORDER BY m.median_ms LIMIT 1")
+                 "AND v.passed = 1" + (" AND m.gpu = ?" if gpu else "") + " ORDER BY m.median_ms LIMIT 1")
         args = [spec_key(spec_text), shapes_key(shapes), target, __version__, build_id()] + ([gpu] if gpu else [])
         with self._session() as db:
             row = db.execute(query, args).fetchone()
@@ -200,22 +208,27 @@ class TuningDB:
                                (build_id(), spec_key(spec_text), shapes_key(shapes), target, __version__)).fetchall()
         return [dict(zip(("schedule", "median_ms", "spread", "predicted_ms", "gpu", "tile_sha256"), r)) for r in found]
 
-    def proof(self, tile_sha256: str) -> dict | None:
-        """This tilec build's verdict on the tile module of this hash (proved, and its summary), or None."""
+    def proof(self, spec_text: str, shapes: dict, target: str, tile_sha256: str) -> dict | None:
+        """This tilec build's verdict on the tile module of this hash as the kernel of this spec
+        at these shapes for this target (proved, and its summary), or None."""
         from tilec.build_id import build_id
 
         with self._session() as db:
-            row = db.execute("SELECT passed, summary FROM proof WHERE tile_sha256 = ? AND built_by = ?",
-                             (tile_sha256, build_id())).fetchone()
+            row = db.execute("SELECT passed, summary FROM verdict WHERE tile_sha256 = ? AND spec_sha256 = ? "
+                             "AND shapes = ? AND target = ? AND built_by = ?",
+                             (tile_sha256, spec_key(spec_text), shapes_key(shapes), target, build_id())).fetchone()
         return None if row is None else {"passed": bool(row[0]), "summary": row[1]}
 
-    def add_proof(self, tile_sha256: str, passed: bool, summary: str, when: str) -> None:
-        """Keep this tilec build's verdict on the tile module of this hash (replacing another build's)."""
+    def add_proof(self, spec_text: str, shapes: dict, target: str, tile_sha256: str, passed: bool, summary: str,
+                  when: str) -> None:
+        """Keep this tilec build's verdict on the tile module of this hash, verified as the
+        kernel of this spec at these shapes for this target: what it proves."""
         from tilec.build_id import build_id
 
         with self._session(write=True) as db:
-            db.execute("INSERT OR REPLACE INTO proof VALUES (?, ?, ?, ?, ?)",
-                       (tile_sha256, int(passed), summary, when, build_id()))
+            db.execute("INSERT OR REPLACE INTO verdict VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       (tile_sha256, spec_key(spec_text), shapes_key(shapes), target, build_id(), int(passed),
+                        summary, when))
 
 
 def tuned(text: str, shapes: dict, target: str) -> dict | None:

@@ -22,11 +22,11 @@ from .jobs import tile_hash
 
 def prove_winner(db: TuningDB, key: dict, claimed: dict) -> None:
     """Verify the measured candidates, fastest first, until one is proved (each tile module once:
-    verdicts are cached in the database by its hash). A candidate's hash is the one this tilec
-    computes: a candidate measured now (``claimed``: {(gpu, schedule): the hash the results
-    give}) has its tile module built from its schedule, and is recorded only if that is the
-    module measured; else it is refused, said on stderr. One measured earlier and never built
-    here has no hash, and is passed over."""
+    verdicts are cached in the database by its hash, the spec, the shapes and the target). A
+    candidate's hash is the one this tilec computes: a candidate measured now (``claimed``:
+    {(gpu, schedule): the hash the results give}) has its tile module built from its schedule,
+    and is recorded only if that is the module measured; else it is refused, said on stderr.
+    One measured earlier and never built here has no hash, and is passed over."""
     from datetime import date
 
     from tilec.driver import build_tile
@@ -47,12 +47,14 @@ def prove_winner(db: TuningDB, key: dict, claimed: dict) -> None:
                 if build is None:
                     continue
                 db.record_built(spec_text, shapes, target, row["gpu"], schedule, digest)
-            cached = db.proof(digest)
+            cached = db.proof(spec_text, shapes, target, digest)
             if cached is None:
                 build = build or build_tile(module, shapes, schedule)
                 report = verify_build(module, build, name, spec_text, schedule, (target,))
                 cached = {"passed": not report.status(), "summary": report.summary()}
-                db.add_proof(digest, cached["passed"], cached["summary"], date.today().isoformat())
+                # kept by the hash of the module verified, which is the one recorded (builds are deterministic)
+                db.add_proof(spec_text, shapes, target, tile_hash(build), cached["passed"], cached["summary"],
+                             date.today().isoformat())
                 print(f"  verified {schedule}: {cached['summary']}")
             if cached["passed"]:
                 return
