@@ -17,16 +17,24 @@ OLD_MEASUREMENT = ("CREATE TABLE measurement (spec_sha256 TEXT, shapes TEXT, tar
                    "schedule TEXT, median_ms REAL, spread REAL, predicted_ms REAL, measured_at TEXT)")
 
 
-def _old_database(path):
+OLD_PROOF = "CREATE TABLE proof (tile_sha256 TEXT PRIMARY KEY, passed INTEGER, summary TEXT, checked_at TEXT)"
+
+
+def _old_database(path, with_proofs: bool = False):
+    """A database from before proofs were kept, or (``with_proofs``) before their hash was recomputed."""
     with sqlite3.connect(path) as db:
         db.execute(OLD_MEASUREMENT)
         db.execute("INSERT INTO measurement VALUES ('s', 'M=64', 'sm_90a', 'G', 'v', 'a', 1.0, 0.0, NULL, 'd')")
+        if with_proofs:
+            db.execute("ALTER TABLE measurement ADD COLUMN tile_sha256 TEXT")
+            db.execute(OLD_PROOF)
     return path
 
 
 def test_an_older_database_opened_by_several_at_once_is_brought_up_to_date_once(tmp_path):
-    """Eight connections open each of 40 older databases at the same moment; checked and
-    altered apart, about one database in six had two of them add the same column."""
+    """Eight connections open each of 60 older databases (of two earlier forms) at the same
+    moment; checked and altered apart, about one database in six had two of them add the same
+    column."""
     failures = []
 
     def open_it(path, gate):
@@ -36,17 +44,18 @@ def test_an_older_database_opened_by_several_at_once_is_brought_up_to_date_once(
         except Exception as err:  # noqa: BLE001 (any failure is the finding)
             failures.append(f"{path.name}: {err!r}")
 
-    for n in range(40):
-        path, gate = _old_database(tmp_path / f"old{n}.sqlite"), threading.Barrier(8)
+    for n in range(60):
+        path, gate = _old_database(tmp_path / f"old{n}.sqlite", with_proofs=n % 2), threading.Barrier(8)
         threads = [threading.Thread(target=open_it, args=(path, gate)) for _ in range(8)]
         for t in threads:
             t.start()
         for t in threads:
             t.join()
     assert not failures, failures[:3]
-    with sqlite3.connect(tmp_path / "old0.sqlite") as db:
-        columns = [r[1] for r in db.execute("PRAGMA table_info(measurement)")]
-        assert columns.count("tile_sha256") == 1 and db.execute("SELECT count(*) FROM measurement").fetchone() == (1,)
+    for name in ("old0.sqlite", "old1.sqlite"):
+        with sqlite3.connect(tmp_path / name) as db:
+            columns = [r[1] for r in db.execute("PRAGMA table_info(measurement)")]
+            assert columns.count("tile_sha256") == 1 and db.execute("SELECT count(*) FROM measurement").fetchone() == (1,)
 
 
 def _results(**row) -> dict:
@@ -245,7 +254,7 @@ def test_an_older_database_keeps_its_measurements_and_drops_the_hashes_results_f
     from tilec.tune.db import shapes_key, spec_key
 
     path = _sqlite(tmp_path / "old.sqlite", OLD_MEASUREMENT, "ALTER TABLE measurement ADD COLUMN tile_sha256 TEXT",
-                   "CREATE TABLE proof (tile_sha256 TEXT PRIMARY KEY, passed INTEGER, summary TEXT, checked_at TEXT)",
+                   OLD_PROOF,
                    f"INSERT INTO measurement VALUES ('{spec_key('spec')}', '{shapes_key({'M': 64})}', 'sm_80', 'G', "
                    f"'{__version__}', 'a', 1.0, 0.0, NULL, 'd', 'h')",
                    "INSERT INTO proof VALUES ('h', 1, 'proved', 'd')")
