@@ -64,14 +64,15 @@ def test_the_database_keeps_the_fastest_and_takes_concurrent_writers(tmp_path):
     path = tmp_path / "tuning.sqlite"
     db = TuningDB(path)
     shapes = {"M": 64}
-    db.add("spec", shapes, "sm_90a", "H200", [{"schedule": "a", "median_ms": 2.0, "tile_sha256": "ha"},
-                                              {"schedule": "b", "median_ms": 1.0, "spread": 0.02, "tile_sha256": "hb"}],
-           "2026-12-01")
+    db.add("spec", shapes, "sm_90a", "H200", [{"schedule": "a", "median_ms": 2.0},
+                                              {"schedule": "b", "median_ms": 1.0, "spread": 0.02}], "2026-12-01")
+    db.record_built("spec", shapes, "sm_90a", "H200", "a", "ha")  # the hashes of the modules built
+    db.record_built("spec", shapes, "sm_90a", "H200", "b", "hb")
     assert db.best("spec", shapes, "sm_90a") is None  # nothing proved yet
-    db.add_proof("ha", True, "9 proved", "today")
-    db.add_proof("hb", False, "1 counterexample", "today")
+    db.add_proof("spec", shapes, "sm_90a", "ha", True, "9 proved", "today")
+    db.add_proof("spec", shapes, "sm_90a", "hb", False, "1 counterexample", "today")
     assert db.best("spec", shapes, "sm_90a")["schedule"] == "a"  # b is faster, but not proved
-    db.add_proof("hb", True, "9 proved", "today")
+    db.add_proof("spec", shapes, "sm_90a", "hb", True, "9 proved", "today")
     assert db.best("spec", shapes, "sm_90a")["schedule"] == "b"
     assert db.best("spec", {"M": 65}, "sm_90a") is None and db.best("other", shapes, "sm_90a") is None
     with multiprocessing.get_context("spawn").Pool(4) as pool:
@@ -129,15 +130,20 @@ def test_a_size_with_no_default_must_be_given(tilec, tmp_path):
     assert status == 0 and "1." in out, err
 
 
-def test_import_reads_a_measure_results_file(tmp_path):
-    db = TuningDB(tmp_path / "t.sqlite")
-    data = {"gpu": "G", "date": "d", "key": {"spec_text": "s", "shapes": {"N": 8}, "target": "sm_90a"},
+def test_import_reads_a_measure_results_file_and_keeps_no_hash_it_gives(tmp_path):
+    """A row's tile_sha256 is what the results file says; the database links a measurement to
+    a proof only by the hash tilec computes (prove.py), so a proof of that hash does not make
+    the row the best."""
+    db, text = TuningDB(tmp_path / "t.sqlite"), (EXAMPLES / "gemm.ta").read_text()
+    data = {"gpu": "G", "date": "d", "key": {"spec_text": text, "shapes": {"N": 8}, "target": "sm_90a"},
             "results": [{"schedule": "x", "median_ms": None},
-                        {"schedule": "y", "median_ms": 0.5, "spread": 0.1, "tile_sha256": "hy"}]}
+                        {"schedule": "y", "median_ms": 0.5, "spread": 0.1, "tile_sha256": "e" * 64}]}
     (tmp_path / "r.json").write_text(json.dumps(data))
-    added, key = import_results(str(tmp_path / "r.json"), db)
-    db.add_proof("hy", True, "proved", "d")
-    assert added == 1 and db.best("s", {"N": 8}, "sm_90a")["schedule"] == "y"
+    added, key, claimed = import_results(str(tmp_path / "r.json"), db)
+    assert added == 1 and claimed == {("G", "y"): "e" * 64} and key["shapes"] == {"N": 8}
+    db.add_proof(text, {"N": 8}, "sm_90a", "e" * 64, True, "proved", "d")
+    assert db.best(text, {"N": 8}, "sm_90a") is None
+    assert [(r["schedule"], r["tile_sha256"]) for r in db.rows(text, {"N": 8}, "sm_90a")] == [("y", None)]
 
 
 def test_a_winner_that_is_not_proved_gives_way_to_the_next(tmp_path, monkeypatch):
@@ -155,8 +161,7 @@ def test_a_winner_that_is_not_proved_gives_way_to_the_next(tmp_path, monkeypatch
     with dialects.context(), ir.Location.unknown():
         module = load_spec(str(EXAMPLES / "gemm.ta"))
         hashes = [jobs.tile_hash(build_tile(module, shapes, s)) for s in schedules]
-    db.add(text, shapes, "sm_90a", "G", [{"schedule": s, "median_ms": 1.0 + n, "tile_sha256": h}
-                                         for n, (s, h) in enumerate(zip(schedules, hashes))], "d")
+    db.add(text, shapes, "sm_90a", "G", [{"schedule": s, "median_ms": 1.0 + n} for n, s in enumerate(schedules)], "d")
     calls = []
 
     def fake(module, build, name, spec_text, schedule, targets):
@@ -166,7 +171,8 @@ def test_a_winner_that_is_not_proved_gives_way_to_the_next(tmp_path, monkeypatch
                                summary=lambda: "1 counterexample" if failed else "30 proved / 0 counterexample")
 
     monkeypatch.setattr(tilec.package, "verify_build", fake)
-    prove.prove_winner(db, {"spec_text": text, "shapes": shapes, "target": "sm_90a", "spec_name": "gemm.ta"})
+    prove.prove_winner(db, {"spec_text": text, "shapes": shapes, "target": "sm_90a", "spec_name": "gemm.ta"},
+                       {("G", s): h for s, h in zip(schedules, hashes)})
     assert calls == schedules and db.best(text, shapes, "sm_90a")["schedule"] == schedules[1]
 
 
@@ -231,6 +237,9 @@ def test_tune_reads_ta_ir_files_and_refuses_other_ir(tilec, tmp_path):
     bad.write_text("func.func @f( {\n")
     status, out, err = tilec("tune", bad, "--rank-only")
     assert status == 1 and err.startswith(f"{bad}:1:") and "Traceback" not in err
+    bad.write_text("func.func @f() {\n  \"ta.x\"() {a = " + "[" * 20000 + "]" * 20000 + "} : () -> ()\n}\n")
+    status, out, err = tilec("tune", bad, "--rank-only")  # MLIR's parser would overflow its stack
+    assert status == 1 and err.startswith(f"{bad}:2:") and "IR nested this deep is refused" in err
 
 
 def test_once_compiled_candidates_that_spill_much_are_measured_last():

@@ -3,7 +3,7 @@ PyTorch graph's ``CompiledGraph.ta`` written to a file) is read as it is."""
 
 from torch_mlir import ir
 
-from ..diagnostics import MAX_SPEC_BYTES, TilecError, from_mlir_error, read_input
+from ..diagnostics import MAX_SPEC_BYTES, TilecError, check_nesting, from_mlir_error, read_input
 from .ast import parse
 from .sema import Lowering
 
@@ -38,6 +38,7 @@ def source_to_ta(text: str, file: str) -> ir.Module:
     (inside an active context): what ``tilec tune`` takes."""
     if not file.endswith(".mlir"):
         return spec_to_ta(text, file)
+    check_nesting(text, file)  # MLIR's parser recurses on each bracket: deep IR overflows its stack
     try:
         module = ir.Module.parse(text)
         module.operation.verify()

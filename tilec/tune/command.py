@@ -28,10 +28,11 @@ from tilec.diagnostics import TilecError
 from tilec.runtime.progress import Progress, parse_budget
 
 from . import fanout
-from .db import TuningDB, add_results, import_results
+from .db import TuningDB, add_results
 from .gpus import gpu_named
 from .jobs import Job, compile_here
 from .prove import prove_and_report
+from .results import read_results
 from .space import rank, with_ptxas_facts
 
 
@@ -50,10 +51,11 @@ def tune_command(args) -> int:
     except ValueError as err:
         raise TilecError(str(err)) from None
     if args.import_:
+        data = read_results(args.import_)  # checked before the database is opened (or created)
         db = TuningDB(args.db)
-        added, key = import_results(args.import_, db)
+        added, key, claimed = add_results(data, db)
         print(f"{added} measured candidates imported into {db.path}")
-        prove_and_report(db, key)
+        prove_and_report(db, key, claimed)
         return 0
     text = read_spec(args.spec)
     try:
@@ -119,9 +121,9 @@ def _compile_and_measure(args, ray, text: str, shapes: dict, env: dict, top: lis
     print(f"measured {len(timed)} of {len(data['results'])} candidates on {data['gpu']} in "
           f"{data['gpu_seconds']:.0f} s of GPU time")
     db = TuningDB(args.db)
-    added, _ = add_results(data, db)
+    added, key, claimed = add_results(data, db)
     print(f"{added} measured candidates recorded in {db.path}")
-    prove_and_report(db, data["key"])
+    prove_and_report(db, key, claimed)
 
 
 def _sizes_given(module, shapes: dict) -> None:
