@@ -53,11 +53,12 @@ class Target:
     sm_registers: int = 65536  # 32-bit registers per SM, shared by its resident CTAs
     sm_smem: int = 0          # bytes of shared memory per SM, shared by its resident CTAs
     smem_reserved: int = 1024  # bytes the hardware keeps per resident CTA
+    copy_stride_bytes: int = 0  # a tensor map's row strides are multiples of this (0: no copy engine)
 
 
 TARGETS = {
     "sm_80": Target("sm_80", 163 * 1024),
-    "sm_90a": Target("sm_90a", 227 * 1024, sm_smem=228 * 1024),
+    "sm_90a": Target("sm_90a", 227 * 1024, sm_smem=228 * 1024, copy_stride_bytes=16),
 }
 
 
@@ -275,6 +276,7 @@ class Schedule:
         element_bytes = sizes.get("element_bytes", 2)
         if element_bytes != 2:
             reasons.append("wgmma here reads 16-bit operands (bf16, f16)")
+        reasons += self.copy_engine_reasons(sizes.get("copy_rows", {}), target)
         if self.stages < 2:
             reasons.append("stages must be at least 2 (one tile in flight while one is used)")
         if form == "online":
@@ -288,6 +290,21 @@ class Schedule:
             reasons.append(f"bk={self.bk}: a k tile is one 128-byte swizzle row of 16-bit elements (bk = 64)")
         if self.bn % 64 or self.bn > 256:
             reasons.append(f"bn={self.bn} must be 64, 128, 192 or 256 (wgmma's n, 64-column copy boxes)")
+        return reasons
+
+    def copy_engine_reasons(self, rows: dict, target: str = "sm_90a") -> list[str]:
+        """Why the copy engine cannot move the rows of ``rows`` ({tensor: (bytes per row, "read" or
+        "write")}, the sizes known): a tensor map's row stride must be a multiple of the
+        target's ``copy_stride_bytes``. Example: ``{"A": (1998, "read")}`` (K = 999 bf16) gives
+        one reason, ``{"A": (2048, "read")}`` none."""
+        step = TARGETS[target].copy_stride_bytes
+        reasons = []
+        for how, fix in (("read", "consumers=0 (cp.async reads rows of any length)"),
+                         ("write", "tma-store=false (a plain store writes rows of any length)")):
+            bad = [(name, n) for name, (n, h) in sorted(rows.items()) if h == how and step and n % step]
+            if bad:
+                reasons.append(f"the copy engine {how}s " + ", ".join(f"{name} in rows of {n} bytes" for name, n in bad)
+                               + f"; a tensor map's rows must be a multiple of {step} bytes apart: use {fix}")
         return reasons
 
     # registers ptxas needs beside a wgmma's accumulators (descriptors, addresses, the loop):

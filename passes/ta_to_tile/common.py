@@ -73,3 +73,29 @@ def constant_tile(tile_type, value: float) -> ir.Value:
 def element_bytes(t) -> int:
     """Bytes of one element of a tensor or memref type whose elements are f32 or 16-bit."""
     return 4 if isinstance(t.element_type, ir.F32Type) else 2
+
+
+def copy_rows(copied: list, schedule) -> dict:
+    """{tensor name: (bytes per row, "read" or "write")} of the buffers a warp-specialised
+    schedule moves with the copy engine, for those whose row length the types fix; ``copied``:
+    (fallback name, function argument, "read" or "write"), the output written only with
+    tma_store. Schedule.legal checks them against the target's tensor-map rules."""
+    if not schedule.consumers:
+        return {}
+    rows = {}
+    for fallback, arg, how in copied:
+        if how == "write" and not schedule.tma_store:
+            continue
+        kind = ir.MemRefType(arg.type)
+        if not kind.shape or ir.ShapedType.is_dynamic_size(kind.shape[-1]):
+            continue  # a symbolic row: the runtime checks it before the launch
+        rows[argument_name(arg) or fallback] = (kind.shape[-1] * element_bytes(kind), how)
+    return rows
+
+
+def argument_name(arg) -> str | None:
+    """The spec's name of the function argument ``arg`` (its ``ta.name``), if it has one."""
+    argument = ir.BlockArgument(arg)
+    fn = argument.owner.owner
+    attrs = ir.DictAttr(ir.ArrayAttr(fn.attributes["arg_attrs"])[argument.arg_number])
+    return ir.StringAttr(attrs["ta.name"]).value if "ta.name" in attrs else None

@@ -14,8 +14,8 @@ from tilec.dialects.tile import layout_attr, schedule_attr
 
 from .._loops import positions
 from . import contraction_hopper, layouts
-from .common import (constant_tile, mark_prologue, SHARED, NoTileLowering, ceildiv, check_schedule, const_index,
-                     element_bytes, op_with_ints)
+from .common import (constant_tile, copy_rows, mark_prologue, SHARED, NoTileLowering, ceildiv, check_schedule,
+                     const_index, element_bytes, op_with_ints)
 from .epilogue import emit_epilogue, over_output
 from .operands import merged, through_prologue
 from .views import merge_view
@@ -156,8 +156,11 @@ def lower(fn, g: Gemm, options) -> None:
     bits = 16 if not isinstance(element, ir.F32Type) else 32
     b_elements = [ir.RankedTensorType(inputs[x.rhs].type).element_type for x in gs]
     b_bits = [16 if not isinstance(e, ir.F32Type) else 32 for e in b_elements]
+    copied = [("A", a, "read")] + [(f"B{n}" if len(gs) > 1 else "B", mem[inputs[x.rhs]], "read")
+                                   for n, x in enumerate(gs)] + [("the output", out_arg, "write")]
     check_schedule(options, "contraction", {"element_bytes": max([bits] + b_bits) // 8, "b_operands": len(gs),
-                                            "out_bytes": element_bytes(ir.MemRefType(out_arg.type))})
+                                            "out_bytes": element_bytes(ir.MemRefType(out_arg.type)),
+                                            "copy_rows": copy_rows(copied, options)})
     number = {op.operation: n for n, op in enumerate(fn.entry_block.operations)}  # provenance of each mma
     out_dims = tensor_dims(g.contract.result.type)
     dims = {g.i: out_dims[-2], g.j: out_dims[-1]}

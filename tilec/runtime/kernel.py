@@ -170,8 +170,11 @@ class Kernel:
                 raise ValueError(f"{self.name}: input '{spec['name']}' is on {t.device}, the others on {device}")
             if not t.is_contiguous():
                 raise ValueError(f"{self.name}: input '{spec['name']}' must be contiguous (call .contiguous())")
-        return Plan(env, tuple((tuple(evaluate_dim(d, env) for d in s["dims"]), _DTYPES[s["dtype"]])
-                               for s in self.outputs), grid_of(self.package.manifest, env))
+        outputs = tuple((tuple(evaluate_dim(d, env) for d in s["dims"]), _DTYPES[s["dtype"]]) for s in self.outputs)
+        if self.mapped:  # the copy engine's rules, checked once per input shapes and strides
+            from .launch import check_maps
+            check_maps(self, tensors, list(outputs), env)
+        return Plan(env, outputs, grid_of(self.package.manifest, env))
 
     def function(self, device):
         """The CUfunction for ``device`` (module loaded once per device)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 import os
 
 import torch
@@ -66,6 +67,29 @@ def mapped_tensor(tensor, entry: dict, env: dict):
         raise TensorMapError(f"its rows are read as the row-major view {shape} of its {list(tensor.shape)} "
                              f"elements, which these strides {list(tensor.stride())} do not allow (pass a "
                              f"contiguous tensor)") from None
+
+
+def check_maps(kernel, inputs: list, output_shapes: list, env: dict) -> None:
+    """Refuse, before anything is launched or allocated, a call whose tensors the copy engine
+    cannot describe (manifest ``tensor_maps``: a row stride not a multiple of 16 bytes, a view
+    the strides do not allow, ...): TensorMapError naming the tensor, the rule and the schedule
+    that reads rows of any length. Runs on the tensors' shapes and strides alone (any device)."""
+    from .tensor_map import TensorMapError, tiled_arguments
+
+    for (role, n), entry in kernel.mapped:
+        try:
+            if role == 0:
+                tensor = mapped_tensor(inputs[n], entry, env)
+                shape, strides, dtype = tensor.shape, tensor.stride(), str(tensor.dtype).removeprefix("torch.")
+            else:  # an output: allocated contiguous by the runtime
+                shape = output_shapes[n][0]
+                strides = [math.prod(shape[k + 1:]) for k in range(len(shape))]
+                dtype = str(output_shapes[n][1]).removeprefix("torch.")
+            tiled_arguments(shape, strides, dtype, entry["box"], entry["swizzle"])
+        except TensorMapError as err:
+            verb, fix = ("writes", "tma-store=false") if role == 1 else ("reads", "consumers=0")
+            raise TensorMapError(f"{kernel.name} {verb} {entry['arg']} with the copy engine: {err} (compile with "
+                                 f"{fix} for any row length)") from None
 
 
 def launch(kernel, device, inputs, outputs, plan) -> None:

@@ -13,6 +13,7 @@ from torch_mlir import ir
 
 from tilec.diagnostics import TilecError
 from tilec.dialects.schedule import Schedule, _grid
+from tilec.dialects.tile import schedule_of
 
 from .gpus import GPU
 from .model import Estimate, estimate
@@ -86,6 +87,12 @@ def rank(module: ir.Module, shapes: dict, target: str, gpu: GPU, space: dict | N
             illegal[text] = build.message
             continue
         env = dict(sizes, **build.fixed)
+        with build.tile.context:
+            reasons = schedule_of(build.tile.body.operations[0]).copy_engine_reasons(copy_rows(build.tile, env),
+                                                                                     target)
+        if reasons:  # at the sizes ranked for, the copy engine cannot describe a row this point reads
+            illegal[text] = f"at {sizes_text(env)}: " + "; ".join(reasons)
+            continue
         try:
             with build.tile.context:
                 model = estimate_rows if form == "rows" else estimate
@@ -100,3 +107,42 @@ def with_ptxas_facts(entries: list[dict]) -> list[dict]:
     """Compiled candidates (dicts with predicted_ms and ptxas's spill_bytes) in the order to
     measure them: the model's, with those spilling more than SPILL_TOLERATED bytes last."""
     return sorted(entries, key=lambda e: (e["spill_bytes"] > SPILL_TOLERATED, e["predicted_ms"]))
+
+
+def copy_rows(tile: ir.Module, env: dict) -> dict:
+    """{tensor: (bytes per row, "read" or "write")} of the tensors the tile module moves with the
+    copy engine (tile.tma_copy reads, tile.tma_store writes), their rows at the sizes ``env``
+    (those it cannot evaluate left out)."""
+    from tilec.dialects.dims import DimError, parse_dim
+
+    fn = tile.body.operations[0]
+    attrs = ir.ArrayAttr(fn.attributes["arg_attrs"])
+    rows = {}
+
+    def visit(op) -> None:
+        name = op.operation.name
+        if name in ("tile.tma_copy", "tile.tma_store"):
+            target = op.operation.operands[0 if name == "tile.tma_copy" else 1]
+            if isinstance(target.owner, ir.Block) and target.owner.owner == fn.operation:
+                entry = ir.DictAttr(attrs[ir.BlockArgument(target).arg_number])
+                last = ir.StringAttr(list(ir.ArrayAttr(entry["ta.dims"]))[-1]).value
+                element = 4 if isinstance(ir.MemRefType(target.type).element_type, ir.F32Type) else 2
+                try:
+                    size = parse_dim(last).evaluate(env)
+                except (DimError, ZeroDivisionError, KeyError):
+                    size = None
+                if size is not None:
+                    rows[ir.StringAttr(entry["ta.name"]).value] = (size * element,
+                                                                   "read" if name == "tile.tma_copy" else "write")
+        for region in op.operation.regions:
+            for block in region.blocks:
+                for inner in block.operations:
+                    visit(inner)
+
+    for op in fn.entry_block.operations:
+        visit(op)
+    return rows
+
+
+def sizes_text(env: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in sorted(env.items())) or "its sizes"
