@@ -85,6 +85,7 @@ ATTENTION_RUNS = [
     {"B": 1, "H": 1, "S": 1, "T": 1},
     {"B": 3, "H": 1, "S": 17, "T": 1},
 ]
+ODD = (999, 1001, 77)  # row lengths of no whole 16-byte chunk (bf16: 1998, 2002, 154 bytes)
 SQUARE_RUNS = [{"B": 2, "H": 3, "S": 97}, {"B": 1, "H": 2, "S": 130}, {"B": 1, "H": 1, "S": 1}]
 
 # sm_90a's warp-specialised kernels read through the copy engine: rows of whole 16-byte chunks
@@ -137,6 +138,9 @@ CASES: dict[str, Case] = {
     "gemm_f16": Case(gemm_spec("mk", "kn", "f16", "f16"), SMALL, GEMM_RUNS),
     "gemm_f32_nn": Case(gemm_spec("mk", "kn", "f32", "f32"), "bm=64 bn=64 bk=16 stages=2", GEMM_RUNS),
     "gemm_f32_nt": Case("examples/gemm_f32_nt.ta", "bm=64 bn=64 bk=16 stages=2", GEMM_RUNS),
+    # rows of no whole 16-byte chunks: the element-copy variant (the copy engine's schedules refuse them)
+    "gemm_nt_odd_rows": Case(gemm_spec("mk", "nk", "bf16", "bf16"), SMALL,
+                             [{"M": 64, "N": 48, "K": k} for k in ODD] + [{"M": 77, "N": 999, "K": 1001}]),
     "gemm_fixed_k": Case(gemm_spec("mk", "kn", "bf16", "f32"), SMALL,
                          [{"M": 257, "N": 129}, {"M": 1, "N": 1}], fixed={"K": 72}),
     # a scale inside the sum and swapped factors: hoisted into the epilogue
@@ -181,6 +185,9 @@ CASES: dict[str, Case] = {
     # the output tile [bm, 128] wider than the key block (bn=64): the store walks the output's tiling
     "wgmma_attention_d128_narrow_blocks": Case("examples/attention.ta", "bm=128 bn=64 warps=8 stages=2 consumers=2",
                                                ATTENTION_RUNS[:3], fixed={"D": 128}, targets=SM90),
+    "wgmma_attention_odd_lengths": Case("examples/attention.ta", WGMMA_FLASH2,
+                                        [{"B": 1, "H": 2, "S": n, "T": m} for n, m in zip(ODD, ODD[::-1])],
+                                        targets=SM90),
     "wgmma_attention_one_consumer": Case("examples/attention.ta", "bm=64 bn=64 warps=4 stages=3 consumers=1",
                                          ATTENTION_RUNS[:3], targets=SM90),
     "wgmma_attention_causal": Case("examples/causal_attention.ta", WGMMA_FLASH2, SQUARE_RUNS, targets=SM90),
@@ -259,6 +266,7 @@ CASES: dict[str, Case] = {
     "softmax_narrow_blocks": Case("examples/softmax.ta", "bm=16 bn=64 warps=8", ROW_RUNS[:3]),
     "logsumexp": Case("examples/logsumexp.ta", ROWS, ROW_RUNS),
     "layernorm": Case("examples/layernorm.ta", ROWS, ROW_RUNS),
+    "layernorm_odd_rows": Case("examples/layernorm.ta", ROWS, [{"N": 5, "C": c} for c in ODD]),
     "rmsnorm": Case("examples/rmsnorm.ta", ROWS, ROW_RUNS),
     # pointwise programs: each input element read at its own index (tile.gather), here a
     # transpose, a broadcast, a shifted read and an index as a value; RoPE's halves
