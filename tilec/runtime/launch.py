@@ -19,9 +19,11 @@ def _check(result):
 
 
 def target_of(device) -> str:
-    """The cubin target a package needs for ``device``."""
-    major, minor = torch.cuda.get_device_capability(device)
-    return "sm_90a" if (major, minor) == (9, 0) else "sm_80" if major >= 8 else f"sm_{major}{minor}"
+    """The target tilec compiles for ``device`` (runtime/targets.py; PackageError for a GPU it
+    builds for none of)."""
+    from .targets import build_target
+
+    return build_target(torch.cuda.get_device_capability(device))
 
 
 def load_function(kernel, device):
@@ -29,10 +31,13 @@ def load_function(kernel, device):
     the last is what a persistent kernel is launched with, at most."""
     from cuda.bindings import driver
 
+    from .targets import cubin_target
+
     torch.cuda.init()
     with torch.cuda.device(device):
         torch.zeros(1, device=device)  # makes the primary context current
-        cubin = kernel.package.cubin(target_of(device))
+        cubin = kernel.package.cubin(cubin_target(kernel.package.manifest["targets"],
+                                                  torch.cuda.get_device_capability(device)))
         module = _check(driver.cuModuleLoadData(cubin))
         smem = kernel.package.manifest["smem_bytes"]
         attr = driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
