@@ -14,7 +14,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from bench.trust_cases import CASES, reference  # noqa: E402
 from tilec.runtime import load  # noqa: E402
-from tilec.runtime.kernel import evaluate_dim  # noqa: E402
+from tilec.runtime.dims import evaluate_dim  # noqa: E402
 
 _DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32}
 

@@ -16,10 +16,14 @@ __all__ = ["Kernel", "KernelGraph", "PackageError", "load", "read_package"]
 def __getattr__(name: str):
     """Kernel and load import torch: only when asked for, so that writing a package (the
     compiler's side, tilec.runtime.package) does not pay torch's start-up."""
-    if name in ("Kernel", "load"):
-        from . import kernel
+    if name == "Kernel":
+        from .kernel import Kernel
 
-        return getattr(kernel, name)
+        return Kernel
+    if name == "load":
+        from .loading import load
+
+        return load
     if name == "KernelGraph":
         from .graph import KernelGraph
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from .kernel import _DTYPES, evaluate_dim
+from .dims import _DTYPES, evaluate_dim
 
 
 def register(kernel, tag: str):

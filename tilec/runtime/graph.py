@@ -15,7 +15,7 @@ import io
 import json
 import zipfile
 
-from .kernel import evaluate_dim
+from .dims import evaluate_dim
 from .manifest import check_seal, seal
 from .package import PackageError, dim_ok, read_checked, read_package, sha256
 

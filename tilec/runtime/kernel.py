@@ -3,64 +3,12 @@
 from __future__ import annotations
 
 import ctypes
-import hashlib
 from dataclasses import dataclass
 
 import torch
 
-from .package import Package, PackageError, read_package
-
-_DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
-
-
-def evaluate_dim(tree, env: dict) -> int:
-    """A dimension expression from the manifest: an int, a parameter name, or [op, a, b]."""
-    if isinstance(tree, int):
-        return tree
-    if isinstance(tree, str):
-        return env[tree]
-    op, a, b = tree[0], evaluate_dim(tree[1], env), evaluate_dim(tree[2], env)
-    return {"+": a + b, "-": a - b, "*": a * b}.get(op, a // b if b else 0)
-
-
-def _solve_product(tree, size: int, env: dict) -> None:
-    """Bind the one unknown name of a product dim ([*, a, b] of names and sizes) from its
-    ``size``, when the other factors are known and divide it."""
-    factors, stack = [], [tree]
-    while stack:
-        t = stack.pop()
-        if isinstance(t, list) and t[0] == "*":
-            stack += [t[1], t[2]]
-        elif isinstance(t, list):
-            return  # a sum or a quotient: not solved here
-        else:
-            factors.append(t)
-    unknown = [f for f in factors if isinstance(f, str) and f not in env]
-    if len(unknown) != 1 or factors.count(unknown[0]) != 1:
-        return
-    known = 1
-    for f in factors:
-        if f != unknown[0]:
-            known *= evaluate_dim(f, env)
-    if known and size % known == 0:
-        env[unknown[0]] = size // known
-
-
-MAX_PLANS = 64  # input shapes a kernel remembers the checks and sizes of
-
-
-GRID_LIMITS = (2 ** 31 - 1, 65535, 65535)  # CUDA's, per grid dim
-
-
-def grid_of(manifest: dict, env: dict) -> tuple:
-    """The (x, y, z) grid of a call at sizes ``env``; ValueError past CUDA's limits (grid y counts
-    a GEMM's batch or a pointwise kernel's leading dims)."""
-    grid = tuple([max(evaluate_dim(g, env), 1) for g in manifest["grid"]] + [1, 1])[:3]
-    if any(n > limit for n, limit in zip(grid, GRID_LIMITS)):
-        raise ValueError(f"{manifest['kernel']}: these sizes need a grid of {list(grid)} CTAs; CUDA launches "
-                         f"at most {list(GRID_LIMITS)}")
-    return grid
-
+from .dims import _DTYPES, GRID_LIMITS, MAX_PLANS, _solve_product, evaluate_dim, grid_of  # noqa: F401
+from .package import Package, PackageError
 
 @dataclass(frozen=True)
 class Plan:
@@ -184,19 +132,4 @@ class Kernel:
         return self._functions[device.index]
 
 
-def load(path: str, register_op: bool = True):
-    """Load a package (a Kernel); with ``register_op`` the kernel is also a torch custom op (works
-    under torch.compile: its fake implementation gives the output shapes). A graph package
-    (several kernels, tilec.runtime.graph) loads as a KernelGraph."""
-    from .graph import is_graph, load_graph
-
-    if is_graph(path):
-        return load_graph(path)
-    kernel = Kernel(read_package(path))
-    if register_op:
-        from .custom_op import register
-        kernel.op = register(kernel, hashlib.sha256(str(kernel.package.manifest["files"]).encode()).hexdigest()[:12])
-    return kernel
-
-
-__all__ = ["Kernel", "PackageError", "load"]
+__all__ = ["Kernel", "PackageError"]

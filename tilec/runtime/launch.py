@@ -8,7 +8,7 @@ import os
 
 import torch
 
-from .kernel import MAX_PLANS, evaluate_dim
+from .dims import MAX_PLANS, evaluate_dim
 
 
 def _check(result):

@@ -29,7 +29,8 @@ from pathlib import Path
 
 import torch
 
-from .kernel import _DTYPES, evaluate_dim, load
+from .dims import _DTYPES, evaluate_dim
+from .loading import load
 from .progress import Progress, parse_budget
 from .rounds import CONTENDERS, time_in_rounds
 
