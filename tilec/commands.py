@@ -5,7 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .diagnostics import MAX_PACKAGE_BYTES, TilecError, check_output, read_input, read_input_bytes
+from .diagnostics import (MAX_PACKAGE_BYTES, TilecError, check_name_lengths, check_output, read_input,
+                          read_input_bytes)
 
 
 def write_atomically(path: str | Path, text: str) -> None:
@@ -62,6 +63,8 @@ def compile_command(args) -> int:
         check_output(args.output, "-o")
     if args.out_dir is not None:
         check_output(args.out_dir, "--out-dir", directory=True)
+        for spec in args.specs:  # the longest name written for each (a name the system refuses, refused now)
+            check_name_lengths(str(_stage_path(args.out_dir, spec, "tile")), "--out-dir")
     if args.output and args.output.endswith(".tkg"):
         return _graph_package(args)
     if args.output and args.output.endswith(".tkp"):
@@ -96,7 +99,7 @@ def compile_command(args) -> int:
         if args.out_dir:
             skipped = stages.pop("skipped", None)
             for stage, text in stages.items():
-                path = Path(args.out_dir) / f"{Path(spec).stem}.{stage}.{'cu' if stage == 'cuda' else 'mlir'}"
+                path = _stage_path(args.out_dir, spec, stage)
                 write_atomically(path, text)
                 print(f"{spec}: {stage} -> {path}")
             if skipped:
@@ -106,6 +109,11 @@ def compile_command(args) -> int:
         else:
             sys.stdout.write(stages[args.emit])
     return 0
+
+
+def _stage_path(out_dir: str, spec: str, stage: str) -> Path:
+    """Where --out-dir writes a stage of a spec: DIR/gemm.loop.mlir, DIR/gemm.cuda.cu."""
+    return Path(out_dir) / f"{Path(spec).stem}.{stage}.{'cu' if stage == 'cuda' else 'mlir'}"
 
 
 def _one_kernel_or_say(spec: str, shapes: dict, err: TilecError) -> None:
