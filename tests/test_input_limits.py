@@ -60,3 +60,59 @@ def test_out_dir_refuses_a_spec_whose_stage_files_would_be_too_long(tilec, tmp_p
     status, out, err = tilec("compile", spec, "--out-dir", tmp_path / "out")
     _one_error(status, err)
     assert "--out-dir: the name 'sss" in err and "256 bytes" in err and not (tmp_path / "out").exists()
+
+
+# ------------------------------------------------------------------ tilec run's memory budget
+
+
+def test_a_stage_counts_its_outputs_beside_the_oracles(tilec, monkeypatch):
+    """3.6 GiB for the oracle alone, within the budget; the loop stage's copy of C passes it.
+    The oracle is never reached (were it, the test would stop there, not allocate 4 GiB)."""
+    from tilec import oracle
+
+    def no_oracle(*args):
+        raise AssertionError("the oracle ran: the sizes were not refused")
+
+    monkeypatch.setattr(oracle, "evaluate", no_oracle)
+    status, out, err = tilec("run", GEMM, "--shape", "M=22000,N=22000,K=16", "--stage", "loop")
+    _one_error(status, err)
+    assert "(the loop stage's outputs beside the oracle's) need 4,841,408,000 bytes (4.5 GiB)" in err
+    assert "tilec run allocates at most 4,294,967,296 bytes (4 GiB) for a function" in err
+    assert err.startswith(f"{GEMM}:8:11: error:")  # the statement that makes the temporary
+
+
+_PEAK = """
+import json, resource, sys, torch
+from torch_mlir import ir
+from tilec import dialects
+from tilec.compare import checksums, compare
+from tilec.frontend import spec_to_ta
+from tilec.oracle import evaluate
+from tilec.signature import bind, random_inputs, signature
+rss = lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+with dialects.context(), ir.Location.unknown():
+    module = spec_to_ta(sys.argv[1], "body.ta")
+    fn = module.body.operations[0]
+    sig = signature(fn)
+    env = bind(sig, {"N": 4096, "C": 4096})
+    inputs = random_inputs(sig, env, 0)
+    before = rss()
+    y = evaluate(fn, inputs, env)["Y"]
+    oracle = rss() - before
+    other = y + 1e-7
+    before = rss()
+    result, sums = compare(other, y), checksums(y)
+    print(json.dumps({"oracle": oracle, "compare": rss() - before, "ok": result.ok}))
+"""
+
+
+def test_the_oracle_and_the_comparison_hold_a_few_tensors_at_once(tmp_path):
+    """A ta.map of ten ops held every op's value over the index space (ten 64 MiB tensors here);
+    the comparison six float64 copies of the output. Now a few of each, and chunks."""
+    body = ("param N, C\ninput X[N, C] : f32\noutput Y[N, C] : f32\nY[i, j] = exp(X[i, j]) * 2 + X[i, j] * 3"
+            " - tanh(X[i, j]) + sqrt(abs(X[i, j])) * 0.5 - X[i, j] / 7\n")
+    done = subprocess.run([sys.executable, "-c", _PEAK, body], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    grown = json.loads(done.stdout)
+    tensor = 4096 * 4096 * 4
+    assert grown["ok"] and grown["oracle"] < 4 * tensor and grown["compare"] < tensor, grown

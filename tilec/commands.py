@@ -217,9 +217,9 @@ def run_command(args) -> int:
 
     from tilec import dialects
 
-    from .compare import compare
+    from .compare import checksums, compare
     from .oracle import evaluate
-    from .signature import bind, random_inputs, signature
+    from .signature import bind, check_allocation, random_inputs, signature
 
     with dialects.context(), ir.Location.unknown():
         module = _lower(args.spec, {})
@@ -229,6 +229,7 @@ def run_command(args) -> int:
             from .driver import specialize
             specialize(module, env)
         fn = module.body.operations[0]
+        check_allocation(sig, env, stage=args.stage if args.stage != "ta" else None)
         inputs = random_inputs(sig, env, args.seed)
         outputs = evaluate(fn, inputs, env)
         from .driver import run_stage
@@ -239,10 +240,10 @@ def run_command(args) -> int:
           + ", ".join(f"{k}={v}" for k, v in env.items()))
     ok = True
     for spec in sig.outputs:
-        value = outputs[spec.name].double()
+        value = outputs[spec.name]
         dtype = str(spec.dtype).removeprefix("torch.")
-        line = (f"  {spec.name}: shape {list(value.shape)} {dtype}  sum {value.sum().item():.6e}  "
-                f"abs-sum {value.abs().sum().item():.6e}")
+        total, absolute = checksums(value)
+        line = f"  {spec.name}: shape {list(value.shape)} {dtype}  sum {total:.6e}  abs-sum {absolute:.6e}"
         if staged is not None:
             result = compare(staged[spec.name], outputs[spec.name])
             ok &= result.ok
