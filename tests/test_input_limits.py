@@ -62,6 +62,77 @@ def test_out_dir_refuses_a_spec_whose_stage_files_would_be_too_long(tilec, tmp_p
     assert "--out-dir: the name 'sss" in err and "256 bytes" in err and not (tmp_path / "out").exists()
 
 
+# ------------------------------------------------------------------ integers and repeated keys
+
+
+@pytest.mark.parametrize("args,message", [
+    (["run", GEMM, "--shape", "M=4,M=5"], "argument --shape: 'M' is given twice (M=4 and M=5)"),
+    (["run", GEMM, "--shape", "M=4", "--shape", "K=8,M=5"], "argument --shape: 'M' is given twice (M=4 and M=5)"),
+    (["compile", GEMM, "--shape", "M=04"], "argument --shape: 'M=04': a size has no leading zero (write M=4)"),
+    (["fuzz", "--count", "-3"], "argument --count: '-3' is negative; give a count from 1 to 1000000"),
+    (["fuzz", "--count", "0"], "argument --count: '0' is out of range"),
+    (["fuzz", "--count", str(10**20)], "argument --count: '100000000000000000000' is out of range"),
+    (["fuzz", "--count", "1e3"], "argument --count: '1e3' is not a count"),
+    (["fuzz", "--count", "010"], "argument --count: '010' has a leading zero; write 10"),
+    (["fuzz", "--case", "-1"], "argument --case: '-1' is negative"),
+    (["fuzz", "--seed", "-1"], "argument --seed: '-1' is not a seed"),
+    (["fuzz", "--timeout", "nan"], "argument --timeout: 'nan' is not a number of seconds"),
+    (["fuzz", "--timeout", "-5"], "argument --timeout: '-5' is not a number of seconds"),
+    (["tune", GEMM, "--top", "0"], "argument --top: '0' is out of range"),
+    (["tune", GEMM, "--jobs", "-2"], "argument --jobs: '-2' is negative"),
+    (["tune", GEMM, "--reps", "-1"], "argument --reps: '-1' is negative"),
+    (["tune", GEMM, "--rounds", "99999999999"], "argument --rounds: '99999999999' is out of range"),
+])
+def test_command_line_integers_are_checked_where_they_are_parsed(capfd, args, message):
+    """Parsed only (a count that passed would start the fuzzer): refused by argparse, exit 2."""
+    with pytest.raises(SystemExit) as exit_info:
+        _parser().parse_args([str(a) for a in args])
+    err = capfd.readouterr().err
+    assert exit_info.value.code == 2 and message in err, err
+
+
+@pytest.mark.parametrize("args,message", [
+    (["run", GEMM, "--shape", "M=4,M=5"], "argument --shape: 'M' is given twice (M=4 and M=5)"),
+    (["fuzz", "--count", "-3"], "argument --count: '-3' is negative; give a count from 1 to 1000000"),
+    (["tune", GEMM, "--jobs", "0"], "argument --jobs: '0' is out of range: a count from 1 to 1024"),
+])
+def test_the_message_names_the_option(args, message):
+    done = subprocess.run([sys.executable, "-m", "tilec", *map(str, args)], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_measure_reads_its_counts_as_tilec_does(tmp_path):
+    from tilec.runtime.measure import main as measure_main
+
+    with pytest.raises(SystemExit) as exit_info:
+        measure_main([str(tmp_path), "--reps", "-1"])
+    assert exit_info.value.code == 2
+
+
+@pytest.mark.parametrize("args,message", [
+    (["compile", GEMM, "--emit", "tile", "--schedule", "bm=64,bm=128"], "--schedule: 'bm' is given twice"),
+    (["verify", GEMM, "--schedule", "warps=4,bn=64,warps=8"], "--schedule: 'warps' is given twice"),
+])
+def test_a_schedule_key_given_twice_is_an_error(tilec, args, message):
+    status, out, err = tilec(*args)
+    _one_error(status, err)
+    assert message in err
+
+
+@pytest.mark.parametrize("pipeline,message", [
+    ("builtin.module(ta-to-tile{bm=64 bm=128})", "option 'bm' is given twice (bm=64 and bm=128)"),
+    ("builtin.module(ta-specialize-shapes{shapes=M=4,M=5})", "'M' is given twice (M=4 and M=5)"),
+    ("builtin.module(ta-specialize-shapes{shapes=M=007})", "a size has no leading zero (write M=7)"),
+])
+def test_pass_options_are_read_as_the_command_line_reads_them(tilec, tmp_path, pipeline, message):
+    source = tmp_path / "ok.mlir"
+    source.write_text("func.func @f() {\n  return\n}\n")
+    status, out, err = tilec("opt", source, f"--pass-pipeline={pipeline}")
+    _one_error(status, err)
+    assert err.startswith("<pass-pipeline>:1:16: error: ") and message in err, err
+
+
 # ------------------------------------------------------------------ tilec run's memory budget
 
 

@@ -274,22 +274,29 @@ def _targets(args) -> tuple:
     (consumers > 0: copy engine, wgmma) is sm_90a's alone."""
     if args.target:
         return tuple(args.target)
-    hopper = any(item.split("=")[0].strip() == "consumers" and item.split("=")[-1].strip() not in ("", "0")
-                 for item in (args.schedule or "").split(","))
+    hopper = _schedule_items(args).get("consumers", "0") not in ("", "0")
     return ("sm_90a",) if hopper else ("sm_80", "sm_90a")
+
+
+def _schedule_items(args) -> dict[str, str]:
+    """--schedule bm=128,bn=64,... as {key: value}: the one reading of the option's text; an
+    item that is not KEY=VALUE, or a key given twice (bm=64,bm=128), is an error."""
+    raw = {}
+    for item in [part.strip() for part in (args.schedule or "").split(",") if part.strip()]:
+        key, eq, value = (part.strip() for part in item.partition("="))
+        if not eq:
+            raise TilecError(f"--schedule: '{item}' is not KEY=VALUE")
+        if key in raw:
+            raise TilecError(f"--schedule: '{key}' is given twice ({key}={raw[key]} and {key}={value})")
+        raw[key] = value
+    return raw
 
 
 def _schedule(args) -> str:
     """ta-to-tile options from --schedule bm=128,bn=64,..., checked here so errors name the flag."""
     from tilec import passes
 
-    items = [part.strip() for part in (args.schedule or "").split(",") if part.strip()]
-    raw = {}
-    for item in items:
-        key, eq, value = item.partition("=")
-        if not eq:
-            raise TilecError(f"--schedule: '{item}' is not KEY=VALUE")
-        raw[key.strip()] = value.strip()
+    raw = _schedule_items(args)
     try:
         passes.parse_options(passes.get("ta-to-tile"), raw)
     except ValueError as err:

@@ -48,12 +48,15 @@ def _error(message: str, text: str, col: int) -> TilecError:
     return TilecError(message, SourceLoc(PIPELINE_FILE, 1, col), text)
 
 
-def _options(token, text: str) -> dict[str, str]:
+def _options(token, text: str, col: int) -> dict[str, str]:
+    """``{a=1 b}`` -> {"a": "1", "b": "true"}; an option given twice is an error at the pass."""
     result = {}
     for item in str(token)[1:-1].split():
         key, eq, value = item.partition("=")
         if not eq and key:
             value = "true"  # a bare flag
+        if key in result:
+            raise _error(f"option '{key}' is given twice ({key}={result[key]} and {key}={value})", text, col)
         result[key] = value
     return result
 
@@ -65,7 +68,7 @@ def _elements(tree, text: str) -> list[Element]:
         rest = node.children[1] if len(node.children) > 1 else None
         source = text[node.meta.start_pos:node.meta.end_pos]
         if rest is not None and getattr(rest, "type", None) == "OPTIONS":
-            out.append(Element(str(name), _options(rest, text), None, source, name.column))
+            out.append(Element(str(name), _options(rest, text, name.column), None, source, name.column))
         elif rest is not None or source.rstrip().endswith(")"):
             children = _elements(rest, text) if rest is not None else []
             out.append(Element(str(name), {}, children, source, name.column))
