@@ -141,7 +141,12 @@ def _parser() -> argparse.ArgumentParser:
                      help="check errors against '// expected-error {{...}}' comments")
     opt.add_argument("--mlir-print-op-generic", dest="generic", action="store_true")
     opt.add_argument("--allow-file-writes", action="store_true",
-                     help="let passes that write files of their own run (e.g. snapshot-op-locations{filename=...})")
+                     help="let passes that write files of their own run (e.g. snapshot-op-locations{filename=...}); "
+                          "implies --allow-file-reads")
+    opt.add_argument("--allow-file-reads", action="store_true",
+                     help="let pass options that name files to read or a program to run take effect "
+                          "(gpu-module-to-binary{toolkit=,l=,opts=}, *-attach-target{l=,...}, "
+                          "transform-preload-library{transform-library-paths=})")
     opt.set_defaults(func="tilec.commands:opt_command")
 
     verify = sub.add_parser("verify", parents=[common], help="prove each kernel of a spec correct (Z3), or refute it")

@@ -322,7 +322,8 @@ def opt_command(args) -> int:
         text, file = read_input(args.input), args.input
     config = OptConfig(args.pass_pipeline, args.print_ir_after_all, set(args.print_ir_before),
                        set(args.print_ir_after), args.print_ir_after_change, args.dump_dir, args.timing,
-                       args.split_input_file, args.verify_diagnostics, args.generic, args.allow_file_writes)
+                       args.split_input_file, args.verify_diagnostics, args.generic, args.allow_file_writes,
+                       args.allow_file_reads)
     result = opt(text, file, config)
     if args.verify_diagnostics:
         return 0
