@@ -61,8 +61,9 @@ def expression(value, idx: tuple, _sizes: dict | None = None, _depth: int = 0) -
     local: dict = {}
     for op in owner.regions[0].blocks[0].operations:
         name = op.operation.name
-        if name == "ta.yield":
-            return local[op.operation.operands[0]]
+        if name == "ta.yield":  # a value of the body, or one from outside it (a constant hoisted out)
+            yielded = op.operation.operands[0]
+            return local.get(yielded, ("outer", yielded))
         if name == "ta.at":
             amap = ir.AffineMapAttr(op.attributes["map"]).value
             expr = expression(op.operation.operands[0], tuple(idx[p] for p in positions(amap)), sizes, _depth + 1)
