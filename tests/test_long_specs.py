@@ -108,3 +108,15 @@ def test_summands_are_bounded_as_they_expand(tmp_path, text):
     done, _ = _tilec(tmp_path, text, "compile", "--emit", "loop", seconds=60)
     assert done.returncode == 0, done.stderr
     assert time.monotonic() - start < 60
+
+
+def test_a_function_too_long_to_split_names_the_limit(tilec, tmp_path):
+    """The split into kernels is quadratic in the ops (2,500 lets took two minutes, then failed)."""
+    from tilec.split import MAX_SPLIT_OPS
+
+    spec = tmp_path / "long.ta"
+    spec.write_text(chain(MAX_SPLIT_OPS + 1))
+    status, out, err = tilec("compile", spec, "-o", tmp_path / "long.tkg")
+    assert status == 1 and err.count("error:") == 1, err
+    assert err.startswith(f"{spec}:1:1: error: 'long' is {MAX_SPLIT_OPS + 1} ops; tilec splits a function of "
+                          f"at most {MAX_SPLIT_OPS} ops into kernels"), err
