@@ -187,3 +187,17 @@ def test_the_oracle_and_the_comparison_hold_a_few_tensors_at_once(tmp_path):
     grown = json.loads(done.stdout)
     tensor = 4096 * 4096 * 4
     assert grown["ok"] and grown["oracle"] < 4 * tensor and grown["compare"] < tensor, grown
+
+
+def test_the_python_api_refuses_a_package_name_too_long_first(tmp_path, monkeypatch):
+    """CompiledGraph.package checks its path as the command line does, before it verifies."""
+    import torch
+
+    import tilec
+    from tilec.diagnostics import TilecError
+    from tilec.pytorch.api import CompiledGraph
+
+    monkeypatch.setattr(CompiledGraph, "verify", lambda *a: pytest.fail("verified before the path was checked"))
+    graph = tilec.compile(torch.nn.Linear(16, 16).eval(), (torch.randn(4, 16),))
+    with pytest.raises(TilecError, match="package: the name 'ppp.* is 300 bytes; file names in .* at most 255"):
+        graph.package(str(tmp_path / ("p" * 296 + ".tkp")))
