@@ -78,7 +78,6 @@ def test_out_dir_refuses_a_spec_whose_stage_files_would_be_too_long(tilec, tmp_p
     (["fuzz", "--seed", "-1"], "argument --seed: '-1' is not a seed"),
     (["fuzz", "--timeout", "nan"], "argument --timeout: 'nan' is not a number of seconds"),
     (["fuzz", "--timeout", "-5"], "argument --timeout: '-5' is not a number of seconds"),
-    (["tune", GEMM, "--top", "0"], "argument --top: '0' is out of range"),
     (["tune", GEMM, "--jobs", "-2"], "argument --jobs: '-2' is negative"),
     (["tune", GEMM, "--reps", "-1"], "argument --reps: '-1' is negative"),
     (["tune", GEMM, "--rounds", "99999999999"], "argument --rounds: '99999999999' is out of range"),

@@ -188,8 +188,7 @@ def _parser() -> argparse.ArgumentParser:
                       help="the sizes to tune for (every size parameter)")
     tune.add_argument("--target", choices=["sm_80", "sm_90a"], default="sm_90a")
     tune.add_argument("--gpu", default="h200", help="the GPU whose rates the cost model uses (default: h200)")
-    tune.add_argument("--top", type=integer(1, 10**4, "a count"), default=30,
-                      help="how many of the model's best to compile (default: 30)")
+    tune.add_argument("--top", type=int, default=30, help="how many of the model's best to compile (default: 30)")
     tune.add_argument("--budget", metavar="N|Ns", help="measure at most N candidates, or for N seconds of GPU time")
     tune.add_argument("--rank-only", action="store_true", help="only print the model's ranking")
     tune.add_argument("--emit-candidates", metavar="DIR",
