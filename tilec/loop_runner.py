@@ -72,7 +72,8 @@ OPTIMISED_NESTS = 256
 
 def outline_nests(module: ir.Module) -> int:
     """Move each loop nest at the top of a function into a function of its own (private, never
-    inlined), called where the nest was; returns how many nests the largest function had.
+    inlined), called where the nest was; returns how many nests the largest function had. A
+    loop whose results are read after it (a reduction's carried value) stays where it is.
 
     LLVM's passes and its code generation take time superlinear in the size of a function:
     one function of 2,500 nests (a chain of 2,500 lets) took two minutes, 2,500 functions of
@@ -82,7 +83,8 @@ def outline_nests(module: ir.Module) -> int:
                  if op.operation.name == "func.func" and len(op.operation.regions[0].blocks)]
     most = 0
     for fn in functions:
-        nests = [op.operation for op in fn.regions[0].blocks[0].operations if op.operation.name == "scf.for"]
+        nests = [op.operation for op in fn.regions[0].blocks[0].operations  # a loop with results stays
+                 if op.operation.name == "scf.for" and not op.operation.results]
         name = ir.StringAttr(fn.attributes["sym_name"]).value
         for number, nest in enumerate(nests):
             _outline(module, fn, nest, f"{name}__nest{number}")
@@ -97,8 +99,8 @@ def _outline(module: ir.Module, fn, nest, name: str) -> None:
     for op in ops:
         for value in op.operands:
             owner = value.owner
-            defined_here = owner != fn.regions[0].blocks[0] if isinstance(owner, ir.Block) else owner.parent != fn
-            if defined_here or value in seen:
+            inner = owner != fn.regions[0].blocks[0] if isinstance(owner, ir.Block) else owner.parent != fn
+            if inner or value in seen:  # defined in the nest, or already an argument
                 continue
             seen.add(value)
             constant = not isinstance(owner, ir.Block) and owner.name == "arith.constant"
