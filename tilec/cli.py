@@ -16,7 +16,6 @@ from . import __version__
 from .diagnostics import TilecError
 
 
-MAX_SIZE = 2**31 - 1  # as in the spec language: no dimension is larger
 MAX_FUZZ_CASES = 10**6  # about a fortnight of cases at one a second: a longer run is a mistake
 MAX_SECONDS = 7 * 24 * 3600.0  # any time limit (a week)
 
