@@ -92,6 +92,12 @@ def context() -> ir.Context:
     """A fresh MLIR context with the ta and tile dialects loaded."""
     from . import ta, ta_online, tile, tile_hopper  # noqa: F401  (ta_online adds ta.online to TA; tile_hopper its ops to tile)
 
+    # MLIR imports <prefix>.<namespace> before it makes the Python view of an op, and retries
+    # on every op while the import fails: without this prefix each ta or tile op viewed cost a
+    # failed search of sys.path for torch_mlir.dialects.ta (a third of a long spec's lowering)
+    search = ext._cext.globals
+    if __name__ not in search.dialect_search_modules:
+        search.append_dialect_search_prefix(__name__)
     ctx = ir.Context()
     with ctx, ir.Location.unknown():
         _load(ta.TA)

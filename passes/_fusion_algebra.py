@@ -37,25 +37,36 @@ from tilec.dialects.ta_online import MAX_MOMENT
 from ._loops import positions
 
 MAX_TERMS = 8
+# A summand is a tree with the maps it reads inlined: a chain of lets, each reading the one
+# before twice, doubles it per let, so it is bounded (as a tree, its shared parts counted at
+# each use); the largest of the examples has 21 nodes. Past the bound the group is left
+# unfused. Products of sums are bounded as they expand, before like terms merge.
+MAX_NODES = 256
+MAX_EXPANDED = 256
 
 
 class NotFusable(Exception):
     """The summand is not of a form the rewrite can split."""
 
 
-def expression(value, idx: tuple) -> tuple:
-    """The element of ``value`` at domain classes ``idx``; ta.map producers are inlined."""
+def expression(value, idx: tuple, _sizes: dict | None = None, _depth: int = 0) -> tuple:
+    """The element of ``value`` at domain classes ``idx``; ta.map producers are inlined.
+    NotFusable past MAX_NODES nodes or maps nested MAX_NODES deep."""
     owner = value.owner
     if isinstance(owner, ir.Block) or owner.name != "ta.map":
         return ("ref", value, tuple(idx))
+    if _depth >= MAX_NODES:
+        raise NotFusable(f"maps inlined more than {MAX_NODES} deep")
+    sizes = {} if _sizes is None else _sizes  # id -> (expression, its size as a tree)
     local: dict = {}
     for op in owner.regions[0].blocks[0].operations:
         name = op.operation.name
-        if name == "ta.yield":
-            return local[op.operation.operands[0]]
+        if name == "ta.yield":  # a value of the body, or one from outside it (a constant hoisted out)
+            yielded = op.operation.operands[0]
+            return local.get(yielded, ("outer", yielded))
         if name == "ta.at":
             amap = ir.AffineMapAttr(op.attributes["map"]).value
-            expr = expression(op.operation.operands[0], tuple(idx[p] for p in positions(amap)))
+            expr = expression(op.operation.operands[0], tuple(idx[p] for p in positions(amap)), sizes, _depth + 1)
         elif name == "ta.index":
             expr = ("index", idx[ir.IntegerAttr(op.attributes["dim"]).value])
         elif name == "ta.param":
@@ -64,8 +75,17 @@ def expression(value, idx: tuple) -> tuple:
             args = tuple(local[v] if v in local else ("outer", v) for v in op.operation.operands)
             attrs = tuple(sorted(op.attributes.items(), key=lambda kv: kv[0]))
             expr = ("op", name, attrs, op.result.type, args)
+            _count(expr, sizes)
         local[op.result] = expr
     raise NotFusable("ta.map without ta.yield")
+
+
+def _count(expr: tuple, sizes: dict) -> None:
+    """Record the tree size of the new node ``expr`` (its arguments' are recorded, a leaf is 1)."""
+    size = 1 + sum(sizes[id(a)][1] if id(a) in sizes else 1 for a in expr[4])
+    if size > MAX_NODES:
+        raise NotFusable(f"a summand of more than {MAX_NODES} nodes")
+    sizes[id(expr)] = (expr, size)  # the expression is kept so that its id is not reused
 
 
 def relabel(expr, f) -> tuple:
@@ -213,7 +233,10 @@ class Normaliser:
                     guard = (args[0], zero_when)
                     return [replace(t, guards=t.guards + (guard,)) for t in self._terms(branch)]
         if name == "arith.mulf":
-            return [a.times(b) for a in self._terms(args[0]) for b in self._terms(args[1])]
+            left, right = self._terms(args[0]), self._terms(args[1])
+            if len(left) * len(right) > MAX_EXPANDED:
+                raise NotFusable(f"more than {MAX_EXPANDED} terms while expanding a product")
+            return [a.times(b) for a in left for b in right]
         if name == "arith.divf":
             divisor = self._terms(args[1])
             if len(divisor) != 1:

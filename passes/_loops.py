@@ -23,6 +23,7 @@ class Builder:
         self.inlined: set = set()  # values computed where they are read instead of stored
         self.numbers: dict = {}    # ta value -> number of the op that defines it
         self._dims: dict[str, ir.Value] = {}
+        self.created: list = []    # every scf.for made, in order (ta-to-loops tags the outer ones)
         with ir.InsertionPoint(block), ir.Location.unknown():
             self.c0 = arith.ConstantOp(ir.IndexType.get(), 0).result
             self.c1 = arith.ConstantOp(ir.IndexType.get(), 1).result
@@ -68,6 +69,7 @@ class Builder:
         with ExitStack() as stack:
             for n in sizes:
                 loop = scf.ForOp(self.c0, n, self.c1)
+                self.created.append(loop)
                 with ir.InsertionPoint(loop.body):
                     scf.YieldOp([])
                 stack.enter_context(ir.InsertionPoint.at_block_terminator(loop.body))
@@ -185,6 +187,7 @@ def _contract_element(b: Builder, op, indices: list) -> ir.Value:
                                    as_f32(b.element(rhs, [dom[p] for p in positions(maps[1])]))).result
             return arith.AddFOp(acc, product).result
         loop = scf.ForOp(b.c0, sizes[reduced[k]], b.c1, [acc])
+        b.created.append(loop)
         with ir.InsertionPoint(loop.body):
             dom[reduced[k]] = loop.induction_variable
             scf.YieldOp([accumulate(k + 1, loop.inner_iter_args[0])])

@@ -51,6 +51,14 @@ def _as_f32(expr, value_type) -> tuple:
 
 
 def _reduction(op, number: int) -> Reduction | None:
+    """The reduction ``op`` as a candidate for fusion, or None (left as it is)."""
+    try:
+        return _candidate(op, number)
+    except NotFusable:  # a summand too large to split
+        return None
+
+
+def _candidate(op, number: int) -> Reduction | None:
     name = op.operation.name
     ident = lambda d: (number, d)
     if name == "ta.reduce":

@@ -32,14 +32,21 @@ class Options:
 
 
 def parse_shapes(text: str) -> dict[str, int]:
-    """``"M=64,N=32"`` -> {"M": 64, "N": 32}; ValueError when malformed."""
+    """``"M=64,N=32"`` -> {"M": 64, "N": 32}; ValueError when malformed: not NAME=SIZE with
+    1 <= SIZE <= 2^31 - 1 in decimal digits, a size with a leading zero (``M=04``), or a name
+    given twice (``M=4,M=5``). The one parser of sizes by name (``tilec --shape`` too)."""
     values = {}
     for item in filter(None, (part.strip() for part in text.split(","))):
-        name, eq, size = item.partition("=")
-        digits = size.strip().isascii() and size.strip().isdigit() and len(size.strip().lstrip("0")) <= 10
-        if not eq or not name.strip().isidentifier() or not digits or not 1 <= int(size) <= 2**31 - 1:
-            raise ValueError(f"shape '{item[:60]}' must look like NAME=SIZE with 1 <= SIZE <= 2^31 - 1")
-        values[name.strip()] = int(size)
+        name, eq, size = (part.strip() for part in item.partition("="))
+        if not eq or not name.isidentifier() or not (size.isascii() and size.isdigit()):
+            raise ValueError(f"'{item[:60]}' is not NAME=SIZE with 1 <= SIZE <= 2^31 - 1")
+        if len(size) > 1 and size.startswith("0"):
+            raise ValueError(f"'{item[:60]}': a size has no leading zero (write {name}={size.lstrip('0') or '0'})")
+        if len(size) > 10 or not 1 <= int(size) <= 2**31 - 1:  # int() of no huge string
+            raise ValueError(f"'{item[:60]}' is not NAME=SIZE with 1 <= SIZE <= 2^31 - 1")
+        if name in values:
+            raise ValueError(f"'{name}' is given twice ({name}={values[name]} and {name}={size})")
+        values[name] = int(size)
     return values
 
 

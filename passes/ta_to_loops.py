@@ -81,7 +81,7 @@ def _lower_function(fn) -> None:
     lowered_groups = set()
     with ir.InsertionPoint(block), fn.location:
         for number, op in enumerate(body_ops):
-            before = len(list(block.operations))
+            b.created = []
             if op.operation.name == "ta.online":
                 group = ir.StringAttr(op.attributes["group"]).value
                 if group not in lowered_groups:
@@ -90,7 +90,7 @@ def _lower_function(fn) -> None:
                                            ir.StringAttr(o.attributes["group"]).value == group])
             elif not (op.operation.results and op.result in b.inlined):
                 lower_op(b, op)
-            _tag_origin(list(block.operations)[before:], number)
+            _tag_origin([loop for loop in b.created if loop.operation.block == block], number)
         for value, out_arg in zip(returned, args[n_in:n_in + n_out]):
             if b.buffers[value] != out_arg:
                 b.copy(b.buffers[value], out_arg, value.type)
@@ -99,11 +99,12 @@ def _lower_function(fn) -> None:
     fn.operation.erase()
 
 
-def _tag_origin(new_ops, number: int) -> None:
-    """Mark the loop nests lowered from the number-th ta op (read by the verifier)."""
-    for op in new_ops:
-        if op.operation.name == "scf.for":
-            op.operation.attributes["ta.origin"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), number)
+def _tag_origin(nests, number: int) -> None:
+    """Mark the loop nests lowered from the number-th ta op (read by the verifier). The loops
+    come from the builder's record, not from a list of the block's ops taken before and after
+    each op: that list grows with the function, and listing it per op was quadratic."""
+    for op in nests:
+        op.operation.attributes["ta.origin"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), number)
 
 
 def _memref(t: ir.Type) -> ir.MemRefType:

@@ -102,7 +102,7 @@ BAD_PIPELINES = [
     ("builtin.module(ta-decompose-softmax, bogus)", "unknown pass 'bogus'", 38),
     ("builtin.module(cse,,)", "malformed pass pipeline", 20),
     ("builtin.module(ta-specialize-shapes{shape=3})", "has no option 'shape'", 16),
-    ("builtin.module(ta-specialize-shapes{shapes=M})", "must look like NAME=SIZE", 16),
+    ("builtin.module(ta-specialize-shapes{shapes=M})", "is not NAME=SIZE", 16),
     ("builtin.module(func.func(ta-decompose-softmax))", "runs on the whole module", 26),
 ]
 

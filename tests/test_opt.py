@@ -136,3 +136,79 @@ def test_allow_file_writes_runs_them(tilec, tmp_path):
                              "--pass-pipeline", f"builtin.module(snapshot-op-locations{{filename={target}}})")
     assert status == 0, err
     assert target.exists()
+
+
+@pytest.mark.parametrize("pipeline,at", [
+    ("builtin.module(inline{default-pipeline=view-op-graph})", 16),
+    ("builtin.module(cse, inline{op-pipelines=func.func(view-op-graph)})", 21),
+    ("builtin.module(func.func(cse, view-op-graph))", 31),
+])
+def test_a_pass_that_writes_files_is_found_where_it_is_nested(tilec, tmp_path, pipeline, at):
+    """The guard reads the pipeline as MLIR parsed it: a pass in an option's pipeline counts."""
+    source = tmp_path / "in.mlir"
+    source.write_text("module {}\n")
+    target = tmp_path / "written.txt"
+    status, out, err = tilec("opt", source, "--pass-pipeline", pipeline.replace("OUT", str(target)))
+    assert status == 1 and "writes files of its own; pass --allow-file-writes" in err, err
+    assert err.startswith(f"<pass-pipeline>:1:{at}: error: ") and not target.exists()
+
+
+@pytest.mark.parametrize("element,option", [
+    ("gpu-module-to-binary{toolkit=TMP}", "toolkit"),
+    ("gpu-module-to-binary{l=TMP/a.bc,TMP/b.bc}", "l"),
+    ('gpu-module-to-binary{opts="-v -o TMP/x"}', "opts"),
+    ("gpu-module-to-binary{format=isa toolkit=TMP}", "toolkit"),
+    ("nvvm-attach-target{l=TMP/a.bc}", "l"),
+    ("nvvm-attach-target{ptxas-cmd-options=--options-file=TMP/o}", "ptxas-cmd-options"),
+    ("rocdl-attach-target{l=TMP/a.bc}", "l"),
+    ("xevm-attach-target{cmd-options=TMP/o}", "cmd-options"),
+    ("transform-preload-library{transform-library-paths=TMP/lib.mlir}", "transform-library-paths"),
+    ("inline{default-pipeline=gpu-module-to-binary{toolkit=TMP}}", None),  # nested braces: not our syntax
+])
+def test_pass_options_that_name_files_to_read_need_an_explicit_flag(tilec, tmp_path, element, option):
+    """gpu-module-to-binary reads TOOLKIT/nvvm/libdevice and runs TOOLKIT/bin/ptxas with OPTS,
+    links the files of l; the attach-target passes hand l and compiler options to it."""
+    source = tmp_path / "in.mlir"
+    source.write_text("module {}\n")
+    pipeline = f"builtin.module(cse, {element.replace('TMP', str(tmp_path))})"
+    status, out, err = tilec("opt", source, "--pass-pipeline", pipeline)
+    assert status == 1 and err.startswith("<pass-pipeline>:1:"), err
+    if option is None:
+        assert "malformed pass pipeline" in err
+        return
+    name = element.split("{")[0]
+    assert err.startswith("<pass-pipeline>:1:21: error: ") and \
+        f"'{name}' option '{option}' names files to read or a program to run" in err and \
+        "pass --allow-file-reads to run it" in err, err
+
+
+GPU_MODULE = """module attributes {gpu.container_module} {
+  gpu.module @kernels [#nvvm.target<chip = "sm_80">] {
+    llvm.func @k() attributes {nvvm.kernel} {
+      llvm.return
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("flag", ["--allow-file-reads", "--allow-file-writes"])
+def test_allow_file_reads_lets_the_toolkit_option_through(tilec, tmp_path, flag):
+    """With the flag the pass looks for libdevice under the toolkit it was given (this build has
+    no NVPTX target to go further: its ptxas never runs here)."""
+    source = tmp_path / "gpu.mlir"
+    source.write_text(GPU_MODULE)
+    (tmp_path / "cuda").mkdir()
+    pipeline = f"builtin.module(gpu-module-to-binary{{toolkit={tmp_path}/cuda format=bin}})"
+    status, out, err = tilec("opt", source, "--pass-pipeline", pipeline)
+    assert status == 1 and "option 'toolkit' names files" in err and "libdevice" not in err, err
+    status, out, err = tilec("opt", source, flag, "--pass-pipeline", pipeline)
+    assert status == 1 and f"{tmp_path}/cuda/nvvm/libdevice" in err, err
+
+
+def test_an_option_with_no_path_needs_no_flag(tilec, tmp_path):
+    source = tmp_path / "in.mlir"
+    source.write_text("module {}\n")
+    status, out, err = tilec("opt", source, "--pass-pipeline",
+                             "builtin.module(nvvm-attach-target{chip=sm_90 O=3}, gpu-module-to-binary{format=isa})")
+    assert status == 0, err

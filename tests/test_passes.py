@@ -150,3 +150,14 @@ def test_a_size_outside_a_stated_range_is_not_bound(tilec, tmp_path):
     ir_file.write_text(ir_file.read_text().replace("[1, 64]", "[9, 2]"))
     status, out, err = tilec("opt", ir_file, "--pass-pipeline=builtin.module(ta-specialize-shapes{shapes=T=4})")
     assert status == 1 and "ta.ranges maps each shape parameter to [low, high]" in err and "Traceback" not in err
+
+
+def test_a_map_that_yields_a_hoisted_constant_is_fused_as_one(tilec, tmp_path):
+    """softmax[i](i - i): the map folds to a constant hoisted out of its body, which it yields;
+    the fusion read only values of the body (KeyError: an internal error at the tile stage)."""
+    spec = tmp_path / "c.ta"
+    spec.write_text("output Y[1] : f32\nY[i] = softmax[i](i - i)\n")
+    status, out, err = tilec("run", spec, "--stage", "loop")
+    assert status == 0 and "Y: shape [1] float32  sum 1.000000e+00" in out and "(ok)" in out, err
+    status, out, err = tilec("compile", spec, "--emit", "tile")
+    assert status == 1 and err.count("error:") == 1 and "no tile lowering takes" in err, err

@@ -7,6 +7,7 @@ stderr, no traceback unless --debug), 2 command-line misuse.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 import traceback
@@ -15,18 +16,61 @@ from . import __version__
 from .diagnostics import TilecError
 
 
-MAX_SIZE = 2**31 - 1  # as in the spec language: no dimension is larger
+MAX_FUZZ_CASES = 10**6  # about a fortnight of cases at one a second: a longer run is a mistake
+MAX_SECONDS = 7 * 24 * 3600.0  # any time limit (a week)
+
+
+def integer(low: int, high: int, what: str = "an integer"):
+    """An argparse type: ``what``, written in decimal digits (no sign, no leading zero), from
+    ``low`` to ``high``; anything else is one error naming the option (exit status 2).
+
+        parser.add_argument("--count", type=integer(1, MAX_FUZZ_CASES))   # --count -3: error
+    """
+    def parse(text: str) -> int:
+        digits = text.strip()
+        if digits.startswith("-") and digits[1:].isascii() and digits[1:].isdigit():
+            raise argparse.ArgumentTypeError(f"'{text[:60]}' is negative; give {what} from {low} to {high}")
+        if not (digits.isascii() and digits.isdigit()):
+            raise argparse.ArgumentTypeError(f"'{text[:60]}' is not {what} (decimal digits, {low} to {high})")
+        if len(digits) > 1 and digits.startswith("0"):
+            raise argparse.ArgumentTypeError(f"'{text[:60]}' has a leading zero; write {digits.lstrip('0') or '0'}")
+        if len(digits) > len(str(high)) or not low <= int(digits) <= high:  # int() of no huge string
+            raise argparse.ArgumentTypeError(f"'{text[:60]}' is out of range: {what} from {low} to {high}")
+        return int(digits)
+    parse.__name__ = what  # argparse names the type by it
+    return parse
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 <= value <= MAX_SECONDS:  # NaN too
+        raise argparse.ArgumentTypeError(f"'{text[:60]}' is not a number of seconds from 0 to {MAX_SECONDS:.0f}")
+    return value
 
 
 def _shapes(text: str) -> dict[str, int]:
-    values = {}
-    for item in filter(None, (p.strip() for p in text.split(","))):
-        name, eq, size = (part.strip() for part in item.partition("="))
-        number = size.isascii() and size.isdigit() and len(size.lstrip("0")) <= 10  # int() of no huge string
-        if not eq or not name.isidentifier() or not number or not 1 <= int(size) <= MAX_SIZE:
-            raise argparse.ArgumentTypeError(f"'{item[:60]}' is not NAME=SIZE with 1 <= SIZE <= 2^31 - 1")
-        values[name] = int(size)
-    return values
+    """--shape M=64,N=32: parsed as ta-specialize-shapes parses its option (one parser)."""
+    from tilec.passes.ta_specialize_shapes import parse_shapes
+
+    try:
+        return parse_shapes(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+class _AppendShapes(argparse.Action):
+    """--shape, repeatable: a parameter given in two --shape options is an error, as in one."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = list(getattr(namespace, self.dest) or [])
+        for name, size in values.items():
+            before = next((d[name] for d in given if name in d), None)
+            if before is not None:
+                parser.error(f"argument {option_string}: '{name}' is given twice ({name}={before} and {name}={size})")
+        setattr(namespace, self.dest, given + [values])
 
 
 def _seed(text: str) -> int:
@@ -52,7 +96,7 @@ def _parser() -> argparse.ArgumentParser:
                      help="write the result here (one spec only); a .tkp file is a kernel package, a .tkg "
                           "file a graph package (the spec's kernels, launched in order)")
     out.add_argument("--out-dir", metavar="DIR", help="write every stage of every spec into DIR")
-    compile_.add_argument("--shape", type=_shapes, action="append", default=[], metavar="N=64,...",
+    compile_.add_argument("--shape", type=_shapes, action=_AppendShapes, default=[], metavar="N=64,...",
                           help="bind shape parameters (the IR gets static sizes)")
     compile_.add_argument("--schedule", metavar="bm=128,bn=128,...",
                           help="tile schedule: bm, bn, bk, warps, stages, swizzle, group-m (see 'tilec passes')")
@@ -71,7 +115,7 @@ def _parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser("run", parents=[common], help="run a spec on random inputs and print checksums")
     run.add_argument("spec", metavar="SPEC.ta")
-    run.add_argument("--shape", type=_shapes, action="append", default=[], metavar="N=64,...")
+    run.add_argument("--shape", type=_shapes, action=_AppendShapes, default=[], metavar="N=64,...")
     run.add_argument("--seed", type=_seed, default=0)
     run.add_argument("--schedule", metavar="bm=128,bn=128,...", help="tile schedule for --stage tile")
     run.add_argument("--stage", choices=["ta", "loop", "tile"], default="ta",
@@ -96,7 +140,12 @@ def _parser() -> argparse.ArgumentParser:
                      help="check errors against '// expected-error {{...}}' comments")
     opt.add_argument("--mlir-print-op-generic", dest="generic", action="store_true")
     opt.add_argument("--allow-file-writes", action="store_true",
-                     help="let passes that write files of their own run (e.g. snapshot-op-locations{filename=...})")
+                     help="let passes that write files of their own run (e.g. snapshot-op-locations{filename=...}); "
+                          "implies --allow-file-reads")
+    opt.add_argument("--allow-file-reads", action="store_true",
+                     help="let pass options that name files to read or a program to run take effect "
+                          "(gpu-module-to-binary{toolkit=,l=,opts=}, *-attach-target{l=,...}, "
+                          "transform-preload-library{transform-library-paths=})")
     opt.set_defaults(func="tilec.commands:opt_command")
 
     verify = sub.add_parser("verify", parents=[common], help="prove each kernel of a spec correct (Z3), or refute it")
@@ -104,7 +153,7 @@ def _parser() -> argparse.ArgumentParser:
     verify.add_argument("--schedule", metavar="bm=128,bn=128,...")
     verify.add_argument("--schedules", choices=["all"],
                         help="check the kernel at every legal point of its form's schedule space instead")
-    verify.add_argument("--shape", type=_shapes, action="append", default=[], metavar="N=64,...",
+    verify.add_argument("--shape", type=_shapes, action=_AppendShapes, default=[], metavar="N=64,...",
                         help="sizes fixed at compile time, as for tilec compile (the kernel verified is the one built)")
     verify.add_argument("--target", action="append", choices=["sm_80", "sm_90a"],
                         help="architectures the CUDA must compile for (repeatable; default: both)")
@@ -125,7 +174,7 @@ def _parser() -> argparse.ArgumentParser:
     layout.add_argument("--operand", required=True, help="the input whose shared-memory tile to show, e.g. A")
     layout.add_argument("--schedule", metavar="bm=128,bn=128,...")
     layout.add_argument("--png", metavar="FILE", help="also draw every element coloured by its bank")
-    layout.add_argument("--shape", type=_shapes, action="append", default=[], metavar="N=64,...")
+    layout.add_argument("--shape", type=_shapes, action=_AppendShapes, default=[], metavar="N=64,...")
     layout.add_argument("--target", action="append", choices=["sm_80", "sm_90a"],
                         help="the targets whose kernel to show (as a package for them is built)")
     layout.set_defaults(func="tilec.commands:layout_command", compiler="nvrtc", no_cache=False)
@@ -134,7 +183,7 @@ def _parser() -> argparse.ArgumentParser:
                           help="rank a spec's schedules (cost model), compile and measure the best, keep the "
                                "fastest proved one")
     tune.add_argument("spec", metavar="SPEC.ta", nargs="?")
-    tune.add_argument("--shape", type=_shapes, action="append", default=[], metavar="N=64,...",
+    tune.add_argument("--shape", type=_shapes, action=_AppendShapes, default=[], metavar="N=64,...",
                       help="the sizes to tune for (every size parameter)")
     tune.add_argument("--target", choices=["sm_80", "sm_90a"], default="sm_90a")
     tune.add_argument("--gpu", default="h200", help="the GPU whose rates the cost model uses (default: h200)")
@@ -146,9 +195,12 @@ def _parser() -> argparse.ArgumentParser:
     tune.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
                       help="compile on a Ray cluster's CPU workers and measure on one of its GPUs (no ADDRESS: "
                            "start one on this machine; 'auto': the cluster this machine belongs to)")
-    tune.add_argument("--jobs", type=int, metavar="N", help="compile N candidates at once (default: one per CPU)")
-    tune.add_argument("--reps", type=int, default=20, help="timed launches per round (default: 20)")
-    tune.add_argument("--rounds", type=int, default=5, help="rounds for the best candidates (default: 5)")
+    tune.add_argument("--jobs", type=integer(1, 1024, "a count"), metavar="N",
+                      help="compile N candidates at once (default: one per CPU)")
+    tune.add_argument("--reps", type=integer(1, 10**5, "a count"), default=20,
+                      help="timed launches per round (default: 20)")
+    tune.add_argument("--rounds", type=integer(1, 1000, "a count"), default=5,
+                      help="rounds for the best candidates (default: 5)")
     tune.add_argument("--import", dest="import_", metavar="RESULTS.json",
                       help="record the measurements of 'python -m tilec.runtime.measure' in the tuning database")
     tune.add_argument("--db", metavar="FILE", help="the tuning database (default: $TILEC_TUNING_DB or "
@@ -157,14 +209,16 @@ def _parser() -> argparse.ArgumentParser:
 
     fuzz = sub.add_parser("fuzz", parents=[common],
                           help="run random valid specs through the stages against an independent reference")
-    fuzz.add_argument("--count", type=int, default=100, metavar="N", help="how many cases (default: 100)")
-    fuzz.add_argument("--seed", type=int, default=0, help="the stream of cases (default: 0)")
-    fuzz.add_argument("--case", type=int, metavar="I", help="run only case I of the stream, and show it")
+    fuzz.add_argument("--count", type=integer(1, MAX_FUZZ_CASES, "a count"), default=100, metavar="N",
+                      help=f"how many cases (default: 100, at most {MAX_FUZZ_CASES:,})")
+    fuzz.add_argument("--seed", type=_seed, default=0, help="the stream of cases (default: 0)")
+    fuzz.add_argument("--case", type=integer(0, MAX_FUZZ_CASES - 1, "a case number"), metavar="I",
+                      help="run only case I of the stream, and show it")
     fuzz.add_argument("--stages", default="ta,loop,tile,verify", metavar="ta,loop,tile,verify",
                       help="the stages to run and check (default: all four)")
     fuzz.add_argument("--out", default="fuzz-out", metavar="DIR",
                       help="where reproducers of findings go (default: fuzz-out, created on the first finding)")
-    fuzz.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",
+    fuzz.add_argument("--timeout", type=_seconds, default=60.0, metavar="SECONDS",
                       help="time limit per case; a case past it is a hang (default: 60; 0: no limit, in-process)")
     fuzz.add_argument("--skip-known", action="store_true",
                       help="generate none of the constructs of known bugs (see docs/reliability.md)")

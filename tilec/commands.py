@@ -5,7 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .diagnostics import MAX_PACKAGE_BYTES, TilecError, check_output, read_input, read_input_bytes
+from .diagnostics import (MAX_PACKAGE_BYTES, TilecError, check_name_lengths, check_output, read_input,
+                          read_input_bytes)
 
 
 def write_atomically(path: str | Path, text: str) -> None:
@@ -62,6 +63,8 @@ def compile_command(args) -> int:
         check_output(args.output, "-o")
     if args.out_dir is not None:
         check_output(args.out_dir, "--out-dir", directory=True)
+        for spec in args.specs:  # the longest name written for each (a name the system refuses, refused now)
+            check_name_lengths(str(_stage_path(args.out_dir, spec, "tile")), "--out-dir")
     if args.output and args.output.endswith(".tkg"):
         return _graph_package(args)
     if args.output and args.output.endswith(".tkp"):
@@ -96,7 +99,7 @@ def compile_command(args) -> int:
         if args.out_dir:
             skipped = stages.pop("skipped", None)
             for stage, text in stages.items():
-                path = Path(args.out_dir) / f"{Path(spec).stem}.{stage}.{'cu' if stage == 'cuda' else 'mlir'}"
+                path = _stage_path(args.out_dir, spec, stage)
                 write_atomically(path, text)
                 print(f"{spec}: {stage} -> {path}")
             if skipped:
@@ -106,6 +109,11 @@ def compile_command(args) -> int:
         else:
             sys.stdout.write(stages[args.emit])
     return 0
+
+
+def _stage_path(out_dir: str, spec: str, stage: str) -> Path:
+    """Where --out-dir writes a stage of a spec: DIR/gemm.loop.mlir, DIR/gemm.cuda.cu."""
+    return Path(out_dir) / f"{Path(spec).stem}.{stage}.{'cu' if stage == 'cuda' else 'mlir'}"
 
 
 def _one_kernel_or_say(spec: str, shapes: dict, err: TilecError) -> None:
@@ -209,9 +217,9 @@ def run_command(args) -> int:
 
     from tilec import dialects
 
-    from .compare import compare
+    from .compare import checksums, compare
     from .oracle import evaluate
-    from .signature import bind, random_inputs, signature
+    from .signature import bind, check_allocation, random_inputs, signature
 
     with dialects.context(), ir.Location.unknown():
         module = _lower(args.spec, {})
@@ -221,6 +229,7 @@ def run_command(args) -> int:
             from .driver import specialize
             specialize(module, env)
         fn = module.body.operations[0]
+        check_allocation(sig, env, stage=args.stage if args.stage != "ta" else None)
         inputs = random_inputs(sig, env, args.seed)
         outputs = evaluate(fn, inputs, env)
         from .driver import run_stage
@@ -231,10 +240,10 @@ def run_command(args) -> int:
           + ", ".join(f"{k}={v}" for k, v in env.items()))
     ok = True
     for spec in sig.outputs:
-        value = outputs[spec.name].double()
+        value = outputs[spec.name]
         dtype = str(spec.dtype).removeprefix("torch.")
-        line = (f"  {spec.name}: shape {list(value.shape)} {dtype}  sum {value.sum().item():.6e}  "
-                f"abs-sum {value.abs().sum().item():.6e}")
+        total, absolute = checksums(value)
+        line = f"  {spec.name}: shape {list(value.shape)} {dtype}  sum {total:.6e}  abs-sum {absolute:.6e}"
         if staged is not None:
             result = compare(staged[spec.name], outputs[spec.name])
             ok &= result.ok
@@ -265,22 +274,29 @@ def _targets(args) -> tuple:
     (consumers > 0: copy engine, wgmma) is sm_90a's alone."""
     if args.target:
         return tuple(args.target)
-    hopper = any(item.split("=")[0].strip() == "consumers" and item.split("=")[-1].strip() not in ("", "0")
-                 for item in (args.schedule or "").split(","))
+    hopper = _schedule_items(args).get("consumers", "0") not in ("", "0")
     return ("sm_90a",) if hopper else ("sm_80", "sm_90a")
+
+
+def _schedule_items(args) -> dict[str, str]:
+    """--schedule bm=128,bn=64,... as {key: value}: the one reading of the option's text; an
+    item that is not KEY=VALUE, or a key given twice (bm=64,bm=128), is an error."""
+    raw = {}
+    for item in [part.strip() for part in (args.schedule or "").split(",") if part.strip()]:
+        key, eq, value = (part.strip() for part in item.partition("="))
+        if not eq:
+            raise TilecError(f"--schedule: '{item}' is not KEY=VALUE")
+        if key in raw:
+            raise TilecError(f"--schedule: '{key}' is given twice ({key}={raw[key]} and {key}={value})")
+        raw[key] = value
+    return raw
 
 
 def _schedule(args) -> str:
     """ta-to-tile options from --schedule bm=128,bn=64,..., checked here so errors name the flag."""
     from tilec import passes
 
-    items = [part.strip() for part in (args.schedule or "").split(",") if part.strip()]
-    raw = {}
-    for item in items:
-        key, eq, value = item.partition("=")
-        if not eq:
-            raise TilecError(f"--schedule: '{item}' is not KEY=VALUE")
-        raw[key.strip()] = value.strip()
+    raw = _schedule_items(args)
     try:
         passes.parse_options(passes.get("ta-to-tile"), raw)
     except ValueError as err:
@@ -306,7 +322,8 @@ def opt_command(args) -> int:
         text, file = read_input(args.input), args.input
     config = OptConfig(args.pass_pipeline, args.print_ir_after_all, set(args.print_ir_before),
                        set(args.print_ir_after), args.print_ir_after_change, args.dump_dir, args.timing,
-                       args.split_input_file, args.verify_diagnostics, args.generic, args.allow_file_writes)
+                       args.split_input_file, args.verify_diagnostics, args.generic, args.allow_file_writes,
+                       args.allow_file_reads)
     result = opt(text, file, config)
     if args.verify_diagnostics:
         return 0

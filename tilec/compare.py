@@ -20,15 +20,40 @@ class Comparison:
         return f"max abs err {self.max_abs:.3e}, max rel err {self.max_rel:.3e} ({'ok' if self.ok else 'MISMATCH'})"
 
 
+CHUNK = 1 << 20  # elements compared at a time: a few MiB of float64 temporaries, whatever the size
+
+
 def compare(actual: torch.Tensor, expected: torch.Tensor) -> Comparison:
-    """Elementwise |a - e| <= atol + rtol |e| (NaN must match NaN, inf must match inf)."""
+    """Elementwise |a - e| <= atol + rtol |e| (NaN must match NaN, inf must match inf), CHUNK
+    elements at a time: a whole tensor of 2^28 elements in float64, and the six temporaries
+    of the test, would take 12 GiB beside the tensors themselves."""
     atol, rtol = TOLERANCE[expected.dtype]
-    a, e = actual.double(), expected.double()
-    if a.shape != e.shape:
+    if actual.shape != expected.shape:
         return Comparison(float("inf"), float("inf"), False)
-    same = (a == e) | (a.isnan() & e.isnan())  # equal infinities and NaN where NaN is expected agree
-    diff = torch.where(same, torch.zeros_like(a), (a - e).abs())
-    rel = torch.where(same, torch.zeros_like(a), diff / e.abs().clamp_min(atol))
-    # where the expected value is inf or NaN only the same value agrees (inf <= inf would pass anything)
-    ok = bool((same | (e.isfinite() & (diff <= atol + rtol * e.abs()))).all())
-    return Comparison(float(diff.max()) if diff.numel() else 0.0, float(rel.max()) if rel.numel() else 0.0, ok)
+    a_all, e_all = actual.reshape(-1), expected.reshape(-1)
+    max_abs, max_rel, ok = 0.0, 0.0, True
+    for start in range(0, a_all.numel(), CHUNK):
+        a, e = a_all[start:start + CHUNK].double(), e_all[start:start + CHUNK].double()
+        same = (a == e) | (a.isnan() & e.isnan())  # equal infinities and NaN where NaN is expected agree
+        diff = torch.where(same, torch.zeros_like(a), (a - e).abs())
+        rel = torch.where(same, torch.zeros_like(a), diff / e.abs().clamp_min(atol))
+        # where the expected value is inf or NaN only the same value agrees (inf <= inf would pass anything)
+        ok &= bool((same | (e.isfinite() & (diff <= atol + rtol * e.abs()))).all())
+        max_abs, max_rel = _nan_max(max_abs, diff.max()), _nan_max(max_rel, rel.max())
+    return Comparison(max_abs, max_rel, ok)
+
+
+def _nan_max(so_far: float, chunk: torch.Tensor) -> float:
+    """The running maximum, NaN once any chunk's is (as torch's max of the whole tensor would be)."""
+    value = float(chunk)
+    return value if value != value or so_far != so_far else max(so_far, value)
+
+
+def checksums(t: torch.Tensor) -> tuple[float, float]:
+    """(sum, sum of absolute values) of ``t`` in float64, CHUNK elements at a time."""
+    flat, total, absolute = t.reshape(-1), 0.0, 0.0
+    for start in range(0, flat.numel(), CHUNK):
+        part = flat[start:start + CHUNK].double()
+        total += part.sum().item()
+        absolute += part.abs().sum().item()
+    return total, absolute

@@ -192,6 +192,7 @@ def check_output(path: str, flag: str, directory: bool = False) -> None:
     """
     if not path or "\0" in path:
         raise TilecError(f"{flag}: {path!r} is not a path")
+    check_name_lengths(path, flag)
     where = Path(path)
     if directory:
         if where.exists() and not where.is_dir():
@@ -213,6 +214,39 @@ def check_output(path: str, flag: str, directory: bool = False) -> None:
     if not parent.is_dir():
         raise TilecError(f"{flag}: cannot write '{path}': '{parent}' is not a directory")
     _probe(parent, path, flag)
+
+
+def check_name_lengths(path: str, flag: str) -> None:
+    """Refuse a path with a name longer than its file system takes (NAME_MAX, 255 bytes on
+    most), or longer in all than PATH_MAX: the system would refuse it only once the work is
+    done, and some of its questions (does it exist?) fail on it with an error of their own.
+
+    Example: ``check_name_lengths("a" * 300 + ".tkp", "-o")`` -> error: -o: the name 'aaa...' is 304 bytes; ..."""
+    encoded = os.fsencode(path)
+    path_max = _pathconf(".", "PC_PATH_MAX", 4096)
+    if len(encoded) >= path_max:
+        raise TilecError(f"{flag}: the path '{_shortened(path)}' is {len(encoded)} bytes; paths here are at most "
+                         f"{path_max - 1} bytes")
+    where = Path("/") if os.path.isabs(path) else Path(".")
+    name_max = _pathconf(where, "PC_NAME_MAX", 255)
+    for part in Path(path).parts[1 if os.path.isabs(path) else 0:]:
+        size = len(os.fsencode(part))
+        if size > name_max:
+            raise TilecError(f"{flag}: the name '{_shortened(part)}' is {size} bytes; file names in "
+                             f"'{where}' are at most {name_max} bytes")
+        where = where / part
+        name_max = _pathconf(where, "PC_NAME_MAX", name_max)  # a mount below may differ; kept where none is yet
+
+
+def _pathconf(where, name: str, default: int) -> int:
+    try:
+        return os.pathconf(where, name)
+    except (OSError, ValueError):  # not there yet, or no such limit
+        return default
+
+
+def _shortened(text: str, keep: int = 40) -> str:
+    return text if len(text) <= keep else f"{text[:keep]}..."
 
 
 def _probe(directory: Path, path: str, flag: str) -> None:

@@ -17,6 +17,7 @@ import ctypes
 import numpy as np
 import torch
 from torch_mlir import execution_engine, ir, passmanager
+from torch_mlir.dialects import func
 from torch_mlir.runtime import get_ranked_memref_descriptor
 
 from .signature import Signature
@@ -63,9 +64,68 @@ def _argument_roles(fn) -> list[tuple[str, str]]:
     return roles
 
 
-def lower_to_llvm(module: ir.Module) -> None:
+# LLVM's optimisations cost about 7 ms per loop nest here; past this many nests a function is
+# compiled without them (about 1.5 ms per nest), so that a spec of 2,500 lets compiles in
+# seconds, not a minute (the results are the same: no fast-math either way)
+OPTIMISED_NESTS = 256
+
+
+def outline_nests(module: ir.Module) -> int:
+    """Move each loop nest at the top of a function into a function of its own (private, never
+    inlined), called where the nest was; returns how many nests the largest function had. A
+    loop whose results are read after it (a reduction's carried value) stays where it is.
+
+    LLVM's passes and its code generation take time superlinear in the size of a function:
+    one function of 2,500 nests (a chain of 2,500 lets) took two minutes, 2,500 functions of
+    one nest take seconds. Constants are cloned into the nest's function, so loop bounds and
+    steps stay known to LLVM; every other value it reads from outside is an argument."""
+    functions = [op.operation for op in module.body.operations
+                 if op.operation.name == "func.func" and len(op.operation.regions[0].blocks)]
+    most = 0
+    for fn in functions:
+        nests = [op.operation for op in fn.regions[0].blocks[0].operations  # a loop with results stays
+                 if op.operation.name == "scf.for" and not op.operation.results]
+        name = ir.StringAttr(fn.attributes["sym_name"]).value
+        for number, nest in enumerate(nests):
+            _outline(module, fn, nest, f"{name}__nest{number}")
+        most = max(most, len(nests))
+    return most
+
+
+def _outline(module: ir.Module, fn, nest, name: str) -> None:
+    """``nest`` (a loop at the top of ``fn``) moved into a new function ``name``, called in its place."""
+    ops = [nest, *_walk(nest)]
+    outside, constants, seen = [], [], set()
+    for op in ops:
+        for value in op.operands:
+            owner = value.owner
+            inner = owner != fn.regions[0].blocks[0] if isinstance(owner, ir.Block) else owner.parent != fn
+            if inner or value in seen:  # defined in the nest, or already an argument
+                continue
+            seen.add(value)
+            constant = not isinstance(owner, ir.Block) and owner.name == "arith.constant"
+            (constants if constant else outside).append(value)
+    with ir.InsertionPoint(module.body), fn.location:
+        new = func.FuncOp(name, ([v.type for v in outside], []), visibility="private")
+        new.attributes["llvm.no_inline"] = ir.UnitAttr.get()  # else LLVM inlines them all back
+        block = new.add_entry_block()
+    inside = dict(zip(outside, block.arguments))
+    with ir.InsertionPoint(block), fn.location:
+        inside.update((c, c.owner.clone().results[0]) for c in constants)
+        end = func.ReturnOp([])
+    with ir.InsertionPoint(nest), nest.location:
+        func.CallOp([], ir.FlatSymbolRefAttr.get(name), outside)
+    nest.move_before(end)
+    for op in ops:
+        for k, value in enumerate(op.operands):
+            if value in inside:
+                op.operands[k] = inside[value]
+
+
+def lower_to_llvm(module: ir.Module) -> int:
     """``module`` (loop IR) lowered in place to the LLVM dialect the JIT compiles (JIT_PIPELINE),
-    its bf16 loads and stores made 16-bit integer ones.
+    each loop nest a function of its own (outline_nests, whose count it returns), its bf16
+    loads and stores made 16-bit integer ones.
 
     After the pipeline a bf16 value is only loaded, stored and bitcast to or from i16 (the
     rounding is integer arithmetic). LLVM's optimiser recognises that rounding ahead of a bf16
@@ -73,6 +133,7 @@ def lower_to_llvm(module: ir.Module) -> None:
     which GCC 12's libgcc lacks; with no bf16 value left in memory operations it cannot."""
     from torch_mlir.dialects import llvm
 
+    nests = outline_nests(module)
     passmanager.PassManager.parse(f"builtin.module({JIT_PIPELINE})").run(module.operation)
     bf16, i16 = ir.BF16Type.get(), ir.IntegerType.get_signless(16)
     for op in _walk(module.operation):
@@ -91,6 +152,7 @@ def lower_to_llvm(module: ir.Module) -> None:
                 cast.results[0].replace_all_uses_with(wide)
                 cast.erase()
             op.erase()
+    return nests
 
 
 def _bitcast_from(value, source_type) -> bool:
@@ -117,9 +179,9 @@ class LoopProgram:
         self.sig = sig
         self.roles = _argument_roles(fn)
         self.name = ir.StringAttr(fn.attributes["sym_name"]).value
-        lower_to_llvm(module)
+        nests = lower_to_llvm(module)
         self.module = module  # the engine refers to it
-        self.engine = execution_engine.ExecutionEngine(module, opt_level=2)
+        self.engine = execution_engine.ExecutionEngine(module, opt_level=2 if nests <= OPTIMISED_NESTS else 0)
 
     def __call__(self, inputs: dict[str, torch.Tensor], env: dict[str, int]) -> dict[str, torch.Tensor]:
         outputs = {s.name: np.zeros(s.shape(env), dtype=_array(torch.zeros(0, dtype=s.dtype)).dtype)

@@ -39,6 +39,7 @@ class OptConfig:
     verify_diagnostics: bool = False
     generic: bool = False
     allow_file_writes: bool = False  # passes that write files of their own (snapshot-op-locations, ...)
+    allow_file_reads: bool = False   # options that name files to read or programs to run (toolkit=, l=, ...)
 
 
 def split_chunks(text: str, split: bool) -> list[tuple[str, int]]:
@@ -78,7 +79,7 @@ def _whole(chunk: str, offset: int) -> str:
 
 def _run_pipeline(module, config: OptConfig, file: str, chunk: str, offset: int) -> None:
     pm, failures = pipeline.build(config.pipeline, config.print_before, config.print_after,
-                                  config.allow_file_writes)
+                                  config.allow_file_writes, config.allow_file_reads)
     if config.print_after_all or config.print_after_change or config.dump_dir:
         pm.enable_ir_printing(print_after_all=True, print_after_change=config.print_after_change,
                               tree_printing_dir_path=config.dump_dir)

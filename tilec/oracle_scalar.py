@@ -38,13 +38,20 @@ def _broadcast_view(tensor: torch.Tensor, positions: list[int], rank: int) -> to
 
 
 def run_body(op, values: dict, env: dict[str, int], shape: tuple[int, ...]) -> list[torch.Tensor]:
-    """The values a ta.map / ta.online body yields, computed once over the whole index space."""
+    """The values a ta.map / ta.online body yields, computed once over the whole index space.
+    Each value is dropped after its last use in the body, so that a body of many ops holds a
+    few tensors of the index space at once, not one per op (what tilec run budgets for)."""
     rank = len(shape)
     local = {}
     get = lambda v: local[v] if v in local else values[v]
-    for inner in op.regions[0].blocks[0].operations:
+    body = list(op.regions[0].blocks[0].operations)
+    last = {v: n for n, inner in enumerate(body) for v in inner.operation.operands}
+    for n, inner in enumerate(body):
         name = inner.operation.name
         operands = [get(v) for v in inner.operation.operands]
+        for v in inner.operation.operands:
+            if last[v] == n:
+                local.pop(v, None)
         if name == "ta.yield":
             return [v.expand(shape).clone() for v in operands]
         if name == "ta.at":

@@ -19,6 +19,7 @@ from torch_mlir import passmanager
 from tilec import passes
 
 from .diagnostics import SourceLoc, TilecError
+from .pipeline_guard import refusal
 
 _GRAMMAR = r"""
 elements: element ("," element)*
@@ -48,12 +49,15 @@ def _error(message: str, text: str, col: int) -> TilecError:
     return TilecError(message, SourceLoc(PIPELINE_FILE, 1, col), text)
 
 
-def _options(token, text: str) -> dict[str, str]:
+def _options(token, text: str, col: int) -> dict[str, str]:
+    """``{a=1 b}`` -> {"a": "1", "b": "true"}; an option given twice is an error at the pass."""
     result = {}
     for item in str(token)[1:-1].split():
         key, eq, value = item.partition("=")
         if not eq and key:
             value = "true"  # a bare flag
+        if key in result:
+            raise _error(f"option '{key}' is given twice ({key}={result[key]} and {key}={value})", text, col)
         result[key] = value
     return result
 
@@ -65,7 +69,7 @@ def _elements(tree, text: str) -> list[Element]:
         rest = node.children[1] if len(node.children) > 1 else None
         source = text[node.meta.start_pos:node.meta.end_pos]
         if rest is not None and getattr(rest, "type", None) == "OPTIONS":
-            out.append(Element(str(name), _options(rest, text), None, source, name.column))
+            out.append(Element(str(name), _options(rest, text, name.column), None, source, name.column))
         elif rest is not None or source.rstrip().endswith(")"):
             children = _elements(rest, text) if rest is not None else []
             out.append(Element(str(name), {}, children, source, name.column))
@@ -91,47 +95,24 @@ def pass_names(elements: list[Element]) -> list[str]:
 
 
 def build(text: str, print_before: set[str] = frozenset(), print_after: set[str] = frozenset(),
-          allow_file_writes: bool = False) -> tuple[passmanager.PassManager, list]:
+          allow_file_writes: bool = False, allow_file_reads: bool = False) -> tuple[passmanager.PassManager, list]:
     """A PassManager for ``text`` (in the active context), and a list that collects
     the first error a tilec pass raised (the PassManager only reports "failed").
-    Passes that write files are refused unless ``allow_file_writes``."""
+    Upstream passes that write files are refused unless ``allow_file_writes``, those whose
+    options name files to read or a program to run unless either flag (tilec/pipeline_guard.py)."""
     pm = passmanager.PassManager("builtin.module")
     failures: list[Exception] = []
     elements = parse(text)
-    check_file_writes(elements, text, allow_file_writes)
     for element in elements:
         if element.name in print_before:
             pm.add(_printer(f"IR Dump Before {element.name}"), name="print-ir")
-        _add(pm, element, text, failures)
+        _add(pm, element, text, failures, allow_file_reads, allow_file_writes)
         if element.name in print_after:
             pm.add(_printer(f"IR Dump After {element.name}"), name="print-ir")
     return pm, failures
 
 
-# Upstream passes that write files (or start programs) of their own: a pipeline is data,
-# so these run only when the caller opts in (tilec opt --allow-file-writes).
-WRITES_FILES = {"snapshot-op-locations", "view-op-graph", "print-op-graph", "mlir-print-ir-tree"}
-_FILE_OPTIONS = {"filename", "file", "path", "dir", "output", "output-file", "dump-dir"}
-
-
-def _writes_files(element: Element) -> bool:
-    return element.name in WRITES_FILES or any(k in _FILE_OPTIONS for k in element.options) or \
-        any(_writes_files(child) for child in element.children or ())
-
-
-def check_file_writes(elements: list[Element], text: str, allowed: bool) -> None:
-    """Refuse (with a located error) any pass that would write files, unless ``allowed``."""
-    if allowed:
-        return
-    for element in elements:
-        if _writes_files(element):
-            bad = element if element.name in WRITES_FILES or element.children is None else \
-                next(c for c in element.children if _writes_files(c))
-            raise _error(f"'{bad.name}' writes files of its own; pass --allow-file-writes to run it",
-                         text, bad.col)
-
-
-def _add(pm, element: Element, text: str, failures: list) -> None:
+def _add(pm, element: Element, text: str, failures: list, reads: bool = False, writes: bool = False) -> None:
     if element.name in passes.names():
         if element.children is not None:
             raise _error(f"'{element.name}' is a pass, not an anchor", text, element.col)
@@ -149,6 +130,9 @@ def _add(pm, element: Element, text: str, failures: list) -> None:
                          f"'{element.name}(...)'", text, child.col)
     said = _quietly(pm.add, element.text)
     if said is None:
+        refused = refusal(element, reads, writes)
+        if refused is not None:
+            raise _error(refused[0], text, refused[1])
         return
     bare = element.name if element.children is None else f"{element.name}(cse)"
     if _quietly(passmanager.PassManager("builtin.module").add, bare) is None:  # known: what is inside is wrong

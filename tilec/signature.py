@@ -203,12 +203,20 @@ def _shape_text(shape) -> str:
     return "[" + ", ".join(str(n) if n < 10**12 else f"~{n:.3g}" for n in shape) + "]"
 
 
-def check_allocation(sig: Signature, env: dict[str, int]) -> None:
+def check_allocation(sig: Signature, env: dict[str, int], stage: str | None = None) -> None:
     """Refuse to run a function whose tensors would not fit: each of its inputs, outputs and
-    temporaries has at most MAX_RUN_ELEMENTS elements, and all of them MAX_RUN_BYTES bytes;
-    and one that would run too long: each contraction at most MAX_RUN_WORK multiply-adds."""
+    temporaries has at most MAX_RUN_ELEMENTS elements, and all of them MAX_RUN_BYTES bytes
+    (with a ``stage`` run after the oracle, its outputs count twice: the oracle's are kept to
+    compare with); and one that would run too long: each contraction at most MAX_RUN_WORK
+    multiply-adds. The error is located at the tensor that passes the limit.
+
+        check_allocation(sig, {"M": 40000, "N": 40000, "K": 1000})
+        # gemm.ta:8:11: error: the tensors up to the ta.map result [40000, 40000] need 8,160,000,000
+        # bytes (7.6 GiB); tilec run allocates at most 4,294,967,296 bytes (4 GiB) for a function
+    """
     total = 0
-    for spec in (*sig.inputs, *sig.outputs, *sig.temporaries):
+    twice = sig.outputs if stage else ()
+    for spec in (*sig.inputs, *sig.outputs, *twice, *sig.temporaries):
         try:
             shape = spec.shape(env)
         except DimError:
@@ -219,8 +227,10 @@ def check_allocation(sig: Signature, env: dict[str, int]) -> None:
                                     f"elements; tilec runs tensors of at most 2^31 elements")
         total += elements * torch.empty((), dtype=spec.dtype).element_size()
         if total > MAX_RUN_BYTES:
-            raise _size_error(spec, f"the tensors up to {_what(spec)} {_shape_text(shape)} need {total / 2**30:.1f} "
-                                    f"GiB; tilec runs a function within {MAX_RUN_BYTES // 2**30} GiB")
+            also = f" (the {stage} stage's outputs beside the oracle's)" if stage else ""
+            raise _size_error(spec, f"the tensors up to {_what(spec)} {_shape_text(shape)}{also} need {total:,} "
+                                    f"bytes ({total / 2**30:.1f} GiB); tilec run allocates at most "
+                                    f"{MAX_RUN_BYTES:,} bytes ({MAX_RUN_BYTES // 2**30} GiB) for a function")
     for space in sig.work:
         try:
             extents = space.shape(env)

@@ -31,6 +31,10 @@ from .split_units import items, units
 from .strided import strided_form
 
 _SKIP = ("arith.constant", "func.return")
+# each op is tried against the groups it may join, each try a function of its own that is
+# rewritten and matched: time quadratic in the ops (400: 8 s, 2,500: two minutes), so a longer
+# function is refused with its count
+MAX_SPLIT_OPS = 512
 
 
 @dataclass(frozen=True)
@@ -59,6 +63,9 @@ def split_kernels(module: ir.Module, fuse_each: bool = False) -> list[Piece]:
     """The kernels of ``module``'s function (fused ta; with ``fuse_each``, ta before reduction
     fusion, which each kernel then fuses on its own), in an order that respects every read."""
     s = FunctionView(module.body.operations[0], fuse_each)
+    if len(s.ops) > MAX_SPLIT_OPS:
+        raise TilecError(f"'{s.name}' is {len(s.ops)} ops; tilec splits a function of at most {MAX_SPLIT_OPS} "
+                         f"ops into kernels", mlir_loc(s.fn.location, "<ir>"))
     ops = [op for op in s.ops if op.result not in s.through]
     made = {op.result: op.operation for op in ops}
     producers = {op.operation: [made[v] for v in s.reads[op.operation] if v in made] for op in ops}

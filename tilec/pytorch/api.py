@@ -222,6 +222,9 @@ class CompiledGraph:
         kernel form ("contraction", "online", "rows"). With ``verify`` (the default) the Z3 report is
         checked first (no package on a failure; ``verify=False`` builds it unverified) and shipped
         inside. Returns the manifest."""
+        from tilec.diagnostics import check_output
+
+        check_output(str(path), "package")  # a name the system refuses is refused before any work
         kernels = _with(self.kernels(), schedule)
         with self.context, ir_location():
             report = None

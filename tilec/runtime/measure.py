@@ -144,13 +144,17 @@ def _check(kernels: list, inputs: list) -> tuple[dict, list]:
 
 
 def main(argv=None) -> int:
+    from tilec.cli import integer  # the command line's integers, read as tilec reads them
+
     parser = argparse.ArgumentParser(prog="python -m tilec.runtime.measure", description=__doc__.split("\n\n")[0])
     parser.add_argument("folder")
     parser.add_argument("--out", default=None, help="results file (default: FOLDER/results.json)")
-    parser.add_argument("--reps", type=int, default=20, help="timed launches per round (default: 20)")
-    parser.add_argument("--rounds", type=int, default=5, help="rounds for the best candidates (default: 5)")
+    parser.add_argument("--reps", type=integer(1, 10**5, "a count"), default=20,
+                        help="timed launches per round (default: 20)")
+    parser.add_argument("--rounds", type=integer(1, 1000, "a count"), default=5,
+                        help="rounds for the best candidates (default: 5)")
     parser.add_argument("--budget", metavar="N|Ns", help="measure at most N candidates, or for N seconds")
-    parser.add_argument("--contenders", type=int, default=CONTENDERS,
+    parser.add_argument("--contenders", type=integer(1, 10**4, "a count"), default=CONTENDERS,
                         help=f"how many of the first pass's best take the other rounds (default: {CONTENDERS})")
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True)
     args = parser.parse_args(argv)

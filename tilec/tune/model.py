@@ -121,24 +121,35 @@ def estimate(tile: ir.Module, env: dict, gpu: GPU) -> Estimate:
     store_rate = gpu.smem_bytes_per_cycle if staged else gpu.store_bytes_per_cycle
     fixed = gpu.start_cycles + store_bytes / store_rate
     # a rotated loop's first block runs before it (from block 1): count it with the loop's
-    trips = _trips(p, z3.IntVal(0) if sched.softmax_overlap else lb, ub, bind, grid)
+    runs = _trips(p, z3.IntVal(0) if sched.softmax_overlap else lb, ub, bind, grid)
     resident = ctas_per_sm(sched, fn, gpu)
     per_cta_flops = per_iter["flops_wgmma"] + per_iter["flops_mma"]
-    flops = per_cta_flops * sum(trips) / len(trips) * ctas
+    flops = per_cta_flops * sum(t * n for t, n in runs) / sum(n for _, n in runs) * ctas
     if p.ctas is not None:  # persistent: C CTAs take tiles pid, pid + C, ...; one start each
-        slots = min(ctas, gpu.sms * resident)
-        busy = [0.0] * slots
-        store = store_bytes / store_rate
-        for n, t in enumerate(trips):  # a later tile hides about half a start (PERSISTENT_START)
-            if p.warpgroups > 1:  # ping-pong: a tile's store runs under the next tile's iterations
-                busy[n % slots] += max(t * cycle, store)
-                continue
-            busy[n % slots] += t * cycle + store + (gpu.start_cycles * PERSISTENT_START if n >= slots else 0.0)
+        busy = _persistent(runs, min(ctas, gpu.sms * resident), cycle, store_bytes / store_rate,
+                           p.warpgroups > 1, gpu.start_cycles * PERSISTENT_START)
         return Estimate((gpu.start_cycles + max(busy)) / gpu.clock_hz, flops, ctas, resident, bound)
     # CTAs on one SM share its rates; what they overlap is each other's start and epilogue
-    times = [t * cycle + fixed / resident for t in trips]
-    seconds = makespan(times, gpu.sms) / gpu.clock_hz
+    seconds = makespan([(t * cycle + fixed / resident, n) for t, n in runs], gpu.sms) / gpu.clock_hz
     return Estimate(seconds, flops, ctas, resident, bound)
+
+
+def _persistent(runs: list, slots: int, cycle: float, store: float, pingpong: bool, later_start: float) -> list:
+    """Each persistent CTA's busy cycles: tile n (of ``runs``, in order) goes to CTA n % slots;
+    a CTA's later tiles hide about half a start (PERSISTENT_START), a ping-pong kernel's store
+    runs under the next tile's iterations. Counted per run, not per tile (2^31 rows are
+    2^24 tiles)."""
+    busy, first = [0.0] * slots, 0
+    for t, n in runs:
+        cost = max(t * cycle, store) if pingpong else t * cycle + store
+        whole, rest = divmod(n, slots)
+        for j in range(slots):  # tiles first .. first + n - 1 that land on CTA j
+            busy[j] += cost * (whole + ((j - first) % slots < rest))
+        first += n
+    if not pingpong:
+        for j in range(slots):  # every tile after a CTA's first (tile j) pays the later start
+            busy[j] += later_start * max(first // slots + (j < first % slots) - 1, 0)
+    return busy
 
 
 def _iteration(p, loop) -> dict:
@@ -167,12 +178,14 @@ def _iteration(p, loop) -> dict:
     return out
 
 
-def _trips(p, lb, ub, bind, grid) -> list[int]:
-    """The main loop's trip count of each CTA (sampled when it depends on a program id)."""
+def _trips(p, lb, ub, bind, grid) -> list[tuple[int, int]]:
+    """The main loop's trip counts as runs (trips, CTAs) in program-id order: one run when the
+    count is the same for every CTA, else one per sampled CTA (SAMPLED_CTAS), each standing for
+    its share of the grid. Runs, not a list per CTA: a grid of 2^31 CTAs is one pair."""
     count = ub - lb
     pids = [v for v in p.pids if any(v.eq(x) for x in z3.z3util.get_vars(count))]
     if not pids:
-        return [max(_int(z3.simplify(z3.substitute(count, *bind))), 0)] * math.prod(grid)
+        return [(max(_int(z3.simplify(z3.substitute(count, *bind))), 0), math.prod(grid))]
     out = []
     axis = [int(str(v)[3:]) for v in pids]
     total = math.prod(grid[a] for a in axis)
@@ -184,7 +197,7 @@ def _trips(p, lb, ub, bind, grid) -> list[int]:
             rest //= grid[a]
         out.append(max(_int(z3.simplify(z3.substitute(count, *bind, *at))), 0))
     others = math.prod(grid) // total
-    return [t for t in out for _ in range(max(others * total // len(out), 1))]
+    return [(t, max(others * total // len(out), 1)) for t in out]
 
 
 def ctas_per_sm(sched: Schedule, fn, gpu: GPU) -> int:
@@ -204,13 +217,49 @@ def _alloc_bytes(op) -> int:
     return math.prod(t.shape) * element_bytes(t.element_type)
 
 
-def makespan(times: list[float], slots: int) -> float:
-    """Longest first onto the slot that frees first."""
-    free = [0.0] * min(slots, len(times))
-    heapq.heapify(free)
-    for t in sorted(times, reverse=True):
-        heapq.heapreplace(free, free[0] + t)
-    return max(free)
+def makespan(jobs: list[tuple[float, int]], slots: int) -> float:
+    """Longest first onto the slot that frees first; ``jobs`` are (time, how many) pairs, so
+    that a grid of 2^31 equal CTAs costs what one of 2^8 does.
+
+    Example: ``makespan([(2.0, 3), (1.0, 1)], 2)`` -> 4.0 (2 | 2, then 2 + 2 | 2 + 1)."""
+    jobs = sorted(((t, n) for t, n in jobs if n > 0), reverse=True)
+    free = [0.0] * min(slots, sum(n for _, n in jobs))
+    for t, n in jobs:
+        free = _place(free, t, n)
+    return max(free, default=0.0)
+
+
+HEAP_JOBS = 4096  # up to this many equal jobs are placed one by one (exactly as they run)
+
+
+def _place(free: list[float], t: float, n: int) -> list[float]:
+    """The slots' free times after ``n`` jobs of time ``t``, each onto the slot that frees
+    first. The j-th job a slot would take starts at ``free + j * t``; taken one by one, the
+    jobs take the n earliest of these starts, so past HEAP_JOBS the n-th earliest start is
+    found by bisection and each slot takes its starts before it (the same free times, up to
+    rounding: equal starts are interchangeable)."""
+    if n <= HEAP_JOBS or t <= 0:
+        heap = list(free)
+        heapq.heapify(heap)
+        for _ in range(n if t > 0 else 0):
+            heapq.heapreplace(heap, heap[0] + t)
+        return heap
+    starts = lambda level: [math.floor((level - f) / t) + 1 if f <= level else 0 for f in free]
+    lo, hi = min(free) - t, min(free) + (n - 1) * t  # fewer than n starts by lo, n or more by hi
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if not lo < mid < hi:
+            break
+        lo, hi = (lo, mid) if sum(starts(mid)) >= n else (mid, hi)
+    taken = starts(hi)
+    extra = sum(taken) - n  # starts tied at the n-th: give back the latest
+    for i in sorted(range(len(free)), key=lambda i: free[i] + (taken[i] - 1) * t, reverse=True):
+        if extra <= 0:
+            break
+        if taken[i]:
+            taken[i], extra = taken[i] - 1, extra - 1
+    heap = [f + k * t for f, k in zip(free, taken)]
+    return _place(heap, t, -extra) if extra < 0 else heap  # rounding took too few: place the rest
 
 
 def tensor_bytes(t) -> int:

@@ -53,9 +53,9 @@ def estimate_rows(tile: ir.Module, env: dict, gpu: GPU) -> Estimate:
         per_iter = max(latency / resident, (loads + stores) / gpu.l2_bytes_per_cycle, simt / gpu.simt_per_cycle)
         cycles += trips * per_iter
         moved += trips * (loads + stores)
-    times = [cycles + gpu.start_cycles / resident] * ctas
     unique = _unique_bytes(fn, env)
-    dram, latency_bound = unique / gpu.dram_bytes_per_cycle, makespan(times, gpu.sms)
+    latency_bound = makespan([(cycles + gpu.start_cycles / resident, ctas)], gpu.sms)
+    dram = unique / gpu.dram_bytes_per_cycle
     # neither bound is a wall: near DRAM's rate the latency still shows (a smooth maximum)
     seconds = (dram ** SOFT + latency_bound ** SOFT) ** (1 / SOFT) / gpu.clock_hz
     return Estimate(seconds, 0.0, ctas, resident, "memory" if dram >= latency_bound else "latency", unique)
