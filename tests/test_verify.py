@@ -251,7 +251,13 @@ def _about_old_mean(text: str) -> str:
                   rf"\1 = arith.subf \2, {old} : f32\3", text, count=1)
 
 
+REMAPPED_SUM = ("param F\ninput X[F] : f32\ninput X1[(F + 1) / 2] : f32\noutput Y[] : f32\n"
+                "Y = sum[i](softmax[i](X[i]) - X1[i / 2])\n")
+
 LOOP_MUTANTS = {
+    # a remapped input (X1 at i / 2) read at the remap's own index
+    "remap read at its own index": (REMAPPED_SUM, lambda t: re.sub(r"memref.load %arg1\[%\d+\]",
+                                                                 "memref.load %arg1[%arg4]", t, count=1)),
     # a reduction to a rank-0 output: its initial store sits outside every loop
     "scalar sum starts at 1": (SCALAR_SUM, lambda t: t.replace(
         "%cst = arith.constant 0.000000e+00 : f32", "%cst = arith.constant 1.000000e+00 : f32", 1)),
@@ -292,6 +298,15 @@ def test_broken_loop_nests_are_refuted(name):
         fns = ta_module.body.operations[0], loop_module.body.operations[0]
         results = check_loops(*fns, "x.ta") + check_online(loop_module, "x.ta") + check_loop_sums(*fns, "x.ta")
     assert any(r.verdict == "counterexample" for r in results), [(r.check, r.verdict) for r in results]
+
+
+def test_a_fused_sum_of_a_remapped_input_is_proved(tmp_path):
+    """The loops read a remapped input at its source (X1[i / 2]); the check follows the remap
+    (it once crashed comparing an MLIR value with None, then refuted the right loop)."""
+    spec = tmp_path / "remapped.ta"
+    spec.write_text(REMAPPED_SUM)
+    report = verify_spec(str(spec), stage="loop")
+    assert report.results and all(r.verdict == "proved" for r in report.results), report.as_text()
 
 
 def test_scalar_reduction_is_proved_at_every_size(tmp_path):

@@ -23,7 +23,7 @@ from torch_mlir import ir
 from tilec.dialects.ta_online import centred_parts, is_one, moment, yielded
 
 from .centred import step_lemma
-from .loops import Run, body_value, function_level_indices, run_scalars, value_key
+from .loops import Run, affine, body_value, function_level_indices, run_scalars, value_key
 from .replay import Replay
 from .report import Result
 from .scalars import Values
@@ -75,10 +75,21 @@ class _Context:
         self.stores = _stores(loop_fn)  # (store, enclosing loops outermost first), program order
 
     def T(self, value, idx):
+        """The element of ta value ``value`` at ``idx``, read through remaps (the loops read a
+        remapped input at its source: X1[i / 2] for the remap's element i)."""
+        owner = value.owner
+        while not isinstance(owner, ir.Block) and owner.operation.name == "ta.remap":
+            amap = ir.AffineMapAttr(owner.attributes["map"]).value
+            idx = [affine(e, idx) for e in amap.results]
+            value = owner.operation.operands[0]
+            owner = value.owner
         return self.vals.tensor(value_key(self.vals, value), idx)
 
     def check(self, op) -> Outcome:
-        held = [(s, loops) for s, loops in self.stores if self.buffers.get(s.operation.operands[1]) == op.result]
+        # a store into a buffer that holds no ta value (an index tensor's temporary) is not the sum's;
+        # MLIR's Value == None raises, so None is ruled out first
+        held = [(s, loops) for s, loops in self.stores
+                if (held_value := self.buffers.get(s.operation.operands[1])) is not None and held_value == op.result]
         folds = [(s, loops) for s, loops in held if _key_loop(s, loops) is not None]
         if len(folds) != 1:
             raise ValueError(f"{len(folds)} stores of the sum inside a loop over its key, where 1 was expected")
