@@ -27,7 +27,7 @@ from math import gcd
 from torch_mlir import ir
 
 from .cuda_bounds import gather_bounds
-from .cuda_scalar import float_literal
+from .cuda_text import float_literal
 from .cuda_text import ELEMENT_BYTES, VECTOR_TYPES
 _INDEP, _COL = "indep", "col"
 

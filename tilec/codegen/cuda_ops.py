@@ -11,7 +11,8 @@ from tilec.dialects.tile import register_layout
 
 from . import cuda_scaled
 from .cexpr import CExpr
-from .cuda_scalar import float_literal, scalar_statement
+from .cuda_scalar import scalar_statement
+from .cuda_text import float_literal
 
 
 def _strides(dims_c: list[str]) -> list[str]:

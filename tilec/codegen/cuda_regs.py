@@ -21,7 +21,8 @@ from ..diagnostics import TilecError
 from .cexpr import CExpr
 from .cuda_ranges import invariant_masks, narrow_compares, narrowed
 from . import cuda_scaled
-from .cuda_scalar import float_literal, scalar_statement
+from .cuda_scalar import scalar_statement
+from .cuda_text import float_literal
 from .cuda_text import ctype
 
 

@@ -1,11 +1,10 @@
 """Scalar ops of tile.map bodies as C statements."""
 
-import math
-
 from torch_mlir import ir
 
 from ..diagnostics import TilecError
-from .cuda_text import ctype
+from .cuda_scaled import exp_of_difference
+from .cuda_text import ctype, float_literal
 
 _BINARY = {"arith.addf": "{} + {}", "arith.subf": "{} - {}", "arith.mulf": "{} * {}", "arith.divf": "{} / {}",
            "arith.maximumf": "fmaxf({}, {})", "arith.minimumf": "fminf({}, {})",
@@ -18,14 +17,6 @@ _UNARY = {"arith.negf": "-{}", "math.exp": "__expf({})", "math.log": "logf({})",
           "arith.index_cast": "(long long)({})", "arith.sitofp": "(float)({})"}
 _CMPF = {1: "==", 2: ">", 3: ">=", 4: "<", 5: "<=", 6: "!=", 8: "==", 9: ">", 10: ">=", 11: "<", 12: "<=", 13: "!="}
 _CMPI = {0: "==", 1: "!=", 2: "<", 3: "<=", 4: ">", 5: ">="}
-
-
-def float_literal(value: float) -> str:
-    if math.isinf(value):
-        return "__int_as_float(0x7f800000)" if value > 0 else "__int_as_float(0xff800000)"
-    if math.isnan(value):
-        return "__int_as_float(0x7fc00000)"
-    return f"{value!r}f"
 
 
 def _convert(name: str, op, arg: str) -> str:
@@ -45,8 +36,6 @@ def scalar_statement(emitter, op, args: list[str]) -> str:
     elif name in _BINARY:
         expr = _BINARY[name].format(*args)
     elif name == "math.exp" and args[0] in emitter.differences:  # exp(a - b): one FFMA and ex2
-        from .cuda_scaled import exp_of_difference  # noqa: PLC0415 - it reads float_literal from here
-
         a, b = emitter.differences[args[0]]
         expr = exp_of_difference(emitter, a, b) or f"exp_diff({a}, {b})"
     elif name in _UNARY:

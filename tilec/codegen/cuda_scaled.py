@@ -25,7 +25,7 @@ import math
 
 from torch_mlir import ir
 
-from .cuda_scalar import float_literal
+from .cuda_text import float_literal
 
 LOG2E = 1.4426950408889634
 

@@ -1,4 +1,6 @@
-"""Fixed text of emitted kernels: the PTX wrappers every kernel uses, and C type names."""
+"""Fixed text of emitted kernels: the PTX wrappers every kernel uses, C type names and float literals."""
+
+import math
 
 from torch_mlir import ir
 
@@ -87,3 +89,12 @@ ELEMENT_BYTES = {"float": 4, "__nv_bfloat16": 2, "__half": 2}
 def ctype(t: ir.Type) -> str:
     """The C type of an MLIR scalar type."""
     return _C_TYPES[str(t)]
+
+
+def float_literal(value: float) -> str:
+    """A float constant as CUDA reads it: ``1.5f``; infinities and NaN by their bits."""
+    if math.isinf(value):
+        return "__int_as_float(0x7f800000)" if value > 0 else "__int_as_float(0xff800000)"
+    if math.isnan(value):
+        return "__int_as_float(0x7fc00000)"
+    return f"{value!r}f"
