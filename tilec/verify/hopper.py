@@ -51,7 +51,7 @@ from tilec.dialects.tile_hopper import wgmma_depth
 
 from . import layouts
 from .fragments import DOMAIN as FRAGMENTS, wgmma_accumulator_matches_ptx
-from .peeled import check_after, check_peeled, peeled_events, read_lag
+from .peeled import check_after, check_peeled, peeled_events, read_lag, resident
 from .releases import release_lag, result_reads, retired, tail_releases, tail_rows
 from .solver import BV, Outcome, prove, structural as _structural
 from .symbolic import Program
@@ -90,7 +90,7 @@ def check_ring(p: Program) -> list[tuple[str, str, Outcome, str]]:
     at = lambda e, x: at_expr(e, e.data["stage"], x)
     releases = [e for e in cons if e.kind == "arrive" and e.data["bar"] == empty]
     # a consumer read may be of a block waited for iterations before (peeled.py): its own rows
-    ring_ops = [e for e in prod + cons if "stage" in e.data and e.kind not in ("mma", "read") and not _resident(e)
+    ring_ops = [e for e in prod + cons if "stage" in e.data and e.kind not in ("mma", "read") and not resident(e)
                 and e not in releases]
     stage_of = lambda x: at(ring_ops[0], x)  # s(x): the ring's stage of iteration x
     s0 = stage_of(t)
@@ -106,7 +106,7 @@ def check_ring(p: Program) -> list[tuple[str, str, Outcome, str]]:
     for check, outcome in peeled_rows:
         add("pipeline", check, outcome)
     first = c_lb - peeled  # the consumers' first block
-    reads_c = [e for e in cons if e.kind == "read" and not _resident(e)]
+    reads_c = [e for e in cons if e.kind == "read" and not resident(e)]
     lags = {id(e): read_lag(e, at_expr, stage_of, stages, t, c_lb) for e in reads_c}
     # -- order within each role ----------------------------------------------------------------
     kinds_p = [(e.kind, e.data.get("bar")) for e in prod]
@@ -135,7 +135,7 @@ def check_ring(p: Program) -> list[tuple[str, str, Outcome, str]]:
         for check, outcome in tail_rows(tail, lag, stage_of, first, c_ub, p.assumptions):
             add("pipeline", check, outcome)
         after = [e for e in p.events[loop_end:] if e.kind == "read" and e.data.get("role") == "consumer"
-                 and not _resident(e)]
+                 and not resident(e)]
         for check, outcome in check_after(after, lag, stage_of, c_ub, tail, p.events, p.assumptions):
             add("races", check, outcome)
     consumer_region = next(op for op in p.fn.entry_block.operations if op.operation.name == "tile.warp_specialize")
@@ -143,7 +143,7 @@ def check_ring(p: Program) -> list[tuple[str, str, Outcome, str]]:
     add("races", "an asynchronous wgmma's result is read only by wgmmas until a wgmma_wait retires its group",
         _structural(ok, why))
     filled = {e.data["dst"] for e in copies}
-    read_bufs = {e.data["buffer"] for e in cons if e.kind == "read" and not _resident(e)}
+    read_bufs = {e.data["buffer"] for e in cons if e.kind == "read" and not resident(e)}
     add("pipeline", "every tile the consumers read is one the producer copies onto full",
         _structural(read_bufs <= filled, "a consumer reads a shared tile no copy fills"))
     # -- arrivals and bytes --------------------------------------------------------------------
@@ -175,7 +175,7 @@ def check_ring(p: Program) -> list[tuple[str, str, Outcome, str]]:
         before = f" (the consumers' first {peeled} before their loop; there are that many)" if peeled else ""
         add("pipeline", f"both roles run the same iterations from 0{before}",
             prove(z3.And(p_lb == 0, c_lb == peeled, p_ub == c_ub, p_ub >= peeled), p.assumptions, watch={**p.params}))
-    for prop, check, outcome in check_resident(p) + check_turns(p, stages) + check_ring_turns(p, full, empty):
+    for prop, check, outcome in checkresident(p) + check_turns(p, stages) + check_ring_turns(p, full, empty):
         add(prop, check, outcome)
     failed = [f"{prop}: {check}" for prop, check, outcome, _ in rows if outcome.verdict != "proved"]
     add("pipeline", "no wait is left unsatisfied (consumers' t needs the producer's t, the producer's t the "
@@ -221,12 +221,7 @@ def check_tile_loops(p: Program) -> list[tuple[str, Outcome]]:
     return rows
 
 
-def _resident(event) -> bool:
-    """A read of a one-stage shared tile: copied once before the loops, not part of the ring."""
-    return event.kind == "read" and ir.MemRefType(event.data["buffer"].type).shape[0] == 1
-
-
-def check_resident(p: Program) -> list[tuple[str, str, Outcome]]:
+def checkresident(p: Program) -> list[tuple[str, str, Outcome]]:
     """The tiles copied once, before the ring (attention's Q): each on a one-stage barrier of
     its own that counts the producer's one arrival and expects the copy's bytes; the
     consumers wait for its phase 0 before the main loop, and nothing else copies into the
@@ -234,7 +229,7 @@ def check_resident(p: Program) -> list[tuple[str, str, Outcome]]:
     never overwritten."""
     rows = []
     once = [e for e in p.events if e.kind == "copy" and e.loop == "" and e.data.get("role") == "producer"]
-    reads = [e for e in p.events if _resident(e)]
+    reads = [e for e in p.events if resident(e)]
     for buf in {e.data["buffer"] for e in reads}:
         name = f"the one-stage tile {'x'.join(map(str, ir.MemRefType(buf.type).shape[1:]))}"
         fills = [e for e in p.events if e.kind == "copy" and e.data["dst"] == buf]

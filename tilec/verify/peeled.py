@@ -23,6 +23,7 @@ The ring's other rows (hopper.check_ring) then hold of the blocks as they hold o
 from __future__ import annotations
 
 import z3
+from torch_mlir import ir
 
 from .solver import Outcome, prove, structural
 
@@ -38,16 +39,19 @@ def read_lag(read, at, stage_of, stages: int, t, first) -> int | None:
     return None
 
 
+def resident(event) -> bool:
+    """A read of a one-stage shared tile: copied once before the loops, not part of the ring."""
+    return event.kind == "read" and ir.MemRefType(event.data["buffer"].type).shape[0] == 1
+
+
 def peeled_events(p, full) -> list:
     """The consumers' events of the ring before their loop: waits on ``full``, reads of ring
     stages, releases, and the multiplies and wgmma waits (every event of the consumer role
     before the loop's first that is not the resident tile's)."""
-    from .hopper import _resident
-
     start = next(i for i, e in enumerate(p.events) if e.loop == "main")
     # an mma event names no role: only the consumers multiply
     return [e for e in p.events[:start] if e.data.get("role", "consumer") == "consumer" and e.loop == ""
-            and not _resident(e)
+            and not resident(e)
             and (e.kind in ("read", "arrive", "mma", "mma_wait") or (e.kind == "wait" and e.data["bar"] == full))]
 
 
