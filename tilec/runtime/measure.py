@@ -30,6 +30,7 @@ from pathlib import Path
 import torch
 
 from .dims import _DTYPES, evaluate_dim
+from .options import integer
 from .loading import load
 from .progress import Progress, parse_budget
 from .rounds import CONTENDERS, time_in_rounds
@@ -144,8 +145,6 @@ def _check(kernels: list, inputs: list) -> tuple[dict, list]:
 
 
 def main(argv=None) -> int:
-    from tilec.cli import integer  # the command line's integers, read as tilec reads them
-
     parser = argparse.ArgumentParser(prog="python -m tilec.runtime.measure", description=__doc__.split("\n\n")[0])
     parser.add_argument("folder")
     parser.add_argument("--out", default=None, help="results file (default: FOLDER/results.json)")
