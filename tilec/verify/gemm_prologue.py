@@ -18,8 +18,8 @@ tile.load masks them), exp and casts uninterpreted (real arithmetic).
 from __future__ import annotations
 
 import z3
+from torch_mlir import ir
 
-from .gemm_values import ta_reader
 from .scalars import Values, evaluate
 from .tile_values import TileValues
 from .solver import Outcome, prove
@@ -69,3 +69,22 @@ def _kernel_value(p: Program, vals: Values, map_op, local: tuple, x):
 def _reference_value(p: Program, vals: Values, ref, map_op, op_map: list, domain: dict):
     read = ta_reader(p, vals, ref.names, lambda dims: [domain[op_map[d]] for d in dims])
     return evaluate(map_op.regions[0].blocks[0], vals, read, lambda v: vals.scalar(v.owner, []))
+
+
+def ta_reader(p: Program, vals: "Values", names: dict, indices, other=None):
+    """``read`` for evaluate() over a ta.map body: ta.param is its parameter, ta.at of an input
+    the input at ``indices(dims)``, ta.at of another value ``other(src, dims)``."""
+    def read(op, _):
+        name = op.operation.name
+        if name == "ta.param":
+            return p.params[ir.StringAttr(op.attributes["name"]).value]
+        if name != "ta.at":
+            return None
+        src = op.operation.operands[0]
+        dims = [ir.AffineDimExpr(e).position for e in ir.AffineMapAttr(op.attributes["map"]).value.results]
+        if src in names:
+            return vals.tensor(names[src], indices(dims))
+        if other is None:
+            raise ValueError("a prologue map reads a value that is not an input")
+        return other(src, dims)
+    return read

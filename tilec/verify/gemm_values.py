@@ -14,6 +14,7 @@ from torch_mlir import ir
 
 from tilec.dialects.tile import schedule_of
 
+from .gemm_prologue import check_prologue, staged
 from .scalars import Values
 from .solver import Outcome, prove
 from .symbolic import Program, dim, staged_copy
@@ -122,8 +123,6 @@ def operand_indices(p: Program, ref: Reference, mma=None) -> list[tuple[str, Out
                                                                   ("B", mma.data["b"], ref.rhs, ref.maps[1], (kk, j)))):
         prologue = operand[1] if isinstance(operand, tuple) and operand[0] == "op" else None
         if prologue is not None or ref.prologues[n] is not None:
-            from .gemm_prologue import check_prologue, staged
-
             results.append((f"operand {which}: the prologue map equals the reference's at every element",
                             check_prologue(p, ref, n, prologue, domain, local, k0 + kk, ranges)))
             operand = staged(p, prologue) if prologue is not None else operand
@@ -206,22 +205,3 @@ def offsets_not_negative(p: Program) -> tuple[str, Outcome]:
             claims += [o >= 0 for o in e.data["offsets"]]
     return "every tile offset is >= 0 (the extent masks bound it above)", \
         prove(z3.And(*claims), bounds, watch={"kt": kt, "s": s_iv, **p.params, **{f"pid{n}": x for n, x in enumerate(p.pids)}})
-
-
-def ta_reader(p: Program, vals: "Values", names: dict, indices, other=None):
-    """``read`` for evaluate() over a ta.map body: ta.param is its parameter, ta.at of an input
-    the input at ``indices(dims)``, ta.at of another value ``other(src, dims)``."""
-    def read(op, _):
-        name = op.operation.name
-        if name == "ta.param":
-            return p.params[ir.StringAttr(op.attributes["name"]).value]
-        if name != "ta.at":
-            return None
-        src = op.operation.operands[0]
-        dims = [ir.AffineDimExpr(e).position for e in ir.AffineMapAttr(op.attributes["map"]).value.results]
-        if src in names:
-            return vals.tensor(names[src], indices(dims))
-        if other is None:
-            raise ValueError("a prologue map reads a value that is not an input")
-        return other(src, dims)
-    return read
