@@ -16,7 +16,6 @@ KNOWN = {
                "tilec.codegen.cuda_regs"}),
     frozenset({"tilec.fuzz.exprs", "tilec.fuzz.forms", "tilec.fuzz.generator", "tilec.fuzz.masks"}),
     frozenset({"tilec.verify.attention_rotated", "tilec.verify.attention_step"}),
-    frozenset({"tilec.pytorch.api", "tilec.pytorch.partition"}),
 }
 
 

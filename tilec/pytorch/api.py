@@ -19,18 +19,9 @@ from ..dialects import param_ranges
 from ..diagnostics import TilecError
 from .dynamic import bind_sizes, dynamic_dims, evaluate_shape
 from .support import Unsupported
+from .fallback import TilecFallbackWarning, failure_reason  # noqa: F401 - the API's names
 
 STAGES = ("oracle", "loop", "tile")
-
-
-class TilecFallbackWarning(UserWarning):
-    """A graph (or part of one) stays in torch."""
-
-
-def failure_reason(err: Exception) -> str:
-    """What a TilecFallbackWarning says of a failure: a TilecError's message, else the
-    exception's type and text (``RuntimeError: ...``)."""
-    return err.message if isinstance(err, TilecError) else f"{type(err).__name__}: {err}"
 
 
 class CompiledGraph:
@@ -85,7 +76,12 @@ class CompiledGraph:
 
         with self.context, torch.no_grad():
             wrapped, example, _ = exportable(self.fn, tuple(stand_in(*layout) for layout in self._layouts))
-            self.partitioned = partition(wrapped, example, self.stage, self.schedule)
+            self.partitioned = partition(wrapped, example, self._region_graph)
+
+    def _region_graph(self, module, inputs: tuple, name: str) -> "CompiledGraph":
+        """A region of this graph compiled on its own (at this graph's stage and schedule), not
+        partitioned again."""
+        return CompiledGraph(module, inputs, self.stage, False, name, self.schedule, partition_rest=False)
 
     def _in_regions(self) -> bool:
         """Whether calls that need kernels (the tile stage, CUDA) go through regions: the graph

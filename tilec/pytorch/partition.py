@@ -1,10 +1,11 @@
 """Split a graph tilec cannot raise whole into regions it can and the rest.
 
-    module = partition(fn, example_inputs, stage)    # an fx.GraphModule, or None
+    module = partition(fn, example_inputs, compile_region)    # an fx.GraphModule, or None
 
 The graph is exported (state tensors as leading inputs, as ``importer`` does) and its
 aten ops are grouped by torch.fx's ``CapabilityBasedPartitioner`` into maximal regions of
-ops tilec has rules for (``RAISED``); each region becomes a ``CompiledGraph`` called from
+ops tilec has rules for (``RAISED``); each region becomes what ``compile_region`` makes of it
+(a ``CompiledGraph``, handed in by tilec.pytorch.api), called from
 the graph, the rest runs in torch. A region that still cannot be raised, or whose compile
 fails otherwise, runs in torch too (a ``TilecFallbackWarning`` says why).
 """
@@ -20,6 +21,7 @@ from torch.fx.passes.operator_support import OperatorSupportBase
 from torch.fx.passes.shape_prop import ShapeProp
 
 from .support import stand_in
+from .fallback import TilecFallbackWarning, failure_reason
 
 # aten ops whose linalg form tilec raises (elementwise, reductions, contractions, views)
 RAISED = {
@@ -55,8 +57,9 @@ class _Region(torch.nn.Module):
         return self.graph_(*args)
 
 
-def partition(wrapped: torch.nn.Module, example: tuple, stage: str, schedule: str):
-    """The exported ``wrapped`` with its raisable regions compiled; None when there are none."""
+def partition(wrapped: torch.nn.Module, example: tuple, compile_region):
+    """The exported ``wrapped`` with its raisable regions compiled by ``compile_region(module,
+    inputs, name)`` (a CompiledGraph); None when there are none."""
     from .importer import export
 
     module = export(wrapped, example).module()
@@ -71,7 +74,7 @@ def partition(wrapped: torch.nn.Module, example: tuple, stage: str, schedule: st
     for node in fused.graph.nodes:
         if node.op != "call_module" or not node.target.startswith("fused_"):
             continue
-        graph = _region(fused, node, stage, schedule)
+        graph = _region(fused, node, compile_region)
         if graph is not None:
             setattr(fused, node.target, _Region(graph))
             compiled += 1
@@ -79,15 +82,12 @@ def partition(wrapped: torch.nn.Module, example: tuple, stage: str, schedule: st
     return fused if compiled else None
 
 
-def _region(fused: torch.fx.GraphModule, node: torch.fx.Node, stage: str, schedule: str):
+def _region(fused: torch.fx.GraphModule, node: torch.fx.Node, compile_region):
     """The CompiledGraph of region ``node`` of ``fused``; None when it stays in torch: it does not
     raise (its own TilecFallbackWarning says why), or compiling it fails otherwise (one says so)."""
-    from .api import CompiledGraph, TilecFallbackWarning, failure_reason
-
     inputs = [stand_in(m.shape, m.stride, m.dtype) for m in (a.meta["tensor_meta"] for a in node.args)]
     try:
-        graph = CompiledGraph(getattr(fused, node.target), tuple(inputs), stage, False, node.target, schedule,
-                              partition_rest=False)
+        graph = compile_region(getattr(fused, node.target), tuple(inputs), node.target)
     except Exception as err:  # noqa: BLE001 - any failure leaves this region to torch, not the graph
         warnings.warn(f"tilec leaves region '{node.target}' to torch: {failure_reason(err)}", TilecFallbackWarning,
                       stacklevel=2)
