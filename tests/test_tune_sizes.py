@@ -46,13 +46,15 @@ def test_runs_of_equal_jobs_are_placed_as_one_by_one():
 
 
 def test_a_grid_of_2_31_rows_is_estimated_in_closed_form():
-    """Every size 2^31 - 1: about 10^14 tiles of 128 x 256 (a list per CTA: MemoryError)."""
+    """Sizes near 2^31: about 10^14 tiles of 128 x 256 (a list per CTA: MemoryError). The row
+    lengths N and K are 2^31 - 8, whole 16-byte chunks as the copy engine needs them."""
     schedule = "bm=128 bn=256 bk=64 warps=8 stages=4 consumers=2"
-    est = _estimate("gemm", {"M": BIG, "N": BIG, "K": BIG}, schedule)
-    assert est.ctas == math.ceil(BIG / 128) * math.ceil(BIG / 256)
-    half = _estimate("gemm", {"M": BIG // 2 + 1, "N": BIG, "K": BIG}, schedule)
+    rows = BIG - 7
+    est = _estimate("gemm", {"M": BIG, "N": rows, "K": rows}, schedule)
+    assert est.ctas == math.ceil(BIG / 128) * math.ceil(rows / 256)
+    half = _estimate("gemm", {"M": BIG // 2 + 1, "N": rows, "K": rows}, schedule)
     assert 1.99 < est.seconds / half.seconds < 2.01  # half the rows, half the waves
-    persistent = _estimate("gemm", {"M": BIG, "N": BIG, "K": 64}, schedule + " persistent=true")
+    persistent = _estimate("gemm", {"M": BIG, "N": rows, "K": 64}, schedule + " persistent=true")
     assert persistent.ctas == est.ctas and persistent.seconds > 0
 
 
