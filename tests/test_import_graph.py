@@ -15,7 +15,6 @@ KNOWN = {
     frozenset({"tilec.codegen.cuda_blocked", "tilec.codegen.cuda_gather", "tilec.codegen.cuda_ops",
                "tilec.codegen.cuda_regs"}),
     frozenset({"tilec.fuzz.exprs", "tilec.fuzz.forms", "tilec.fuzz.generator", "tilec.fuzz.masks"}),
-    frozenset({"tilec.verify.attention_rotated", "tilec.verify.attention_step"}),
 }
 
 

@@ -19,7 +19,7 @@ from tilec.dialects.ta_online import is_one
 from tilec.dialects.tile import schedule_of
 from tilec.dialects.tile_hopper import wgmma_depth
 
-from .attention_rotated import is_rotated, rotated_ends
+from .attention_rotated import is_rotated, rotated_ends, rotated_step
 from .attention_step import MMA, _Scalars, _online_step
 from .scalars import evaluate
 from .replay import Replay
@@ -43,7 +43,9 @@ def check_attention(tiled, replay) -> list[Result]:
     add = lambda prop, check, outcome, domain: rows.append(Result(
         kernel, "tile", prop, check, outcome.verdict, round(outcome.seconds, 4), domain, outcome.model, outcome.detail,
         replay(outcome.model, prop) if outcome.verdict == "counterexample" else ""))
-    for check, outcome in _online_step(p, fn):
+    _, _, _, loop = p.loops["main"]
+    steps = rotated_step(p, loop) if is_rotated(loop) else _online_step(p, fn)  # a rotated loop carries P
+    for check, outcome in steps:
         add("equivalence", check, outcome, "every row and key; every sequence length by induction over key blocks")
     add("coverage", *_skipped_blocks_masked(p, fn, sched.bm, sched.bn), "all shapes, program ids, rows and skipped keys")
     return rows

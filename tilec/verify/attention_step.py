@@ -71,12 +71,9 @@ class _Scalars:
 
 
 def _online_step(p, fn):
+    """The step lemma's rows of the kernel's key loop (a rotated loop: attention_rotated's)."""
     _, _, _, loop = p.loops["main"]
     body = loop.regions[0].blocks[0]
-    from .attention_rotated import is_rotated, rotated_step
-
-    if is_rotated(loop):  # it carries the block before's P
-        return rotated_step(p, loop)
     yielded = list(list(body.operations)[-1].operation.operands)
     s = _Scalars(p, loop)
     m_new, l_new, acc_new = (s.tile(v) for v in yielded)
