@@ -14,7 +14,6 @@ KNOWN = {
                "tilec.verification", "tilec.verify.split"}),
     frozenset({"tilec.codegen.cuda_blocked", "tilec.codegen.cuda_gather", "tilec.codegen.cuda_ops",
                "tilec.codegen.cuda_regs"}),
-    frozenset({"tilec.fuzz.exprs", "tilec.fuzz.forms", "tilec.fuzz.generator", "tilec.fuzz.masks"}),
 }
 
 

@@ -24,7 +24,6 @@ SIZES = [(3, 1), (2, 2), (3, 3), (2, 5), (2, 7), (2, 8), (1, 13), (2, 16), (3, 1
          (1, 40), (1, 64), (2, 65), (1, 100), (1, 130)]
 DTYPES = [(2, "f32"), (1, "bf16"), (1, "f16")]
 # numbers: spelled with a point or an exponent (f32), and integers (index arithmetic beside an index)
-NUMBERS = [0.5, 2.0, -1.5, 0.125, 3.0, 1e-3, 0.7071067811865476, 1.0, 0.0, -0.25, 1e-6, 2, 1, -1, 3]
 BUDGET = 150_000          # the largest index space (product of extents) of one statement
 MAX_ATTEMPTS = 12
 

@@ -10,6 +10,7 @@ sliding window `j <= i and i - j < W`, `j >= i` with fewer keys than rows): such
 """
 
 from __future__ import annotations
+from .reads import read
 
 CMP = ["<", "<=", ">", ">=", "==", "!="]
 
@@ -31,8 +32,6 @@ def cond(g, scope: list, depth: int = 1) -> tuple:
 
         cond(g, ["i", "j"])   # e.g. ("cmp", "<=", ("ix", ("var", "j")), ("ix", ("+", ("var", "i"), ("int", 2))))
     """
-    from .exprs import read
-
     kind = g.pick([(3, "index"), (2, "value"), (1.2 if depth > 0 else 0, "logic")])
     if kind == "logic":
         return ("logic", g.rng.choice(["and", "or"]), cond(g, scope, depth - 1), cond(g, scope, depth - 1))

@@ -19,6 +19,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+# the literals generated specs use
+NUMBERS = [0.5, 2.0, -1.5, 0.125, 3.0, 1e-3, 0.7071067811865476, 1.0, 0.0, -0.25, 1e-6, 2, 1, -1, 3]
+
 
 @dataclass(frozen=True)
 class Tensor:
