@@ -12,8 +12,6 @@ PACKAGES = {"tilec": ROOT / "tilec", "tilec.dialects": ROOT / "dialects", "tilec
 KNOWN = {
     frozenset({"tilec.boundaries", "tilec.driver", "tilec.kernel_graph", "tilec.package", "tilec.split",
                "tilec.verification", "tilec.verify.split"}),
-    frozenset({"tilec.codegen.cuda_blocked", "tilec.codegen.cuda_gather", "tilec.codegen.cuda_ops",
-               "tilec.codegen.cuda_regs"}),
 }
 
 

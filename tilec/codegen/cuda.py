@@ -29,7 +29,8 @@ from tilec.dialects.tile import layout_of, register_layout, schedule_of
 from ..diagnostics import TilecError
 from .cexpr import CExpr, dim_expr
 from . import cuda_blocked
-from .cuda_regs import copy_carried, load_columns, materialize_map
+from .cuda_blocked import copy_carried
+from .cuda_regs import load_columns, materialize_map
 from .cuda_scalar import _CMPI  # arith.cmpi predicates as C operators
 from .cuda_hopper import HOPPER_PRELUDE
 from .cuda_store import STORE_PRELUDE
@@ -373,7 +374,7 @@ class CudaEmitter:
     from .cuda_hopper import (op_tile_mbarrier_alloc, op_tile_mbarrier_arrive, op_tile_mbarrier_expect,  # noqa: E402
                               op_tile_mbarrier_wait, op_tile_tma_copy, op_tile_turn_pass, op_tile_turn_wait,
                               op_tile_warp_specialize, op_tile_warpgroup_id, op_tile_wgmma, op_tile_wgmma_wait)
-    from .cuda_regs import op_tile_reduce  # noqa: E402
+    from .cuda_blocked import op_tile_reduce  # noqa: E402
     from .cuda_store import op_tile_tma_store  # noqa: E402
 
     def dims_c(self, dims: list[str]) -> list[str]:

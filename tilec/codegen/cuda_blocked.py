@@ -23,11 +23,12 @@ from tilec.dialects.tile import register_layout
 
 from ..diagnostics import TilecError
 from .cexpr import CExpr
+from .cuda_address import _base, _global_element, _strides
 from .cuda_bounds import gather_bounds
 from .cuda_gather import gather_vectors
 from .cuda_ranges import narrow_compares
-from .cuda_regs import map_body
-from .cuda_text import ELEMENT_BYTES as _BYTES, VECTOR_TYPES as _VECTOR, ctype
+from .cuda_regs import Frag, Rows, ctype_of, map_body
+from .cuda_text import ELEMENT_BYTES as _BYTES, VECTOR_TYPES as _VECTOR, ctype, float_literal
 
 _COMBINE = {"max": "fmaxf({}, {})", "sum": "{} + {}", "min": "fminf({}, {})"}
 
@@ -66,8 +67,6 @@ def _position(layout: BlockedLayout):
 
 def load(self, op) -> None:
     """tile.load of a blocked [bm, bn] tile: vector loads inside the tensor, masked element loads at its edge."""
-    from .cuda_ops import _base, _global_element
-
     t = ir.RankedTensorType(op.result.type)
     layout = register_layout(t)
     counts = layout.per_thread(*t.shape)
@@ -152,8 +151,6 @@ def _column_vectors(self, op, layout: BlockedLayout, counts) -> dict:
     body of ``op`` reads at the column: its ``vec`` consecutive columns of the thread loaded as
     one 16-byte vector inside the tensor (the aligned variant: 16-byte aligned base pointers),
     element by element at its edge, instead of a 2-byte load an element."""
-    from .cuda_ops import _global_element, _strides
-
     found = {}
     for inner in op.regions[0].blocks[0].operations:
         if inner.operation.name != "tile.elem" or inner.operation.operands[0] in found:
@@ -192,8 +189,6 @@ def _column_vectors(self, op, layout: BlockedLayout, counts) -> dict:
 
 def _read(self, src_value, dims, row: str, col: str) -> str:
     """The C expression of a tile.elem of ``src_value`` at the thread's element [i][c][e]."""
-    from .cuda_ops import _global_element
-
     src = self.value(src_value)
     if isinstance(src, Blocked):
         return f"{src.name}[i][c][e]"
@@ -202,44 +197,6 @@ def _read(self, src_value, dims, row: str, col: str) -> str:
     if hasattr(src, "op") and src.op.operation.name == "tile.load":
         return _global_element(self, src.op, [row if d == 0 else col for d in dims])
     raise TilecError(f"a blocked tile.map cannot read a register tile of kind {type(src).__name__}")
-
-
-def gather(self, op, indices: list[str]) -> str:
-    """tile.gather: the source element at the map of the C ``indices``, padding outside the tensor."""
-    from .cuda_ops import guarded_read
-
-    src = op.operation.operands[0]
-    _, gname, dims, element = self.value(src)
-    dims_c = self.dims_c(dims)
-    at = []
-    for expr in ir.AffineMapAttr(op.attributes["map"]).value.results:
-        at.append(self.fresh("x"))
-        self.line(f"const long long {at[-1]} = {_affine_c(expr, indices)};")
-    shape = ir.MemRefType(src.type).shape
-    extents = [None if ir.ShapedType.is_dynamic_size(n) else n for n in shape]
-    # the bounds every element already meets (cuda_bounds.py) are left out of the guard
-    bounds = " && ".join(gather_bounds(self, op, at, extents)) or "true"
-    return guarded_read(self, gname, at, dims_c, bounds, element, op)
-
-
-def _affine_c(expr, names: list[str]) -> str:
-    """An affine expression in C over the index names, with floor semantics for floordiv and mod."""
-    if isinstance(expr, ir.AffineDimExpr):
-        return names[expr.position]
-    if isinstance(expr, ir.AffineConstantExpr):
-        return f"{expr.value}LL"
-    a, b = _affine_c(expr.lhs, names), _affine_c(expr.rhs, names)
-    if isinstance(expr, ir.AffineAddExpr):
-        return f"({a} + {b})"
-    if isinstance(expr, ir.AffineMulExpr):
-        return f"({a} * {b})"
-    if isinstance(expr, ir.AffineModExpr):
-        return f"floor_mod({a}, {b})"
-    if isinstance(expr, ir.AffineFloorDivExpr):
-        return f"floor_div({a}, {b})"
-    if isinstance(expr, ir.AffineCeilDivExpr):
-        return f"floor_div({a} + {b} - 1LL, {b})"
-    raise TilecError(f"the CUDA emitter has no rule for the affine expression {expr}")
 
 
 def reduce(self, op) -> None:
@@ -271,8 +228,6 @@ def reduce(self, op) -> None:
 
 def store(self, op) -> None:
     """tile.store of a blocked tile (every element inside the tensor) or a row vector (lane 0 of each warp)."""
-    from .cuda_ops import _base
-
     value, dst, *offs = op.operation.operands
     tile = self.value(value)
     _, gname, dims, element = self.value(dst)
@@ -332,3 +287,58 @@ def _cast(src: str, dst: str, text: str) -> str:
 def copy_count(tile) -> int:
     """Elements per thread of a blocked register value (for loop-carried copies)."""
     return tile.count if isinstance(tile, BRows) else tile.counts[0] * tile.counts[1] * tile.counts[2]
+
+
+# the register-tile ops whose operand is either kind of tile: the blocked tiles here, the mma
+# fragments of cuda_regs
+def op_tile_reduce(self, op) -> None:
+    src = self.value(op.operation.operands[0])
+    if isinstance(src, Blocked):
+        reduce(self, op)
+        return
+    kind = ir.StringAttr(op.attributes["kind"]).value
+    if not isinstance(src, Frag) or ir.IntegerAttr(op.attributes["dim"]).value != 1:
+        raise TilecError("tile.reduce: rows of a register tile only")
+    combine = {"max": "fmaxf({}, {})", "sum": "{} + {}", "min": "fminf({}, {})"}[kind]
+    name = self.fresh("r")
+    t = src.tiling
+    self.line(f"float {name}[{t.mi}][2];")
+    self.line("#pragma unroll")
+    self.line(f"for (int mi = 0; mi < {t.mi}; ++mi)")
+    self.line("#pragma unroll")
+    self.line("for (int h = 0; h < 2; ++h) {")
+    self.indent += 1
+    self.line(f"float v = {src.name}[mi][0][h * 2];")
+    self.line(f"v = {combine.format('v', f'{src.name}[mi][0][h * 2 + 1]')};")
+    self.line("#pragma unroll")
+    self.line(f"for (int ni = 1; ni < {t.ni}; ++ni) {{")
+    self.line(f"    v = {combine.format('v', f'{src.name}[mi][ni][h * 2]')};")
+    self.line(f"    v = {combine.format('v', f'{src.name}[mi][ni][h * 2 + 1]')};")
+    self.line("}")
+    self.line("// the 4 lanes of a quad hold the same row")
+    for mask in (1, 2):
+        self.line(f"v = {combine.format('v', self.target.shuffle_xor.format(value='v', mask=mask))};")
+    scale = f" * {float_literal(src.scale)}" if src.scale is not None else ""  # the max of c * y is c * max y
+    self.line(f"{name}[mi][h] = v{scale};")
+    self.indent -= 1
+    self.line("}")
+    self.names[op.result] = Rows(name, t)
+
+
+def copy_carried(self, yield_op) -> None:
+    """scf.yield in a loop carrying register tiles: copy each new tile into the carried one."""
+    loop = yield_op.operation.parent
+    args = list(loop.regions[0].blocks[0].arguments)[1:]
+    for arg, value in zip(args, yield_op.operation.operands):
+        carried, new = self.value(arg), self.value(value)
+        if isinstance(carried, (Blocked, BRows)) and carried.name != new.name:
+            count = copy_count(carried)
+            self.line(f"for (int e = 0; e < {count}; ++e) (&{carried.name}[0])[e] = (&{new.name}[0])[e];"
+                      if isinstance(carried, BRows) else
+                      f"for (int e = 0; e < {count}; ++e) (&{carried.name}[0][0][0])[e] = (&{new.name}[0][0][0])[e];")
+            continue
+        if not isinstance(carried, (Frag, Rows)) or carried.name == new.name:
+            continue
+        count = carried.tiling.mi * (carried.tiling.ni * 4 if isinstance(carried, Frag) else 2)
+        cast = f"({ctype_of(carried)}*)"
+        self.line(f"for (int e = 0; e < {count}; ++e) ({cast}{carried.name})[e] = ({cast}{new.name})[e];")

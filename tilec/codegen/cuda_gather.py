@@ -26,6 +26,7 @@ from math import gcd
 
 from torch_mlir import ir
 
+from .cuda_address import _affine_c, _strides
 from .cuda_bounds import gather_bounds
 from .cuda_text import float_literal
 from .cuda_text import ELEMENT_BYTES, VECTOR_TYPES
@@ -54,8 +55,6 @@ def gather_vectors(self, op, vec: int, row: str, col0: str) -> dict:
 def _vector_read(self, op, made: set, vec: int, row: str, col0: str) -> str | None:
     """Load the thread's vector of gather ``op``; returns its element ``[e]`` (C), or None
     (nothing emitted) when the map is not contiguous along the vector."""
-    from .cuda_blocked import _affine_c
-    from .cuda_ops import _strides
 
     src, *operands = op.operation.operands
     _, gname, dims, element = self.value(src)

@@ -11,21 +11,9 @@ from tilec.dialects.tile import register_layout
 
 from . import cuda_scaled
 from .cexpr import CExpr
+from .cuda_address import _base, _global_element
 from .cuda_scalar import scalar_statement
 from .cuda_text import float_literal
-
-
-def _strides(dims_c: list[str]) -> list[str]:
-    strides, acc = [], "1LL"
-    for d in reversed(dims_c):
-        strides.append(acc)
-        acc = f"{acc} * {d}"
-    return list(reversed(strides))
-
-
-def _base(dims_c, lead_offsets) -> str:
-    strides = _strides(dims_c)
-    return " + ".join([f"{o} * {s}" for o, s in zip(lead_offsets, strides)] or ["0LL"])
 
 
 def op_tile_async_copy(self, op):
@@ -347,29 +335,6 @@ def _element(self, value, coords: list[str], reg: str, memo: dict, registers: bo
         result = _map_element(self, tile.op, coords, reg, memo, registers)
     memo[key] = result
     return result
-
-
-def _global_element(self, op, coords) -> str:
-    src, *offs = op.operation.operands
-    _, gname, dims, element = self.value(src)
-    dims_c = self.dims_c(dims)
-    offsets = [self.value(o) for o in offs]
-    lead = len(offsets) - len(coords)
-    index = [f"({o} + {c})" for o, c in zip(offsets[lead:], coords)]
-    # a tensor read only at batch offsets (a per-head vector) needs no bound: those are in range
-    bounds = " && ".join(f"{i} < {d}" for i, d in zip(index, dims_c[lead:])) or "true"
-    return guarded_read(self, gname, offsets[:lead] + index, dims_c, bounds, element, op)
-
-
-def guarded_read(self, gname: str, index: list, dims_c: list, bounds: str, element: str, op) -> str:
-    """One element of row-major ``gname`` at ``index`` where ``bounds`` holds, ``op``'s padding
-    elsewhere (tile.load's element reads, tile.gather)."""
-    flat = " + ".join(f"{i} * {s}" for i, s in zip(index, _strides(dims_c))) or "0"  # rank 0: its one element
-    pad = float_literal(ir.FloatAttr(op.attributes["padding"]).value)
-    pad = pad if element == "float" else f"{element}({pad})"
-    var = self.fresh("g")
-    self.line(f"const {element} {var} = ({bounds}) ? {gname}[{flat}] : {pad};")
-    return var
 
 
 def _map_element(self, op, coords, reg, memo, registers: bool = True) -> str:

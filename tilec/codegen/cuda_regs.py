@@ -19,6 +19,7 @@ from tilec.dialects.tile import register_layout
 
 from ..diagnostics import TilecError
 from .cexpr import CExpr
+from .cuda_address import _global_element, gather
 from .cuda_ranges import invariant_masks, narrow_compares, narrowed
 from . import cuda_scaled
 from .cuda_scalar import scalar_statement
@@ -58,8 +59,6 @@ def load_columns(self, op) -> bool:
     thread's registers hold once (a bias read where each element is computed is read once per
     row of the thread's mma tiles, 4 or 8 times: ptxas reloads guarded reads rather than hold
     them). False when ``op`` is not such a load."""
-    from .cuda_ops import _global_element
-
     t = ir.RankedTensorType(op.result.type)
     layout = register_layout(t)
     if t.rank != 1 or not isinstance(layout, SliceLayout) or layout.dim != 0 or \
@@ -187,7 +186,6 @@ def map_body(self, op, row: str, col: str, read, known: dict | None = None, narr
             self.line(f"const bool {var} = {narrowed(narrow[inner.result], get)};")
             local[inner.result] = var
         elif name == "tile.gather":
-            from .cuda_blocked import gather
 
             local[inner.result] = gather(self, inner, [get(v) for v in list(inner.operation.operands)[1:]])
         elif (folded := _folded(inner, known)) is not None:
@@ -234,8 +232,6 @@ def _is_plus_zero(value, known: dict) -> bool:
 
 
 def _element(self, src, dims, rank, row, col, reg) -> str:
-    from .cuda_ops import _global_element
-
     tile = self.value(src)
     if isinstance(tile, Frag) and tile.scale is not None:
         return cuda_scaled.element(self, tile.name, reg, tile.scale)
@@ -249,63 +245,6 @@ def _element(self, src, dims, rank, row, col, reg) -> str:
         coords = [row if d == 0 else col for d in dims]
         return _global_element(self, tile.op, coords)
     raise TilecError(f"a register tile of kind {type(tile).__name__} cannot be read element by element")
-
-
-def op_tile_reduce(self, op) -> None:
-    from . import cuda_blocked
-
-    src = self.value(op.operation.operands[0])
-    if isinstance(src, cuda_blocked.Blocked):
-        cuda_blocked.reduce(self, op)
-        return
-    kind = ir.StringAttr(op.attributes["kind"]).value
-    if not isinstance(src, Frag) or ir.IntegerAttr(op.attributes["dim"]).value != 1:
-        raise TilecError("tile.reduce: rows of a register tile only")
-    combine = {"max": "fmaxf({}, {})", "sum": "{} + {}", "min": "fminf({}, {})"}[kind]
-    name = self.fresh("r")
-    t = src.tiling
-    self.line(f"float {name}[{t.mi}][2];")
-    self.line("#pragma unroll")
-    self.line(f"for (int mi = 0; mi < {t.mi}; ++mi)")
-    self.line("#pragma unroll")
-    self.line("for (int h = 0; h < 2; ++h) {")
-    self.indent += 1
-    self.line(f"float v = {src.name}[mi][0][h * 2];")
-    self.line(f"v = {combine.format('v', f'{src.name}[mi][0][h * 2 + 1]')};")
-    self.line("#pragma unroll")
-    self.line(f"for (int ni = 1; ni < {t.ni}; ++ni) {{")
-    self.line(f"    v = {combine.format('v', f'{src.name}[mi][ni][h * 2]')};")
-    self.line(f"    v = {combine.format('v', f'{src.name}[mi][ni][h * 2 + 1]')};")
-    self.line("}")
-    self.line("// the 4 lanes of a quad hold the same row")
-    for mask in (1, 2):
-        self.line(f"v = {combine.format('v', self.target.shuffle_xor.format(value='v', mask=mask))};")
-    scale = f" * {float_literal(src.scale)}" if src.scale is not None else ""  # the max of c * y is c * max y
-    self.line(f"{name}[mi][h] = v{scale};")
-    self.indent -= 1
-    self.line("}")
-    self.names[op.result] = Rows(name, t)
-
-
-def copy_carried(self, yield_op) -> None:
-    """scf.yield in a loop carrying register tiles: copy each new tile into the carried one."""
-    from . import cuda_blocked
-
-    loop = yield_op.operation.parent
-    args = list(loop.regions[0].blocks[0].arguments)[1:]
-    for arg, value in zip(args, yield_op.operation.operands):
-        carried, new = self.value(arg), self.value(value)
-        if isinstance(carried, (cuda_blocked.Blocked, cuda_blocked.BRows)) and carried.name != new.name:
-            count = cuda_blocked.copy_count(carried)
-            self.line(f"for (int e = 0; e < {count}; ++e) (&{carried.name}[0])[e] = (&{new.name}[0])[e];"
-                      if isinstance(carried, cuda_blocked.BRows) else
-                      f"for (int e = 0; e < {count}; ++e) (&{carried.name}[0][0][0])[e] = (&{new.name}[0][0][0])[e];")
-            continue
-        if not isinstance(carried, (Frag, Rows)) or carried.name == new.name:
-            continue
-        count = carried.tiling.mi * (carried.tiling.ni * 4 if isinstance(carried, Frag) else 2)
-        cast = f"({ctype_of(carried)}*)"
-        self.line(f"for (int e = 0; e < {count}; ++e) ({cast}{carried.name})[e] = ({cast}{new.name})[e];")
 
 
 def ctype_of(tile) -> str:
