@@ -20,7 +20,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from tilec import dialects  # noqa: E402
 from tilec.compare import compare  # noqa: E402
-from tilec.driver import run_stage, specialize  # noqa: E402
+from tilec.driver import specialize  # noqa: E402
+from tilec.stages import run_stage  # noqa: E402
 from tilec.frontend import load_spec, spec_to_ta  # noqa: E402
 from tilec.signature import bind, random_inputs, signature  # noqa: E402
 

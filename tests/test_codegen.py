@@ -176,7 +176,7 @@ def test_an_index_division_used_as_a_value_is_emitted_and_floors(tilec, tmp_path
     """``(i - 5) / 2`` in a value (and a mask) is the spec's floor division, negative
     operands included: the kernel calls the prelude's floor_div, compiles, runs right on the
     tile stage and is proved."""
-    from tilec.verification import verify_spec
+    from tilec.verification_spec import verify_spec
 
     path = tmp_path / "floordiv.ta"
     path.write_text(FLOOR_DIV_VALUES)

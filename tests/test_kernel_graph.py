@@ -511,7 +511,7 @@ Z[i, u] = i * 0.5
 def test_a_kernel_that_reads_no_input_runs_and_is_proved(tilec, tmp_path, text):
     """A kernel of no arguments but its output (MLIR then keeps no arg_attrs): one of a split
     spec, or a spec that declares no input."""
-    from tilec.verification import verify_spec
+    from tilec.verification_spec import verify_spec
 
     spec = tmp_path / "noinput.ta"
     spec.write_text(text)

@@ -154,7 +154,8 @@ def test_fully_masked_rows_are_nan_in_every_stage():
     torch.softmax), in the oracle, the loop IR and the tile program; other rows are unaffected."""
     import torch
 
-    from tilec.driver import run_stage, specialize
+    from tilec.driver import specialize
+    from tilec.stages import run_stage
 
     with dialects.context(), ir.Location.unknown():
         module = spec_to_ta(FULLY_MASKED_FIRST_ROW, "masked.ta")
@@ -175,7 +176,7 @@ def test_fully_masked_rows_are_nan_in_every_stage():
 def test_fully_masked_softmax_and_logsumexp_agree(tmp_path):
     import torch
 
-    from tilec.driver import run_stage
+    from tilec.stages import run_stage
 
     text = ("param S, T\ninput X[S, T] : f32\noutput P[S, T] : f32\noutput L[S] : f32\n"
             "P[i, j] = softmax[j](X[i, j] where j < i else -inf)\nL[i] = logsumexp[j](X[i, j] where j < i else -inf)\n")

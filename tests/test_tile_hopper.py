@@ -16,7 +16,7 @@ from tilec.dialects import layout
 from tilec.diagnostics import TilecError
 from tilec.driver import build_tile, to_tile
 from tilec.frontend import load_spec, spec_to_ta
-from tilec.verification import verify_spec
+from tilec.verification_spec import verify_spec
 from tilec.verify.kernels import check_build
 
 ONE = "bm=64 bn=64 bk=64 warps=4 stages=2 consumers=1"

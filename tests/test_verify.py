@@ -10,7 +10,7 @@ from conftest import EXAMPLES
 from tilec import dialects
 from tilec.driver import run_passes, to_loops, to_tile
 from tilec.frontend import load_spec, spec_to_ta
-from tilec.verification import verify_spec
+from tilec.verification_spec import verify_spec
 from tilec.verify.kernels import check_tile
 from tilec.verify.online import check_online
 

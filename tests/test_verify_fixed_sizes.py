@@ -5,7 +5,7 @@ spec file and the sizes given."""
 
 import pytest
 
-from tilec.verification import verify_spec
+from tilec.verification_spec import verify_spec
 
 # a one-block fold stored as it is (f32: no cast map after it)
 ROW_MAX = """param M = 4, N = 8

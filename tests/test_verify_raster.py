@@ -13,7 +13,7 @@ from tilec.driver import build_tile
 from tilec.frontend import load_spec
 from tilec.signature import bind, random_inputs, signature
 from tilec.tile_interpreter import run_tile
-from tilec.verification import verify_spec
+from tilec.verification_spec import verify_spec
 from tilec.verify.raster import check_raster
 
 SHAPES = {"B": 2, "H": 3, "S": 200, "D": 64}

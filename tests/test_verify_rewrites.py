@@ -8,7 +8,7 @@ from torch_mlir import ir
 from torch_mlir.dialects import arith, math
 
 from tilec.dialects import ta_builders as tb
-from tilec.verification import verify_spec
+from tilec.verification_spec import verify_spec
 from tilec.verify.ta_rewrites import check_rewrite
 
 from tilec.passes import _fusion_build, ta_canonicalize, ta_decompose_softmax

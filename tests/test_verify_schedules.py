@@ -8,7 +8,8 @@ from pathlib import Path
 
 from tilec.dialects.schedule import SPACE, Schedule
 from tilec.passes.ta_to_tile import contraction
-from tilec.verification import verify_schedules, verify_spec
+from tilec.verification import verify_schedules
+from tilec.verification_spec import verify_spec
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 

@@ -232,7 +232,7 @@ def run_command(args) -> int:
         check_allocation(sig, env, stage=args.stage if args.stage != "ta" else None)
         inputs = random_inputs(sig, env, args.seed)
         outputs = evaluate(fn, inputs, env)
-        from .driver import run_stage
+        from .stages import run_stage
 
         schedule = _resolve(args, args.spec, _targets(args)) if args.stage == "tile" else ""
         staged = run_stage(args.stage, module, sig, inputs, env, schedule)
@@ -392,7 +392,8 @@ def layout_command(args) -> int:
 
 
 def verify_command(args) -> int:
-    from .verification import verify_schedules, verify_spec
+    from .verification import verify_schedules
+    from .verification_spec import verify_spec
     from .verification_package import verify_package
 
     for path, flag in ((args.json, "--json"), (args.junit, "--junit"), (args.markdown, "--markdown")):

@@ -218,23 +218,3 @@ def to_loops(module: ir.Module) -> ir.Module:
     copy = copy_module(module)
     run_passes(copy, LOOP_PIPELINE)
     return copy
-
-
-def run_stage(stage: str, module: ir.Module, sig, inputs: dict, env: dict, schedule: str = ""):
-    """The outputs of ``stage`` ("loop" or "tile") on ``inputs``, or None for "ta" (the oracle itself)."""
-    if stage == "ta":
-        return None
-    if stage == "tile":
-        from .kernel_graph import Kernels
-        from .tile_interpreter import run_tile
-
-        try:
-            kernels = Kernels.of(module, {"*": schedule} if schedule else {})
-        except TilecError:  # no split into kernels either: the one kernel's own error, below
-            kernels = None
-        if kernels is None or kernels.single:
-            return run_tile(build_tile(module, {}, schedule).tile, sig, inputs, env)
-        return kernels.run(inputs, env=env)  # a function no one kernel takes: its kernels in order
-    from .loop_runner import run_loops
-
-    return run_loops(to_loops(module), sig, inputs, env)

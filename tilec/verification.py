@@ -4,7 +4,8 @@ The verifier (tilec.verify) checks modules it is given and builds nothing: this 
 where the driver, the CUDA emitter and the compiler run, so that what is checked is what
 ``tilec compile`` packages.
 
-    verify_spec(path, schedule, shapes)  the report of a spec's kernels, built as compile builds them
+    verify_spec(path, schedule, shapes)  (verification_spec.py) the report of a spec's kernels, built
+                                         as compile builds them (one, or a graph's)
     verify_package(path)                 (verification_package.py) the report of a package, rebuilt
                                          from its manifest and compared field by field and byte by byte
     check_spec(module, ...)              the rows of one ta module (used by both, and by packaging)
@@ -17,36 +18,6 @@ import hashlib
 from torch_mlir import ir
 
 from .verify.report import Report, Result
-
-
-def verify_spec(path: str, schedule: str = "", shapes: dict | None = None, stage: str = "tile",
-                targets: tuple = ("sm_80", "sm_90a")) -> Report:
-    """The report of every kernel of the spec at ``path``, built as ``tilec compile`` builds it
-    (``schedule``, ``shapes``); ``stage="loop"`` checks the loop IR alone."""
-    from tilec import dialects
-    from tilec.frontend import load_spec
-
-    from .diagnostics import TilecError
-    from .driver import specialize
-    from .kernel_graph import Kernels
-
-    text = open(path).read()
-    report = Report(path, hashlib.sha256(text.encode()).hexdigest(), schedule or "default")
-    with dialects.context(), ir.Location.unknown():
-        module = load_spec(path)
-        kernels = None
-        if stage == "tile":  # a spec no one kernel takes: its kernels, as tilec compile -o NAME.tkg builds them
-            bound = load_spec(path)
-            try:
-                specialize(bound, dict(shapes or {}))
-                kernels = Kernels.of(bound, {"*": schedule} if schedule else {})
-            except TilecError:  # no split either: the one kernel's build error is the report's row
-                kernels = None
-        if kernels is not None and not kernels.single:
-            report.results += kernels.verify(path, targets, shapes=shapes)
-        else:
-            report.results += check_spec(module, schedule, path, shapes, stage, targets=targets)
-    return report
 
 
 def verify_schedules(path: str, shapes: dict | None = None, targets: tuple = ("sm_80", "sm_90a"),
@@ -136,4 +107,4 @@ def check_spec(module, schedule: str, path: str, shapes: dict | None = None, sta
     return results
 
 
-__all__ = ["check_spec", "verify_schedules", "verify_spec"]
+__all__ = ["check_spec", "verify_schedules"]

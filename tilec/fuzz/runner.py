@@ -5,7 +5,7 @@
     result["findings"]                     # [{"stage", "kind", "message", "known"}]
 
 Stages: ``ta`` is tilec's oracle (tilec.oracle.evaluate); ``loop`` the JIT-run loop IR
-(driver.run_stage); ``tile`` the tile interpreter on what driver.to_tile builds at the case's
+(stages.run_stage); ``tile`` the tile interpreter on what driver.to_tile builds at the case's
 sizes (a TilecError from the lowering means ta-to-tile does not take this form: "n/a");
 ``verify`` is tilec.verify.verify_spec on the spec written to a file. A located TilecError
 is a rejection, not a finding; any other exception, an unlocated TilecError and a mismatch are
@@ -105,6 +105,7 @@ def run_case(case: Case, stages=STAGES, progress=lambda stage, done: None) -> di
 
     from tilec import dialects, driver
     from tilec.frontend import spec_to_ta
+    from tilec.stages import run_stage
     from tilec.oracle import evaluate
     from tilec.signature import signature
 
@@ -128,7 +129,7 @@ def run_case(case: Case, stages=STAGES, progress=lambda stage, done: None) -> di
             run.stage("ta", lambda: evaluate(fn, inputs, env))
         if "loop" in stages:
             progress("loop", run.outcomes)
-            run.stage("loop", lambda: driver.run_stage("loop", module, sig, inputs, env))
+            run.stage("loop", lambda: run_stage("loop", module, sig, inputs, env))
         if "tile" in stages:
             progress("tile", run.outcomes)
             _tile(run, module, sig, inputs, env)
@@ -183,7 +184,7 @@ def _cuda_build_failure(r) -> str:
 def _verify(run: _Run, text: str, env: dict) -> None:
     """tilec verify at the case's sizes (its CUDA emitted and compiled, as `tilec verify` does), and
     its verdicts held against the tile and loop runs."""
-    from tilec.verification import verify_spec
+    from tilec.verification_spec import verify_spec
 
     with tempfile.TemporaryDirectory(prefix="tilec-fuzz-") as tmp:
         path = Path(tmp) / SPEC_FILE

@@ -1,0 +1,42 @@
+"""``tilec verify SPEC``: the report of a spec's kernels, built as ``tilec compile`` builds them
+(one kernel, or the kernels of a graph package where no one kernel takes the spec).
+
+    report = verify_spec("examples/attention.ta", "bm=128 bn=64", {"D": 128})
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from torch_mlir import ir
+
+from . import dialects
+from .diagnostics import TilecError
+from .driver import specialize
+from .frontend import load_spec
+from .kernel_graph import Kernels
+from .verification import check_spec
+from .verify.report import Report
+
+
+def verify_spec(path: str, schedule: str = "", shapes: dict | None = None, stage: str = "tile",
+                targets: tuple = ("sm_80", "sm_90a")) -> Report:
+    """The report of every kernel of the spec at ``path``, built as ``tilec compile`` builds it
+    (``schedule``, ``shapes``); ``stage="loop"`` checks the loop IR alone."""
+    text = open(path).read()
+    report = Report(path, hashlib.sha256(text.encode()).hexdigest(), schedule or "default")
+    with dialects.context(), ir.Location.unknown():
+        module = load_spec(path)
+        kernels = None
+        if stage == "tile":  # a spec no one kernel takes: its kernels, as tilec compile -o NAME.tkg builds them
+            bound = load_spec(path)
+            try:
+                specialize(bound, dict(shapes or {}))
+                kernels = Kernels.of(bound, {"*": schedule} if schedule else {})
+            except TilecError:  # no split either: the one kernel's build error is the report's row
+                kernels = None
+        if kernels is not None and not kernels.single:
+            report.results += kernels.verify(path, targets, shapes=shapes)
+        else:
+            report.results += check_spec(module, schedule, path, shapes, stage, targets=targets)
+    return report
