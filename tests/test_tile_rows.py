@@ -10,7 +10,8 @@ from conftest import EXAMPLES, close, run_spec
 from tilec import dialects
 from tilec.diagnostics import TilecError
 from tilec.dialects.schedule import Schedule
-from tilec.driver import build_tile, run_stage
+from tilec.driver import build_tile
+from tilec.stages import run_stage
 from tilec.frontend import load_spec, spec_to_ta
 from tilec.signature import signature
 
