@@ -24,7 +24,6 @@ from tilec.dialects.tile import register_layout
 from ..diagnostics import TilecError
 from .cexpr import CExpr
 from .cuda_address import _base, _global_element, _strides
-from .cuda_bounds import gather_bounds
 from .cuda_gather import gather_vectors
 from .cuda_ranges import narrow_compares
 from .cuda_regs import Frag, Rows, ctype_of, map_body

@@ -13,7 +13,6 @@ from . import cuda_scaled
 from .cexpr import CExpr
 from .cuda_address import _base, _global_element
 from .cuda_scalar import scalar_statement
-from .cuda_text import float_literal
 
 
 def op_tile_async_copy(self, op):

@@ -23,7 +23,6 @@ from .cuda_address import _global_element, gather
 from .cuda_ranges import invariant_masks, narrow_compares, narrowed
 from . import cuda_scaled
 from .cuda_scalar import scalar_statement
-from .cuda_text import float_literal
 from .cuda_text import ctype
 
 

@@ -15,7 +15,6 @@ from torch_mlir import ir
 from tilec.dialects.tile import schedule_of
 
 from .gemm_prologue import check_prologue, staged
-from .scalars import Values
 from .solver import Outcome, prove
 from .symbolic import Program, dim, staged_copy
 from .tile_values import ta_input_names
