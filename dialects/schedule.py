@@ -16,8 +16,10 @@ anything and a schedule search prunes its space with the reasons kept.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import ClassVar
+
+from .target import DEFAULT, get as get_target, names as target_names
 
 # the kernel forms ta-to-tile builds (one matcher each): a contraction with its maps, an
 # online group feeding a contraction (attention), a row program (softmax, norms), a pointwise
@@ -39,26 +41,6 @@ SPACE = {
 HOPPER_SPACE = {
     "contraction": {"consumers": (1, 2, 3), "bn": (128, 256), "stages": (3, 4), "tma_store": (False, True)},
     "online": {"consumers": (2, 3), "bn": (64, 128), "stages": (2,)},
-}
-
-
-@dataclass(frozen=True)
-class Target:
-    """What one GPU architecture allows a CTA."""
-
-    name: str
-    smem: int                 # bytes of shared memory per CTA (opt-in maximum)
-    threads: int = 1024       # threads per CTA
-    registers: int = 255      # 32-bit registers per thread
-    sm_registers: int = 65536  # 32-bit registers per SM, shared by its resident CTAs
-    sm_smem: int = 0          # bytes of shared memory per SM, shared by its resident CTAs
-    smem_reserved: int = 1024  # bytes the hardware keeps per resident CTA
-    copy_stride_bytes: int = 0  # a tensor map's row strides are multiples of this (0: no copy engine)
-
-
-TARGETS = {
-    "sm_80": Target("sm_80", 163 * 1024),
-    "sm_90a": Target("sm_90a", 227 * 1024, sm_smem=228 * 1024, copy_stride_bytes=16),
 }
 
 
@@ -177,6 +159,29 @@ class Schedule:
                 self.staging_bytes(form)
         return 0  # a row program keeps its tiles in registers
 
+    def fitted(self, form: str, sizes: dict, target: str) -> "Schedule":
+        """This schedule with its pipeline as deep as ``target``'s shared memory holds (stages
+        lowered one at a time, to 2 at least): the form default on a target with less of it."""
+        limit, s = get_target(target).smem, self
+        while s.stages > 2 and s.smem_bytes(form, sizes.get("element_bytes", 2), sizes.get("head_dim", 0),
+                                            sizes.get("b_operands", 1), sizes.get("qk_dim", 0)) > limit:
+            s = replace(s, stages=s.stages - 1)
+        return s
+
+    def features(self) -> tuple:
+        """The target features (dialects/target.py) this schedule's kernels use beyond the ones every
+        target has (cp.async, ldmatrix, mma.sync): a warp-specialised kernel's copy engine, wgmma and
+        register split."""
+        return ("tma", "wgmma", "setmaxnreg") if self.consumers else ()
+
+    def targets(self) -> list[str]:
+        """The registered targets that can run this schedule's kernels."""
+        return self.runs_on(target_names())
+
+    def runs_on(self, targets) -> list[str]:
+        """Those of ``targets`` (names) that have the features this schedule's kernels use."""
+        return [name for name in targets if get_target(name).has(*self.features())]
+
     def staging_bytes(self, form: str = "contraction") -> int:
         """Shared memory of a tma_store's staging buffers: two 128-byte-wide column chunks of
         the stored rows, per warpgroup storing on its own (a ping-pong contraction) or for the
@@ -186,7 +191,7 @@ class Schedule:
         rows = self.bm * (self.consumers if self.pingpong and form == "contraction" else 1)
         return self.STORE_BUFFERS * rows * self.STORE_CHUNK_BYTES
 
-    def legal(self, form: str, sizes: dict | None = None, target: str = "sm_90a") -> list[str]:
+    def legal(self, form: str, sizes: dict | None = None, target: str = DEFAULT) -> list[str]:
         """Why this schedule cannot build ``form`` on ``target`` (empty: it can).
 
         ``sizes`` holds what the IR fixes: ``element_bytes`` of the staged operands,
@@ -195,7 +200,7 @@ class Schedule:
         if form not in FORMS:
             raise ValueError(f"unknown kernel form '{form}' (forms: {', '.join(FORMS)})")
         sizes = sizes or {}
-        limits = TARGETS[target]
+        limits = get_target(target)
         if self.consumers:
             reasons = self._hopper_reasons(form, sizes, target)
         else:
@@ -262,8 +267,10 @@ class Schedule:
             return [f"consumers={self.consumers} (warp-specialised wgmma) builds contractions and attention, "
                     f"not {'row' if form == 'rows' else form} programs"]
         reasons = []
-        if target != "sm_90a":
-            reasons.append(f"consumers={self.consumers} needs sm_90a (wgmma, the copy engine); {target} has neither")
+        lacking = get_target(target).lacks(*self.features())
+        if lacking:
+            reasons.append(f"consumers={self.consumers} (a warp-specialised kernel) needs {', '.join(lacking)}, "
+                           f"which {target} does not have (targets with them: {', '.join(self.targets())})")
         if self.warps != 4 * self.consumers:
             reasons.append(f"warps={self.warps}: {self.consumers} consumer warpgroups are {4 * self.consumers} warps")
         own_tiles = self.pingpong and form == "contraction"
@@ -292,12 +299,12 @@ class Schedule:
             reasons.append(f"bn={self.bn} must be 64, 128, 192 or 256 (wgmma's n, 64-column copy boxes)")
         return reasons
 
-    def copy_engine_reasons(self, rows: dict, target: str = "sm_90a") -> list[str]:
+    def copy_engine_reasons(self, rows: dict, target: str = DEFAULT) -> list[str]:
         """Why the copy engine cannot move the rows of ``rows`` ({tensor: (bytes per row, "read" or
         "write")}, the sizes known): a tensor map's row stride must be a multiple of the
         target's ``copy_stride_bytes``. Example: ``{"A": (1998, "read")}`` (K = 999 bf16) gives
         one reason, ``{"A": (2048, "read")}`` none."""
-        step = TARGETS[target].copy_stride_bytes
+        step = get_target(target).copy_stride_bytes
         reasons = []
         for how, fix in (("read", "consumers=0 (cp.async reads rows of any length)"),
                          ("write", "tma-store=false (a plain store writes rows of any length)")):
@@ -393,13 +400,19 @@ class Schedule:
         return points
 
     @classmethod
+    def space_for(cls, form: str, target: str) -> list["Schedule"]:
+        """The candidate schedules of ``form`` whose features ``target`` has (space() with the
+        warp-specialised points where it runs them)."""
+        return [p for p in cls.space(form, hopper=True) if get_target(target).has(*p.features())]
+
+    @classmethod
     def pingpong_points(cls, bns, stages, stores=(False,)) -> list["Schedule"]:
         """The ping-pong contractions at each bn, stages and tma_store of ``stores``: two consumer
         warpgroups with tiles of their own of one or two 64-row slabs, persistent."""
         return [cls(bm=bm, bn=bn, bk=64, warps=8, stages=n, consumers=2, pingpong=True, persistent=True,
                     tma_store=store) for bm in (64, 128) for bn in bns for n in stages for store in stores]
 
-    def check(self, form: str, sizes: dict | None = None, target: str = "sm_90a") -> None:
+    def check(self, form: str, sizes: dict | None = None, target: str = DEFAULT) -> None:
         """Raise ValueError with every reason when the schedule is illegal."""
         reasons = self.legal(form, sizes, target)
         if reasons:

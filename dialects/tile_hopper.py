@@ -429,3 +429,36 @@ class TmaStoreOp(Tile.Operation, name="tma_store"):
     first: Operand[ir.IndexType]
     sets: ir.IntegerAttr
     verify_invariants = verifier(_check_tma_store)
+
+
+# the target features (dialects/target.py) each op of this file needs; a tile module whose target
+# lacks one is refused by the emitter and the verifier (features_used)
+FEATURES = {
+    "tile.mbarrier_alloc": ("tma",), "tile.mbarrier_expect": ("tma",), "tile.mbarrier_wait": ("tma",),
+    "tile.mbarrier_arrive": ("tma",), "tile.tma_copy": ("tma",), "tile.tma_store": ("tma",),
+    "tile.wgmma": ("wgmma",), "tile.wgmma_wait": ("wgmma",),
+    "tile.warp_specialize": ("setmaxnreg",),  # its producer_registers / consumer_registers
+    "tile.warpgroup_id": (), "tile.turn_wait": (), "tile.turn_pass": (),
+}
+
+
+def features_used(fn) -> tuple:
+    """The target features the ops of tile function ``fn`` need, in FEATURES order; () for a
+    kernel of the instructions every target has (cp.async, ldmatrix, mma.sync)."""
+    used = set()
+
+    def visit(op):
+        used.update(FEATURES.get(op.name, ()))
+        return ir.WalkResult.ADVANCE
+
+    fn.operation.walk(visit)
+    return tuple(f for f in ("tma", "wgmma", "setmaxnreg") if f in used)
+
+
+def check_target(fn, target) -> None:
+    """Invalid when tile function ``fn`` uses an op whose feature ``target`` (a dialects.target
+    Target) lacks: a warp-specialised kernel in a module lowered for sm_80, say."""
+    lacking = target.lacks(*features_used(fn))
+    if lacking:
+        raise Invalid(f"the tile module is for {target.name}, which has no {', '.join(lacking)}; its ops "
+                      f"need them (lower it with ta-to-tile{{target=...}} for a target that has them)")

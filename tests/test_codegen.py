@@ -15,9 +15,9 @@ from tilec.frontend import load_spec
 pytest.importorskip("cuda.bindings.nvrtc", reason="NVRTC comes with the 'cuda' extra")
 
 
-def _kernel(example: str, schedule: str):
+def _kernel(example: str, schedule: str, target: str | None = None):
     with dialects.context(), ir.Location.unknown():
-        return emit_cuda(to_tile(load_spec(str(EXAMPLES / f"{example}.ta")), schedule))
+        return emit_cuda(to_tile(load_spec(str(EXAMPLES / f"{example}.ta")), schedule, target))
 
 
 @pytest.mark.parametrize("example", ["gemm", "batched_gemm", "matmul_bias_gelu", "gemm_f32_nt"])
@@ -31,9 +31,11 @@ def test_gemm_family_compiles(example, target):
 
 
 def test_schedule_that_does_not_fit_shared_memory_fails_before_compiling():
-    kernel = _kernel("gemm", "bm=256 bn=128 bk=64 warps=8 stages=4")  # 192 KiB: fits sm_90a, not sm_80
+    kernel = _kernel("gemm", "bm=256 bn=128 bk=64 warps=8 stages=4", "sm_90a")  # 192 KiB: fits sm_90a, not sm_80
     with pytest.raises(TilecError, match="bytes of shared memory; sm_80 allows"):
         check_limits("sm_80", kernel.threads, kernel.smem_bytes)
+    with pytest.raises(TilecError, match="need 196608 bytes of shared memory; sm_80 allows"):
+        _kernel("gemm", "bm=256 bn=128 bk=64 warps=8 stages=4", "sm_80")  # lowered for sm_80: refused there
 
 
 def test_warp_tile_must_fit_the_mma_shape():

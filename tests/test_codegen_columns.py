@@ -26,7 +26,7 @@ def _cuda(schedule: str, target: str) -> str:
     with dialects.context(), ir.Location.unknown():
         module = load_spec(str(EXAMPLES / "matmul_bias_gelu.ta"))
         specialize(module, {"M": 300, "N": 200, "K": 96})
-        return emit_cuda(to_tile(module, schedule), target).source
+        return emit_cuda(to_tile(module, schedule, target)).source
 
 
 @pytest.mark.parametrize("name", list(SCHEDULES))

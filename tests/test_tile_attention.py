@@ -285,6 +285,6 @@ def test_a_rastered_kernel_is_launched_as_one_dimension():
     shapes = {"B": 2, "H": 3, "S": 45, "D": 64}
     with dialects.context(), ir.Location.unknown():
         _, tiled = _causal_tile(shapes, HEAVY_FIRST)
-        kernel = emit_cuda(tiled, "sm_80")
+        kernel = emit_cuda(tiled)
     assert len(kernel.grid) == 1 and parse_dim(kernel.grid[0]).evaluate(shapes) == 3 * 6  # 45 / bm=16 -> 3 blocks
     assert kernel.source.count("raster_pid0 = ") == 2 and "blockIdx.y" not in kernel.source  # both variants

@@ -304,5 +304,5 @@ def test_the_package_carries_tensor_maps_and_the_sm90a_kernel_alone(tmp_path):
     for text in ("__launch_bounds__(384, 1)", "setmaxnreg.dec.sync.aligned.u32 40", "wgmma.mma_async.sync.aligned.m64n128k16",
                  "const __grid_constant__ TensorMap tm_A", "cp.async.bulk.tensor.2d"):
         assert text in source, text
-    with pytest.raises(TilecError, match="builds an sm_90a kernel"):
+    with pytest.raises(TilecError, match="builds a kernel for sm_90a alone"):
         build(str(EXAMPLES / "gemm.ta"), str(tmp_path / "h.tkp"), TWO, ("sm_80", "sm_90a"), use_cache=False)

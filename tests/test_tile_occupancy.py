@@ -32,8 +32,8 @@ def test_two_ctas_an_sm_match_the_oracle(example, shapes):
 
 def test_the_kernel_asks_for_two_ctas_and_splits_half_the_registers():
     with dialects.context(), ir.Location.unknown():
-        source = emit_cuda(build_tile(load_spec(str(EXAMPLES / "attention.ta")), {"D": 64}, SHARED).tile,
-                           "sm_90a").source
+        source = emit_cuda(build_tile(load_spec(str(EXAMPLES / "attention.ta")), {"D": 64}, SHARED,
+                                      "sm_90a").tile).source
     # 64K registers over 2 x 256 threads: 128 at launch; the producer gives 88 x 128 to the consumers
     for text in ("__launch_bounds__(256, 2)", "setmaxnreg.dec.sync.aligned.u32 40;",
                  "setmaxnreg.inc.sync.aligned.u32 216;"):
@@ -71,10 +71,10 @@ def test_a_register_split_beyond_the_launch_allocation_is_refused(schedule, cons
     with 104 a consumer thread, against 80 x 384 at launch, did so on the H200)"""
     with dialects.context(), ir.Location.unknown():
         tile = build_tile(load_spec(str(EXAMPLES / "attention.ta")), {"D": 64}, schedule).tile
-        emit_cuda(tile, "sm_90a")  # the split lowering chose fits
+        emit_cuda(tile)  # the split lowering chose fits
         text = str(tile)
         broken = text.replace(f"consumer_registers = {216 if 'occupancy=2' in schedule else 232} : i64",
                               f"consumer_registers = {consumer_registers} : i64")
         assert broken != text
         with pytest.raises(TilecError, match="setmaxnreg.inc would wait forever"):
-            emit_cuda(ir.Module.parse(broken), "sm_90a")
+            emit_cuda(ir.Module.parse(broken))

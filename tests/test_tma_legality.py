@@ -20,18 +20,22 @@ WARP_SPECIALISED = "bm=64,bn=128,bk=64,warps=4,stages=4,consumers=1"
 
 def test_the_rule_names_the_tensor_its_rows_and_the_schedule_that_reads_any_row():
     s = Schedule(bm=64, bn=128, bk=64, warps=4, stages=4, consumers=1)
-    (reason,) = s.copy_engine_reasons({"A": (1998, "read"), "B": (2048, "read")})
+    (reason,) = s.copy_engine_reasons({"A": (1998, "read"), "B": (2048, "read")}, "sm_90a")
     assert "reads A in rows of 1998 bytes" in reason and "consumers=0" in reason and "B" not in reason
-    (reason,) = s.copy_engine_reasons({"C": (2002, "write")})
+    (reason,) = s.copy_engine_reasons({"C": (2002, "write")}, "sm_90a")
     assert "writes C" in reason and "tma-store=false" in reason
-    assert s.copy_engine_reasons({"A": (2048, "read"), "C": (256, "write")}) == []
+    assert s.copy_engine_reasons({"A": (2048, "read"), "C": (256, "write")}, "sm_90a") == []
     assert s.copy_engine_reasons({"A": (1998, "read")}, "sm_80") == []  # no copy engine there
 
 
 def test_legal_rejects_the_copy_engine_where_the_sizes_are_fixed():
     s = Schedule(bm=64, bn=128, bk=64, warps=4, stages=4, consumers=1)
-    assert any("rows of 1998 bytes" in r for r in s.legal("contraction", {"copy_rows": {"A": (1998, "read")}}))
-    assert not any("copy engine" in r for r in s.legal("contraction", {"copy_rows": {"A": (2048, "read")}}))
+    assert any("rows of 1998 bytes" in r for r in s.legal("contraction", {"copy_rows": {"A": (1998, "read")}},
+                                                          "sm_90a"))
+    assert not any("copy engine" in r for r in s.legal("contraction", {"copy_rows": {"A": (2048, "read")}}, "sm_90a"))
+    # on a target without the copy engine the schedule is refused for that, not for a row length
+    (reason,) = s.legal("contraction", {"copy_rows": {"A": (1998, "read")}}, "sm_80")
+    assert "needs tma, wgmma, setmaxnreg, which sm_80 does not have" in reason
 
 
 def test_an_explicit_schedule_at_fixed_sizes_is_a_compile_time_error(tilec, tmp_path):

@@ -160,7 +160,7 @@ def test_a_winner_that_is_not_proved_gives_way_to_the_next(tmp_path, monkeypatch
                  "bm=64,bn=64,bk=32,warps=4,stages=3,swizzle=true,group-m=8,consumers=0,pingpong=false"]
     with dialects.context(), ir.Location.unknown():
         module = load_spec(str(EXAMPLES / "gemm.ta"))
-        hashes = [jobs.tile_hash(build_tile(module, shapes, s)) for s in schedules]
+        hashes = [jobs.tile_hash(build_tile(module, shapes, s, "sm_90a")) for s in schedules]
     db.add(text, shapes, "sm_90a", "G", [{"schedule": s, "median_ms": 1.0 + n} for n, s in enumerate(schedules)], "d")
     calls = []
 

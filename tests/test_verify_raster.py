@@ -80,7 +80,7 @@ def test_a_malformed_raster_is_an_error_everywhere(text):
         (_, _, outcome, _), = check_raster(fn)
         assert outcome.verdict == "error" and "tile.raster" in outcome.detail
         with pytest.raises(TilecError, match="tile.raster"):
-            emit_cuda(build.tile, "sm_80")
+            emit_cuda(build.tile)
         sig = signature(build.fused.body.operations[0])
         env = bind(sig, SHAPES)
         with pytest.raises(TilecError, match="tile.raster"):

@@ -78,10 +78,14 @@ def test_warp_specialised_points_are_sm90a_alone():
 
     with dialects.context(), ir.Location.unknown():
         module = load_spec(str(EXAMPLES / "attention.ta"))
-        _, sm80, _ = legal_schedules(module, {"D": 64})  # verify_schedules' choice when sm_90a is no target
-        _, both, _ = legal_schedules(module, {"D": 64}, hopper=True)
+        _, sm80, _ = legal_schedules(module, {"D": 64}, ("sm_80",))  # no target has the copy engine
+        _, both, _ = legal_schedules(module, {"D": 64}, ("sm_80", "sm_90a"))
     assert all("consumers=0" in point for point, _ in sm80)
-    assert len([point for point, _ in both if "consumers=0" not in point]) == 8
+    assert all(build.target == "sm_80" for _, build in sm80)
+    hopper = [(point, build) for point, build in both if "consumers=0" not in point]
+    assert len(hopper) == 8 and all(build.target == "sm_90a" for _, build in hopper)
+    # a point every target runs is lowered once, for the target whose kernel all of them run
+    assert all(build.target == "sm_80" for point, build in both if "consumers=0" in point)
 
 
 def test_the_cli_takes_schedules_all_and_refuses_a_schedule_beside_it(tmp_path):

@@ -31,6 +31,16 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _target(text: str) -> str:
+    """--target NAME: a registered target (dialects/target.py; ``tilec targets`` lists them)."""
+    from tilec.dialects.target import get
+
+    try:
+        return get(text).name
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def _shapes(text: str) -> dict[str, int]:
     """--shape M=64,N=32: parsed as ta-specialize-shapes parses its option (one parser)."""
     from tilec.passes.ta_specialize_shapes import parse_shapes
@@ -80,8 +90,9 @@ def _parser() -> argparse.ArgumentParser:
                           help="bind shape parameters (the IR gets static sizes)")
     compile_.add_argument("--schedule", metavar="bm=128,bn=128,...",
                           help="tile schedule: bm, bn, bk, warps, stages, swizzle, group-m (see 'tilec passes')")
-    compile_.add_argument("--target", action="append", choices=["sm_80", "sm_90a"],
-                          help="GPU architecture of the package's cubins (repeatable; default: both)")
+    compile_.add_argument("--target", action="append", type=_target, metavar="TARGET",
+                          help="GPU architecture of the package's cubins (repeatable; default: every target that runs "
+                               "the schedule; tilec targets lists them)")
     compile_.add_argument("--compiler", choices=["nvrtc", "nvcc"], default="nvrtc")
     compile_.add_argument("--no-cache", action="store_true", help="build the package even if it is cached")
     compile_.add_argument("--no-verify", action="store_true",
@@ -100,7 +111,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--schedule", metavar="bm=128,bn=128,...", help="tile schedule for --stage tile")
     run.add_argument("--stage", choices=["ta", "loop", "tile"], default="ta",
                      help="the stage to execute and compare with the oracle (default: ta, the oracle alone)")
-    run.add_argument("--target", action="append", choices=["sm_80", "sm_90a"],
+    run.add_argument("--target", action="append", type=_target, metavar="TARGET",
                      help="with --stage tile: the targets whose kernel to run (as a package for them is built)")
     run.set_defaults(func="tilec.commands:run_command", compiler="nvrtc", no_cache=False)
 
@@ -135,8 +146,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="check the kernel at every legal point of its form's schedule space instead")
     verify.add_argument("--shape", type=_shapes, action=_AppendShapes, default=[], metavar="N=64,...",
                         help="sizes fixed at compile time, as for tilec compile (the kernel verified is the one built)")
-    verify.add_argument("--target", action="append", choices=["sm_80", "sm_90a"],
-                        help="architectures the CUDA must compile for (repeatable; default: both)")
+    verify.add_argument("--target", action="append", type=_target, metavar="TARGET",
+                        help="architectures the kernel is lowered and its CUDA compiled for (repeatable; default: every "
+                             "target that runs the schedule)")
     verify.add_argument("--stage", choices=["tile", "loop"], default="tile",
                         help="tile (default): the tile kernel, its CUDA and the loop IR; "
                              "loop: the loop IR only, for specs with no tile kernel")
@@ -155,7 +167,7 @@ def _parser() -> argparse.ArgumentParser:
     layout.add_argument("--schedule", metavar="bm=128,bn=128,...")
     layout.add_argument("--png", metavar="FILE", help="also draw every element coloured by its bank")
     layout.add_argument("--shape", type=_shapes, action=_AppendShapes, default=[], metavar="N=64,...")
-    layout.add_argument("--target", action="append", choices=["sm_80", "sm_90a"],
+    layout.add_argument("--target", action="append", type=_target, metavar="TARGET",
                         help="the targets whose kernel to show (as a package for them is built)")
     layout.set_defaults(func="tilec.commands:layout_command", compiler="nvrtc", no_cache=False)
 
@@ -165,7 +177,8 @@ def _parser() -> argparse.ArgumentParser:
     tune.add_argument("spec", metavar="SPEC.ta", nargs="?")
     tune.add_argument("--shape", type=_shapes, action=_AppendShapes, default=[], metavar="N=64,...",
                       help="the sizes to tune for (every size parameter)")
-    tune.add_argument("--target", choices=["sm_80", "sm_90a"], default="sm_90a")
+    tune.add_argument("--target", type=_target, metavar="TARGET", default="sm_90a",
+                      help="the target to tune for (default: sm_90a, the GPU the cost model's rates are of)")
     tune.add_argument("--gpu", default="h200", help="the GPU whose rates the cost model uses (default: h200)")
     tune.add_argument("--top", type=int, default=30, help="how many of the model's best to compile (default: 30)")
     tune.add_argument("--budget", metavar="N|Ns", help="measure at most N candidates, or for N seconds of GPU time")
@@ -207,6 +220,8 @@ def _parser() -> argparse.ArgumentParser:
 
     passes = sub.add_parser("passes", parents=[common], help="list the registered passes and their options")
     passes.set_defaults(func="tilec.commands:passes_command")
+    targets = sub.add_parser("targets", parents=[common], help="list the registered GPU targets: limits and features")
+    targets.set_defaults(func="tilec.commands:targets_command")
     return parser
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from .dialects.target import DEFAULT, names as target_names
 from .diagnostics import (MAX_PACKAGE_BYTES, TilecError, check_name_lengths, check_output, read_input,
                           read_input_bytes)
 
@@ -90,10 +91,12 @@ def compile_command(args) -> int:
     tiled = args.out_dir or args.emit in ("tile", "cuda")
     for spec in args.specs:
         said = []  # the schedule's line, said once the stages are built (an error stands alone)
-        schedule = _resolve(args, spec, _targets(args), said) if tiled else ""
+        targets = _targets(args)
+        schedule = _resolve(args, spec, targets, said) if tiled else ""
+        target = _lowering_target(schedule, targets) if tiled else DEFAULT
         with dialects.context(), ir.Location.unknown():
             wanted = STAGES if args.out_dir else (args.emit,)
-            stages = _stages(_lower(spec, shapes), wanted, schedule, every=bool(args.out_dir))
+            stages = _stages(_lower(spec, shapes), wanted, schedule, every=bool(args.out_dir), target=target)
         for line in said:  # what --emit prints goes to stdout: the schedule's line to stderr then
             print(line, file=sys.stdout if args.out_dir or args.output else sys.stderr)
         if args.out_dir:
@@ -167,9 +170,11 @@ def _graph_package(args) -> int:
 STAGES = ("ta", "loop", "tile", "cuda")
 
 
-def _stages(module, wanted: tuple[str, ...], schedule: str = "", every: bool = False) -> dict[str, str]:
-    """The printed IR of each wanted stage, from the ta module down. With ``every``, a
-    stage that has no lowering for this spec yet is left out, its reason under "skipped"."""
+def _stages(module, wanted: tuple[str, ...], schedule: str = "", every: bool = False,
+            target: str = DEFAULT) -> dict[str, str]:
+    """The printed IR of each wanted stage, from the ta module down, the tile module lowered for
+    ``target``. With ``every``, a stage that has no lowering for this spec yet is left out, its
+    reason under "skipped"."""
     from .driver import build_tile, to_loops
 
     stages = {"ta": str(module)}
@@ -177,7 +182,7 @@ def _stages(module, wanted: tuple[str, ...], schedule: str = "", every: bool = F
         stages["loop"] = str(to_loops(module))
     if "tile" in wanted or "cuda" in wanted:
         try:
-            tiled = build_tile(module, {}, schedule).tile
+            tiled = build_tile(module, {}, schedule, target).tile
             stages["tile"] = str(tiled)
             if "cuda" in wanted:
                 from .codegen.cuda import emit_cuda
@@ -234,8 +239,10 @@ def run_command(args) -> int:
         outputs = evaluate(fn, inputs, env)
         from .stages import run_stage
 
-        schedule = _resolve(args, args.spec, _targets(args)) if args.stage == "tile" else ""
-        staged = run_stage(args.stage, module, sig, inputs, env, schedule)
+        targets = _targets(args)
+        schedule = _resolve(args, args.spec, targets) if args.stage == "tile" else ""
+        target = _lowering_target(schedule, targets) if args.stage == "tile" else DEFAULT
+        staged = run_stage(args.stage, module, sig, inputs, env, schedule, target)
     print(f"{sig.name}: stage {args.stage}, seed {args.seed}, "
           + ", ".join(f"{k}={v}" for k, v in env.items()))
     ok = True
@@ -269,13 +276,25 @@ def _resolve(args, spec: str, targets: tuple, said: list | None = None) -> str:
     return pick.schedule
 
 
+def _lowering_target(schedule: str, targets: tuple) -> str:
+    from .driver import lowering_target
+
+    return lowering_target(schedule, targets)
+
+
 def _targets(args) -> tuple:
-    """--target, else every target the schedule builds for: a warp-specialised schedule
-    (consumers > 0: copy engine, wgmma) is sm_90a's alone."""
+    """--target, else every registered target that has the features the schedule uses
+    (Schedule.targets: a warp-specialised one needs the copy engine and wgmma)."""
     if args.target:
-        return tuple(args.target)
-    hopper = _schedule_items(args).get("consumers", "0") not in ("", "0")
-    return ("sm_90a",) if hopper else ("sm_80", "sm_90a")
+        return tuple(dict.fromkeys(args.target))
+    from tilec import passes
+
+    try:
+        wanted = passes.parse_options(passes.get("ta-to-tile"), {k.replace("_", "-"): v for k, v in
+                                                                 _schedule_items(args).items()})
+    except ValueError:  # the schedule's own error is said where it is read (_schedule)
+        return tuple(target_names())
+    return tuple(wanted.schedule().targets())
 
 
 def _schedule_items(args) -> dict[str, str]:
@@ -334,6 +353,17 @@ def opt_command(args) -> int:
     return 0
 
 
+def targets_command(args) -> int:
+    from .dialects.target import FEATURES, get
+
+    for name in target_names():
+        t = get(name)
+        print(f"{name}: compute capability {t.capability[0]}.{t.capability[1]}, {t.smem // 1024} KiB shared memory "
+              f"a CTA, {t.threads} threads, {t.registers} registers a thread")
+        print(f"    features: {', '.join(f for f in FEATURES if f in t.features)}")
+    return 0
+
+
 def passes_command(args) -> int:
     from tilec import passes
 
@@ -358,9 +388,11 @@ def layout_command(args) -> int:
     if args.png is not None:
         check_output(args.png, "--png")
     _check_specs([args.spec])
-    schedule = _resolve(args, args.spec, _targets(args))
+    targets = _targets(args)
+    schedule = _resolve(args, args.spec, targets)
     with dialects.context(), ir.Location.unknown():
-        tiled = build_tile(_lower(args.spec, _merged(args.shape)), {}, schedule).tile
+        tiled = build_tile(_lower(args.spec, _merged(args.shape)), {}, schedule,
+                           _lowering_target(schedule, targets)).tile
         fn = tiled.body.operations[0]
         names = {arg: ir.StringAttr(ir.DictAttr(a)["ta.name"]).value
                  for a, arg in zip(ir.ArrayAttr(fn.attributes["arg_attrs"]), fn.arguments) if "ta.name" in ir.DictAttr(a)}
@@ -410,7 +442,7 @@ def verify_command(args) -> int:
         if args.schedule or args.stage != "tile":
             raise TilecError("--schedules all checks every legal schedule of the tile kernel "
                              "(--schedule and --stage do not apply)")
-        report = verify_schedules(args.spec, _merged(args.shape), tuple(args.target or ["sm_80", "sm_90a"]),
+        report = verify_schedules(args.spec, _merged(args.shape), tuple(args.target or target_names()),
                                   progress=_verify_progress())
     else:
         _check_specs([args.spec])

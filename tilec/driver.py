@@ -8,6 +8,7 @@ from torch_mlir import ir
 
 from .diagnostics import TilecError, mlir_loc
 from .pipeline import build
+from .dialects.target import DEFAULT
 
 # ta -> ta: the rewrites both lowerings start with; each is checked as it runs (TA_REWRITES steps)
 TA_REWRITES = [
@@ -24,10 +25,11 @@ LOOP_PIPELINE = TA_REWRITES + [
 ]
 
 
-# ta -> tile IR, under a schedule (ta-to-tile's options)
-def tile_pipeline(schedule: str) -> list[str]:
+# ta -> tile IR for a target (a registered one: dialects/target.py), under a schedule
+def tile_pipeline(schedule: str, target: str = DEFAULT) -> list[str]:
+    options = " ".join([f"target={target}"] + schedule.split())
     return TA_REWRITES + [
-        f"ta-to-tile{{{schedule}}}",       # CTA tiling, cp.async pipeline, swizzled smem, mma
+        f"ta-to-tile{{{options}}}",        # records the target; CTA tiling, staged copies, swizzled smem, mma
         "tile-canonicalize",               # fold the index arithmetic of constant tile sizes (keeps the
                                            # main loop of one iteration: the verifier reads the pipeline)
     ]
@@ -86,6 +88,56 @@ def specialize(module: ir.Module, shapes: dict[str, int]) -> None:
     run_passes(module, [f"ta-specialize-shapes{{shapes={','.join(f'{k}={v}' for k, v in shapes.items())}}}"])
 
 
+def parse_schedule(schedule: str):
+    """The Schedule of ta-to-tile's schedule options (``bm=128 bn=64 ...`` or ``bm=128,bn=64,...``);
+    a TilecError naming what is wrong."""
+    from tilec import passes
+
+    items = dict(item.split("=", 1) for item in schedule.replace(",", " ").split() if "=" in item)
+    try:
+        return passes.parse_options(passes.get("ta-to-tile"), items).schedule()
+    except ValueError as err:
+        raise TilecError(str(err)) from None
+
+
+def schedule_targets(schedule: str) -> tuple:
+    """Every registered target that runs the kernels of ``schedule`` (has the features it uses)."""
+    return tuple(parse_schedule(schedule).targets())
+
+
+def lowering_target(schedule: str, targets=()) -> str:
+    """The target a kernel of ``schedule`` (ta-to-tile's schedule options) is lowered for when it
+    is to run on every one of ``targets`` (every target that can, when none is named): of the
+    targets with the features the schedule needs, the one with the fewest (dialects/target.py
+    ``common``), so its kernel is every one's own. A TilecError when some of ``targets`` lack them."""
+    from tilec.dialects.target import common
+
+    try:
+        wanted = parse_schedule(schedule)
+    except TilecError:  # options that do not parse: ta-to-tile says what is wrong with them, located
+        return common(targets or (DEFAULT,)).name
+    targets = tuple(targets) or tuple(wanted.targets())
+    try:
+        runs = wanted.runs_on(targets)
+    except ValueError as err:
+        raise TilecError(str(err)) from None
+    if not runs:
+        raise TilecError(f"schedule {wanted.as_text()} needs {', '.join(wanted.features())}, which "
+                         f"{', '.join(targets)} {'does' if len(targets) == 1 else 'do'} not have "
+                         f"(targets with them: {', '.join(wanted.targets())})")
+    if len(runs) < len(targets or ()):
+        raise TilecError(f"schedule {wanted.as_text()} builds a kernel for {', '.join(runs)} alone (it needs "
+                         f"{', '.join(wanted.features())}); build it with --target {' --target '.join(runs)}, "
+                         f"or use consumers=0 for every target")
+    return common(runs).name
+
+
+def _default_target(schedule: str) -> str:
+    """What a kernel of ``schedule`` is lowered for when no target is named: lowering_target over
+    every registered target."""
+    return lowering_target(schedule)
+
+
 @dataclass
 class TileBuild:
     """A tile kernel and what it was built from: the one object that is verified, emitted and packaged.
@@ -101,6 +153,7 @@ class TileBuild:
     fixed: dict = field(default_factory=dict)
     fused: ir.Module | None = None
     steps: list = field(default_factory=list)
+    target: str = DEFAULT  # what ta-to-tile lowered for; the tile module records it (tile.target)
 
 
 @dataclass
@@ -113,13 +166,17 @@ class LoopBuild:
     steps: list
 
 
-def build_tile(module: ir.Module, shapes: dict[str, int] | None = None, schedule: str = "") -> TileBuild:
-    """Lower a ta module to its tile kernel under ``schedule`` (ta-to-tile's options, or
-    Schedule.as_text's ``bm=128,bn=64,...``), fixing ``shapes``; a size the lowering needs fixed
-    is bound to its parameter's default (an error names it if none)."""
+def build_tile(module: ir.Module, shapes: dict[str, int] | None = None, schedule: str = "",
+               target: str | None = None) -> TileBuild:
+    """Lower a ta module to its tile kernel for ``target`` under ``schedule`` (ta-to-tile's
+    schedule options, or Schedule.as_text's ``bm=128,bn=64,...``), fixing ``shapes``; a size the
+    lowering needs fixed is bound to its parameter's default (an error names it if none).
+    Without ``target``: the one a package for every target that runs the schedule is lowered
+    for (lowering_target), as ``tilec compile`` without --target builds it."""
     from tilec.passes.ta_to_tile.common import NeedsStaticSize
 
     schedule = " ".join(schedule.split(","))  # pass options are space-separated
+    target = target or _default_target(schedule)
 
     fn = module.body.operations[0]
     defaults = {n.name: ir.IntegerAttr(n.attr).value for n in ir.DictAttr(fn.attributes["ta.params"])
@@ -131,8 +188,8 @@ def build_tile(module: ir.Module, shapes: dict[str, int] | None = None, schedule
         try:
             fused, steps = rewrite(ta)
             tile = copy_module(fused)
-            run_passes(tile, tile_pipeline(schedule)[len(TA_REWRITES):])
-            return TileBuild(ta, tile, schedule, fixed, fused, steps)
+            run_passes(tile, tile_pipeline(schedule, target)[len(TA_REWRITES):])
+            return TileBuild(ta, tile, schedule, fixed, fused, steps, target)
         except TilecError as err:
             need = getattr(err, "origin", None)
             if not isinstance(need, NeedsStaticSize) or need.param is None or need.param in fixed \
@@ -142,7 +199,7 @@ def build_tile(module: ir.Module, shapes: dict[str, int] | None = None, schedule
             specialize(ta, {need.param: defaults[need.param]})
 
 
-def build_tiles(module: ir.Module, shapes: dict[str, int] | None, schedules: list[str]):
+def build_tiles(module: ir.Module, shapes: dict[str, int] | None, schedules: list[str], target: str | None = None):
     """(schedule, TileBuild or the TilecError that refused it) for each of ``schedules``, as
     build_tile builds them; the ta rewrites, the same for every schedule, run once (a schedule
     search lowers hundreds of points)."""
@@ -152,17 +209,18 @@ def build_tiles(module: ir.Module, shapes: dict[str, int] | None, schedules: lis
     for schedule in schedules:
         try:
             if done is None:
-                done = build_tile(module, shapes, schedule)
+                done = build_tile(module, shapes, schedule, target)
                 yield schedule, done
                 continue
             tile = copy_module(done.fused)
-            run_passes(tile, tile_pipeline(" ".join(schedule.split(",")))[len(TA_REWRITES):])
+            lowered = target or _default_target(schedule)
+            run_passes(tile, tile_pipeline(" ".join(schedule.split(",")), lowered)[len(TA_REWRITES):])
             yield schedule, TileBuild(done.ta, tile, " ".join(schedule.split(",")), dict(done.fixed), done.fused,
-                                      done.steps)
+                                      done.steps, lowered)
         except TilecError as err:
             if isinstance(getattr(err, "origin", None), NeedsStaticSize):  # another size to fix: the whole build
                 try:
-                    yield schedule, build_tile(module, shapes, schedule)
+                    yield schedule, build_tile(module, shapes, schedule, target)
                 except TilecError as again:
                     yield schedule, again
                 continue
@@ -182,26 +240,36 @@ def kernel_form(module: ir.Module) -> str:
         raise TilecError(str(err), mlir_loc(where, "<ir>") if where is not None else None) from None
 
 
-def legal_schedules(module: ir.Module, shapes: dict | None = None, hopper: bool = False) -> tuple:
+def legal_schedules(module: ir.Module, shapes: dict | None = None, targets: tuple = (DEFAULT,)) -> tuple:
     """(form, [(schedule text, TileBuild)], {schedule text: why illegal}) over the form's
-    schedule space (Schedule.space; with ``hopper`` its warp-specialised points too): each
-    point is built, and one ta-to-tile refuses (its legality check) is kept with the reason."""
+    schedule space on ``targets`` (Schedule.space_for: the points some of them run): each point
+    is built for the target whose kernel all of those that run it run (lowering_target), and one
+    ta-to-tile refuses (its legality check) is kept with the reason."""
     from tilec.dialects.schedule import Schedule
+    from tilec.dialects.target import common
 
     form = kernel_form(module)
-    built, illegal = [], {}
-    for text, tiled in build_tiles(module, shapes, [point.as_text() for point in Schedule.space(form, hopper)]):
-        if isinstance(tiled, TilecError):
-            illegal[text] = tiled.message
-            continue
-        built.append((text, tiled))
-    return form, built, illegal
+    points = list(dict.fromkeys(p for t in targets for p in Schedule.space_for(form, t)))
+    by_target: dict = {}
+    for point in points:
+        by_target.setdefault(common(point.runs_on(targets)).name, []).append(point.as_text())
+    built, illegal = {}, {}
+    for target, texts in by_target.items():
+        for text, tiled in build_tiles(module, shapes, texts, target):
+            if isinstance(tiled, TilecError):
+                illegal[text] = tiled.message
+                continue
+            built[text] = tiled
+    order = [p.as_text() for p in points]
+    return form, [(text, built[text]) for text in order if text in built], \
+        {text: illegal[text] for text in order if text in illegal}
 
 
-def to_tile(module: ir.Module, schedule: str = "") -> ir.Module:
-    """The tile-IR module of a ta module (a copy), under ``schedule`` ("bm=128 bn=64 ...")."""
+def to_tile(module: ir.Module, schedule: str = "", target: str | None = None) -> ir.Module:
+    """The tile-IR module of a ta module (a copy) for ``target`` (build_tile's default when
+    None), under ``schedule`` ("bm=128 bn=64 ...")."""
     copy = copy_module(module)
-    run_passes(copy, tile_pipeline(schedule))
+    run_passes(copy, tile_pipeline(schedule, target or _default_target(schedule)))
     return copy
 
 

@@ -18,7 +18,7 @@ from torch_mlir import ir
 
 from .boundaries import round_boundaries
 from .diagnostics import TilecError, mlir_loc
-from .driver import UNFUSED_REWRITES, build_tile, rewrite
+from .driver import UNFUSED_REWRITES, build_tile, lowering_target, rewrite, schedule_targets
 from .fileio import replace_atomically
 from .package import dim_tree, package_build, write_atomically
 from .runtime.graph import strided_copy, write_graph
@@ -66,11 +66,14 @@ class Kernels:
     schedules: dict = field(default_factory=dict)
     rounded: tuple = ()  # (dtype, names): the tensors between kernels stored in dtype (tilec.boundaries)
     form: str = ""  # the kernel form of a single kernel ("contraction", "online", "rows", ...)
+    target: str | None = None  # what run() and build_all() lower each kernel for (None: build_tile's default)
 
     @staticmethod
-    def of(module: ir.Module, schedules: dict | None = None, boundary: str | None = None) -> "Kernels":
-        """The kernels of ``module``; with ``boundary`` ("bf16", "f16") the f32 tensors stored
-        between kernels are stored in that type (tilec.boundaries), else they stay f32."""
+    def of(module: ir.Module, schedules: dict | None = None, boundary: str | None = None,
+           target: str | None = None) -> "Kernels":
+        """The kernels of ``module``, lowered for ``target`` where they run on the CPU; with
+        ``boundary`` ("bf16", "f16") the f32 tensors stored between kernels are stored in that
+        type (tilec.boundaries), else they stay f32."""
         from tilec.passes.ta_to_tile import TILED, match_form
         from tilec.passes.ta_to_tile.common import NoTileLowering
 
@@ -78,7 +81,7 @@ class Kernels:
         schedules = dict(schedules or {})
         try:  # one kernel of a tiled form; else the split (strided copies, merged rows, then pointwise)
             form = match_form(fused.body.operations[0], TILED)[0]
-            return Kernels(module, fused, steps, [], schedules, form=form)
+            return Kernels(module, fused, steps, [], schedules, form=form, target=target)
         except NoTileLowering:
             pass
         fuse_each = False
@@ -90,7 +93,7 @@ class Kernels:
             fuse_each, pieces = True, split_kernels(fused, fuse_each=True)
         stored = [n for p in pieces for n in p.outputs if n not in result_sources(fused).values()]
         if boundary is None or not stored:
-            return Kernels(module, fused, steps, pieces, schedules)
+            return Kernels(module, fused, steps, pieces, schedules, target=target)
         rounded = fused
         for _ in range(_ROUNDING_PASSES):
             rounded = round_boundaries(rounded, stored, boundary)
@@ -103,7 +106,7 @@ class Kernels:
             stored = [n for p in pieces for n in p.outputs if n not in result_sources(rounded).values()]
             if not _wide(rounded, stored):
                 break
-        return Kernels(module, rounded, steps, pieces, schedules, rounded=(boundary, tuple(stored)))
+        return Kernels(module, rounded, steps, pieces, schedules, rounded=(boundary, tuple(stored)), target=target)
 
     @property
     def single(self) -> bool:
@@ -119,11 +122,23 @@ class Kernels:
             return given
         return tuned(piece.text if piece is not None else str(self.module)) or ""
 
+    def lower(self, module: ir.Module, piece: Piece | None, tuned=None, targets: tuple | None = None):
+        """The TileBuild of a kernel (``module``: the function's, or ``piece``'s) at its schedule,
+        lowered for the target whose kernel all of ``targets`` run (driver.lowering_target; () means
+        every target that runs the schedule), or for ``self.target`` when ``targets`` is None."""
+        schedule = self.schedule_of(piece, tuned)
+        target = self.target if targets is None else lowering_target(schedule, targets)
+        return build_tile(module, {}, schedule, target)
+
+    def _targets(self, piece: Piece | None, tuned, targets: tuple) -> tuple:
+        """``targets``, or when none are named every target that runs the kernel's schedule."""
+        return tuple(targets) or schedule_targets(self.schedule_of(piece, tuned))
+
     def run(self, inputs: dict, tuned=None, env: dict | None = None) -> dict:
         """Every result of the function on CPU tensors, each kernel run by the tile interpreter
         (``env``: the sizes of the function's shape parameters)."""
         if self.single:
-            tiled = build_tile(self.module, {}, self.schedule_of(None, tuned)).tile
+            tiled = self.lower(self.module, None, tuned).tile
             return run_tile(tiled, signature(self.module.body.operations[0]), inputs, env or {})
         values = dict(inputs)
         for piece in self.pieces:
@@ -135,7 +150,7 @@ class Kernels:
                 continue
             sig = signature(fn)  # a merged kernel reads and writes row-major views (free reshapes)
             given = {s.name: values[s.name].reshape(s.shape(env or {})) for s in sig.inputs}
-            outs = run_tile(build_tile(module, {}, self.schedule_of(piece, tuned)).tile, sig, given, env or {})
+            outs = run_tile(self.lower(module, piece, tuned).tile, sig, given, env or {})
             values.update(outs)
         sig = signature(self.module.body.operations[0])  # a merged kernel's output, back in its own shape
         shapes = {o.name: o.shape(env or {}) for o in sig.outputs}
@@ -148,7 +163,7 @@ class Kernels:
             if piece.form == "strided":
                 continue
             try:
-                build_tile(piece.kernel_module(), {}, self.schedule_of(piece, tuned))
+                self.lower(piece.kernel_module(), piece, tuned)
             except TilecError as err:
                 if err.loc is None:
                     module = ir.Module.parse(piece.text)
@@ -157,7 +172,7 @@ class Kernels:
                     raise TilecError(err.message, mlir_loc(first.location, "<ir>")) from None
                 raise
 
-    def verify(self, path: str, targets: tuple = ("sm_80", "sm_90a"), tuned=None, shapes: dict | None = None) -> list:
+    def verify(self, path: str, targets: tuple = (), tuned=None, shapes: dict | None = None) -> list:
         """The verification rows of every kernel: for a split function, the rewrites of the whole,
         the split read back against it, then each kernel against its piece. Replay commands name
         ``path`` (the spec) and ``shapes`` (the sizes the function was bound to)."""
@@ -181,14 +196,16 @@ class Kernels:
             rows += check_spec(module, self.schedule_of(piece, tuned), path, targets=targets, given=shapes)
         return rows
 
-    def package(self, path: str, name: str, targets: tuple, compiler: str = "nvrtc", report=None,
+    def package(self, path: str, name: str, targets: tuple = (), compiler: str = "nvrtc", report=None,
                 tuned=None) -> dict:
         """Write the package of the function's kernel(s) to ``path``: a .tkp for one kernel, a
-        graph package for several. ``report`` (a passing Report) ships inside each kernel's
+        graph package for several; each kernel lowered for and compiled to ``targets`` (every
+        target that runs its schedule when none are named). ``report`` (a passing Report) ships inside each kernel's
         package. Returns the manifest (of the one kernel, or the graph's)."""
         if self.single:
-            tiled = build_tile(self.module, {}, self.schedule_of(None, tuned))
-            manifest, files = package_build(tiled, f"{name}.ta.mlir", str(self.module), tuple(targets), compiler)
+            chosen = self._targets(None, tuned, targets)
+            tiled = self.lower(self.module, None, tuned, chosen)
+            manifest, files = package_build(tiled, f"{name}.ta.mlir", str(self.module), chosen, compiler)
             if report is not None:
                 files["verify.json"] = report.as_json().encode()
             write_atomically(Path(path), manifest, files)
@@ -199,8 +216,9 @@ class Kernels:
                 module = ir.Module.parse(piece.text)
                 steps.append((_strided(module.body.operations[0]), piece.inputs, piece.outputs))
                 continue
-            tiled = build_tile(piece.kernel_module(), {}, self.schedule_of(piece, tuned))
-            manifest, files = package_build(tiled, f"{name}_k{k}.ta.mlir", piece.text, tuple(targets), compiler)
+            chosen = self._targets(piece, tuned, targets)
+            tiled = self.lower(piece.kernel_module(), piece, tuned, chosen)
+            manifest, files = package_build(tiled, f"{name}_k{k}.ta.mlir", piece.text, chosen, compiler)
             if report is not None:
                 files["verify.json"] = report.as_json().encode()
             data = io.BytesIO()

@@ -17,12 +17,13 @@ from torch_mlir import ir
 
 from . import cache, dialects
 from .build_id import build_id
-from .codegen.compile import check_limits, compile_cuda
+from .codegen.compile import check_limits, compile_cuda, registered
 from .dialects.dims import parse_dim
+from .dialects.tile_hopper import features_used
 from .codegen.cuda import emit_cuda
 from .diagnostics import TilecError
 from .fileio import replace_atomically
-from .driver import build_tile
+from .driver import build_tile, lowering_target, schedule_targets
 from .frontend import load_spec
 from .runtime.package import PackageError, read_package, write_package
 from .signature import signature
@@ -65,7 +66,7 @@ def _is_package_of(data: bytes, name: str, text: str, shapes: dict, targets: tup
     return all(claims)
 
 
-def build(spec: str, output: str, schedule: str = "", targets: tuple = ("sm_80", "sm_90a"),
+def build(spec: str, output: str, schedule: str = "", targets: tuple = (),
           compiler: str = "nvrtc", use_cache: bool = True, verify: bool = True,
           shapes: dict | None = None, on_report=None) -> dict:
     """Compile ``spec`` into the package ``output``; returns its manifest (without hashes).
@@ -75,6 +76,7 @@ def build(spec: str, output: str, schedule: str = "", targets: tuple = ("sm_80",
     one is shipped inside the package. Reports are kept by what they prove (tilec/proofs.py),
     so a rebuild of the same kernel does not prove again."""
     text = Path(spec).read_text()
+    targets = tuple(targets) or schedule_targets(schedule)
     shapes = dict(shapes or {})
     fixed = ",".join(f"{k}={v}" for k, v in sorted(shapes.items()))
     key = cache_key(text + "\0" + fixed + ("\0verified" if verify else ""), schedule, targets, compiler)
@@ -85,9 +87,9 @@ def build(spec: str, output: str, schedule: str = "", targets: tuple = ("sm_80",
         return {"cached": str(cache.where("kernels") / name)}
     with dialects.context(), ir.Location.unknown():
         module = load_spec(spec)
-        tiled = build_tile(module, shapes, schedule)
+        tiled = build_tile(module, shapes, schedule, lowering_target(schedule, targets))
         kernel = emit_cuda(tiled.tile)
-        check_targets(kernel, targets)  # before proving: a kernel no target can take is not verified
+        check_targets(tiled, targets)  # before proving: a kernel some target cannot take is not verified
         report = None
         if verify:
             report = verify_build(module, tiled, spec, text, schedule, targets, use_cache)
@@ -135,14 +137,20 @@ def _view(args, sig, name: str) -> dict:
     return {}
 
 
-def check_targets(kernel, targets: tuple) -> None:
-    """Refuse a kernel that some of ``targets`` cannot run (a warp-specialised one is sm_90a's alone)."""
-    if kernel.tensor_maps and set(targets) != {"sm_90a"}:
-        raise TilecError(f"schedule {kernel.schedule} builds an sm_90a kernel (copy engine, wgmma); "
-                         f"build it with --target sm_90a alone, or use consumers=0 for other targets")
+def check_targets(tiled, targets: tuple) -> None:
+    """Refuse a kernel that some of ``targets`` cannot run: one whose ops need features (the copy
+    engine, wgmma) such a target does not have."""
+    used = features_used(tiled.tile.body.operations[0])
+    lacking = [t for t in targets if registered(t).lacks(*used)]
+    if lacking:
+        runs = [t for t in targets if t not in lacking]
+        raise TilecError(f"schedule {tiled.schedule.replace(' ', ',') or 'default'} builds a kernel that uses "
+                         f"{', '.join(used)}, which {', '.join(lacking)} {'does' if len(lacking) == 1 else 'do'} "
+                         f"not have: build it with --target {' --target '.join(runs or ['sm_90a'])} alone, or "
+                         f"use consumers=0 for every target")
 
 
-def package_build(tiled, source_name: str, text: str, targets: tuple = ("sm_80", "sm_90a"),
+def package_build(tiled, source_name: str, text: str, targets: tuple,
                   compiler: str = "nvrtc", kernel=None) -> tuple[dict, dict]:
     """(manifest, files) of the package of a TileBuild (in its context); ``text`` is the
     source it came from (a spec, or the ta IR of a PyTorch graph), kept in the manifest;
@@ -166,7 +174,7 @@ def launch_manifest(tiled, source_name: str, text: str, targets: tuple, compiler
     compiled: every field the runtime reads to launch it (``targets`` and ``ptxas`` still empty).
     ``tilec verify PKG.tkp`` compares a package's fields with these."""
     sig = signature(tiled.ta.body.operations[0])
-    check_targets(kernel, targets)
+    check_targets(tiled, targets)
     manifest = {
         "kernel": kernel.name, "variants": kernel.variants, "tilec_version": build_id(), "compiler": compiler,
         "spec": {"file": source_name, "text": text, "sha256": hashlib.sha256(text.encode()).hexdigest()},

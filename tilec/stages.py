@@ -16,16 +16,18 @@ from .loop_runner import run_loops
 from .tile_interpreter import run_tile
 
 
-def run_stage(stage: str, module: ir.Module, sig, inputs: dict, env: dict, schedule: str = ""):
-    """The outputs of ``stage`` ("loop" or "tile") on ``inputs``, or None for "ta" (the oracle itself)."""
+def run_stage(stage: str, module: ir.Module, sig, inputs: dict, env: dict, schedule: str = "",
+              target: str | None = None):
+    """The outputs of ``stage`` ("loop" or "tile", the tile kernel lowered for ``target``, by
+    default build_tile's) on ``inputs``, or None for "ta" (the oracle itself)."""
     if stage == "ta":
         return None
     if stage == "tile":
         try:
-            kernels = Kernels.of(module, {"*": schedule} if schedule else {})
+            kernels = Kernels.of(module, {"*": schedule} if schedule else {}, target=target)
         except TilecError:  # no split into kernels either: the one kernel's own error, below
             kernels = None
         if kernels is None or kernels.single:
-            return run_tile(build_tile(module, {}, schedule).tile, sig, inputs, env)
+            return run_tile(build_tile(module, {}, schedule, target).tile, sig, inputs, env)
         return kernels.run(inputs, env=env)  # a function no one kernel takes: its kernels in order
     return run_loops(to_loops(module), sig, inputs, env)

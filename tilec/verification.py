@@ -20,7 +20,7 @@ from torch_mlir import ir
 from .verify.report import Report, Result
 
 
-def verify_schedules(path: str, shapes: dict | None = None, targets: tuple = ("sm_80", "sm_90a"),
+def verify_schedules(path: str, shapes: dict | None = None, targets: tuple = (),
                      progress=None) -> Report:
     """The report of the spec's kernel at every legal point of its form's schedule space
     (Schedule.space): each point is built, checked and compiled as ``verify_spec`` does one;
@@ -34,7 +34,8 @@ def verify_schedules(path: str, shapes: dict | None = None, targets: tuple = ("s
     from .codegen.compile import check_limits
     from .codegen.cuda import emit_cuda
     from .diagnostics import TilecError
-    from .driver import build_loops, legal_schedules
+    from .dialects.target import names as target_names
+    from .driver import build_loops, legal_schedules, parse_schedule
     from .verification_cuda import check_cuda
     from .verify.kernels import check_build, check_loop_build, check_rewrites
 
@@ -42,14 +43,15 @@ def verify_schedules(path: str, shapes: dict | None = None, targets: tuple = ("s
     report = Report(path, hashlib.sha256(text.encode()).hexdigest(), "all legal")
     with dialects.context(), ir.Location.unknown():
         module = load_spec(path)
-        # the warp-specialised points when sm_90a is a target (or nothing is compiled)
-        form, built, illegal = legal_schedules(module, shapes, hopper="sm_90a" in targets or not targets)
+        # the points some target runs (the warp-specialised ones where a target has their features)
+        targets = tuple(targets) or tuple(target_names())
+        form, built, illegal = legal_schedules(module, shapes, targets)
         checked, seen = [], set()
         for done, (point, build) in enumerate(built, 1):
             if progress is not None and done > 1:
                 progress(done - 1, len(built), report)
-            # a warp-specialised kernel is sm_90a's alone (wgmma, the copy engine)
-            point_targets = tuple(t for t in targets if t == "sm_90a") if "consumers=0" not in point else targets
+            # the targets with the features the point's kernel uses (a warp-specialised one: the copy engine, wgmma)
+            point_targets = tuple(parse_schedule(point).runs_on(targets))
             try:  # the pass checks the form's rules; the targets' limits need the emitted kernel
                 kernel = emit_cuda(build.tile)
                 for target in point_targets:
@@ -74,7 +76,7 @@ def verify_schedules(path: str, shapes: dict | None = None, targets: tuple = ("s
 
 
 def check_spec(module, schedule: str, path: str, shapes: dict | None = None, stage: str = "tile",
-               build=None, targets: tuple = ("sm_80", "sm_90a"), given: dict | None = None,
+               build=None, targets: tuple = (), given: dict | None = None,
                compiler: str = "nvrtc") -> list[Result]:
     """Every property of the kernels of ``module`` (a ta module): the ta rewrites as they ran,
     the tile kernel built under ``schedule`` and ``shapes`` (or the given ``build``, the very
@@ -82,16 +84,19 @@ def check_spec(module, schedule: str, path: str, shapes: dict | None = None, sta
     and the loop IR are checked (specs with no tile kernel); otherwise a tile kernel that cannot
     be built is an ``error`` row. ``given``: sizes bound on ``module`` already (a split piece of
     a spec built with --shape); the replay commands of counterexamples name them. ``compiler``
-    compiles the CUDA rows' cubins (a package's own)."""
+    compiles the CUDA rows' cubins (a package's own). The kernel is lowered for the target whose
+    kernel every one of ``targets`` runs (driver.lowering_target; all registered ones when none
+    is named), and its CUDA is compiled for each of them."""
     from .diagnostics import TilecError
-    from .driver import build_loops, build_tile
+    from .driver import build_loops, build_tile, lowering_target, schedule_targets
     from .verification_cuda import check_cuda
     from .verify.kernels import check_build, check_loop_build, check_rewrites
 
     results, seen = [], set()
     if stage == "tile" and build is None:
         try:
-            build = build_tile(module, shapes, schedule)
+            targets = tuple(targets) or schedule_targets(schedule)
+            build = build_tile(module, shapes, schedule, lowering_target(schedule, targets))
         except TilecError as err:
             name = ir.StringAttr(module.body.operations[0].attributes["sym_name"]).value
             results.append(Result(name, "tile", "build", "the spec lowers to a tile kernel", "error", 0.0,
@@ -100,7 +105,7 @@ def check_spec(module, schedule: str, path: str, shapes: dict | None = None, sta
     if build is not None:
         results += check_rewrites(build.steps, seen)
         results += check_build(build, path, given)
-        results += check_cuda(build, targets, compiler)
+        results += check_cuda(build, tuple(targets) or (build.target,), compiler)
     loops = build_loops(module)
     results += check_rewrites(loops.steps, seen)
     results += check_loop_build(loops, path, given)

@@ -25,9 +25,10 @@ def compiled(source: str, name: str, target: str, compiler: str):
     return hashlib.sha256(cubin).hexdigest(), facts
 
 
-def check_cuda(build, targets: tuple = ("sm_80", "sm_90a"), compiler: str = "nvrtc") -> list[Result]:
+def check_cuda(build, targets: tuple, compiler: str = "nvrtc") -> list[Result]:
     """The rows of emitting ``build.tile`` as CUDA and compiling it for each target."""
-    from tilec.codegen.compile import check_limits
+    from tilec.codegen.compile import check_limits, registered
+    from tilec.dialects.tile_hopper import features_used
     from tilec.codegen.cuda import emit_cuda
     from tilec.diagnostics import TilecError
 
@@ -50,6 +51,9 @@ def check_cuda(build, targets: tuple = ("sm_80", "sm_90a"), compiler: str = "nvr
         start = time.perf_counter()
         check = f"the CUDA source compiles for {target} ({compiler})"
         try:
+            lacking = registered(target).lacks(*features_used(fn))
+            if lacking:  # the module was lowered for a target with features this one has not
+                raise TilecError(f"the kernel uses {', '.join(lacking)}, which {target} does not have")
             check_limits(target, kernel.threads, kernel.smem_bytes)
             cubin_digest, facts = compiled(kernel.source, kernel.name, target, compiler)
         except TilecError as err:

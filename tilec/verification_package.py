@@ -32,7 +32,7 @@ def verify_package(path: str) -> Report:
 
     from .codegen.cuda import emit_cuda
     from .diagnostics import TilecError
-    from .driver import build_tile
+    from .driver import build_tile, lowering_target
     from .frontend import spec_to_ta
     from .package import launch_manifest
     from .verification import check_spec
@@ -52,7 +52,7 @@ def verify_package(path: str) -> Report:
     report = Report(f"{path} ({m['spec']['file']})", hashlib.sha256(text.encode()).hexdigest(), m["schedule"])
     with dialects.context(), ir.Location.unknown():
         module = _ta_of(text, m["spec"]["file"], spec_to_ta, TilecError)
-        build = build_tile(module, fixed, schedule)
+        build = build_tile(module, fixed, schedule, lowering_target(schedule, targets))
         kernel = emit_cuda(build.tile)
         expected = json.loads(json.dumps(launch_manifest(build, m["spec"]["file"], text, targets, compiler, kernel)))
         differs = _fields(m, expected) + _files(package, kernel, targets, compiler)

@@ -20,9 +20,10 @@ from .verify.report import Report
 
 
 def verify_spec(path: str, schedule: str = "", shapes: dict | None = None, stage: str = "tile",
-                targets: tuple = ("sm_80", "sm_90a")) -> Report:
+                targets: tuple = ()) -> Report:
     """The report of every kernel of the spec at ``path``, built as ``tilec compile`` builds it
-    (``schedule``, ``shapes``); ``stage="loop"`` checks the loop IR alone."""
+    (``schedule``, ``shapes``, ``targets``: every target that runs the schedule when none are
+    named); ``stage="loop"`` checks the loop IR alone."""
     text = open(path).read()
     report = Report(path, hashlib.sha256(text.encode()).hexdigest(), schedule or "default")
     with dialects.context(), ir.Location.unknown():

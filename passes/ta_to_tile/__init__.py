@@ -1,9 +1,11 @@
 """ta-to-tile: lower a fused ta function to one CTA's tile program, under a schedule.
 
-    ta-to-tile{bm=128 bn=128 bk=32 warps=4 stages=3 swizzle=true group-m=8}
+    ta-to-tile{target=sm_90a bm=128 bn=128 bk=32 warps=4 stages=3 swizzle=true group-m=8}
 
-The options are the schedule (``tilec.dialects.schedule.Schedule``); the tile function
-carries it as its ``tile.schedule`` attribute. One matcher per kernel form, tried in
+The options are the target (a registered one, dialects/target.py; sm_80 when not named) and
+the schedule (``tilec.dialects.schedule.Schedule``): the module records the target as its
+``tile.target`` attribute, which every later layer asks, and the tile function carries the
+schedule as its ``tile.schedule`` attribute. One matcher per kernel form, tried in
 order; the first that recognises the function lowers it:
 
 - ``contraction.py``: one ta.contract with its epilogue maps (batched, broadcast, either
@@ -23,13 +25,29 @@ lacks. Tiles that run past an extent are masked, so no size has to divide the ti
 
 from torch_mlir import ir
 
+from dataclasses import dataclass, fields
+
 from tilec.dialects.schedule import Schedule
+from tilec.dialects.target import DEFAULT, get as get_target, set_target
 
 from .. import PassInfo
 from . import contraction, layouts, online, pointwise, rows
 from .common import NoTileLowering
 
-Options = Schedule  # the pass's options are the schedule itself
+
+
+@dataclass(frozen=True)
+class Options(Schedule):
+    """The schedule, and the target the module is lowered for."""
+
+    target: str = DEFAULT
+
+    def __post_init__(self):
+        super().__post_init__()
+        get_target(self.target)  # ValueError naming the registered targets
+
+    def schedule(self) -> Schedule:
+        return Schedule(**{f.name: getattr(self, f.name) for f in fields(Schedule)})
 
 # form name -> matcher module (match(fn) -> analysis, lower(fn, analysis, schedule)), in order
 MATCHERS = {"online": online, "contraction": contraction, "rows": rows, "pointwise": pointwise}
@@ -73,10 +91,14 @@ def _lower(fn, schedule: Schedule) -> None:
     layouts.assign(tiled, parent)  # every register tile's distribution, in its type
 
 
-def run(module: ir.Operation, options: Schedule) -> None:
+def run(module: ir.Operation, options: Options) -> None:
+    if not isinstance(options, Options):
+        raise TypeError("ta-to-tile takes its Options (a schedule and a target)")
+    set_target(module, options.target)  # first: the matchers check the schedule against it
+    schedule = options.schedule()
     for op in list(module.regions[0].blocks[0].operations):
         if op.operation.name == "func.func":
-            _lower(op, options)
+            _lower(op, schedule)
 
 
 PASS = PassInfo("ta-to-tile", "lower a fused ta function (contraction, online group, row program) to a tile program",

@@ -3,6 +3,8 @@
 from torch_mlir import ir
 from torch_mlir.dialects import arith
 
+from tilec.dialects.target import target_of
+
 SHARED = 3  # the address space of shared memory
 
 
@@ -21,10 +23,11 @@ class NeedsStaticSize(NoTileLowering):
         self.param = param
 
 
-def check_schedule(schedule, form: str, sizes: dict) -> None:
-    """Refuse an illegal schedule for ``form`` before anything is built (every reason in one message)."""
+def check_schedule(schedule, form: str, sizes: dict, fn) -> None:
+    """Refuse an illegal schedule for ``form`` on the target of ``fn``'s module before anything is
+    built (every reason in one message)."""
     try:
-        schedule.check(form, sizes)
+        schedule.check(form, sizes, target_of(fn).name)
     except ValueError as err:
         refuse_schedule(str(err))
 

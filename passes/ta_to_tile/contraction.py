@@ -160,7 +160,7 @@ def lower(fn, g: Gemm, options) -> None:
                                    for n, x in enumerate(gs)] + [("the output", out_arg, "write")]
     check_schedule(options, "contraction", {"element_bytes": max([bits] + b_bits) // 8, "b_operands": len(gs),
                                             "out_bytes": element_bytes(ir.MemRefType(out_arg.type)),
-                                            "copy_rows": copy_rows(copied, options)})
+                                            "copy_rows": copy_rows(copied, options)}, fn)
     number = {op.operation: n for n, op in enumerate(fn.entry_block.operations)}  # provenance of each mma
     out_dims = tensor_dims(g.contract.result.type)
     dims = {g.i: out_dims[-2], g.j: out_dims[-1]}

@@ -21,6 +21,8 @@ from torch_mlir.dialects import arith, func, scf
 from tilec.dialects.dims import binary, const
 from tilec.dialects.raster import ATTR as RASTER_ATTR, HeavyFirst
 from tilec.dialects.ta_online import is_one, moment, same_value, yielded
+from tilec.dialects.schedule import Schedule
+from tilec.dialects.target import target_of
 from tilec.dialects.tile import schedule_attr
 
 from . import layouts, online_hopper
@@ -97,9 +99,12 @@ def lower(fn, found, options) -> None:
         refuse_schedule(f"schedule {options.as_text()}: heavy_first starts the query blocks that read the most keys "
                         "first; it needs a causal attention (here every block reads them all)")
     returned = list(fn.entry_block.operations)[-1].operation.operands[0]
-    check_schedule(options, "online", {"head_dim": body.head_dim, "qk_dim": body.qk_dim,
-                                       "element_bytes": body.element_bytes,
-                                       "out_bytes": element_bytes(ir.RankedTensorType(returned.type))})
+    sizes = {"head_dim": body.head_dim, "qk_dim": body.qk_dim, "element_bytes": body.element_bytes,
+             "out_bytes": element_bytes(ir.RankedTensorType(returned.type))}
+    if options == Schedule():  # none given: the default, its pipeline as deep as the target's shared memory holds
+        options = options.fitted("online", sizes, target_of(fn).name)
+        body.s = options
+    check_schedule(options, "online", sizes, fn)
     new, b, args = new_signature(fn)
     body.bind_arguments(new, args, b)
     s = options

@@ -69,7 +69,7 @@ def lower(fn, prog: PointwiseProgram, s):
 
     if s == Schedule():
         s = default_schedule(prog.domain[-1])
-    check_schedule(s, "pointwise", {})
+    check_schedule(s, "pointwise", {}, fn)
     new, b, args = new_signature(fn)
     inputs = list(fn.arguments)
     mem = dict(zip(inputs, args))

@@ -106,7 +106,7 @@ def lower(fn, prog: RowProgram, s):
                          if ir.RankedTensorType(a.type).rank == 2), default=4)
     if s == Schedule():  # no schedule given: the row program's own default
         s = default_schedule(_static_cols(fn), element_bytes, any(is_stabilised(op) for op in prog.reductions))
-    check_schedule(s, "rows", {})
+    check_schedule(s, "rows", {}, fn)
     new, b, args = new_signature(fn)
     mem = dict(zip(inputs, args))
     outs = args[len(inputs):len(inputs) + len(prog.returned)]

@@ -14,7 +14,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 
-from tilec.dialects.schedule import TARGETS
+from tilec.dialects.target import get as get_target
 
 from ..diagnostics import TilecError
 
@@ -33,10 +33,16 @@ class PtxasFacts:
         return self.__dict__.copy()
 
 
+def registered(target: str):
+    """The registered target ``target`` (dialects/target.py); TilecError naming the known ones otherwise."""
+    try:
+        return get_target(target)
+    except ValueError as err:
+        raise TilecError(str(err)) from None
+
+
 def check_limits(target: str, threads: int, smem_bytes: int) -> None:
-    if target not in TARGETS:
-        raise TilecError(f"unknown target '{target}' (targets: {', '.join(TARGETS)})")
-    limits = TARGETS[target]
+    limits = registered(target)
     if smem_bytes > limits.smem:
         raise TilecError(f"the schedule needs {smem_bytes} bytes of shared memory; {target} allows "
                          f"{limits.smem} per block: lower stages, bm, bn or bk")
@@ -117,6 +123,6 @@ def compile_cuda(source: str, kernel: str, target: str, compiler: str = "nvrtc")
     """(cubin, ptxas facts) of ``kernel`` in ``source`` for ``target``."""
     cubin, log = (compile_nvrtc if compiler == "nvrtc" else compile_nvcc)(source, kernel, target)
     facts = parse_ptxas(log, kernel)
-    if facts.registers > TARGETS[target].registers:
+    if facts.registers > registered(target).registers:
         raise TilecError(f"{kernel} needs {facts.registers} registers per thread")
     return cubin, facts

@@ -24,7 +24,9 @@ from tilec.dialects.dims import binary, parse_dim
 from tilec.dialects.raster import ATTR as RASTER_ATTR, raster_of
 from tilec.dialects._verify import Invalid
 from tilec.dialects.layout import BlockedLayout, MmaLayout, OperandLayout, SliceLayout
+from tilec.dialects.target import DEFAULT, target_of
 from tilec.dialects.tile import layout_of, register_layout, schedule_of
+from tilec.dialects.tile_hopper import check_target, features_used
 
 from ..diagnostics import TilecError
 from .cexpr import CExpr, dim_expr
@@ -100,7 +102,7 @@ def _reads_whole_tiles(op) -> bool:
 
 
 class CudaEmitter:
-    def __init__(self, fn, aligned: bool = True, target: str = "sm_80"):
+    def __init__(self, fn, aligned: bool = True, target: str = DEFAULT):
         self.fn = fn
         self.target = TARGETS[target]  # the instructions the walk prints
         self.aligned = aligned   # rows of the async-copied inputs are whole 16-byte chunks
@@ -125,7 +127,7 @@ class CudaEmitter:
         t = self.tiling
         self.mi, self.ni, self.tm, self.tn = (t.mi, t.ni, t.tm, t.tn) if t is not None else (0, 0, 0, 0)
         self.smem_bytes = 0
-        self.hopper = schedule.consumers > 0  # warp-specialised: copy engine, mbarriers, wgmma
+        self.hopper = bool(features_used(fn))  # warp-specialised: copy engine, mbarriers, wgmma
         self.role = None                      # the warp role being emitted (tile.warp_specialize)
         self.consumer_roles = 1               # consumer warpgroups running the consumer region on their own
         self.helpers: dict = {}               # device functions the walk asked for, by name
@@ -409,21 +411,27 @@ def parent_layout(fn):
     return visit(fn.regions[0].blocks[0])
 
 
-def emit_cuda(module: ir.Module, target: str = "sm_80") -> Kernel:
-    """The CUDA kernels of the (single) tile function in ``module``: one for inputs whose rows
-    are whole 16-byte chunks (cp.async), one ``_unaligned`` for any other row length; the
-    instructions are ``target``'s (targets.py; sm_80's run on every target today)."""
+def emit_cuda(module: ir.Module) -> Kernel:
+    """The CUDA kernels of the (single) tile function in ``module``, in the instructions of the
+    module's target (its ``tile.target``; targets.py holds each target's table): one for inputs
+    whose rows are whole 16-byte chunks (cp.async), one ``_unaligned`` for any other row length;
+    a warp-specialised kernel (copy engine, wgmma) has the first alone."""
     fn = module.body.operations[0]
     if "tile.schedule" not in fn.attributes:
         raise TilecError("the CUDA emitter takes tile IR (run ta-to-tile first)")
     if parent_layout(fn) is None:
         raise TilecError("the CUDA emitter takes register tiles with layouts (#tile.mma, #tile.blocked)")
-    if schedule_of(fn).consumers:  # the copy engine needs 16-byte aligned rows: no other variant
-        kernel = CudaEmitter(fn, True, target).emit()
-        kernel.source = f"{TARGETS[target].prelude}{HOPPER_PRELUDE}{STORE_PRELUDE}\n{kernel.source}"
+    try:
+        target = target_of(module)
+        check_target(fn, target)
+    except (ValueError, Invalid) as err:
+        raise TilecError(str(err)) from None
+    if features_used(fn):  # the copy engine needs 16-byte aligned rows: no other variant
+        kernel = CudaEmitter(fn, True, target.name).emit()
+        kernel.source = f"{TARGETS[target.name].prelude}{HOPPER_PRELUDE}{STORE_PRELUDE}\n{kernel.source}"
         kernel.variants = {"aligned": kernel.name}
         return kernel
-    fast, slow = CudaEmitter(fn, True, target).emit(), CudaEmitter(fn, False, target).emit()
-    fast.source = f"{TARGETS[target].prelude}\n{fast.source}\n{slow.source}"
+    fast, slow = CudaEmitter(fn, True, target.name).emit(), CudaEmitter(fn, False, target.name).emit()
+    fast.source = f"{TARGETS[target.name].prelude}\n{fast.source}\n{slow.source}"
     fast.variants = {"aligned": fast.name, "unaligned": slow.name}
     return fast

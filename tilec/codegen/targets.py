@@ -9,8 +9,10 @@ a table (and the ops it alone has), not a mode of the emitter:
     >>> TARGETS["sm_80"].mma["__nv_bfloat16"].format(d="acc", a="af", b="bf")
     'mma_bf16(acc, af, bf);'
 
-sm_90a runs the sm_80 instructions (cp.async, ldmatrix, mma.sync) until its own table
-brings TMA, mbarriers and wgmma.
+A table per registered target (dialects/target.py; a test holds the two lists equal). A kernel
+without warp roles is the same instructions on sm_80 and sm_90a (cp.async, ldmatrix, mma.sync);
+sm_90a's copy-engine, mbarrier and wgmma instructions are those of the ops only it has
+(cuda_hopper.py, refused on a module for a target without them: tile_hopper.check_target).
 """
 
 from __future__ import annotations

@@ -196,7 +196,7 @@ class CompiledGraph:
         dtypes = {str(s.dtype) for s in signature(self.module.body.operations[0]).inputs}
         return "bf16" if "torch.bfloat16" in dtypes else "f16" if "torch.float16" in dtypes else None
 
-    def verify(self, schedule=""):
+    def verify(self, schedule="", targets: tuple = ()):
         """The Z3 verification report of the graph's kernels against its ta (tilec.verify.Report);
         a graph of several kernels also gets the split read back against its ta."""
         import hashlib
@@ -207,10 +207,10 @@ class CompiledGraph:
         report = Report(f"{self.name} (PyTorch)", hashlib.sha256(self.ta.encode()).hexdigest(),
                         _schedule_text(schedule or self.schedule))
         with self.context, ir_location():
-            report.results += _with(kernels, schedule).verify(self.name)
+            report.results += _with(kernels, schedule).verify(self.name, tuple(targets))
         return report
 
-    def package(self, path: str, schedule="", targets: tuple = ("sm_80", "sm_90a"),
+    def package(self, path: str, schedule="", targets: tuple = (),
                 compiler: str = "nvrtc", verify: bool = True) -> dict:
         """Write the graph's CUDA kernels to ``path`` (load it with tilec.runtime.load on a GPU
         machine): a kernel package (.tkp) when one kernel takes the graph, else a graph package
@@ -225,7 +225,7 @@ class CompiledGraph:
         with self.context, ir_location():
             report = None
             if verify:
-                report = self.verify(schedule)
+                report = self.verify(schedule, targets)
                 if report.status():
                     raise TilecError(f"{self.name}: verification failed ({report.summary()}); no package written")
             return kernels.package(path, self.name, tuple(targets), compiler, report)

@@ -54,7 +54,7 @@ def compile_candidate(job: Job) -> dict:
     try:
         with dialects.context(), ir.Location.unknown():
             module = source_to_ta(job.spec_text, job.spec_name)
-            build = build_tile(module, job.shapes, job.schedule)
+            build = build_tile(module, job.shapes, job.schedule, job.target)
             manifest, files = package_build(build, job.spec_name, job.spec_text, (job.target,), job.compiler)
             digest, fixed = tile_hash(build), dict(build.fixed)
     except TilecError as err:

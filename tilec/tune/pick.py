@@ -107,14 +107,15 @@ def _rank_and_compile(spec: str, shapes: dict, targets: tuple, compiler: str) ->
     None; why there is none)."""
     from tilec.codegen.compile import compile_cuda
     from tilec.codegen.cuda import emit_cuda
+    from tilec.dialects.target import common
     from tilec.driver import kernel_form
     from tilec.frontend import load_spec
 
     from .gpus import gpu_named
     from .space import TUNE_SPACE, rank
 
-    # a package for sm_80 too needs a kernel every target runs: the sm_80 form
-    target = "sm_90a" if tuple(targets) == ("sm_90a",) else "sm_80"
+    # a package for several targets needs a kernel every one runs: the space of their common target
+    target = common(targets).name
     with dialects.context(), ir.Location.unknown():
         module = load_spec(spec)
         try:

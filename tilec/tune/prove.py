@@ -43,13 +43,13 @@ def prove_winner(db: TuningDB, key: dict, claimed: dict) -> None:
                 claim = claimed.get((row["gpu"], schedule))
                 if claim is None:
                     continue
-                build, digest = _built(module, shapes, schedule, claim)
+                build, digest = _built(module, shapes, schedule, claim, target)
                 if build is None:
                     continue
                 db.record_built(spec_text, shapes, target, row["gpu"], schedule, digest)
             cached = db.proof(spec_text, shapes, target, digest)
             if cached is None:
-                build = build or build_tile(module, shapes, schedule)
+                build = build or build_tile(module, shapes, schedule, target)
                 report = verify_build(module, build, name, spec_text, schedule, (target,))
                 cached = {"passed": not report.status(), "summary": report.summary()}
                 # kept by the hash of the module verified, which is the one recorded (builds are deterministic)
@@ -61,14 +61,14 @@ def prove_winner(db: TuningDB, key: dict, claimed: dict) -> None:
             print(f"  {schedule} is not proved ({cached['summary']}); the next fastest is tried")
 
 
-def _built(module, shapes: dict, schedule: str, claim: str) -> tuple:
-    """(the tile build of ``schedule``, its hash) when that hash is ``claim``, the module
+def _built(module, shapes: dict, schedule: str, claim: str, target: str) -> tuple:
+    """(the tile build of ``schedule`` for ``target``, its hash) when that hash is ``claim``, the module
     measured; else (None, None), and stderr says why the candidate is not recorded."""
     from tilec.diagnostics import TilecError
     from tilec.driver import build_tile
 
     try:
-        build = build_tile(module, shapes, schedule)
+        build = build_tile(module, shapes, schedule, target)
     except TilecError as err:
         print(f"  {schedule}: not recorded: it does not build here: {err.message}", file=sys.stderr)
         return None, None

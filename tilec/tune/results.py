@@ -16,10 +16,10 @@ import json
 import math
 import re
 
+from tilec.dialects.target import names as target_names
 from tilec.diagnostics import MAX_SPEC_BYTES, SourceLoc, TilecError, read_input_bytes
 
 MAX_RESULTS_BYTES = 16 * 1024 * 1024  # 30 candidates take about 20 KiB
-TARGETS = ("sm_80", "sm_90a")
 MAX_SIZE = 2**31 - 1  # as --shape takes them
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 
@@ -90,8 +90,8 @@ def _check_key(key: dict, path: str) -> None:
         if not size_name.isidentifier() or type(size) is not int or not 1 <= size <= MAX_SIZE:
             raise TilecError(f"'{path}': key.shapes: {size_name[:60]!r}: {_shown(size)} is not a size "
                              f"from 1 to 2^31 - 1 of a parameter")
-    if key.get("target") not in TARGETS:
-        raise TilecError(f"'{path}': key.target is {_shown(key.get('target'))}, not one of {', '.join(TARGETS)}")
+    if key.get("target") not in target_names():
+        raise TilecError(f"'{path}': key.target is {_shown(key.get('target'))}, not one of {', '.join(target_names())}")
 
 
 def _check_row(row, path: str, where: str) -> None:

@@ -59,7 +59,7 @@ def points(form: str, target: str, space: dict | None = None) -> list[Schedule]:
                          f"takes its default schedule")
     plain, hopper = (space or TUNE_SPACE)[form]
     out = [Schedule(**p) for p in _grid(plain)]
-    if target == "sm_90a" and hopper:
+    if hopper:  # the warp-specialised points, kept below where the target has their features
         bk = {"bk": 64} if form == "contraction" else {}
         out += [Schedule(bm=64 * p["consumers"], warps=4 * p["consumers"], **bk, **p) for p in _grid(hopper)]
         if form == "contraction":  # ping-pong: two warpgroups with tiles of their own (bm = 64), persistent
@@ -67,7 +67,7 @@ def points(form: str, target: str, space: dict | None = None) -> list[Schedule]:
         if form == "online":  # one warpgroup, two CTAs an SM, its loop rotated
             out += [Schedule(bm=64, bn=bn, warps=4, stages=n, consumers=1, softmax_overlap=True, occupancy=2)
                     for bn in hopper["bn"] for n in hopper["stages"]]
-    return out
+    return [p for p in out if p.runs_on([target])]
 
 
 def rank(module: ir.Module, shapes: dict, target: str, gpu: GPU, space: dict | None = None) -> tuple:
@@ -82,7 +82,8 @@ def rank(module: ir.Module, shapes: dict, target: str, gpu: GPU, space: dict | N
                 if isinstance(n.attr, ir.IntegerAttr)} if "ta.params" in fn.attributes else {}
     sizes = dict(defaults, **shapes)  # the model needs every size: a parameter's default where none is given
     legal, illegal = [], {}
-    for text, build in build_tiles(module, shapes, [point.as_text() for point in points(form, target, space)]):
+    for text, build in build_tiles(module, shapes, [point.as_text() for point in points(form, target, space)],
+                                   target):
         if isinstance(build, TilecError):
             illegal[text] = build.message
             continue

@@ -3,7 +3,7 @@
     128 * producer_registers + 32 * warps * consumer_registers
         <= launch_registers * threads      (setmaxnreg.inc is granted from what the CTA was
                                             launched with, or waits for ever)
-    occupancy * that                       <= the SM's register file (every target's 65,536)
+    occupancy * that                       <= the SM's register file (the module's target's)
 
 with each count a multiple of 8 in 24..256 (setmaxnreg). All are numbers of the module and
 its schedule, so the check is decided by reading them (no solver call); it holds per schedule.
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
-from tilec.dialects.schedule import TARGETS
+from tilec.dialects.target import target_of
 from tilec.dialects.tile import schedule_of
 
 from .solver import Outcome, structural
@@ -44,7 +44,7 @@ def check_registers(fn) -> list[tuple[str, str, Outcome, str]]:
     consumer = ir.IntegerAttr(op.attributes["consumer_registers"]).value
     asked = 128 * producer + 32 * s.warps * consumer
     launched = s.launch_registers * s.threads
-    sm_file = min(t.sm_registers for t in TARGETS.values())
+    sm_file = target_of(fn).sm_registers
     counts_ok = all(n % 8 == 0 and 24 <= n <= 256 for n in (producer, consumer))
     ok = counts_ok and asked <= launched and asked * s.occupancy <= sm_file
     model = {"producer registers": producer, "consumer registers": consumer, "asked": asked,
