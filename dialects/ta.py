@@ -29,8 +29,9 @@ from torch_mlir.dialects.ext import Operand, Region, Result
 from ._verify import (Invalid, affine_maps, affine_maps_single, int_attr, int_list, is_float,
                       projected_dims, str_attr, verifier)
 from .dims import DimError, DimExpr, parse_dim
+from .reduce_kinds import NAMES
 
-REDUCE_KINDS = ("sum", "max", "min")
+REDUCE_KINDS = NAMES
 
 
 class TA(ext.Dialect, name="ta"):

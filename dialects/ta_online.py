@@ -30,9 +30,10 @@ from torch_mlir.dialects.ext import Region, Result
 
 from ._verify import Invalid, affine_maps_single, int_attr, projected_dims, str_attr, verifier
 from .dims import DimError, parse_dim
+from .reduce_kinds import NAMES
 from .ta import TA, tensor_dims
 
-KINDS = ("max", "min", "sum")
+KINDS = NAMES  # the reduction kinds (reduce_kinds.py)
 MAX_MOMENT = 4  # the highest power of a centred sum (its step reads every lower one)
 
 

@@ -18,6 +18,7 @@ from torch_mlir.dialects import ext
 from torch_mlir.dialects.ext import Operand, Region, Result
 
 from ._verify import Invalid, affine_maps_single, int_attr, is_float, projected_dims, str_attr, verifier
+from .reduce_kinds import NAMES
 from .layout import BlockedLayout, Layout, MmaLayout, OperandLayout, SliceLayout, Swizzle
 from .schedule import Schedule
 
@@ -435,7 +436,7 @@ class MmaOp(Tile.Operation, name="mma"):
 
 
 def _check_reduce(op):
-    str_attr(op, "kind", ("sum", "max", "min"))
+    str_attr(op, "kind", NAMES)
     src, res = _tile(op.src.type, "source"), _tile(op.res.type, "result")
     dim = int_attr(op, "dim")
     if not 0 <= dim < src.rank:

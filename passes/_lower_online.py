@@ -22,6 +22,7 @@ from torch_mlir import ir
 from torch_mlir.dialects import arith, math as math_d, memref
 
 from tilec.dialects.dims import parse_dim
+from tilec.dialects.reduce_kinds import KINDS
 from tilec.dialects.ta_online import centred_parts, is_one, moment, term_dims
 
 from ._centred import Moments, combine
@@ -86,7 +87,7 @@ def lower_online_group(b: Builder, ops: list) -> None:
             memref.StoreOp(arith.ConstantOp(f32, -math.inf).result, running[key], [])
         for op, buf, k in zip(ops, bufs, kept):
             kind = ir.StringAttr(op.attributes["kind"]).value
-            init = {"max": -math.inf, "min": math.inf, "sum": 0.0}[kind]
+            init = KINDS[kind].neutral
             with _extra_loops(b, sizes, k, common, ivs) as inner:
                 memref.StoreOp(arith.ConstantOp(f32, init).result, buf, [inner[d] for d in k])
         with b.loops([sizes[j]]) as (jv,):

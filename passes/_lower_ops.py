@@ -1,14 +1,12 @@
 """One lowering per ta op, used by ta-to-loops (see _loops.py for the Builder)."""
 
-import math
-
 from torch_mlir import ir
 from torch_mlir.dialects import arith, memref
 
+from tilec.dialects.reduce_kinds import KINDS
+
 from ._loops import Builder, affine_indices, as_f32, clone_scalar_ops, positions
 
-IDENTITY = {"sum": 0.0, "max": -math.inf, "min": math.inf}
-COMBINE = {"sum": arith.AddFOp, "max": arith.MaximumFOp, "min": arith.MinimumFOp}
 
 
 def lower_op(b: Builder, op) -> None:
@@ -63,10 +61,10 @@ def _reduce(b: Builder, op) -> None:
     dims = [ir.IntegerAttr(d).value for d in ir.ArrayAttr(op.attributes["dims"])]
     src = op.operation.operands[0]
     out = b.buffer(op.result)
-    b.fill(out, op.result.type, IDENTITY[kind])
+    b.fill(out, op.result.type, KINDS[kind].neutral)
     with b.loops(b.sizes(src.type)) as ivs:
         kept = [iv for k, iv in enumerate(ivs) if k not in dims]
-        combined = COMBINE[kind](memref.LoadOp(out, kept).result, b.load(src, ivs)).result
+        combined = KINDS[kind].arith_op(memref.LoadOp(out, kept).result, b.load(src, ivs))
         memref.StoreOp(combined, out, kept)
 
 

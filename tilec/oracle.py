@@ -15,6 +15,8 @@ from torch_mlir import ir
 from tilec.dialects.dims import parse_dim
 from tilec.dialects.ta import tensor_dims
 
+from tilec.dialects.reduce_kinds import KINDS
+
 from .affine import affine
 from .diagnostics import TilecError, mlir_loc
 from .signature import dtype_of
@@ -59,9 +61,7 @@ def _reduce(op, values, env):
     src = values[op.operation.operands[0]]
     kind = ir.StringAttr(op.attributes["kind"]).value
     dims = [ir.IntegerAttr(d).value for d in ir.ArrayAttr(op.attributes["dims"])]
-    if kind == "sum":
-        return src.sum(dim=dims)
-    return src.amax(dim=dims) if kind == "max" else src.amin(dim=dims)
+    return KINDS[kind].reduce(src, dims)
 
 
 def _softmax(op, values, env):

@@ -26,6 +26,8 @@ from tilec.dialects.tile_hopper import consumer_roles, staging_of, staging_pendi
 
 from .affine import affine
 from .diagnostics import TilecError, mlir_loc
+from tilec.dialects.reduce_kinds import KINDS
+
 from .loop_runner import _argument_roles
 from .oracle_scalar import _broadcast_view, scalar_op
 from .signature import Signature, dtype_of
@@ -313,7 +315,7 @@ class _CTA:
     def op_reduce(self, op, operands):
         kind, dim = ir.StringAttr(op.attributes["kind"]).value, ir.IntegerAttr(op.attributes["dim"]).value
         src = operands[0]
-        return [src.sum(dim) if kind == "sum" else src.amax(dim) if kind == "max" else src.amin(dim)]
+        return [KINDS[kind].reduce(src, dim)]
 
     def op_map(self, op, operands):
         shape = ir.RankedTensorType(op.result.type).shape

@@ -19,12 +19,12 @@ from torch_mlir import ir
 from torch_mlir.dialects import arith, scf
 
 from tilec.dialects.ta_online import centred_parts, is_one, moment, same_value, yielded
+from tilec.dialects.reduce_kinds import KINDS
 
 from .._centred import Moments, combine, mean
 from .._lower_online import exp_or_zero
 from .common import const_index
 
-_NEUTRAL = {"sum": 0.0, "max": float("-inf"), "min": float("inf")}
 
 
 class Folds:
@@ -83,7 +83,7 @@ class Folds:
                 states.append(([] if op in shared else [self.constant([s.bm], float("-inf"))]) +
                               [self.constant([s.bm], 0.0)])
             else:
-                states.append([self.constant([s.bm], _NEUTRAL[_kind(op)])])
+                states.append([self.constant([s.bm], KINDS[_kind(op)].neutral)])
         return ops, shared, states
 
     def fold_all(self, ops, shared, states, carried, j0, loads, elems) -> list:
@@ -155,10 +155,9 @@ class Folds:
             terms = lambda: [arith.MulFOp(*[_to_f32(self._read(v, [0, 1], shape, j0, loads, elems))
                                             for v in (a, b)]).result]
         if not is_stabilised(op):
-            term = self.tile_map(shape, f32, lambda: self.masked(_to_f32(terms()[-1]), j0, _NEUTRAL[kind]))
+            term = self.tile_map(shape, f32, lambda: self.masked(_to_f32(terms()[-1]), j0, KINDS[kind].neutral))
             block_value = _reduce(term, kind)
-            fold = {"sum": arith.AddFOp, "max": arith.MaximumFOp, "min": arith.MinimumFOp}[kind]
-            return [self.row_map(lambda: fold(self.elem(old[0]), self.elem(block_value)).result)], block_value
+            return [self.row_map(lambda: KINDS[kind].arith_op(self.elem(old[0]), self.elem(block_value)))], block_value
         x = self.tile_map(shape, f32, lambda: self.masked(_to_f32(terms()[0]), j0, float("-inf")))
         if max_state is not None:
             (m, m_new), (l,) = max_state, old

@@ -24,12 +24,13 @@ from tilec.dialects.tile import register_layout
 from ..diagnostics import TilecError
 from .cexpr import CExpr
 from .cuda_address import _base, _global_element, _strides
+from tilec.dialects.reduce_kinds import KINDS
+
 from .cuda_gather import gather_vectors
 from .cuda_ranges import narrow_compares
 from .cuda_regs import Frag, Rows, ctype_of, map_body
 from .cuda_text import ELEMENT_BYTES as _BYTES, VECTOR_TYPES as _VECTOR, ctype, float_literal
 
-_COMBINE = {"max": "fmaxf({}, {})", "sum": "{} + {}", "min": "fminf({}, {})"}
 
 
 @dataclass
@@ -206,7 +207,7 @@ def reduce(self, op) -> None:
         raise TilecError("tile.reduce: rows of a blocked register tile only")
     if src.layout.lanes != 32:
         raise TilecError(f"tile.reduce: a blocked row spans {src.layout.lanes} lanes; a row reduction needs 32")
-    combine = _COMBINE[kind]
+    combine = KINDS[kind].c
     name = self.fresh("r")
     rows, groups, vec = src.counts
     self.line(f"float {name}[{rows}];")
@@ -298,7 +299,7 @@ def op_tile_reduce(self, op) -> None:
     kind = ir.StringAttr(op.attributes["kind"]).value
     if not isinstance(src, Frag) or ir.IntegerAttr(op.attributes["dim"]).value != 1:
         raise TilecError("tile.reduce: rows of a register tile only")
-    combine = {"max": "fmaxf({}, {})", "sum": "{} + {}", "min": "fminf({}, {})"}[kind]
+    combine = KINDS[kind].c
     name = self.fresh("r")
     t = src.tiling
     self.line(f"float {name}[{t.mi}][2];")

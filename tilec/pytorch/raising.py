@@ -27,6 +27,8 @@ from torch_mlir.dialects import arith
 
 from tilec.dialects import ta_builders as tb
 
+from tilec.dialects.reduce_kinds import KINDS
+
 from .bodies import BodyCopier, Lazy, Predicate, combiner
 from .contractions import ContractionRules
 from .support import (Domain, Unsupported, element, io_type, reshape_remap, splat, squeezed, ta_type, unwidened,
@@ -35,7 +37,6 @@ from .views import View
 
 _REDUCE_KIND = {"arith.addf": "sum", "arith.maximumf": "max", "arith.minimumf": "min",
                 "arith.maxnumf": "max", "arith.minnumf": "min"}
-_IDENTITY = {"sum": 0.0, "max": float("-inf"), "min": float("inf")}
 # all (andi, starting from true) and any (ori, from false) over booleans
 _BOOLEAN_REDUCE = {"arith.andi": True, "arith.ori": False}
 _OEQ, _UNE = 1, 13  # arith.cmpf predicates: ordered equal, unordered not equal
@@ -236,8 +237,8 @@ class Raiser(ContractionRules):
         """The accumulator must start at the reduction's identity (a fill with it)."""
         fill = self.fills.get(out)
         value = fill.owner.attributes["value"] if fill is not None and "value" in fill.owner.attributes else None
-        if value is None or not isinstance(value, ir.FloatAttr) or ir.FloatAttr(value).value != _IDENTITY[kind]:
-            raise self.unsupported(op, f"a {kind} that does not start from {_IDENTITY[kind]}")
+        if value is None or not isinstance(value, ir.FloatAttr) or ir.FloatAttr(value).value != KINDS[kind].neutral:
+            raise self.unsupported(op, f"a {kind} that does not start from {KINDS[kind].neutral}")
 
     # -- generics ---------------------------------------------------------------------
 

@@ -32,12 +32,13 @@ from torch_mlir import ir
 from tilec.affine import affine as evaluate_affine
 
 from .scalars import Values, evaluate
+from tilec.dialects.reduce_kinds import KINDS
+
 from .replay import Replay
 from .report import Result
 from .solver import prove
 from .symbolic import dim, size_facts, static_dims
 
-_IDENTITY = {"sum": 0.0, "max": -math.inf, "min": math.inf}
 
 
 def check_loops(ta_fn, loop_fn, replay) -> list[Result]:
@@ -267,8 +268,8 @@ def _expected(ta_op, runs, vals, params, buffers):
             extents = [dim(str(d), params) for d in tensor_dims(src.type)]
             kept = [iv for k, iv in enumerate(fold.ivs) if k not in dims]
             old, new = T(result, kept), T(src, fold.ivs)
-            step = {"sum": old + new, "max": z3.If(old >= new, old, new), "min": z3.If(old <= new, old, new)}[kind]
-            check(init, rdims, init.ivs, constant(_IDENTITY[kind]))
+            step = KINDS[kind].combine(old, new, z3.If)
+            check(init, rdims, init.ivs, constant(KINDS[kind].neutral))
             check(fold, extents, kept, step)
         else:
             maps = [[ir.AffineDimExpr(e).position for e in ir.AffineMapAttr(m).value.results]

@@ -28,7 +28,6 @@ from .solver import Outcome
 from .symbolic import dim
 from .tile_values import TileValues, ta_input_names, own_slots, walk
 
-_NEUTRAL = {"sum": 0.0, "max": "-inf", "min": "inf"}
 DOMAIN = "all shapes (rows, cols >= 1), program ids, column blocks and positions in the tile"
 
 

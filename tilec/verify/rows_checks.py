@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import z3
 from torch_mlir import ir
 
+from tilec.dialects.reduce_kinds import KINDS
 from tilec.dialects.ta_online import moment
 
 from .rows_centred import check_centred
@@ -14,8 +15,6 @@ from .solver import Outcome, prove
 from .tile_values import walk
 
 ONE_BLOCK = "the one column block"
-_COMBINE = {"sum": lambda a, b: a + b, "max": lambda a, b: z3.If(a >= b, a, b),
-            "min": lambda a, b: z3.If(a <= b, a, b)}
 
 
 def check_maps(ck) -> None:
@@ -131,14 +130,14 @@ def _reduction(ck, fold, n, slots):
     if len(slots) == 1:
         ck.add("equivalence", f"{label}: the running value starts at the neutral element",
                prove(init[0] == neutral[kind], ck.tv.assumptions, watch=_watch(ck)))
-        red = _folded(ck, new[0], lambda red: _COMBINE[kind](old[0], red), fold, kind, label)
+        red = _folded(ck, new[0], lambda red: KINDS[kind].combine(old[0], red, z3.If), fold, kind, label)
         if red is not None:
             _terms(ck, red, fold.iv, fold.rows, lambda I, J: ck.term(n, [I, J])[-1], neutral[kind], label)
         return red
     E = lambda a, b: z3.If(a == ninf, z3.RealVal(0), ck.vals.function("math.exp", 1)(a - b))
     ck.add("equivalence", f"{label}: the running max starts at -inf and the sum at 0",
            prove(z3.And(init[0] == ninf, init[1] == 0), ck.tv.assumptions, watch=_watch(ck)))
-    red_x = _folded(ck, new[0], lambda red: _COMBINE["max"](old[0], red), fold, "max",
+    red_x = _folded(ck, new[0], lambda red: KINDS["max"].combine(old[0], red, z3.If), fold, "max",
                     f"{label} (running max)")
     red_p = _folded(ck, new[1], lambda red: old[1] * E(old[0], new[0]) + red, fold, "sum", label)
     if red_x is not None:
