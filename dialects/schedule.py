@@ -1,4 +1,4 @@
-"""Schedules as data: one typed ``Schedule``, the targets' limits, and ``legal()``.
+"""Schedules as data: one typed ``Schedule``, and ``legal()`` per kernel form and target.
 
 A schedule is the frozen dataclass the ``ta-to-tile`` pass takes as its options
 (``ta-to-tile{bm=128 bn=64 warps=8}``); the tile function carries it as the
