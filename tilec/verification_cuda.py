@@ -44,8 +44,9 @@ def check_cuda(build, targets: tuple, compiler: str = "nvrtc") -> list[Result]:
                        round(time.perf_counter() - start, 4), "the emitted module",
                        detail=f"the CUDA emitter failed: {err}")]
     digest = hashlib.sha256(kernel.source.encode()).hexdigest()
-    rows = [Result(name, "cuda", "build", "the tile program is emitted as CUDA", "proved",
-                   round(time.perf_counter() - start, 4), f"source sha256 {digest[:16]}")]
+    lowered = ir.StringAttr(build.tile.operation.attributes["tile.target"]).value  # emit_cuda read it
+    rows = [Result(name, "cuda", "build", f"the tile program, lowered for {lowered}, is emitted as its CUDA",
+                   "proved", round(time.perf_counter() - start, 4), f"source sha256 {digest[:16]}")]
     rows += _register_split(fn, kernel.source, name, digest)
     for target in targets:
         start = time.perf_counter()
