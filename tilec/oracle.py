@@ -12,12 +12,11 @@ from __future__ import annotations
 import torch
 from torch_mlir import ir
 
+from tilec.dialects.affine import affine
 from tilec.dialects.dims import parse_dim
+from tilec.dialects.reduce_kinds import KINDS
 from tilec.dialects.ta import tensor_dims
 
-from tilec.dialects.reduce_kinds import KINDS
-
-from .affine import affine
 from .diagnostics import TilecError, mlir_loc
 from .signature import dtype_of
 from . import oracle_scalar

@@ -19,15 +19,14 @@ import torch
 from torch_mlir import ir
 
 from tilec.dialects import CMPI, PERSISTENT_ATTR
+from tilec.dialects.affine import affine
 from tilec.dialects.dims import parse_dim
 from tilec.dialects.raster import raster_of
+from tilec.dialects.reduce_kinds import KINDS
 from tilec.dialects.tile import layout_of, schedule_of
 from tilec.dialects.tile_hopper import consumer_roles, staging_of, staging_pending, wgmma_stage
 
-from .affine import affine
 from .diagnostics import TilecError, mlir_loc
-from tilec.dialects.reduce_kinds import KINDS
-
 from .loop_runner import _argument_roles
 from .oracle_scalar import _broadcast_view, scalar_op
 from .signature import Signature, dtype_of

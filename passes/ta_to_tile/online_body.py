@@ -4,6 +4,7 @@ from torch_mlir import ir
 from torch_mlir.dialects import arith, scf
 
 from tilec.dialects import STAGES_ATTR
+from tilec.dialects.affine import affine
 from tilec.dialects import ta_builders as tb
 from tilec.dialects.dims import DimError, binary, const
 from tilec.dialects.layout import smem_tile_layout
@@ -194,16 +195,12 @@ class AttentionBody:
         return [self._affine(e, coords) for e in amap.results], arg
 
     def _affine(self, expr, coords):
-        if isinstance(expr, ir.AffineDimExpr):
-            return coords[expr.position]
-        if isinstance(expr, ir.AffineConstantExpr):
-            return const_index(expr.value)
-        a, b = self._affine(expr.lhs, coords), self._affine(expr.rhs, coords)
-        if isinstance(expr, ir.AffineAddExpr):
-            return arith.AddIOp(a, b).result
-        if isinstance(expr, ir.AffineMulExpr):
-            return arith.MulIOp(a, b).result
-        return arith.FloorDivSIOp(a, b).result
+        """``expr`` over index values ``coords`` as arith ops (dialects/affine.py's evaluator)."""
+        floordiv = lambda a, b: arith.FloorDivSIOp(a, b).result  # noqa: E731
+        return affine(expr, coords, const=const_index, floordiv=floordiv,
+                      add=lambda a, b: arith.AddIOp(a, b).result, mul=lambda a, b: arith.MulIOp(a, b).result,
+                      mod=lambda a, b: arith.SubIOp(a, arith.MulIOp(floordiv(a, b), b).result).result,
+                      ceildiv=lambda a, b: arith.CeilDivSIOp(a, b).result)
 
     # -- shared memory and copies ------------------------------------------------------------------
     def alloc(self, rows: int, stages: int, width: int):

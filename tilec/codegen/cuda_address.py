@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
+from tilec.dialects.affine import affine
+
 from ..diagnostics import TilecError
 from .cuda_bounds import gather_bounds
 from .cuda_text import float_literal
@@ -46,23 +48,15 @@ def guarded_read(self, gname: str, index: list, dims_c: list, bounds: str, eleme
     return var
 
 def _affine_c(expr, names: list[str]) -> str:
-    """An affine expression in C over the index names, with floor semantics for floordiv and mod."""
-    if isinstance(expr, ir.AffineDimExpr):
-        return names[expr.position]
-    if isinstance(expr, ir.AffineConstantExpr):
-        return f"{expr.value}LL"
-    a, b = _affine_c(expr.lhs, names), _affine_c(expr.rhs, names)
-    if isinstance(expr, ir.AffineAddExpr):
-        return f"({a} + {b})"
-    if isinstance(expr, ir.AffineMulExpr):
-        return f"({a} * {b})"
-    if isinstance(expr, ir.AffineModExpr):
-        return f"floor_mod({a}, {b})"
-    if isinstance(expr, ir.AffineFloorDivExpr):
-        return f"floor_div({a}, {b})"
-    if isinstance(expr, ir.AffineCeilDivExpr):
-        return f"floor_div({a} + {b} - 1LL, {b})"
-    raise TilecError(f"the CUDA emitter has no rule for the affine expression {expr}")
+    """An affine expression in C over the index names, with floor semantics for floordiv and mod
+    (dialects/affine.py's evaluator in the C text domain)."""
+    try:
+        return affine(expr, names, const=lambda n: f"{n}LL", add=lambda a, b: f"({a} + {b})",
+                      mul=lambda a, b: f"({a} * {b})", mod=lambda a, b: f"floor_mod({a}, {b})",
+                      floordiv=lambda a, b: f"floor_div({a}, {b})",
+                      ceildiv=lambda a, b: f"floor_div({a} + {b} - 1LL, {b})")
+    except ValueError:
+        raise TilecError(f"the CUDA emitter has no rule for the affine expression {expr}") from None
 
 def gather(self, op, indices: list[str]) -> str:
     """tile.gather: the source element at the map of the C ``indices``, padding outside the tensor."""

@@ -19,13 +19,12 @@ from dataclasses import dataclass
 from torch_mlir import ir
 
 from tilec.dialects.layout import BlockedLayout, SliceLayout
+from tilec.dialects.reduce_kinds import KINDS
 from tilec.dialects.tile import register_layout
 
 from ..diagnostics import TilecError
 from .cexpr import CExpr
 from .cuda_address import _base, _global_element, _strides
-from tilec.dialects.reduce_kinds import KINDS
-
 from .cuda_gather import gather_vectors
 from .cuda_ranges import narrow_compares
 from .cuda_regs import Frag, Rows, ctype_of, map_body

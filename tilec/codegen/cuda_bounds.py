@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
+from tilec.dialects.affine import affine
 from tilec.dialects.dims import DimError, parse_dim
 
 
@@ -69,29 +70,24 @@ def value_interval(self, value) -> tuple[int, int] | None:
 
 
 def affine_interval(expr, spans: list) -> tuple[int, int] | None:
-    """(lo, hi) of an affine expression over dims with intervals ``spans``, else None."""
-    if isinstance(expr, ir.AffineDimExpr):
-        return spans[expr.position]
-    if isinstance(expr, ir.AffineConstantExpr):
-        return expr.value, expr.value
-    a, b = affine_interval(expr.lhs, spans), affine_interval(expr.rhs, spans)
-    if a is None or b is None:
-        return None
-    if isinstance(expr, ir.AffineAddExpr):
-        return a[0] + b[0], a[1] + b[1]
-    if isinstance(expr, ir.AffineMulExpr):
+    """(lo, hi) of an affine expression over dims with intervals ``spans``, else None
+    (dialects/affine.py's evaluator in the interval domain; mod and division by a constant only)."""
+    def known(f):  # an unknown operand makes the result unknown
+        return lambda a, b: None if a is None or b is None else f(a, b)
+
+    def by_constant(f):
+        return known(lambda a, b: f(a, b[0]) if b[0] == b[1] and b[0] > 0 else None)
+
+    def product(a, b):
         ends = [x * y for x in a for y in b]
         return min(ends), max(ends)
-    if b[0] != b[1] or b[0] <= 0:
-        return None  # mod and division by a constant only
-    c = b[0]
-    if isinstance(expr, ir.AffineModExpr):  # floor mod: in [0, c), and a itself when a already is
-        return a if 0 <= a[0] and a[1] < c else (0, c - 1)
-    if isinstance(expr, ir.AffineFloorDivExpr):
-        return a[0] // c, a[1] // c
-    if isinstance(expr, ir.AffineCeilDivExpr):
-        return -(-a[0] // c), -(-a[1] // c)
-    return None
+
+    return affine(expr, spans, const=lambda n: (n, n), add=known(lambda a, b: (a[0] + b[0], a[1] + b[1])),
+                  mul=known(product),
+                  # floor mod: in [0, c), and a itself when a already is
+                  mod=by_constant(lambda a, c: a if 0 <= a[0] and a[1] < c else (0, c - 1)),
+                  floordiv=by_constant(lambda a, c: (a[0] // c, a[1] // c)),
+                  ceildiv=by_constant(lambda a, c: (-(-a[0] // c), -(-a[1] // c))))
 
 
 def _grid_size(self, axis: int) -> int | None:

@@ -26,7 +26,6 @@ from torch_mlir import ir
 from torch_mlir.dialects import arith
 
 from tilec.dialects import ta_builders as tb
-
 from tilec.dialects.reduce_kinds import KINDS
 
 from .bodies import BodyCopier, Lazy, Predicate, combiner

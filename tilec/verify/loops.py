@@ -29,17 +29,14 @@ import math
 import z3
 from torch_mlir import ir
 
-from tilec.affine import affine as evaluate_affine
-
-from .scalars import Values, evaluate
+from tilec.dialects.affine import affine as evaluate_affine
 from tilec.dialects.reduce_kinds import KINDS
 
 from .replay import Replay
 from .report import Result
+from .scalars import Values, evaluate
 from .solver import prove
 from .symbolic import dim, size_facts, static_dims
-
-
 
 def check_loops(ta_fn, loop_fn, replay) -> list[Result]:
     """Each op of ``ta_fn`` against the loop nests of ``loop_fn`` lowered from it; ``replay``:

@@ -107,7 +107,7 @@ class _Checker(TileChecker):
     # -- the reference ---------------------------------------------------------------------------
     def reference(self, value, idx: list):
         """ta ``value``'s element at ``idx``, expanded down to the input elements it reads."""
-        from tilec.affine import z3_results
+        from tilec.dialects.affine import z3_results
 
         if value in self.ta_names:
             return self.vals.tensor(self.ta_names[value], idx)

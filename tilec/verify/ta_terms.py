@@ -25,7 +25,7 @@ import numpy as np
 import z3
 from torch_mlir import ir
 
-from tilec.affine import z3_results
+from tilec.dialects.affine import z3_results
 
 from .scalars import Values, evaluate
 from .solver import prove

@@ -197,7 +197,7 @@ class TileValues:
 
     @staticmethod
     def _gathered(op, indices: list) -> list:
-        from tilec.affine import z3_results
+        from tilec.dialects.affine import z3_results
 
         return z3_results(ir.AffineMapAttr(op.attributes["map"]).value, indices)
 
