@@ -6,6 +6,7 @@ from torch_mlir.dialects import arith
 from tilec.dialects import ta_builders as tb
 
 from .._loops import positions
+from .bodies import translate
 from .common import NoTileLowering
 
 
@@ -38,30 +39,18 @@ def emit_epilogue(g, accs: dict, mem: dict, b, offsets: dict, tile_of: dict, sha
             raise NoEpilogue("epilogue maps must range over the contraction's output")
         tile_type = ir.RankedTensorType.get(list(shape), result_type.element_type)
         new = ir.Operation.create("tile.map", results=[tile_type], regions=1)
+        def read(inner, new=new):
+            dims = positions(ir.AffineMapAttr(inner.attributes["map"]).value)
+            tile, tile_dims = _operand_tile(inner.operation.operands[0], dims, tiles, loads, mem, offsets, tile_of,
+                                            rank, new)
+            elem_map = tb.projection(2, [d - (rank - 2) for d in tile_dims])
+            return ir.Operation.create("tile.elem", results=[inner.result.type], operands=[tile],
+                                       attributes={"map": ir.AffineMapAttr.get(elem_map)}).result
+
         with ir.InsertionPoint(new.regions[0].blocks.append()):
-            local = {}
-            for inner in op.regions[0].blocks[0].operations:
-                name = inner.operation.name
-                if name == "ta.yield":
-                    ir.Operation.create("tile.yield", operands=[local[inner.operation.operands[0]]])
-                    break
-                if name == "ta.at":
-                    src = inner.operation.operands[0]
-                    dims = positions(ir.AffineMapAttr(inner.attributes["map"]).value)
-                    tile, tile_dims = _operand_tile(src, dims, tiles, loads, mem, offsets, tile_of, rank, new)
-                    elem_map = tb.projection(2, [d - (rank - 2) for d in tile_dims])
-                    value = ir.Operation.create("tile.elem", results=[inner.result.type], operands=[tile],
-                                                attributes={"map": ir.AffineMapAttr.get(elem_map)}).result
-                elif name == "ta.param":
-                    value = b.params[ir.StringAttr(inner.attributes["name"]).value]
-                elif name == "ta.index":
-                    value = _output_index(ir.IntegerAttr(inner.attributes["dim"]).value, offsets, tile_of, rank)
-                else:
-                    operands = [local.get(v) or scalars[v] for v in inner.operation.operands]
-                    value = ir.Operation.create(name, results=[r.type for r in inner.operation.results],
-                                                operands=operands,
-                                                attributes=dict(inner.operation.attributes.items())).result
-                local[inner.result] = value
+            yielded = translate(op.regions[0].blocks[0].operations, b.params, scalars.__getitem__, read,
+                                lambda d: _output_index(d, offsets, tile_of, rank))
+            ir.Operation.create("tile.yield", operands=yielded[:1])
         tiles[op.result] = new.result
     return tiles[g.result]
 

@@ -8,6 +8,7 @@ from torch_mlir.dialects import arith, math as math_d
 
 from tilec.dialects import ta_builders as tb
 
+from .bodies import translate
 from .common import NoTileLowering, const_index
 from .._loops import positions
 
@@ -67,27 +68,18 @@ def stabiliser(self, scores, kt):
             loads[op.result] = (tile, [0 if d == self.i else 1 for d in tile_dims])
     key_extent = self.key_extent()
 
+    def read(op):
+        if op.operation.operands[0] == self.contract.result:
+            return _elem(scores, [0, 1], 2)
+        tile, dims = loads[op.result]
+        return _elem(tile, dims, 2)
+
+    def index(d):
+        return arith.AddIOp(self.q0, _tile_index(0)).result if d == self.i else \
+            arith.AddIOp(j0, _tile_index(1)).result if d == self.j else self.batch_ids[d]
+
     def body():
-        local = {}
-        for op in self.x_ops:
-            name = op.operation.name
-            if name == "ta.at" and op.operation.operands[0] == self.contract.result:
-                value = _elem(scores, [0, 1], 2)
-            elif name == "ta.at":
-                tile, dims = loads[op.result]
-                value = _elem(tile, dims, 2)
-            elif name == "ta.index":
-                d = ir.IntegerAttr(op.attributes["dim"]).value
-                value = arith.AddIOp(self.q0, _tile_index(0)).result if d == self.i else \
-                    arith.AddIOp(j0, _tile_index(1)).result if d == self.j else self.batch_ids[d]
-            elif name == "ta.param":
-                value = self.b.params[ir.StringAttr(op.attributes["name"]).value]
-            else:
-                operands = [local[v] if v in local else self.scalars[v] for v in op.operation.operands]
-                value = ir.Operation.create(name, results=[r.type for r in op.operation.results], operands=operands,
-                                            attributes=dict(op.operation.attributes.items())).result
-            local[op.result] = value
-        x = local[self.x_value]
+        (x,) = translate(self.x_ops, self.b.params, self.scalars.__getitem__, read, index, wanted=self.x_value)
         inside = arith.CmpIOp(arith.CmpIPredicate.slt, arith.AddIOp(j0, _tile_index(1)).result, key_extent).result
         return arith.SelectOp(inside, x, arith.ConstantOp(ir.F32Type.get(), -math.inf).result).result
 
@@ -173,31 +165,19 @@ def epilogue(self, m, l, acc):
     for op in self.epilogue_maps:
         element = ir.RankedTensorType(op.result.type).element_type
 
-        def body(op=op):
-            local = {}
-            for inner in op.regions[0].blocks[0].operations:
-                name = inner.operation.name
-                if name == "ta.yield":
-                    return local[inner.operation.operands[0]]
-                if name == "ta.at":
-                    src = inner.operation.operands[0]
-                    if src not in tiles:
-                        raise NoTileLowering("the attention epilogue may read the online results only")
-                    # the maps' indices are the output's dims: read in the online domain, they must
-                    # be the dims the tile's source keeps (rows i, columns d; the batch is the CTA's)
-                    read = [self.kept[p] for p in positions(ir.AffineMapAttr(inner.attributes["map"]).value)]
-                    if read != kept[src]:
-                        raise NoTileLowering("the attention epilogue must read the online results elementwise")
-                    value = _elem(tiles[src], [0 if d == self.i else 1 for d in read if d in (self.i, self.d)], 2)
-                elif name == "ta.param":
-                    value = self.b.params[ir.StringAttr(inner.attributes["name"]).value]
-                else:
-                    operands = [local[v] if v in local else self.scalars[v] for v in inner.operation.operands]
-                    value = ir.Operation.create(name, results=[r.type for r in inner.operation.results],
-                                                operands=operands,
-                                                attributes=dict(inner.operation.attributes.items())).result
-                local[inner.result] = value
-            raise NoTileLowering("ta.map without ta.yield")
+        def read(inner):
+            src = inner.operation.operands[0]
+            if src not in tiles:
+                raise NoTileLowering("the attention epilogue may read the online results only")
+            # the maps' indices are the output's dims: read in the online domain, they must
+            # be the dims the tile's source keeps (rows i, columns d; the batch is the CTA's)
+            dims = [self.kept[p] for p in positions(ir.AffineMapAttr(inner.attributes["map"]).value)]
+            if dims != kept[src]:
+                raise NoTileLowering("the attention epilogue must read the online results elementwise")
+            return _elem(tiles[src], [0 if d == self.i else 1 for d in dims if d in (self.i, self.d)], 2)
+
+        def body(op=op, read=read):
+            return translate(op.regions[0].blocks[0].operations, self.b.params, self.scalars.__getitem__, read)[0]
 
         result = tile_map(self, [self.s.bm, self.head_dim], element, body)
         tiles[op.result], kept[op.result] = result, self.kept

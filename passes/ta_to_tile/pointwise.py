@@ -31,6 +31,7 @@ from tilec.dialects.schedule import Schedule
 from tilec.dialects.ta import tensor_dims
 from tilec.dialects.tile import schedule_attr
 
+from .bodies import translate
 from .common import NoTileLowering, ceildiv, check_schedule, const_index
 from .epilogue import _clone_constants
 from .rows import DEFAULT, _tile_index
@@ -167,28 +168,12 @@ class _Lowering:
 
     def translate(self, op, exprs):
         """The yielded scalar of ta.map ``op`` at ``exprs``: its body rebuilt, each ta.at read inline."""
-        local = {}
-        for inner in op.regions[0].blocks[0].operations:
-            inner = inner.operation
-            name = inner.name
-            if name == "ta.yield":
-                return self._get(inner.operands[0], local)
-            if name == "ta.at":
-                at = _compose(ir.AffineMapAttr(inner.attributes["map"]).value, exprs, len(self.at))
-                value = self.value(inner.operands[0], at)
-            elif name == "ta.index":
-                value = self.index(exprs[ir.IntegerAttr(inner.attributes["dim"]).value])
-            elif name == "ta.param":
-                value = self.b.params[ir.StringAttr(inner.attributes["name"]).value]
-            else:
-                value = ir.Operation.create(name, results=[r.type for r in inner.results],
-                                            operands=[self._get(v, local) for v in inner.operands],
-                                            attributes=dict(inner.attributes.items())).result
-            local[inner.result] = value
-        raise NoTileLowering("a ta body without ta.yield")
+        def read(inner):
+            at = _compose(ir.AffineMapAttr(inner.attributes["map"]).value, exprs, len(self.at))
+            return self.value(inner.operation.operands[0], at)
 
-    def _get(self, v, local):
-        return local[v] if v in local else self.scalars[v]
+        return translate(op.regions[0].blocks[0].operations, self.b.params, self.scalars.__getitem__, read,
+                         lambda d: self.index(exprs[d]))[0]
 
     def index(self, expr):
         """The index value of ``expr``: a domain dim, or a dim plus a constant."""

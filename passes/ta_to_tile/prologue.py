@@ -13,6 +13,7 @@ from torch_mlir.dialects import arith
 from tilec.dialects import ta_builders as tb
 
 from .._loops import positions
+from .bodies import translate
 from .common import NoTileLowering
 
 
@@ -28,35 +29,24 @@ def emit_prologue(map_op, tile, x_value, op_map: list, axes: tuple, where: dict,
     element = ir.RankedTensorType(map_op.result.type).element_type
     new = ir.Operation.create("tile.map", results=[ir.RankedTensorType.get([rows, cols], element)], regions=1)
     main_dims = None
+    def read(inner):
+        nonlocal main_dims
+        src = inner.operation.operands[0]
+        dims = [op_map[r] for r in positions(ir.AffineMapAttr(inner.attributes["map"]).value)]
+        if src == x_value:
+            if main_dims is not None and dims != main_dims:
+                raise NoTileLowering("a prologue map reads its input at one index map only")
+            main_dims = dims
+            source, picked = tile, [0, 1]
+        else:
+            source, picked = _load(src, dims, axes, where, mem, new)
+        elem_map = tb.projection(2, picked)
+        return ir.Operation.create("tile.elem", results=[inner.result.type], operands=[source],
+                                   attributes={"map": ir.AffineMapAttr.get(elem_map)}).result
+
     with ir.InsertionPoint(new.regions[0].blocks.append()):
-        local = {}
-        for inner in map_op.regions[0].blocks[0].operations:
-            name = inner.operation.name
-            if name == "ta.yield":
-                ir.Operation.create("tile.yield", operands=[_masked(local[inner.operation.operands[0]], axes, where,
-                                                                    k_mask)])
-                break
-            if name == "ta.at":
-                src = inner.operation.operands[0]
-                dims = [op_map[r] for r in positions(ir.AffineMapAttr(inner.attributes["map"]).value)]
-                if src == x_value:
-                    if main_dims is not None and dims != main_dims:
-                        raise NoTileLowering("a prologue map reads its input at one index map only")
-                    main_dims = dims
-                    source, picked = tile, [0, 1]
-                else:
-                    source, picked = _load(src, dims, axes, where, mem, new)
-                elem_map = tb.projection(2, picked)
-                value = ir.Operation.create("tile.elem", results=[inner.result.type], operands=[source],
-                                            attributes={"map": ir.AffineMapAttr.get(elem_map)}).result
-            elif name == "ta.param":
-                value = b.params[ir.StringAttr(inner.attributes["name"]).value]
-            else:
-                operands = [local[v] if v in local else _outer(v, new) for v in inner.operation.operands]
-                value = ir.Operation.create(name, results=[r.type for r in inner.operation.results],
-                                            operands=operands,
-                                            attributes=dict(inner.operation.attributes.items())).result
-            local[inner.result] = value
+        (value, *_) = translate(map_op.regions[0].blocks[0].operations, b.params, lambda v: _outer(v, new), read)
+        ir.Operation.create("tile.yield", operands=[_masked(value, axes, where, k_mask)])
     return new.result
 
 

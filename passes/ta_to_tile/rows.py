@@ -36,6 +36,7 @@ from tilec.dialects.ta_online import centred_parts, moment
 from tilec.dialects.tile import schedule_attr
 
 from .._loops import positions
+from .bodies import translate
 from .common import NoTileLowering, ceildiv, check_schedule, const_index
 from .epilogue import _clone_constants
 from .rows_fold import Folds, is_stabilised
@@ -242,31 +243,17 @@ class _Lowering(Folds):
 
     def translate(self, block, shape, j0, loads, elems) -> list:
         """The yielded scalars of ta body ``block`` rebuilt inside the current tile.map body."""
-        local = {}
-        for inner in block.operations:
-            name = inner.operation.name
-            if name == "ta.yield":
-                return [local.get(v) or self.scalars[v] for v in inner.operation.operands]
-            if name == "ta.at":
-                src = inner.operation.operands[0]
-                dims = positions(ir.AffineMapAttr(inner.attributes["map"]).value)
-                with ir.InsertionPoint(self.map_op):
-                    tile, emap = self._operand(src, dims, shape, j0, loads, elems)
-                value = ir.Operation.create("tile.elem", results=[inner.result.type], operands=[tile],
-                                            attributes={"map": ir.AffineMapAttr.get(emap)}).result
-            elif name == "ta.param":
-                value = self.b.params[ir.StringAttr(inner.attributes["name"]).value]
-            elif name == "ta.index":
-                d = ir.IntegerAttr(inner.attributes["dim"]).value
-                at = _tile_index(d)
-                value = arith.AddIOp(self.r0 if d == 0 else j0, at).result
-            else:
-                operands = [local.get(v) or self.scalars[v] for v in inner.operation.operands]
-                value = ir.Operation.create(name, results=[r.type for r in inner.operation.results],
-                                            operands=operands,
-                                            attributes=dict(inner.operation.attributes.items())).result
-            local[inner.result] = value
-        raise NoTileLowering("a ta body without ta.yield")
+        def read(inner):
+            dims = positions(ir.AffineMapAttr(inner.attributes["map"]).value)
+            with ir.InsertionPoint(self.map_op):
+                tile, emap = self._operand(inner.operation.operands[0], dims, shape, j0, loads, elems)
+            return ir.Operation.create("tile.elem", results=[inner.result.type], operands=[tile],
+                                       attributes={"map": ir.AffineMapAttr.get(emap)}).result
+
+        def index(d):
+            return arith.AddIOp(self.r0 if d == 0 else j0, _tile_index(d)).result
+
+        return translate(block.operations, self.b.params, self.scalars.__getitem__, read, index)
 
     def tile_map(self, shape, element, build):
         """A tile.map over ``shape`` whose body ``build()`` returns the yielded scalar."""
