@@ -7,6 +7,8 @@ package's rows by tilec.runtime when it plans a call, before anything is launche
 import pytest
 import torch
 
+from conftest import EXAMPLES
+
 from tilec.dialects.schedule import Schedule
 
 GEMM_BT = """param M = 1000, N = 1000, K = 999
@@ -105,3 +107,23 @@ def test_the_runtime_takes_rows_the_copy_engine_describes(symbolic_package):
     kernel = load(symbolic_package, register_op=False)
     a, b = torch.zeros(64, 1024, dtype=torch.bfloat16), torch.zeros(32, 1024, dtype=torch.bfloat16)
     check_maps(kernel, [a, b], [((64, 32), torch.bfloat16)], {"M": 64, "N": 32, "K": 1024})
+
+
+def test_an_output_stored_through_a_view_is_checked_as_that_view(tmp_path):
+    """Einsum attention writes O [B, S, H, D] as the row-major view [B, S, H*D] with the copy
+    engine: the runtime's check takes the view's rank and strides, as the launch's tensor map does."""
+    pytest.importorskip("cuda.bindings.nvrtc")
+    from tilec.package import build
+    from tilec.runtime import load
+    from tilec.runtime.launch import check_maps
+
+    out = tmp_path / "e.tkp"
+    build(str(EXAMPLES / "einsum_attention.ta"), str(out), "bm=128 bn=128 warps=8 stages=2 consumers=2 tma-store=true",
+          ("sm_90a",), use_cache=False, verify=False, shapes={"D": 64})
+    kernel = load(str(out), register_op=False)
+    (entry,) = [e for e in kernel.package.manifest["tensor_maps"] if e["arg"] == "O"]
+    assert len(entry["box"]) == 3 and "view" in entry
+    env = {"B": 2, "S": 97, "T": 130, "H": 3, "D": 64}
+    q = torch.zeros(2, 97, 3, 64, dtype=torch.bfloat16)
+    k = v = torch.zeros(2, 130, 3, 64, dtype=torch.bfloat16)
+    check_maps(kernel, [q, k, v], [((2, 97, 3, 64), torch.bfloat16)], env)

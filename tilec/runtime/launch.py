@@ -86,8 +86,8 @@ def check_maps(kernel, inputs: list, output_shapes: list, env: dict) -> None:
             if role == 0:
                 tensor = mapped_tensor(inputs[n], entry, env)
                 shape, strides, dtype = tensor.shape, tensor.stride(), str(tensor.dtype).removeprefix("torch.")
-            else:  # an output: allocated contiguous by the runtime
-                shape = output_shapes[n][0]
+            else:  # an output: allocated contiguous by the runtime, written through its view if it has one
+                shape = [evaluate_dim(d, env) for d in entry["view"]] if "view" in entry else output_shapes[n][0]
                 strides = [math.prod(shape[k + 1:]) for k in range(len(shape))]
                 dtype = str(output_shapes[n][1]).removeprefix("torch.")
             tiled_arguments(shape, strides, dtype, entry["box"], entry["swizzle"])
