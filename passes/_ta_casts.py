@@ -1,5 +1,5 @@
 """ta-canonicalize's patterns for casts around reindexing (a tensor stored between kernels in
-16 bits, tilec.boundaries: narrowed after its op, widened where it is read).
+16 bits, tilec.graph.boundaries: narrowed after its op, widened where it is read).
 
     fold_narrow_of_widen   map{truncf(at(map{extf(at(x, m1))}, m2))} --> map{at(x, m1 ∘ m2)}
                            (x already of the narrow type: the round trip is exact)

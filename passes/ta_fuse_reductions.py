@@ -175,7 +175,7 @@ PASS = PassInfo("ta-fuse-reductions", "fuse reductions over one index into a sin
 
 def fusion_groups(fn) -> list[list]:
     """The reductions of ``fn`` this pass would fuse, one list per group (ta.reduce and
-    ta.contract ops, program order): how tilec.split keeps an attention's pieces together."""
+    ta.contract ops, program order): how tilec.graph.split keeps an attention's pieces together."""
     reductions = []
     for op in fn.entry_block.operations:
         r = _reduction(op, len(reductions))

@@ -77,7 +77,7 @@ def test_a_graph_one_kernel_takes_is_not_split():
 def test_a_schedule_per_kernel_form_reaches_a_graph_one_kernel_takes():
     """{"contraction": ...} is the schedule of a graph that is one contraction, as of each
     contraction of a graph of several (it had fallen back to the default unsaid)."""
-    from tilec.kernel_graph import Kernels
+    from tilec.graph.kernel_graph import Kernels
 
     graph = tilec.compile(torch.addmm, [torch.randn(5), torch.randn(9, 17), torch.randn(17, 5)], stage="oracle")
     schedule = "bm=128 bn=256 bk=64 warps=8 stages=4 consumers=2"
@@ -344,7 +344,7 @@ def _view_form(piece) -> bool:
     from torch_mlir import ir
 
     from tilec import dialects
-    from tilec.strided import strided_form
+    from tilec.graph.strided import strided_form
 
     with dialects.context(), ir.Location.unknown():
         module = ir.Module.parse(piece.text)  # kept alive while its ops are read
@@ -401,8 +401,8 @@ def test_an_attention_unit_that_does_not_lower_is_placed_op_by_op():
     from torch_mlir import ir
 
     from tilec.driver import UNFUSED_REWRITES, rewrite
-    from tilec.split import FunctionView
-    from tilec.split_units import units
+    from tilec.graph.split import FunctionView
+    from tilec.graph.split_units import units
 
     model, x = _NanoGPTBlock(c=64).eval(), torch.randn(2, 37, 64)
     graph = tilec.compile(model, (x,), stage="oracle", strict=True)
@@ -418,7 +418,7 @@ def test_an_attention_unit_that_does_not_lower_is_placed_op_by_op():
 
 def test_merge_and_strided_checks_refute_broken_kernels(monkeypatch):
     """A merged kernel that reads another row, and a strided copy with a wrong stride, are refuted."""
-    from tilec.strided import check_strided, strided_form
+    from tilec.graph.strided import check_strided, strided_form
     from tilec.verify.split import check_merge
 
     model, x = _NanoGPTBlock().eval(), torch.randn(2, 16, 32)
@@ -446,7 +446,7 @@ def test_merge_and_strided_checks_refute_broken_kernels(monkeypatch):
         assert [r.verdict for r in check_strided(op, "k")] == ["proved", "proved"]
         form = strided_form(op)
         wrong = dict(form, stride=[s + 1 if n == 0 else s for n, s in enumerate(form["stride"])])
-        monkeypatch.setattr("tilec.strided.strided_form", lambda op: wrong)
+        monkeypatch.setattr("tilec.graph.strided.strided_form", lambda op: wrong)
         assert check_strided(op, "k")[0].verdict == "counterexample"
 
 

@@ -112,7 +112,7 @@ def test_summands_are_bounded_as_they_expand(tmp_path, text):
 
 def test_a_function_too_long_to_split_names_the_limit(tilec, tmp_path):
     """The split into kernels is quadratic in the ops (2,500 lets took two minutes, then failed)."""
-    from tilec.split import MAX_SPLIT_OPS
+    from tilec.graph.split import MAX_SPLIT_OPS
 
     spec = tmp_path / "long.ta"
     spec.write_text(chain(MAX_SPLIT_OPS + 1))

@@ -100,7 +100,7 @@ def test_uses_dim_reads_every_dim_an_affine_expression_names():
     from torch_mlir import ir
 
     from tilec.dialects import ta_builders as tb
-    from tilec.merge_rows import _reads_lead
+    from tilec.graph.merge_rows import _reads_lead
 
     with ir.Context():
         d = [ir.AffineDimExpr.get(k) for k in range(4)]

@@ -134,7 +134,7 @@ def _one_kernel_or_say(spec: str, shapes: dict, err: TilecError) -> None:
 
 
 def _graph_package(args) -> int:
-    """``-o NAME.tkg``: the spec's kernels (one, or the sequence tilec.split cuts it into) in a
+    """``-o NAME.tkg``: the spec's kernels (one, or the sequence tilec.graph.split cuts it into) in a
     graph package; with --verify, the report (the split and every kernel) must pass first."""
     import hashlib
 
@@ -142,7 +142,7 @@ def _graph_package(args) -> int:
 
     from tilec import dialects
 
-    from .kernel_graph import Kernels
+    from .graph.kernel_graph import Kernels
     from .verify.report import Report
 
     spec, targets = args.specs[0], _targets(args)
@@ -207,8 +207,8 @@ def _name(module) -> str:
 
 def _kernel_count(module) -> int:
     """How many kernels ``module`` (ta) is built as: 1 when one kernel form takes it, else the
-    pieces tilec.split cuts it into (0 when it does not split either)."""
-    from .kernel_graph import Kernels
+    pieces tilec.graph.split cuts it into (0 when it does not split either)."""
+    from .graph.kernel_graph import Kernels
 
     try:
         kernels = Kernels.of(module)

@@ -41,7 +41,7 @@ def copy_module(module: ir.Module) -> ir.Module:
 
 
 # the rewrites without reduction fusion: what a function is split into kernels from when its
-# fused form has a group no kernel takes (tilec.split); each kernel is then fused on its own
+# fused form has a group no kernel takes (tilec.graph.split); each kernel is then fused on its own
 UNFUSED_REWRITES = [p for p in TA_REWRITES if p != "ta-fuse-reductions"]
 
 

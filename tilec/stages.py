@@ -11,7 +11,7 @@ from torch_mlir import ir
 
 from .diagnostics import TilecError
 from .driver import build_tile, to_loops
-from .kernel_graph import Kernels
+from .graph.kernel_graph import Kernels
 from .loop_runner import run_loops
 from .tile_interpreter import run_tile
 

@@ -14,7 +14,7 @@ from . import dialects
 from .diagnostics import TilecError
 from .driver import specialize
 from .frontend import load_spec
-from .kernel_graph import Kernels
+from .graph.kernel_graph import Kernels
 from .verification import check_spec
 from .verify.report import Report
 

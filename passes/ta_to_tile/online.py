@@ -60,7 +60,7 @@ def match(fn):
     others = [op.operation.name for op in ops if op.operation.name in ("ta.contract", "ta.reduce")]
     if others.count("ta.contract") != 1 or "ta.reduce" in others:
         # the kernel computes the scores, the group and the maps after it; another contraction
-        # (a projection around the attention) or reduction is another kernel's (tilec.split)
+        # (a projection around the attention) or reduction is another kernel's (tilec.graph.split)
         raise NoTileLowering("an attention kernel computes one contraction (the scores), its online group and "
                              f"the maps after it; this function has {others.count('ta.contract')} contractions"
                              f"{' and a reduction' if 'ta.reduce' in others else ''}")

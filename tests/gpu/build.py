@@ -81,7 +81,7 @@ def build_case(name: str, case: Case, out: Path, target: str) -> dict:
 def build_graph(spec: Path, path: Path, case: Case, target: str) -> dict:
     """A graph package of the spec's kernels, as ``tilec compile -o NAME.tkg --between`` builds it."""
     from tilec.driver import specialize
-    from tilec.kernel_graph import Kernels
+    from tilec.graph.kernel_graph import Kernels
 
     with dialects.context(), ir.Location.unknown():
         module = load_spec(str(spec))

@@ -147,7 +147,7 @@ def _tile(run: _Run, module, sig, inputs: dict, env: dict) -> None:
     from tilec.diagnostics import TilecError
     from tilec.tile_interpreter import run_tile
 
-    from tilec.kernel_graph import Kernels
+    from tilec.graph.kernel_graph import Kernels
 
     try:
         fixed = ir.Module.parse(str(module))

@@ -86,7 +86,7 @@ class CompiledGraph:
     def _in_regions(self) -> bool:
         """Whether calls that need kernels (the tile stage, CUDA) go through regions: the graph
         raised whole, but no split into kernels takes it (an attention among other kernels:
-        tilec.split places one op at a time, and the attention's pieces lower only together).
+        tilec.graph.split places one op at a time, and the attention's pieces lower only together).
         Then, unless ``strict``, it is partitioned as a graph that does not raise whole is
         (attention stays in torch), each region building its own kernels, and a
         TilecFallbackWarning says why (once)."""
@@ -177,9 +177,9 @@ class CompiledGraph:
         return [list(s.shape(env)) for s in self._inputs]
 
     def kernels(self):
-        """The graph's kernels (tilec.kernel_graph.Kernels): one, or the sequence a graph no one
+        """The graph's kernels (tilec.graph.kernel_graph.Kernels): one, or the sequence a graph no one
         kernel takes is split into; computed once."""
-        from ..kernel_graph import Kernels
+        from ..graph.kernel_graph import Kernels
 
         if self.module is None:
             raise TilecError(f"this graph stays in torch ({self.fallback_reason}); it has no kernel")

@@ -23,7 +23,7 @@ from torch_mlir.dialects import func
 
 from torch_mlir.compiler_utils import TorchMlirCompilerError
 
-from ..merge_rows import merge_leading
+from ..graph.merge_rows import merge_leading
 from .raising import Raiser
 from .support import Unsupported, io_type, squeezed
 

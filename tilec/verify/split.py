@@ -1,4 +1,4 @@
-"""The kernels a function was split into (tilec.split), read back against the function.
+"""The kernels a function was split into (tilec.graph.split), read back against the function.
 
 Proved when, op for op, the kernels hold the function's ops: the same op, attributes and
 types, each operand the same value (an input of a kernel is the function's value of that
@@ -28,9 +28,9 @@ class _Mismatch(Exception):
 
 def check_split(fused: ir.Module, pieces: list, rounded: tuple = ()) -> Result:
     """One row: the sequence ``pieces`` computes ``fused``'s function (``rounded``: (dtype,
-    names) when the tensors between kernels are stored in dtype, an edit tilec.boundaries
+    names) when the tensors between kernels are stored in dtype, an edit tilec.graph.boundaries
     made to the function, which the row names)."""
-    from tilec.split import FunctionView, result_sources
+    from tilec.graph.split import FunctionView, result_sources
 
     start = time.perf_counter()
     s = FunctionView(fused.body.operations[0])
@@ -193,7 +193,7 @@ def _same_map(maps, domain, z3, prove) -> None:
     k, ks = len(domain[0]) - len(domain[1]) + 1, len(src) - len(src2) + 1
     idx = [z3.Int(f"d{n}") for n in range(len(domain[0]))]
     bounds = [z3.And(i >= 0, i < n) for i, n in zip(idx, domain[0])]
-    from tilec.strided import _z3
+    from tilec.graph.strided import _z3
 
     read = [_z3(e, idx) for e in m.results]
     expected = _flat(read, src, ks)

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from torch_mlir import ir
 from torch_mlir.dialects import func
 
-from .dialects import param_ranges, set_param_ranges
-from .diagnostics import TilecError, mlir_loc
+from ..dialects import param_ranges, set_param_ranges
+from ..diagnostics import TilecError, mlir_loc
 from .split_units import items, units
 from .strided import strided_form
 
@@ -266,7 +266,7 @@ class FunctionView:
         from tilec.passes.ta_to_tile import MATCHERS, TILED, match_form
         from tilec.passes.ta_to_tile.common import NoTileLowering
 
-        from .driver import copy_module, rewrite, run_passes
+        from ..driver import copy_module, rewrite, run_passes
 
         fused = module
         try:
@@ -296,7 +296,7 @@ class FunctionView:
         from tilec.passes.ta_to_tile import TILED, match_form
         from tilec.passes.ta_to_tile.common import NoTileLowering
 
-        from .driver import copy_module, rewrite
+        from ..driver import copy_module, rewrite
         from .merge_rows import merge_leading
 
         copy = copy_module(module)

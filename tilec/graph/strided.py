@@ -109,7 +109,7 @@ def _row(shape) -> list:
 def _fit(amap, src_shape, out_shape) -> dict | None:
     """Strides read off the map at the origin and each unit index, kept when Z3 proves the
     address linear in the output index everywhere (a reshape read through floordiv and mod)."""
-    from .verify.solver import prove
+    from ..verify.solver import prove
 
     row = _row(src_shape)
     def address(i):
@@ -182,8 +182,8 @@ def check_strided(op, kernel: str):
     """Result rows: the strided copy of ``op`` (one copy, or a chain of them) reads, for every
     output index, the element the copies read (row-major address identity), and each copy reads
     inside its own source."""
-    from .verify.report import Result
-    from .verify.solver import prove
+    from ..verify.report import Result
+    from ..verify.solver import prove
 
     start = time.perf_counter()
     form = strided_form(op)
@@ -216,7 +216,7 @@ def check_strided(op, kernel: str):
 def _inside(ops):
     """Every copy of the chain reads inside its own source, at every index of its output (the
     first that does not is the outcome)."""
-    from .verify.solver import prove
+    from ..verify.solver import prove
 
     outcome = None
     for op in ops:

@@ -17,16 +17,16 @@ from pathlib import Path
 from torch_mlir import ir
 
 from .boundaries import round_boundaries
-from .diagnostics import TilecError, mlir_loc
-from .driver import UNFUSED_REWRITES, build_tile, lowering_target, rewrite, schedule_targets
-from .fileio import replace_atomically
-from .package import dim_tree, package_build, write_atomically
-from .runtime.graph import strided_copy, write_graph
-from .runtime.package import write_package
-from .signature import signature
+from ..diagnostics import TilecError, mlir_loc
+from ..driver import UNFUSED_REWRITES, build_tile, lowering_target, rewrite, schedule_targets
+from ..fileio import replace_atomically
+from ..package import dim_tree, package_build, write_atomically
+from ..runtime.graph import strided_copy, write_graph
+from ..runtime.package import write_package
+from ..signature import signature
 from .split import Piece, result_sources, split_kernels
 from .strided import check_strided, strided_form
-from .tile_interpreter import run_tile
+from ..tile_interpreter import run_tile
 
 
 def _remap(fn):
@@ -176,9 +176,9 @@ class Kernels:
         """The verification rows of every kernel: for a split function, the rewrites of the whole,
         the split read back against it, then each kernel against its piece. Replay commands name
         ``path`` (the spec) and ``shapes`` (the sizes the function was bound to)."""
-        from .verification import check_spec
-        from .verify.kernels import check_rewrites
-        from .verify.split import check_merge, check_split
+        from ..verification import check_spec
+        from ..verify.kernels import check_rewrites
+        from ..verify.split import check_merge, check_split
 
         if self.single:
             return check_spec(self.module, self.schedule_of(None, tuned), path, targets=targets, given=shapes)
