@@ -169,3 +169,13 @@ def test_every_registered_target_has_an_instruction_table_and_a_runtime_entry():
     assert sorted(TABLES) == names()
     assert BUILT_FOR == {get(n).capability[0]: n for n in names()}
     assert all(capability_of(n)[:2] == get(n).capability for n in names())
+
+
+def test_the_target_is_no_schedule_option(tilec):
+    """The target is named with --target (a pass option of ta-to-tile), never inside a schedule,
+    where it would become a schedule knob again (and a package's schedule field could change it)."""
+    status, _, err = tilec("compile", EXAMPLES / "gemm.ta", "--emit", "cuda", "--schedule", "bm=64,target=sm_90a")
+    assert status == 1 and "--schedule: the target is not a schedule option; name it with --target" in err
+    with dialects.context(), ir.Location.unknown():
+        with pytest.raises(TilecError, match="the target is not a schedule option"):
+            build_tile(load_spec(str(EXAMPLES / "gemm.ta")), {}, "bm=64 target=sm_90a")

@@ -287,14 +287,12 @@ def _targets(args) -> tuple:
     (Schedule.targets: a warp-specialised one needs the copy engine and wgmma)."""
     if args.target:
         return tuple(dict.fromkeys(args.target))
-    from tilec import passes
+    from .driver import schedule_targets
 
     try:
-        wanted = passes.parse_options(passes.get("ta-to-tile"), {k.replace("_", "-"): v for k, v in
-                                                                 _schedule_items(args).items()})
-    except ValueError:  # the schedule's own error is said where it is read (_schedule)
+        return schedule_targets(args.schedule or "")
+    except TilecError:  # the schedule's own error is said where it is read (_schedule)
         return tuple(target_names())
-    return tuple(wanted.schedule().targets())
 
 
 def _schedule_items(args) -> dict[str, str]:
@@ -316,6 +314,8 @@ def _schedule(args) -> str:
     from tilec import passes
 
     raw = _schedule_items(args)
+    if "target" in raw:
+        raise TilecError("--schedule: the target is not a schedule option; name it with --target")
     try:
         passes.parse_options(passes.get("ta-to-tile"), raw)
     except ValueError as err:

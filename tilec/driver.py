@@ -27,6 +27,8 @@ LOOP_PIPELINE = TA_REWRITES + [
 
 # ta -> tile IR for a target (a registered one: dialects/target.py), under a schedule
 def tile_pipeline(schedule: str, target: str = DEFAULT) -> list[str]:
+    if any(item.partition("=")[0] == "target" for item in schedule.replace(",", " ").split()):
+        raise TilecError(f"'{schedule}': the target is not a schedule option (name it with --target)")
     options = " ".join([f"target={target}"] + schedule.split())
     return TA_REWRITES + [
         f"ta-to-tile{{{options}}}",        # records the target; CTA tiling, staged copies, swizzled smem, mma
@@ -125,17 +127,11 @@ def lowering_target(schedule: str, targets=()) -> str:
         raise TilecError(f"schedule {wanted.as_text()} needs {', '.join(wanted.features())}, which "
                          f"{', '.join(targets)} {'does' if len(targets) == 1 else 'do'} not have "
                          f"(targets with them: {', '.join(wanted.targets())})")
-    if len(runs) < len(targets or ()):
+    if len(runs) < len(targets):
         raise TilecError(f"schedule {wanted.as_text()} builds a kernel for {', '.join(runs)} alone (it needs "
                          f"{', '.join(wanted.features())}); build it with --target {' --target '.join(runs)}, "
                          f"or use consumers=0 for every target")
     return common(runs).name
-
-
-def _default_target(schedule: str) -> str:
-    """What a kernel of ``schedule`` is lowered for when no target is named: lowering_target over
-    every registered target."""
-    return lowering_target(schedule)
 
 
 @dataclass
@@ -176,7 +172,7 @@ def build_tile(module: ir.Module, shapes: dict[str, int] | None = None, schedule
     from tilec.passes.ta_to_tile.common import NeedsStaticSize
 
     schedule = " ".join(schedule.split(","))  # pass options are space-separated
-    target = target or _default_target(schedule)
+    target = target or lowering_target(schedule)
 
     fn = module.body.operations[0]
     defaults = {n.name: ir.IntegerAttr(n.attr).value for n in ir.DictAttr(fn.attributes["ta.params"])
@@ -213,7 +209,7 @@ def build_tiles(module: ir.Module, shapes: dict[str, int] | None, schedules: lis
                 yield schedule, done
                 continue
             tile = copy_module(done.fused)
-            lowered = target or _default_target(schedule)
+            lowered = target or lowering_target(schedule)
             run_passes(tile, tile_pipeline(" ".join(schedule.split(",")), lowered)[len(TA_REWRITES):])
             yield schedule, TileBuild(done.ta, tile, " ".join(schedule.split(",")), dict(done.fixed), done.fused,
                                       done.steps, lowered)
@@ -269,7 +265,7 @@ def to_tile(module: ir.Module, schedule: str = "", target: str | None = None) ->
     """The tile-IR module of a ta module (a copy) for ``target`` (build_tile's default when
     None), under ``schedule`` ("bm=128 bn=64 ...")."""
     copy = copy_module(module)
-    run_passes(copy, tile_pipeline(schedule, target or _default_target(schedule)))
+    run_passes(copy, tile_pipeline(schedule, target or lowering_target(schedule)))
     return copy
 
 
