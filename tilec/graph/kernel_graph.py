@@ -1,5 +1,5 @@
 """A ta function as its kernels: one when a kernel form takes it whole, else the sequence
-``tilec.split`` cuts it into. Run on the CPU (the tile interpreter, kernel after kernel),
+``tilec.graph.split`` cuts it into. Run on the CPU (the tile interpreter, kernel after kernel),
 verified (the split read back against the function, each kernel against its piece), and
 packaged (one .tkp, or a graph package of one .tkp per kernel: tilec/runtime/graph.py).
 
@@ -64,7 +64,7 @@ class Kernels:
     steps: list
     pieces: list = field(default_factory=list)
     schedules: dict = field(default_factory=dict)
-    rounded: tuple = ()  # (dtype, names): the tensors between kernels stored in dtype (tilec.boundaries)
+    rounded: tuple = ()  # (dtype, names): the tensors between kernels stored in dtype (tilec.graph.boundaries)
     form: str = ""  # the kernel form of a single kernel ("contraction", "online", "rows", ...)
     target: str | None = None  # what run() and build_all() lower each kernel for (None: build_tile's default)
 
@@ -73,7 +73,7 @@ class Kernels:
            target: str | None = None) -> "Kernels":
         """The kernels of ``module``, lowered for ``target`` where they run on the CPU; with
         ``boundary`` ("bf16", "f16") the f32 tensors stored between kernels are stored in that
-        type (tilec.boundaries), else they stay f32."""
+        type (tilec.graph.boundaries), else they stay f32."""
         from tilec.passes.ta_to_tile import TILED, match_form
         from tilec.passes.ta_to_tile.common import NoTileLowering
 

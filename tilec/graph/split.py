@@ -76,7 +76,7 @@ def split_kernels(module: ir.Module, fuse_each: bool = False) -> list[Piece]:
     placed = items(ops, units(s, ops, keep_out=_narrowing))  # an attention's ops lower only together
     forward = _place(s, placed, producers)
     # consumers absorb their producers; a narrowing map (a tensor stored between kernels in 16
-    # bits, tilec.boundaries) stays with its producer, so it starts a group its producer joins
+    # bits, tilec.graph.boundaries) stays with its producer, so it starts a group its producer joins
     backward = _place(s, placed[::-1], consumers, fresh=_narrowing)[::-1]
     groups = [sorted(g, key=lambda op: s.position[op.operation])  # fewer kernels; forward on a tie
               for g in (backward if len(backward) < len(forward) else forward)]

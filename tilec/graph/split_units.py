@@ -1,4 +1,4 @@
-"""Units of the split: ops that lower only together, placed as one (tilec.split).
+"""Units of the split: ops that lower only together, placed as one (tilec.graph.split).
 
 The split places one op at a time and keeps a group only while it still lowers as one kernel.
 An attention lowers as one kernel and as nothing smaller: its scores contraction alone is a
