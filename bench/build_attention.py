@@ -12,7 +12,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from tilec.diagnostics import TilecError  # noqa: E402
-from tilec.package import build  # noqa: E402
+from tilec.build.package import build  # noqa: E402
 
 SCHEDULES = {64: ["bm=64 bn=64 warps=4 stages=3", "bm=128 bn=64 warps=8 stages=3", "bm=128 bn=128 warps=8 stages=2"],
              128: ["bm=64 bn=64 warps=4 stages=3", "bm=128 bn=64 warps=8 stages=2", "bm=128 bn=32 warps=8 stages=3"]}

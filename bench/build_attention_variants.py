@@ -8,7 +8,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from tilec.package import build  # noqa: E402
+from tilec.build.package import build  # noqa: E402
 
 VARIANTS = [("attention", 96), ("causal_attention", 64), ("gqa_attention", 64), ("attention_bias", 128)]
 

@@ -9,7 +9,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from tilec.package import build  # noqa: E402
+from tilec.build.package import build  # noqa: E402
 
 EXAMPLES = ["gemm", "gemm_f32_nt", "batched_gemm", "matmul_bias_gelu"]
 

@@ -11,7 +11,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from tilec.package import build  # noqa: E402
+from tilec.build.package import build  # noqa: E402
 
 SCHEDULES = [
     "bm=128 bn=128 bk=32 warps=4 stages=4",

@@ -47,7 +47,7 @@ def build_all(specs: dict, schedules: dict, default_out: str, fixed: tuple = ())
     parser.add_argument("--out", default=default_out)
     parser.add_argument("--target", default="sm_90a")
     args = parser.parse_args()
-    from tilec.package import build  # here: the bench scripts read the specs on a machine without MLIR
+    from tilec.build.package import build  # here: the bench scripts read the specs on a machine without MLIR
 
     os.makedirs(args.out, exist_ok=True)
     for name, text in specs.items():

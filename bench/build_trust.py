@@ -10,7 +10,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from bench.trust_cases import CASES  # noqa: E402
-from tilec.package import build  # noqa: E402
+from tilec.build.package import build  # noqa: E402
 
 
 def main() -> None:

@@ -1,7 +1,7 @@
 """Accuracy of the fused reductions far from 0: rows moved by a large offset (|mean| >> std,
 scores far from 0), run at the loop stage and on the tile interpreter (column loops, and a row
 one block holds), against float64 torch written independently; the error is measured as
-tilec run does (tilec/compare.py: within the output dtype's tolerance or not).
+tilec run does (tilec/executors/compare.py: within the output dtype's tolerance or not).
 
     PYTHONPATH=. python bench/row_accuracy.py          # a table: case, stage, output, errors
 
@@ -19,9 +19,9 @@ from torch_mlir import ir
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from tilec import dialects  # noqa: E402
-from tilec.compare import compare  # noqa: E402
-from tilec.driver import specialize  # noqa: E402
-from tilec.stages import run_stage  # noqa: E402
+from tilec.executors.compare import compare  # noqa: E402
+from tilec.lowering.driver import specialize  # noqa: E402
+from tilec.build.stages import run_stage  # noqa: E402
 from tilec.frontend import load_spec, spec_to_ta  # noqa: E402
 from tilec.signature import bind, random_inputs, signature  # noqa: E402
 

@@ -9,7 +9,7 @@ from torch_mlir import ir
 from tilec import dialects
 from tilec.cli import main
 from tilec.frontend import load_spec, spec_to_ta
-from tilec.oracle import evaluate
+from tilec.executors.oracle import evaluate
 from tilec.signature import bind, random_inputs, signature
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,9 +41,9 @@ def run_spec(source: str | Path, shapes: dict | None = None, seed: int = 0, file
 def tile_matches_oracle(text: str, schedule: str, shapes: dict, seed: int = 0, file: str = "test.ta") -> dict:
     """{output: Comparison} of the tile kernel of spec ``text`` (built under ``schedule`` with
     symbolic sizes) on the interpreter against the oracle, at ``shapes`` on random inputs."""
-    from tilec.compare import compare
-    from tilec.driver import build_tile
-    from tilec.tile_interpreter import run_tile
+    from tilec.executors.compare import compare
+    from tilec.lowering.driver import build_tile
+    from tilec.executors.tile_interpreter import run_tile
 
     with dialects.context(), ir.Location.unknown():
         module = spec_to_ta(text, file)

@@ -9,7 +9,7 @@ from tilec import dialects
 from tilec.codegen.compile import check_limits, compile_cuda, parse_ptxas
 from tilec.codegen.cuda import emit_cuda
 from tilec.diagnostics import TilecError
-from tilec.driver import to_tile
+from tilec.lowering.driver import to_tile
 from tilec.frontend import load_spec
 
 pytest.importorskip("cuda.bindings.nvrtc", reason="NVRTC comes with the 'cuda' extra")
@@ -143,7 +143,7 @@ ATTENTION = [("attention", 64), ("attention", 96), ("causal_attention", 128), ("
 @pytest.mark.parametrize("example,head_dim", ATTENTION)
 @pytest.mark.parametrize("target", ["sm_80", "sm_90a"])
 def test_attention_compiles(example, head_dim, target):
-    from tilec.driver import run_passes
+    from tilec.lowering.driver import run_passes
 
     with dialects.context(), ir.Location.unknown():
         module = load_spec(str(EXAMPLES / f"{example}.ta"))
@@ -178,7 +178,7 @@ def test_an_index_division_used_as_a_value_is_emitted_and_floors(tilec, tmp_path
     """``(i - 5) / 2`` in a value (and a mask) is the spec's floor division, negative
     operands included: the kernel calls the prelude's floor_div, compiles, runs right on the
     tile stage and is proved."""
-    from tilec.verification_spec import verify_spec
+    from tilec.build.verification_spec import verify_spec
 
     path = tmp_path / "floordiv.ta"
     path.write_text(FLOOR_DIV_VALUES)

@@ -12,7 +12,7 @@ from torch_mlir import ir
 from conftest import EXAMPLES
 from tilec import dialects
 from tilec.codegen.cuda import emit_cuda
-from tilec.driver import specialize, to_tile
+from tilec.lowering.driver import specialize, to_tile
 from tilec.frontend import load_spec
 
 SCHEDULES = {

@@ -103,7 +103,7 @@ def test_a_rank0_input_is_read_as_its_one_element(tilec, tmp_path, spec):
     element read at offset 0. The kernels compile (NVRTC), run right on the tile stage and
     are proved."""
     pytest.importorskip("cuda.bindings.nvrtc", reason="NVRTC comes with the 'cuda' extra")
-    from tilec.verification_spec import verify_spec
+    from tilec.build.verification_spec import verify_spec
 
     path = tmp_path / "rank0.ta"
     path.write_text(spec)

@@ -111,7 +111,7 @@ def test_attention_reference_is_not_trivially_equal():
 def test_compare_treats_matching_nan_and_inf_as_equal():
     import torch
 
-    from tilec.compare import compare
+    from tilec.executors.compare import compare
 
     expected = torch.tensor([float("nan"), float("inf"), -float("inf"), 1.0])
     assert compare(expected.clone(), expected).ok

@@ -18,7 +18,7 @@ from tilec.fuzz.reference import DTYPES, check, reference
 from tilec.fuzz.runner import run_case
 from tilec.fuzz.shrinker import shrink, size
 from tilec.fuzz.watchdog import Watchdog
-from tilec.oracle import evaluate
+from tilec.executors.oracle import evaluate
 from tilec.signature import bind, signature
 
 SEED = 11
@@ -244,13 +244,13 @@ def test_a_bank_conflict_of_rows_that_are_no_power_of_two_is_a_finding(monkeypat
     for one, on a kernel that ran right, is no longer excused but a finding."""
     from types import SimpleNamespace
 
-    import tilec.verification_spec
+    import tilec.build.verification_spec
     from tilec.fuzz import runner
     from tilec.verify.report import Result
 
     row = Result("k", "tile", "swizzle", "K tile 64x96: ldmatrix phases are free of bank conflicts",
                  "counterexample", 0.0, "")
-    monkeypatch.setattr(tilec.verification_spec, "verify_spec", lambda *args: SimpleNamespace(results=[row]))
+    monkeypatch.setattr(tilec.build.verification_spec, "verify_spec", lambda *args: SimpleNamespace(results=[row]))
     run = runner._Run(_attention(False, 16), {})
     run.record("tile", "pass")
     runner._verify(run, "", {})
@@ -265,9 +265,9 @@ def _broken_loop(run_loops):
 
 
 def test_a_broken_stage_is_found_shrunk_and_saved(monkeypatch, tmp_path, capsys):
-    import tilec.stages
+    import tilec.build.stages
 
-    monkeypatch.setattr(tilec.stages, "run_loops", _broken_loop(tilec.stages.run_loops))
+    monkeypatch.setattr(tilec.build.stages, "run_loops", _broken_loop(tilec.build.stages.run_loops))
     status = main(["fuzz", "--count", "2", "--seed", str(SEED), "--stages", "ta,loop", "--timeout", "0",
                    "--out", str(tmp_path / "found")])
     out = capsys.readouterr().out
@@ -290,9 +290,9 @@ def test_a_broken_stage_is_found_shrunk_and_saved(monkeypatch, tmp_path, capsys)
 
 
 def test_the_shrinker_keeps_the_failure(monkeypatch):
-    import tilec.stages
+    import tilec.build.stages
 
-    monkeypatch.setattr(tilec.stages, "run_loops", _broken_loop(tilec.stages.run_loops))
+    monkeypatch.setattr(tilec.build.stages, "run_loops", _broken_loop(tilec.build.stages.run_loops))
     case = next(c for c in (generate(SEED, i, KNOWN_FEATURES) for i in range(40)) if len(c.spec.stmts) > 1)
     finding = next(f for f in run_case(case, ("loop",))["findings"] if f["kind"] == "loop-mismatch")
     small, tries, result = shrink(case, finding, run_case, budget_s=40)

@@ -103,3 +103,51 @@ def test_the_runtime_imports_nothing_of_the_compiler():
 
 def test_the_checker_finds_a_cycle():
     assert _cycles({"a": {"b"}, "b": {"a"}, "c": {"a"}}) == {frozenset({"a", "b"})}
+
+
+# the layers, top down (docs/architecture.md): a module imports its own layer or those below it.
+# ``tilec.tune.command`` is ``tilec tune``'s command line.
+LAYERS = [("tilec.cli", "tilec.tune.command"), ("tilec.tune", "tilec.pytorch", "tilec.fuzz"), ("tilec.build",),
+          ("tilec.verify",), ("tilec.graph",), ("tilec.codegen",), ("tilec.lowering",), ("tilec.executors",),
+          ("tilec.passes", "tilec.frontend"), ("tilec.dialects",)]
+
+
+def _layer(module: str) -> int | None:
+    """The rank of ``module``'s layer (0 the top), or None for the modules beside them all (the
+    faces, the runtime and the ground: diagnostics, files, cache, build id, signature)."""
+    found = [(len(p), rank) for rank, packages in enumerate(LAYERS) for p in packages
+             if module == p or module.startswith(p + ".")]
+    return max(found)[1] if found else None  # the longest prefix that names it
+
+
+def _upward(graph: dict) -> set:
+    """The imports of a module from a layer above its own; a module that imports nothing of tilec
+    (verify/solver.py's Z3 plumbing) is ground for every layer."""
+    return {(m, t) for m, targets in graph.items() for t in targets
+            if _layer(m) is not None and _layer(t) is not None and _layer(t) < _layer(m) and graph[t]}
+
+
+def test_no_module_imports_a_layer_above_its_own():
+    assert _upward(_graph()) == set()
+
+
+def test_the_ground_imports_no_layer_but_the_dialects():
+    graph = _graph()
+    ground = [m for m in graph if _layer(m) is None and m not in FACES and not m.startswith("tilec.runtime")
+              and m != "tilec.__main__"]
+    assert {"tilec.diagnostics", "tilec.signature", "tilec.cache"} <= set(ground)
+    up = {(m, t) for m in ground for t in graph[m] if _layer(t) is not None and _layer(t) < len(LAYERS) - 1}
+    assert up == set(), up
+
+
+def test_passes_prove_nothing_and_the_checker_neither_lowers_nor_emits():
+    graph = _graph()
+    arrows = {(m, t) for m, targets in graph.items() for t in targets
+              if m.startswith("tilec.passes") and t.startswith("tilec.verify")
+              or m.startswith("tilec.verify") and t.startswith(("tilec.codegen", "tilec.passes"))}
+    assert arrows == set(), arrows
+
+
+def test_the_layer_check_finds_an_upward_import():
+    graph = {"tilec.graph.split": {"tilec.build.plan"}, "tilec.build.plan": {"tilec.graph.split"}}
+    assert _upward(graph) == {("tilec.graph.split", "tilec.build.plan")}

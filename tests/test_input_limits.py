@@ -138,7 +138,7 @@ def test_pass_options_are_read_as_the_command_line_reads_them(tilec, tmp_path, p
 def test_a_stage_counts_its_outputs_beside_the_oracles(tilec, monkeypatch):
     """3.6 GiB for the oracle alone, within the budget; the loop stage's copy of C passes it.
     The oracle is never reached (were it, the test would stop there, not allocate 4 GiB)."""
-    from tilec import oracle
+    from tilec.executors import oracle
 
     def no_oracle(*args):
         raise AssertionError("the oracle ran: the sizes were not refused")
@@ -155,9 +155,9 @@ _PEAK = """
 import json, resource, sys, torch
 from torch_mlir import ir
 from tilec import dialects
-from tilec.compare import checksums, compare
+from tilec.executors.compare import checksums, compare
 from tilec.frontend import spec_to_ta
-from tilec.oracle import evaluate
+from tilec.executors.oracle import evaluate
 from tilec.signature import bind, random_inputs, signature
 rss = lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 with dialects.context(), ir.Location.unknown():

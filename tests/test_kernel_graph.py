@@ -77,7 +77,7 @@ def test_a_graph_one_kernel_takes_is_not_split():
 def test_a_schedule_per_kernel_form_reaches_a_graph_one_kernel_takes():
     """{"contraction": ...} is the schedule of a graph that is one contraction, as of each
     contraction of a graph of several (it had fallen back to the default unsaid)."""
-    from tilec.graph.kernel_graph import Kernels
+    from tilec.build.plan import Kernels
 
     graph = tilec.compile(torch.addmm, [torch.randn(5), torch.randn(9, 17), torch.randn(17, 5)], stage="oracle")
     schedule = "bm=128 bn=256 bk=64 warps=8 stages=4 consumers=2"
@@ -362,7 +362,7 @@ def test_an_attention_reading_the_heads_of_the_qkv_projection_is_proved():
     the QKV projection's [B, T, 3C]: proved on both forms like any attention."""
     from torch_mlir import ir
 
-    from tilec.verification import check_spec
+    from tilec.build.verification import check_spec
 
     model, x = _NanoGPTBlock(c=256).eval().bfloat16(), torch.randn(2, 37, 256, dtype=torch.bfloat16)
     graph = tilec.compile(model, (x,), stage="oracle", strict=True)
@@ -400,7 +400,7 @@ def test_an_attention_unit_that_does_not_lower_is_placed_op_by_op():
     is no unit; the attention's is, and its ops are one kernel."""
     from torch_mlir import ir
 
-    from tilec.driver import UNFUSED_REWRITES, rewrite
+    from tilec.lowering.driver import UNFUSED_REWRITES, rewrite
     from tilec.graph.split import FunctionView
     from tilec.graph.split_units import units
 
@@ -418,7 +418,8 @@ def test_an_attention_unit_that_does_not_lower_is_placed_op_by_op():
 
 def test_merge_and_strided_checks_refute_broken_kernels(monkeypatch):
     """A merged kernel that reads another row, and a strided copy with a wrong stride, are refuted."""
-    from tilec.graph.strided import check_strided, strided_form
+    from tilec.graph.strided import strided_form
+    from tilec.verify.strided import check_strided
     from tilec.verify.split import check_merge
 
     model, x = _NanoGPTBlock().eval(), torch.randn(2, 16, 32)
@@ -446,7 +447,7 @@ def test_merge_and_strided_checks_refute_broken_kernels(monkeypatch):
         assert [r.verdict for r in check_strided(op, "k")] == ["proved", "proved"]
         form = strided_form(op)
         wrong = dict(form, stride=[s + 1 if n == 0 else s for n, s in enumerate(form["stride"])])
-        monkeypatch.setattr("tilec.graph.strided.strided_form", lambda op: wrong)
+        monkeypatch.setattr("tilec.verify.strided.strided_form", lambda op: wrong)
         assert check_strided(op, "k")[0].verdict == "counterexample"
 
 
@@ -511,7 +512,7 @@ Z[i, u] = i * 0.5
 def test_a_kernel_that_reads_no_input_runs_and_is_proved(tilec, tmp_path, text):
     """A kernel of no arguments but its output (MLIR then keeps no arg_attrs): one of a split
     spec, or a spec that declares no input."""
-    from tilec.verification_spec import verify_spec
+    from tilec.build.verification_spec import verify_spec
 
     spec = tmp_path / "noinput.ta"
     spec.write_text(text)

@@ -12,9 +12,9 @@ import pytest
 from torch_mlir import ir
 
 from tilec import dialects
-from tilec.driver import to_loops
+from tilec.lowering.driver import to_loops
 from tilec.frontend import spec_to_ta
-from tilec.loop_runner import OPTIMISED_NESTS, lower_to_llvm
+from tilec.executors.loop_runner import OPTIMISED_NESTS, lower_to_llvm
 
 
 def chain(lets: int, step: str = "{prev}[i]*2", reduce: bool = False) -> str:

@@ -10,11 +10,11 @@ from torch_mlir import ir
 from conftest import EXAMPLES, run_spec
 from test_examples import ODD_SHAPES, REFERENCES
 from tilec import dialects
-from tilec.compare import compare
-from tilec.driver import LOOP_PIPELINE, run_passes, to_loops
+from tilec.executors.compare import compare
+from tilec.lowering.driver import LOOP_PIPELINE, run_passes, to_loops
 from tilec.frontend import load_spec, spec_to_ta
-from tilec.loop_runner import run_loops
-from tilec.oracle import evaluate
+from tilec.executors.loop_runner import run_loops
+from tilec.executors.oracle import evaluate
 from tilec.signature import bind, random_inputs, signature
 
 
@@ -187,7 +187,7 @@ def _undefined_symbols(module) -> set[str]:
 
     from torch_mlir import execution_engine
 
-    from tilec.loop_runner import lower_to_llvm
+    from tilec.executors.loop_runner import lower_to_llvm
 
     fn = ir.StringAttr(module.body.operations[0].attributes["sym_name"]).value
     lower_to_llvm(module)

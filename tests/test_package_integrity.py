@@ -15,7 +15,7 @@ from tilec.diagnostics import TilecError
 from tilec.runtime import PackageError, load, read_package
 from tilec.runtime.manifest import seal
 from tilec.runtime.package import sha256
-from tilec.verification_package import verify_package
+from tilec.build.verification_package import verify_package
 
 GEMM = "param M = 64, N = 48, K = 32\n" + "".join((EXAMPLES / "gemm.ta").read_text().partition("input")[1:])
 
@@ -23,7 +23,7 @@ GEMM = "param M = 64, N = 48, K = 32\n" + "".join((EXAMPLES / "gemm.ta").read_te
 @pytest.fixture(scope="module")
 def good(tmp_path_factory) -> bytes:
     """A verified GEMM package for sm_80 (sizes fixed small: a fast rebuild)."""
-    from tilec.package import build
+    from tilec.build.package import build
 
     where = tmp_path_factory.mktemp("good")
     (where / "gemm.ta").write_text(GEMM)
@@ -75,7 +75,7 @@ def test_a_forged_package_names_the_field_that_differs(good, tmp_path):
 
 
 def test_the_unverified_package_is_sealed_too(tmp_path):
-    from tilec.package import build
+    from tilec.build.package import build
 
     (tmp_path / "gemm.ta").write_text(GEMM)
     build(str(tmp_path / "gemm.ta"), str(tmp_path / "u.tkp"), targets=("sm_80",), use_cache=False, verify=False)

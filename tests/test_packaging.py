@@ -48,7 +48,8 @@ def test_the_cache_key_changes_with_the_compiler_source(monkeypatch, tmp_path):
     the key holds the build id, a hash of tilec's own source (tilec, dialects, passes)."""
     import re
 
-    from tilec import __version__, build_id, package
+    from tilec import __version__, build_id
+    from tilec.build import package
 
     ident = build_id.build_id()
     assert re.fullmatch(re.escape(__version__) + r"\+[0-9a-f]{16}", ident), ident

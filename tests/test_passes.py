@@ -9,8 +9,8 @@ from torch_mlir import ir
 from conftest import EXAMPLES
 from tilec import dialects, passes
 from tilec.frontend import load_spec
-from tilec.oracle import evaluate
-from tilec.pipeline import build
+from tilec.executors.oracle import evaluate
+from tilec.lowering.pipeline import build
 from tilec.signature import bind, random_inputs, signature
 
 PASS_DIR = Path(passes.__file__).parent

@@ -1,5 +1,5 @@
 """tilec/tune/pick.py: every command builds a spec at the one schedule a package of it ships,
-for the targets asked, and says which; tilec/proofs.py: a kernel verified once is not proved
+for the targets asked, and says which; tilec/build/proofs.py: a kernel verified once is not proved
 again, and a cache entry that fails its checks is discarded."""
 
 import json
@@ -96,10 +96,11 @@ def test_a_broken_pick_entry_is_discarded_and_chosen_again(tmp_path, monkeypatch
 def test_a_kernel_is_proved_once_and_a_tampered_proof_is_discarded(tmp_path, monkeypatch, capsys):
     from torch_mlir import ir
 
-    from tilec import dialects, verification
-    from tilec.driver import build_tile
+    from tilec import dialects
+    from tilec.build import verification
+    from tilec.lowering.driver import build_tile
     from tilec.frontend import load_spec
-    from tilec.package import verify_build
+    from tilec.build.package import verify_build
 
     monkeypatch.setenv("TILEC_CACHE_DIR", str(tmp_path))
     spec = str(EXAMPLES / "softmax.ta")

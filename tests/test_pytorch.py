@@ -88,7 +88,7 @@ def test_tile_stage_matches_torch_eager(name):
 
 
 def _buffers(graph) -> list[str]:
-    from tilec.driver import to_loops
+    from tilec.lowering.driver import to_loops
 
     with graph.context:
         return re.findall(r"memref.alloc\(\)[^:]*: memref<([^>]*)>", str(to_loops(graph.module)))
@@ -334,7 +334,7 @@ def test_kernels_from_pytorch_are_proved(name):
 
 @pytest.mark.parametrize("fn", [_causal_attention, BF16["sdpa_causal"][0]], ids=["tril", "sdpa"])
 def test_causal_mask_from_tril_skips_key_blocks(fn):
-    from tilec.driver import to_tile
+    from tilec.lowering.driver import to_tile
 
     graph = tilec.compile(fn, _bf16((2, 2, 300, 64), (2, 2, 300, 64), (2, 2, 300, 64)), stage="oracle", strict=True)
     with graph.context:
@@ -424,7 +424,7 @@ def test_regions_are_traced_with_the_strides_torch_export_saw():
 
 def test_loop_stage_jits_once_per_graph(monkeypatch):
     """Calls after the first reuse the JIT-ed program (no lowering, no ExecutionEngine)."""
-    import tilec.loop_runner as loop_runner
+    import tilec.executors.loop_runner as loop_runner
 
     built = []
     original = loop_runner.LoopProgram.__init__
@@ -508,7 +508,7 @@ def test_scaled_dot_product_attention_is_raised(name, stage):
 
 
 def test_scaled_dot_product_attention_is_one_proved_kernel_with_its_guard():
-    from tilec.driver import to_tile
+    from tilec.lowering.driver import to_tile
 
     q, k, v = (torch.zeros(2, 2, 300, 64, dtype=torch.bfloat16) for _ in range(3))
     graph = tilec.compile(_SDPA(), (q, k, v, torch.zeros(300, 300)), stage="oracle", strict=True)

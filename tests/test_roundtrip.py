@@ -6,7 +6,7 @@ import pytest
 from torch_mlir import ir
 
 from tilec import dialects
-from tilec.opt import split_chunks
+from tilec.cli.opt import split_chunks
 
 FILES = sorted((Path(__file__).parent / "filecheck" / "dialects").glob("*-roundtrip.mlir"))
 

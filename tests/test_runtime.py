@@ -23,7 +23,7 @@ def test_runtime_imports_neither_mlir_nor_z3_nor_the_compiler():
 @pytest.fixture(scope="module")
 def package(tmp_path_factory):
     pytest.importorskip("cuda.bindings.nvrtc", reason="NVRTC comes with the 'cuda' extra")
-    from tilec.package import build
+    from tilec.build.package import build
 
     path = tmp_path_factory.mktemp("pkg") / "gemm.tkp"
     build(str(EXAMPLES / "matmul_bias_gelu.ta"), str(path), "bm=64 bn=64 bk=32", ("sm_90a",), use_cache=False)

@@ -16,9 +16,9 @@ from tilec.codegen.cuda import emit_cuda
 from tilec.diagnostics import TilecError
 from tilec.dialects.schedule import Schedule
 from tilec.dialects.target import FEATURES, Target, common, get, names, register, set_target, target_of
-from tilec.driver import build_tile, lowering_target
+from tilec.lowering.driver import build_tile, lowering_target
 from tilec.frontend import load_spec
-from tilec.verification_cuda import check_cuda
+from tilec.build.verification_cuda import check_cuda
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 WARP_SPECIALISED = "bm=128 bn=128 bk=64 warps=8 stages=3 consumers=2"

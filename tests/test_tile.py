@@ -7,13 +7,13 @@ from torch_mlir import ir
 
 from conftest import EXAMPLES
 from tilec import dialects
-from tilec.compare import compare
+from tilec.executors.compare import compare
 from tilec.diagnostics import TilecError
-from tilec.driver import run_passes, to_tile
+from tilec.lowering.driver import run_passes, to_tile
 from tilec.frontend import load_spec, spec_to_ta
-from tilec.oracle import evaluate
+from tilec.executors.oracle import evaluate
 from tilec.signature import bind, random_inputs, signature
-from tilec.tile_interpreter import run_tile
+from tilec.executors.tile_interpreter import run_tile
 
 GEMMS = {
     "gemm": [{"M": 64, "N": 64, "K": 64}, {"M": 257, "N": 129, "K": 65}, {"M": 1, "N": 1, "K": 1}],
@@ -121,7 +121,7 @@ def test_gemm_with_two_batch_dims_matches_and_is_proved(tmp_path):
     """One program id is split into an index per batch dim; a swapped split is refuted."""
     import re
 
-    from tilec.verification_spec import verify_spec
+    from tilec.build.verification_spec import verify_spec
     from tilec.verify.kernels import check_tile
 
     spec = tmp_path / "batch2.ta"
@@ -164,7 +164,7 @@ def test_mixed_operand_types_multiply_in_f32(tilec, tmp_path, a, b):
     ("sum[k](0.5 * A[i, k] * B[k, j])", "f32"),
 ])
 def test_contraction_forms_lower_to_the_gemm_kernel(body, dtype, tmp_path):
-    from tilec.verification_spec import verify_spec
+    from tilec.build.verification_spec import verify_spec
 
     text = (f"param M = 64, N = 48, K = 32\ninput A[M, K] : {dtype}\ninput B[K, N] : {dtype}\n"
             f"output C[M, N] : f32\nC[i, j] = {body}\n")
@@ -186,7 +186,7 @@ def test_contraction_forms_lower_to_the_gemm_kernel(body, dtype, tmp_path):
 ])
 def test_broadcast_batch_operands_lower_and_are_proved(body, inputs, tmp_path):
     """An operand without the batch dims (a weight) is read at every batch element."""
-    from tilec.verification_spec import verify_spec
+    from tilec.build.verification_spec import verify_spec
 
     text = f"param B = 2, M = 64, N = 48, K = 32\n{inputs}output Y[B, M, N] : f32\nY[b, i, j] = {body}\n"
     with dialects.context(), ir.Location.unknown():
@@ -202,7 +202,7 @@ def test_contractions_sharing_an_input_lower_into_one_kernel_and_are_proved():
     """SwiGLU: silu(x·Wg) * (x·Wu) is one kernel, one A tile feeding two accumulators."""
     import re
 
-    from tilec.verification_spec import verify_spec
+    from tilec.build.verification_spec import verify_spec
     from tilec.verify.kernels import check_tile
 
     with dialects.context(), ir.Location.unknown():

@@ -9,15 +9,15 @@ from torch_mlir import ir
 from conftest import EXAMPLES
 from tilec import dialects
 from tilec.codegen.cuda import emit_cuda
-from tilec.compare import compare
+from tilec.executors.compare import compare
 from tilec.dialects.raster import ATTR as RASTER_ATTR, HeavyFirst, raster_of
 from tilec.dialects.dims import parse_dim
-from tilec.driver import run_passes, to_tile
+from tilec.lowering.driver import run_passes, to_tile
 from tilec.frontend import load_spec, spec_to_ta
-from tilec.oracle import evaluate
+from tilec.executors.oracle import evaluate
 from tilec.signature import bind, random_inputs, signature
 from tilec.passes.ta_to_tile.online import L2_BUDGET
-from tilec.tile_interpreter import run_tile
+from tilec.executors.tile_interpreter import run_tile
 
 CASES = [
     ("attention", {"B": 1, "H": 2, "S": 40, "T": 50, "D": 64}),
@@ -154,8 +154,8 @@ def test_fully_masked_rows_are_nan_in_every_stage():
     torch.softmax), in the oracle, the loop IR and the tile program; other rows are unaffected."""
     import torch
 
-    from tilec.driver import specialize
-    from tilec.stages import run_stage
+    from tilec.lowering.driver import specialize
+    from tilec.build.stages import run_stage
 
     with dialects.context(), ir.Location.unknown():
         module = spec_to_ta(FULLY_MASKED_FIRST_ROW, "masked.ta")
@@ -176,7 +176,7 @@ def test_fully_masked_rows_are_nan_in_every_stage():
 def test_fully_masked_softmax_and_logsumexp_agree(tmp_path):
     import torch
 
-    from tilec.stages import run_stage
+    from tilec.build.stages import run_stage
 
     text = ("param S, T\ninput X[S, T] : f32\noutput P[S, T] : f32\noutput L[S] : f32\n"
             "P[i, j] = softmax[j](X[i, j] where j < i else -inf)\nL[i] = logsumexp[j](X[i, j] where j < i else -inf)\n")

@@ -12,9 +12,9 @@ from torch_mlir import ir
 from conftest import EXAMPLES, tile_matches_oracle
 
 from tilec import dialects
-from tilec.driver import build_tile
+from tilec.lowering.driver import build_tile
 from tilec.frontend import load_spec, spec_to_ta
-from tilec.verification import check_spec
+from tilec.build.verification import check_spec
 from tilec.verify.kernels import check_build
 
 SPECS = {

@@ -8,9 +8,9 @@ from torch_mlir import ir
 
 from conftest import tile_matches_oracle
 from tilec import dialects
-from tilec.driver import build_tile
+from tilec.lowering.driver import build_tile
 from tilec.frontend import spec_to_ta
-from tilec.verification import check_spec
+from tilec.build.verification import check_spec
 from tilec.verify.kernels import check_tile
 
 SPECS = {

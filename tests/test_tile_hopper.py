@@ -14,9 +14,9 @@ from test_tile import _run  # spec -> oracle and tile interpreter, compared
 from tilec import dialects
 from tilec.dialects import layout
 from tilec.diagnostics import TilecError
-from tilec.driver import build_tile, to_tile
+from tilec.lowering.driver import build_tile, to_tile
 from tilec.frontend import load_spec, spec_to_ta
-from tilec.verification_spec import verify_spec
+from tilec.build.verification_spec import verify_spec
 from tilec.verify.kernels import check_build
 
 ONE = "bm=64 bn=64 bk=64 warps=4 stages=2 consumers=1"
@@ -291,7 +291,7 @@ def test_forms_the_warp_specialised_kernel_does_not_take_say_so():
 
 
 def test_the_package_carries_tensor_maps_and_the_sm90a_kernel_alone(tmp_path):
-    from tilec.package import build
+    from tilec.build.package import build
 
     manifest = build(str(EXAMPLES / "gemm.ta"), str(tmp_path / "g.tkp"), TWO, ("sm_90a",), use_cache=False)
     assert manifest["variants"] == {"aligned": "gemm"}  # the copy engine: no element-copy variant

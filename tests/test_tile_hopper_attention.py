@@ -16,13 +16,13 @@ from test_tile_hopper import (_arrivals, descriptors_in_the_64_byte_mode, _no_dr
 from tilec import dialects
 from tilec.dialects import layout
 from tilec.diagnostics import TilecError
-from tilec.driver import build_tile
+from tilec.lowering.driver import build_tile
 from tilec.frontend import load_spec, spec_to_ta
 from tilec.signature import bind, random_inputs, signature
-from tilec.compare import compare
-from tilec.oracle import evaluate
-from tilec.driver import run_passes
-from tilec.tile_interpreter import run_tile
+from tilec.executors.compare import compare
+from tilec.executors.oracle import evaluate
+from tilec.lowering.driver import run_passes
+from tilec.executors.tile_interpreter import run_tile
 from tilec.verify.kernels import check_build
 
 ONE = "bm=64 bn=64 warps=4 stages=3 consumers=1"

@@ -13,7 +13,7 @@ from tilec import dialects
 from tilec.codegen.cuda import emit_cuda
 from tilec.diagnostics import TilecError
 from tilec.dialects.schedule import Schedule
-from tilec.driver import build_tile
+from tilec.lowering.driver import build_tile
 from tilec.frontend import load_spec
 
 SHARED = "bm=64 bn=128 warps=4 stages=3 consumers=1 softmax-overlap=true occupancy=2"

@@ -15,7 +15,7 @@ from test_tile import _run  # spec -> oracle and tile interpreter, compared
 from test_tile_hopper import THREE, _verdicts, assert_examples_match, assert_gemms_match, assert_proved, gemm
 from tilec import dialects
 from tilec.diagnostics import TilecError
-from tilec.driver import to_tile
+from tilec.lowering.driver import to_tile
 from tilec.frontend import spec_to_ta
 
 ONE = "bm=64 bn=64 bk=64 warps=4 stages=2 consumers=1 persistent=true"
@@ -99,7 +99,7 @@ def test_persistent_needs_a_warp_specialised_contraction():
 
 
 def test_the_package_says_the_launch_caps_the_grid(tmp_path):
-    from tilec.package import build
+    from tilec.build.package import build
 
     manifest = build(str(EXAMPLES / "gemm.ta"), str(tmp_path / "g.tkp"), TWO, ("sm_90a",), use_cache=False)
     assert manifest["persistent"] is True and manifest["ptxas"]["sm_90a"]["spill_stores"] == 0

@@ -15,7 +15,7 @@ from test_tile import _run
 from test_tile_hopper import _verdicts, assert_examples_match, assert_gemms_match, assert_proved, gemm
 from tilec import dialects
 from tilec.diagnostics import TilecError
-from tilec.driver import to_tile
+from tilec.lowering.driver import to_tile
 from tilec.frontend import spec_to_ta
 
 PP = "bm=64 bn=128 bk=64 warps=8 stages=3 consumers=2 pingpong=true persistent=true"
@@ -121,7 +121,7 @@ def test_pingpong_schedules_say_what_they_need(schedule, reason):
 def test_the_cuda_kernel_numbers_threads_within_each_warpgroup(tmp_path):
     import zipfile
 
-    from tilec.package import build
+    from tilec.build.package import build
 
     manifest = build(str(EXAMPLES / "gemm.ta"), str(tmp_path / "g.tkp"), PP.replace("bn=128", "bn=256"),
                      ("sm_90a",), use_cache=False)

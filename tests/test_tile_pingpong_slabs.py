@@ -79,7 +79,7 @@ def test_the_slabs_travel_in_the_layout_attribute():
 
 
 def test_the_cuda_issues_a_wgmma_per_slab(tmp_path):
-    from tilec.package import build
+    from tilec.build.package import build
 
     schedule = PP128.replace("bn=64", "bn=128").replace("stages=3", "stages=4") + " tma-store=true"
     manifest = build(str(EXAMPLES / "gemm.ta"), str(tmp_path / "g.tkp"), schedule, ("sm_90a",), use_cache=False)
@@ -97,7 +97,7 @@ def test_the_cuda_issues_a_wgmma_per_slab(tmp_path):
 def test_ping_pong_tiles_of_other_heights_are_refused():
     from test_tile_hopper import gemm
     from tilec.diagnostics import TilecError
-    from tilec.driver import to_tile
+    from tilec.lowering.driver import to_tile
     from tilec.frontend import spec_to_ta
 
     with dialects.context(), ir.Location.unknown():

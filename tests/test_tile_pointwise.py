@@ -10,11 +10,11 @@ from torch_mlir import ir
 from conftest import EXAMPLES, close, run_spec
 from test_verify_rows import _sub  # a one-line edit of the tile IR text
 from tilec import dialects
-from tilec.driver import build_tile, run_passes, tile_pipeline
-from tilec.stages import run_stage
+from tilec.lowering.driver import build_tile, run_passes, tile_pipeline
+from tilec.build.stages import run_stage
 from tilec.frontend import load_spec, spec_to_ta
 from tilec.signature import signature
-from tilec.verification_spec import verify_spec
+from tilec.build.verification_spec import verify_spec
 from tilec.verify.pointwise import check_pointwise
 
 TRANSPOSE = """param B = 2, T = 37, N = 100

@@ -10,8 +10,8 @@ from conftest import EXAMPLES, close, run_spec
 from tilec import dialects
 from tilec.diagnostics import TilecError
 from tilec.dialects.schedule import Schedule
-from tilec.driver import build_tile
-from tilec.stages import run_stage
+from tilec.lowering.driver import build_tile
+from tilec.build.stages import run_stage
 from tilec.frontend import load_spec, spec_to_ta
 from tilec.signature import signature
 
@@ -38,7 +38,7 @@ def test_row_program_matches_the_oracle(example, shapes, schedule):
 def test_one_block_row_program_matches_the_oracle(example, cols, rows, schedule):
     """A row one column block holds (its width fixed in the types): no column loop, the row
     loaded once, on the interpreter against the oracle; size-1 rows and columns included."""
-    from tilec.driver import specialize
+    from tilec.lowering.driver import specialize
 
     inputs, expected, env = run_spec(EXAMPLES / f"{example}.ta", {"N": rows, "C": cols})
     with dialects.context(), ir.Location.unknown():

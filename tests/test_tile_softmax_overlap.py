@@ -15,7 +15,7 @@ from test_tile_hopper import _verdicts as hopper_verdicts
 from test_tile_hopper_attention import _attention, move_release_before
 from tilec import dialects
 from tilec.diagnostics import TilecError
-from tilec.driver import build_tile
+from tilec.lowering.driver import build_tile
 from tilec.frontend import load_spec, spec_to_ta
 
 ONE = "bm=64 bn=64 warps=4 stages=2 consumers=1 softmax-overlap=true"

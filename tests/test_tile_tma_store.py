@@ -14,11 +14,12 @@ from conftest import EXAMPLES
 from test_tile import _run
 from test_tile_attention import _check
 from test_tile_hopper import _verdicts, assert_examples_match, assert_gemms_match, assert_proved, gemm
-from tilec import dialects, tile_interpreter
+from tilec import dialects
+from tilec.executors import tile_interpreter
 from tilec.diagnostics import TilecError
 from tilec.dialects.schedule import Schedule
 from tilec.dialects.tile_hopper import staging_pending
-from tilec.driver import to_tile
+from tilec.lowering.driver import to_tile
 from tilec.frontend import load_spec, spec_to_ta
 from tilec.verify.staged_store import buffer_reuse
 
@@ -140,7 +141,7 @@ def test_tma_store_says_what_it_needs():
 def test_the_cuda_kernel_stores_through_the_output_tensor_map(tmp_path):
     import zipfile
 
-    from tilec.package import build
+    from tilec.build.package import build
 
     manifest = build(str(EXAMPLES / "gemm.ta"), str(tmp_path / "g.tkp"),
                      COOP.replace("bn=128", "bn=256").replace("stages=3", "stages=4"), ("sm_90a",), use_cache=False)

@@ -76,7 +76,7 @@ def test_the_pick_skips_the_copy_engine_at_the_sizes_it_ranks_for(tmp_path, monk
 def symbolic_package(tmp_path_factory):
     """A warp-specialised GEMM for any sizes (it reads A and B with the copy engine)."""
     pytest.importorskip("cuda.bindings.nvrtc")
-    from tilec.package import build
+    from tilec.build.package import build
 
     where = tmp_path_factory.mktemp("tma")
     spec = where / "gemm_bt.ta"
@@ -113,7 +113,7 @@ def test_an_output_stored_through_a_view_is_checked_as_that_view(tmp_path):
     """Einsum attention writes O [B, S, H, D] as the row-major view [B, S, H*D] with the copy
     engine: the runtime's check takes the view's rank and strides, as the launch's tensor map does."""
     pytest.importorskip("cuda.bindings.nvrtc")
-    from tilec.package import build
+    from tilec.build.package import build
     from tilec.runtime import load
     from tilec.runtime.launch import check_maps
 

@@ -196,7 +196,7 @@ def _tile_hash(schedule: str) -> str:
     from torch_mlir import ir
 
     from tilec import dialects
-    from tilec.driver import build_tile
+    from tilec.lowering.driver import build_tile
     from tilec.frontend import load_spec
     from tilec.tune.jobs import tile_hash
 

@@ -11,7 +11,7 @@ from torch_mlir import ir
 
 from conftest import EXAMPLES
 from tilec import dialects
-from tilec.driver import build_tile
+from tilec.lowering.driver import build_tile
 from tilec.frontend import load_spec
 from tilec.tune.gpus import gpu_named
 from tilec.tune.model import estimate, makespan

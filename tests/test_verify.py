@@ -8,9 +8,9 @@ from torch_mlir import ir
 
 from conftest import EXAMPLES
 from tilec import dialects
-from tilec.driver import run_passes, to_loops, to_tile
+from tilec.lowering.driver import run_passes, to_loops, to_tile
 from tilec.frontend import load_spec, spec_to_ta
-from tilec.verification_spec import verify_spec
+from tilec.build.verification_spec import verify_spec
 from tilec.verify.kernels import check_tile
 from tilec.verify.online import check_online
 
@@ -206,7 +206,7 @@ def test_counterexample_exits_1_with_a_replay_command(tilec, tmp_path, monkeypat
 
 
 def test_replay_carries_fixed_sizes_and_schedule():
-    from tilec.driver import build_tile
+    from tilec.lowering.driver import build_tile
     from tilec.verify.replay import Replay
 
     with dialects.context(), ir.Location.unknown():
@@ -232,7 +232,7 @@ def test_verified_package_carries_its_report(tilec, tmp_path, monkeypatch):
 
 
 def _loop_modules(example: str):
-    from tilec.driver import LOOP_PIPELINE
+    from tilec.lowering.driver import LOOP_PIPELINE
 
     with dialects.context(), ir.Location.unknown():
         ta = spec_to_ta(example, "x.ta") if "\n" in example else load_spec(str(EXAMPLES / f"{example}.ta"))
@@ -460,7 +460,7 @@ ATTENTION_MUTANTS["wrong grouped head index"] = ("gqa_attention", lambda t: re.s
 
 @pytest.mark.parametrize("name", sorted(ATTENTION_MUTANTS))
 def test_broken_attention_tile_kernels_are_refuted(name):
-    from tilec.driver import tile_pipeline
+    from tilec.lowering.driver import tile_pipeline
     from tilec.verify.kernels import check_tile
 
     example, mutate = ATTENTION_MUTANTS[name] if isinstance(ATTENTION_MUTANTS[name], tuple) else \
@@ -480,7 +480,7 @@ def test_broken_attention_tile_kernels_are_refuted(name):
 def test_a_group_max_of_another_stabiliser_is_refuted():
     """The loop's running max stands for the group's max op only if that op maximises the same x:
     a max op whose mask term is dropped (its x differs where a key is masked) is refuted."""
-    from tilec.driver import tile_pipeline
+    from tilec.lowering.driver import tile_pipeline
 
     text = _attention_tile_text("masked_attention")
     with dialects.context(), ir.Location.unknown():
@@ -596,11 +596,11 @@ def test_f32_output_attention_keeps_f32_accuracy_and_is_proved(tmp_path):
     """P is rounded to bf16 for the mma; an f32 result adds the rounding residual through a second
     mma, so the tile stage meets the f32 tolerance; the verifier reads the two-mma chain, and
     one whose second mma re-reads P instead of its residual is not proved."""
-    from tilec.driver import build_tile
+    from tilec.lowering.driver import build_tile
     from tilec.signature import bind, random_inputs, signature
-    from tilec.oracle import evaluate
-    from tilec.tile_interpreter import run_tile
-    from tilec.compare import compare
+    from tilec.executors.oracle import evaluate
+    from tilec.executors.tile_interpreter import run_tile
+    from tilec.executors.compare import compare
     from tilec.verify.attention import check_attention
 
     spec = tmp_path / "f32out.ta"
@@ -681,7 +681,7 @@ def test_head_dim_96_tiles_are_proved_free_of_bank_conflicts(tilec):
 def test_tiles_of_another_head_dim_are_refuted():
     """A kernel built for D=64 checked against the ta at D=32: the tile widths are read from the
     IR on both sides, so the mismatch is a counterexample (it once proved a narrower-V kernel)."""
-    from tilec.driver import build_tile, tile_pipeline
+    from tilec.lowering.driver import build_tile, tile_pipeline
     from tilec.verify.attention import check_reference
 
     with dialects.context(), ir.Location.unknown():
@@ -703,7 +703,7 @@ def test_a_schedule_illegal_for_the_form_is_an_error_row(tilec):
 
 def test_gemm_accumulator_reset_and_rounded_grid_are_refuted():
     """Two bugs once proved: an mma onto a fresh zero tile at every K step, and a grid rounded down."""
-    from tilec.driver import build_tile
+    from tilec.lowering.driver import build_tile
     from tilec.verify.kernels import check_tile
 
     with dialects.context(), ir.Location.unknown():

@@ -8,7 +8,7 @@ import pytest
 from torch_mlir import ir
 
 from tilec import dialects
-from tilec.driver import build_tile
+from tilec.lowering.driver import build_tile
 from tilec.frontend import spec_to_ta
 from tilec.verify.kernels import check_build
 

@@ -5,7 +5,7 @@ spec file and the sizes given."""
 
 import pytest
 
-from tilec.verification_spec import verify_spec
+from tilec.build.verification_spec import verify_spec
 
 # a one-block fold stored as it is (f32: no cast map after it)
 ROW_MAX = """param M = 4, N = 8
@@ -83,7 +83,7 @@ def test_a_rewrite_is_run_by_the_oracle_at_the_sizes_it_was_built_at():
     from torch_mlir import ir
 
     from tilec import dialects
-    from tilec.driver import rewrite, specialize
+    from tilec.lowering.driver import rewrite, specialize
     from tilec.frontend import spec_to_ta
     from tilec.verify.solver import Outcome
     from tilec.verify.ta_rewrites import _witness

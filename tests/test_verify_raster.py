@@ -9,11 +9,11 @@ from tilec import dialects
 from tilec.codegen.cuda import emit_cuda
 from tilec.diagnostics import TilecError
 from tilec.dialects.raster import ATTR, HeavyFirst
-from tilec.driver import build_tile
+from tilec.lowering.driver import build_tile
 from tilec.frontend import load_spec
 from tilec.signature import bind, random_inputs, signature
-from tilec.tile_interpreter import run_tile
-from tilec.verification_spec import verify_spec
+from tilec.executors.tile_interpreter import run_tile
+from tilec.build.verification_spec import verify_spec
 from tilec.verify.raster import check_raster
 
 SHAPES = {"B": 2, "H": 3, "S": 200, "D": 64}

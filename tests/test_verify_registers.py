@@ -9,7 +9,7 @@ from torch_mlir import ir
 
 from conftest import EXAMPLES
 from tilec import dialects
-from tilec.driver import build_tile
+from tilec.lowering.driver import build_tile
 from tilec.frontend import load_spec
 from tilec.verify.kernels import check_tile
 
@@ -47,7 +47,7 @@ def test_a_consumer_count_the_register_file_cannot_grant_is_refuted():
 def test_cuda_whose_setmaxnreg_differs_from_the_tile_module_is_refuted(monkeypatch):
     pytest.importorskip("cuda.bindings.nvrtc", reason="NVRTC comes with the 'cuda' extra")
     import tilec.codegen.cuda as cuda
-    from tilec.verification_cuda import check_cuda
+    from tilec.build.verification_cuda import check_cuda
 
     real = cuda.emit_cuda
 

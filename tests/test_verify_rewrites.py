@@ -8,7 +8,7 @@ from torch_mlir import ir
 from torch_mlir.dialects import arith, math
 
 from tilec.dialects import ta_builders as tb
-from tilec.verification_spec import verify_spec
+from tilec.build.verification_spec import verify_spec
 from tilec.verify.ta_rewrites import check_rewrite
 
 from tilec.passes import _fusion_build, ta_canonicalize, ta_decompose_softmax
@@ -54,7 +54,7 @@ def _ta_rows(spec: Path) -> list:
     if not spec.read_text().startswith("module"):
         return [r for r in verify_spec(str(spec), stage="loop").results if r.stage == "ta"]
     from tilec import dialects
-    from tilec.driver import rewrite
+    from tilec.lowering.driver import rewrite
     from tilec.verify.kernels import check_rewrites
 
     with dialects.context(), ir.Location.unknown():
@@ -234,7 +234,7 @@ def test_a_rewrite_that_changes_the_results_count_is_refuted():
 
 def test_the_verifier_builds_nothing():
     """tilec.verify checks the modules it is given: no module of it imports the driver, a pass,
-    the emitter or the frontend (tilec.verification builds and hands them over)."""
+    the emitter or the frontend (tilec.build.verification builds and hands them over)."""
     import ast
 
     root = Path(__file__).parent.parent / "tilec" / "verify"

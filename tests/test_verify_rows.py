@@ -8,9 +8,9 @@ from torch_mlir import ir
 
 from conftest import EXAMPLES
 from tilec import dialects
-from tilec.driver import build_tile, run_passes, tile_pipeline
+from tilec.lowering.driver import build_tile, run_passes, tile_pipeline
 from tilec.frontend import load_spec
-from tilec.verification_spec import verify_spec
+from tilec.build.verification_spec import verify_spec
 from tilec.verify.rows import check_rows
 
 ROW_EXAMPLES = ("softmax", "logsumexp", "layernorm", "rmsnorm")

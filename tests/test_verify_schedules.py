@@ -8,8 +8,8 @@ from pathlib import Path
 
 from tilec.dialects.schedule import SPACE, Schedule
 from tilec.passes.ta_to_tile import contraction
-from tilec.verification import verify_schedules
-from tilec.verification_spec import verify_spec
+from tilec.build.verification import verify_schedules
+from tilec.build.verification_spec import verify_spec
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 
@@ -73,7 +73,7 @@ def test_warp_specialised_points_are_sm90a_alone():
     from torch_mlir import ir
 
     from tilec import dialects
-    from tilec.driver import legal_schedules
+    from tilec.lowering.driver import legal_schedules
     from tilec.frontend import load_spec
 
     with dialects.context(), ir.Location.unknown():

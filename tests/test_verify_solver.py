@@ -5,7 +5,7 @@ the machine; a query past its budget is ``unknown``, the same on every run."""
 import z3
 
 from conftest import EXAMPLES
-from tilec.verification_spec import verify_spec
+from tilec.build.verification_spec import verify_spec
 from tilec.verify.solver import BUDGET, prove
 
 

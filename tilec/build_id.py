@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.util
 from pathlib import Path
 
 from . import __version__
@@ -18,9 +19,9 @@ from . import __version__
 def build_id() -> str:
     """``VERSION+HASH``: the hash over every .py and .lark file of tilec and its installed
     tilec.dialects and tilec.passes, by path. Example: ``0.1.0+3f2a9c1d0b7e4a55``."""
-    from . import dialects, passes
-
-    packages = [Path(__file__).parent, Path(dialects.__file__).parent, Path(passes.__file__).parent]
+    # found, not imported: the identity of the compiler is read from its files alone
+    packages = [Path(__file__).parent] + [Path(importlib.util.find_spec(f"tilec.{name}").origin).parent
+                                          for name in ("dialects", "passes")]
     return f"{__version__}+{source_digest(packages)[:16]}"
 
 

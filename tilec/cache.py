@@ -6,7 +6,7 @@ One root, ``$TILEC_CACHE_DIR`` (default ``~/.cache/tilec``), holds a folder per 
               kernels (``graph-<key>.tkp``)
     graphs/   PyTorch graphs raised to ta (tilec/pytorch/cache.py)
     picks/    the cost model's schedule choices (tilec/tune/pick.py)
-    proofs/   verification reports (tilec/proofs.py)
+    proofs/   verification reports (tilec/build/proofs.py)
 
 A cache is data tilec reads back as its own output, so nothing in it is taken as found:
 

@@ -2,7 +2,7 @@
 
     python tests/gpu/build.py --out build/gpu-cases [--target sm_90a] [--only NAME]
 
-For each case of tests/gpu/cases.py: the kernel package, built by tilec.package.build as
+For each case of tests/gpu/cases.py: the kernel package, built by tilec.build.package.build as
 `tilec compile -o` builds it (not from the cache: each case is built by the tree as it
 stands); for each run size, seeded random inputs and the oracle's outputs in
 NAME/RUN.pt; and manifest.json, which test_gpu_kernels.py reads on the GPU machine.
@@ -28,10 +28,10 @@ from torch_mlir import ir  # noqa: E402
 from cases import CASES, TOLERANCE, Case  # noqa: E402
 from tilec import dialects  # noqa: E402
 from tilec.diagnostics import TilecError  # noqa: E402
-from tilec.driver import build_tile  # noqa: E402
+from tilec.lowering.driver import build_tile  # noqa: E402
 from tilec.frontend import load_spec  # noqa: E402
-from tilec.oracle import evaluate  # noqa: E402
-from tilec.package import build  # noqa: E402
+from tilec.executors.oracle import evaluate  # noqa: E402
+from tilec.build.package import build  # noqa: E402
 from tilec.runtime.launch import _aligned  # noqa: E402  the runtime's own choice of kernel variant
 from tilec.signature import bind, random_inputs, signature  # noqa: E402
 
@@ -80,8 +80,8 @@ def build_case(name: str, case: Case, out: Path, target: str) -> dict:
 
 def build_graph(spec: Path, path: Path, case: Case, target: str) -> dict:
     """A graph package of the spec's kernels, as ``tilec compile -o NAME.tkg --between`` builds it."""
-    from tilec.driver import specialize
-    from tilec.graph.kernel_graph import Kernels
+    from tilec.lowering.driver import specialize
+    from tilec.build.plan import Kernels
 
     with dialects.context(), ir.Location.unknown():
         module = load_spec(str(spec))

@@ -1,4 +1,4 @@
-"""The kernels the GPU suite runs: every form ``tilec.driver.build_tile`` lowers, as data.
+"""The kernels the GPU suite runs: every form ``tilec.lowering.driver.build_tile`` lowers, as data.
 
 Each case is a spec (text, or a path under examples/), the schedule it is built with, the
 sizes fixed at compile time, and the sizes it is run at. Run sizes divide no tile and

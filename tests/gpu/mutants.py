@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from build import build_cases  # noqa: E402  (puts the repository root on sys.path)
 from cases import CASES  # noqa: E402
-from tilec import package  # noqa: E402
+from tilec.build import package  # noqa: E402
 from tilec.codegen import cuda  # noqa: E402
 from tilec.diagnostics import TilecError  # noqa: E402
 
@@ -107,7 +107,7 @@ MUTANTS = [
 
 @contextmanager
 def injected(mutant: Mutant):
-    """Within: every package tilec.package builds carries ``mutant``'s edit; yields the number of
+    """Within: every package tilec.build.package builds carries ``mutant``'s edit; yields the number of
     (kernel, edits) per package built. A kernel the edit does not change raises TilecError."""
     real = cuda.emit_cuda
     edits = []
@@ -121,7 +121,7 @@ def injected(mutant: Mutant):
         edits.append((kernel.name, count))
         return kernel
 
-    # tilec.package calls the name it imported; patch both, so that either spelling reaches the mutant
+    # tilec.build.package calls the name it imported; patch both, so that either spelling reaches the mutant
     package.emit_cuda = cuda.emit_cuda = emit_mutated
     try:
         yield edits

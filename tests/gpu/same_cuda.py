@@ -26,7 +26,7 @@ from torch_mlir import ir  # noqa: E402
 from cases import CASES  # noqa: E402
 from tilec import dialects  # noqa: E402
 from tilec.codegen.cuda import emit_cuda  # noqa: E402
-from tilec.driver import build_tile  # noqa: E402
+from tilec.lowering.driver import build_tile  # noqa: E402
 from tilec.frontend import spec_to_ta  # noqa: E402
 
 

@@ -17,7 +17,7 @@ import math
 
 import torch
 
-from tilec.compare import TOLERANCE, Comparison, compare
+from tilec.executors.compare import TOLERANCE, Comparison, compare
 
 from .arith import ReferenceError, index_value, integer_consts, integer_form
 from .model import Case, Spec, walk
@@ -202,7 +202,7 @@ def _neighbours(value: torch.Tensor, dtype: torch.dtype) -> tuple[torch.Tensor, 
 
 def check(actual: torch.Tensor, expected: torch.Tensor, dtype: torch.dtype) -> Comparison:
     """``actual`` (a stage's output, in ``dtype``) against the unrounded reference, with
-    tilec.compare's tolerance: the stage may round to either neighbour of the exact value.
+    tilec.executors.compare's tolerance: the stage may round to either neighbour of the exact value.
 
         check(torch.tensor([1.0]), torch.tensor([1.0], dtype=torch.float64), torch.float32).ok
     """

@@ -4,7 +4,7 @@
     result["outcomes"]["loop"]["status"]   # pass | mismatch | crash | error | rejected | n/a | skipped
     result["findings"]                     # [{"stage", "kind", "message", "known"}]
 
-Stages: ``ta`` is tilec's oracle (tilec.oracle.evaluate); ``loop`` the JIT-run loop IR
+Stages: ``ta`` is tilec's oracle (tilec.executors.oracle.evaluate); ``loop`` the JIT-run loop IR
 (stages.run_stage); ``tile`` the tile interpreter on what driver.to_tile builds at the case's
 sizes (a TilecError from the lowering means ta-to-tile does not take this form: "n/a");
 ``verify`` is tilec.verify.verify_spec on the spec written to a file. A located TilecError
@@ -94,8 +94,9 @@ class _Run:
 def warm() -> None:
     """Import what the stages use (torch, MLIR, the passes), so that a first case is not slower:
     the watchdog's worker calls warm() before it takes its first case."""
-    from tilec import dialects, driver, oracle, tile_interpreter  # noqa: F401
-    from tilec import loop_runner, passes, verify  # noqa: F401
+    from tilec import dialects, passes, verify  # noqa: F401
+    from tilec.executors import loop_runner, oracle, tile_interpreter  # noqa: F401
+    from tilec.lowering import driver  # noqa: F401
 
 
 def run_case(case: Case, stages=STAGES, progress=lambda stage, done: None) -> dict:
@@ -103,10 +104,11 @@ def run_case(case: Case, stages=STAGES, progress=lambda stage, done: None) -> di
     starts (the watchdog names the stage that hung). The result is plain data (it crosses processes)."""
     from torch_mlir import ir
 
-    from tilec import dialects, driver
+    from tilec import dialects
+    from tilec.lowering import driver
     from tilec.frontend import spec_to_ta
-    from tilec.stages import run_stage
-    from tilec.oracle import evaluate
+    from tilec.build.stages import run_stage
+    from tilec.executors.oracle import evaluate
     from tilec.signature import signature
 
     progress("reference", {})
@@ -143,11 +145,11 @@ def _tile(run: _Run, module, sig, inputs: dict, env: dict) -> None:
     """The tile stage at the case's sizes; a form ta-to-tile does not lower is "n/a"."""
     from torch_mlir import ir
 
-    from tilec import driver
+    from tilec.lowering import driver
     from tilec.diagnostics import TilecError
-    from tilec.tile_interpreter import run_tile
+    from tilec.executors.tile_interpreter import run_tile
 
-    from tilec.graph.kernel_graph import Kernels
+    from tilec.build.plan import Kernels
 
     try:
         fixed = ir.Module.parse(str(module))
@@ -184,7 +186,7 @@ def _cuda_build_failure(r) -> str:
 def _verify(run: _Run, text: str, env: dict) -> None:
     """tilec verify at the case's sizes (its CUDA emitted and compiled, as `tilec verify` does), and
     its verdicts held against the tile and loop runs."""
-    from tilec.verification_spec import verify_spec
+    from tilec.build.verification_spec import verify_spec
 
     with tempfile.TemporaryDirectory(prefix="tilec-fuzz-") as tmp:
         path = Path(tmp) / SPEC_FILE

@@ -25,7 +25,7 @@ ROUNDABLE = {"bf16": ir.BF16Type.get, "f16": ir.F16Type.get}
 
 def round_boundaries(module: ir.Module, names: list, dtype: str) -> ir.Module:
     """A copy of ``module`` whose values named ``names`` (split.FunctionView's names) are stored in ``dtype``."""
-    from ..driver import copy_module
+    from ..lowering.driver import copy_module
     from .split import FunctionView
 
     copy = copy_module(module)

@@ -266,7 +266,7 @@ class FunctionView:
         from tilec.passes.ta_to_tile import MATCHERS, TILED, match_form
         from tilec.passes.ta_to_tile.common import NoTileLowering
 
-        from ..driver import copy_module, rewrite, run_passes
+        from ..lowering.driver import copy_module, rewrite, run_passes
 
         fused = module
         try:
@@ -296,7 +296,7 @@ class FunctionView:
         from tilec.passes.ta_to_tile import TILED, match_form
         from tilec.passes.ta_to_tile.common import NoTileLowering
 
-        from ..driver import copy_module, rewrite
+        from ..lowering.driver import copy_module, rewrite
         from .merge_rows import merge_leading
 
         copy = copy_module(module)

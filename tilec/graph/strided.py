@@ -11,17 +11,17 @@ result of the map is affine in the output's indices after splitting an output di
 again), the address of src's element ``map(i)`` in the row-major tensor is
 offset + sum_e stride_e * e over the split indices e. Either way: one strided view of src, copied
 contiguous (converted to the result's type when the map casts: the same rounding). Static shapes
-only. ``check_strided`` proves that address identity and that every read is inside src, for
-every index of the output.
+only. ``tilec.verify.strided.check_strided`` proves that address identity and that every read
+is inside src, for every index of the output.
 """
 
 from __future__ import annotations
 
-import operator
-import time
-
 import z3
 from torch_mlir import ir
+
+from ..dialects.affine import affine, z3_results
+from ..verify.solver import prove
 
 
 def copy_of(op):
@@ -109,11 +109,9 @@ def _row(shape) -> list:
 def _fit(amap, src_shape, out_shape) -> dict | None:
     """Strides read off the map at the origin and each unit index, kept when Z3 proves the
     address linear in the output index everywhere (a reshape read through floordiv and mod)."""
-    from ..verify.solver import prove
-
     row = _row(src_shape)
     def address(i):
-        return sum(r * w for r, w in zip((_z3(e, i, operator.floordiv) for e in amap.results), row))
+        return sum(r * w for r, w in zip((affine(e, i) for e in amap.results), row))
 
     zero = [0] * len(out_shape)
     offset = address(zero)
@@ -124,7 +122,7 @@ def _fit(amap, src_shape, out_shape) -> dict | None:
     idx = [z3.Int(f"i{k}") for k in range(len(out_shape))]
     bounds = [z3.And(i >= 0, i < n) for i, n in zip(idx, out_shape)]
     linear = offset + sum(st * i for st, i in zip(stride, idx))
-    if prove(linear == sum(r * w for r, w in zip((_z3(e, idx) for e in amap.results), row)), bounds,
+    if prove(linear == sum(r * w for r, w in zip(z3_results(amap, idx), row)), bounds,
              budget=10_000_000).verdict != "proved":
         return None
     return {"size": list(out_shape), "stride": stride, "offset": offset, "shape": list(out_shape),
@@ -176,75 +174,3 @@ def _linear(e, splits, shape):
         return None
     (coeffs, c), scale = (a, b[1]) if a[0] else (b, a[1])
     return {k: v * scale for k, v in coeffs.items()}, c * scale
-
-
-def check_strided(op, kernel: str):
-    """Result rows: the strided copy of ``op`` (one copy, or a chain of them) reads, for every
-    output index, the element the copies read (row-major address identity), and each copy reads
-    inside its own source."""
-    from ..verify.report import Result
-    from ..verify.solver import prove
-
-    start = time.perf_counter()
-    form = strided_form(op)
-    domain = "every index of the output (its static shape)"
-    if form is None:
-        return [Result(kernel, "torch", "equivalence", "the remap is one strided copy", "error", 0.0, domain,
-                       detail="its map is not affine in the output's indices (split by floordiv/mod)")]
-    ops = op if isinstance(op, list) else [op]
-    amap = chain_of(ops)[1]
-    out = form["shape"]
-    idx = [z3.Int(f"i{k}") for k in range(len(out))]
-    bounds = [z3.And(i >= 0, i < n) for i, n in zip(idx, out)]
-    reads = [_z3(e, idx) for e in amap.results]
-    row = _row(form["src_shape"])
-    split = idx
-    if form["size"] != out:  # output dims split by the map's floordiv and mod
-        splits, split = _splits(amap, out), []
-        for k, i in enumerate(idx):
-            split += [i / splits[k], i % splits[k]] if k in splits else [i]
-    address = form["offset"] + sum(s * e for s, e in zip(form["stride"], split))
-    same = prove(address == sum(r * w for r, w in zip(reads, row)), bounds)
-    inside = _inside(ops)
-    seconds = time.perf_counter() - start
-    return [Result(kernel, "torch", "equivalence", "the strided copy reads the element the remap reads",
-                   same.verdict, round(seconds, 4), domain, same.model, same.detail),
-            Result(kernel, "torch", "in-bounds", "every element the remap reads is inside its source",
-                   inside.verdict, round(seconds, 4), domain, inside.model, inside.detail)]
-
-
-def _inside(ops):
-    """Every copy of the chain reads inside its own source, at every index of its output (the
-    first that does not is the outcome)."""
-    from ..verify.solver import prove
-
-    outcome = None
-    for op in ops:
-        src, amap = copy_of(op)
-        shape = list(ir.RankedTensorType(op.result.type).shape)
-        idx = [z3.Int(f"i{k}") for k in range(len(shape))]
-        reads = [_z3(e, idx) for e in amap.results]
-        outcome = prove(z3.And(*[z3.And(r >= 0, r < n) for r, n in zip(reads, ir.RankedTensorType(src.type).shape)]),
-                        [z3.And(i >= 0, i < n) for i, n in zip(idx, shape)])
-        if outcome.verdict != "proved":
-            return outcome
-    return outcome
-
-
-def _z3(e, idx, floordiv=lambda a, b: a / b):
-    """The value of affine expression ``e`` at ``idx``: Z3 terms (Z3 integer division floors for a
-    positive divisor), or Python ints with ``floordiv`` = ``operator.floordiv``."""
-    if isinstance(e, ir.AffineConstantExpr):
-        return e.value
-    if isinstance(e, ir.AffineDimExpr):
-        return idx[e.position]
-    a, b = _z3(e.lhs, idx, floordiv), _z3(e.rhs, idx, floordiv)
-    if isinstance(e, ir.AffineAddExpr):
-        return a + b
-    if isinstance(e, ir.AffineMulExpr):
-        return a * b
-    if isinstance(e, ir.AffineFloorDivExpr):
-        return floordiv(a, b)
-    if isinstance(e, ir.AffineCeilDivExpr):
-        return -floordiv(-a, b)
-    return a % b

@@ -41,7 +41,7 @@ class CompiledGraph:
         self._whole_kernels = None  # whether kernels take the graph whole (None: not tried yet)
         self.dynamic = dynamic  # dynamic.DynamicDims: the dims the graph takes at any size (None: static)
         self.partition_rest = partition_rest and dynamic is None  # False for a region: not partitioned again
-        self._programs = {}  # input shapes -> the loop stage JIT-ed once (tilec.loop_runner.LoopProgram)
+        self._programs = {}  # input shapes -> the loop stage JIT-ed once (tilec.executors.loop_runner.LoopProgram)
         self._inputs = None  # the ta function's input specs (signature), once read
         self.shapes = [tuple(t.shape) for t in example_inputs]
         self._layouts = [(t.shape, t.stride(), t.dtype) for t in example_inputs]  # to trace regions with
@@ -177,9 +177,9 @@ class CompiledGraph:
         return [list(s.shape(env)) for s in self._inputs]
 
     def kernels(self):
-        """The graph's kernels (tilec.graph.kernel_graph.Kernels): one, or the sequence a graph no one
+        """The graph's kernels (tilec.build.plan.Kernels): one, or the sequence a graph no one
         kernel takes is split into; computed once."""
-        from ..graph.kernel_graph import Kernels
+        from ..build.plan import Kernels
 
         if self.module is None:
             raise TilecError(f"this graph stays in torch ({self.fallback_reason}); it has no kernel")
@@ -278,7 +278,7 @@ class CompiledGraph:
     def _run(self, inputs: dict, env: dict) -> dict:
         from torch_mlir import ir
 
-        from ..oracle import evaluate
+        from ..executors.oracle import evaluate
         from ..signature import signature
 
         with self.context, ir.Location.unknown():
@@ -288,8 +288,8 @@ class CompiledGraph:
             if self.stage == "loop":  # lowered and JIT-ed on the first call only (of each static shape)
                 key = tuple(tuple(t.shape) for t in inputs.values()) if self.dynamic is None else "dynamic"
                 if key not in self._programs:
-                    from ..driver import to_loops
-                    from ..loop_runner import LoopProgram
+                    from ..lowering.driver import to_loops
+                    from ..executors.loop_runner import LoopProgram
 
                     self._programs[key] = LoopProgram(to_loops(self.module), signature(fn))
                 return self._programs[key](inputs, env)

@@ -123,7 +123,7 @@ def raise_dynamic(fn, example: tuple, dims: DynamicDims, name: str, program=None
     """(ta module, importer.Graph) of ``fn`` for every size of ``dims``: raised at
     points_around the example's sizes, canonicalized, and generalized. ``program``: what
     importer.exported made of ``fn`` at ``example`` already, when the caller has it."""
-    from ..driver import run_passes
+    from ..lowering.driver import run_passes
     from .importer import Graph, exportable, import_torch
 
     if not dims.traced:  # torch.export inside TorchDynamo's backend would trace under its guards

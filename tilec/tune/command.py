@@ -38,7 +38,7 @@ from .space import rank, with_ptxas_facts
 
 
 def tune_command(args) -> int:
-    from tilec.commands import _merged
+    from tilec.cli.commands import _merged
     from tilec.frontend import load_source, read_spec
 
     shapes = _merged(args.shape)

@@ -45,9 +45,9 @@ def compile_candidate(job: Job) -> dict:
 
     from tilec import dialects
     from tilec.diagnostics import TilecError
-    from tilec.driver import build_tile
+    from tilec.lowering.driver import build_tile
     from tilec.frontend import source_to_ta
-    from tilec.package import package_build
+    from tilec.build.package import package_build
     from tilec.runtime.package import write_package
 
     start = time.perf_counter()

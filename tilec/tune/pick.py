@@ -108,7 +108,7 @@ def _rank_and_compile(spec: str, shapes: dict, targets: tuple, compiler: str) ->
     from tilec.codegen.compile import compile_cuda
     from tilec.codegen.cuda import emit_cuda
     from tilec.dialects.target import common
-    from tilec.driver import kernel_form
+    from tilec.lowering.driver import kernel_form
     from tilec.frontend import load_spec
 
     from .gpus import gpu_named

@@ -29,9 +29,9 @@ def prove_winner(db: TuningDB, key: dict, claimed: dict) -> None:
     One measured earlier and never built here has no hash, and is passed over."""
     from datetime import date
 
-    from tilec.driver import build_tile
+    from tilec.lowering.driver import build_tile
     from tilec.frontend import source_to_ta
-    from tilec.package import verify_build
+    from tilec.build.package import verify_build
 
     spec_text, shapes, target = key["spec_text"], key["shapes"], key["target"]
     with dialects.context(), ir.Location.unknown():
@@ -65,7 +65,7 @@ def _built(module, shapes: dict, schedule: str, claim: str, target: str) -> tupl
     """(the tile build of ``schedule`` for ``target``, its hash) when that hash is ``claim``, the module
     measured; else (None, None), and stderr says why the candidate is not recorded."""
     from tilec.diagnostics import TilecError
-    from tilec.driver import build_tile
+    from tilec.lowering.driver import build_tile
 
     try:
         build = build_tile(module, shapes, schedule, target)

@@ -74,7 +74,7 @@ def rank(module: ir.Module, shapes: dict, target: str, gpu: GPU, space: dict | N
     """([Candidate] fastest predicted first, {schedule: why illegal}) for the ta ``module`` at
     ``shapes`` on ``target`` (the kernels are built for ``shapes``; the model takes a
     parameter's default for a size not given)."""
-    from tilec.driver import build_tiles, kernel_form
+    from tilec.lowering.driver import build_tiles, kernel_form
 
     form = kernel_form(module)
     fn = module.body.operations[0]

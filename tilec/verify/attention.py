@@ -246,7 +246,7 @@ class _Reference:
     """The fused ta function's online group, read the way the tile lowering reads it."""
 
     def __init__(self, fn, p):
-        from ..verify.symbolic import dim
+        from .symbolic import dim
 
         self.fn = fn
         self.names = {arg: ir.StringAttr(ir.DictAttr(a)["ta.name"]).value

@@ -193,11 +193,11 @@ def _same_map(maps, domain, z3, prove) -> None:
     k, ks = len(domain[0]) - len(domain[1]) + 1, len(src) - len(src2) + 1
     idx = [z3.Int(f"d{n}") for n in range(len(domain[0]))]
     bounds = [z3.And(i >= 0, i < n) for i, n in zip(idx, domain[0])]
-    from tilec.graph.strided import _z3
+    from tilec.dialects.affine import z3_results
 
-    read = [_z3(e, idx) for e in m.results]
+    read = z3_results(m, idx)
     expected = _flat(read, src, ks)
-    got = [_z3(e, _flat(idx, domain[0], k)) for e in m2.results]
+    got = z3_results(m2, _flat(idx, domain[0], k))
     if len(got) != len(expected) or prove(z3.And(*[g == e for g, e in zip(got, expected)]), bounds,
                                           budget=10_000_000).verdict != "proved":
         raise _Mismatch(f"the map {m2} does not read the flattened element of {m}")

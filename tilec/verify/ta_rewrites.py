@@ -34,9 +34,9 @@ def _witness(before, after, n: int, outcome: Outcome) -> Outcome:
     counterexample only if real inputs show it. Run both functions with the oracle on random
     data at the model's shapes and at 3 and 5 for every size; a difference beyond the output
     dtype's tolerance is the counterexample, else the row is ``unknown``."""
-    from tilec.compare import compare
+    from tilec.executors.compare import compare
     from tilec.diagnostics import TilecError
-    from tilec.oracle import evaluate as run
+    from tilec.executors.oracle import evaluate as run
     from tilec.signature import bind, random_inputs, signature
 
     sig = signature(before)

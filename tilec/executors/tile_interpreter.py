@@ -26,10 +26,10 @@ from tilec.dialects.reduce_kinds import KINDS
 from tilec.dialects.tile import layout_of, schedule_of
 from tilec.dialects.tile_hopper import consumer_roles, staging_of, staging_pending, wgmma_stage
 
-from .diagnostics import TilecError, mlir_loc
+from ..diagnostics import TilecError, mlir_loc
 from .loop_runner import _argument_roles
 from .oracle_scalar import _broadcast_view, scalar_op
-from .signature import Signature, dtype_of
+from ..signature import Signature, dtype_of
 from .tile_roles import Barriers, Roles
 
 _INDEX = {

@@ -17,9 +17,9 @@ from __future__ import annotations
 import hashlib
 import json
 
-from . import cache
-from .build_id import build_id
-from .verify.report import Report
+from .. import cache
+from ..build_id import build_id
+from ..verify.report import Report
 
 AGAIN = "verifying again"
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .diagnostics import SourceLoc, TilecError
+from ..diagnostics import SourceLoc, TilecError
 
 _EXPECTED = re.compile(r"expected-error\s*(?:@([+-]\d+))?\s*\{\{(.*?)\}\}")
 

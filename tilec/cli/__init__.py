@@ -12,9 +12,9 @@ import os
 import sys
 import traceback
 
-from . import __version__
-from .diagnostics import TilecError
-from .runtime.options import integer  # noqa: F401 - the commands' integer options
+from .. import __version__
+from ..diagnostics import TilecError
+from ..runtime.options import integer  # noqa: F401 - the commands' integer options
 
 
 MAX_FUZZ_CASES = 10**6  # about a fortnight of cases at one a second: a longer run is a mistake
@@ -102,7 +102,7 @@ def _parser() -> argparse.ArgumentParser:
     compile_.add_argument("--between", choices=["f32", "bf16", "f16"], default="f32",
                           help="with -o NAME.tkg: the type of the tensors stored between kernels (default: f32, "
                                "exactly the spec; bf16/f16 round them, as torch eager stores them)")
-    compile_.set_defaults(func="tilec.commands:compile_command")
+    compile_.set_defaults(func="tilec.cli.commands:compile_command")
 
     run = sub.add_parser("run", parents=[common], help="run a spec on random inputs and print checksums")
     run.add_argument("spec", metavar="SPEC.ta")
@@ -113,7 +113,7 @@ def _parser() -> argparse.ArgumentParser:
                      help="the stage to execute and compare with the oracle (default: ta, the oracle alone)")
     run.add_argument("--target", action="append", type=_target, metavar="TARGET",
                      help="with --stage tile: the targets whose kernel to run (as a package for them is built)")
-    run.set_defaults(func="tilec.commands:run_command", compiler="nvrtc", no_cache=False)
+    run.set_defaults(func="tilec.cli.commands:run_command", compiler="nvrtc", no_cache=False)
 
     opt = sub.add_parser("opt", parents=[common], help="parse, transform and print IR (mlir-opt style)")
     opt.add_argument("input", nargs="?", default="-", help="an .mlir file, or - for stdin (default)")
@@ -137,7 +137,7 @@ def _parser() -> argparse.ArgumentParser:
                      help="let pass options that name files to read or a program to run take effect "
                           "(gpu-module-to-binary{toolkit=,l=,opts=}, *-attach-target{l=,...}, "
                           "transform-preload-library{transform-library-paths=})")
-    opt.set_defaults(func="tilec.commands:opt_command")
+    opt.set_defaults(func="tilec.cli.commands:opt_command")
 
     verify = sub.add_parser("verify", parents=[common], help="prove each kernel of a spec correct (Z3), or refute it")
     verify.add_argument("spec", metavar="SPEC.ta|PKG.tkp")
@@ -159,7 +159,7 @@ def _parser() -> argparse.ArgumentParser:
     verify.add_argument("--full", action="store_true",
                         help="with --schedules all: list every check (default: a table of verdicts per schedule "
                              "and the checks that did not prove)")
-    verify.set_defaults(func="tilec.commands:verify_command", compiler="nvrtc", no_cache=False)
+    verify.set_defaults(func="tilec.cli.commands:verify_command", compiler="nvrtc", no_cache=False)
 
     layout = sub.add_parser("layout", parents=[common], help="show where a shared-memory tile's elements land")
     layout.add_argument("spec", metavar="SPEC.ta")
@@ -169,7 +169,7 @@ def _parser() -> argparse.ArgumentParser:
     layout.add_argument("--shape", type=_shapes, action=_AppendShapes, default=[], metavar="N=64,...")
     layout.add_argument("--target", action="append", type=_target, metavar="TARGET",
                         help="the targets whose kernel to show (as a package for them is built)")
-    layout.set_defaults(func="tilec.commands:layout_command", compiler="nvrtc", no_cache=False)
+    layout.set_defaults(func="tilec.cli.commands:layout_command", compiler="nvrtc", no_cache=False)
 
     tune = sub.add_parser("tune", parents=[common],
                           help="rank a spec's schedules (cost model), compile and measure the best, keep the "
@@ -219,9 +219,9 @@ def _parser() -> argparse.ArgumentParser:
     fuzz.set_defaults(func="tilec.fuzz:fuzz_command")
 
     passes = sub.add_parser("passes", parents=[common], help="list the registered passes and their options")
-    passes.set_defaults(func="tilec.commands:passes_command")
+    passes.set_defaults(func="tilec.cli.commands:passes_command")
     targets = sub.add_parser("targets", parents=[common], help="list the registered GPU targets: limits and features")
-    targets.set_defaults(func="tilec.commands:targets_command")
+    targets.set_defaults(func="tilec.cli.commands:targets_command")
     return parser
 
 

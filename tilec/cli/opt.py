@@ -18,8 +18,8 @@ from torch_mlir import ir
 
 from tilec import dialects
 
-from . import pipeline
-from .diagnostics import TilecError, check_nesting, from_mlir_error, mlir_loc
+from ..lowering import pipeline
+from ..diagnostics import TilecError, check_nesting, from_mlir_error, mlir_loc
 from .expected import check_expected
 
 SPLIT_MARKER = "// -----"

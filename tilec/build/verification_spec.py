@@ -10,13 +10,13 @@ import hashlib
 
 from torch_mlir import ir
 
-from . import dialects
-from .diagnostics import TilecError
-from .driver import specialize
-from .frontend import load_spec
-from .graph.kernel_graph import Kernels
+from .. import dialects
+from ..diagnostics import TilecError
+from ..lowering.driver import specialize
+from ..frontend import load_spec
+from .plan import Kernels
 from .verification import check_spec
-from .verify.report import Report
+from ..verify.report import Report
 
 
 def verify_spec(path: str, schedule: str = "", shapes: dict | None = None, stage: str = "tile",

@@ -17,7 +17,7 @@ import hashlib
 
 from torch_mlir import ir
 
-from .verify.report import Report, Result
+from ..verify.report import Report, Result
 
 
 def verify_schedules(path: str, shapes: dict | None = None, targets: tuple = (),
@@ -31,13 +31,13 @@ def verify_schedules(path: str, shapes: dict | None = None, targets: tuple = (),
     from tilec import dialects
     from tilec.frontend import load_spec
 
-    from .codegen.compile import check_limits
-    from .codegen.cuda import emit_cuda
-    from .diagnostics import TilecError
-    from .dialects.target import names as target_names
-    from .driver import build_loops, legal_schedules, parse_schedule
+    from ..codegen.compile import check_limits
+    from ..codegen.cuda import emit_cuda
+    from ..diagnostics import TilecError
+    from ..dialects.target import names as target_names
+    from ..lowering.driver import build_loops, legal_schedules, parse_schedule
     from .verification_cuda import check_cuda
-    from .verify.kernels import check_build, check_loop_build, check_rewrites
+    from ..verify.kernels import check_build, check_loop_build, check_rewrites
 
     text = open(path).read()
     report = Report(path, hashlib.sha256(text.encode()).hexdigest(), "all legal")
@@ -87,10 +87,10 @@ def check_spec(module, schedule: str, path: str, shapes: dict | None = None, sta
     compiles the CUDA rows' cubins (a package's own). The kernel is lowered for the target whose
     kernel every one of ``targets`` runs (driver.lowering_target; all registered ones when none
     is named), and its CUDA is compiled for each of them."""
-    from .diagnostics import TilecError
-    from .driver import build_loops, build_tile, lowering_target, schedule_targets
+    from ..diagnostics import TilecError
+    from ..lowering.driver import build_loops, build_tile, lowering_target, schedule_targets
     from .verification_cuda import check_cuda
-    from .verify.kernels import check_build, check_loop_build, check_rewrites
+    from ..verify.kernels import check_build, check_loop_build, check_rewrites
 
     results, seen = [], set()
     if stage == "tile" and build is None:

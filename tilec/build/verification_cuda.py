@@ -12,7 +12,7 @@ import functools
 import hashlib
 import time
 
-from .verify.report import Result
+from ..verify.report import Result
 
 
 @functools.lru_cache(maxsize=64)
@@ -75,7 +75,7 @@ def _register_split(fn, source: str, name: str, digest: str) -> list[Result]:
 
     from torch_mlir import ir
 
-    from .verify.registers import split_op
+    from ..verify.registers import split_op
 
     op = split_op(fn)
     if op is None:

@@ -17,7 +17,7 @@ import json
 
 from torch_mlir import ir
 
-from .verify.report import Report, Result
+from ..verify.report import Report, Result
 
 # what the manifest holds that no launch reads, or that the comparison treats on its own
 _NOT_COMPARED = {"format", "files", "seal", "tilec_version", "targets", "ptxas"}
@@ -30,10 +30,10 @@ def verify_package(path: str) -> Report:
     from tilec import dialects
     from tilec.runtime import read_package
 
-    from .codegen.cuda import emit_cuda
-    from .diagnostics import TilecError
-    from .driver import build_tile, lowering_target
-    from .frontend import spec_to_ta
+    from ..codegen.cuda import emit_cuda
+    from ..diagnostics import TilecError
+    from ..lowering.driver import build_tile, lowering_target
+    from ..frontend import spec_to_ta
     from .package import launch_manifest
     from .verification import check_spec
 
@@ -73,7 +73,7 @@ def _ta_of(text: str, name: str, spec_to_ta, error):
     func.func; the IR is data, parsed with bounded nesting)."""
     if not name.endswith(".mlir"):
         return spec_to_ta(text, name)
-    from .diagnostics import check_nesting, from_mlir_error
+    from ..diagnostics import check_nesting, from_mlir_error
 
     check_nesting(text, name)  # no IR deep enough to overflow MLIR's parser
     try:
@@ -97,7 +97,7 @@ def _fields(manifest: dict, expected: dict) -> list[str]:
 def _files(package, kernel, targets: tuple, compiler: str) -> list[str]:
     """What differs between the package's CUDA source and cubins (and their ptxas facts) and
     the rebuilt ones; the cubins come from the compile the proofs' CUDA rows use."""
-    from .diagnostics import TilecError
+    from ..diagnostics import TilecError
     from .verification_cuda import compiled
 
     m = package.manifest

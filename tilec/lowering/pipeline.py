@@ -18,7 +18,7 @@ from torch_mlir import passmanager
 
 from tilec import passes
 
-from .diagnostics import SourceLoc, TilecError
+from ..diagnostics import SourceLoc, TilecError
 from .pipeline_guard import refusal
 
 _GRAMMAR = r"""
@@ -99,7 +99,7 @@ def build(text: str, print_before: set[str] = frozenset(), print_after: set[str]
     """A PassManager for ``text`` (in the active context), and a list that collects
     the first error a tilec pass raised (the PassManager only reports "failed").
     Upstream passes that write files are refused unless ``allow_file_writes``, those whose
-    options name files to read or a program to run unless either flag (tilec/pipeline_guard.py)."""
+    options name files to read or a program to run unless either flag (tilec/lowering/pipeline_guard.py)."""
     pm = passmanager.PassManager("builtin.module")
     failures: list[Exception] = []
     elements = parse(text)

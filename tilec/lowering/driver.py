@@ -6,9 +6,9 @@ from dataclasses import dataclass, field
 
 from torch_mlir import ir
 
-from .diagnostics import TilecError, mlir_loc
+from ..diagnostics import TilecError, mlir_loc
 from .pipeline import build
-from .dialects.target import DEFAULT
+from ..dialects.target import DEFAULT
 
 # ta -> ta: the rewrites both lowerings start with; each is checked as it runs (TA_REWRITES steps)
 TA_REWRITES = [
@@ -78,7 +78,7 @@ def specialize(module: ir.Module, shapes: dict[str, int]) -> None:
     """Bind shape parameters of ``module`` (in place) to sizes; names are checked first."""
     if not shapes:
         return
-    from .signature import MAX_SIZE, signature
+    from ..signature import MAX_SIZE, signature
 
     sig = signature(module.body.operations[0])
     for name, size in shapes.items():  # the others may stay symbolic: sizes are checked when bound in full

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
-from .diagnostics import TilecError
-from .driver import build_tile, to_loops
-from .graph.kernel_graph import Kernels
-from .loop_runner import run_loops
-from .tile_interpreter import run_tile
+from ..diagnostics import TilecError
+from ..lowering.driver import build_tile, to_loops
+from .plan import Kernels
+from ..executors.loop_runner import run_loops
+from ..executors.tile_interpreter import run_tile
 
 
 def run_stage(stage: str, module: ir.Module, sig, inputs: dict, env: dict, schedule: str = "",

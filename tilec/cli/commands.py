@@ -5,15 +5,15 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .dialects.target import DEFAULT, names as target_names
-from .diagnostics import (MAX_PACKAGE_BYTES, TilecError, check_name_lengths, check_output, read_input,
+from ..dialects.target import DEFAULT, names as target_names
+from ..diagnostics import (MAX_PACKAGE_BYTES, TilecError, check_name_lengths, check_output, read_input,
                           read_input_bytes)
 
 
 def write_atomically(path: str | Path, text: str) -> None:
     """Write ``text`` to ``path`` so that readers never see a partial file (a character
     device such as /dev/null is written through, never replaced)."""
-    from .fileio import replace_atomically
+    from ..fileio import replace_atomically
 
     path = Path(path)
     try:
@@ -36,7 +36,7 @@ def _merged(shapes: list[dict[str, int]]) -> dict[str, int]:
 def _check_specs(specs) -> None:
     """Refuse, before any work, a spec that cannot be read: missing, not a regular file
     (a FIFO, /dev/urandom), too large, not UTF-8."""
-    from .frontend import read_spec
+    from ..frontend import read_spec
 
     for spec in specs:
         read_spec(spec)
@@ -44,8 +44,8 @@ def _check_specs(specs) -> None:
 
 def _lower(spec: str, shapes: dict[str, int]):
     """The ta module of a spec, with shapes bound when given (inside a context)."""
-    from .driver import specialize
-    from .frontend import load_spec
+    from ..lowering.driver import specialize
+    from ..frontend import load_spec
 
     module = load_spec(spec)
     specialize(module, shapes)
@@ -69,7 +69,7 @@ def compile_command(args) -> int:
     if args.output and args.output.endswith(".tkg"):
         return _graph_package(args)
     if args.output and args.output.endswith(".tkp"):
-        from .package import build
+        from ..build.package import build
 
         targets = _targets(args)
         schedule = _resolve(args, args.specs[0], targets)
@@ -142,8 +142,8 @@ def _graph_package(args) -> int:
 
     from tilec import dialects
 
-    from .graph.kernel_graph import Kernels
-    from .verify.report import Report
+    from ..build.plan import Kernels
+    from ..verify.report import Report
 
     spec, targets = args.specs[0], _targets(args)
     schedule = _resolve(args, spec, targets)
@@ -175,7 +175,7 @@ def _stages(module, wanted: tuple[str, ...], schedule: str = "", every: bool = F
     """The printed IR of each wanted stage, from the ta module down, the tile module lowered for
     ``target``. With ``every``, a stage that has no lowering for this spec yet is left out, its
     reason under "skipped"."""
-    from .driver import build_tile, to_loops
+    from ..lowering.driver import build_tile, to_loops
 
     stages = {"ta": str(module)}
     if "loop" in wanted:
@@ -185,7 +185,7 @@ def _stages(module, wanted: tuple[str, ...], schedule: str = "", every: bool = F
             tiled = build_tile(module, {}, schedule, target).tile
             stages["tile"] = str(tiled)
             if "cuda" in wanted:
-                from .codegen.cuda import emit_cuda
+                from ..codegen.cuda import emit_cuda
                 stages["cuda"] = emit_cuda(tiled).source
         except TilecError as err:
             kernels = _kernel_count(module)
@@ -208,7 +208,7 @@ def _name(module) -> str:
 def _kernel_count(module) -> int:
     """How many kernels ``module`` (ta) is built as: 1 when one kernel form takes it, else the
     pieces tilec.graph.split cuts it into (0 when it does not split either)."""
-    from .graph.kernel_graph import Kernels
+    from ..build.plan import Kernels
 
     try:
         kernels = Kernels.of(module)
@@ -222,22 +222,22 @@ def run_command(args) -> int:
 
     from tilec import dialects
 
-    from .compare import checksums, compare
-    from .oracle import evaluate
-    from .signature import bind, check_allocation, random_inputs, signature
+    from ..executors.compare import checksums, compare
+    from ..executors.oracle import evaluate
+    from ..signature import bind, check_allocation, random_inputs, signature
 
     with dialects.context(), ir.Location.unknown():
         module = _lower(args.spec, {})
         sig = signature(module.body.operations[0])
         env = bind(sig, _merged(args.shape))
         if args.stage == "tile":  # tile programs are compiled for the shapes they run at
-            from .driver import specialize
+            from ..lowering.driver import specialize
             specialize(module, env)
         fn = module.body.operations[0]
         check_allocation(sig, env, stage=args.stage if args.stage != "ta" else None)
         inputs = random_inputs(sig, env, args.seed)
         outputs = evaluate(fn, inputs, env)
-        from .stages import run_stage
+        from ..build.stages import run_stage
 
         targets = _targets(args)
         schedule = _resolve(args, args.spec, targets) if args.stage == "tile" else ""
@@ -263,8 +263,8 @@ def _resolve(args, spec: str, targets: tuple, said: list | None = None) -> str:
     """The schedule ``spec`` is built with for ``targets``, resolved as every command resolves
     it (tune/pick.py: --schedule, else the tuning database, else the cost model's pick, else the
     form's default); a choice tilec made is said on stdout (or added to ``said``)."""
-    from .frontend import read_spec
-    from .tune.pick import resolve_schedule
+    from ..frontend import read_spec
+    from ..tune.pick import resolve_schedule
 
     given = _schedule(args)
     pick = resolve_schedule(spec, read_spec(spec), _merged(args.shape), targets, given, args.compiler,
@@ -277,7 +277,7 @@ def _resolve(args, spec: str, targets: tuple, said: list | None = None) -> str:
 
 
 def _lowering_target(schedule: str, targets: tuple) -> str:
-    from .driver import lowering_target
+    from ..lowering.driver import lowering_target
 
     return lowering_target(schedule, targets)
 
@@ -287,7 +287,7 @@ def _targets(args) -> tuple:
     (Schedule.targets: a warp-specialised one needs the copy engine and wgmma)."""
     if args.target:
         return tuple(dict.fromkeys(args.target))
-    from .driver import schedule_targets
+    from ..lowering.driver import schedule_targets
 
     try:
         return schedule_targets(args.schedule or "")
@@ -326,7 +326,7 @@ def _schedule(args) -> str:
 def opt_command(args) -> int:
     from .opt import OptConfig, opt
 
-    from .diagnostics import MAX_INPUT_BYTES, decode_source
+    from ..diagnostics import MAX_INPUT_BYTES, decode_source
 
     if args.output is not None:
         check_output(args.output, "-o")
@@ -354,7 +354,7 @@ def opt_command(args) -> int:
 
 
 def targets_command(args) -> int:
-    from .dialects.target import FEATURES, get
+    from ..dialects.target import FEATURES, get
 
     for name in target_names():
         t = get(name)
@@ -382,7 +382,7 @@ def layout_command(args) -> int:
     from tilec import dialects
     from tilec.dialects.tile import layout_of
 
-    from .driver import build_tile
+    from ..lowering.driver import build_tile
     from .layout_view import png, text
 
     if args.png is not None:
@@ -424,9 +424,9 @@ def layout_command(args) -> int:
 
 
 def verify_command(args) -> int:
-    from .verification import verify_schedules
-    from .verification_spec import verify_spec
-    from .verification_package import verify_package
+    from ..build.verification import verify_schedules
+    from ..build.verification_spec import verify_spec
+    from ..build.verification_package import verify_package
 
     for path, flag in ((args.json, "--json"), (args.junit, "--junit"), (args.markdown, "--markdown")):
         if path is not None:
@@ -458,7 +458,7 @@ def verify_command(args) -> int:
 
 def _verify_progress():
     """A progress line on stderr for ``verify --schedules all``: points checked, time, verdicts so far."""
-    from .runtime.progress import Progress
+    from ..runtime.progress import Progress
 
     bar = None
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import torch
 from torch_mlir import ir
 
-from .diagnostics import TilecError, mlir_loc
-from .signature import dtype_of
+from ..diagnostics import TilecError, mlir_loc
+from ..signature import dtype_of
 
 _CMPF = {1: torch.eq, 2: torch.gt, 3: torch.ge, 4: torch.lt, 5: torch.le, 6: torch.ne,
          8: torch.eq, 9: torch.gt, 10: torch.ge, 11: torch.lt, 12: torch.le, 13: torch.ne}

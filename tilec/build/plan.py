@@ -16,17 +16,18 @@ from pathlib import Path
 
 from torch_mlir import ir
 
-from .boundaries import round_boundaries
+from ..graph.boundaries import round_boundaries
 from ..diagnostics import TilecError, mlir_loc
-from ..driver import UNFUSED_REWRITES, build_tile, lowering_target, rewrite, schedule_targets
+from ..lowering.driver import UNFUSED_REWRITES, build_tile, lowering_target, rewrite, schedule_targets
 from ..fileio import replace_atomically
-from ..package import dim_tree, package_build, write_atomically
+from .package import dim_tree, package_build, write_atomically
 from ..runtime.graph import strided_copy, write_graph
 from ..runtime.package import write_package
 from ..signature import signature
-from .split import Piece, result_sources, split_kernels
-from .strided import check_strided, strided_form
-from ..tile_interpreter import run_tile
+from ..graph.split import Piece, result_sources, split_kernels
+from ..graph.strided import strided_form
+from ..verify.strided import check_strided
+from ..executors.tile_interpreter import run_tile
 
 
 def _remap(fn):
@@ -45,7 +46,7 @@ _ROUNDING_PASSES = 3  # splits of the rounded function at most: each rounds what
 
 def _wide(module: ir.Module, names: list) -> bool:
     """Whether any value ``names`` names (split.FunctionView's names) is f32."""
-    from .split import FunctionView
+    from ..graph.split import FunctionView
 
     view = FunctionView(module.body.operations[0])
     return any(str(ir.RankedTensorType(v.type).element_type) == "f32" for v, n in view.names.items() if n in names)
@@ -176,7 +177,7 @@ class Kernels:
         """The verification rows of every kernel: for a split function, the rewrites of the whole,
         the split read back against it, then each kernel against its piece. Replay commands name
         ``path`` (the spec) and ``shapes`` (the sizes the function was bound to)."""
-        from ..verification import check_spec
+        from .verification import check_spec
         from ..verify.kernels import check_rewrites
         from ..verify.split import check_merge, check_split
 

@@ -20,7 +20,7 @@ from torch_mlir import execution_engine, ir, passmanager
 from torch_mlir.dialects import func
 from torch_mlir.runtime import get_ranked_memref_descriptor
 
-from .signature import Signature
+from ..signature import Signature
 
 # loop IR -> LLVM dialect, each step a standard upstream conversion
 JIT_PIPELINE = ",".join([

@@ -15,18 +15,18 @@ from pathlib import Path
 
 from torch_mlir import ir
 
-from . import cache, dialects
-from .build_id import build_id
-from .codegen.compile import check_limits, compile_cuda, registered
-from .dialects.dims import parse_dim
-from .dialects.tile_hopper import features_used
-from .codegen.cuda import emit_cuda
-from .diagnostics import TilecError
-from .fileio import replace_atomically
-from .driver import build_tile, lowering_target, schedule_targets
-from .frontend import load_spec
-from .runtime.package import PackageError, read_package, write_package
-from .signature import signature
+from .. import cache, dialects
+from ..build_id import build_id
+from ..codegen.compile import check_limits, compile_cuda, registered
+from ..dialects.dims import parse_dim
+from ..dialects.tile_hopper import features_used
+from ..codegen.cuda import emit_cuda
+from ..diagnostics import TilecError
+from ..fileio import replace_atomically
+from ..lowering.driver import build_tile, lowering_target, schedule_targets
+from ..frontend import load_spec
+from ..runtime.package import PackageError, read_package, write_package
+from ..signature import signature
 
 _DTYPE_NAMES = {"torch.float32": "f32", "torch.float16": "f16", "torch.bfloat16": "bf16"}
 
@@ -73,7 +73,7 @@ def build(spec: str, output: str, schedule: str = "", targets: tuple = (),
 
     With ``verify`` (the default) the tile kernel that is packaged is the one verified (one
     TileBuild): ``on_report(report)`` sees the report, a failing one stops the build, a passing
-    one is shipped inside the package. Reports are kept by what they prove (tilec/proofs.py),
+    one is shipped inside the package. Reports are kept by what they prove (tilec/build/proofs.py),
     so a rebuild of the same kernel does not prove again."""
     text = Path(spec).read_text()
     targets = tuple(targets) or schedule_targets(schedule)
@@ -109,10 +109,10 @@ def build(spec: str, output: str, schedule: str = "", targets: tuple = (),
 
 def verify_build(module, tiled, name: str, text: str, schedule: str, targets: tuple, use_cache: bool = False):
     """The verification report of the TileBuild ``tiled`` of ``module`` (what will be packaged);
-    with ``use_cache`` one kept for the very same tile module is taken (tilec/proofs.py)."""
+    with ``use_cache`` one kept for the very same tile module is taken (tilec/build/proofs.py)."""
     from .proofs import load_report, proof_key, store_report
     from .verification import check_spec
-    from .verify.report import Report
+    from ..verify.report import Report
 
     key = proof_key(text, name, tiled.fixed, str(tiled.tile), tuple(targets))
     cached = load_report(key) if use_cache else None
