@@ -52,6 +52,18 @@ def _wide(module: ir.Module, names: list) -> bool:
     return any(str(ir.RankedTensorType(v.type).element_type) == "f32" for v, n in view.names.items() if n in names)
 
 
+def _split(module: ir.Module, fused: ir.Module, steps: list):
+    """(fused, steps, fuse_each, pieces) of the split of ``module`` (``fused``: its ta after every
+    rewrite, ``steps`` theirs); TilecError, located at the group no kernel takes, when it does
+    not split."""
+    try:
+        return fused, steps, False, split_kernels(fused)
+    except TilecError:  # fusion made a group no kernel takes (a norm's statistic in a GEMM's
+        pass  # reduction): split the unfused function, and let each kernel fuse its own ops
+    fused, steps = rewrite(module, UNFUSED_REWRITES)
+    return fused, steps, True, split_kernels(fused, fuse_each=True)
+
+
 @dataclass
 class Kernels:
     """``module`` (ta) and, when no one kernel takes it, its ``pieces`` (else empty), cut from
@@ -68,6 +80,7 @@ class Kernels:
     rounded: tuple = ()  # (dtype, names): the tensors between kernels stored in dtype (tilec.graph.boundaries)
     form: str = ""  # the kernel form of a single kernel ("contraction", "online", "rows", ...)
     target: str | None = None  # what run() and build_all() lower each kernel for (None: build_tile's default)
+    whole: TilecError | None = None  # of a split function: why no one kernel form takes it whole
 
     @staticmethod
     def of(module: ir.Module, schedules: dict | None = None, boundary: str | None = None,
@@ -83,18 +96,24 @@ class Kernels:
         try:  # one kernel of a tiled form; else the split (strided copies, merged rows, then pointwise)
             form = match_form(fused.body.operations[0], TILED)[0]
             return Kernels(module, fused, steps, [], schedules, form=form, target=target)
-        except NoTileLowering:
-            pass
-        fuse_each = False
+        except NoTileLowering as err:
+            where = getattr(err, "location", None)
+            whole = TilecError(str(err), mlir_loc(where, "<ir>") if where is not None else None)
         try:
-            pieces = split_kernels(fused)
-        except TilecError:  # fusion made a group no kernel takes (a norm's statistic in a GEMM's
-            # reduction): split the unfused function, and let each kernel fuse its own ops
-            fused, steps = rewrite(module, UNFUSED_REWRITES)
-            fuse_each, pieces = True, split_kernels(fused, fuse_each=True)
+            fused, steps, fuse_each, pieces = _split(module, fused, steps)
+        except TilecError as refusal:  # no split: one kernel when some form takes the function
+            # whole (a pointwise function of more ops than a split takes), else the group no kernel takes
+            try:
+                form = match_form(fused.body.operations[0])[0]
+            except NoTileLowering as err:  # the function's own refusal when its split is itself
+                if not getattr(refusal, "whole", False):
+                    raise refusal from None
+                where = getattr(err, "location", None)
+                raise TilecError(str(err), mlir_loc(where, "<ir>") if where is not None else None) from None
+            return Kernels(module, fused, steps, [], schedules, form=form, target=target)
         stored = [n for p in pieces for n in p.outputs if n not in result_sources(fused).values()]
         if boundary is None or not stored:
-            return Kernels(module, fused, steps, pieces, schedules, target=target)
+            return Kernels(module, fused, steps, pieces, schedules, target=target, whole=whole)
         rounded = fused
         for _ in range(_ROUNDING_PASSES):
             rounded = round_boundaries(rounded, stored, boundary)
@@ -107,11 +126,18 @@ class Kernels:
             stored = [n for p in pieces for n in p.outputs if n not in result_sources(rounded).values()]
             if not _wide(rounded, stored):
                 break
-        return Kernels(module, rounded, steps, pieces, schedules, rounded=(boundary, tuple(stored)), target=target)
+        return Kernels(module, rounded, steps, pieces, schedules, rounded=(boundary, tuple(stored)), target=target,
+                       whole=whole)
 
     @property
     def single(self) -> bool:
+        """Whether the function is one kernel: a tiled form takes it whole, or it does not split."""
         return not self.pieces
+
+    @property
+    def count(self) -> int:
+        """How many kernels the function is built as (a strided copy between two counts as one)."""
+        return len(self.pieces) or 1
 
     def schedule_of(self, piece: Piece | None, tuned=None) -> str:
         """The schedule of a kernel: the user's for it ("k0", "k1", ...), else for its form, else

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
-from ..diagnostics import TilecError
-from ..lowering.driver import build_tile, to_loops
+from ..lowering.driver import to_loops
 from .plan import Kernels
 from ..executors.loop_runner import run_loops
-from ..executors.tile_interpreter import run_tile
 
 
 def run_stage(stage: str, module: ir.Module, sig, inputs: dict, env: dict, schedule: str = "",
@@ -22,12 +20,6 @@ def run_stage(stage: str, module: ir.Module, sig, inputs: dict, env: dict, sched
     default build_tile's) on ``inputs``, or None for "ta" (the oracle itself)."""
     if stage == "ta":
         return None
-    if stage == "tile":
-        try:
-            kernels = Kernels.of(module, {"*": schedule} if schedule else {}, target=target)
-        except TilecError:  # no split into kernels either: the one kernel's own error, below
-            kernels = None
-        if kernels is None or kernels.single:
-            return run_tile(build_tile(module, {}, schedule, target).tile, sig, inputs, env)
-        return kernels.run(inputs, env=env)  # a function no one kernel takes: its kernels in order
+    if stage == "tile":  # the function's kernel, or its kernels in order where no one kernel takes it
+        return Kernels.of(module, {"*": schedule} if schedule else {}, target=target).run(inputs, env=env)
     return run_loops(to_loops(module), sig, inputs, env)

@@ -98,10 +98,7 @@ def check_spec(module, schedule: str, path: str, shapes: dict | None = None, sta
             targets = tuple(targets) or schedule_targets(schedule)
             build = build_tile(module, shapes, schedule, lowering_target(schedule, targets))
         except TilecError as err:
-            name = ir.StringAttr(module.body.operations[0].attributes["sym_name"]).value
-            results.append(Result(name, "tile", "build", "the spec lowers to a tile kernel", "error", 0.0,
-                                  f"schedule '{schedule or 'default'}', shapes {dict(shapes or {})}",
-                                  detail=f"no tile kernel: {err.message}"))
+            results.append(refused(module, schedule, shapes, err))
     if build is not None:
         results += check_rewrites(build.steps, seen)
         results += check_build(build, path, given)
@@ -112,4 +109,13 @@ def check_spec(module, schedule: str, path: str, shapes: dict | None = None, sta
     return results
 
 
-__all__ = ["check_spec", "verify_schedules"]
+def refused(module, schedule: str, shapes: dict | None, err) -> Result:
+    """The report's row for a function of which no tile kernel is built: ``err`` (a TilecError)
+    says why, as an ``error`` (never a skip)."""
+    name = ir.StringAttr(module.body.operations[0].attributes["sym_name"]).value
+    return Result(name, "tile", "build", "the spec lowers to a tile kernel", "error", 0.0,
+                  f"schedule '{schedule or 'default'}', shapes {dict(shapes or {})}",
+                  detail=f"no tile kernel: {err.message}")
+
+
+__all__ = ["check_spec", "refused", "verify_schedules"]

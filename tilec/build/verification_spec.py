@@ -15,7 +15,7 @@ from ..diagnostics import TilecError
 from ..lowering.driver import specialize
 from ..frontend import load_spec
 from .plan import Kernels
-from .verification import check_spec
+from .verification import check_spec, refused
 from ..verify.report import Report
 
 
@@ -29,13 +29,14 @@ def verify_spec(path: str, schedule: str = "", shapes: dict | None = None, stage
     with dialects.context(), ir.Location.unknown():
         module = load_spec(path)
         kernels = None
-        if stage == "tile":  # a spec no one kernel takes: its kernels, as tilec compile -o NAME.tkg builds them
+        if stage == "tile":  # the spec's kernels, as tilec compile builds them (tilec.build.plan)
             bound = load_spec(path)
+            specialize(bound, dict(shapes or {}))
             try:
-                specialize(bound, dict(shapes or {}))
                 kernels = Kernels.of(bound, {"*": schedule} if schedule else {})
-            except TilecError:  # no split either: the one kernel's build error is the report's row
-                kernels = None
+            except TilecError as err:  # no kernel takes it, whole or split: an error row; the
+                report.results.append(refused(module, schedule, shapes, err))  # loop IR is still checked
+                stage = "loop"
         if kernels is not None and not kernels.single:
             report.results += kernels.verify(path, targets, shapes=shapes)
         else:

@@ -73,13 +73,10 @@ def compile_command(args) -> int:
 
         targets = _targets(args)
         schedule = _resolve(args, args.specs[0], targets)
-        try:
-            manifest = build(args.specs[0], args.output, schedule, targets, args.compiler,
-                             not args.no_cache, verify=not args.no_verify, shapes=_merged(args.shape),
-                             on_report=_print_verdicts)
-        except TilecError as err:
-            _one_kernel_or_say(args.specs[0], _merged(args.shape), err)
-            raise
+        _one_kernel_or_say(args.specs[0], _merged(args.shape))
+        manifest = build(args.specs[0], args.output, schedule, targets, args.compiler,
+                         not args.no_cache, verify=not args.no_verify, shapes=_merged(args.shape),
+                         on_report=_print_verdicts)
         where = f" (from the cache: {manifest['cached']})" if "cached" in manifest else ""
         print(f"{args.specs[0]}: package -> {args.output}{where}")
         for target, facts in manifest.get("ptxas", {}).items():
@@ -119,8 +116,9 @@ def _stage_path(out_dir: str, spec: str, stage: str) -> Path:
     return Path(out_dir) / f"{Path(spec).stem}.{stage}.{'cu' if stage == 'cuda' else 'mlir'}"
 
 
-def _one_kernel_or_say(spec: str, shapes: dict, err: TilecError) -> None:
-    """Raise, in place of ``err``, what a .tkp of a spec that is several kernels needs: a .tkg."""
+def _one_kernel_or_say(spec: str, shapes: dict) -> None:
+    """Refuse, before building, a .tkp of a spec that is several kernels (tilec.build.plan): a
+    graph package holds them."""
     from torch_mlir import ir
 
     from tilec import dialects
@@ -130,7 +128,7 @@ def _one_kernel_or_say(spec: str, shapes: dict, err: TilecError) -> None:
     if kernels > 1:
         stem = Path(spec).stem
         raise TilecError(f"{spec}: '{stem}' is {kernels} kernels, and a kernel package (.tkp) holds one: write "
-                         f"a graph package instead (tilec compile {spec} -o {stem}.tkg)") from None
+                         f"a graph package instead (tilec compile {spec} -o {stem}.tkg)")
 
 
 def _graph_package(args) -> int:
@@ -181,20 +179,22 @@ def _stages(module, wanted: tuple[str, ...], schedule: str = "", every: bool = F
     if "loop" in wanted:
         stages["loop"] = str(to_loops(module))
     if "tile" in wanted or "cuda" in wanted:
+        from ..build.plan import Kernels
+
         try:
+            kernels = Kernels.of(module)
+            if kernels.count > 1:  # not one kernel: why no form takes it whole; a graph package holds them
+                raise TilecError(f"{kernels.whole.message}; '{_name(module)}' is {kernels.count} kernels: a graph "
+                                 f"package holds them (tilec compile SPEC -o NAME.tkg; tilec run --stage tile runs "
+                                 f"them in turn)", kernels.whole.loc, kernels.whole.source)
             tiled = build_tile(module, {}, schedule, target).tile
             stages["tile"] = str(tiled)
             if "cuda" in wanted:
                 from ..codegen.cuda import emit_cuda
                 stages["cuda"] = emit_cuda(tiled).source
         except TilecError as err:
-            kernels = _kernel_count(module)
-            if kernels > 1:  # not one kernel: a graph package holds them
-                err = TilecError(f"{err.message}; '{_name(module)}' is {kernels} kernels: a graph package holds "
-                                 f"them (tilec compile SPEC -o NAME.tkg; tilec run --stage tile runs them in turn)",
-                                 err.loc, err.source)
             if not every:
-                raise err from None
+                raise
             stages["skipped"] = err.message
     return stages
 
@@ -206,15 +206,11 @@ def _name(module) -> str:
 
 
 def _kernel_count(module) -> int:
-    """How many kernels ``module`` (ta) is built as: 1 when one kernel form takes it, else the
-    pieces tilec.graph.split cuts it into (0 when it does not split either)."""
+    """How many kernels ``module`` (ta) is built as (tilec.build.plan: one when one kernel form
+    takes it or it does not split, else the pieces tilec.graph.split cuts it into)."""
     from ..build.plan import Kernels
 
-    try:
-        kernels = Kernels.of(module)
-    except TilecError:
-        return 0
-    return 1 if kernels.single else len(kernels.pieces)
+    return Kernels.of(module).count
 
 
 def run_command(args) -> int:

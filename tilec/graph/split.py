@@ -91,8 +91,10 @@ def split_kernels(module: ir.Module, fuse_each: bool = False) -> list[Piece]:
             if why:  # its own reason (its location dropped) less the pointwise fallback's
                 text = "it is part of a fused reduction no kernel form takes whole: " + \
                     re.sub(r"^.*?error: ", "", why[0]).split("; pointwise: ")[0]
-            raise TilecError(f"no tile lowering takes kernel {k} of '{s.name}' ({len(group)} ops): {text}",
-                             mlir_loc(group[0].location, "<ir>"))
+            error = TilecError(f"no tile lowering takes kernel {k} of '{s.name}' ({len(group)} ops): {text}",
+                               mlir_loc(group[0].location, "<ir>"))
+            error.whole = len(groups) == 1  # the one group is the function itself
+            raise error
         merged = form.endswith("+merged")
         pieces.append(Piece(text, form.removesuffix("+merged"), tuple(inputs), tuple(s.names[v] for v in outputs),
                             tuple(s.position[op.operation] for op in group), merged))
