@@ -26,7 +26,7 @@ from tilec.dialects.reduce_kinds import KINDS
 from tilec.dialects.ta_online import centred_parts, is_one, moment, term_dims
 
 from ._centred import Moments, combine
-from ._loops import Builder, positions
+from ._loops import Builder, emit_value, positions
 
 
 def _key(value, memo: dict):
@@ -55,8 +55,6 @@ def _terms(op) -> list:
 
 
 def lower_online_group(b: Builder, ops: list) -> None:
-    from ._loops import emit_value  # the ta.map-body cloner, value by value
-
     first = ops[0]
     extents = [parse_dim(ir.StringAttr(e).value) for e in ir.ArrayAttr(first.attributes["extents"])]
     j = ir.IntegerAttr(first.attributes["dim"]).value
@@ -129,8 +127,6 @@ def exp_or_zero(x: ir.Value, m: ir.Value) -> ir.Value:
 def _update_centred(b, op, buf, k, common, sizes, ivs, held, ops) -> None:
     """One more key for centred sum ``op``: Welford's step, as Chan's combine with a state of
     one key (count 1, mean x, S_0 = t)."""
-    from ._loops import emit_value
-
     parts = {r: held[part.operation] for r, part in centred_parts(op, ops).items()}
     x_value, t_value = _terms(op)
     with _extra_loops(b, sizes, k, common, ivs) as inner:
@@ -148,8 +144,6 @@ def _update_centred(b, op, buf, k, common, sizes, ivs, held, ops) -> None:
 
 
 def _update(b, op, buf, k, common, sizes, ivs, scale, memo) -> None:
-    from ._loops import emit_value
-
     kind = ir.StringAttr(op.attributes["kind"]).value
     terms = _terms(op)
     with _extra_loops(b, sizes, k, common, ivs) as inner:

@@ -244,13 +244,13 @@ def test_a_bank_conflict_of_rows_that_are_no_power_of_two_is_a_finding(monkeypat
     for one, on a kernel that ran right, is no longer excused but a finding."""
     from types import SimpleNamespace
 
-    import tilec.build.verification_spec
+    import tilec.fuzz.runner
     from tilec.fuzz import runner
     from tilec.verify.report import Result
 
     row = Result("k", "tile", "swizzle", "K tile 64x96: ldmatrix phases are free of bank conflicts",
                  "counterexample", 0.0, "")
-    monkeypatch.setattr(tilec.build.verification_spec, "verify_spec", lambda *args: SimpleNamespace(results=[row]))
+    monkeypatch.setattr(tilec.fuzz.runner, "verify_spec", lambda *args: SimpleNamespace(results=[row]))
     run = runner._Run(_attention(False, 16), {})
     run.record("tile", "pass")
     runner._verify(run, "", {})

@@ -265,7 +265,7 @@ def test_a_graph_no_kernels_take_runs_in_torch_on_cuda_with_a_warning(monkeypatc
 
     x = torch.randn(9, 300)
     monkeypatch.setattr(torch.Tensor, "is_cuda", property(lambda self: True))
-    monkeypatch.setattr("tilec.runtime.launch.target_of", lambda device: "sm_90a")
+    monkeypatch.setattr("tilec.pytorch.api.target_of", lambda device: "sm_90a")
     graph = tilec.compile(fn, (x,))
     with pytest.warns(TilecFallbackWarning, match="no CUDA kernels for 'graph', it runs in torch: no tile lowering"):
         assert torch.equal(graph(x), fn(x))
@@ -277,7 +277,7 @@ def test_a_graph_no_kernels_take_runs_in_torch_on_cuda_with_a_warning(monkeypatc
     strict = tilec.compile(fn, (x,), strict=True)
     monkeypatch.undo()
     monkeypatch.setattr(torch.Tensor, "is_cuda", property(lambda self: True))
-    monkeypatch.setattr("tilec.runtime.launch.target_of", lambda device: "sm_90a")
+    monkeypatch.setattr("tilec.pytorch.api.target_of", lambda device: "sm_90a")
     with pytest.raises(TilecError, match="no tile lowering"):
         strict(x)
 

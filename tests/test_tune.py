@@ -151,7 +151,7 @@ def test_a_winner_that_is_not_proved_gives_way_to_the_next(tmp_path, monkeypatch
     fastest, proved, is the one tilec compile gets."""
     from types import SimpleNamespace
 
-    import tilec.build.package
+    import tilec.tune.prove
     from tilec.tune import jobs, prove
 
     db = TuningDB(tmp_path / "t.sqlite")
@@ -170,7 +170,7 @@ def test_a_winner_that_is_not_proved_gives_way_to_the_next(tmp_path, monkeypatch
         return SimpleNamespace(status=lambda: int(failed),
                                summary=lambda: "1 counterexample" if failed else "30 proved / 0 counterexample")
 
-    monkeypatch.setattr(tilec.build.package, "verify_build", fake)
+    monkeypatch.setattr(tilec.tune.prove, "verify_build", fake)
     prove.prove_winner(db, {"spec_text": text, "shapes": shapes, "target": "sm_90a", "spec_name": "gemm.ta"},
                        {("G", s): h for s, h in zip(schedules, hashes)})
     assert calls == schedules and db.best(text, shapes, "sm_90a")["schedule"] == schedules[1]

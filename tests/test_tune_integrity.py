@@ -231,7 +231,7 @@ def test_a_verdict_counts_only_for_what_it_proves(tmp_path, monkeypatch):
     reached by one build of tilec (another may build a schedule into another module, or judge
     one differently): a candidate of another spec, shapes or target whose module hashes the
     same, or another build, does not have it."""
-    import tilec.build_id
+    import tilec.tune.db
 
     db, shapes = TuningDB(tmp_path / "t.sqlite"), {"M": 64}
     for spec, at, target in (("spec", shapes, "sm_80"), ("other", shapes, "sm_80"), ("spec", {"M": 65}, "sm_80"),
@@ -242,7 +242,7 @@ def test_a_verdict_counts_only_for_what_it_proves(tmp_path, monkeypatch):
     assert db.best("spec", shapes, "sm_80")["schedule"] == "a" and db.proof("spec", shapes, "sm_80", "ha")["passed"]
     assert db.best("other", shapes, "sm_80") is None and db.best("spec", {"M": 65}, "sm_80") is None
     assert db.best("spec", shapes, "sm_90a") is None and db.proof("spec", shapes, "sm_90a", "ha") is None
-    monkeypatch.setattr(tilec.build_id, "build_id", lambda: "0.1.0+another")
+    monkeypatch.setattr(tilec.tune.db, "build_id", lambda: "0.1.0+another")  # as another tilec build reads it
     assert db.best("spec", shapes, "sm_80") is None and db.proof("spec", shapes, "sm_80", "ha") is None
     assert db.rows("spec", shapes, "sm_80")[0]["tile_sha256"] is None
 

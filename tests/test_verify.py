@@ -570,7 +570,7 @@ def test_cuda_that_does_not_compile_is_an_error_row(tmp_path, monkeypatch):
         kernel.source = kernel.source.replace("__syncthreads();", "__syncthreads()", 1)
         return kernel
 
-    monkeypatch.setattr(cuda, "emit_cuda", broken)
+    monkeypatch.setattr("tilec.build.verification_cuda.emit_cuda", broken)
     report = verify_spec(str(EXAMPLES / "gemm.ta"), SCHEDULE, targets=("sm_80",))
     rows = [r for r in report.results if r.stage == "cuda" and "compiles" in r.check]
     assert [r.verdict for r in rows] == ["error"] and "NVRTC failed" in rows[0].detail

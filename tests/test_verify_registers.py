@@ -59,6 +59,6 @@ def test_cuda_whose_setmaxnreg_differs_from_the_tile_module_is_refuted(monkeypat
     with dialects.context(), ir.Location.unknown():
         build = _build()
         assert [r.verdict for r in check_cuda(build, ()) if r.property == "registers"] == ["proved"]
-        monkeypatch.setattr(cuda, "emit_cuda", raised)
+        monkeypatch.setattr("tilec.build.verification_cuda.emit_cuda", raised)
         rows = [r for r in check_cuda(build, ()) if r.property == "registers"]
     assert [r.verdict for r in rows] == ["counterexample"] and rows[0].counterexample["CUDA"][1] == 240

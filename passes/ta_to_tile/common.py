@@ -4,6 +4,7 @@ from torch_mlir import ir
 from torch_mlir.dialects import arith
 
 from tilec.dialects.target import target_of
+from tilec.dialects import PROLOGUE_ATTR
 
 SHARED = 3  # the address space of shared memory
 
@@ -43,8 +44,6 @@ def refuse_schedule(message: str) -> None:
 def mark_prologue(loop) -> None:
     """Mark ``loop`` (an scf.for filling the first pipeline stages) and the copies and commits
     in it as the pipeline's prologue (PROLOGUE_ATTR)."""
-    from tilec.dialects import PROLOGUE_ATTR
-
     loop.operation.attributes[PROLOGUE_ATTR] = ir.UnitAttr.get()
     for op in loop.body.operations:
         if op.operation.name in ("tile.async_copy", "tile.commit_group"):

@@ -20,6 +20,7 @@ from .epilogue import emit_epilogue, over_output
 from .operands import merged, through_prologue
 from .views import merge_view
 from .prologue import emit_prologue
+from ..ta_to_loops import new_signature
 
 @dataclass
 class Gemm:
@@ -134,8 +135,6 @@ def _grouped_raster(pid, grid_m, grid_n, group_m: int):
 
 def lower(fn, g: Gemm, options) -> None:
     """Replace ``fn`` by the tile program of its contraction ``g`` under the schedule ``options``."""
-    from ..ta_to_loops import new_signature  # the same argument convention as loop IR
-
     new, b, args = new_signature(fn, suffix="")
     inputs = list(fn.arguments)
     mem = {v: a for v, a in zip(inputs, args)}

@@ -29,6 +29,7 @@ from . import layouts, online_hopper
 from .common import (mark_prologue, NoTileLowering, ceildiv, check_schedule, const_index, element_bytes,
                      op_with_ints, refuse_schedule)
 from .online_body import AttentionBody
+from ..ta_to_loops import new_signature
 
 
 def match(fn):
@@ -91,8 +92,6 @@ def _epilogue(ops, online) -> list:
 
 def lower(fn, found, options) -> None:
     """Replace ``fn`` by the attention tile program of its online group under the schedule ``options``."""
-    from ..ta_to_loops import new_signature
-
     norm, numer, epilogue, running_max = found
     body = AttentionBody(fn, norm, numer, epilogue, options, running_max)
     if options.heavy_first and body.causal_offset() is None:

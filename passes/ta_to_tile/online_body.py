@@ -6,7 +6,7 @@ from torch_mlir.dialects import arith, scf
 from tilec.dialects import STAGES_ATTR
 from tilec.dialects.affine import affine
 from tilec.dialects import ta_builders as tb
-from tilec.dialects.dims import DimError, binary, const
+from tilec.dialects.dims import binary, const, DimError, parse_dim
 from tilec.dialects.layout import smem_tile_layout
 from tilec.dialects.ta import tensor_dims
 from tilec.dialects.tile import layout_attr
@@ -39,7 +39,6 @@ class AttentionBody:
         results = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value).results
         self.out_element = ir.RankedTensorType(results[0]).element_type
         self.extents = [ir.StringAttr(e).value for e in ir.ArrayAttr(numer.attributes["extents"])]
-        from tilec.dialects.dims import parse_dim
         self.dims = [parse_dim(e) for e in self.extents]
         self.j = ir.IntegerAttr(numer.attributes["dim"]).value
         body = numer.regions[0].blocks[0]

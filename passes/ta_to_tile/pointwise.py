@@ -35,6 +35,7 @@ from .bodies import translate
 from .common import NoTileLowering, ceildiv, check_schedule, const_index
 from .epilogue import _clone_constants
 from .rows import DEFAULT, _tile_index
+from ..ta_to_loops import new_signature
 
 POINTWISE_ATTR = "tile.pointwise"  # marks the tile function of a pointwise program (its checks)
 
@@ -66,8 +67,6 @@ def match(fn) -> PointwiseProgram:
 
 def lower(fn, prog: PointwiseProgram, s):
     """Replace ``fn`` by the pointwise tile function under the schedule ``s`` (a row program's)."""
-    from ..ta_to_loops import new_signature
-
     if s == Schedule():
         s = default_schedule(prog.domain[-1])
     check_schedule(s, "pointwise", {}, fn)

@@ -40,6 +40,8 @@ from .bodies import translate
 from .common import NoTileLowering, ceildiv, check_schedule, const_index
 from .epilogue import _clone_constants
 from .rows_fold import Folds, is_stabilised
+from tilec.dialects.dims import binary, const, parse_dim
+from ..ta_to_loops import new_signature
 
 _REDUCTIONS = ("ta.online", "ta.reduce", "ta.contract")
 DEFAULT = Schedule(bm=8, bn=256, warps=4)
@@ -100,8 +102,6 @@ def _reduction_domain(op) -> list:
 
 def lower(fn, prog: RowProgram, s):
     """Replace ``fn`` by the row program's tile function under the schedule ``s``."""
-    from ..ta_to_loops import new_signature
-
     inputs = list(fn.arguments)
     element_bytes = min((ir.RankedTensorType(a.type).element_type.width // 8 for a in inputs
                          if ir.RankedTensorType(a.type).rank == 2), default=4)
@@ -117,7 +117,6 @@ def lower(fn, prog: RowProgram, s):
     with ir.InsertionPoint(new.entry_block), fn.location:
         low.build(outs)
         func.ReturnOp([])
-    from tilec.dialects.dims import binary, const, parse_dim
     grid_x = binary("/", binary("+", parse_dim(prog.domain[0]), const(s.bm - 1)), const(s.bm))
     new.attributes["tile.schedule"] = schedule_attr(s)
     new.attributes["tile.grid"] = ir.ArrayAttr.get([ir.StringAttr.get(str(grid_x)), ir.StringAttr.get("1")])
@@ -160,8 +159,6 @@ class _Lowering(Folds):
 
     def build(self, outs) -> None:
         """The whole program: reduction phases, row maps and stores, then the element loop."""
-        from tilec.dialects.dims import parse_dim
-
         s, prog = self.s, self.prog
         self.scalars = _clone_constants(self.fn.entry_block)
         pid = ir.Operation.create("tile.program_id", results=[ir.IndexType.get()], attributes={

@@ -27,6 +27,9 @@ from ..lowering.driver import build_tile, lowering_target, schedule_targets
 from ..frontend import load_spec
 from ..runtime.package import PackageError, read_package, write_package
 from ..signature import signature
+from .proofs import load_report, proof_key, store_report
+from .verification import check_spec
+from ..verify.report import Report
 
 _DTYPE_NAMES = {"torch.float32": "f32", "torch.float16": "f16", "torch.bfloat16": "bf16"}
 
@@ -110,10 +113,6 @@ def build(spec: str, output: str, schedule: str = "", targets: tuple = (),
 def verify_build(module, tiled, name: str, text: str, schedule: str, targets: tuple, use_cache: bool = False):
     """The verification report of the TileBuild ``tiled`` of ``module`` (what will be packaged);
     with ``use_cache`` one kept for the very same tile module is taken (tilec/build/proofs.py)."""
-    from .proofs import load_report, proof_key, store_report
-    from .verification import check_spec
-    from ..verify.report import Report
-
     key = proof_key(text, name, tiled.fixed, str(tiled.tile), tuple(targets))
     cached = load_report(key) if use_cache else None
     if cached is not None:

@@ -24,10 +24,15 @@ from .package import dim_tree, package_build, write_atomically
 from ..runtime.graph import strided_copy, write_graph
 from ..runtime.package import write_package
 from ..signature import signature
-from ..graph.split import Piece, result_sources, split_kernels
+from ..graph.split import FunctionView, Piece, result_sources, split_kernels
 from ..graph.strided import strided_form
 from ..verify.strided import check_strided
 from ..executors.tile_interpreter import run_tile
+from tilec.passes.ta_to_tile import match_form, TILED
+from tilec.passes.ta_to_tile.common import NoTileLowering
+from .verification import check_spec
+from ..verify.kernels import check_rewrites
+from ..verify.split import check_merge, check_split
 
 
 def _remap(fn):
@@ -46,8 +51,6 @@ _ROUNDING_PASSES = 3  # splits of the rounded function at most: each rounds what
 
 def _wide(module: ir.Module, names: list) -> bool:
     """Whether any value ``names`` names (split.FunctionView's names) is f32."""
-    from ..graph.split import FunctionView
-
     view = FunctionView(module.body.operations[0])
     return any(str(ir.RankedTensorType(v.type).element_type) == "f32" for v, n in view.names.items() if n in names)
 
@@ -88,9 +91,6 @@ class Kernels:
         """The kernels of ``module``, lowered for ``target`` where they run on the CPU; with
         ``boundary`` ("bf16", "f16") the f32 tensors stored between kernels are stored in that
         type (tilec.graph.boundaries), else they stay f32."""
-        from tilec.passes.ta_to_tile import TILED, match_form
-        from tilec.passes.ta_to_tile.common import NoTileLowering
-
         fused, steps = rewrite(module)
         schedules = dict(schedules or {})
         try:  # one kernel of a tiled form; else the split (strided copies, merged rows, then pointwise)
@@ -203,10 +203,6 @@ class Kernels:
         """The verification rows of every kernel: for a split function, the rewrites of the whole,
         the split read back against it, then each kernel against its piece. Replay commands name
         ``path`` (the spec) and ``shapes`` (the sizes the function was bound to)."""
-        from .verification import check_spec
-        from ..verify.kernels import check_rewrites
-        from ..verify.split import check_merge, check_split
-
         if self.single:
             return check_spec(self.module, self.schedule_of(None, tuned), path, targets=targets, given=shapes)
         rows = check_rewrites(self.steps) + [check_split(self.fused, self.pieces, self.rounded)]

@@ -18,6 +18,16 @@ import hashlib
 from torch_mlir import ir
 
 from ..verify.report import Report, Result
+from tilec import dialects
+from tilec.frontend import load_spec
+from .verification_cuda import check_cuda
+from ..codegen.compile import check_limits
+from ..codegen.cuda import emit_cuda
+from ..diagnostics import TilecError
+from ..dialects.target import names as target_names
+from ..lowering.driver import (build_loops, build_tile, legal_schedules, lowering_target, parse_schedule,
+                               schedule_targets)
+from ..verify.kernels import check_build, check_loop_build, check_rewrites
 
 
 def verify_schedules(path: str, shapes: dict | None = None, targets: tuple = (),
@@ -28,17 +38,6 @@ def verify_schedules(path: str, shapes: dict | None = None, targets: tuple = (),
     listed in ``report.space["illegal"]`` with the reason. The rewrites and the loop IR, the
     same at every point, are checked once. ``progress(done, total, report)`` is called after
     each point."""
-    from tilec import dialects
-    from tilec.frontend import load_spec
-
-    from ..codegen.compile import check_limits
-    from ..codegen.cuda import emit_cuda
-    from ..diagnostics import TilecError
-    from ..dialects.target import names as target_names
-    from ..lowering.driver import build_loops, legal_schedules, parse_schedule
-    from .verification_cuda import check_cuda
-    from ..verify.kernels import check_build, check_loop_build, check_rewrites
-
     text = open(path).read()
     report = Report(path, hashlib.sha256(text.encode()).hexdigest(), "all legal")
     with dialects.context(), ir.Location.unknown():
@@ -87,11 +86,6 @@ def check_spec(module, schedule: str, path: str, shapes: dict | None = None, sta
     compiles the CUDA rows' cubins (a package's own). The kernel is lowered for the target whose
     kernel every one of ``targets`` runs (driver.lowering_target; all registered ones when none
     is named), and its CUDA is compiled for each of them."""
-    from ..diagnostics import TilecError
-    from ..lowering.driver import build_loops, build_tile, lowering_target, schedule_targets
-    from .verification_cuda import check_cuda
-    from ..verify.kernels import check_build, check_loop_build, check_rewrites
-
     results, seen = [], set()
     if stage == "tile" and build is None:
         try:

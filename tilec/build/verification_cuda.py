@@ -13,25 +13,23 @@ import hashlib
 import time
 
 from ..verify.report import Result
+from tilec.codegen.compile import check_limits, compile_cuda, registered
+from tilec.codegen.cuda import emit_cuda
+from tilec.diagnostics import TilecError
+from tilec.dialects.tile_hopper import features_used
+from ..verify.registers import split_op
 
 
 @functools.lru_cache(maxsize=64)
 def compiled(source: str, name: str, target: str, compiler: str):
     """(sha256 of the cubin, ptxas facts) of ``source`` compiled for ``target``: once per process,
     shared by the CUDA rows and the package comparison (verification_package.py)."""
-    from tilec.codegen.compile import compile_cuda
-
     cubin, facts = compile_cuda(source, name, target, compiler)
     return hashlib.sha256(cubin).hexdigest(), facts
 
 
 def check_cuda(build, targets: tuple, compiler: str = "nvrtc") -> list[Result]:
     """The rows of emitting ``build.tile`` as CUDA and compiling it for each target."""
-    from tilec.codegen.compile import check_limits, registered
-    from tilec.dialects.tile_hopper import features_used
-    from tilec.codegen.cuda import emit_cuda
-    from tilec.diagnostics import TilecError
-
     from torch_mlir import ir
 
     fn = build.tile.body.operations[0]
@@ -74,8 +72,6 @@ def _register_split(fn, source: str, name: str, digest: str) -> list[Result]:
     import re
 
     from torch_mlir import ir
-
-    from ..verify.registers import split_op
 
     op = split_op(fn)
     if op is None:

@@ -18,6 +18,15 @@ import json
 from torch_mlir import ir
 
 from ..verify.report import Report, Result
+from tilec import dialects
+from tilec.runtime import read_package
+from .package import launch_manifest
+from .verification import check_spec
+from .verification_cuda import compiled
+from ..codegen.cuda import emit_cuda
+from ..diagnostics import check_nesting, from_mlir_error, TilecError
+from ..frontend import spec_to_ta
+from ..lowering.driver import build_tile, lowering_target
 
 # what the manifest holds that no launch reads, or that the comparison treats on its own
 _NOT_COMPARED = {"format", "files", "seal", "tilec_version", "targets", "ptxas"}
@@ -27,16 +36,6 @@ def verify_package(path: str) -> Report:
     """The report of the package at ``path``: the comparison of every field and file with a
     rebuild, then (when they agree) the proofs of the rebuilt kernel. TilecError for a file
     that is no readable package."""
-    from tilec import dialects
-    from tilec.runtime import read_package
-
-    from ..codegen.cuda import emit_cuda
-    from ..diagnostics import TilecError
-    from ..lowering.driver import build_tile, lowering_target
-    from ..frontend import spec_to_ta
-    from .package import launch_manifest
-    from .verification import check_spec
-
     try:
         package = read_package(path)
     except ValueError as err:
@@ -73,7 +72,6 @@ def _ta_of(text: str, name: str, spec_to_ta, error):
     func.func; the IR is data, parsed with bounded nesting)."""
     if not name.endswith(".mlir"):
         return spec_to_ta(text, name)
-    from ..diagnostics import check_nesting, from_mlir_error
 
     check_nesting(text, name)  # no IR deep enough to overflow MLIR's parser
     try:
@@ -97,9 +95,6 @@ def _fields(manifest: dict, expected: dict) -> list[str]:
 def _files(package, kernel, targets: tuple, compiler: str) -> list[str]:
     """What differs between the package's CUDA source and cubins (and their ptxas facts) and
     the rebuilt ones; the cubins come from the compile the proofs' CUDA rows use."""
-    from ..diagnostics import TilecError
-    from .verification_cuda import compiled
-
     m = package.manifest
     if package.files.get(f"{m['kernel']}.cu") != kernel.source.encode():
         return [f"the CUDA source {m['kernel']}.cu is not what the tile module emits (the package was not built "

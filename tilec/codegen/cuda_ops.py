@@ -9,10 +9,11 @@ from ..diagnostics import TilecError
 from tilec.dialects.layout import MmaLayout
 from tilec.dialects.tile import register_layout
 
-from . import cuda_scaled
+from . import cuda_blocked, cuda_scaled
 from .cexpr import CExpr
 from .cuda_address import _base, _global_element
 from .cuda_scalar import scalar_statement
+from .cuda_regs import Columns, Frag, tiling_for
 
 
 def op_tile_async_copy(self, op):
@@ -87,8 +88,6 @@ def _staged(tile) -> bool:
 
 
 def _mma(self, op, a, b, acc):
-    from .cuda_regs import Frag
-
     if not _staged(b) or not (_staged(a) or isinstance(a, Frag)):
         raise TilecError("tile.mma: b must come from tile.smem_load, a from tile.smem_load or registers")
     kinds = [ir.RankedTensorType(v.type).element_type for v in list(op.operation.operands)[:2]]
@@ -257,9 +256,6 @@ def _lane_coordinates(self, tile, which):
 
 
 def op_tile_store(self, op):
-    from . import cuda_blocked
-    from .cuda_regs import Frag, tiling_for
-
     tile = self.value(op.operation.operands[0])
     if isinstance(tile, (cuda_blocked.Blocked, cuda_blocked.BRows)):
         cuda_blocked.store(self, op)
@@ -340,8 +336,6 @@ def _map_element(self, op, coords, reg, memo, registers: bool = True) -> str:
     """The C expression of tile.map ``op`` at ``coords`` (its statements emitted here); ``reg``:
     the accumulator register of the element (``registers``: coords are that register's, so a
     value per column held in registers is read as the register's column, ``Columns``)."""
-    from .cuda_regs import Columns
-
     local = {}
     for inner in op.regions[0].blocks[0].operations:
         name = inner.operation.name

@@ -23,6 +23,8 @@ from tilec.dialects.tile_hopper import staging_of, staging_pending, store_parts
 
 from ..diagnostics import TilecError
 from .cexpr import CExpr
+from .cuda_ops import _element, _Using
+from .cuda_regs import tiling_for
 
 # named barriers 1-3 order attention's ping-pong turns; the stores of the storing warps use
 # 4 (all consumer warps) or 4 + g (consumer warpgroup g on its own)
@@ -62,9 +64,6 @@ def storers_sync(self) -> str:
 
 
 def op_tile_tma_store(self, op):
-    from .cuda_ops import _element, _Using
-    from .cuda_regs import tiling_for
-
     value, dst, offs = store_parts(op)
     staging, first = op.operation.operands[-2:]
     _, gname, dims, element = self.value(dst)

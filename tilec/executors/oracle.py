@@ -18,7 +18,7 @@ from tilec.dialects.reduce_kinds import KINDS
 from tilec.dialects.ta import tensor_dims
 
 from ..diagnostics import TilecError, mlir_loc
-from ..signature import dtype_of
+from ..signature import dtype_of, signature
 from . import oracle_scalar
 
 
@@ -29,8 +29,6 @@ def sizes(value_type: ir.Type, env: dict[str, int]) -> tuple[int, ...]:
 
 def evaluate(fn, inputs: dict[str, torch.Tensor], env: dict[str, int]) -> dict[str, torch.Tensor]:
     """Run ta function ``fn`` on named inputs; returns its named outputs."""
-    from ..signature import signature
-
     sig = signature(fn)
     values = {}
     for arg, tensor in zip(fn.arguments, sig.inputs):

@@ -22,14 +22,13 @@ from .report import Tally, save
 from .runner import STAGES
 from .shrinker import shrink
 from .watchdog import Watchdog
+from tilec.diagnostics import TilecError
 
 SHRINK_PER_CLASS = 2   # later findings of a class (and known bug) are saved as generated
 
 
 def parse_stages(text: str) -> tuple[str, ...]:
     """The stages named in ``text``, in pipeline order.  parse_stages("loop,ta") == ("ta", "loop")"""
-    from tilec.diagnostics import TilecError
-
     names = [s.strip() for s in text.split(",") if s.strip()]
     unknown = [s for s in names if s not in STAGES]
     if unknown or not names:

@@ -16,6 +16,10 @@ from __future__ import annotations
 import random
 
 from .model import Case, Spec, Stmt, Tensor, plain_uses, prune
+from .arith import index_value
+from .forms import FORMS
+from .known import features
+from .reference import conditioning, make_inputs
 
 INDEX_NAMES = "ijklmnpqrstuvwxyzabcdefgh"
 PARAM_NAMES = ["M", "N", "K", "L", "P", "R", "S", "T", "D", "H", "B", "E", "F", "U", "W", "Z"]
@@ -189,7 +193,6 @@ class Gen:
 
     def size(self, d) -> int:
         """The current size of a dim: size(("+", ("param", "N"), ("int", 1))) is N + 1."""
-        from .arith import index_value
         return max(1, index_value(d, self.sizes, self.const_values))
 
     def spec(self) -> tuple[Spec, tuple]:
@@ -224,8 +227,6 @@ def build(rng: random.Random) -> tuple[Spec, tuple, str]:
 
         spec, shapes, form = build(random.Random(0))   # form e.g. "gemm" or "attention+rows"
     """
-    from .forms import FORMS
-
     g = Gen(rng)
     for _ in range(g.pick([(14, 1), (5, 2), (1, 3)])):
         form = g.pick(FORMS)
@@ -242,9 +243,6 @@ def generate(seed: int, index: int, avoid=frozenset()) -> Case:
 
         generate(1, 0) == generate(1, 0)
     """
-    from .known import features
-    from .reference import conditioning, make_inputs
-
     why = ""
     for attempt in range(MAX_ATTEMPTS):
         rng = random.Random(f"tilec-fuzz/{seed}/{index}/{attempt}")

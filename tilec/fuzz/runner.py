@@ -25,6 +25,16 @@ from pathlib import Path
 from .known import known_bug
 from .model import Case, render
 from .reference import DTYPES, check, reference
+from tilec import dialects
+from tilec.build.plan import Kernels
+from tilec.build.stages import run_stage
+from tilec.build.verification_spec import verify_spec
+from tilec.diagnostics import TilecError
+from tilec.executors.oracle import evaluate
+from tilec.executors.tile_interpreter import run_tile
+from tilec.frontend import spec_to_ta
+from tilec.lowering import driver
+from tilec.signature import signature
 
 STAGES = ("ta", "loop", "tile", "verify")
 SPEC_FILE = "fuzz_case.ta"   # its stem names the kernel (in CUDA too: not "case", a C++ keyword)
@@ -61,8 +71,6 @@ class _Run:
 
     def failed(self, stage: str, err: BaseException) -> None:
         """An exception in ``stage``: a located TilecError rejects the spec, the rest are findings."""
-        from tilec.diagnostics import TilecError
-
         if isinstance(err, TilecError):
             located = err.loc is not None
             self.record(stage, "rejected" if located else "error", err.format(),
@@ -104,13 +112,6 @@ def run_case(case: Case, stages=STAGES, progress=lambda stage, done: None) -> di
     starts (the watchdog names the stage that hung). The result is plain data (it crosses processes)."""
     from torch_mlir import ir
 
-    from tilec import dialects
-    from tilec.lowering import driver
-    from tilec.frontend import spec_to_ta
-    from tilec.build.stages import run_stage
-    from tilec.executors.oracle import evaluate
-    from tilec.signature import signature
-
     progress("reference", {})
     inputs, expected = reference(case)
     run = _Run(case, expected)
@@ -144,12 +145,6 @@ def run_case(case: Case, stages=STAGES, progress=lambda stage, done: None) -> di
 def _tile(run: _Run, module, sig, inputs: dict, env: dict) -> None:
     """The tile stage at the case's sizes; a form ta-to-tile does not lower is "n/a"."""
     from torch_mlir import ir
-
-    from tilec.lowering import driver
-    from tilec.diagnostics import TilecError
-    from tilec.executors.tile_interpreter import run_tile
-
-    from tilec.build.plan import Kernels
 
     try:
         fixed = ir.Module.parse(str(module))
@@ -186,8 +181,6 @@ def _cuda_build_failure(r) -> str:
 def _verify(run: _Run, text: str, env: dict) -> None:
     """tilec verify at the case's sizes (its CUDA emitted and compiled, as `tilec verify` does), and
     its verdicts held against the tile and loop runs."""
-    from tilec.build.verification_spec import verify_spec
-
     with tempfile.TemporaryDirectory(prefix="tilec-fuzz-") as tmp:
         path = Path(tmp) / SPEC_FILE
         path.write_text(text)

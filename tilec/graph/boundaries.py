@@ -19,15 +19,14 @@ from torch_mlir import ir
 from torch_mlir.dialects import arith
 
 from tilec.dialects import ta_builders as tb
+from .split import FunctionView
+from ..lowering.driver import copy_module
 
 ROUNDABLE = {"bf16": ir.BF16Type.get, "f16": ir.F16Type.get}
 
 
 def round_boundaries(module: ir.Module, names: list, dtype: str) -> ir.Module:
     """A copy of ``module`` whose values named ``names`` (split.FunctionView's names) are stored in ``dtype``."""
-    from ..lowering.driver import copy_module
-    from .split import FunctionView
-
     copy = copy_module(module)
     fn = copy.body.operations[0]
     view = FunctionView(fn)

@@ -29,6 +29,11 @@ from ..dialects import param_ranges, set_param_ranges
 from ..diagnostics import TilecError, mlir_loc
 from .split_units import items, units
 from .strided import strided_form
+from tilec.dialects.dims import parse_dim
+from tilec.passes.ta_to_tile import match_form, MATCHERS, TILED
+from tilec.passes.ta_to_tile.common import NoTileLowering
+from .merge_rows import merge_leading
+from ..lowering.driver import copy_module, rewrite, run_passes
 
 _SKIP = ("arith.constant", "func.return")
 # each op is tried against the groups it may join, each try a function of its own that is
@@ -265,11 +270,6 @@ class FunctionView:
 
     def _form(self, module, group) -> tuple:
         """(form, None) of the piece ``module`` of ``group``, or (None, the reason no form takes it)."""
-        from tilec.passes.ta_to_tile import MATCHERS, TILED, match_form
-        from tilec.passes.ta_to_tile.common import NoTileLowering
-
-        from ..lowering.driver import copy_module, rewrite, run_passes
-
         fused = module
         try:
             fused = rewrite(module)[0] if self.fuse_each else module
@@ -295,12 +295,6 @@ class FunctionView:
 
     def _merged_form(self, module) -> str | None:
         """The form of ``module`` with its leading dims merged (merge_rows), when they can be."""
-        from tilec.passes.ta_to_tile import TILED, match_form
-        from tilec.passes.ta_to_tile.common import NoTileLowering
-
-        from ..lowering.driver import copy_module, rewrite
-        from .merge_rows import merge_leading
-
         copy = copy_module(module)
         fn = copy.body.operations[0]
         if not merge_leading(fn):
@@ -313,8 +307,6 @@ class FunctionView:
 
     def _params_of(self, group, values) -> set:
         """The shape parameters a piece names: in its tensors' dims and its ta.param ops."""
-        from tilec.dialects.dims import parse_dim
-
         used = set()
         for v in values + [op.result for op in group]:
             for d in ir.ArrayAttr(ir.RankedTensorType(v.type).encoding):

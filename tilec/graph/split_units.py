@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
+from tilec.passes.ta_fuse_reductions import fusion_groups
+
 _GROWS = ("ta.map", "ta.contract")  # what a unit takes in from around its reductions
 
 
@@ -70,7 +72,6 @@ def _seeds(s, ops: list) -> list[list]:
             if op.operation.name == "ta.online":
                 groups.setdefault(ir.StringAttr(op.attributes["group"]).value, []).append(op)
         return list(groups.values())
-    from tilec.passes.ta_fuse_reductions import fusion_groups
 
     by_operation = {op.operation: op for op in ops}
     return [[by_operation[r.operation] for r in group if r.operation in by_operation]

@@ -9,6 +9,12 @@ from torch_mlir import ir
 from ..diagnostics import TilecError, mlir_loc
 from .pipeline import build
 from ..dialects.target import DEFAULT
+from tilec import passes
+from tilec.dialects.schedule import Schedule
+from tilec.dialects.target import common
+from tilec.passes.ta_to_tile import match_form
+from tilec.passes.ta_to_tile.common import NeedsStaticSize, NoTileLowering
+from ..signature import MAX_SIZE, signature
 
 # ta -> ta: the rewrites both lowerings start with; each is checked as it runs (TA_REWRITES steps)
 TA_REWRITES = [
@@ -78,7 +84,6 @@ def specialize(module: ir.Module, shapes: dict[str, int]) -> None:
     """Bind shape parameters of ``module`` (in place) to sizes; names are checked first."""
     if not shapes:
         return
-    from ..signature import MAX_SIZE, signature
 
     sig = signature(module.body.operations[0])
     for name, size in shapes.items():  # the others may stay symbolic: sizes are checked when bound in full
@@ -93,8 +98,6 @@ def specialize(module: ir.Module, shapes: dict[str, int]) -> None:
 def parse_schedule(schedule: str):
     """The Schedule of ta-to-tile's schedule options (``bm=128 bn=64 ...`` or ``bm=128,bn=64,...``);
     a TilecError naming what is wrong."""
-    from tilec import passes
-
     items = dict(item.split("=", 1) for item in schedule.replace(",", " ").split() if "=" in item)
     try:
         return passes.parse_options(passes.get("ta-to-tile"), items).schedule()
@@ -112,8 +115,6 @@ def lowering_target(schedule: str, targets=()) -> str:
     is to run on every one of ``targets`` (every target that can, when none is named): of the
     targets with the features the schedule needs, the one with the fewest (dialects/target.py
     ``common``), so its kernel is every one's own. A TilecError when some of ``targets`` lack them."""
-    from tilec.dialects.target import common
-
     try:
         wanted = parse_schedule(schedule)
     except TilecError:  # options that do not parse: ta-to-tile says what is wrong with them, located
@@ -169,8 +170,6 @@ def build_tile(module: ir.Module, shapes: dict[str, int] | None = None, schedule
     lowering needs fixed is bound to its parameter's default (an error names it if none).
     Without ``target``: the one a package for every target that runs the schedule is lowered
     for (lowering_target), as ``tilec compile`` without --target builds it."""
-    from tilec.passes.ta_to_tile.common import NeedsStaticSize
-
     schedule = " ".join(schedule.split(","))  # pass options are space-separated
     target = target or lowering_target(schedule)
 
@@ -199,8 +198,6 @@ def build_tiles(module: ir.Module, shapes: dict[str, int] | None, schedules: lis
     """(schedule, TileBuild or the TilecError that refused it) for each of ``schedules``, as
     build_tile builds them; the ta rewrites, the same for every schedule, run once (a schedule
     search lowers hundreds of points)."""
-    from tilec.passes.ta_to_tile.common import NeedsStaticSize
-
     done = None  # the first build: its ta, fused ta, rewrite steps and fixed sizes serve the rest
     for schedule in schedules:
         try:
@@ -225,9 +222,6 @@ def build_tiles(module: ir.Module, shapes: dict[str, int] | None, schedules: lis
 
 def kernel_form(module: ir.Module) -> str:
     """The form ta-to-tile lowers ``module`` as (its first matcher that takes the fused ta)."""
-    from tilec.passes.ta_to_tile import match_form
-    from tilec.passes.ta_to_tile.common import NoTileLowering
-
     fused, _ = rewrite(module)
     try:
         return match_form(fused.body.operations[0])[0]
@@ -241,9 +235,6 @@ def legal_schedules(module: ir.Module, shapes: dict | None = None, targets: tupl
     schedule space on ``targets`` (Schedule.space_for: the points some of them run): each point
     is built for the target whose kernel all of those that run it run (lowering_target), and one
     ta-to-tile refuses (its legality check) is kept with the reason."""
-    from tilec.dialects.schedule import Schedule
-    from tilec.dialects.target import common
-
     form = kernel_form(module)
     points = list(dict.fromkeys(p for t in targets for p in Schedule.space_for(form, t)))
     by_target: dict = {}

@@ -17,9 +17,21 @@ import torch
 
 from ..dialects import param_ranges
 from ..diagnostics import TilecError
-from .dynamic import bind_sizes, dynamic_dims, evaluate_shape
-from .support import Unsupported
+from .dynamic import bind_sizes, dynamic_dims, evaluate_shape, raise_dynamic
+from .support import stand_in, Unsupported
 from .fallback import TilecFallbackWarning, failure_reason  # noqa: F401 - the API's names
+from tilec.diagnostics import check_output
+from tilec.dialects import context
+from .importer import exportable, exported, import_torch, state_of
+from .partition import partition
+from .. import cache
+from ..build.plan import Kernels
+from ..executors.oracle import evaluate
+from ..runtime import load, PackageError
+from ..runtime.launch import target_of
+from ..signature import signature
+from ..tune.db import tuned
+from ..verify.report import Report
 
 STAGES = ("oracle", "loop", "tile")
 
@@ -29,10 +41,6 @@ class CompiledGraph:
 
     def __init__(self, fn, example_inputs: tuple, stage: str, strict: bool, name: str, schedule: str = "",
                  partition_rest: bool = True, dynamic=None):
-        from tilec.dialects import context
-
-        from .importer import state_of
-
         if stage not in STAGES:
             raise ValueError(f"stage must be one of {', '.join(STAGES)}, not {stage!r}")
         self.fn, self.stage, self.fallback_reason, self.name = fn, stage, None, name
@@ -70,10 +78,6 @@ class CompiledGraph:
 
     def _partition(self) -> None:
         """Split the graph into regions tilec raises and the ops between them (partition.py)."""
-        from .importer import exportable
-        from .partition import partition
-        from .support import stand_in
-
         with self.context, torch.no_grad():
             wrapped, example, _ = exportable(self.fn, tuple(stand_in(*layout) for layout in self._layouts))
             self.partitioned = partition(wrapped, example, self._region_graph)
@@ -179,8 +183,6 @@ class CompiledGraph:
     def kernels(self):
         """The graph's kernels (tilec.build.plan.Kernels): one, or the sequence a graph no one
         kernel takes is split into; computed once."""
-        from ..build.plan import Kernels
-
         if self.module is None:
             raise TilecError(f"this graph stays in torch ({self.fallback_reason}); it has no kernel")
         if self._kernels is None:
@@ -191,8 +193,6 @@ class CompiledGraph:
     def _boundary(self) -> str | None:
         """How tensors between kernels are stored: in the 16-bit type of the graph's inputs (as torch
         eager stores them; a bf16 GEMM then reads a bf16 operand), f32 for an f32 graph."""
-        from ..signature import signature
-
         dtypes = {str(s.dtype) for s in signature(self.module.body.operations[0]).inputs}
         return "bf16" if "torch.bfloat16" in dtypes else "f16" if "torch.float16" in dtypes else None
 
@@ -200,8 +200,6 @@ class CompiledGraph:
         """The Z3 verification report of the graph's kernels against its ta (tilec.verify.Report);
         a graph of several kernels also gets the split read back against its ta."""
         import hashlib
-
-        from ..verify.report import Report
 
         kernels = self.kernels()
         report = Report(f"{self.name} (PyTorch)", hashlib.sha256(self.ta.encode()).hexdigest(),
@@ -218,8 +216,6 @@ class CompiledGraph:
         kernel form ("contraction", "online", "rows"). With ``verify`` (the default) the Z3 report is
         checked first (no package on a failure; ``verify=False`` builds it unverified) and shipped
         inside. Returns the manifest."""
-        from tilec.diagnostics import check_output
-
         check_output(str(path), "package")  # a name the system refuses is refused before any work
         kernels = _with(self.kernels(), schedule)
         with self.context, ir_location():
@@ -251,8 +247,6 @@ class CompiledGraph:
             return self._loaded
         import hashlib
 
-        from ..runtime.launch import target_of
-
         target = target_of(device)
         kernels = self.kernels()
         tuned = lambda text: self._tuned(text, target)  # noqa: E731
@@ -270,16 +264,11 @@ class CompiledGraph:
     def _tuned(text: str, target: str) -> str:
         """The fastest proved schedule ``tilec tune`` recorded for a kernel's ta IR (the graph's,
         written to a file, ``tilec tune GRAPH.ta.mlir``) on ``target``; '' (the default) without one."""
-        from ..tune.db import tuned
-
         best = tuned(text, {}, target)
         return best["schedule"] if best else ""
 
     def _run(self, inputs: dict, env: dict) -> dict:
         from torch_mlir import ir
-
-        from ..executors.oracle import evaluate
-        from ..signature import signature
 
         with self.context, ir.Location.unknown():
             fn = self.module.body.operations[0]
@@ -304,9 +293,6 @@ def _cached_package(name: str, key: str, build):
     """
     import tempfile
     from pathlib import Path
-
-    from .. import cache
-    from ..runtime import PackageError, load
 
     again = "building it again"
     with tempfile.TemporaryDirectory() as folder:  # a copy only this process reads: what was checked is loaded
@@ -357,8 +343,6 @@ def _imported(fn, example: tuple, name: str, dynamic=None):
     a graph module by its code, any other function by the graph torch.export makes of it),
     else imported and raised (for every size of the ``dynamic`` dims: dynamic.py), and kept there."""
     from . import cache
-    from .dynamic import raise_dynamic
-    from .importer import exported, import_torch, state_of
 
     key, program = cache.graph_key(fn, example, name), None
     if key is None:  # a function or module: its graph is known once exported

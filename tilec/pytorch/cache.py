@@ -29,6 +29,7 @@ from torch_mlir import ir
 
 from tilec import cache
 from tilec.build_id import build_id
+from .importer import Graph
 
 AGAIN = "raising the graph again"
 
@@ -84,8 +85,6 @@ def with_dynamic(key: str, dynamic) -> str:
 def load(key: str):
     """(ta module, importer.Graph) of the entry ``key``, parsed in the current context; None
     without a usable entry (one that fails its seal or does not parse is discarded)."""
-    from .importer import Graph
-
     name = f"{key}.json"
     data = cache.read("graphs", name, key, AGAIN)
     if data is None:

@@ -25,6 +25,8 @@ from tilec.dialects.dims import parse_dim
 
 from ..diagnostics import TilecError
 from .generalize import Specialized, fit, generalize, points_around
+from .importer import _quiet_export, exportable, Graph, import_torch
+from ..lowering.driver import run_passes
 
 
 @dataclass(frozen=True)
@@ -106,7 +108,6 @@ def check_generic(wrapped: torch.nn.Module, example: tuple, state: int, dims: Dy
         per_input[state + k] = {**(per_input[state + k] or {}), d: made[name]}
     params = list(inspect.signature(wrapped.forward).parameters.values())
     variadic = len(params) == 1 and params[0].kind == inspect.Parameter.VAR_POSITIONAL
-    from .importer import _quiet_export
 
     try:
         with _quiet_export():
@@ -123,9 +124,6 @@ def raise_dynamic(fn, example: tuple, dims: DynamicDims, name: str, program=None
     """(ta module, importer.Graph) of ``fn`` for every size of ``dims``: raised at
     points_around the example's sizes, canonicalized, and generalized. ``program``: what
     importer.exported made of ``fn`` at ``example`` already, when the caller has it."""
-    from ..lowering.driver import run_passes
-    from .importer import Graph, exportable, import_torch
-
     if not dims.traced:  # torch.export inside TorchDynamo's backend would trace under its guards
         wrapped, full, state = exportable(fn, example)
         check_generic(wrapped, full, len(state), dims)

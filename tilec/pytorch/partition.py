@@ -22,6 +22,7 @@ from torch.fx.passes.shape_prop import ShapeProp
 
 from .support import stand_in
 from .fallback import TilecFallbackWarning, failure_reason
+from .importer import export
 
 # aten ops whose linalg form tilec raises (elementwise, reductions, contractions, views)
 RAISED = {
@@ -60,8 +61,6 @@ class _Region(torch.nn.Module):
 def partition(wrapped: torch.nn.Module, example: tuple, compile_region):
     """The exported ``wrapped`` with its raisable regions compiled by ``compile_region(module,
     inputs, name)`` (a CompiledGraph); None when there are none."""
-    from .importer import export
-
     module = export(wrapped, example).module()
     partitioner = CapabilityBasedPartitioner(module, _Raised(), allows_single_node_partition=False)
     regions = partitioner.propose_partitions()

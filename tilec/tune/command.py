@@ -34,13 +34,12 @@ from .jobs import Job, compile_here
 from .prove import prove_and_report
 from .results import read_results
 from .space import rank, with_ptxas_facts
+from tilec.cli.commands import _merged
+from tilec.frontend import load_source, read_spec
 
 
 
 def tune_command(args) -> int:
-    from tilec.cli.commands import _merged
-    from tilec.frontend import load_source, read_spec
-
     shapes = _merged(args.shape)
     if not args.import_ and not args.spec:
         raise TilecError("tilec tune needs SPEC.ta (or --import RESULTS.json)")

@@ -29,6 +29,8 @@ from pathlib import Path
 
 from tilec import __version__
 from tilec.diagnostics import TilecError
+from tilec.build_id import build_id
+from .results import read_results
 
 # each table's columns in order; a database of an earlier tilec has a prefix of them (at least
 # the ``FIRST``) and gains the rest when it is opened
@@ -173,8 +175,6 @@ class TuningDB:
     def record_built(self, spec_text: str, shapes: dict, target: str, gpu: str, schedule: str, digest: str) -> None:
         """Give a measured candidate the sha256 of the tile module this tilec built from its
         schedule (jobs.tile_hash): the hash its proof is looked up by."""
-        from tilec.build_id import build_id
-
         with self._session(write=True) as db:
             db.execute("UPDATE measurement SET tile_sha256 = ?, built_by = ? WHERE spec_sha256 = ? AND shapes = ? "
                        "AND target = ? AND gpu = ? AND version = ? AND schedule = ?",
@@ -185,8 +185,6 @@ class TuningDB:
         """The fastest measured schedule for this spec, shapes and target (on ``gpu``, or any),
         at this tilec version, whose tile module, as this tilec build builds it, this build
         proved (tilec tune --import proves the winner); None without one."""
-        from tilec.build_id import build_id
-
         query = ("SELECT m.schedule, m.median_ms, m.spread, m.gpu FROM measurement m JOIN verdict v "
                  "USING (tile_sha256, spec_sha256, shapes, target, built_by) "
                  "WHERE m.spec_sha256 = ? AND m.shapes = ? AND m.target = ? AND m.version = ? AND m.built_by = ? "
@@ -199,8 +197,6 @@ class TuningDB:
     def rows(self, spec_text: str, shapes: dict, target: str) -> list[dict]:
         """Every measured candidate of this spec, shapes and target, fastest first; its
         tile_sha256 the one this tilec build recorded (record_built), else None."""
-        from tilec.build_id import build_id
-
         with self._session() as db:
             found = db.execute("SELECT schedule, median_ms, spread, predicted_ms, gpu, "
                                "CASE WHEN built_by = ? THEN tile_sha256 END FROM measurement "
@@ -211,8 +207,6 @@ class TuningDB:
     def proof(self, spec_text: str, shapes: dict, target: str, tile_sha256: str) -> dict | None:
         """This tilec build's verdict on the tile module of this hash as the kernel of this spec
         at these shapes for this target (proved, and its summary), or None."""
-        from tilec.build_id import build_id
-
         with self._session() as db:
             row = db.execute("SELECT passed, summary FROM verdict WHERE tile_sha256 = ? AND spec_sha256 = ? "
                              "AND shapes = ? AND target = ? AND built_by = ?",
@@ -223,8 +217,6 @@ class TuningDB:
                   when: str) -> None:
         """Keep this tilec build's verdict on the tile module of this hash, verified as the
         kernel of this spec at these shapes for this target: what it proves."""
-        from tilec.build_id import build_id
-
         with self._session(write=True) as db:
             db.execute("INSERT OR REPLACE INTO verdict VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                        (tile_sha256, spec_key(spec_text), shapes_key(shapes), target, build_id(), int(passed),
@@ -249,8 +241,6 @@ def tuned(text: str, shapes: dict, target: str) -> dict | None:
 def import_results(path: str, db: TuningDB) -> tuple[int, dict, dict]:
     """Fill ``db`` from a results file of ``tilec.runtime.measure`` (its candidates.json's key
     carried through), checked first (results.read_results); returns add_results's."""
-    from .results import read_results
-
     return add_results(read_results(path), db)
 
 

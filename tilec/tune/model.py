@@ -42,6 +42,7 @@ from tilec.dialects.schedule import Schedule
 from tilec.dialects.tile import schedule_of, walk_ops
 
 from .gpus import GPU
+from tilec.verify.symbolic import execute
 
 # elementwise instructions per element of a tile.map / tile.reduce in the main loop (an FFMA
 # and ex2 for exp(x - m), a compare and select for a mask, a max, an add...), a round figure
@@ -80,8 +81,6 @@ class Estimate:
 def estimate(tile: ir.Module, env: dict, gpu: GPU) -> Estimate:
     """The predicted time of the tile kernel in ``tile`` on ``gpu`` at sizes ``env`` (every
     parameter bound). Registers and spills are not in it: ptxas says them only after compiling."""
-    from tilec.verify.symbolic import execute
-
     fn = tile.body.operations[0]
     sched = schedule_of(fn)
     p = execute(fn)

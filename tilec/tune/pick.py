@@ -29,6 +29,14 @@ from torch_mlir import ir
 from tilec import cache, dialects
 from tilec.build_id import build_id
 from tilec.diagnostics import TilecError
+from tilec.codegen.compile import compile_cuda
+from tilec.codegen.cuda import emit_cuda
+from tilec.dialects.target import common
+from tilec.frontend import load_spec
+from tilec.lowering.driver import kernel_form
+from .db import tuned
+from .gpus import gpu_named
+from .space import rank, TUNE_SPACE
 
 ATTEMPTS = 6
 
@@ -50,8 +58,6 @@ def resolve_schedule(spec: str, text: str, shapes: dict, targets: tuple, given: 
     """The schedule to build ``spec`` (source ``text``) at ``shapes`` for ``targets`` with:
     ``given`` (the user's --schedule), else the tuning database's record for a single target,
     else the cost model's pick, else the form's default."""
-    from .db import tuned
-
     if given:
         return Pick(given, "given with --schedule")
     if len(targets) == 1:
@@ -105,15 +111,6 @@ def _read_pick(key: str) -> tuple | None:
 def _rank_and_compile(spec: str, shapes: dict, targets: tuple, compiler: str) -> tuple:
     """(the first of the model's candidates that compiles for every target without spilling, or
     None; why there is none)."""
-    from tilec.codegen.compile import compile_cuda
-    from tilec.codegen.cuda import emit_cuda
-    from tilec.dialects.target import common
-    from tilec.lowering.driver import kernel_form
-    from tilec.frontend import load_spec
-
-    from .gpus import gpu_named
-    from .space import TUNE_SPACE, rank
-
     # a package for several targets needs a kernel every one runs: the space of their common target
     target = common(targets).name
     with dialects.context(), ir.Location.unknown():

@@ -18,6 +18,10 @@ from tilec import dialects
 
 from .db import TuningDB
 from .jobs import tile_hash
+from tilec.build.package import verify_build
+from tilec.diagnostics import TilecError
+from tilec.frontend import source_to_ta
+from tilec.lowering.driver import build_tile
 
 
 def prove_winner(db: TuningDB, key: dict, claimed: dict) -> None:
@@ -28,10 +32,6 @@ def prove_winner(db: TuningDB, key: dict, claimed: dict) -> None:
     and is recorded only if that is the module measured; else it is refused, said on stderr.
     One measured earlier and never built here has no hash, and is passed over."""
     from datetime import date
-
-    from tilec.lowering.driver import build_tile
-    from tilec.frontend import source_to_ta
-    from tilec.build.package import verify_build
 
     spec_text, shapes, target = key["spec_text"], key["shapes"], key["target"]
     with dialects.context(), ir.Location.unknown():
@@ -64,9 +64,6 @@ def prove_winner(db: TuningDB, key: dict, claimed: dict) -> None:
 def _built(module, shapes: dict, schedule: str, claim: str, target: str) -> tuple:
     """(the tile build of ``schedule`` for ``target``, its hash) when that hash is ``claim``, the module
     measured; else (None, None), and stderr says why the candidate is not recorded."""
-    from tilec.diagnostics import TilecError
-    from tilec.lowering.driver import build_tile
-
     try:
         build = build_tile(module, shapes, schedule, target)
     except TilecError as err:

@@ -18,6 +18,8 @@ import re
 
 from tilec.dialects.target import names as target_names
 from tilec.diagnostics import MAX_SPEC_BYTES, SourceLoc, TilecError, read_input_bytes
+from tilec import dialects
+from tilec.frontend import source_to_ta
 
 MAX_RESULTS_BYTES = 16 * 1024 * 1024  # 30 candidates take about 20 KiB
 MAX_SIZE = 2**31 - 1  # as --shape takes them
@@ -64,9 +66,6 @@ def check_source(key: dict, path: str) -> None:
     """The key's source is one tilec reads (a spec, or ta IR when spec_name ends in .mlir), else
     a TilecError naming the results file: it is parsed before any of its rows is recorded."""
     from torch_mlir import ir
-
-    from tilec import dialects
-    from tilec.frontend import source_to_ta
 
     try:
         with dialects.context(), ir.Location.unknown():

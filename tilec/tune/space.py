@@ -18,6 +18,8 @@ from tilec.dialects.tile import schedule_of
 from .gpus import GPU
 from .model import Estimate, estimate
 from .rows_model import estimate_rows
+from tilec.dialects.dims import DimError, parse_dim
+from tilec.lowering.driver import build_tiles, kernel_form
 
 # per form: the sm_80-form grid (any target) and the warp-specialised one (sm_90a); other
 # options keep their defaults; a warp-specialised point has bm = 64 x consumers, warps = 4 x
@@ -74,8 +76,6 @@ def rank(module: ir.Module, shapes: dict, target: str, gpu: GPU, space: dict | N
     """([Candidate] fastest predicted first, {schedule: why illegal}) for the ta ``module`` at
     ``shapes`` on ``target`` (the kernels are built for ``shapes``; the model takes a
     parameter's default for a size not given)."""
-    from tilec.lowering.driver import build_tiles, kernel_form
-
     form = kernel_form(module)
     fn = module.body.operations[0]
     defaults = {n.name: ir.IntegerAttr(n.attr).value for n in ir.DictAttr(fn.attributes["ta.params"])
@@ -114,8 +114,6 @@ def copy_rows(tile: ir.Module, env: dict) -> dict:
     """{tensor: (bytes per row, "read" or "write")} of the tensors the tile module moves with the
     copy engine (tile.tma_copy reads, tile.tma_store writes), their rows at the sizes ``env``
     (those it cannot evaluate left out)."""
-    from tilec.dialects.dims import DimError, parse_dim
-
     fn = tile.body.operations[0]
     attrs = ir.ArrayAttr(fn.attributes["arg_attrs"])
     rows = {}

@@ -25,9 +25,10 @@ from .scalars import evaluate
 from .replay import Replay
 from .report import Result
 from .solver import Outcome, prove
-from .symbolic import execute, staged_copy
+from .symbolic import dim, execute, staged_copy
 from .tile_values import TileValues
 from .views import view_of
+from tilec.dialects.ta import tensor_dims
 
 
 def check_attention(tiled, replay) -> list[Result]:
@@ -79,7 +80,6 @@ def _skipped_blocks_masked(p, fn, bm: int, bn: int):
 
 def dim_of_keys(p, fn):
     """The key count: the row extent of the tensor the scores mma's B tile (K) is copied from."""
-    from .symbolic import dim
     scores = next(e for e in p.events if e.kind == "mma")
     k_tile = scores.data["b"][1]
     name = next(e.data["src"] for e in p.events if e.kind == "copy" and e.data["dst"] == k_tile)
@@ -215,10 +215,6 @@ def _stabiliser_value(s, p, x_map, score):
 def _head_dims(p, loop, ref, fused_fn):
     """The scores mma sums over as many e as Q and K have, and the stored tile is as wide as
     the output's last dim: a kernel built for other head dims is refuted, whatever its name."""
-    from tilec.dialects.ta import tensor_dims
-
-    from .symbolic import dim
-
     body = loop.regions[0].blocks[0]
     mmas = [op for op in body.operations if op.operation.name in MMA]
     width_e = wgmma_depth(mmas[0]) if mmas[0].operation.name == "tile.wgmma" else \
@@ -246,8 +242,6 @@ class _Reference:
     """The fused ta function's online group, read the way the tile lowering reads it."""
 
     def __init__(self, fn, p):
-        from .symbolic import dim
-
         self.fn = fn
         self.names = {arg: ir.StringAttr(ir.DictAttr(a)["ta.name"]).value
                       for a, arg in zip(ir.ArrayAttr(fn.attributes["arg_attrs"]), fn.arguments)}

@@ -50,7 +50,8 @@ from tilec.dialects.tile import layout_of, register_layout, schedule_of
 from tilec.dialects.tile_hopper import wgmma_depth
 
 from . import layouts
-from .fragments import DOMAIN as FRAGMENTS, wgmma_accumulator_matches_ptx
+from .fragments import (accumulator_as_a_matches_ptx, accumulator_matches_ptx, DOMAIN, DOMAIN as FRAGMENTS,
+                        wgmma_accumulator_matches_ptx)
 from .peeled import check_after, check_peeled, peeled_events, read_lag, resident
 from .releases import release_lag, result_reads, retired, tail_releases, tail_rows
 from .solver import BV, Outcome, prove, structural as _structural
@@ -325,10 +326,6 @@ def _register_fragments(event, m: int, n: int, k: int) -> list[tuple[str, str, O
     fragments are mma.m16n8k16's C/D and A tables (PTX ISA, wgmma register fragments, for the
     warp's 16 of the warpgroup's 64 rows); the accumulator registers the emitter packs into
     a0..a3 are the A table's elements, proved as for the sm_80 kernels (fragments.py)."""
-    from tilec.dialects.tile import register_layout
-
-    from .fragments import DOMAIN, accumulator_as_a_matches_ptx, accumulator_matches_ptx
-
     tiling = register_layout(event.op.result.type).tiling(m, n)
     source = register_layout(event.op.operation.operands[0].type).tiling(m, k)
     return [("equivalence", "wgmma accumulator registers sit where the PTX D fragment table (per warp: "

@@ -15,6 +15,11 @@ from .replay import Replay
 from .report import Result
 from .stored_value import check_stored_value
 from .symbolic import execute
+from tilec.diagnostics import TilecError
+from .loop_sums import check_loop_sums
+from .loops import check_loops
+from .online import check_online
+from .ta_rewrites import check_rewrite
 
 SYMBOLIC = "all shapes, all program ids, loop iterations and lanes"
 
@@ -24,8 +29,6 @@ def check_build(build, path: str, given: dict | None = None) -> list[Result]:
     kernel the checks cannot read is one ``error`` row, never a crash or a silent skip.
     ``given``: sizes bound before the build (a split piece's, from the whole spec's --shape),
     which replay commands name with the build's own."""
-    from tilec.diagnostics import TilecError
-
     try:
         return _check_build(build, path, given or {})
     except (TilecError, ValueError, KeyError, StopIteration, IndexError) as err:
@@ -58,10 +61,6 @@ def _check_build(build, path: str, given: dict) -> list[Result]:
 def check_loop_build(build, path: str, given: dict | None = None) -> list[Result]:
     """The loop IR of a LoopBuild against the ta it was lowered from, its online loops and its
     plain and centred sums; replay commands name ``path`` and the sizes ``given``."""
-    from .loop_sums import check_loop_sums
-    from .loops import check_loops
-    from .online import check_online
-
     fused, loops = build.fused.body.operations[0], build.loops.body.operations[0]
     replay = Replay.loop(path, fused, given)
     return check_loops(fused, loops, replay) + check_online(build.loops, replay) + \
@@ -71,8 +70,6 @@ def check_loop_build(build, path: str, given: dict | None = None) -> list[Result
 def check_rewrites(steps: list, seen: set | None = None) -> list[Result]:
     """Each ta rewrite step (pass, ta before, ta after) checked: the function's results are
     unchanged. ``seen`` holds steps already checked (the loop and tile lowerings share them)."""
-    from .ta_rewrites import check_rewrite
-
     rows = []
     for name, before, after in steps:
         if seen is not None and (before, after) in seen:

@@ -37,6 +37,7 @@ from .report import Result
 from .scalars import Values, evaluate
 from .solver import prove
 from .symbolic import dim, size_facts, static_dims
+from tilec.dialects.ta import tensor_dims
 
 def check_loops(ta_fn, loop_fn, replay) -> list[Result]:
     """Each op of ``ta_fn`` against the loop nests of ``loop_fn`` lowered from it; ``replay``:
@@ -219,8 +220,6 @@ def value_key(vals, value) -> str:
 
 
 def _expected(ta_op, runs, vals, params, buffers):
-    from tilec.dialects.ta import tensor_dims
-
     name = ta_op.operation.name
     result = ta_op.result
     T = lambda v, idx: vals.tensor(value_key(vals, v), idx)

@@ -20,7 +20,7 @@ from torch_mlir import ir
 
 from .replay import Replay
 from .report import Result
-from .solver import prove
+from .solver import Outcome, prove
 
 
 def check_online(loop_module, replay) -> list[Result]:
@@ -92,7 +92,6 @@ def _step_lemma(loop, running):
 
 
 def _fail(detail):
-    from .solver import Outcome
     return Outcome("error", 0.0, {}, detail)
 
 

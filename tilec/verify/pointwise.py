@@ -26,6 +26,7 @@ from .solver import Outcome, prove
 from .symbolic import size_facts
 from .rows import TileChecker
 from .tile_values import walk
+from tilec.dialects.affine import z3_results
 
 
 def check_pointwise(tiled, fused, replay) -> list[Result]:
@@ -107,8 +108,6 @@ class _Checker(TileChecker):
     # -- the reference ---------------------------------------------------------------------------
     def reference(self, value, idx: list):
         """ta ``value``'s element at ``idx``, expanded down to the input elements it reads."""
-        from tilec.dialects.affine import z3_results
-
         if value in self.ta_names:
             return self.vals.tensor(self.ta_names[value], idx)
         op = value.owner

@@ -7,6 +7,9 @@ import platform
 from dataclasses import asdict, dataclass, field
 from xml.sax.saxutils import escape, quoteattr
 
+from tilec import __version__
+from tilec.dialects.schedule import Schedule
+
 SCHEMA = "tilec.verify/1"
 VERDICTS = ("proved", "counterexample", "unknown", "error")
 
@@ -91,8 +94,6 @@ class Report:
     def as_json(self) -> str:
         import z3
 
-        from tilec import __version__
-
         data = {"schema": SCHEMA, "tools": {"tilec": __version__, "z3": z3.get_version_string(),
                                             "python": platform.python_version()},
                 "spec": self.spec, "spec_sha256": self.spec_sha256, "schedule": self.schedule,
@@ -143,8 +144,6 @@ class Report:
 
 def _short(schedule: str) -> str:
     """A schedule as the table shows it: bm, bn and warps, and the options that are not the default."""
-    from tilec.dialects.schedule import Schedule
-
     default = {k.replace("_", "-"): str(v).lower() for k, v in Schedule().items().items()}
     parts = [p.strip() for p in schedule.replace(" ", ",").split(",") if p.strip()]
     return ",".join(p for p in parts if p.split("=")[0] in ("bm", "bn", "warps")

@@ -23,10 +23,12 @@ import z3
 from torch_mlir import ir
 
 from .report import Result
-from .rows_checks import own_states
+from .rows_checks import check_maps, check_reductions, check_stores, own_states
 from .solver import Outcome
 from .symbolic import dim
 from .tile_values import TileValues, ta_input_names, own_slots, walk
+from tilec.dialects.ta import tensor_dims
+from .scalars import evaluate
 
 DOMAIN = "all shapes (rows, cols >= 1), program ids, column blocks and positions in the tile"
 
@@ -107,8 +109,6 @@ class _Checker(TileChecker):
     # -- the reference ---------------------------------------------------------------------------
     def reference(self, n: int, at: list):
         """The value(s) ta op ``n``'s body yields at ``at``."""
-        from .scalars import evaluate
-
         op = self.ta_ops[n]
 
         def read(inner, local):
@@ -160,8 +160,6 @@ class _Checker(TileChecker):
             [z3.And(g >= 0, g < e) for g, e in zip(at, extents)]
 
     def run(self) -> list[Result]:
-        from .rows_checks import check_maps, check_reductions, check_stores
-
         returned = list(list(self.ta_fn.entry_block.operations)[-1].operation.operands)
         self.domain = _domain(self.ta_fn)
         self.outputs = {name: self.number.get(v) for name, v in zip(_output_names(self.ta_fn), returned)}
@@ -193,8 +191,6 @@ def _rows(loop) -> int:
 
 def _domain(ta_fn) -> list:
     """The [rows, cols] dims of the row program (its rank-2 values')."""
-    from tilec.dialects.ta import tensor_dims
-
     for op in ta_fn.entry_block.operations:
         for v in op.operation.results:
             if isinstance(v.type, ir.RankedTensorType) and ir.RankedTensorType(v.type).rank == 2:

@@ -18,6 +18,9 @@ from torch_mlir import ir
 from tilec.dialects import arg_attrs
 
 from .report import Result
+from tilec.dialects.affine import z3_results
+from tilec.graph.split import FunctionView, result_sources
+from .solver import prove
 
 _DOMAIN = "every size (structural: the kernels' ops are the function's, reading the same values)"
 
@@ -30,8 +33,6 @@ def check_split(fused: ir.Module, pieces: list, rounded: tuple = ()) -> Result:
     """One row: the sequence ``pieces`` computes ``fused``'s function (``rounded``: (dtype,
     names) when the tensors between kernels are stored in dtype, an edit tilec.graph.boundaries
     made to the function, which the row names)."""
-    from tilec.graph.split import FunctionView, result_sources
-
     start = time.perf_counter()
     s = FunctionView(fused.body.operations[0])
     by_name = {name: v for v, name in s.names.items()}
@@ -144,8 +145,6 @@ def _static(t) -> list:
 def _same_merged(piece, merged) -> None:
     import z3
 
-    from .solver import prove
-
     a_ops, b_ops = [], []
     piece.operation.walk(lambda op: a_ops.append(op) or ir.WalkResult.ADVANCE)
     merged.operation.walk(lambda op: b_ops.append(op) or ir.WalkResult.ADVANCE)
@@ -193,7 +192,6 @@ def _same_map(maps, domain, z3, prove) -> None:
     k, ks = len(domain[0]) - len(domain[1]) + 1, len(src) - len(src2) + 1
     idx = [z3.Int(f"d{n}") for n in range(len(domain[0]))]
     bounds = [z3.And(i >= 0, i < n) for i, n in zip(idx, domain[0])]
-    from tilec.dialects.affine import z3_results
 
     read = z3_results(m, idx)
     expected = _flat(read, src, ks)

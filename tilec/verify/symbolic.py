@@ -19,6 +19,8 @@ from torch_mlir import ir
 from tilec.dialects import CMPI, PERSISTENT_ATTR, PROLOGUE_ATTR, STAGES_ATTR, param_ranges
 from tilec.dialects.dims import parse_dim
 from tilec.dialects.tile_hopper import consumer_roles, store_parts, wgmma_stage
+from tilec.diagnostics import TilecError
+from tilec.dialects.ta import tensor_dims
 
 _INDEX = {"arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "arith.muli": lambda a, b: a * b,
           "arith.divsi": lambda a, b: a / b, "arith.floordivsi": lambda a, b: a / b,
@@ -89,8 +91,6 @@ def static_dims(ta_fn) -> dict:
 
         static_dims(fn) == {"N": 2, "L+1": 3}   # for tensor<2x?xf32, ["N", "M"]>, tensor<3xf32, ["L+1"]>
     """
-    from tilec.dialects.ta import tensor_dims
-
     ftype = ir.FunctionType(ir.TypeAttr(ta_fn.attributes["function_type"]).value)
     found = {}
     for t in map(ir.RankedTensorType, list(ftype.inputs) + list(ftype.results)):
@@ -121,7 +121,6 @@ def execute(fn) -> Program:
         program.ctas = z3.Int("ctas")
         program.assumptions += [program.ctas >= 1, program.ctas <= grid[0]]
     _block(program, fn.entry_block, "", grid)
-    from tilec.diagnostics import TilecError
 
     if "main" not in program.loops:
         raise TilecError("the kernel has no main loop to verify: its shapes fit one k (or key) block, so the "

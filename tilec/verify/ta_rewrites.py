@@ -21,6 +21,10 @@ from .report import Result
 from .solver import Outcome, prove
 from .symbolic import dim, size_facts, static_dims
 from .ta_terms import DOMAIN, OverBudget, TaTerms, _dims, _Vals
+from tilec.diagnostics import TilecError
+from tilec.executors.compare import compare
+from tilec.executors.oracle import evaluate as run
+from tilec.signature import bind, random_inputs, signature
 
 # per result, fold comparisons (each a bounded solver query), not seconds: the verdict is the same
 # under any load. Every example takes at most 41 (verified at bm=64,bn=64,bk=32, 2026-12-04); a
@@ -34,11 +38,6 @@ def _witness(before, after, n: int, outcome: Outcome) -> Outcome:
     counterexample only if real inputs show it. Run both functions with the oracle on random
     data at the model's shapes and at 3 and 5 for every size; a difference beyond the output
     dtype's tolerance is the counterexample, else the row is ``unknown``."""
-    from tilec.executors.compare import compare
-    from tilec.diagnostics import TilecError
-    from tilec.executors.oracle import evaluate as run
-    from tilec.signature import bind, random_inputs, signature
-
     sig = signature(before)
     # a size the function was built at stays that size (bind takes it from the function itself)
     bound = set().union(*(parse_dim(d).symbols for d in static_dims(before)))

@@ -27,6 +27,7 @@ from tilec.dialects.tile_hopper import consumer_roles
 
 from .scalars import Values, evaluate
 from .symbolic import _INDEX, TILE_ID, WARPGROUP_ID, dim, size_facts
+from tilec.dialects.affine import z3_results
 
 
 
@@ -197,8 +198,6 @@ class TileValues:
 
     @staticmethod
     def _gathered(op, indices: list) -> list:
-        from tilec.dialects.affine import z3_results
-
         return z3_results(ir.AffineMapAttr(op.attributes["map"]).value, indices)
 
     def gather_indices(self, op, coords: list) -> list:
