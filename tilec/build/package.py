@@ -1,4 +1,4 @@
-"""Building kernel packages (.tkp): spec -> tile IR -> CUDA -> cubin per target -> zip.
+"""``tilec compile SPEC -o NAME.tkp``: spec -> tile IR -> CUDA -> cubin per target -> zip, verified.
 
 Packages are cached (tilec/cache.py: ``kernels/``) by a hash of everything that affects them
 (spec text, schedule, targets, compiler, tilec version and source: build_id.py); an entry is
@@ -10,37 +10,22 @@ from __future__ import annotations
 import hashlib
 import io
 import os
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from torch_mlir import ir
 
 from .. import cache, dialects
 from ..build_id import build_id
-from ..codegen.compile import check_limits, compile_cuda, registered
-from ..dialects.dims import parse_dim
-from ..dialects.tile_hopper import features_used
 from ..codegen.cuda import emit_cuda
 from ..diagnostics import TilecError
 from ..fileio import replace_atomically
 from ..lowering.driver import build_tile, lowering_target, schedule_targets
 from ..frontend import load_spec
-from ..runtime.package import PackageError, read_package, write_package
-from ..signature import signature
+from ..runtime.package import PackageError, read_package
+from .packaging import check_targets, package_build, write_atomically
 from .proofs import load_report, proof_key, store_report
 from .verification import check_spec
 from ..verify.report import Report
-
-_DTYPE_NAMES = {"torch.float32": "f32", "torch.float16": "f16", "torch.bfloat16": "bf16"}
-
-
-def dim_tree(expr):
-    """A DimExpr as JSON data for the runtime: int, parameter name, or [op, a, b]."""
-    if expr.op == "const":
-        return expr.value
-    if expr.op == "sym":
-        return expr.value
-    return [expr.op, dim_tree(expr.args[0]), dim_tree(expr.args[1])]
 
 
 def cache_key(spec_text: str, schedule: str, targets: tuple, compiler: str) -> str:
@@ -123,90 +108,4 @@ def verify_build(module, tiled, name: str, text: str, schedule: str, targets: tu
         store_report(key, report)
     return report
 
-
-def _view(args, sig, name: str) -> dict:
-    """{"view": dims} when the kernel reads input ``name`` through a row-major view of other
-    dims than its own (views.py: [B, S, H, D] as [B, S, H*D]); the runtime builds the tensor
-    map on that view."""
-    for role, arg, dims in args:
-        if arg == name and role != "param":
-            view = [parse_dim(d) for d in dims]
-            own = [str(d) for d in _spec_of(sig, role, name).dims]
-            return {} if [str(d) for d in view] == own else {"view": [dim_tree(d) for d in view]}
-    return {}
-
-
-def check_targets(tiled, targets: tuple) -> None:
-    """Refuse a kernel that some of ``targets`` cannot run: one whose ops need features (the copy
-    engine, wgmma) such a target does not have."""
-    used = features_used(tiled.tile.body.operations[0])
-    lacking = [t for t in targets if registered(t).lacks(*used)]
-    if lacking:
-        runs = [t for t in targets if t not in lacking]
-        raise TilecError(f"schedule {tiled.schedule.replace(' ', ',') or 'default'} builds a kernel that uses "
-                         f"{', '.join(used)}, which {', '.join(lacking)} {'does' if len(lacking) == 1 else 'do'} "
-                         f"not have: build it with --target {' --target '.join(runs or ['sm_90a'])} alone, or "
-                         f"use consumers=0 for every target")
-
-
-def package_build(tiled, source_name: str, text: str, targets: tuple,
-                  compiler: str = "nvrtc", kernel=None) -> tuple[dict, dict]:
-    """(manifest, files) of the package of a TileBuild (in its context); ``text`` is the
-    source it came from (a spec, or the ta IR of a PyTorch graph), kept in the manifest;
-    ``kernel``: its emitted CUDA, when the caller has it."""
-    kernel = kernel or emit_cuda(tiled.tile)
-    manifest = launch_manifest(tiled, source_name, text, targets, compiler, kernel)
-    files = {f"{kernel.name}.cu": kernel.source.encode()}
-    # one NVRTC (or nvcc) run per target; each releases the GIL, so they run side by side
-    with ThreadPoolExecutor(max_workers=max(len(targets), 1)) as pool:
-        built = list(pool.map(lambda target: compile_cuda(kernel.source, kernel.name, target, compiler), targets))
-    for target, (cubin, facts) in zip(targets, built):
-        name = f"{kernel.name}.{target}.cubin"
-        files[name] = cubin
-        manifest["targets"][target] = name
-        manifest["ptxas"][target] = facts.as_dict()
-    return manifest, files
-
-
-def launch_manifest(tiled, source_name: str, text: str, targets: tuple, compiler: str, kernel) -> dict:
-    """The manifest of the package of ``tiled`` (emitted as ``kernel``) before its cubins are
-    compiled: every field the runtime reads to launch it (``targets`` and ``ptxas`` still empty).
-    ``tilec verify PKG.tkp`` compares a package's fields with these."""
-    sig = signature(tiled.ta.body.operations[0])
-    check_targets(tiled, targets)
-    manifest = {
-        "kernel": kernel.name, "variants": kernel.variants, "tilec_version": build_id(), "compiler": compiler,
-        "spec": {"file": source_name, "text": text, "sha256": hashlib.sha256(text.encode()).hexdigest()},
-        "schedule": kernel.schedule, "threads": kernel.threads, "smem_bytes": kernel.smem_bytes,
-        "grid": [dim_tree(parse_dim(g)) for g in kernel.grid],
-        "params": list(sig.params), "fixed": dict(tiled.fixed),
-        # the sizes the kernel is defined (and proved) for, where the function states them: checked at launch
-        "ranges": {name: list(r) for name, r in sig.ranges},
-        "args": [{"role": role, "name": name,
-                  "dtype": _DTYPE_NAMES[str(_spec_of(sig, role, name).dtype)] if role != "param" else "index",
-                  "dims": [dim_tree(d) for d in _spec_of(sig, role, name).dims] if role != "param" else []}
-                 for role, name, _ in kernel.args],
-        "tensor_maps": [{"arg": arg, "box": list(box), "swizzle": swizzle, **_view(kernel.args, sig, arg)}
-                        for arg, box, swizzle in kernel.tensor_maps],
-        "targets": {}, "ptxas": {},
-        # every kernel waits for the grid before it at entry (codegen.cuda.GRID_DEPENDENCY): the runtime
-        # may launch it before that grid ends
-        "grid_dependency": "wait at entry",
-    }
-    if kernel.persistent:  # grid x counts tiles; the launch runs as many CTAs as fit at once
-        manifest["persistent"] = True
-    for target in targets:
-        check_limits(target, kernel.threads, kernel.smem_bytes)
-    return manifest
-
-
-def _spec_of(sig, role: str, name: str):
-    for spec in (sig.inputs if role == "input" else sig.outputs):
-        if spec.name == name:
-            return spec
-    raise TilecError(f"no {role} named {name}")
-
-
-def write_atomically(path: Path, manifest: dict, files: dict) -> None:
-    replace_atomically(path, lambda tmp: write_package(tmp, manifest, files))
 

@@ -20,7 +20,7 @@ from ..graph.boundaries import round_boundaries
 from ..diagnostics import TilecError, mlir_loc
 from ..lowering.driver import UNFUSED_REWRITES, build_tile, lowering_target, rewrite, schedule_targets
 from ..fileio import replace_atomically
-from .package import dim_tree, package_build, write_atomically
+from .packaging import dim_tree, package_build, write_atomically
 from ..runtime.graph import strided_copy, write_graph
 from ..runtime.package import write_package
 from ..signature import signature

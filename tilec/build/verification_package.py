@@ -20,7 +20,7 @@ from torch_mlir import ir
 from ..verify.report import Report, Result
 from tilec import dialects
 from tilec.runtime import read_package
-from .package import launch_manifest
+from .packaging import launch_manifest
 from .verification import check_spec
 from .verification_cuda import compiled
 from ..codegen.cuda import emit_cuda

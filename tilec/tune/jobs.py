@@ -47,7 +47,7 @@ def compile_candidate(job: Job) -> dict:
     from tilec.diagnostics import TilecError
     from tilec.lowering.driver import build_tile
     from tilec.frontend import source_to_ta
-    from tilec.build.package import package_build
+    from tilec.build.packaging import package_build
     from tilec.runtime.package import write_package
 
     start = time.perf_counter()
