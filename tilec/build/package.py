@@ -19,10 +19,11 @@ from ..build_id import build_id
 from ..codegen.cuda import emit_cuda
 from ..diagnostics import TilecError
 from ..fileio import replace_atomically
-from ..lowering.driver import build_tile, lowering_target, schedule_targets
+from ..lowering.driver import schedule_targets
 from ..frontend import load_spec
 from ..runtime.package import PackageError, read_package
-from .packaging import check_targets, package_build, write_atomically
+from .packaging import check_targets
+from .plan import Kernels
 from .proofs import load_report, proof_key, store_report
 from .verification import check_spec
 from ..verify.report import Report
@@ -75,7 +76,12 @@ def build(spec: str, output: str, schedule: str = "", targets: tuple = (),
         return {"cached": str(cache.where("kernels") / name)}
     with dialects.context(), ir.Location.unknown():
         module = load_spec(spec)
-        tiled = build_tile(module, shapes, schedule, lowering_target(schedule, targets))
+        kernels = Kernels.of(module, {"*": schedule} if schedule else {}, shapes=shapes)
+        if kernels.count > 1:  # the plan says: several kernels, which a graph package holds
+            stem = Path(spec).stem
+            raise TilecError(f"{spec}: '{stem}' is {kernels.count} kernels, and a kernel package (.tkp) holds one: "
+                             f"write a graph package instead (tilec compile {spec} -o {stem}.tkg)")
+        tiled = kernels.lower(module, None, targets=targets)  # the one build that is proved and packaged
         kernel = emit_cuda(tiled.tile)
         check_targets(tiled, targets)  # before proving: a kernel some target cannot take is not verified
         report = None
@@ -86,10 +92,9 @@ def build(spec: str, output: str, schedule: str = "", targets: tuple = (),
             if report.status():
                 raise TilecError(f"{spec}: verification failed ({report.summary()}); no package written "
                                  f"(--no-verify builds it unverified)")
-        manifest, files = package_build(tiled, os.path.basename(spec), text, targets, compiler, kernel)
-    if report is not None:  # the verification report; its hash in the manifest ties it to the cubins
-        files["verify.json"] = report.as_json().encode()
-    write_atomically(Path(output), manifest, files)
+        # the verification report ships inside; its hash in the manifest ties it to the cubins
+        manifest = kernels.package(output, Path(spec).stem, targets, compiler, report,
+                                   source=(os.path.basename(spec), text), kernel=kernel)
     if use_cache:
         cache.write("kernels", name, key, Path(output).read_bytes())
     return manifest

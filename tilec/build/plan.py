@@ -18,7 +18,8 @@ from torch_mlir import ir
 
 from ..graph.boundaries import round_boundaries
 from ..diagnostics import TilecError, mlir_loc
-from ..lowering.driver import UNFUSED_REWRITES, build_tile, lowering_target, rewrite, schedule_targets
+from ..lowering.driver import (UNFUSED_REWRITES, build_tile, copy_module, lowering_target, rewrite, schedule_targets,
+                               specialize)
 from ..fileio import replace_atomically
 from .packaging import dim_tree, package_build, write_atomically
 from ..runtime.graph import strided_copy, write_graph
@@ -84,13 +85,28 @@ class Kernels:
     form: str = ""  # the kernel form of a single kernel ("contraction", "online", "rows", ...)
     target: str | None = None  # what run() and build_all() lower each kernel for (None: build_tile's default)
     whole: TilecError | None = None  # of a split function: why no one kernel form takes it whole
+    shapes: dict = field(default_factory=dict)  # of one kernel: the sizes its build fixes (build_tile's)
+    builds: dict = field(default_factory=dict, repr=False)  # (piece, schedule, target) -> TileBuild, built once
 
     @staticmethod
     def of(module: ir.Module, schedules: dict | None = None, boundary: str | None = None,
-           target: str | None = None) -> "Kernels":
+           target: str | None = None, shapes: dict | None = None) -> "Kernels":
         """The kernels of ``module``, lowered for ``target`` where they run on the CPU; with
         ``boundary`` ("bf16", "f16") the f32 tensors stored between kernels are stored in that
-        type (tilec.graph.boundaries), else they stay f32."""
+        type (tilec.graph.boundaries), else they stay f32. ``shapes``: sizes to fix (a split is
+        cut from the function bound to them; one kernel is built from ``module`` fixing them, so
+        its package records them as the sizes it was built for)."""
+        if not shapes:
+            return Kernels._of(module, schedules, boundary, target)
+        bound = copy_module(module)
+        specialize(bound, dict(shapes))
+        kernels = Kernels._of(bound, schedules, boundary, target)
+        if kernels.single:
+            kernels.module, kernels.shapes = module, dict(shapes)
+        return kernels
+
+    @staticmethod
+    def _of(module: ir.Module, schedules: dict | None, boundary: str | None, target: str | None) -> "Kernels":
         fused, steps = rewrite(module)
         schedules = dict(schedules or {})
         try:  # one kernel of a tiled form; else the split (strided copies, merged rows, then pointwise)
@@ -155,7 +171,10 @@ class Kernels:
         every target that runs the schedule), or for ``self.target`` when ``targets`` is None."""
         schedule = self.schedule_of(piece, tuned)
         target = self.target if targets is None else lowering_target(schedule, targets)
-        return build_tile(module, {}, schedule, target)
+        key = (piece, schedule, target)  # one TileBuild per kernel and target: what is proved is what ships
+        if key not in self.builds:
+            self.builds[key] = build_tile(module, self.shapes if piece is None else {}, schedule, target)
+        return self.builds[key]
 
     def _targets(self, piece: Piece | None, tuned, targets: tuple) -> tuple:
         """``targets``, or when none are named every target that runs the kernel's schedule."""
@@ -220,15 +239,18 @@ class Kernels:
         return rows
 
     def package(self, path: str, name: str, targets: tuple = (), compiler: str = "nvrtc", report=None,
-                tuned=None) -> dict:
+                tuned=None, source: tuple | None = None, kernel=None) -> dict:
         """Write the package of the function's kernel(s) to ``path``: a .tkp for one kernel, a
         graph package for several; each kernel lowered for and compiled to ``targets`` (every
         target that runs its schedule when none are named). ``report`` (a passing Report) ships inside each kernel's
-        package. Returns the manifest (of the one kernel, or the graph's)."""
+        package. One kernel's package names ``source`` (file name, text: a spec's; by default its
+        ta IR) and holds ``kernel`` (its emitted CUDA, when the caller has it). Returns the
+        manifest (of the one kernel, or the graph's)."""
         if self.single:
             chosen = self._targets(None, tuned, targets)
             tiled = self.lower(self.module, None, tuned, chosen)
-            manifest, files = package_build(tiled, f"{name}.ta.mlir", str(self.module), chosen, compiler)
+            file, text = source or (f"{name}.ta.mlir", str(self.module))
+            manifest, files = package_build(tiled, file, text, chosen, compiler, kernel)
             if report is not None:
                 files["verify.json"] = report.as_json().encode()
             write_atomically(Path(path), manifest, files)

@@ -73,7 +73,6 @@ def compile_command(args) -> int:
 
         targets = _targets(args)
         schedule = _resolve(args, args.specs[0], targets)
-        _one_kernel_or_say(args.specs[0], _merged(args.shape))
         manifest = build(args.specs[0], args.output, schedule, targets, args.compiler,
                          not args.no_cache, verify=not args.no_verify, shapes=_merged(args.shape),
                          on_report=_print_verdicts)
@@ -114,21 +113,6 @@ def compile_command(args) -> int:
 def _stage_path(out_dir: str, spec: str, stage: str) -> Path:
     """Where --out-dir writes a stage of a spec: DIR/gemm.loop.mlir, DIR/gemm.cuda.cu."""
     return Path(out_dir) / f"{Path(spec).stem}.{stage}.{'cu' if stage == 'cuda' else 'mlir'}"
-
-
-def _one_kernel_or_say(spec: str, shapes: dict) -> None:
-    """Refuse, before building, a .tkp of a spec that is several kernels (tilec.build.plan): a
-    graph package holds them."""
-    from torch_mlir import ir
-
-    from tilec import dialects
-
-    with dialects.context(), ir.Location.unknown():
-        kernels = _kernel_count(_lower(spec, shapes))
-    if kernels > 1:
-        stem = Path(spec).stem
-        raise TilecError(f"{spec}: '{stem}' is {kernels} kernels, and a kernel package (.tkp) holds one: write "
-                         f"a graph package instead (tilec compile {spec} -o {stem}.tkg)")
 
 
 def _graph_package(args) -> int:
@@ -173,24 +157,23 @@ def _stages(module, wanted: tuple[str, ...], schedule: str = "", every: bool = F
     """The printed IR of each wanted stage, from the ta module down, the tile module lowered for
     ``target``. With ``every``, a stage that has no lowering for this spec yet is left out, its
     reason under "skipped"."""
-    from ..lowering.driver import build_tile, to_loops
+    from ..build.plan import Kernels
+    from ..codegen.cuda import emit_cuda
+    from ..lowering.driver import to_loops
 
     stages = {"ta": str(module)}
     if "loop" in wanted:
         stages["loop"] = str(to_loops(module))
     if "tile" in wanted or "cuda" in wanted:
-        from ..build.plan import Kernels
-
-        try:
-            kernels = Kernels.of(module)
+        try:  # the plan's one kernel (tilec.build.plan), as a package of the spec holds it
+            kernels = Kernels.of(module, {"*": schedule} if schedule else {}, target=target)
             if kernels.count > 1:  # not one kernel: why no form takes it whole; a graph package holds them
                 raise TilecError(f"{kernels.whole.message}; '{_name(module)}' is {kernels.count} kernels: a graph "
                                  f"package holds them (tilec compile SPEC -o NAME.tkg; tilec run --stage tile runs "
                                  f"them in turn)", kernels.whole.loc, kernels.whole.source)
-            tiled = build_tile(module, {}, schedule, target).tile
+            tiled = kernels.lower(module, None).tile
             stages["tile"] = str(tiled)
             if "cuda" in wanted:
-                from ..codegen.cuda import emit_cuda
                 stages["cuda"] = emit_cuda(tiled).source
         except TilecError as err:
             if not every:
@@ -203,14 +186,6 @@ def _name(module) -> str:
     from torch_mlir import ir
 
     return ir.StringAttr(module.body.operations[0].attributes["sym_name"]).value
-
-
-def _kernel_count(module) -> int:
-    """How many kernels ``module`` (ta) is built as (tilec.build.plan: one when one kernel form
-    takes it or it does not split, else the pieces tilec.graph.split cuts it into)."""
-    from ..build.plan import Kernels
-
-    return Kernels.of(module).count
 
 
 def run_command(args) -> int:
