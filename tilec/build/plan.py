@@ -31,7 +31,7 @@ from ..verify.strided import check_strided
 from ..executors.tile_interpreter import run_tile
 from tilec.passes.ta_to_tile import match_form, TILED
 from tilec.passes.ta_to_tile.common import NoTileLowering
-from .verification import check_spec
+from .verification import check_spec, refused
 from ..verify.kernels import check_rewrites
 from ..verify.split import check_merge, check_split
 
@@ -221,9 +221,10 @@ class Kernels:
     def verify(self, path: str, targets: tuple = (), tuned=None, shapes: dict | None = None) -> list:
         """The verification rows of every kernel: for a split function, the rewrites of the whole,
         the split read back against it, then each kernel against its piece. Replay commands name
-        ``path`` (the spec) and ``shapes`` (the sizes the function was bound to)."""
+        ``path`` (the spec) and ``shapes`` (the sizes the function was bound to). Each kernel is
+        checked on the plan's own build of it (the one ``package`` ships)."""
         if self.single:
-            return check_spec(self.module, self.schedule_of(None, tuned), path, targets=targets, given=shapes)
+            return self._checked(self.module, None, tuned, targets, path, shapes)
         rows = check_rewrites(self.steps) + [check_split(self.fused, self.pieces, self.rounded)]
         for piece in self.pieces:
             module = ir.Module.parse(piece.text)
@@ -235,8 +236,20 @@ class Kernels:
                 merged = piece.kernel_module()  # held: its function dies with it
                 rows.append(check_merge(module.body.operations[0], merged.body.operations[0]))
                 module = merged
-            rows += check_spec(module, self.schedule_of(piece, tuned), path, targets=targets, given=shapes)
+            rows += self._checked(module, piece, tuned, targets, path, shapes)
         return rows
+
+    def _checked(self, module: ir.Module, piece: Piece | None, tuned, targets: tuple, path: str, shapes) -> list:
+        """check_spec's rows of one kernel (``module``: the function's, or ``piece``'s) on its
+        build for ``targets`` (every target that runs its schedule when none are named); a kernel
+        that does not build is the error row, and its loop IR is still checked."""
+        schedule, chosen = self.schedule_of(piece, tuned), self._targets(piece, tuned, targets)
+        try:
+            build = self.lower(module, piece, tuned, chosen)
+        except TilecError as err:
+            return [refused(module, schedule, None, err)] + check_spec(module, schedule, path, stage="loop",
+                                                                       given=shapes)
+        return check_spec(module, schedule, path, build=build, targets=chosen, given=shapes)
 
     def package(self, path: str, name: str, targets: tuple = (), compiler: str = "nvrtc", report=None,
                 tuned=None, source: tuple | None = None, kernel=None) -> dict:
