@@ -15,6 +15,7 @@ from tilec.diagnostics import TilecError
 from tilec.runtime import PackageError, load, read_package
 from tilec.runtime.manifest import seal
 from tilec.runtime.package import sha256
+from tilec.build.verification_cuda import compiled
 from tilec.build.verification_package import verify_package
 
 GEMM = "param M = 64, N = 48, K = 32\n" + "".join((EXAMPLES / "gemm.ta").read_text().partition("input")[1:])
@@ -52,6 +53,18 @@ def test_the_good_package_loads_and_is_proved_with_its_bytes(good, tmp_path):
     rows = verify_package(path).results
     assert rows[0].stage == "package" and rows[0].verdict == "proved"
     assert not [r for r in rows if r.verdict != "proved"]
+
+
+def test_a_package_is_proved_from_another_directory_than_it_was_built_in(good, tmp_path, monkeypatch):
+    """The cubins are a function of the source and the options alone (no build directory in
+    them), so the rebuild of `tilec verify PKG.tkp` gives the very bytes wherever it runs."""
+    path = _write(tmp_path, good)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    compiled.cache_clear()  # compiled again, here
+    rows = verify_package(path).results
+    assert rows[0].stage == "package" and rows[0].verdict == "proved", rows[0].detail
 
 
 @pytest.mark.parametrize("edit", sorted(EDITS))

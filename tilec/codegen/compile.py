@@ -87,7 +87,10 @@ def compile_nvrtc(source: str, kernel: str, target: str) -> tuple[bytes, str]:
     except ImportError:
         raise TilecError("NVRTC is not installed: pip install 'tilec[cuda]' (or use --compiler nvcc)") from None
     err, prog = nvrtc.nvrtcCreateProgram(source.encode(), f"{kernel}.cu".encode(), 0, [], [])
-    opts = [f"--gpu-architecture={target}".encode(), b"--std=c++17", b"--ptxas-options=-v", b"-lineinfo"]
+    # no -lineinfo: its debug sections name the directory NVRTC ran in, so a cubin would differ by
+    # where it was built and `tilec verify PKG.tkp` run elsewhere could not rebuild its bytes; the
+    # machine code (.text) is the same either way
+    opts = [f"--gpu-architecture={target}".encode(), b"--std=c++17", b"--ptxas-options=-v"]
     opts += [f"-I{d}".encode() for d in _include_dirs()]
     result = nvrtc.nvrtcCompileProgram(prog, len(opts), opts)[0]
     _, size = nvrtc.nvrtcGetProgramLogSize(prog)
