@@ -1,6 +1,6 @@
-"""Graphs that no one kernel takes: split into kernels (tilec/split.py), run kernel after
-kernel on the tile stage, the split read back against the function, and packaged as a graph
-package the runtime reads."""
+"""tilec.build.plan: a function's kernels, one or the split tilec.graph cuts it into, run kernel
+after kernel on the tile stage, the split read back against the function, and packaged (a .tkp
+for one kernel, a graph package the runtime reads for several)."""
 
 import json
 import warnings
