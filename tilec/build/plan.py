@@ -18,8 +18,8 @@ from torch_mlir import ir
 
 from ..graph.boundaries import round_boundaries
 from ..diagnostics import TilecError, mlir_loc
-from ..lowering.driver import (UNFUSED_REWRITES, build_tile, copy_module, lowering_target, rewrite, schedule_targets,
-                               specialize)
+from ..lowering.driver import (UNFUSED_REWRITES, build_tile, copy_module, located, lowering_target, rewrite,
+                               schedule_targets, specialize)
 from ..fileio import replace_atomically
 from .packaging import dim_tree, package_build, write_atomically
 from ..runtime.graph import strided_copy, write_graph
@@ -113,8 +113,7 @@ class Kernels:
             form = match_form(fused.body.operations[0], TILED)[0]
             return Kernels(module, fused, steps, [], schedules, form=form, target=target)
         except NoTileLowering as err:
-            where = getattr(err, "location", None)
-            whole = TilecError(str(err), mlir_loc(where, "<ir>") if where is not None else None)
+            whole = located(err)
         try:
             fused, steps, fuse_each, pieces = _split(module, fused, steps)
         except TilecError as refusal:  # no split: one kernel when some form takes the function
@@ -122,10 +121,7 @@ class Kernels:
             try:
                 form = match_form(fused.body.operations[0])[0]
             except NoTileLowering as err:  # the function's own refusal when its split is itself
-                if not getattr(refusal, "whole", False):
-                    raise refusal from None
-                where = getattr(err, "location", None)
-                raise TilecError(str(err), mlir_loc(where, "<ir>") if where is not None else None) from None
+                raise (located(err) if getattr(refusal, "whole", False) else refusal) from None
             return Kernels(module, fused, steps, [], schedules, form=form, target=target)
         stored = [n for p in pieces for n in p.outputs if n not in result_sources(fused).values()]
         if boundary is None or not stored:

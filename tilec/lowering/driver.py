@@ -226,8 +226,13 @@ def kernel_form(module: ir.Module) -> str:
     try:
         return match_form(fused.body.operations[0])[0]
     except NoTileLowering as err:
-        where = getattr(err, "location", None)
-        raise TilecError(str(err), mlir_loc(where, "<ir>") if where is not None else None) from None
+        raise located(err) from None
+
+
+def located(err: NoTileLowering) -> TilecError:
+    """``err`` (a matcher's refusal) as the user's error, at the op it names when it names one."""
+    where = getattr(err, "location", None)
+    return TilecError(str(err), mlir_loc(where, "<ir>") if where is not None else None)
 
 
 def legal_schedules(module: ir.Module, shapes: dict | None = None, targets: tuple = (DEFAULT,)) -> tuple:
