@@ -121,7 +121,7 @@ CASES = {
     # a Linear on a [B, T, C] activation (GPT-2's QKV projection): B and T stay apart in the kernel
     "linear_3d": (linear, [(8, 1024, 768), (2304, 768), (2304,)], "bm=128 bn=256 bk=64 warps=8 stages=4 consumers=2",
                   2.0 * 8 * 1024 * 768 * 2304, F.linear),
-    # graphs of several kernels (tilec/split.py), tensors between kernels in bf16
+    # graphs of several kernels (tilec/graph/split.py), tensors between kernels in bf16
     "mlp": (mlp, [(8192, 1024), (4096, 1024), (4096,), (1024, 4096), (1024,)], {"contraction": HOPPER_GEMM},
             2.0 * 2 * 8192 * 1024 * 4096, mlp),
     "layernorm_linear": (layernorm_linear, [(8192, 1024), (1024,), (1024,), (3072, 1024), (3072,)],

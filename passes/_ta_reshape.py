@@ -8,7 +8,7 @@
 π permutes the contraction's result dims so that the remap, read through it, only reshapes the
 result row-major: attention's [B, H, T, D] output that a model transposes and views as
 [B, T, H*D] is stored [B, T, H, D] by its own kernel, and the remap is a view (the split runs
-it as a step without a copy, tilec/strided.py). Applied only when the remap is the result's one
+it as a step without a copy, tilec/graph/strided.py). Applied only when the remap is the result's one
 reader and the shapes are static.
 
 contract_in_row_order: a Linear (w shares no dim with x's rows) whose output lists x's rows in

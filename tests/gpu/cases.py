@@ -291,7 +291,7 @@ CASES: dict[str, Case] = {
         [{"B": 3, "T": 128, "N": 64}], fixed={"B": 3, "T": 128, "N": 64}),
     # graphs of several kernels, launched in order by tilec.runtime.graph
     # RMSNorm before a matmul: a row program and a GEMM (the norm's statistic fused into the GEMM's
-    # reduction is no kernel, so the spec is split before fusion: tilec/split.py)
+    # reduction is no kernel, so the spec is split before fusion: tilec/graph/split.py)
     "norm_matmul_graph": Case("examples/rmsnorm_matmul.ta", "",
                               [{"M": 97, "K": 300, "N": 130}, {"M": 1, "K": 257, "N": 8}], graph="f32"),
     "norm_matmul_graph_bf16": Case("examples/rmsnorm_matmul.ta", "", [{"M": 97, "K": 300, "N": 130}], graph="bf16"),

@@ -1,4 +1,4 @@
-"""The work behind each ``tilec`` subcommand (see cli.py for the options)."""
+"""The work behind each ``tilec`` subcommand (the options: tilec/cli/__init__.py)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@
 
 Each piece is a ta function of its own that ta-to-tile takes (a GEMM with its prologue
 and epilogue maps, an online group, a row program), or a lone ta.remap that is one strided
-copy (tilec/strided.py: it runs in torch between the kernels). Ops are placed in program order: an
+copy (tilec/graph/strided.py: it runs in torch between the kernels). Ops are placed in program order: an
 op joins the latest group that produced one of its operands, else the latest group, when
 that group with it still lowers as one kernel (joining either keeps every read after its
 write); otherwise it starts a group. A group's outputs are the values any op outside it
@@ -52,7 +52,7 @@ class Piece:
     inputs: tuple
     outputs: tuple
     ops: tuple  # positions in the fused function of the ops it holds
-    merged: bool = False  # lowered with its leading dims merged (tilec/merge_rows.py)
+    merged: bool = False  # lowered with its leading dims merged (tilec/graph/merge_rows.py)
 
     def kernel_module(self) -> ir.Module:
         """The ta module the kernel is built from: the piece, its leading dims merged when marked."""

@@ -27,7 +27,7 @@ _DTYPES = {"f32": "float32", "bf16": "bfloat16", "f16": "float16"}
 
 def strided_copy(src, form: dict):
     """A step without a kernel: ``src`` (row-major) read through one strided view, copied
-    contiguous, in its output's shape (tilec/strided.py says which remaps are one)."""
+    contiguous, in its output's shape (tilec/graph/strided.py says which remaps are one)."""
     last = form["offset"] + sum((n - 1) * st for n, st in zip(form["size"], form["stride"]))
     if last >= src.numel():
         raise ValueError(f"a strided step reads element {last} of a tensor of {src.numel()}")
