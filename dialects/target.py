@@ -52,6 +52,7 @@ class Target:
     smem_reserved: int = 1024  # bytes the hardware keeps per resident CTA
     copy_stride_bytes: int = 0  # a tensor map's row strides are multiples of this (0: no copy engine)
     features: frozenset = frozenset()  # names from FEATURES
+    passes: tuple = ()        # the tile -> tile passes its pipeline runs after ta-to-tile, in order
 
     def has(self, *features: str) -> bool:
         """Whether the target has every one of ``features``."""
@@ -81,7 +82,8 @@ def register(target: Target) -> Target:
 
 register(Target("sm_80", 163 * 1024, (8, 0), features=_AMPERE))
 register(Target("sm_90a", 227 * 1024, (9, 0), sm_smem=228 * 1024, copy_stride_bytes=16,
-                features=_AMPERE | {"tma", "wgmma", "setmaxnreg", "clusters"}))
+                features=_AMPERE | {"tma", "wgmma", "setmaxnreg", "clusters"},
+                passes=("tile-warp-specialize",)))  # tilec/targets/sm_90a
 
 
 def names() -> list[str]:

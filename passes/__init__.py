@@ -22,6 +22,8 @@ _MODULES = {
     "ta-to-tile": "ta_to_tile",
     "ta-to-loops": "ta_to_loops",
     "tile-canonicalize": "tile_canonicalize",
+    # a target's own passes live in its folder (tilec/targets/<target>/)
+    "tile-warp-specialize": "tilec.targets.sm_90a.tile_warp_specialize",
 }
 
 
@@ -52,7 +54,8 @@ def get(name: str) -> PassInfo:
     """The pass registered as ``name`` (imports its module on first use)."""
     if name not in _MODULES:
         raise UnknownPass(name)
-    return importlib.import_module(f"{__name__}.{_MODULES[name]}").PASS
+    module = _MODULES[name]
+    return importlib.import_module(module if module.startswith("tilec.") else f"{__name__}.{module}").PASS
 
 
 def parse_options(info: PassInfo, raw: dict[str, str]):

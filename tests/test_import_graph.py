@@ -109,7 +109,7 @@ def test_the_checker_finds_a_cycle():
 # ``tilec.tune.command`` is ``tilec tune``'s command line.
 LAYERS = [("tilec.cli", "tilec.tune.command"), ("tilec.tune", "tilec.pytorch", "tilec.fuzz"), ("tilec.build",),
           ("tilec.verify",), ("tilec.graph",), ("tilec.codegen",), ("tilec.lowering",), ("tilec.executors",),
-          ("tilec.passes", "tilec.frontend"), ("tilec.dialects",)]
+          ("tilec.passes", "tilec.targets", "tilec.frontend"), ("tilec.dialects",)]
 
 
 def _layer(module: str) -> int | None:

@@ -7,23 +7,35 @@ import torch
 from torch_mlir import ir
 
 from conftest import EXAMPLES
-from tilec import dialects, passes
+from tilec import dialects, passes, targets
+from tilec.dialects.target import get, names
 from tilec.frontend import load_spec
 from tilec.executors.oracle import evaluate
 from tilec.lowering.pipeline import build
 from tilec.signature import bind, random_inputs, signature
 
 PASS_DIR = Path(passes.__file__).parent
+TARGET_DIR = Path(targets.__file__).parent
 
 
 def test_every_pass_module_is_registered_under_its_file_name():
-    # a pass is a module, or a subpackage (named like the pass) when it needs several files
+    # a pass is a module, or a subpackage (named like the pass) when it needs several files;
+    # a target's own passes are modules of its folder (tilec/targets/<target>/), named the same way
     modules = sorted([p.stem for p in PASS_DIR.glob("*.py") if not p.stem.startswith("_")] +
-                     [p.parent.name for p in PASS_DIR.glob("*/__init__.py")])
+                     [p.parent.name for p in PASS_DIR.glob("*/__init__.py")] +
+                     [p.stem for t in names() for p in (TARGET_DIR / t).glob("*.py") if p.stem.startswith("tile_")])
     assert sorted(n.replace("-", "_") for n in passes.names()) == modules
     for name in passes.names():
         info = passes.get(name)
         assert info.name == name and info.summary and info.description
+
+
+def test_each_target_runs_registered_passes_of_its_own_folder():
+    for target in names():
+        for name in get(target).passes:
+            module = passes.get(name).run.__module__
+            assert module == f"tilec.targets.{target}.{name.replace('-', '_')}"
+    assert get("sm_90a").passes == ("tile-warp-specialize",)
 
 
 def test_unknown_pass():

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from torch_mlir import ir
 from torch_mlir.dialects import arith, func, scf
 
-from tilec.dialects import PERSISTENT_ATTR, STAGES_ATTR
+from tilec.dialects import STAGES_ATTR
 from tilec.dialects.layout import smem_tile_layout
 from tilec.dialects.schedule import Schedule
 from tilec.dialects.dims import binary, const
@@ -13,7 +13,7 @@ from tilec.dialects.ta import tensor_dims
 from tilec.dialects.tile import layout_attr, schedule_attr
 
 from .._loops import positions
-from . import contraction_hopper, layouts
+from . import layouts
 from .common import (constant_tile, copy_rows, mark_prologue, SHARED, NoTileLowering, ceildiv, check_schedule,
                      const_index, element_bytes, op_with_ints)
 from .epilogue import emit_epilogue, over_output
@@ -121,6 +121,16 @@ def _contraction(fn, c) -> Gemm:
                 [], None, a_batch, b_batch, None, pro_a, pro_b, op_maps[0], op_maps[1], reduced)
 
 
+def check_specialisable(g: Gemm) -> None:
+    """What the warp-specialised kernel (sm_90a's tile-warp-specialize, which a schedule with
+    consumer warpgroups asks for) does not take (yet); the mma.sync kernel takes all of it."""
+    if g.a_prologue is not None or g.b_prologue is not None:
+        raise NoTileLowering("a warp-specialised kernel reads its operands as they are stored; "
+                             "a prologue map needs consumers=0")
+    if len(g.k_group) > 1:
+        raise NoTileLowering("a warp-specialised kernel reduces one index; merged reduced indices need consumers=0")
+
+
 def _grouped_raster(pid, grid_m, grid_n, group_m: int):
     """CTA pid -> (pid_m, pid_n), walking group_m rows of tiles at a time (Triton's order)."""
     group = const_index(group_m)
@@ -140,8 +150,8 @@ def lower(fn, g: Gemm, options) -> None:
     mem = {v: a for v, a in zip(inputs, args)}
     out_arg = args[len(inputs)]
     gs = [g, *g.others]
-    if options.consumers:
-        contraction_hopper.check_form(g)
+    if options.consumers:  # sm_90a's tile-warp-specialize takes the staged program this builds
+        check_specialisable(g)
     if options == Schedule() and len(gs) > 1:  # no schedule given: narrower tiles for several accumulators
         options = Schedule(bn=max(32, 128 // len(gs) // 32 * 32))
     a = mem[inputs[g.lhs]]
@@ -173,75 +183,68 @@ def lower(fn, g: Gemm, options) -> None:
         pid = ir.Operation.create("tile.program_id", results=[ir.IndexType.get()],
                                   attributes={"axis": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0)}).result
         batch_ids = _batch_ids(g, b) if g.batch else []
-        if s.consumers:  # sm_90a: copy engine, mbarriers, wgmma, a producer warpgroup
-            parent = contraction_hopper.build(b, g, s, mem, (a, [mem[inputs[x.rhs]] for x in gs], out_arg),
-                                              element, (size_m, size_n, size_k), batch_ids, pid,
-                                              lambda t: _grouped_raster(t, grid_m, grid_n, s.group_m),
-                                              arith.MulIOp(grid_m, grid_n).result,
-                                              [number[x.contract.operation] for x in gs])
-        else:
-            pid_m, pid_n = _grouped_raster(pid, grid_m, grid_n, s.group_m)
-            m0 = arith.MulIOp(pid_m, const_index(s.bm)).result
-            n0 = arith.MulIOp(pid_n, const_index(s.bn)).result
-            a_tile = (s.bk, s.bm) if g.a_trans else (s.bm, s.bk)
-            sa = _alloc(a_tile, element, bits, s)
-            sbs = [_alloc((s.bn, s.bk) if x.b_trans else (s.bk, s.bn), e, eb, s) for x, e, eb in zip(gs, b_elements, b_bits)]
-            nk = ceildiv(size_k, const_index(s.bk))
+        pid_m, pid_n = _grouped_raster(pid, grid_m, grid_n, s.group_m)
+        m0 = arith.MulIOp(pid_m, const_index(s.bm)).result
+        n0 = arith.MulIOp(pid_n, const_index(s.bn)).result
+        a_tile = (s.bk, s.bm) if g.a_trans else (s.bm, s.bk)
+        sa = _alloc(a_tile, element, bits, s)
+        sbs = [_alloc((s.bn, s.bk) if x.b_trans else (s.bk, s.bn), e, eb, s) for x, e, eb in zip(gs, b_elements, b_bits)]
+        nk = ceildiv(size_k, const_index(s.bk))
 
-            def copy(kt, stage):
-                k0 = arith.MulIOp(kt, const_index(s.bk)).result
-                a_off = [batch_ids[g.batch.index(d)] for d in g.a_batch] + ([k0, m0] if g.a_trans else [m0, k0])
-                ir.Operation.create("tile.async_copy", operands=[a, *a_off, sa, stage])
-                for x, sb in zip(gs, sbs):
-                    b_off = [batch_ids[g.batch.index(d)] for d in x.b_batch] + ([n0, k0] if x.b_trans else [k0, n0])
-                    ir.Operation.create("tile.async_copy", operands=[mem[inputs[x.rhs]], *b_off, sb, stage])
-                ir.Operation.create("tile.commit_group")
+        def copy(kt, stage):
+            k0 = arith.MulIOp(kt, const_index(s.bk)).result
+            a_off = [batch_ids[g.batch.index(d)] for d in g.a_batch] + ([k0, m0] if g.a_trans else [m0, k0])
+            ir.Operation.create("tile.async_copy", operands=[a, *a_off, sa, stage])
+            for x, sb in zip(gs, sbs):
+                b_off = [batch_ids[g.batch.index(d)] for d in x.b_batch] + ([n0, k0] if x.b_trans else [k0, n0])
+                ir.Operation.create("tile.async_copy", operands=[mem[inputs[x.rhs]], *b_off, sb, stage])
+            ir.Operation.create("tile.commit_group")
 
-            # prologue: the first stages - 1 K tiles in flight
-            prologue = scf.ForOp(const_index(0), const_index(s.stages - 1), const_index(1))
-            with ir.InsertionPoint(prologue.body):
-                copy(prologue.induction_variable, prologue.induction_variable)
-                scf.YieldOp([])
-            mark_prologue(prologue)  # the pipeline's structure, read by the verifier
-            acc_type = ir.RankedTensorType.get([s.bm, s.bn], f32)
-            zeros = [constant_tile(acc_type, 0.0) for _ in gs]
-            loop = scf.ForOp(const_index(0), nk, const_index(1), zeros)
-            loop.attributes[STAGES_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), s.stages)
-            with ir.InsertionPoint(loop.body):
-                kt = loop.induction_variable
-                stage = arith.RemSIOp(kt, const_index(s.stages)).result
-                # tile kt has landed once at most stages - 2 younger groups are pending
-                op_with_ints("tile.wait_group", pending=s.stages - 2)
-                ir.Operation.create("tile.barrier")
-                at = _smem_load(sa, stage, (s.bm, s.bk), element, g.a_trans)
-                bts = [_smem_load(sb, stage, (s.bk, s.bn), e, x.b_trans) for x, sb, e in zip(gs, sbs, b_elements)]
-                ahead = arith.AddIOp(kt, const_index(s.stages - 1)).result
-                copy(ahead, arith.RemSIOp(ahead, const_index(s.stages)).result)
-                k0 = arith.MulIOp(kt, const_index(s.bk)).result
-                where = {g.k: (k0, s.bk), g.i: (m0, s.bm), g.j: (n0, s.bn),
-                         **{d: (batch_ids[g.batch.index(d)], None) for d in g.batch}}
-                if g.a_prologue is not None:  # the operand the mma reads is the map of the copied tile
-                    at = emit_prologue(g.a_prologue, at, inputs[g.lhs], g.a_map, (g.i, g.k), where, mem, b, (1, size_k))
-                bts = [bt if x.b_prologue is None else
-                       emit_prologue(x.b_prologue, bt, inputs[x.rhs], x.b_map, (g.k, g.j), where, mem, b, (0, size_k))
-                       for x, bt in zip(gs, bts)]
-                accs = []
-                for x, bt, carried in zip(gs, bts, loop.inner_iter_args):
-                    mma = ir.Operation.create("tile.mma", results=[acc_type], operands=[at, bt, carried])
-                    mma.attributes["tile.computes"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
-                                                                         number[x.contract.operation])
-                    accs.append(mma.result)
-                scf.YieldOp(accs)
-            op_with_ints("tile.wait_group", pending=0)
-            # keyed by output dim: batch dims first, then rows and columns
-            rank = len(g.batch) + 2
-            offsets = {rank - 2: m0, rank - 1: n0, **dict(enumerate(batch_ids))}
-            tile_of = {rank - 2: s.bm, rank - 1: s.bn}
-            accs = {x.contract.result: r for x, r in zip(gs, loop.results)}
-            result = emit_epilogue(g, accs, mem, b, offsets, tile_of, (s.bm, s.bn))
-            ir.Operation.create("tile.store", operands=[result, out_arg, *batch_ids, m0, n0])
-            func.ReturnOp([])
-            parent = layouts.mma_parent(new, s.warps)
+        # prologue: the first stages - 1 K tiles in flight
+        prologue = scf.ForOp(const_index(0), const_index(s.stages - 1), const_index(1))
+        with ir.InsertionPoint(prologue.body):
+            copy(prologue.induction_variable, prologue.induction_variable)
+            scf.YieldOp([])
+        mark_prologue(prologue)  # the pipeline's structure, read by the verifier
+        acc_type = ir.RankedTensorType.get([s.bm, s.bn], f32)
+        zeros = [constant_tile(acc_type, 0.0) for _ in gs]
+        loop = scf.ForOp(const_index(0), nk, const_index(1), zeros)
+        loop.attributes[STAGES_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), s.stages)
+        with ir.InsertionPoint(loop.body):
+            kt = loop.induction_variable
+            stage = arith.RemSIOp(kt, const_index(s.stages)).result
+            # tile kt has landed once at most stages - 2 younger groups are pending
+            op_with_ints("tile.wait_group", pending=s.stages - 2)
+            ir.Operation.create("tile.barrier")
+            at = _smem_load(sa, stage, (s.bm, s.bk), element, g.a_trans)
+            bts = [_smem_load(sb, stage, (s.bk, s.bn), e, x.b_trans) for x, sb, e in zip(gs, sbs, b_elements)]
+            ahead = arith.AddIOp(kt, const_index(s.stages - 1)).result
+            copy(ahead, arith.RemSIOp(ahead, const_index(s.stages)).result)
+            k0 = arith.MulIOp(kt, const_index(s.bk)).result
+            where = {g.k: (k0, s.bk), g.i: (m0, s.bm), g.j: (n0, s.bn),
+                     **{d: (batch_ids[g.batch.index(d)], None) for d in g.batch}}
+            if g.a_prologue is not None:  # the operand the mma reads is the map of the copied tile
+                at = emit_prologue(g.a_prologue, at, inputs[g.lhs], g.a_map, (g.i, g.k), where, mem, b, (1, size_k))
+            bts = [bt if x.b_prologue is None else
+                   emit_prologue(x.b_prologue, bt, inputs[x.rhs], x.b_map, (g.k, g.j), where, mem, b, (0, size_k))
+                   for x, bt in zip(gs, bts)]
+            accs = []
+            for x, bt, carried in zip(gs, bts, loop.inner_iter_args):
+                mma = ir.Operation.create("tile.mma", results=[acc_type], operands=[at, bt, carried])
+                mma.attributes["tile.computes"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
+                                                                     number[x.contract.operation])
+                accs.append(mma.result)
+            scf.YieldOp(accs)
+        op_with_ints("tile.wait_group", pending=0)
+        # keyed by output dim: batch dims first, then rows and columns
+        rank = len(g.batch) + 2
+        offsets = {rank - 2: m0, rank - 1: n0, **dict(enumerate(batch_ids))}
+        tile_of = {rank - 2: s.bm, rank - 1: s.bn}
+        accs = {x.contract.result: r for x, r in zip(gs, loop.results)}
+        result = emit_epilogue(g, accs, mem, b, offsets, tile_of, (s.bm, s.bn))
+        ir.Operation.create("tile.store", operands=[result, out_arg, *batch_ids, m0, n0])
+        func.ReturnOp([])
+        parent = layouts.mma_parent(new, s.warps)
     new.attributes["tile.schedule"] = schedule_attr(options)
     tiles = lambda d, t: binary("/", binary("+", d, const(t - 1)), const(t))  # ceil(d / t)
     grid_x = binary("*", tiles(dims[g.i], s.bm), tiles(dims[g.j], s.bn))
@@ -251,8 +254,6 @@ def lower(fn, g: Gemm, options) -> None:
     new.attributes["tile.grid"] = ir.ArrayAttr.get([ir.StringAttr.get(str(grid_x)), ir.StringAttr.get(str(grid_y))])
     new.attributes["tile.threads"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), s.threads)
     new.attributes["tile.operands"] = ir.StringAttr.get(("t" if g.a_trans else "n") + ("t" if g.b_trans else "n"))
-    if s.persistent:  # grid x counts the tiles; the launch caps it (tile.num_programs CTAs)
-        new.attributes[PERSISTENT_ATTR] = ir.UnitAttr.get()
     fn.operation.erase()
     return new, parent
 

@@ -70,6 +70,17 @@ def assign(fn, parent) -> None:
                              f"(a vector neither reduced from a tile nor read by one)")
 
 
+def relayout(fn, parent) -> None:
+    """Give every register tile of ``fn`` its layout anew, from ``parent``: a tile -> tile pass
+    that changes how the accumulator is held (mma.sync's fragments -> wgmma's) re-derives the
+    rest from it, as ``assign`` derived them from the first parent."""
+    for value in (v for op in _walk(fn) for v in _results(op) if _is_tile(v)):
+        t = ir.RankedTensorType(value.type)
+        if t.encoding is not None:
+            value.set_type(ir.RankedTensorType.get(list(t.shape), t.element_type))
+    assign(fn, parent)
+
+
 def _vector_dim(value):
     """The dim a 1-d tile drops from its parent, from its definition or its uses; None if unknown."""
     owner = value.owner

@@ -23,7 +23,7 @@ With ``softmax_overlap`` the consumers' loop is rotated (_rotated_consumers): bl
 it, then per block kt its Q·Kᵀ and block kt - 1's P·V issued together, the softmax of kt
 while that P·V is in flight, and the last block's P·V after the loop.
 
-The stage ring is contraction_hopper's (stage kt % stages, phase kt / stages). Q, K and V
+The stage ring is tilec/targets/sm_90a/ring.py's (stage kt % stages, phase kt / stages). Q, K and V
 are placed as the copy engine writes them in its 128-byte swizzle (``tma_layout``), which
 is what the wgmma descriptors describe. Q, K and V stored [B, S, H, D] are copied from their
 row-major views [B, S, H*D] (views.py), a box at columns h*D..: the tensor maps are the views'. The copy engine zero-fills keys past the end of the
@@ -34,8 +34,8 @@ from torch_mlir import ir
 from torch_mlir.dialects import arith, scf
 
 from .common import NoTileLowering, const_index
-from .contraction_hopper import (_alloc, _barriers, _ring, _staging, fill_stage, release_after, specialize,
-                                 wgmma_wait)
+from tilec.targets.sm_90a.ring import (barriers as _barriers, fill_stage, release_after, ring_slot as _ring,
+                                       specialize, staging as _staging, tma_alloc as _alloc, wgmma_wait)
 
 _I64 = lambda: ir.IntegerType.get_signless(64)
 

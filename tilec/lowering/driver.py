@@ -11,7 +11,7 @@ from .pipeline import build
 from ..dialects.target import DEFAULT
 from tilec import passes
 from tilec.dialects.schedule import Schedule
-from tilec.dialects.target import common
+from tilec.dialects.target import common, get as get_target
 from tilec.passes.ta_to_tile import match_form
 from tilec.passes.ta_to_tile.common import NeedsStaticSize, NoTileLowering
 from ..signature import MAX_SIZE, signature
@@ -38,6 +38,7 @@ def tile_pipeline(schedule: str, target: str = DEFAULT) -> list[str]:
     options = " ".join([f"target={target}"] + schedule.split())
     return TA_REWRITES + [
         f"ta-to-tile{{{options}}}",        # records the target; CTA tiling, staged copies, swizzled smem, mma
+        *get_target(target).passes,        # the target's own rewrites of the staged program (sm_90a: wgmma)
         "tile-canonicalize",               # fold the index arithmetic of constant tile sizes (keeps the
                                            # main loop of one iteration: the verifier reads the pipeline)
     ]

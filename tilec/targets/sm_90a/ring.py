@@ -1,0 +1,144 @@
+"""The mbarrier ring of sm_90a's warp-specialised kernels, as builders of tile ops.
+
+One producer thread keeps ``stages`` tiles in flight with the copy engine; the consumer
+warpgroups read each landed stage and hand it back:
+
+    full[s]   completes when the producer's expected bytes for stage s have landed;
+    empty[s]  completes when every consumer warp has released stage s.
+
+Iteration kt uses stage kt % stages in round n = kt / stages: the consumers wait for phase
+parity n of full[s], the producer for parity n + 1 of empty[s] (the round before; a fresh
+barrier passes parity 1 at once). A consumer whose multiply is still in flight releases a
+stage late (``release_after``). The warp-specialised contraction (tile_warp_specialize.py)
+and attention (passes/ta_to_tile/online_hopper.py) are built from these.
+"""
+
+from torch_mlir import ir
+from torch_mlir.dialects import arith, scf
+
+from tilec.dialects import PERSISTENT_ATTR
+from tilec.dialects.layout import tma_layout
+from tilec.dialects.schedule import Schedule
+from tilec.dialects.tile import layout_attr
+from tilec.passes.ta_to_tile.common import SHARED, const_index
+
+PRODUCER_REGISTERS = 40    # the producer thread needs addresses and a loop counter
+CONSUMER_REGISTERS = {1: 240, 2: 232, 3: 152}  # 128 x 40 + consumers x 128 x this <= 64K registers
+SHARED_SM_REGISTERS = 216  # one consumer warpgroup, two CTAs an SM: 128 x 40 + 128 x this <= 32K
+
+
+def take_turn(turn, g, roles: int, n) -> None:
+    """Warpgroup ``g`` of ``roles`` waits for its turn at the ring before the CTA's n-th tile:
+    until the warpgroup before it (whose arrive after tile n - 1 completes phase (n - 1) div
+    roles of turn[g]) has made its last wait on full; tile 0 waits for parity 1, which a fresh
+    barrier passes. Parity ((n + roles - 1) div roles + 1) mod 2 is both, with no negative
+    division. So every wait on full comes after the waits of every earlier ring iteration, and
+    a parity names the phase it means (a warpgroup never waits more than one phase ahead)."""
+    w = const_index(roles)
+    rounds = arith.DivSIOp(arith.AddIOp(n, const_index(roles - 1)).result, w).result
+    parity = arith.RemSIOp(arith.AddIOp(rounds, const_index(1)).result, const_index(2)).result
+    ir.Operation.create("tile.mbarrier_wait", operands=[turn, g, parity])
+
+
+def over_tiles(persistent: bool, pid, tiles, nk, role, share=None) -> None:
+    """``role(t, first)`` for the CTA's output tile t = pid, its ring from iteration 0; or, in a
+    persistent kernel, for each t = pid, pid + C, ... < tiles, its ring from (t - pid) / C * nk.
+    ``share`` (g, W): warpgroup g of W takes every W-th of those tiles from the g-th,
+    t = pid + g C, pid + (g + W) C, ...; its ring still from (t - pid) / C * nk, and
+    ``role(t, first, (g, n))`` learns it is the CTA's n-th tile."""
+    if not persistent:
+        role(pid, const_index(0))
+        return
+    ctas = ir.Operation.create("tile.num_programs", results=[ir.IndexType.get()],
+                               attributes={"axis": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0)}).result
+    first, step = pid, ctas
+    if share is not None:
+        g, roles = share
+        first = arith.AddIOp(pid, arith.MulIOp(g, ctas).result).result
+        step = arith.MulIOp(const_index(roles), ctas).result
+    loop = scf.ForOp(first, tiles, step)
+    loop.attributes[PERSISTENT_ATTR] = ir.UnitAttr.get()
+    with ir.InsertionPoint(loop.body):
+        t = loop.induction_variable
+        done = arith.DivSIOp(arith.SubIOp(t, pid).result, ctas).result  # tiles this CTA finished
+        if share is None:
+            role(t, arith.MulIOp(done, nk).result)
+        else:
+            role(t, arith.MulIOp(done, nk).result, (share[0], done))
+        scf.YieldOp([])
+
+
+def specialize(consumers: int, roles: int = 1, occupancy: int = 1):
+    """An empty tile.warp_specialize (producer and consumer regions to fill) with the register
+    split for ``consumers`` warpgroups (of CTAs ``occupancy`` to an SM); ``roles`` > 1: each
+    warpgroup runs the consumer region on its own."""
+    i64 = ir.IntegerType.get_signless(64)
+    registers = SHARED_SM_REGISTERS if occupancy > 1 else CONSUMER_REGISTERS[consumers]
+    attrs = {"producer_registers": ir.IntegerAttr.get(i64, PRODUCER_REGISTERS),
+             "consumer_registers": ir.IntegerAttr.get(i64, registers)}
+    if roles > 1:
+        attrs["consumer_roles"] = ir.IntegerAttr.get(i64, roles)
+    return ir.Operation.create("tile.warp_specialize", regions=2, attributes=attrs)
+
+
+def fill_stage(kt, stages: int, empty, full, nbytes: int):
+    """The producer's iteration kt up to its copies: wait for the stage's release (phase parity
+    of the round before: the other one), expect ``nbytes`` on full; returns the stage."""
+    stage, parity = ring_slot(kt, stages)
+    released = arith.SubIOp(const_index(1), parity).result
+    ir.Operation.create("tile.mbarrier_wait", operands=[empty, stage, released])
+    ir.Operation.create("tile.mbarrier_expect", operands=[full, stage], attributes={
+        "bytes": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), nbytes)})
+    return stage
+
+
+def wgmma_wait(pending: int) -> None:
+    """Wait until at most ``pending`` asynchronous wgmma groups are in flight."""
+    ir.Operation.create("tile.wgmma_wait", attributes={
+        "pending": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), pending)})
+
+
+def release_after(kt, lag, empty, stages: int, start=None) -> None:
+    """If kt >= start + lag, release the stage of iteration kt - lag (each consumer warp
+    arrives on empty): the delayed release of a ring whose multiply is still in flight ``lag``
+    iterations on; ``start``: the loop's first iteration (None: 0)."""
+    bound = lag if start is None else arith.AddIOp(start, lag).result
+    after = arith.CmpIOp(arith.CmpIPredicate.sge, kt, bound).result
+    guard = scf.IfOp(after)
+    with ir.InsertionPoint(guard.then_block):
+        stage, _ = ring_slot(arith.SubIOp(kt, lag).result, stages)
+        ir.Operation.create("tile.mbarrier_arrive", operands=[empty, stage])
+        scf.YieldOp([])
+
+
+def ring_slot(kt, stages: int):
+    """(stage, phase parity) of iteration kt in a ring of ``stages``."""
+    n = const_index(stages)
+    return arith.RemSIOp(kt, n).result, arith.RemSIOp(arith.DivSIOp(kt, n).result, const_index(2)).result
+
+
+def tma_alloc(tile, element, stages: int) -> ir.Value:
+    """``stages`` shared tiles of shape ``tile`` (16-bit ``element``) placed as the copy engine
+    writes them in its 128-byte swizzle (``layout.tma_layout``): what wgmma descriptors describe."""
+    layout = tma_layout(tile[0], tile[1], 2)
+    t = ir.MemRefType.get([stages, *tile], element, memory_space=ir.IntegerAttr.get(
+        ir.IntegerType.get_signless(64), SHARED))
+    return ir.Operation.create("tile.alloc", results=[t], attributes={"layout": layout_attr(layout)}).result
+
+
+def staging(s, out_arg, sets: int) -> ir.Value:
+    """The staging buffers of a tma_store: ``sets`` x two chunks of the stored rows, each one
+    128-byte swizzle row (64 columns of a 16-bit output: Schedule.legal refuses others) wide, a
+    box the copy engine reads."""
+    chunk = Schedule.STORE_CHUNK_BYTES // 2
+    return tma_alloc((s.bm, chunk), ir.MemRefType(out_arg.type).element_type, sets * Schedule.STORE_BUFFERS)
+
+
+def barriers(stages: int, arrivals: int) -> ir.Value:
+    """``stages`` mbarriers, each completing a phase after ``arrivals`` arrivals."""
+    i64 = ir.IntegerType.get_signless(64)
+    t = ir.MemRefType.get([stages], i64, memory_space=ir.IntegerAttr.get(i64, SHARED))
+    return ir.Operation.create("tile.mbarrier_alloc", results=[t], attributes={
+        "arrivals": ir.IntegerAttr.get(i64, arrivals)}).result
+
+
