@@ -83,7 +83,7 @@ def register(target: Target) -> Target:
 register(Target("sm_80", 163 * 1024, (8, 0), features=_AMPERE))
 register(Target("sm_90a", 227 * 1024, (9, 0), sm_smem=228 * 1024, copy_stride_bytes=16,
                 features=_AMPERE | {"tma", "wgmma", "setmaxnreg", "clusters"},
-                passes=("tile-warp-specialize",)))  # tilec/targets/sm_90a
+                passes=("tile-warp-specialize", "tile-tma-store")))  # tilec/targets/sm_90a
 
 
 def names() -> list[str]:

@@ -35,7 +35,7 @@ from torch_mlir.dialects import arith, scf
 
 from .common import NoTileLowering, const_index
 from tilec.targets.sm_90a.ring import (barriers as _barriers, fill_stage, release_after, ring_slot as _ring,
-                                       specialize, staging as _staging, tma_alloc as _alloc, wgmma_wait)
+                                       specialize, tma_alloc as _alloc, wgmma_wait)
 
 _I64 = lambda: ir.IntegerType.get_signless(64)
 
@@ -69,7 +69,6 @@ def build(body, n_blocks, number: dict):
     sq = _alloc((s.bm, body.qk_dim), element, 1)
     sk = _alloc((s.bn, body.qk_dim), element, s.stages)
     sv = _alloc((s.bn, body.head_dim), element, s.stages)
-    staging = _staging(s, body.out, 1) if s.tma_store else None
     q_bar = _barriers(1, 1)
     full = _barriers(s.stages, 1)
     empty = _barriers(s.stages, s.warps)  # every consumer warp releases a stage
@@ -91,7 +90,7 @@ def build(body, n_blocks, number: dict):
             scf.YieldOp([])
     if s.softmax_overlap:
         with ir.InsertionPoint(spec.regions[1].blocks.append()):
-            _rotated_consumers(body, n_blocks, number, (sq, sk, sv, staging), (q_bar, full, empty))
+            _rotated_consumers(body, n_blocks, number, (sq, sk, sv), (q_bar, full, empty))
         return spec
     # consumers: Q has landed; per key block wait for K and V, the online step, release
     turn = _turns if s.pingpong else lambda who, wait: None
@@ -128,7 +127,7 @@ def build(body, n_blocks, number: dict):
         turn("all", False)
         turn("first", True)  # the turn the last warpgroup passed on comes back to warpgroup 0
         m, l, acc = loop.results
-        body.store(body.epilogue(m, l, acc), staging)
+        body.store(body.epilogue(m, l, acc))  # tile-tma-store may stage it
     return spec
 
 
@@ -142,7 +141,7 @@ def _rotated_consumers(body, n_blocks, number: dict, tiles, barriers) -> None:
     With ping-pong a warpgroup's turn covers issuing a block's multiplies (once its K and V
     have landed), and the other warpgroup's softmax runs under them."""
     s = body.s
-    sq, sk, sv, staging = tiles
+    sq, sk, sv = tiles
     q_bar, full, empty = barriers
     if body.p_residual():
         raise NoTileLowering("softmax_overlap carries P in V's type; an output of another type needs P's "
@@ -183,7 +182,7 @@ def _rotated_consumers(body, n_blocks, number: dict, tiles, barriers) -> None:
     turn("all", False)
     turn("first", True)  # the turn the last warpgroup passed on comes back to warpgroup 0
     release_after(n_blocks, one, empty, s.stages)
-    body.store(body.epilogue(m, l, acc), staging)
+    body.store(body.epilogue(m, l, acc))  # tile-tma-store may stage it
 
 
 def _turns(who: str, wait: bool) -> None:

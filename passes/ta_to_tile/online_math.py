@@ -186,15 +186,11 @@ def epilogue(self, m, l, acc):
     return result
 
 
-def store(self, result, staging=None) -> None:
-    """The output tile at rows q0.., head-dim columns 0.. of the CTA's batch element; with
-    ``staging`` (tma_store) by the copy engine through those shared buffers."""
+def store(self, result) -> None:
+    """The output tile at rows q0.., head-dim columns 0.. of the CTA's batch element (on sm_90a,
+    tile-tma-store stages it for the copy engine where the schedule asks)."""
     if self.kept[-1] != self.d:
         raise NoTileLowering("the attention output must have its head dim last")
     coords = [self.q0 if x == self.i else const_index(0) if x == self.d else self.batch_ids[x] for x in self.kept]
     offsets = self.views.window(self.out, coords, self.kept.index(self.i), "the attention output")
-    if staging is None:
-        ir.Operation.create("tile.store", operands=[result, self.out, *offsets])
-        return
-    ir.Operation.create("tile.tma_store", operands=[result, self.out, *offsets, staging, const_index(0)],
-                        attributes={"sets": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 1)})
+    ir.Operation.create("tile.store", operands=[result, self.out, *offsets])

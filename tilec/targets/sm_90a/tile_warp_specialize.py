@@ -9,14 +9,14 @@
       tile.async_copy A, B -> stage of kt + stages-1   consumers: per kt: wait full[s], tile.wgmma
       %acc = tile.mma                                    (async), tile.wgmma_wait {pending = 1},
     tile.wait_group {pending = 0}                        release the stage before; then the epilogue
-    epilogue; tile.store                                 and tile.store (or tile.tma_store)
+    epilogue; tile.store                                 and tile.store
                                                      }
 
 The function's schedule (``tile.schedule``) says how: ``consumers`` warpgroups (and the
 register split between them and the producer), ``stages``; ``persistent``: both roles loop over
 output tiles t = pid, pid + C, ... with the ring running on across them; ``pingpong``: each
-consumer warpgroup takes its own tiles, in turn at the ring; ``tma-store``: the output is
-staged in shared memory and written by the copy engine. The consumers' multiply is
+consumer warpgroup takes its own tiles, in turn at the ring (a store through the copy engine,
+``tma-store``, is the next pass's: tile_tma_store.py). The consumers' multiply is
 asynchronous, one group in flight: iteration kt issues its wgmma, waits until only that group
 is pending and releases the stage of iteration kt - 1 (so stages >= 2). The copy engine
 zero-fills what lies outside a tensor, so no size has to divide the tiles; the store stays
@@ -44,8 +44,8 @@ from tilec.passes.ta_to_tile import layouts
 from tilec.passes.ta_to_tile.common import ceildiv, const_index, constant_tile
 
 from .clone import Clones
-from .ring import (barriers, fill_stage, over_tiles, release_after, ring_slot, specialize, staging, take_turn,
-                   tma_alloc, wgmma_wait)
+from .ring import (barriers, fill_stage, over_tiles, release_after, ring_slot, specialize, take_turn, tma_alloc,
+                   wgmma_wait)
 
 _I64 = lambda: ir.IntegerType.get_signless(64)
 
@@ -155,9 +155,7 @@ def rewrite(g: Staged, s: Schedule) -> None:
         tiles = arith.MulIOp(*g.grid).result
         sa = _copy_alloc(g.loads[0][0].operands[0], s.stages)
         sbs = [_copy_alloc(b.operands[0], s.stages) for _, b in g.loads]
-        out_arg = g.store.operands[1]
         roles = s.consumers if s.pingpong else 1
-        staged_out = staging(s, out_arg, roles) if s.tma_store else None
         full = barriers(s.stages, 1)
         empty = barriers(s.stages, s.warps // roles)  # every warp of the stage's consumers releases it
         turn = barriers(roles, s.warps // roles) if roles > 1 else None  # ping-pong: whose turn at the ring
@@ -227,14 +225,7 @@ def rewrite(g: Staged, s: Schedule) -> None:
         release_after(end, const_index(1), empty, s.stages, first)
         for old, new in zip(g.loop.results, loop.results):
             here.map(old, new)
-        stored = here.bring(list(g.store.operands))
-        if staged_out is None:
-            ir.Operation.create("tile.store", operands=stored)
-            return
-        # through shared memory: warpgroup g of a ping-pong kernel writes its own set of buffers
-        start = const_index(0) if wg is None else arith.MulIOp(wg, const_index(Schedule.STORE_BUFFERS)).result
-        ir.Operation.create("tile.tma_store", operands=[*stored, staged_out, start],
-                            attributes={"sets": ir.IntegerAttr.get(_I64(), roles)})
+        ir.Operation.create("tile.store", operands=here.bring(list(g.store.operands)))  # tile-tma-store may stage it
 
     with ir.InsertionPoint(g.prologue), g.fn.location:
         spec = specialize(s.consumers, roles, s.occupancy)
