@@ -116,10 +116,10 @@ def lower(fn, found, options) -> None:
             last_row = arith.AddIOp(body.q0, const_index(s.bm + offset)).result
             n_blocks = arith.MinSIOp(n_blocks, ceildiv(last_row, const_index(s.bn))).result
         number = {op.operation: n for n, op in enumerate(fn.entry_block.operations)}
-        if s.consumers:  # sm_90a: copy engine, mbarriers, wgmma, a producer warpgroup
+        if s.softmax_overlap:  # sm_90a's rotated key loop, built here (not yet a pass of its own)
             online_hopper.build(body, n_blocks, number)
             func.ReturnOp([])
-        else:
+        else:  # the staged program; sm_90a's tile-warp-specialize takes it where consumers > 0
             _pipelined(body, n_blocks, number)
     new.attributes["tile.schedule"] = schedule_attr(options)
     grid_x = binary("/", binary("+", body.query_dim, const(s.bm - 1)), const(s.bm))

@@ -1,27 +1,16 @@
-"""ta-to-tile for fused attention on sm_90a: the online group as a warp-specialised kernel.
+"""ta-to-tile for fused attention on sm_90a with the key loop rotated (``softmax_overlap``).
 
-Built when the schedule has consumer warpgroups (``consumers > 0``). The recurrence is the
-one online.py builds (the same AttentionBody pieces: stabiliser, online step, epilogue,
-store); what changes is how the tiles arrive and are multiplied:
+The warp-specialised attention kernel is sm_90a's pass (tilec/targets/sm_90a/tile_warp_specialize/
+attention.py), from the staged program online.py builds; its rotated form is still built here,
+from the same AttentionBody pieces (stabiliser, softmax step, rescale, epilogue, store):
 
     producer (one thread):  Q -> shared once, on its own mbarrier q[0];
                             for each key block kt: wait empty[s], expect the K and V bytes
                             on full[s], start the copy engine on K and V
-    consumers:              wait q[0]; for each key block kt: wait full[s];
-                            S = Q·Kᵀ (wgmma, both from shared memory; it waits for
-                            every wgmma group, the block before's P·V too);
-                            release the block before's stage on empty[s];
-                            the stabiliser and the online step on S in registers;
-                            acc = acc·c + P·V (wgmma, P from registers, V from shared
-                            memory), issued and left in flight;
-                            after the loop: wait for the last P·V, release its stage,
-                            then the epilogue and the store
-                            (with three consumer warpgroups P·V completes in its block,
-                            which releases its own stage: no register is left for more)
-
-With ``softmax_overlap`` the consumers' loop is rotated (_rotated_consumers): block 0 before
-it, then per block kt its Q·Kᵀ and block kt - 1's P·V issued together, the softmax of kt
-while that P·V is in flight, and the last block's P·V after the loop.
+    consumers:              block 0's scores and softmax before the loop; then per block kt
+                            its Q·Kᵀ and block kt - 1's P·V issued together, the softmax of
+                            kt while that P·V is in flight (FlashAttention-3's intra-warpgroup
+                            overlap); the last block's P·V after the loop
 
 The stage ring is tilec/targets/sm_90a/ring.py's (stage kt % stages, phase kt / stages). Q, K and V
 are placed as the copy engine writes them in its 128-byte swizzle (``tma_layout``), which
@@ -88,46 +77,8 @@ def build(body, n_blocks, number: dict):
             for (arg, offsets), buf in zip(sources, (sk, sv)):
                 ir.Operation.create("tile.tma_copy", operands=[arg, *offsets, buf, stage, full])
             scf.YieldOp([])
-    if s.softmax_overlap:
-        with ir.InsertionPoint(spec.regions[1].blocks.append()):
-            _rotated_consumers(body, n_blocks, number, (sq, sk, sv), (q_bar, full, empty))
-        return spec
-    # consumers: Q has landed; per key block wait for K and V, the online step, release
-    turn = _turns if s.pingpong else lambda who, wait: None
-    # P·V left in flight into the next block pays with one or two consumer warpgroups; three have
-    # 152 registers a thread, and there it measured 5-13% slower (docs/benchmarks.md)
-    overlap = s.consumers < 3
     with ir.InsertionPoint(spec.regions[1].blocks.append()):
-        ir.Operation.create("tile.mbarrier_wait", operands=[q_bar, zero, zero])
-        turn("last", False)  # ping-pong: warpgroup 0 has the first turn (Q·Kᵀ of block 0)
-        turn("all", True)
-        loop = body.key_loop(n_blocks, number)
-        with ir.InsertionPoint(loop.body):
-            kt = loop.induction_variable
-            m, l, acc = loop.inner_iter_args
-            stage, parity = _ring(kt, s.stages)
-            ir.Operation.create("tile.mbarrier_wait", operands=[full, stage, parity])
-            # Q·Kᵀ, complete when it returns: so is the block before's P·V, whose stage goes back
-            scores = wgmma(Shared(sq, stage), Shared(sk, stage), body.constant_tile([s.bm, s.bn], 0.0),
-                           transpose_b=True)
-            if overlap:
-                release_after(kt, const_index(1), empty, s.stages)
-            turn("all", False)  # the next warpgroup multiplies while this one runs its softmax
-            x = body.stabiliser(scores, kt)
-            # a turn spans this block's P·V and the next block's Q·Kᵀ; with overlap P·V runs on
-            # while the next block's K and V are awaited
-            m_new, l_new, acc_new = body.online_step(m, l, acc, x, Shared(sv, stage, asynchronous=overlap),
-                                                     before_pv=lambda: turn("all", True))
-            if not overlap:
-                ir.Operation.create("tile.mbarrier_arrive", operands=[empty, stage])
-            scf.YieldOp([m_new, l_new, acc_new])
-        if overlap:
-            wgmma_wait(0)  # the last block's P·V
-            release_after(n_blocks, const_index(1), empty, s.stages)
-        turn("all", False)
-        turn("first", True)  # the turn the last warpgroup passed on comes back to warpgroup 0
-        m, l, acc = loop.results
-        body.store(body.epilogue(m, l, acc))  # tile-tma-store may stage it
+        _rotated_consumers(body, n_blocks, number, (sq, sk, sv), (q_bar, full, empty))
     return spec
 
 

@@ -50,6 +50,15 @@ class Clones:
             self._clone(op)
         return [self._here(v) for v in values]
 
+    def copy(self, op) -> None:
+        """Clone ``op`` itself at the insertion point (and what it needs that is not here yet)."""
+        needed: set = set()
+        for outer in self._operands(op.operation):
+            self._need(outer, needed)
+        for dep in sorted(needed, key=self.order.__getitem__):
+            self._clone(dep)
+        self._clone(op.operation)
+
     def _here(self, value):
         if value in self.values:
             return self.values[value]
