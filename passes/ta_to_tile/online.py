@@ -25,7 +25,7 @@ from tilec.dialects.schedule import Schedule
 from tilec.dialects.target import target_of
 from tilec.dialects.tile import schedule_attr
 
-from . import layouts, online_hopper
+from . import layouts
 from .common import (mark_prologue, NoTileLowering, ceildiv, check_schedule, const_index, element_bytes,
                      op_with_ints, refuse_schedule)
 from .online_body import AttentionBody
@@ -104,6 +104,9 @@ def lower(fn, found, options) -> None:
         options = options.fitted("online", sizes, target_of(fn).name)
         body.s = options
     check_schedule(options, "online", sizes, fn)
+    if options.softmax_overlap and body.p_residual():  # the rotated loop carries P in V's type alone
+        raise NoTileLowering("softmax_overlap carries P in V's type; an output of another type needs P's "
+                             "rounding residual too: use softmax_overlap=false")
     new, b, args = new_signature(fn)
     body.bind_arguments(new, args, b)
     s = options
@@ -116,11 +119,8 @@ def lower(fn, found, options) -> None:
             last_row = arith.AddIOp(body.q0, const_index(s.bm + offset)).result
             n_blocks = arith.MinSIOp(n_blocks, ceildiv(last_row, const_index(s.bn))).result
         number = {op.operation: n for n, op in enumerate(fn.entry_block.operations)}
-        if s.softmax_overlap:  # sm_90a's rotated key loop, built here (not yet a pass of its own)
-            online_hopper.build(body, n_blocks, number)
-            func.ReturnOp([])
-        else:  # the staged program; sm_90a's tile-warp-specialize takes it where consumers > 0
-            _pipelined(body, n_blocks, number)
+        # the staged program; sm_90a's tile-warp-specialize takes it where consumers > 0
+        _pipelined(body, n_blocks, number)
     new.attributes["tile.schedule"] = schedule_attr(options)
     grid_x = binary("/", binary("+", body.query_dim, const(s.bm - 1)), const(s.bm))
     new.attributes["tile.grid"] = ir.ArrayAttr.get([ir.StringAttr.get(str(grid_x)),

@@ -12,7 +12,6 @@ from tilec.dialects.ta import tensor_dims
 from tilec.dialects.tile import layout_attr
 
 from .common import NeedsStaticSize, NoTileLowering, const_index
-from .online_hopper import Shared, wgmma
 from .views import RowViews
 from .._loops import positions
 
@@ -295,8 +294,6 @@ class AttentionBody:
         return loop
 
     def mma(self, a, b, acc):
-        if isinstance(b, Shared):  # the warp-specialised kernel: wgmma reads B in shared memory
-            return wgmma(a, b, acc)
         return ir.Operation.create("tile.mma", results=[acc.type], operands=[a, b, acc]).result
 
     from .online_math import (constant_tile, epilogue, online_step, p_residual, rescale,  # noqa: E402

@@ -53,7 +53,7 @@ class Clones:
     def copy(self, op) -> None:
         """Clone ``op`` itself at the insertion point (and what it needs that is not here yet)."""
         needed: set = set()
-        for outer in self._operands(op.operation):
+        for outer in self.outer(op.operation):
             self._need(outer, needed)
         for dep in sorted(needed, key=self.order.__getitem__):
             self._clone(dep)
@@ -75,10 +75,10 @@ class Clones:
         if op in needed or self.keep(op):
             return
         needed.add(op)
-        for outer in self._operands(op):
+        for outer in self.outer(op):
             self._need(outer, needed)
 
-    def _operands(self, op) -> list:
+    def outer(self, op) -> list:
         """The values ``op`` and the ops nested in it read from outside it."""
         inside: set = set()
         _walk(op, inside.add)

@@ -9,8 +9,8 @@ warpgroups read each landed stage and hand it back:
 Iteration kt uses stage kt % stages in round n = kt / stages: the consumers wait for phase
 parity n of full[s], the producer for parity n + 1 of empty[s] (the round before; a fresh
 barrier passes parity 1 at once). A consumer whose multiply is still in flight releases a
-stage late (``release_after``). The warp-specialised contraction and attention (tile_warp_specialize/)
-and the rotated attention kernel (passes/ta_to_tile/online_hopper.py) are built from these.
+stage late (``release_after``). The warp-specialised contraction and attention
+(tile_warp_specialize/) are built from these.
 """
 
 from torch_mlir import ir
