@@ -139,6 +139,13 @@ def _parser() -> argparse.ArgumentParser:
                           "transform-preload-library{transform-library-paths=})")
     opt.set_defaults(func="tilec.cli.commands:opt_command")
 
+    translate = sub.add_parser("translate", parents=[common],
+                               help="print the CUDA of a tile module (mlir-translate style)")
+    translate.add_argument("input", nargs="?", default="-", help="a tile .mlir file, or - for stdin (default)")
+    translate.add_argument("-o", "--output", metavar="FILE", help="write the CUDA here instead of stdout")
+    translate.add_argument("--split-input-file", action="store_true", help="translate each '// -----' chunk on its own")
+    translate.set_defaults(func="tilec.cli.commands:translate_command")
+
     verify = sub.add_parser("verify", parents=[common], help="prove each kernel of a spec correct (Z3), or refute it")
     verify.add_argument("spec", metavar="SPEC.ta|PKG.tkp")
     verify.add_argument("--schedule", metavar="bm=128,bn=128,...")

@@ -297,19 +297,11 @@ def _schedule(args) -> str:
 def opt_command(args) -> int:
     from .opt import OptConfig, opt
 
-    from ..diagnostics import MAX_INPUT_BYTES, decode_source
-
     if args.output is not None:
         check_output(args.output, "-o")
     if args.dump_dir is not None:
         check_output(args.dump_dir, "--dump-dir", directory=True)
-    if args.input == "-":
-        data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
-        if len(data) > MAX_INPUT_BYTES:
-            raise TilecError(f"the standard input is larger than {MAX_INPUT_BYTES >> 20} MiB, the limit for an input")
-        text, file = decode_source(data, "<stdin>"), "<stdin>"
-    else:
-        text, file = read_input(args.input), args.input
+    text, file = _source(args.input)
     config = OptConfig(args.pass_pipeline, args.print_ir_after_all, set(args.print_ir_before),
                        set(args.print_ir_after), args.print_ir_after_change, args.dump_dir, args.timing,
                        args.split_input_file, args.verify_diagnostics, args.generic, args.allow_file_writes,
@@ -322,6 +314,32 @@ def opt_command(args) -> int:
     else:
         sys.stdout.write(result)
     return 0
+
+
+def translate_command(args) -> int:
+    from .translate import translate
+
+    if args.output is not None:
+        check_output(args.output, "-o")
+    text, file = _source(args.input)
+    result = translate(text, file, args.split_input_file)
+    if args.output:
+        write_atomically(args.output, result)
+    else:
+        sys.stdout.write(result)
+    return 0
+
+
+def _source(path: str) -> tuple[str, str]:
+    """(text, file name) of the IR at ``path``, or of the standard input for '-'."""
+    from ..diagnostics import MAX_INPUT_BYTES, decode_source
+
+    if path != "-":
+        return read_input(path), path
+    data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise TilecError(f"the standard input is larger than {MAX_INPUT_BYTES >> 20} MiB, the limit for an input")
+    return decode_source(data, "<stdin>"), "<stdin>"
 
 
 def targets_command(args) -> int:

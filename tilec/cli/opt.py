@@ -63,7 +63,7 @@ def run_chunk(chunk: str, offset: int, file: str, config: OptConfig) -> str:
         try:
             module = ir.Module.parse(chunk)
         except ir.MLIRError as err:
-            raise from_mlir_error(err, file, _whole(chunk, offset), offset) from None
+            raise from_mlir_error(err, file, whole(chunk, offset), offset) from None
         if config.pipeline:
             _run_pipeline(module, config, file, chunk, offset)
         text = module.operation.get_asm(print_generic_op_form=config.generic)
@@ -72,7 +72,7 @@ def run_chunk(chunk: str, offset: int, file: str, config: OptConfig) -> str:
     return text
 
 
-def _whole(chunk: str, offset: int) -> str:
+def whole(chunk: str, offset: int) -> str:
     # pad so that line numbers of the chunk are line numbers of the file
     return "\n" * offset + chunk
 
@@ -94,7 +94,7 @@ def _run_pipeline(module, config: OptConfig, file: str, chunk: str, offset: int)
             said = [line for line in str(failures[0]).splitlines() if line.strip()]
             detail = said[-1].strip() if said and "Traceback" in str(failures[0]) else str(failures[0])
             raise TilecError(f"a pass failed: {type(failures[0]).__name__}: {detail}") from failures[0]
-        raise from_mlir_error(err, file, _whole(chunk, offset), offset) from None
+        raise from_mlir_error(err, file, whole(chunk, offset), offset) from None
     finally:
         del pm  # the timing report is printed when the pass manager goes away
         gc.collect()
@@ -117,18 +117,20 @@ def diagnostics_of(chunk: str, offset: int, file: str, config: OptConfig) -> lis
 _SPEC_START = re.compile(r"(param|const|input|output|let)\s+[A-Za-z_]|[A-Za-z_]\w*\s*(\[[^\]]*\])?\s*=[^=]")
 
 
-def _refuse_spec(text: str, file: str) -> None:
-    """A spec given to tilec opt: say how to get its IR instead of an MLIR parse error."""
+def refuse_spec(text: str, file: str, wanted: str = "ta IR",
+                how: str = "tilec compile {file} --emit ta | tilec opt -") -> None:
+    """A spec given where IR is read: say how to get the IR (``wanted``, by the command ``how``)
+    instead of an MLIR parse error."""
     lines = (line.strip() for line in text.split("\n"))
     first = next((line for line in lines if line and not line.startswith(("#", "//"))), "")
     if file.endswith(".ta") or _SPEC_START.match(first):
-        raise TilecError(f"'{file}' is a tilec spec, not MLIR; lower it to ta IR first: "
-                         f"tilec compile {file} --emit ta | tilec opt -")
+        raise TilecError(f"'{file}' is a tilec spec, not MLIR; lower it to {wanted} first: "
+                         + how.format(file=file))
 
 
 def opt(text: str, file: str, config: OptConfig) -> str:
     """Run ``tilec opt`` over ``text``; raises TilecError on the first error."""
-    _refuse_spec(text, file)
+    refuse_spec(text, file)
     check_nesting(text, file)
     check_nesting(config.pipeline, pipeline.PIPELINE_FILE, MAX_PIPELINE_NESTING, "a pass pipeline")
     outputs = []
