@@ -48,9 +48,10 @@ class ReduceKind:
 
         return getattr(arith, self.arith)(lhs, rhs).result
 
-    def reduce(self, tensor, dims):
-        """``tensor`` reduced along ``dims`` (an int or a list of ints) with torch."""
-        return getattr(tensor, self.torch)(dim=dims)
+    def reduce(self, tensor, dims, keepdim: bool = False):
+        """``tensor`` reduced along ``dims`` (an int or a list of ints) with torch (``keepdim``:
+        the reduced dims kept, of size 1)."""
+        return getattr(tensor, self.torch)(dim=dims, keepdim=keepdim)
 
 
 KINDS = {k.name: k for k in (

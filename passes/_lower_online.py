@@ -150,10 +150,8 @@ def _update(b, op, buf, k, common, sizes, ivs, scale, memo) -> None:
         at = [inner[d] for d in k]
         t = emit_value(b, terms[-1], inner, {})
         old = memref.LoadOp(buf, at).result
-        if kind == "max":
-            new = arith.MaximumFOp(old, t).result
-        elif kind == "min":
-            new = arith.MinimumFOp(old, t).result
+        if kind != "sum":  # max, min: the kind's combine
+            new = KINDS[kind].arith_op(old, t)
         elif len(terms) == 2:
             c, p = scale[_key(terms[0], memo)]
             new = arith.AddFOp(arith.MulFOp(old, c).result, arith.MulFOp(p, t).result).result

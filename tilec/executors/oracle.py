@@ -99,10 +99,8 @@ def _online(op, values, env):
     terms = oracle_scalar.run_body(op, values, env, shape)
     j = ir.IntegerAttr(op.attributes["dim"]).value
     kind = ir.StringAttr(op.attributes["kind"]).value
-    if kind == "max":
-        folded = terms[0].amax(j, keepdim=True)
-    elif kind == "min":
-        folded = terms[0].amin(j, keepdim=True)
+    if kind != "sum":  # max, min: the kind's own reduction
+        folded = KINDS[kind].reduce(terms[0], j, keepdim=True)
     elif len(terms) == 2 and "moment" in op.attributes:  # centred: about the mean of x
         x, t = terms
         folded = ((x - x.mean(j, keepdim=True)) ** ir.IntegerAttr(op.attributes["moment"]).value * t).sum(j, keepdim=True)

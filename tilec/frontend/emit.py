@@ -7,14 +7,16 @@ from torch_mlir.dialects import arith, math
 
 from tilec.dialects import ta_builders as tb
 from tilec.dialects.dims import DimExpr
+from tilec.dialects.reduce_kinds import KINDS
 
 from ..diagnostics import SourceLoc, TilecError
 from .values import Idx, Leaf, Pw, Scalar, free_indices, is_bool
 
 ELEMENT_TYPES = {"f32": ir.F32Type.get, "f16": ir.F16Type.get, "bf16": ir.BF16Type.get}
 
+# max and min of two values combine as the reduction kinds do (NaN-propagating: dialects/reduce_kinds.py)
 _FLOAT_OPS = {"+": arith.AddFOp, "-": arith.SubFOp, "*": arith.MulFOp, "/": arith.DivFOp,
-              "max": arith.MaximumFOp, "min": arith.MinimumFOp}
+              **{k: getattr(arith, KINDS[k].arith) for k in ("max", "min")}}
 _MATH_OPS = {"exp": math.ExpOp, "log": math.LogOp, "sqrt": math.SqrtOp, "rsqrt": math.RsqrtOp,
              "tanh": math.TanhOp, "abs": math.AbsFOp, "erf": math.ErfOp}
 _INDEX_OPS = {"+": arith.AddIOp, "-": arith.SubIOp, "*": arith.MulIOp, "/": arith.FloorDivSIOp}
