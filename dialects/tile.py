@@ -179,6 +179,14 @@ def walk_ops(block):
                 yield from walk_ops(inner)
 
 
+def scheduled_functions(module):
+    """(function, its Schedule) for each tile function of ``module`` (an ir.Module or its
+    operation): the functions ``ta-to-tile`` built, which a tile -> tile pass rewrites."""
+    for fn in module.regions[0].blocks[0].operations:
+        if fn.operation.name == "func.func" and "tile.schedule" in fn.attributes:
+            yield fn, schedule_of(fn)
+
+
 def schedule_of(op) -> Schedule:
     """The Schedule on a tile function (its ``tile.schedule`` attribute); Invalid when absent or malformed."""
     attrs = op.attributes if hasattr(op, "attributes") else op.operation.attributes

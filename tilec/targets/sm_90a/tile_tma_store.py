@@ -22,7 +22,7 @@ from torch_mlir import ir
 from torch_mlir.dialects import arith
 
 from tilec.dialects.schedule import Schedule
-from tilec.dialects.tile import schedule_of, walk_ops
+from tilec.dialects.tile import scheduled_functions, walk_ops
 from tilec.passes import PassInfo
 from tilec.passes.ta_to_tile.common import const_index
 
@@ -37,10 +37,7 @@ class Options:
 
 
 def run(module, options: Options) -> None:
-    for fn in module.regions[0].blocks[0].operations:
-        if fn.operation.name != "func.func" or "tile.schedule" not in fn.attributes:
-            continue
-        s = schedule_of(fn)
+    for fn, s in scheduled_functions(module):
         if not s.tma_store:
             continue  # keep: the consumers store from registers
         top = [op.operation for op in fn.regions[0].blocks[0].operations]

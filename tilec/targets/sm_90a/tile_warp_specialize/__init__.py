@@ -38,7 +38,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tilec.dialects.target import target_of
-from tilec.dialects.tile import schedule_of, walk_ops
+from tilec.dialects.tile import scheduled_functions, walk_ops
 from tilec.passes import PassInfo
 
 from . import attention, contraction
@@ -51,10 +51,7 @@ class Options:
 
 
 def run(module, options: Options) -> None:
-    for fn in module.regions[0].blocks[0].operations:
-        if fn.operation.name != "func.func" or "tile.schedule" not in fn.attributes:
-            continue
-        s = schedule_of(fn)
+    for fn, s in scheduled_functions(module):
         if not s.consumers or any(op.operation.name == "tile.warp_specialize" for op in walk_ops(fn.regions[0].blocks[0])):
             continue  # keep: an mma.sync kernel, or one specialised already
         lacking = target_of(fn).lacks(*s.features())
