@@ -4,10 +4,13 @@ This package is the ground floor: it imports nothing else of tilec.
 ``context()`` gives an MLIR context with both dialects loaded.
 """
 
+import importlib
 import operator
 
 from torch_mlir import ir
 from torch_mlir.dialects import ext, irdl
+
+from . import target
 
 STAGES_ATTR = "tile.stages"  # on scf.for: software-pipeline depth of the loop
 # on the loop that fills the first stages - 1 stages before a pipelined loop, and on each copy
@@ -90,7 +93,10 @@ def _load(dialect) -> None:
 
 def context() -> ir.Context:
     """A fresh MLIR context with the ta and tile dialects loaded."""
-    from . import ta, ta_online, tile, tile_hopper  # noqa: F401  (ta_online adds ta.online to TA; tile_hopper its ops to tile)
+    from . import ta, ta_online, tile  # noqa: F401  (ta_online adds ta.online to TA)
+    for name in target.names():  # each target's own tile ops (sm_90a: the copy engine, mbarriers, wgmma)
+        for module in target.get(name).ops:
+            importlib.import_module(module)
 
     # MLIR imports <prefix>.<namespace> before it makes the Python view of an op, and retries
     # on every op while the import fails: without this prefix each ta or tile op viewed cost a

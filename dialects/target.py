@@ -53,6 +53,7 @@ class Target:
     copy_stride_bytes: int = 0  # a tensor map's row strides are multiples of this (0: no copy engine)
     features: frozenset = frozenset()  # names from FEATURES
     passes: tuple = ()        # the tile -> tile passes its pipeline runs after ta-to-tile, in order
+    ops: tuple = ()           # modules adding its own tile ops to the dialect (imported by dialects.context)
 
     def has(self, *features: str) -> bool:
         """Whether the target has every one of ``features``."""
@@ -83,7 +84,8 @@ def register(target: Target) -> Target:
 register(Target("sm_80", 163 * 1024, (8, 0), features=_AMPERE))
 register(Target("sm_90a", 227 * 1024, (9, 0), sm_smem=228 * 1024, copy_stride_bytes=16,
                 features=_AMPERE | {"tma", "wgmma", "setmaxnreg", "clusters"},
-                passes=("tile-warp-specialize", "tile-tma-store")))  # tilec/targets/sm_90a
+                passes=("tile-warp-specialize", "tile-tma-store"),  # tilec/targets/sm_90a
+                ops=("tilec.targets.sm_90a.dialects.tile_hopper",)))
 
 
 def names() -> list[str]:

@@ -112,9 +112,24 @@ LAYERS = [("tilec.cli", "tilec.tune.command"), ("tilec.tune", "tilec.pytorch", "
           ("tilec.passes", "tilec.targets", "tilec.frontend"), ("tilec.dialects",)]
 
 
+# a target's folder (tilec/targets/<target>/) holds its part of some layers, each in a subpackage
+# named after that layer; its tile -> tile passes sit at the folder's top, at the passes' layer
+TARGET_LAYERS = ("dialects", "executors", "codegen", "verify")
+
+
+def _home(module: str) -> str:
+    """The layer package ``module`` belongs to: its own, or for a module of a target's folder the
+    layer its subpackage is named after (``tilec.targets.sm_90a.verify.hopper`` -> ``tilec.verify.hopper``)."""
+    parts = module.split(".")
+    if parts[:2] == ["tilec", "targets"] and len(parts) > 3 and parts[3] in TARGET_LAYERS:
+        return ".".join(["tilec"] + parts[3:])
+    return module
+
+
 def _layer(module: str) -> int | None:
     """The rank of ``module``'s layer (0 the top), or None for the modules beside them all (the
     faces, the runtime and the ground: diagnostics, files, cache, build id, signature)."""
+    module = _home(module)
     found = [(len(p), rank) for rank, packages in enumerate(LAYERS) for p in packages
              if module == p or module.startswith(p + ".")]
     return max(found)[1] if found else None  # the longest prefix that names it
@@ -142,12 +157,25 @@ def test_the_ground_imports_no_layer_but_the_dialects():
 
 def test_passes_prove_nothing_and_the_checker_neither_lowers_nor_emits():
     graph = _graph()
+    passes = lambda m: m.startswith("tilec.passes") or m.startswith("tilec.targets") and _layer(m) == _layer(
+        "tilec.passes")
     arrows = {(m, t) for m, targets in graph.items() for t in targets
-              if m.startswith("tilec.passes") and t.startswith("tilec.verify")
-              or m.startswith("tilec.verify") and t.startswith(("tilec.codegen", "tilec.passes"))}
+              if passes(m) and _home(t).startswith("tilec.verify")
+              or _home(m).startswith("tilec.verify") and (_home(t).startswith("tilec.codegen") or passes(t))}
     assert arrows == set(), arrows
 
 
 def test_the_layer_check_finds_an_upward_import():
     graph = {"tilec.graph.split": {"tilec.build.plan"}, "tilec.build.plan": {"tilec.graph.split"}}
     assert _upward(graph) == {("tilec.graph.split", "tilec.build.plan")}
+
+
+def test_a_target_folder_is_layered_by_its_subpackages():
+    assert _layer("tilec.targets.sm_90a.verify.hopper") == _layer("tilec.verify.kernels")
+    assert _layer("tilec.targets.sm_90a.codegen.cuda_hopper") == _layer("tilec.codegen.cuda")
+    assert _layer("tilec.targets.sm_90a.dialects.tile_hopper") == _layer("tilec.dialects.tile")
+    assert _layer("tilec.targets.sm_90a.tile_warp_specialize.attention") == _layer("tilec.passes.ta_to_tile")
+    # a target's ops may not reach up into the emitter, nor its checks into its passes
+    graph = {"tilec.targets.sm_90a.dialects.tile_hopper": {"tilec.targets.sm_90a.codegen.cuda_hopper"},
+             "tilec.targets.sm_90a.codegen.cuda_hopper": {"tilec.diagnostics"}}
+    assert _upward(graph) == {("tilec.targets.sm_90a.dialects.tile_hopper", "tilec.targets.sm_90a.codegen.cuda_hopper")}

@@ -18,10 +18,10 @@ from tilec import dialects
 from tilec.executors import tile_interpreter
 from tilec.diagnostics import TilecError
 from tilec.dialects.schedule import Schedule
-from tilec.dialects.tile_hopper import staging_pending
+from tilec.targets.sm_90a.dialects.tile_hopper import staging_pending
 from tilec.lowering.driver import to_tile
 from tilec.frontend import load_spec, spec_to_ta
-from tilec.verify.staged_store import buffer_reuse
+from tilec.targets.sm_90a.verify.staged_store import buffer_reuse
 
 COOP = "bm=128 bn=128 bk=64 warps=8 stages=3 consumers=2 persistent=true tma-store=true"
 THREE_CHUNKS = "bm=128 bn=192 bk=64 warps=8 stages=2 consumers=2 tma-store=true"

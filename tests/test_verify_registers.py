@@ -1,4 +1,4 @@
-"""tilec/verify/registers.py: a warp-specialised kernel's register split is proved against what
+"""tilec/targets/sm_90a/verify/registers.py: a warp-specialised kernel's register split is proved against what
 its CTA is launched with and the SM's register file, per schedule; a split that cannot be
 granted, in the tile module or in the CUDA emitted from it, is refuted."""
 

@@ -16,8 +16,8 @@ from ..verify.report import Result
 from tilec.codegen.compile import check_limits, compile_cuda, registered
 from tilec.codegen.cuda import emit_cuda
 from tilec.diagnostics import TilecError
-from tilec.dialects.tile_hopper import features_used
-from ..verify.registers import split_op
+from tilec.targets.sm_90a.dialects.tile_hopper import features_used
+from ..targets.sm_90a.verify.registers import split_op
 
 
 @functools.lru_cache(maxsize=64)
@@ -68,7 +68,7 @@ def check_cuda(build, targets: tuple, compiler: str = "nvrtc") -> list[Result]:
 
 def _register_split(fn, source: str, name: str, digest: str) -> list[Result]:
     """The setmaxnreg counts the CUDA asks for are the tile module's register split (which
-    verify/registers.py proves fits), read back from the source: [dec producer, inc consumer]."""
+    tilec/targets/sm_90a/verify/registers.py proves fits), read back from the source: [dec producer, inc consumer]."""
     import re
 
     from torch_mlir import ir

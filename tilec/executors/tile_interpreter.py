@@ -5,7 +5,7 @@ layout (shape/stride + swizzle), so a wrong swizzle reads wrong numbers. Async
 copies are queued per commit group and land only at a tile.wait_group that
 retires their group, so a missing wait reads stale data, as it would on a GPU.
 Copy-engine copies land when their mbarrier phase completes, and the roles of a
-warp-specialised kernel take turns at their mbarrier waits (tile_roles.py). An
+warp-specialised kernel take turns at their mbarrier waits (tilec/targets/sm_90a/executors/tile_roles.py). An
 asynchronous wgmma reads its shared tiles only when a tile.wgmma_wait retires its group,
 and a consumer's release lets the producer run at once: a stage released before its
 multiply has read it is overwritten first, as it may be on a GPU.
@@ -24,13 +24,13 @@ from tilec.dialects.dims import parse_dim
 from tilec.dialects.raster import raster_of
 from tilec.dialects.reduce_kinds import KINDS
 from tilec.dialects.tile import layout_of, schedule_of
-from tilec.dialects.tile_hopper import consumer_roles, staging_of, staging_pending, wgmma_stage
+from tilec.targets.sm_90a.dialects.tile_hopper import consumer_roles, staging_of, staging_pending, wgmma_stage
 
 from ..diagnostics import TilecError, mlir_loc
 from .loop_runner import _argument_roles
 from .oracle_scalar import _broadcast_view, scalar_op
 from ..signature import Signature, dtype_of
-from .tile_roles import Barriers, Roles
+from tilec.targets.sm_90a.executors.tile_roles import Barriers, Roles
 
 _INDEX = {
     "arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "arith.muli": lambda a, b: a * b,
@@ -229,7 +229,7 @@ class _CTA:
         a, b, acc = operands
         return [acc + a.float() @ b.float()]
 
-    # -- sm_90a: copy engine, mbarriers, wgmma, warp roles (tile_roles.py) --------------------
+    # -- sm_90a: copy engine, mbarriers, wgmma, warp roles (tilec/targets/sm_90a/executors/tile_roles.py) --
     def op_mbarrier_alloc(self, op, operands):
         return [Barriers(ir.MemRefType(op.result.type).shape[0], ir.IntegerAttr(op.attributes["arrivals"]).value)]
 

@@ -17,7 +17,7 @@ from torch_mlir import ir
 
 from tilec.dialects.ta_online import is_one
 from tilec.dialects.tile import schedule_of
-from tilec.dialects.tile_hopper import wgmma_depth
+from tilec.targets.sm_90a.dialects.tile_hopper import wgmma_depth
 
 from .attention_rotated import is_rotated, rotated_ends, rotated_step
 from .attention_step import MMA, _Scalars, _online_step

@@ -101,9 +101,9 @@ def check_tile(tiled, reference, replay) -> list[Result]:
     add = lambda prop, check, outcome, domain=None: rows.append(
         _row(kernel, prop, check, outcome, domain or SYMBOLIC, replay(outcome.model, prop)))
     if "producer" in p.loops:  # warp-specialised: its mbarrier ring, its tiles as copied and read
-        from .hopper import check_ring, check_tiles
-        from .registers import check_registers
-        from .staged_store import check_staged_stores
+        from tilec.targets.sm_90a.verify.hopper import check_ring, check_tiles
+        from tilec.targets.sm_90a.verify.registers import check_registers
+        from tilec.targets.sm_90a.verify.staged_store import check_staged_stores
 
         for prop, check, outcome, domain in check_ring(p) + check_tiles(p) + check_staged_stores(p) + \
                 check_registers(fn):

@@ -18,7 +18,7 @@ from torch_mlir import ir
 
 from tilec.dialects import CMPI, PERSISTENT_ATTR, PROLOGUE_ATTR, STAGES_ATTR, param_ranges
 from tilec.dialects.dims import parse_dim
-from tilec.dialects.tile_hopper import consumer_roles, store_parts, wgmma_stage
+from tilec.targets.sm_90a.dialects.tile_hopper import consumer_roles, store_parts, wgmma_stage
 from tilec.diagnostics import TilecError
 from tilec.dialects.ta import tensor_dims
 

@@ -23,7 +23,7 @@ import z3
 from torch_mlir import ir
 
 from tilec.dialects import PERSISTENT_ATTR, arg_attrs
-from tilec.dialects.tile_hopper import consumer_roles
+from tilec.targets.sm_90a.dialects.tile_hopper import consumer_roles
 
 from .scalars import Values, evaluate
 from .symbolic import _INDEX, TILE_ID, WARPGROUP_ID, dim, size_facts

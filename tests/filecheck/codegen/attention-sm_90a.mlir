@@ -1,6 +1,6 @@
 // RUN: tilec translate %s | filecheck %s
 
-// The CUDA rules of tile.wgmma on sm_90a (codegen/cuda_hopper.py), in an attention kernel: one
+// The CUDA rules of tile.wgmma on sm_90a (tilec/targets/sm_90a/codegen/cuda_hopper.py), in an attention kernel: one
 // device function per instruction shape, named by its operands (`_00`: A and B through shared
 // memory descriptors, both K-major; `_r1`: A as four registers of bf16 pairs, B MN-major). Q·Kᵀ
 // is four m64n128k16 k-steps (head dim 64) from descriptors, one group, waited for at once; P·V

@@ -1,6 +1,6 @@
 // RUN: tilec translate %s | filecheck %s
 
-// The CUDA rule of tile.tma_store (codegen/cuda_store.py) on sm_90a: the output's tensor map is a
+// The CUDA rule of tile.tma_store (tilec/targets/sm_90a/codegen/cuda_store.py) on sm_90a: the output's tensor map is a
 // grid constant; the consumers' 128 x 256 tile goes out in four 64-column chunks, each written
 // into its staging buffer in the 128-byte swizzle (chunk c into buffer c mod 2, after the copy of
 // the chunk two back has finished reading it), fenced for the copy engine, and stored by one

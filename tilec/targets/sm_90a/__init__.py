@@ -13,4 +13,10 @@ Its tile -> tile passes, run after ``ta-to-tile`` in the order its registry entr
 - ``clone.py``: ops of a tile function cloned into a new region in program order;
 - ``ring.py``: the builders of that ring (stages, phases, releases, the register split), which
   both kernels share.
+
+Its part of the other layers, each subpackage at the layer it is named after: ``dialects/``
+(``tile_hopper.py``: its tile ops, loaded by ``dialects.context()`` from the registry's
+``Target.ops``), ``codegen/`` (their CUDA rules), ``executors/`` (the interpreter's warp roles
+and mbarriers), ``verify/`` (the ring, the tiles as copied and read, releases, peeled blocks,
+turns, the register split, the staged store).
 """

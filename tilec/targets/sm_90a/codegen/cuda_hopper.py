@@ -1,10 +1,10 @@
-"""The CUDA rules for the sm_90a tile ops (dialects/tile_hopper.py): mbarriers, copy-engine
+"""The CUDA rules for the sm_90a tile ops (tilec/targets/sm_90a/dialects/tile_hopper.py): mbarriers, copy-engine
 copies, wgmma and the warp roles. Methods of CudaEmitter (imported into its class body).
 
 Every number a rule prints about shared memory comes from the buffer's layout
 (dialects/layout.py): the copy boxes (``tma_boxes``), the wgmma descriptor's fields and k16
 step (``wgmma_operand``) and the start of each warpgroup's rows (``warpgroup_rows``). The
-verifier proves those same descriptors read what the layout placed (tilec/verify/hopper.py).
+verifier proves those same descriptors read what the layout placed (tilec/targets/sm_90a/verify/hopper.py).
 """
 
 from dataclasses import dataclass
@@ -14,9 +14,9 @@ from torch_mlir import ir
 from tilec.dialects import layout
 from tilec.dialects.layout import tma_boxes
 from tilec.dialects.tile import register_layout
-from tilec.dialects.tile_hopper import consumer_roles, wgmma_depth, wgmma_stage
+from tilec.targets.sm_90a.dialects.tile_hopper import consumer_roles, wgmma_depth, wgmma_stage
 
-from ..diagnostics import TilecError
+from tilec.diagnostics import TilecError
 
 # the mbarrier, copy-engine and wgmma wrappers every sm_90a kernel uses
 HOPPER_PRELUDE = r"""

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import threading
 
-from ..diagnostics import TilecError
+from tilec.diagnostics import TilecError
 
 
 class Barriers:

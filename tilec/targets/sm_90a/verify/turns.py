@@ -10,8 +10,8 @@ from torch_mlir import ir
 
 from tilec.dialects.tile import schedule_of
 
-from .solver import Outcome, prove, structural as _structural
-from .symbolic import Program
+from tilec.verify.solver import Outcome, prove, structural as _structural
+from tilec.verify.symbolic import Program
 
 
 def check_turns(p: Program, stages: int) -> list[tuple[str, str, Outcome]]:

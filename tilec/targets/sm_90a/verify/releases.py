@@ -30,7 +30,7 @@ from torch_mlir import ir
 
 from tilec.dialects.tile import walk_ops
 
-from .solver import prove, structural
+from tilec.verify.solver import prove, structural
 
 TRUE = z3.BoolVal(True)
 

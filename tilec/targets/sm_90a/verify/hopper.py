@@ -47,15 +47,15 @@ from torch_mlir import ir
 from tilec.dialects import layout as layout_fns
 from tilec.dialects.layout import byte_swizzle, tma_boxes, tma_swizzle, wgmma_address
 from tilec.dialects.tile import layout_of, register_layout, schedule_of
-from tilec.dialects.tile_hopper import wgmma_depth
+from tilec.targets.sm_90a.dialects.tile_hopper import wgmma_depth
 
-from . import layouts
-from .fragments import (accumulator_as_a_matches_ptx, accumulator_matches_ptx, DOMAIN, DOMAIN as FRAGMENTS,
+from tilec.verify import layouts
+from tilec.verify.fragments import (accumulator_as_a_matches_ptx, accumulator_matches_ptx, DOMAIN, DOMAIN as FRAGMENTS,
                         wgmma_accumulator_matches_ptx)
 from .peeled import check_after, check_peeled, peeled_events, read_lag, resident
 from .releases import release_lag, result_reads, retired, tail_releases, tail_rows
-from .solver import BV, Outcome, prove, structural as _structural
-from .symbolic import Program
+from tilec.verify.solver import BV, Outcome, prove, structural as _structural
+from tilec.verify.symbolic import Program
 from .turns import check_ring_turns, check_turns
 
 RING = "every iteration of both roles, every trip count and shape"

@@ -25,7 +25,7 @@ from __future__ import annotations
 import z3
 from torch_mlir import ir
 
-from .solver import Outcome, prove, structural
+from tilec.verify.solver import Outcome, prove, structural
 
 TRUE = z3.BoolVal(True)
 

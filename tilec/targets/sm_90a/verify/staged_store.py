@@ -1,5 +1,6 @@
 """The checks of a tile.tma_store: a register tile stored through shared-memory staging
-buffers by the copy engine (dialects/tile_hopper.py, codegen/cuda_store.py).
+buffers by the copy engine (tilec/targets/sm_90a/dialects/tile_hopper.py,
+tilec/targets/sm_90a/codegen/cuda_store.py).
 
 What the store writes is a tile.store's (the value at each element, clipped to the tensor), and
 the value, coverage and in-bounds rows prove it as for one. What is its own, proved here:
@@ -23,12 +24,12 @@ from torch_mlir import ir
 
 from tilec.dialects.layout import tma_boxes
 from tilec.dialects.tile import layout_of
-from tilec.dialects.tile_hopper import staging_of, staging_pending
+from tilec.targets.sm_90a.dialects.tile_hopper import staging_of, staging_pending
 
-from . import layouts
+from tilec.verify import layouts
 from .hopper import _boxes
-from .solver import BV, Outcome, prove, structural
-from .symbolic import WARPGROUP_ID, Program
+from tilec.verify.solver import BV, Outcome, prove, structural
+from tilec.verify.symbolic import WARPGROUP_ID, Program
 
 STAGING = "every element of the staging tile and every lane"
 SEQUENCE = "every store of the storing thread (any tile count), every chunk"

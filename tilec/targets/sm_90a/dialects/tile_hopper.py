@@ -34,9 +34,9 @@ from typing import Any
 from torch_mlir import ir
 from torch_mlir.dialects.ext import Operand, Region, Result
 
-from ._verify import Invalid, int_attr, str_attr, verifier
-from .layout import tma_boxes
-from .tile import SHARED, Tile, layout_of
+from tilec.dialects._verify import Invalid, int_attr, str_attr, verifier
+from tilec.dialects.layout import tma_boxes
+from tilec.dialects.tile import SHARED, Tile, layout_of
 
 
 def _barriers(t: ir.Type, what: str) -> ir.MemRefType:

@@ -1,4 +1,4 @@
-"""The CUDA rule for tile.tma_store (dialects/tile_hopper.py): a register tile stored through
+"""The CUDA rule for tile.tma_store (tilec/targets/sm_90a/dialects/tile_hopper.py): a register tile stored through
 shared memory by the copy engine. A method of CudaEmitter (imported into its class body).
 
 Per column chunk c of the tile, in order:
@@ -19,12 +19,12 @@ until its stores have read shared memory (the CTA's shared memory must outlive t
 from torch_mlir import ir
 
 from tilec.dialects.layout import tma_boxes
-from tilec.dialects.tile_hopper import staging_of, staging_pending, store_parts
+from tilec.targets.sm_90a.dialects.tile_hopper import staging_of, staging_pending, store_parts
 
-from ..diagnostics import TilecError
-from .cexpr import CExpr
-from .cuda_ops import _element, _Using
-from .cuda_regs import tiling_for
+from tilec.diagnostics import TilecError
+from tilec.codegen.cexpr import CExpr
+from tilec.codegen.cuda_ops import _element, _Using
+from tilec.codegen.cuda_regs import tiling_for
 
 # named barriers 1-3 order attention's ping-pong turns; the stores of the storing warps use
 # 4 (all consumer warps) or 4 + g (consumer warpgroup g on its own)

@@ -18,7 +18,7 @@ from torch_mlir import ir
 from tilec.dialects.target import target_of
 from tilec.dialects.tile import schedule_of
 
-from .solver import Outcome, structural
+from tilec.verify.solver import Outcome, structural
 
 
 def split_op(fn):
