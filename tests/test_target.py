@@ -140,6 +140,8 @@ def test_every_command_honours_target(tilec, tmp_path):
     assert status == 0, err
     status, out, err = tilec("targets")
     assert status == 0 and "sm_90a: compute capability 9.0" in out and "tma, wgmma, setmaxnreg" in out
+    assert "passes after ta-to-tile: tile-warp-specialize, tile-tma-store" in out
+    assert "passes after ta-to-tile: none" in out  # sm_80's pipeline is ta-to-tile's program as it is
 
 
 def test_an_unregistered_target_is_a_usage_error(tilec):

@@ -350,6 +350,7 @@ def targets_command(args) -> int:
         print(f"{name}: compute capability {t.capability[0]}.{t.capability[1]}, {t.smem // 1024} KiB shared memory "
               f"a CTA, {t.threads} threads, {t.registers} registers a thread")
         print(f"    features: {', '.join(f for f in FEATURES if f in t.features)}")
+        print(f"    passes after ta-to-tile: {', '.join(t.passes) or 'none'}")
     return 0
 
 
