@@ -692,10 +692,27 @@ def cli_cases(c: Corpus) -> None:
     c.cli("two-specs-one-output", ["compile", gemm, gemm, "-o", "{tmp}/x.mlir"], 1, "-o names one output file")
 
 
+def translate_files(c: Corpus) -> None:
+    """`tilec translate` reads IR as `tilec opt` does: the same bounds, then one tile function."""
+    translate = ("translate", "{file}")
+    c.file("ir", "translate-deep-regions", "\"t.op\"() (" + "{\n\"t.op\"() (" * 5000 + "{}" + ") : () -> ()\n}" * 5000
+           + ") : () -> ()\n", "IR nested this deep is refused", loc=[None, None], subprocess=True, command=translate)
+    c.file("ir", "translate-encoding-ff", b"func.func @f() {\xff\n  return\n}\n", "is not valid UTF-8", loc=[1, 17],
+           command=translate)
+    c.file("ir", "translate-spec", GEMM, "lower it to tile IR first", loc=None, command=translate)
+    c.file("ir", "translate-parse-error", "func.func @f() -> f32 {\n  return \u2038%x : f32\n}\n",
+           "use of undeclared SSA value", command=translate)
+    c.file("ir", "translate-no-function", "module {}\n", "takes a module of one tile function; this one has 0",
+           loc=None, command=translate)
+    c.file("ir", "translate-two-functions", OK_IR + OK_IR.replace("@f", "@g"),
+           "takes a module of one tile function; this one has 2", loc=None, command=translate)
+    c.file("ir", "translate-not-tile-ir", "\u2038" + OK_IR, "the CUDA emitter takes tile IR", command=translate)
+
+
 def build() -> Corpus:
     corpus = Corpus()
     for family in (spec_encoding, spec_integers, spec_constants, spec_nesting, spec_empty, spec_sizes, spec_syntax,
-                   spec_semantics, spec_commands, ir_files, packages, cli_cases):
+                   spec_semantics, spec_commands, ir_files, translate_files, packages, cli_cases):
         family(corpus)
     return corpus
 

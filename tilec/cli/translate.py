@@ -17,7 +17,7 @@ from torch_mlir import ir
 from tilec import dialects
 
 from ..codegen.cuda import emit_cuda
-from ..diagnostics import TilecError, from_mlir_error, mlir_loc
+from ..diagnostics import TilecError, check_nesting, from_mlir_error, mlir_loc
 from .opt import SPLIT_MARKER, refuse_spec, split_chunks, whole
 
 
@@ -25,6 +25,7 @@ def translate(text: str, file: str, split: bool = False) -> str:
     """The CUDA of the tile module ``text`` (each chunk's, with ``split``); TilecError, located,
     for text that is not one tile function the emitter takes."""
     refuse_spec(text, file, "tile IR", "tilec compile {file} --emit tile | tilec translate -")
+    check_nesting(text, file)  # before MLIR's recursive parser sees it (IR nested too deep would crash it)
     return f"\n{SPLIT_MARKER}\n".join(_chunk(chunk, offset, file) for chunk, offset in split_chunks(text, split))
 
 

@@ -1,0 +1,3 @@
+func.func @f() -> f32 {
+  return %x : f32
+}
