@@ -237,7 +237,8 @@ def test_heavy_first_launches_a_causal_kernels_longest_query_blocks_first():
         fixed = raster_of(tiled.body.operations[0])
         module = load_spec(str(EXAMPLES / "causal_attention.ta"))
         run_passes(module, ["ta-specialize-shapes{shapes=D=64}"])
-        dynamic = raster_of(to_tile(module, HEAVY_FIRST).body.operations[0])
+        held = to_tile(module, HEAVY_FIRST)  # held: a function does not keep its module alive
+        dynamic = raster_of(held.body.operations[0])
         _, tiled = _causal_tile({"B": 2, "H": 3, "S": 45, "D": 64})
         plain = raster_of(tiled.body.operations[0])
     # keys and values of S x 128 bf16 a batch element: as many as the L2 budget holds, at every S
