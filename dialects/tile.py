@@ -179,6 +179,16 @@ def walk_ops(block):
                 yield from walk_ops(inner)
 
 
+def encloses(outer, op) -> bool:
+    """Whether ``op`` is nested (at any depth) in a region of ``outer``."""
+    parent = op.operation.parent
+    while parent is not None:
+        if parent == outer.operation:
+            return True
+        parent = parent.parent
+    return False
+
+
 def scheduled_functions(module):
     """(function, its Schedule) for each tile function of ``module`` (an ir.Module or its
     operation): the functions ``ta-to-tile`` built, which a tile -> tile pass rewrites."""

@@ -21,6 +21,7 @@ import z3
 from torch_mlir import ir
 
 from tilec.dialects.ta_online import centred_parts, is_one, moment, yielded
+from tilec.dialects.tile import encloses
 
 from .centred import step_lemma
 from .loops import Run, affine, body_value, function_level_indices, run_scalars, value_key
@@ -156,7 +157,7 @@ def _execute_until(block, store, env, ctx, run) -> None:
     buffer this iteration stored at the same indices reads what was stored."""
     written = []  # (buffer, indices, value) stored so far in this block
     for op in block.operations:
-        if op.operation == store.operation or (op.operation.name == "scf.for" and _holds(op, store)):
+        if op.operation == store.operation or (op.operation.name == "scf.for" and encloses(op, store)):
             if op.operation == store.operation:
                 run_scalars([op], env, ctx.buffers, ctx.vals, ctx.params, run)
             return
@@ -169,15 +170,6 @@ def _execute_until(block, store, env, ctx, run) -> None:
                 if b == buf and len(i) == len(idx) and all(z3.eq(u, v) for u, v in zip(i, idx)):
                     env[op.result] = value
                     break
-
-
-def _holds(loop, store) -> bool:
-    parent = store.operation.parent
-    while parent is not None:
-        if parent == loop.operation:
-            return True
-        parent = parent.parent
-    return False
 
 
 def _value(store, ctx, env):

@@ -27,6 +27,7 @@ from .symbolic import size_facts
 from .rows import TileChecker
 from .tile_values import walk
 from tilec.dialects.affine import z3_results
+from tilec.dialects.tile import encloses
 
 
 def check_pointwise(tiled, fused, replay) -> list[Result]:
@@ -87,7 +88,7 @@ class _Checker(TileChecker):
             flat = flat * n + x
         pids = {str(p): p for p in self.tv.pids}
         witness = [(pids["pid0"], g[-2] / bm)] + ([(pids["pid1"], flat)] if "pid1" in pids else [])
-        loops = [(iv, lb, ub) for loop, iv, lb, ub, _ in self.tv.loops if _encloses(loop, op)]
+        loops = [(iv, lb, ub) for loop, iv, lb, ub, _ in self.tv.loops if encloses(loop, op)]
         witness += [(iv, g[-1] / bn) for iv, _, _ in loops]
         sub = lambda e: z3.substitute(e, *witness) if witness else e  # noqa: E731
         r, c = g[-2] - sub(offsets[-2]), g[-1] - sub(offsets[-1])
@@ -132,13 +133,3 @@ class _Checker(TileChecker):
 def _gathers(map_op) -> list:
     return [inner.operation for inner in map_op.regions[0].blocks[0].operations
             if inner.operation.name == "tile.gather"]
-
-
-def _encloses(loop, op) -> bool:
-    parent = op.parent
-    while parent is not None:
-        if parent == loop.operation:
-            return True
-        parent = parent.parent
-    return False
-

@@ -8,7 +8,7 @@ from __future__ import annotations
 import z3
 from torch_mlir import ir
 
-from tilec.dialects.tile import schedule_of
+from tilec.dialects.tile import encloses, schedule_of
 
 from tilec.verify.solver import Outcome, prove, structural as _structural
 from tilec.verify.symbolic import Program
@@ -96,7 +96,7 @@ def check_ring_turns(p: Program, full, empty) -> list[tuple[str, str, Outcome]]:
                  f"({warps})", _structural(shape == w and arrivals == warps,
                                            f"{shape} stages counting {arrivals} arrivals")))
     tile_loop = p.loops["tiles'"][3]
-    inside = lambda e: _within(e.op, tile_loop) and "guard" not in e.data and e.loop == ""
+    inside = lambda e: encloses(tile_loop, e.op) and "guard" not in e.data and e.loop == ""
     main = [i for i, e in enumerate(p.events) if e.loop == "main" and e.kind == "wait" and e.data["bar"] == full]
     at = p.events.index
     producer_uses = any(e.data.get("bar") == turn for e in p.events if e.data.get("role") == "producer")
@@ -117,13 +117,3 @@ def check_ring_turns(p: Program, full, empty) -> list[tuple[str, str, Outcome]]:
                  prove(nth(wait.data["parity"]) == want, p.assumptions + [n >= 0, step >= 1],
                        watch={"n": n, "parity": nth(wait.data["parity"]), **p.params})))
     return rows
-
-
-def _within(op, loop) -> bool:
-    """Is ``op`` nested in ``loop``'s body?"""
-    parent = op.operation.parent
-    while parent is not None:
-        if parent == loop.operation:
-            return True
-        parent = parent.parent
-    return False
