@@ -51,15 +51,15 @@ def main() -> None:
             with sdpa_kernel(backend):
                 peers[label] = bench(lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal), args.reps)
         peers["flex"] = _flex(q, k, v, causal, args.reps)
-        hopper = {p: t for p, t in times.items() if kernels[p].package.manifest["schedule"].find("consumers=0") < 0}
+        hopper = {p: t for p, t in times.items() if kernels[p].manifest["schedule"].find("consumers=0") < 0}
         if hopper:
             fastest = min(hopper, key=hopper.get)
             row.update({"hopper_tflops": flops / hopper[fastest] / 1e9,
-                        "hopper_schedule": kernels[fastest].package.manifest["schedule"]})
+                        "hopper_schedule": kernels[fastest].manifest["schedule"]})
         row.update({"flex_tflops": flops / peers["flex"] / 1e9,
-                    "tilec_by_schedule": {kernels[p].package.manifest["schedule"]: flops / t / 1e9
+                    "tilec_by_schedule": {kernels[p].manifest["schedule"]: flops / t / 1e9
                                           for p, t in times.items()}})
-        row.update({"tilec_tflops": flops / times[best] / 1e9, "schedule": kernels[best].package.manifest["schedule"],
+        row.update({"tilec_tflops": flops / times[best] / 1e9, "schedule": kernels[best].manifest["schedule"],
                     "flash_tflops": flops / peers["flash"] / 1e9, "cudnn_tflops": flops / peers["cudnn"] / 1e9,
                     "max_abs_error": max(errors.values()), "correct": max(errors.values()) < 3e-2})
         row["vs_flash"] = row["tilec_tflops"] / row["flash_tflops"]
@@ -112,7 +112,7 @@ def _einsum_order(kernels, d, q, k, v, ref, flops, reps) -> dict:
     with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
         cudnn = bench(lambda: F.scaled_dot_product_attention(*views), reps)
     return {"bshd_tilec_tflops": flops / times[best] / 1e9, "bshd_cudnn_tflops": flops / cudnn / 1e9,
-            "bshd_schedule": kernels[best].package.manifest["schedule"], "bshd_max_abs_error": max(errors.values()),
+            "bshd_schedule": kernels[best].manifest["schedule"], "bshd_max_abs_error": max(errors.values()),
             "bshd_correct": max(errors.values()) < 3e-2}
 
 

@@ -65,9 +65,10 @@ def main() -> None:
                             raise
                         print(f"{path}: {schedule}: not built ({err})")  # the staging does not fit beside it
                         continue
-                    facts = manifest["ptxas"]["sm_90a"]
+                    kernel = manifest["kernels"]["sm_90a"]
+                    facts = kernel["ptxas"]
                     print(f"{path}: {schedule}: {facts['registers']} regs, {facts['spill_stores']} B spilled, "
-                          f"{manifest['smem_bytes']} B smem")
+                          f"{kernel['smem_bytes']} B smem")
 
 
 if __name__ == "__main__":

@@ -56,9 +56,10 @@ def main() -> None:
         path = os.path.join(args.out, f"gemm_{n}.tkp")
         start = time.time()
         manifest = build(args.spec, path, schedule, ("sm_90a",), use_cache=False)
-        facts = manifest["ptxas"]["sm_90a"]
+        kernel = manifest["kernels"]["sm_90a"]
+        facts = kernel["ptxas"]
         print(f"{path}: {schedule}: {facts['registers']} regs, {facts['spill_stores']} B spilled, "
-              f"{manifest['smem_bytes']} B smem ({time.time() - start:.1f} s)")
+              f"{kernel['smem_bytes']} B smem ({time.time() - start:.1f} s)")
 
 
 if __name__ == "__main__":

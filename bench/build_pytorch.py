@@ -34,8 +34,9 @@ def main() -> None:
         graph = tilec.compile(fn, example, stage="oracle", strict=True, name=name)
         path = os.path.join(args.out, f"{name}.tkp")
         manifest = graph.package(path, schedule, ("sm_90a",))
-        for kernel in manifest.get("kernels", [manifest]):  # a graph package: one manifest per kernel
-            facts = kernel["ptxas"]["sm_90a"]
+        # a graph package: one package manifest per kernel, each with its kernel for sm_90a
+        for kernel in [m["kernels"]["sm_90a"] for m in manifest.get("packages", [manifest])]:
+            facts = kernel["ptxas"]
             print(f"{path}: {kernel['kernel']} {kernel['schedule']}: {facts['registers']} regs, "
                   f"{facts['spill_stores']} B spilled")
 

@@ -27,7 +27,7 @@ def main() -> None:
         manifest = build(spec, path, "bm=64 bn=64 bk=32 warps=4 stages=2", (args.target,), use_cache=False,
                          verify=True, shapes=shapes,
                          on_report=lambda report, name=name: print(f"{name}: {report.summary()}"))
-        print(f"{path}: fixed {manifest['fixed']}")
+        print(f"{path}: fixed {manifest['kernels'][args.target]['fixed']}")
 
 
 if __name__ == "__main__":

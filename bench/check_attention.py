@@ -36,7 +36,7 @@ def main() -> None:
     failures = 0
     for path in sorted(glob.glob(f"{args.packages}/*.tkp")):
         kernel = load(path, register_op=False)
-        m = kernel.package.manifest
+        m = kernel.manifest
         d = m["fixed"]["D"]
         for s, t in ((1, 1), (77, 77), (130, 333), (512, 512)):
             env = {"B": 2, "H": 8, "S": s, "T": t if "causal" not in path else s, "D": d}

@@ -44,10 +44,10 @@ def main() -> None:
     failures = 0
     for path in sorted(glob.glob(f"{args.packages}/*.tkp")):
         kernel = load(path, register_op=False)
-        name = kernel.package.manifest["kernel"]
+        name = kernel.manifest["kernel"]
         for env in SHAPES:
             torch.manual_seed(0)
-            xs = inputs(kernel.package.manifest, env)
+            xs = inputs(kernel.manifest, env)
             out, ref = kernel(*xs).double(), REFERENCES[name](*xs).double()
             err = float((out - ref).abs().max() / ref.abs().max().clamp_min(1e-6))
             tol = 1e-5 if xs[0].dtype == torch.float32 else 2e-2  # f32 FMAs vs a few bf16 ulps

@@ -27,7 +27,7 @@ def main() -> None:
     failures = 0
     for name, (_, _, runs) in CASES.items():
         kernel = load(os.path.join(args.packages, f"{name}.tkp"), register_op=False)
-        m = kernel.package.manifest
+        m = kernel.manifest
         for sizes in runs:
             env = {**sizes, **m["fixed"]}
             xs = [torch.randn([evaluate_dim(d, env) for d in a["dims"]], device="cuda", dtype=_DTYPES[a["dtype"]])

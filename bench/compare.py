@@ -54,7 +54,7 @@ def _pairs(kind: str, a_dir: str, b_dir: str, by_name: bool = False) -> dict:
         if not os.path.exists(other) or not (name.startswith(kind) or name.startswith("causal_" + kind)):
             continue
         a, b = load(other, register_op=False), load(path, register_op=False)
-        if by_name or a.package.manifest["schedule"] == b.package.manifest["schedule"]:
+        if by_name or a.manifest["schedule"] == b.manifest["schedule"]:
             pairs[name] = (a, b)
     return pairs
 
@@ -91,8 +91,8 @@ def main() -> None:
                 ratios.append(ta / tb)
                 speeds["a"].append(flops / ta / 1e9)
                 speeds["b"].append(flops / tb / 1e9)
-            row = {"package": name, "schedule": b.package.manifest["schedule"], "shape": list(shape),
-                   "a_schedule": a.package.manifest["schedule"],
+            row = {"package": name, "schedule": b.manifest["schedule"], "shape": list(shape),
+                   "a_schedule": a.manifest["schedule"],
                    "a_tflops": statistics.median(speeds["a"]), "b_tflops": statistics.median(speeds["b"]),
                    "b_over_a": statistics.median(ratios), "b_over_a_min": min(ratios), "b_over_a_max": max(ratios)}
             rows.append(row)

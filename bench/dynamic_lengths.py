@@ -37,8 +37,8 @@ def build(out: str) -> None:
     os.makedirs(out, exist_ok=True)
     path = os.path.join(out, "llama_block_dyn.tkp")
     manifest = graph.package(path, schedule, ("sm_90a",))
-    for kernel in manifest["kernels"]:
-        facts = kernel["ptxas"]["sm_90a"]
+    for kernel in [m["kernels"]["sm_90a"] for m in manifest["packages"]]:
+        facts = kernel["ptxas"]
         print(f"{path}: {kernel['kernel']} {kernel['schedule']}: {facts['registers']} regs, "
               f"{facts['spill_stores']} B spilled")
 

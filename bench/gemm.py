@@ -73,7 +73,7 @@ def main() -> None:
                 except ValueError as err:  # a copy-engine kernel and rows of no whole 16-byte chunks
                     refused[path] = str(err)
         row["max_rel_error"] = errors
-        row["refused"] = {kernels[p].package.manifest["schedule"]: why for p, why in refused.items()}
+        row["refused"] = {kernels[p].manifest["schedule"]: why for p, why in refused.items()}
         flops = 2.0 * m * n * k
         timings = {path: bench(lambda kernel=kernel: kernel(a, b), args.reps) for path, kernel in kernels.items()
                    if path not in refused}
@@ -88,9 +88,9 @@ def main() -> None:
                     "triton_max_rel_error": triton_error})
         row.update({
             "tilec_ms": timings[best], "tilec_tflops": flops / timings[best] / 1e9,
-            "schedule": kernels[best].package.manifest["schedule"],
+            "schedule": kernels[best].manifest["schedule"],
             "cublas_ms": cublas, "cublas_tflops": flops / cublas / 1e9,
-            "all_schedules_ms": {kernels[p].package.manifest["schedule"]: t for p, t in timings.items()},
+            "all_schedules_ms": {kernels[p].manifest["schedule"]: t for p, t in timings.items()},
             "correct": all(e < 2e-2 for e in errors.values()),
         })
         row["ratio"] = row["tilec_tflops"] / row["cublas_tflops"]

@@ -41,7 +41,7 @@ def runtime_from(folder: str):
 
 def inputs_for(kernel) -> list:
     """The package's inputs at its fixed sizes (64 for any other)."""
-    env = dict(kernel.package.manifest.get("fixed", {}))
+    env = dict(kernel.manifest.get("fixed", {}))
     for spec in kernel.inputs:
         for d in spec["dims"]:
             if isinstance(d, str):

@@ -78,7 +78,7 @@ def main() -> None:
             kernels, labels = dict(any_width), dict(SCHEDULES)
             if c in FIXED_C:
                 fixed = load(os.path.join(args.packages, f"{name}-c{c}.tkp"), register_op=False)
-                kernels["fixed"], labels["fixed"] = fixed, f"C fixed: {fixed.package.manifest['schedule']}"
+                kernels["fixed"], labels["fixed"] = fixed, f"C fixed: {fixed.manifest['schedule']}"
             torch.manual_seed(0)
             x = torch.randn(n, c, device="cuda", dtype=torch.bfloat16)
             extra = [torch.randn(c, device="cuda", dtype=torch.bfloat16) for _ in range({"softmax": 0, "rmsnorm": 1,

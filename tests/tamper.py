@@ -22,7 +22,13 @@ WAYS = ("unsealed", "resealed", "forged")
 
 
 def _cubin(m: dict) -> str:
-    return next(iter(m["targets"].values()))
+    return m["cubin"]
+
+
+def _top(edit):
+    """An edit of the manifest's own fields (the source, the compiler, the targets), not of a kernel's."""
+    edit.top = True
+    return edit
 
 
 def _flip(data: bytes) -> bytes:
@@ -66,9 +72,10 @@ def _swap_variants(m, f):
     m["variants"] = {"aligned": v.get("unaligned", v["aligned"]), "unaligned": v["aligned"]}
 
 
+@_top
 def _retarget(m, f):
-    (target, name), = m["targets"].items()
-    m["targets"] = {("sm_90a" if target == "sm_80" else "sm_80"): name}
+    (target, entry), = m["kernels"].items()
+    m["kernels"] = {("sm_90a" if target == "sm_80" else "sm_80"): entry}
 
 
 def _file(transform, which):
@@ -83,7 +90,7 @@ EDITS = {
     "cubin-flipped": _file(_flip, _cubin),
     "cubin-empty": _file(lambda d: b"", _cubin),
     "cubin-truncated": _file(lambda d: d[:len(d) // 2], _cubin),
-    "source-edited": _file(lambda d: d.replace(b"__syncthreads();", b";", 1), lambda m: f"{m['kernel']}.cu"),
+    "source-edited": _file(lambda d: d.replace(b"__syncthreads();", b";", 1), lambda m: m["source"]),
     "args-swapped": _swap_args,
     "args-output-dtype": _dtype,
     "args-dims-transposed": _dims,
@@ -101,10 +108,11 @@ EDITS = {
     "ranges-widened": _set("ranges", {"M": [1, 2 ** 31 - 1]}),
     "schedule-changed": lambda m, f: m.__setitem__("schedule", m["schedule"].replace("bk=32", "bk=64", 1)
                                                    if "bk=32" in m["schedule"] else m["schedule"] + ",bk=32"),
-    "spec-changed": lambda m, f: m["spec"].__setitem__("text", m["spec"]["text"].replace("A[i, k] *", "2 * A[i, k] *")),
-    "compiler-changed": _set("compiler", "nvcc"),
+    "spec-changed": _top(lambda m, f: m["spec"].__setitem__("text", m["spec"]["text"].replace("A[i, k] *",
+                                                                                              "2 * A[i, k] *"))),
+    "compiler-changed": _top(_set("compiler", "nvcc")),
     "target-renamed": _retarget,
-    "ptxas-facts": lambda m, f: next(iter(m["ptxas"].values())).__setitem__("registers", 1),
+    "ptxas-facts": lambda m, f: m["ptxas"].__setitem__("registers", 1),
 }
 
 
@@ -124,10 +132,11 @@ def write(manifest: dict, files: dict) -> bytes:
 
 
 def edited(data: bytes, edit, way: str) -> bytes:
-    """The package ``data`` with ``edit(manifest, files)`` applied, then sealed ``way``."""
+    """The package ``data`` with ``edit(fields, files)`` applied (``fields``: its first kernel's,
+    or the manifest's own for an edit marked ``_top``), then sealed ``way``."""
     manifest, files = read(data)
     manifest, files = copy.deepcopy(manifest), dict(files)
-    edit(manifest, files)
+    edit(manifest if getattr(edit, "top", False) else next(iter(manifest["kernels"].values())), files)
     manifest["files"] = {name: sha256(body) for name, body in files.items()}
     if way != "unsealed":
         manifest["seal"] = seal(manifest)

@@ -155,7 +155,7 @@ def test_graph_package_round_trip(tmp_path):
     graph = tilec.compile(mlp, xs, stage="oracle", strict=True, name="mlp")
     path = tmp_path / "mlp.tkg"
     manifest = graph.package(str(path), {"contraction": "bm=64 bn=64 bk=32 warps=4 stages=2"}, ("sm_80",))
-    assert [k["kernel"] for k in manifest["kernels"]] == ["mlp_k0", "mlp_k1"]
+    assert [next(iter(k["kernels"].values()))["kernel"] for k in manifest["packages"]] == ["mlp_k0", "mlp_k1"]
     loaded = tilec.runtime.load(str(path))
     assert isinstance(loaded, KernelGraph)
     assert [k.name for k in loaded.kernels] == ["mlp_k0", "mlp_k1"]  # each read, checked, from the zip

@@ -107,14 +107,12 @@ def test_the_unverified_package_is_sealed_too(tmp_path):
     ("tensor_maps", [{"arg": "A", "box": [64, 0], "swizzle": 128}], "'tensor_maps'"),
     ("tensor_maps", [{"arg": "A", "box": [64], "swizzle": 100}], "'tensor_maps'"),
     ("persistent", "yes", "'persistent'"), ("kernel", "not a name", "'kernel'"),
-    ("targets", {"sm_80": "missing.cubin"}, "'targets'"),
+    ("cubin", "missing.cubin", "missing.cubin"), ("source", 3, "'source'"),
 ])
 def test_a_malformed_launch_field_is_one_package_error(good, tmp_path, field, value, message):
     """Sealed and all (a package written so): the field's kind is checked before a launch reads it."""
     def edit(m, f):
         m[field] = value
-        if field == "kernel":  # its source listed, so the name itself is what is refused
-            f["not a name.cu"] = b""
     with pytest.raises(PackageError, match=message):
         read_package(_write(tmp_path, edited(good, edit, "forged")))
 
@@ -126,8 +124,8 @@ def test_a_cubin_that_is_no_elf_image_is_refused(good, tmp_path):
 
 def test_a_package_of_the_previous_format_says_to_rebuild(good, tmp_path):
     manifest, files = read(good)
-    manifest["format"] = "tilec.package/1"
-    with pytest.raises(PackageError, match="tilec.package/2"):
+    manifest["format"] = "tilec.package/2"
+    with pytest.raises(PackageError, match="tilec.package/3"):
         read_package(_write(tmp_path, write(manifest, files)))
 
 

@@ -18,20 +18,35 @@ def _schedule_line(text: str, spec) -> str:
     return lines[0]
 
 
-def test_verify_proves_the_kernel_compile_ships(tilec, tmp_path):
+def _schedule_lines(text: str, spec) -> dict:
+    """target -> the line saying the schedule tilec picked for that target's kernel."""
+    lines = {}
+    for line in text.splitlines():
+        for target in ("sm_80", "sm_90a"):
+            if line.startswith(f"{spec} ({target}): schedule "):
+                lines[target] = line
+    return lines
+
+
+def test_verify_proves_the_kernels_compile_ships(tilec, tmp_path):
     """attention at D = 128: the form's default needs 229,376 bytes of shared memory, more than
     sm_80 has; verify once built that default and failed while the package compile built (at
-    the cost model's pick) verified cleanly. Both now take the pick and say so."""
+    the cost model's pick) verified cleanly. Both now take each target's pick and say so."""
+    from tilec.runtime import read_package
+
     spec = EXAMPLES / "attention.ta"
     status, out, err = tilec("verify", spec, "--shape", "D=128")
     assert status == 0, out + err
-    said = _schedule_line(out, spec)
-    assert "the cost model's best" in said
+    said = _schedule_lines(out, spec)
+    assert sorted(said) == ["sm_80", "sm_90a"] and all("the cost model's best" in line for line in said.values())
     status, built, err = tilec("compile", spec, "--shape", "D=128", "-o", tmp_path / "a.tkp")
     assert status == 0, built + err
-    assert _schedule_line(built, spec) == said
-    manifest = json.loads(zipfile.ZipFile(tmp_path / "a.tkp").read("manifest.json"))
-    assert said.endswith(f"schedule {manifest['schedule']}: {said.split(': ', 2)[2]}")
+    assert _schedule_lines(built, spec) == said
+    package = read_package(str(tmp_path / "a.tkp"))
+    for target, line in said.items():
+        assert f"schedule {package.kernel(target)['schedule']}: " in line
+    # the proofs name the kernel each is about: every tile and CUDA row, both targets
+    assert {t for t in ("sm_80", "sm_90a") if f"[tile {t}]" in out} == {"sm_80", "sm_90a"}
 
 
 def test_every_command_takes_the_same_schedule_for_the_target_asked(tilec):
@@ -108,24 +123,24 @@ def test_a_kernel_is_proved_once_and_a_tampered_proof_is_discarded(tmp_path, mon
     with dialects.context(), ir.Location.unknown():
         module = load_spec(spec)
         tiled = build_tile(module, {}, "")
-        first = verify_build(module, tiled, spec, text, "", ("sm_80",), use_cache=True)
+        first = verify_build(module, {"sm_80": tiled}, spec, text, "", use_cache=True)
         assert first.status() == 0 and first.counts()["proved"] > 0
         checked = []
-        real = verification.check_spec
-        monkeypatch.setattr("tilec.build.package.check_spec", lambda *a, **k: checked.append(1) or real(*a, **k))
-        again = verify_build(module, tiled, spec, text, "", ("sm_80",), use_cache=True)
+        real = verification.check_builds
+        monkeypatch.setattr("tilec.build.package.check_builds", lambda *a, **k: checked.append(1) or real(*a, **k))
+        again = verify_build(module, {"sm_80": tiled}, spec, text, "", use_cache=True)
         assert not checked and again.as_json() == first.as_json()
         (entry,) = (tmp_path / "proofs").iterdir()
         stored = entry.read_bytes()
         entry.write_bytes(stored.replace(b'"verdict": "proved"', b'"verdict": "counterexample"', 1))
         capsys.readouterr()
-        third = verify_build(module, tiled, spec, text, "", ("sm_80",), use_cache=True)
+        third = verify_build(module, {"sm_80": tiled}, spec, text, "", use_cache=True)
         assert len(checked) == 1 and third.summary() == first.summary()
         assert f"cache entry proofs/{entry.name} does not match its seal (truncated or edited); discarded, " \
                f"verifying again" in capsys.readouterr().err
         entry.write_bytes(entry.read_bytes()[:-40])  # truncated
-        fourth = verify_build(module, tiled, spec, text, "", ("sm_80",), use_cache=True)
+        fourth = verify_build(module, {"sm_80": tiled}, spec, text, "", use_cache=True)
         assert len(checked) == 2 and fourth.summary() == first.summary()
         assert f"cache entry proofs/{entry.name} does not match its seal" in capsys.readouterr().err
-        other = verify_build(module, tiled, spec, text, "", ("sm_90a",), use_cache=True)  # another target: proved anew
+        other = verify_build(module, {"sm_90a": tiled}, spec, text, "", use_cache=True)  # another target: proved anew
         assert len(checked) == 3 and other.status() == 0

@@ -201,8 +201,10 @@ def test_bf16_graphs_are_one_kernel_and_match_on_the_tile_stage(name, tmp_path):
     expected = fn(*(a.float() for a in args))  # intermediates in f32, as tilec computes them
     torch.testing.assert_close(graph(*args).float(), expected, rtol=2e-2, atol=2e-2)
     manifest = graph.package(str(tmp_path / f"{name}.tkp"), "bm=64 bn=64 warps=4 stages=2", ("sm_90a",))
-    assert manifest["targets"] == {"sm_90a": f"{manifest['kernel']}.sm_90a.cubin"}
-    assert [a["dtype"] for a in manifest["args"] if a["role"] != "param"] == ["bf16"] * len(manifest["args"])
+    assert list(manifest["kernels"]) == ["sm_90a"]
+    kernel = manifest["kernels"]["sm_90a"]
+    assert kernel["cubin"] == f"{kernel['kernel']}.sm_90a.cubin"
+    assert [a["dtype"] for a in kernel["args"] if a["role"] != "param"] == ["bf16"] * len(kernel["args"])
 
 
 def test_torch_compile_backend_runs_graphs_through_tilec(backend_graphs):

@@ -370,7 +370,7 @@ def test_a_length_that_slices_a_buffer_is_bounded_proved_and_checked(tmp_path):
     path = tmp_path / "rope.tkg"
     graph.package(str(path), "", ("sm_90a",))
     (kernel,) = tilec.runtime.load(str(path), register_op=False).kernels  # the rotation's one kernel
-    assert kernel.package.manifest["ranges"] == {"T": [1, 63]}
+    assert kernel.manifest["ranges"] == {"T": [1, 63]}
     inputs = [torch.zeros(64, 16).bfloat16(), torch.zeros(64, 16).bfloat16(), torch.zeros(2, 2, 64, 16).bfloat16()]
     with pytest.raises(ValueError, match=r"defined \(and proved\) for T in \[1, 63\], got T = 64"):
         kernel(*inputs)

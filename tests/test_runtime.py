@@ -33,13 +33,15 @@ def package(tmp_path_factory):
 def test_manifest_describes_the_kernel(package):
     from tilec.runtime import read_package
 
-    m = read_package(str(package)).manifest
-    assert m["format"] == "tilec.package/2" and m["kernel"] == "matmul_bias_gelu"
+    top = read_package(str(package)).manifest
+    assert top["format"] == "tilec.package/3" and list(top["kernels"]) == ["sm_90a"]
+    assert top["spec"]["text"].startswith("# A linear layer") and len(top["spec"]["sha256"]) == 64
+    m = read_package(str(package)).kernel("sm_90a")
+    assert m["kernel"] == "matmul_bias_gelu"
     assert [a["name"] for a in m["args"]] == ["X", "W", "bias", "Y", "K", "M", "N"]
     assert m["args"][0] == {"role": "input", "name": "X", "dtype": "bf16", "dims": ["M", "K"]}
     assert m["grid"][0] == ["*", ["/", ["+", "M", 127], 128], ["/", ["+", "N", 127], 128]] or m["grid"][0][0] == "*"
-    assert m["spec"]["text"].startswith("# A linear layer") and len(m["spec"]["sha256"]) == 64
-    assert m["ptxas"]["sm_90a"]["registers"] > 0 and m["smem_bytes"] > 0 and m["threads"] == 128
+    assert m["ptxas"]["registers"] > 0 and m["smem_bytes"] > 0 and m["threads"] == 128
 
 
 def test_tampered_cubin_is_refused(package, tmp_path):
@@ -67,7 +69,7 @@ def test_wrong_format_is_refused(package, tmp_path):
             if item.filename == "manifest.json":
                 data = json.dumps(dict(json.loads(data), format="tilec.package/0")).encode()
             dst.writestr(item, data)
-    with pytest.raises(PackageError, match="expected 'tilec.package/2'"):
+    with pytest.raises(PackageError, match="expected 'tilec.package/3'"):
         read_package(str(bad))
 
 
@@ -157,7 +159,7 @@ def test_a_kernel_waits_for_the_grid_before_it_ahead_of_any_global_access(packag
     from tilec.runtime import read_package
 
     pkg = read_package(str(package))
-    assert pkg.manifest["grid_dependency"] == "wait at entry"
+    assert pkg.kernel("sm_90a")["grid_dependency"] == "wait at entry"
     source = next(text for name, text in pkg.files.items() if name.endswith(".cu")).decode()
     body = source.split('extern "C" __global__', 1)[1].split(") {\n", 1)[1]  # after the kernel's signature
     first = [line.strip() for line in body.splitlines()[:3]]

@@ -150,16 +150,44 @@ def test_an_unregistered_target_is_a_usage_error(tilec):
     assert exit_.value.code == 2
 
 
-def test_a_package_for_two_targets_holds_the_kernel_both_run(tilec, tmp_path):
+def test_a_package_for_two_targets_holds_a_kernel_per_target_from_its_own_pipeline(tilec, tmp_path):
+    """Each target's kernel is built by its own pipeline at its own schedule (--schedule TARGET:...),
+    and the runtime launches the one a GPU's capability runs."""
+    from tilec.runtime import read_package
+    from tilec.runtime.targets import cubin_target
+
     out = tmp_path / "g.tkp"
     status, _, err = tilec("compile", EXAMPLES / "gemm.ta", "-o", out, "--schedule", "bm=64,bn=64,bk=32",
-                           "--no-verify", "--no-cache")
+                           "--schedule", "sm_90a:" + WARP_SPECIALISED.replace(" ", ","), "--no-verify", "--no-cache")
     assert status == 0, err
-    manifest = json.loads(zipfile.ZipFile(out).read("manifest.json"))
-    assert sorted(manifest["targets"]) == ["sm_80", "sm_90a"]
+    package = read_package(str(out))
+    assert package.targets == ("sm_80", "sm_90a")
+    ampere, hopper = package.kernel("sm_80"), package.kernel("sm_90a")
+    assert "consumers=0" in ampere["schedule"] and ampere["tensor_maps"] == [] and ampere["threads"] == 128
+    assert "consumers=2" in hopper["schedule"] and hopper["tensor_maps"] and hopper["threads"] == 384
+    assert "wgmma" in package.files[hopper["source"]].decode() and "wgmma" not in package.files[ampere["source"]].decode()
+    assert cubin_target(package.targets, (9, 0)) == "sm_90a" and cubin_target(package.targets, (8, 9)) == "sm_80"
+    # one schedule for every target that some of them cannot run: refused, with the way out
     status, _, err = tilec("compile", EXAMPLES / "gemm.ta", "-o", out, "--schedule", WARP_SPECIALISED.replace(" ", ","),
                            "--target", "sm_80", "--target", "sm_90a", "--no-verify", "--no-cache")
-    assert status == 1 and "builds a kernel for sm_90a alone" in err
+    assert status == 1 and "which sm_80 does not have" in err
+    status, _, err = tilec("compile", EXAMPLES / "gemm.ta", "-o", out, "--target", "sm_80",
+                           "--schedule", "sm_90a:bm=64", "--no-verify", "--no-cache")
+    assert status == 1 and "--schedule names sm_90a, which is not among the targets built (sm_80)" in err
+    status, _, err = tilec("compile", EXAMPLES / "gemm.ta", "-o", out, "--schedule", "sm_90a:bm=64",
+                           "--schedule", "sm_90a:bm=128", "--no-verify", "--no-cache")
+    assert status == 1 and "sm_90a is given two schedules" in err
+    status, _, err = tilec("compile", EXAMPLES / "gemm.ta", "-o", out, "--schedule", "sm_75:bm=64", "--no-cache")
+    assert status == 1 and "'sm_75' is not a target" in err
+
+
+def test_a_one_kernel_command_takes_a_targets_schedule_only_for_that_target(tilec):
+    status, out, err = tilec("compile", EXAMPLES / "gemm.ta", "--emit", "cuda", "--target", "sm_90a",
+                             "--schedule", "sm_90a:" + WARP_SPECIALISED.replace(" ", ","))
+    assert status == 0 and "wgmma" in out, err
+    status, _, err = tilec("compile", EXAMPLES / "gemm.ta", "--emit", "cuda",
+                           "--schedule", "sm_90a:" + WARP_SPECIALISED.replace(" ", ","))
+    assert status == 1 and "this command builds one kernel: name its target with --target sm_90a" in err
 
 
 def test_every_registered_target_has_an_instruction_table_and_a_runtime_entry():

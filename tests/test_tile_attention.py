@@ -116,10 +116,10 @@ def test_a_value_head_dim_of_an_odd_number_of_n_tiles_lowers_and_is_proved(tilec
     assert status == 0 and "(ok)" in out, out + err
     status, out, err = tilec("verify", spec, "--schedule", "bm=64,bn=64,warps=4")
     assert status == 0 and " 0 counterexample" in out, out
-    assert re.search(r"proved +narrow \[tile\] equivalence: ldmatrix.trans B fragments are the PTX", out), out
-    assert re.search(rf"proved +narrow \[tile\] swizzle: V tile 64x{value_dim}: ldmatrix phases", out), out
+    assert re.search(r"proved +narrow \[tile sm_80\] equivalence: ldmatrix.trans B fragments are the PTX", out), out
+    assert re.search(rf"proved +narrow \[tile sm_80\] swizzle: V tile 64x{value_dim}: ldmatrix phases", out), out
     for target in ("sm_80", "sm_90a"):
-        assert re.search(rf"proved +narrow \[cuda\] build: the CUDA source compiles for {target}", out), out
+        assert re.search(rf"proved +narrow \[cuda {target}\] build: the CUDA source compiles for {target}", out), out
     status, out, err = tilec("compile", spec, "--emit", "cuda", "--schedule", "bm=64,bn=64,warps=4")
     assert status == 0 and "ldmatrix_x2_trans(bf[kk % 2][" in out, err
 

@@ -36,8 +36,8 @@ def test_an_index_in_the_epilogue_is_proved_and_compiles(name):
     pytest.importorskip("cuda.bindings.nvrtc", reason="NVRTC comes with the 'cuda' extra")
     with dialects.context(), ir.Location.unknown():
         module = spec_to_ta(SPECS[name], f"{name}.ta")
-        build = build_tile(module, None, SCHEDULE)
-        rows = check_spec(module, SCHEDULE, f"{name}.ta", build=build, targets=("sm_80",))
+        build = build_tile(module, None, SCHEDULE, "sm_80")
+        rows = check_spec(module, SCHEDULE, f"{name}.ta", build=build)
     assert [(r.check, r.detail) for r in rows if r.verdict != "proved"] == []
     assert any(r.stage == "cuda" and "sm_80" in r.check for r in rows)
 

@@ -294,15 +294,18 @@ def test_the_package_carries_tensor_maps_and_the_sm90a_kernel_alone(tmp_path):
     from tilec.build.package import build
 
     manifest = build(str(EXAMPLES / "gemm.ta"), str(tmp_path / "g.tkp"), TWO, ("sm_90a",), use_cache=False)
+    assert list(manifest["kernels"]) == ["sm_90a"]
+    manifest = manifest["kernels"]["sm_90a"]
     assert manifest["variants"] == {"aligned": "gemm"}  # the copy engine: no element-copy variant
     assert manifest["tensor_maps"] == [{"arg": "A", "box": [128, 64], "swizzle": 128},
                                        {"arg": "B", "box": [64, 64], "swizzle": 128}]
-    assert manifest["threads"] == 384 and manifest["ptxas"]["sm_90a"]["spill_stores"] == 0
+    assert manifest["threads"] == 384 and manifest["ptxas"]["spill_stores"] == 0
     import zipfile
 
-    source = zipfile.ZipFile(tmp_path / "g.tkp").read("gemm.cu").decode()
+    source = zipfile.ZipFile(tmp_path / "g.tkp").read("gemm.sm_90a.cu").decode()
     for text in ("__launch_bounds__(384, 1)", "setmaxnreg.dec.sync.aligned.u32 40", "wgmma.mma_async.sync.aligned.m64n128k16",
                  "const __grid_constant__ TensorMap tm_A", "cp.async.bulk.tensor.2d"):
         assert text in source, text
-    with pytest.raises(TilecError, match="builds a kernel for sm_90a alone"):
+    with pytest.raises(TilecError, match=r"which sm_80 does not have \(targets with them: sm_90a\): give it to those "
+                                         r"alone \(--schedule sm_90a:...\)"):
         build(str(EXAMPLES / "gemm.ta"), str(tmp_path / "h.tkp"), TWO, ("sm_80", "sm_90a"), use_cache=False)

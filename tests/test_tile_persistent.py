@@ -102,8 +102,9 @@ def test_the_package_says_the_launch_caps_the_grid(tmp_path):
     from tilec.build.package import build
 
     manifest = build(str(EXAMPLES / "gemm.ta"), str(tmp_path / "g.tkp"), TWO, ("sm_90a",), use_cache=False)
-    assert manifest["persistent"] is True and manifest["ptxas"]["sm_90a"]["spill_stores"] == 0
-    source = zipfile.ZipFile(tmp_path / "g.tkp").read("gemm.cu").decode()
+    manifest = manifest["kernels"]["sm_90a"]
+    assert manifest["persistent"] is True and manifest["ptxas"]["spill_stores"] == 0
+    source = zipfile.ZipFile(tmp_path / "g.tkp").read("gemm.sm_90a.cu").decode()
     assert "gridDim.x" in source
     plain = build(str(EXAMPLES / "gemm.ta"), str(tmp_path / "h.tkp"), TWO.replace("true", "false"), ("sm_90a",),
                   use_cache=False)

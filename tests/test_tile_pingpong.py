@@ -125,9 +125,10 @@ def test_the_cuda_kernel_numbers_threads_within_each_warpgroup(tmp_path):
 
     manifest = build(str(EXAMPLES / "gemm.ta"), str(tmp_path / "g.tkp"), PP.replace("bn=128", "bn=256"),
                      ("sm_90a",), use_cache=False)
-    facts = manifest["ptxas"]["sm_90a"]
+    manifest = manifest["kernels"]["sm_90a"]
+    facts = manifest["ptxas"]
     assert facts["spill_stores"] == 0 and not facts["wgmma_serialized"], facts
-    source = zipfile.ZipFile(tmp_path / "g.tkp").read("gemm.cu").decode()
+    source = zipfile.ZipFile(tmp_path / "g.tkp").read("gemm.sm_90a.cu").decode()
     assert "const int warp = wg_warp, tid = wg_tid" in source
     assert "(warp / 4) *" not in source  # each warpgroup reads all 64 rows of its own A tile
 

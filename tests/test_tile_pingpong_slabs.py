@@ -83,9 +83,10 @@ def test_the_cuda_issues_a_wgmma_per_slab(tmp_path):
 
     schedule = PP128.replace("bn=64", "bn=128").replace("stages=3", "stages=4") + " tma-store=true"
     manifest = build(str(EXAMPLES / "gemm.ta"), str(tmp_path / "g.tkp"), schedule, ("sm_90a",), use_cache=False)
-    facts = manifest["ptxas"]["sm_90a"]
+    manifest = manifest["kernels"]["sm_90a"]
+    facts = manifest["ptxas"]
     assert facts["spill_stores"] == 0 and not facts["wgmma_serialized"], facts
-    source = zipfile.ZipFile(tmp_path / "g.tkp").read("gemm.cu").decode()
+    source = zipfile.ZipFile(tmp_path / "g.tkp").read("gemm.sm_90a.cu").decode()
     calls = re.findall(r"wgmma_m64n128k16_\w+\(&(\w+)\[(\d)\]\[0\]\[0\], da \+ (\d+), db \+ (\d+)\);", source)
     assert len(calls) == 8  # 4 k16 steps, 2 slabs
     slab0, slab1 = calls[0], calls[1]

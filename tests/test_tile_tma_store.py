@@ -145,9 +145,10 @@ def test_the_cuda_kernel_stores_through_the_output_tensor_map(tmp_path):
 
     manifest = build(str(EXAMPLES / "gemm.ta"), str(tmp_path / "g.tkp"),
                      COOP.replace("bn=128", "bn=256").replace("stages=3", "stages=4"), ("sm_90a",), use_cache=False)
-    facts = manifest["ptxas"]["sm_90a"]
+    manifest = manifest["kernels"]["sm_90a"]
+    facts = manifest["ptxas"]
     assert facts["spill_stores"] == 0 and not facts["wgmma_serialized"], facts
     assert {"arg": "C", "box": [128, 64], "swizzle": 128} in manifest["tensor_maps"]
     assert manifest["smem_bytes"] <= 227 * 1024
-    source = zipfile.ZipFile(tmp_path / "g.tkp").read("gemm.cu").decode()
+    source = zipfile.ZipFile(tmp_path / "g.tkp").read("gemm.sm_90a.cu").decode()
     assert source.count("tma_store_2d(&tm_C") == 4 and "bulk_wait_read<0>()" in source

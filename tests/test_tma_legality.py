@@ -93,7 +93,7 @@ def test_the_runtime_refuses_odd_rows_before_the_launch(symbolic_package, k):
     from tilec.runtime.tensor_map import TensorMapError
 
     kernel = load(symbolic_package, register_op=False)
-    assert [e["arg"] for e in kernel.package.manifest["tensor_maps"]] == ["A", "B"]
+    assert [e["arg"] for e in kernel.manifest["tensor_maps"]] == ["A", "B"]
     a, b = torch.zeros(64, k, dtype=torch.bfloat16), torch.zeros(32, k, dtype=torch.bfloat16)
     env = {"M": 64, "N": 32, "K": k}
     with pytest.raises(TensorMapError, match=f"reads A with the copy engine: dim 0 steps {2 * k} bytes.*consumers=0"):
@@ -121,7 +121,7 @@ def test_an_output_stored_through_a_view_is_checked_as_that_view(tmp_path):
     build(str(EXAMPLES / "einsum_attention.ta"), str(out), "bm=128 bn=128 warps=8 stages=2 consumers=2 tma-store=true",
           ("sm_90a",), use_cache=False, verify=False, shapes={"D": 64})
     kernel = load(str(out), register_op=False)
-    (entry,) = [e for e in kernel.package.manifest["tensor_maps"] if e["arg"] == "O"]
+    (entry,) = [e for e in kernel.manifest["tensor_maps"] if e["arg"] == "O"]
     assert len(entry["box"]) == 3 and "view" in entry
     env = {"B": 2, "S": 97, "T": 130, "H": 3, "D": 64}
     q = torch.zeros(2, 97, 3, 64, dtype=torch.bfloat16)

@@ -108,7 +108,7 @@ def test_tune_ranks_emits_and_compile_builds_the_imported_best(tilec, tmp_path, 
     assert status == 0, err
     assert f"schedule {chosen}: from the tuning database" in out
     manifest = json.loads(__import__("zipfile").ZipFile(tmp_path / "g.tkp").read("manifest.json"))
-    assert manifest["schedule"] == chosen
+    assert manifest["kernels"]["sm_90a"]["schedule"] == chosen
 
 
 def test_tune_errors_are_one_line(tilec):
@@ -164,7 +164,7 @@ def test_a_winner_that_is_not_proved_gives_way_to_the_next(tmp_path, monkeypatch
     db.add(text, shapes, "sm_90a", "G", [{"schedule": s, "median_ms": 1.0 + n} for n, s in enumerate(schedules)], "d")
     calls = []
 
-    def fake(module, build, name, spec_text, schedule, targets):
+    def fake(module, builds, name, spec_text, schedule):
         calls.append(schedule)
         failed = schedule == schedules[0]
         return SimpleNamespace(status=lambda: int(failed),
@@ -198,8 +198,8 @@ def test_an_untuned_compile_takes_the_models_best_that_does_not_spill(tilec, tmp
         status, stdout, err = tilec("compile", EXAMPLES / "attention.ta", "-o", out, *shape)
         assert status == 0 and "the cost model's best that compiles without spilling" in stdout, err
         manifest = json.loads(__import__("zipfile").ZipFile(out).read("manifest.json"))
-        assert set(manifest["ptxas"]) == {"sm_80", "sm_90a"}
-        assert all(f["spill_stores"] == 0 for f in manifest["ptxas"].values()), manifest["ptxas"]
+        assert set(manifest["kernels"]) == {"sm_80", "sm_90a"}  # each target's kernel at its own pick
+        assert all(k["ptxas"]["spill_stores"] == 0 for k in manifest["kernels"].values()), manifest["kernels"]
     assert any((tmp_path / "cache" / "picks").iterdir())  # the choice is cached
     status, stdout, err = tilec("compile", EXAMPLES / "rmsnorm.ta", "-o", tmp_path / "r.tkp")
     assert status == 0 and "the cost model's best that compiles without spilling" in stdout, err

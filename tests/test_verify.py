@@ -343,14 +343,14 @@ def test_verify_a_package(tilec, tmp_path, monkeypatch):
                  "--schedule", "bm=64,bn=64,bk=32")[0] == 0
     status, stdout, err = tilec("verify", out)
     assert status == 0, err
-    assert "the package's launch fields, CUDA source and cubins are what its source, schedule and sizes build" \
+    assert "the package's launch fields, CUDA source and cubin are what its source, schedule and sizes build" \
         in stdout
     # a package whose source (and hash) was replaced is not vouched for
     forged = tmp_path / "forged.tkp"
     from tilec.runtime.package import read_package, write_package
     package = read_package(str(out))
     files = dict(package.files)
-    files["gemm.cu"] = files["gemm.cu"] + b"\n// edited\n"
+    files["gemm.sm_90a.cu"] = files["gemm.sm_90a.cu"] + b"\n// edited\n"
     manifest = {k: v for k, v in package.manifest.items() if k not in ("files", "format")}
     write_package(str(forged), manifest, files)
     status, stdout, err = tilec("verify", forged)
@@ -370,14 +370,14 @@ def test_attention_package_is_verified_at_its_own_sizes(tilec, tmp_path, monkeyp
                                 "--shape", "D=32", "--schedule", "bm=64,bn=64,bk=32")
     assert status == 0, err
     package = read_package(str(out))
-    assert package.manifest["fixed"] == {"D": 32}
+    assert package.kernel("sm_90a")["fixed"] == {"D": 32}
     report = json.loads(package.files["verify.json"])
     tile_rows = [r for r in report["results"] if r["stage"] == "tile"]
     assert tile_rows and all(r["verdict"] == "proved" for r in tile_rows)
     assert any("tile 64x32" in r["check"] for r in tile_rows)  # the shared tiles of head dim 32
     status, stdout, err = tilec("verify", out)
     assert status == 0, stdout + err
-    assert "proved  attention [package] equivalence: the package's launch fields" in stdout
+    assert "proved  attention [package sm_90a] equivalence: the package's launch fields" in stdout
 
 
 def _attention_tile_text(example="causal_attention"):
@@ -674,9 +674,9 @@ def test_head_dim_96_tiles_are_proved_free_of_bank_conflicts(tilec):
     assert status == 0 and "0 counterexample" in out, out
     for tile in ("Q tile 64x96", "K tile 64x96", "V tile 64x96"):
         for phases in ("ldmatrix", "cp.async"):
-            assert re.search(rf"proved +attention \[tile\] swizzle: {tile}: {phases} phases are free of bank", out), out
+            assert re.search(rf"proved +attention \[tile sm_80\] swizzle: {tile}: {phases} phases are free of bank", out), out
     for target in ("sm_80", "sm_90a"):
-        assert re.search(rf"proved +attention \[cuda\] build: the CUDA source compiles for {target}", out), out
+        assert re.search(rf"proved +attention \[cuda {target}\] build: the CUDA source compiles for {target}", out), out
 
 
 def test_tiles_of_another_head_dim_are_refuted():

@@ -57,7 +57,7 @@ def build_case(name: str, case: Case, out: Path, target: str) -> dict:
     spec = spec_file(name, case, out)
     package = build_graph(spec, out / f"{name}.tkg", case, target) if case.graph else \
         build(str(spec), str(out / f"{name}.tkp"), case.schedule, (target,), use_cache=False, shapes=case.fixed,
-              verify=not case.conflicts)
+              verify=not case.conflicts)["kernels"][target]
     (out / name).mkdir(exist_ok=True)
     runs = []
     with dialects.context(), ir.Location.unknown():
@@ -169,6 +169,20 @@ def build_candidates(folder: Path) -> str:
     return folder.name
 
 
+def build_two_targets(out: Path) -> str:
+    """A GEMM package with a kernel for sm_80 (mma.sync) and one for sm_90a (warp-specialised,
+    wgmma and the copy engine), each from its own pipeline, for test_gpu_launch.py."""
+    from tilec.cli import main as tilec_main
+
+    spec = str(Path(__file__).resolve().parents[2] / "examples" / "gemm.ta")
+    path = out / "two_targets.tkp"
+    if tilec_main(["compile", spec, "-o", str(path), "--target", "sm_80", "--target", "sm_90a", "--no-cache",
+                   "--schedule", "bm=64,bn=64,bk=32,warps=4,stages=3",
+                   "--schedule", "sm_90a:bm=128,bn=128,bk=64,warps=8,stages=3,consumers=2"]):
+        raise SystemExit("tilec compile could not write the two-target fixture")
+    return path.name
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="build/gpu-cases", help="folder of packages, data and manifest.json")
@@ -188,6 +202,7 @@ def main(argv: list[str] | None = None) -> int:
         # K-major tiles of 128-byte rows in the 128-byte mode: 8-row groups 1024 bytes apart
         manifest["fixtures"]["wgmma_descriptor"] = wgmma_descriptor(128, 16, 1024)
         manifest["fixtures"]["tune"] = build_candidates(out / "tune")
+        manifest["fixtures"]["two_targets"] = build_two_targets(out)
     if not args.only:
         manifest["uncovered"] = uncovered_examples()
         for path in manifest["uncovered"]:

@@ -31,7 +31,7 @@ def _error(c, a, b) -> float:
 def main(folder: str) -> int:
     torch.manual_seed(0)
     picked = rt.load(f"{folder}/picked.tkp")
-    schedule = picked.package.manifest["schedule"]
+    schedule = picked.manifest["schedule"]
     print("picked schedule:", schedule, "(mma.sync)" if "consumers=0" in schedule else "(copy engine)")
     a = torch.randn(1000, 999, device="cuda", dtype=torch.bfloat16)
     b = torch.randn(1000, 999, device="cuda", dtype=torch.bfloat16)

@@ -50,7 +50,12 @@ def main(argv=None) -> int:
             module = spec_to_ta(text, f"{name}.ta" if inline else Path(case.spec).name)
             extra = (args.target,) if targeted else ()
             source = emit_cuda(build_tile(module, dict(case.fixed), case.schedule, *extra).tile).source
-            shipped = zipfile.ZipFile(root / entry["package"]).read(f"{entry['kernel']}.cu").decode()
+            archive = zipfile.ZipFile(root / entry["package"])
+            shipped_manifest = json.loads(archive.read("manifest.json"))
+            # a package of one kernel per target names each source; an older one holds KERNEL.cu
+            member = shipped_manifest["kernels"][args.target]["source"] if "kernels" in shipped_manifest \
+                else f"{entry['kernel']}.cu"
+            shipped = archive.read(member).decode()
             if source == shipped:
                 same += 1
             else:

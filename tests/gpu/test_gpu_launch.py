@@ -38,6 +38,31 @@ def test_calls_at_the_same_shapes_share_a_plan_and_other_strides_are_checked_aga
     assert len(kernel._plans) == 1
 
 
+def test_a_package_of_two_targets_launches_the_kernel_of_the_gpus_own():
+    """The two-target fixture (sm_80's mma.sync kernel, sm_90a's warp-specialised one): on a 9.0
+    GPU the Kernel launches sm_90a's, with its own launch fields (384 threads, tensor maps), and
+    the result is the product; sm_80's kernel is refused on this GPU by name."""
+    if not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0):
+        pytest.skip("needs a GPU of compute capability 9.0")
+    fixture = (read_manifest(BUILD) or {}).get("fixtures", {}).get("two_targets")
+    if fixture is None:
+        pytest.skip(f"no two-target fixture in {BUILD}: python tests/gpu/build.py --out {BUILD}")
+    from tilec.runtime import Kernel, PackageError
+
+    kernel = load(str(BUILD / fixture), register_op=False)
+    assert kernel.package.targets == ("sm_80", "sm_90a") and kernel.target == "sm_90a"
+    assert kernel.manifest["threads"] == 384 and kernel.mapped
+    a = torch.randn(1000, 512, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(512, 768, device="cuda", dtype=torch.bfloat16)
+    ref = a.float() @ b.float()
+    out = kernel(a, b)
+    assert (out.float() - ref).abs().max() / ref.abs().max() < 3e-2
+    ampere = Kernel(kernel.package, "sm_80")
+    assert ampere.on(torch.device("cuda")) is not ampere  # a call goes to the GPU's own kernel
+    with pytest.raises(PackageError, match="its sm_80 kernel does not run on a GPU of compute capability 9.0"):
+        ampere.function(torch.device("cuda"))
+
+
 @pytest.fixture
 def graph():
     """The RMSNorm + GEMM graph package of the build (a row program, then the GEMM reading its output)."""
@@ -58,7 +83,7 @@ def test_kernels_launched_before_the_one_they_read_from_ends_read_its_whole_outp
     (TILEC_DEPENDENT_LAUNCH=0), and matches f32."""
     from tilec.runtime.launch import dependent_launch
 
-    assert all(dependent_launch(k.package.manifest, torch.device("cuda")) for k in graph.kernels)
+    assert all(dependent_launch(k.manifest, torch.device("cuda")) for k in graph.kernels)
     torch.manual_seed(0)
     x = torch.randn(97, 130, device="cuda", dtype=torch.bfloat16)
     g = (1 + 0.1 * torch.randn(130, device="cuda")).to(torch.bfloat16)

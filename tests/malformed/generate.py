@@ -495,19 +495,27 @@ def _zip(members: dict[str, bytes]) -> bytes:
     return buffer.getvalue()
 
 
+_TOP = ("format", "spec", "files", "seal", "kernels", "compiler")
+
+
 def _package(manifest=None, members=None, **changes) -> bytes:
-    """A package whose manifest passes every check but ``changes`` (None deletes a key)."""
-    source = b"// the kernel's CUDA source\n"
-    base = {"format": "tilec.package/2", "kernel": "gemm", "spec": {"file": "gemm.ta", "text": GEMM},
-            "schedule": "bm=64,bn=64,bk=32,warps=4,stages=3,swizzle=true,group-m=8", "targets": {},
-            "files": {"gemm.cu": hashlib.sha256(source).hexdigest()}, "fixed": {},
-            "variants": {"aligned": "gemm"}, "threads": 128, "smem_bytes": 0, "grid": [1], "params": [], "args": []}
+    """A package whose manifest passes every check but ``changes`` (None deletes a key): to its
+    own fields (format, spec, files, seal, kernels, compiler), else to its one kernel's (sm_80's)."""
+    source, cubin = b"// the kernel's CUDA source\n", b"\x7fELF" + bytes(60)
+    kernel = {"kernel": "gemm", "schedule": "bm=64,bn=64,bk=32,warps=4,stages=3,swizzle=true,group-m=8",
+              "source": "gemm.sm_80.cu", "cubin": "gemm.sm_80.cubin", "fixed": {},
+              "variants": {"aligned": "gemm"}, "threads": 128, "smem_bytes": 0, "grid": [1], "params": [], "args": []}
+    base = {"format": "tilec.package/3", "spec": {"file": "gemm.ta", "text": GEMM}, "compiler": "nvrtc",
+            "files": {"gemm.sm_80.cu": hashlib.sha256(source).hexdigest(),
+                      "gemm.sm_80.cubin": hashlib.sha256(cubin).hexdigest()}, "kernels": {"sm_80": kernel}}
     for key, value in changes.items():
-        base.pop(key, None) if value is None else base.__setitem__(key, value)
+        where = base if key in _TOP else kernel
+        where.pop(key, None) if value is None else where.__setitem__(key, value)
     if "seal" not in changes:  # sealed as tilec writes it: what is refused is the field under test
         base["seal"] = seal(base)
     text = manifest if manifest is not None else json.dumps(base, indent=1, sort_keys=True)
-    return _zip({"manifest.json": text.encode(), **({"gemm.cu": source} if members is None else members)})
+    files = {"gemm.sm_80.cu": source, "gemm.sm_80.cubin": cubin}
+    return _zip({"manifest.json": text.encode(), **(files if members is None else members)})
 
 
 def packages(c: Corpus) -> None:
@@ -516,19 +524,24 @@ def packages(c: Corpus) -> None:
         "manifest-not-json": (_package("{"), "not a readable tilec package"),
         "manifest-missing": (_zip({"gemm.cu": b""}), "not a readable tilec package"),
         "manifest-not-utf8": (_zip({"manifest.json": b"\xff\xfe"}), "not a readable tilec package"),
-        "wrong-format": (_package(format="tilec.package/0"), "expected 'tilec.package/2'"),
+        "wrong-format": (_package(format="tilec.package/0"), "expected 'tilec.package/3'"),
         "no-files": (_package(files=None), "needs 'files'"),
         "files-a-list": (_package(files=["gemm.cu"]), "needs 'files'"),
-        "files-bad-digest": (_package(files={"gemm.cu": 7}), "must map names to sha256"),
+        "files-bad-digest": (_package(files={"gemm.sm_80.cu": 7}), "must map names to sha256"),
         "file-not-in-archive": (_package(members={}), "not a readable tilec package"),
-        "hash-mismatch": (_package(members={"gemm.cu": b"tampered"}), "does not match its hash"),
+        "hash-mismatch": (_package(members={"gemm.sm_80.cu": b"tampered", "gemm.sm_80.cubin": b"\x7fELF"}),
+                          "does not match its hash"),
+        "no-kernels": (_package(kernels=None), "needs 'kernels'"),
+        "kernels-empty": (_package(kernels={}), "must map 1 to 8 targets"),
+        "kernels-not-a-target": (_package(kernels={"gfx942": {}}), "must map 1 to 8 targets"),
+        "kernel-a-list": (_package(kernels={"sm_80": []}), "is not a JSON object"),
         "no-kernel": (_package(kernel=None), "needs 'kernel'"),
-        "kernel-source-not-listed": (_package(kernel="other"), "no CUDA source for kernel 'other'"),
+        "kernel-source-not-listed": (_package(source="other.cu"), "its source 'other.cu' is not among"),
+        "kernel-cubin-not-listed": (_package(cubin="other.cubin"), "its cubin 'other.cubin' is not among"),
         "spec-a-string": (_package(spec="gemm.ta"), "needs 'spec'"),
         "spec-without-text": (_package(spec={"file": "gemm.ta"}), "'spec' needs 'file' and 'text'"),
         "schedule-a-number": (_package(schedule=64), "needs 'schedule'"),
         "schedule-injects-passes": (_package(schedule="bm=64}, canonicalize, ta-to-tile{bk=32"), "is not KEY=VALUE"),
-        "targets-a-list": (_package(targets=["sm_90a"]), "needs 'targets'"),
         "fixed-a-string": (_package(fixed={"M": "64"}), "'fixed' must map names to sizes"),
         "fixed-zero": (_package(fixed={"M": 0}), "'fixed' must map names to sizes"),
         "fixed-huge": (_package(fixed={"M": 2**70}), "'fixed' must map names to sizes"),
@@ -546,7 +559,9 @@ def packages(c: Corpus) -> None:
         "variants-empty": (_package(variants={}), "'variants' must be"),
         "tensor-map-unknown-arg": (_package(tensor_maps=[{"arg": "Z", "box": [64], "swizzle": 128}]),
                                    "'tensor_maps' must be"),
-        "target-file-missing": (_package(targets={"sm_80": "gemm.sm_80.cubin"}), "'targets' must be"),
+        "cubin-not-elf": (_package(members={"gemm.sm_80.cu": b"// the kernel's CUDA source\n",
+                                            "gemm.sm_80.cubin": b"\x7fELF" + bytes(60)}, cubin="gemm.sm_80.cu"),
+                          "'cubin' must be"),
         "empty-archive": (_zip({}), "not a readable tilec package"),
         "truncated-archive": (_package()[:200], "not a readable tilec package"),
     }

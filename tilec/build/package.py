@@ -23,13 +23,15 @@ from ..lowering.driver import schedule_targets
 from ..frontend import load_spec
 from ..runtime.package import PackageError, read_package
 from .packaging import check_targets
-from .plan import Kernels
+from .plan import Kernels, per_target, schedule_text
 from .proofs import load_report, proof_key, store_report
-from .verification import check_spec
+from .verification import check_builds
 from ..verify.report import Report
 
 
-def cache_key(spec_text: str, schedule: str, targets: tuple, compiler: str) -> str:
+def cache_key(spec_text: str, schedules: str | dict, targets: tuple, compiler: str) -> str:
+    """The kernel cache's key of a package: everything that changes what it holds."""
+    schedule = ";".join(f"{k}={v}" for k, v in sorted(per_target(schedules).items()))
     text = "\0".join([spec_text, schedule, ",".join(targets), compiler, build_id()])
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -41,52 +43,58 @@ def _is_package_of(data: bytes, name: str, text: str, shapes: dict, targets: tup
     ``verify``); one that does not is discarded. The seal binds the key; this catches a key
     that was computed wrong, or a package sealed by hand."""
     try:
-        manifest = read_package(io.BytesIO(data)).manifest
+        package = read_package(io.BytesIO(data))
     except PackageError as err:
         cache.discard("kernels", name, f"is not a readable package ({str(err).split(': ', 1)[-1]})",
                       "building it again")
         return False
-    claims = [manifest["spec"]["text"] == text, set(manifest["targets"]) == set(targets),
+    manifest = package.manifest
+    claims = [manifest["spec"]["text"] == text, set(package.targets) == set(targets),
               manifest.get("compiler") == compiler, manifest.get("tilec_version") == build_id(),
-              all(manifest.get("fixed", {}).get(k) == v for k, v in shapes.items()),
+              all(package.kernel(t).get("fixed", {}).get(k) == v for t in package.targets for k, v in shapes.items()),
               ("verify.json" in manifest["files"]) == verify]
     if not all(claims):
         cache.discard("kernels", name, "is the package of another spec, sizes, targets or build", "building it again")
     return all(claims)
 
 
-def build(spec: str, output: str, schedule: str = "", targets: tuple = (),
+def build(spec: str, output: str, schedule: str | dict = "", targets: tuple = (),
           compiler: str = "nvrtc", use_cache: bool = True, verify: bool = True,
           shapes: dict | None = None, on_report=None) -> dict:
-    """Compile ``spec`` into the package ``output``; returns its manifest (without hashes).
+    """Compile ``spec`` into the package ``output``: a kernel for each of ``targets`` (every
+    target that runs the schedule when none are named), each by its target's pipeline at its
+    schedule (``schedule``: one for every target, or target -> schedule, "*" for the rest);
+    returns the manifest (without hashes).
 
-    With ``verify`` (the default) the tile kernel that is packaged is the one verified (one
-    TileBuild): ``on_report(report)`` sees the report, a failing one stops the build, a passing
-    one is shipped inside the package. Reports are kept by what they prove (tilec/build/proofs.py),
-    so a rebuild of the same kernel does not prove again."""
+    With ``verify`` (the default) each kernel that is packaged is the one verified (one
+    TileBuild per target): ``on_report(report)`` sees the report, a failing one stops the build,
+    a passing one is shipped inside the package. Reports are kept by what they prove
+    (tilec/build/proofs.py), so a rebuild of the same kernels does not prove again."""
     text = Path(spec).read_text()
-    targets = tuple(targets) or schedule_targets(schedule)
+    schedules = per_target(schedule)
+    targets = tuple(targets) or schedule_targets(schedules.get("*", ""))
     shapes = dict(shapes or {})
     fixed = ",".join(f"{k}={v}" for k, v in sorted(shapes.items()))
-    key = cache_key(text + "\0" + fixed + ("\0verified" if verify else ""), schedule, targets, compiler)
+    key = cache_key(text + "\0" + fixed + ("\0verified" if verify else ""), schedules, targets, compiler)
     name = f"{key}.tkp"
     data = cache.read("kernels", name, key, "building it again") if use_cache else None
     if data is not None and _is_package_of(data, name, text, shapes, targets, compiler, verify):
         replace_atomically(Path(output), lambda tmp: Path(tmp).write_bytes(data))
-        return {"cached": str(cache.where("kernels") / name)}
+        return {"cached": str(cache.where("kernels") / name), **read_package(io.BytesIO(data)).manifest}
     with dialects.context(), ir.Location.unknown():
         module = load_spec(spec)
-        kernels = Kernels.of(module, {"*": schedule} if schedule else {}, shapes=shapes)
+        kernels = Kernels.of(module, schedules, shapes=shapes)
         if kernels.count > 1:  # the plan says: several kernels, which a graph package holds
             stem = Path(spec).stem
             raise TilecError(f"{spec}: '{stem}' is {kernels.count} kernels, and a kernel package (.tkp) holds one: "
                              f"write a graph package instead (tilec compile {spec} -o {stem}.tkg)")
-        tiled = kernels.lower(module, None, targets=targets)  # the one build that is proved and packaged
-        kernel = emit_cuda(tiled.tile)
-        check_targets(tiled, targets)  # before proving: a kernel some target cannot take is not verified
+        builds = kernels.lower_each(module, None, targets=targets)  # the builds that are proved and packaged
+        emitted = {t: emit_cuda(tiled.tile) for t, tiled in builds.items()}
+        for t, tiled in builds.items():  # before proving: a kernel its target cannot take is not verified
+            check_targets(tiled, (t,))
         report = None
         if verify:
-            report = verify_build(module, tiled, spec, text, schedule, targets, use_cache)
+            report = verify_build(module, builds, spec, text, schedule_text(schedules), use_cache)
             if on_report is not None:
                 on_report(report)
             if report.status():
@@ -94,23 +102,23 @@ def build(spec: str, output: str, schedule: str = "", targets: tuple = (),
                                  f"(--no-verify builds it unverified)")
         # the verification report ships inside; its hash in the manifest ties it to the cubins
         manifest = kernels.package(output, Path(spec).stem, targets, compiler, report,
-                                   source=(os.path.basename(spec), text), kernel=kernel)
+                                   source=(os.path.basename(spec), text), kernels=emitted)
     if use_cache:
         cache.write("kernels", name, key, Path(output).read_bytes())
     return manifest
 
 
-def verify_build(module, tiled, name: str, text: str, schedule: str, targets: tuple, use_cache: bool = False):
-    """The verification report of the TileBuild ``tiled`` of ``module`` (what will be packaged);
-    with ``use_cache`` one kept for the very same tile module is taken (tilec/build/proofs.py)."""
-    key = proof_key(text, name, tiled.fixed, str(tiled.tile), tuple(targets))
+def verify_build(module, builds: dict, name: str, text: str, schedule: str, use_cache: bool = False):
+    """The verification report of the TileBuilds ``builds`` (target -> its build) of ``module``
+    (what will be packaged); with ``use_cache`` one kept for the very same tile modules is
+    taken (tilec/build/proofs.py)."""
+    fixed = next(iter(builds.values())).fixed
+    key = proof_key(text, name, fixed, "\0".join(f"{t}\0{b.tile}" for t, b in builds.items()), tuple(builds))
     cached = load_report(key) if use_cache else None
     if cached is not None:
         return cached
-    report = Report(name, hashlib.sha256(text.encode()).hexdigest(), schedule or "default")
-    report.results += check_spec(module, schedule, name, tiled.fixed, build=tiled, targets=targets)
+    report = Report(name, hashlib.sha256(text.encode()).hexdigest(), schedule)
+    report.results += check_builds(module, builds, name)
     if use_cache:
         store_report(key, report)
     return report
-
-

@@ -1,7 +1,7 @@
-"""The package of one kernel: its manifest (every field the runtime reads to launch it), its
-CUDA source and a cubin per target, as files of a .tkp.
+"""The package of one kernel, built per target: for each, its launch manifest (every field the
+runtime reads to launch it), its CUDA source and its cubin, as files of a .tkp.
 
-    manifest, files = package_build(tiled, "gemm.ta", text, ("sm_80", "sm_90a"))
+    manifest, files = package_build({"sm_80": tiled_80, "sm_90a": tiled_90a}, "gemm.ta", text)
     write_atomically(Path("gemm.tkp"), manifest, files)
 
 What builds a kernel and decides what is packaged (one kernel or a graph's) is tilec.build.plan;
@@ -61,34 +61,40 @@ def check_targets(tiled, targets: tuple) -> None:
                          f"use consumers=0 for every target")
 
 
-def package_build(tiled, source_name: str, text: str, targets: tuple,
-                  compiler: str = "nvrtc", kernel=None) -> tuple[dict, dict]:
-    """(manifest, files) of the package of a TileBuild (in its context); ``text`` is the
-    source it came from (a spec, or the ta IR of a PyTorch graph), kept in the manifest;
-    ``kernel``: its emitted CUDA, when the caller has it."""
-    kernel = kernel or emit_cuda(tiled.tile)
-    manifest = launch_manifest(tiled, source_name, text, targets, compiler, kernel)
-    files = {f"{kernel.name}.cu": kernel.source.encode()}
+def package_build(builds: dict, source_name: str, text: str, compiler: str = "nvrtc",
+                  kernels: dict | None = None) -> tuple[dict, dict]:
+    """(manifest, files) of the package of ``builds`` (target -> the TileBuild lowered for it,
+    in their context): one kernel per target, each its CUDA source, its cubin and its launch
+    manifest. ``text`` is the source they came from (a spec, or the ta IR of a PyTorch graph),
+    kept in the manifest; ``kernels``: target -> its emitted CUDA, where the caller has it."""
+    kernels = dict(kernels or {})
+    for target, tiled in builds.items():
+        kernels.setdefault(target, None)
+        kernels[target] = kernels[target] or emit_cuda(tiled.tile)
+    manifest = {"tilec_version": build_id(), "compiler": compiler,
+                "spec": {"file": source_name, "text": text, "sha256": hashlib.sha256(text.encode()).hexdigest()},
+                "kernels": {t: launch_manifest(builds[t], t, kernels[t]) for t in builds}}
+    files = {}
     # one NVRTC (or nvcc) run per target; each releases the GIL, so they run side by side
-    with ThreadPoolExecutor(max_workers=max(len(targets), 1)) as pool:
-        built = list(pool.map(lambda target: compile_cuda(kernel.source, kernel.name, target, compiler), targets))
-    for target, (cubin, facts) in zip(targets, built):
-        name = f"{kernel.name}.{target}.cubin"
-        files[name] = cubin
-        manifest["targets"][target] = name
-        manifest["ptxas"][target] = facts.as_dict()
+    with ThreadPoolExecutor(max_workers=max(len(builds), 1)) as pool:
+        built = list(pool.map(lambda t: compile_cuda(kernels[t].source, kernels[t].name, t, compiler), builds))
+    for target, (cubin, facts) in zip(builds, built):
+        entry = manifest["kernels"][target]
+        files[entry["source"]] = kernels[target].source.encode()
+        files[entry["cubin"]] = cubin
+        entry["ptxas"] = facts.as_dict()
     return manifest, files
 
 
-def launch_manifest(tiled, source_name: str, text: str, targets: tuple, compiler: str, kernel) -> dict:
-    """The manifest of the package of ``tiled`` (emitted as ``kernel``) before its cubins are
-    compiled: every field the runtime reads to launch it (``targets`` and ``ptxas`` still empty).
-    ``tilec verify PKG.tkp`` compares a package's fields with these."""
+def launch_manifest(tiled, target: str, kernel) -> dict:
+    """The launch manifest of ``target``'s kernel in a package: ``tiled`` (lowered for it),
+    emitted as ``kernel``, before its cubin is compiled (``ptxas`` not yet there): every field
+    the runtime reads to launch it. ``tilec verify PKG.tkp`` compares a package's fields with these."""
     sig = signature(tiled.ta.body.operations[0])
-    check_targets(tiled, targets)
+    check_targets(tiled, (target,))
     manifest = {
-        "kernel": kernel.name, "variants": kernel.variants, "tilec_version": build_id(), "compiler": compiler,
-        "spec": {"file": source_name, "text": text, "sha256": hashlib.sha256(text.encode()).hexdigest()},
+        "kernel": kernel.name, "variants": kernel.variants,
+        "source": f"{kernel.name}.{target}.cu", "cubin": f"{kernel.name}.{target}.cubin",
         "schedule": kernel.schedule, "threads": kernel.threads, "smem_bytes": kernel.smem_bytes,
         "grid": [dim_tree(parse_dim(g)) for g in kernel.grid],
         "params": list(sig.params), "fixed": dict(tiled.fixed),
@@ -100,15 +106,13 @@ def launch_manifest(tiled, source_name: str, text: str, targets: tuple, compiler
                  for role, name, _ in kernel.args],
         "tensor_maps": [{"arg": arg, "box": list(box), "swizzle": swizzle, **_view(kernel.args, sig, arg)}
                         for arg, box, swizzle in kernel.tensor_maps],
-        "targets": {}, "ptxas": {},
         # every kernel waits for the grid before it at entry (codegen.cuda.GRID_DEPENDENCY): the runtime
         # may launch it before that grid ends
         "grid_dependency": "wait at entry",
     }
     if kernel.persistent:  # grid x counts tiles; the launch runs as many CTAs as fit at once
         manifest["persistent"] = True
-    for target in targets:
-        check_limits(target, kernel.threads, kernel.smem_bytes)
+    check_limits(target, kernel.threads, kernel.smem_bytes)
     return manifest
 
 

@@ -5,7 +5,7 @@ packaged (one .tkp, or a graph package of one .tkp per kernel: tilec/runtime/gra
 
     kernels = Kernels.of(module)                   # in the active context
     outs = kernels.run(inputs)                     # CPU, tile stage
-    kernels.package("block.tkg", "block", ("sm_90a",))
+    kernels.package("block.tkg", "block", ("sm_80", "sm_90a"))  # a kernel per target
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from ..verify.strided import check_strided
 from ..executors.tile_interpreter import run_tile
 from tilec.passes.ta_to_tile import match_form, TILED
 from tilec.passes.ta_to_tile.common import NoTileLowering
-from .verification import check_spec, refused
+from .verification import check_builds, check_spec, refused
 from ..verify.kernels import check_rewrites
 from ..verify.split import check_merge, check_split
 
@@ -66,6 +66,21 @@ def _split(module: ir.Module, fused: ir.Module, steps: list):
         pass  # reduction): split the unfused function, and let each kernel fuse its own ops
     fused, steps = rewrite(module, UNFUSED_REWRITES)
     return fused, steps, True, split_kernels(fused, fuse_each=True)
+
+
+def per_target(schedule: str | dict) -> dict:
+    """Schedules as Kernels.schedules keys them: one for every target ("bm=128 bn=64") as "*",
+    or a dict target -> schedule ("*" for every target) as "sm_90a:*", ..."""
+    if isinstance(schedule, str):
+        return {"*": schedule} if schedule else {}
+    return {(t if t == "*" else f"{t}:*"): s for t, s in schedule.items() if s}
+
+
+def schedule_text(schedules: dict) -> str:
+    """How a report names the schedules it was built with: one (or "default"), or each per target."""
+    if set(schedules) <= {"*"}:
+        return schedules.get("*", "") or "default"
+    return "; ".join(f"{k.removesuffix(':*')}: {v}" for k, v in sorted(schedules.items()))
 
 
 @dataclass
@@ -151,26 +166,33 @@ class Kernels:
         """How many kernels the function is built as (a strided copy between two counts as one)."""
         return len(self.pieces) or 1
 
-    def schedule_of(self, piece: Piece | None, tuned=None) -> str:
+    def schedule_of(self, piece: Piece | None, tuned=None, target: str | None = None) -> str:
         """The schedule of a kernel: the user's for it ("k0", "k1", ...), else for its form, else
-        for every kernel ("*"), else ``tuned(ta text)``'s, else '' (the default). A single kernel
+        for every kernel ("*"), each first as given for ``target`` alone ("sm_90a:k0",
+        "sm_90a:*"), else ``tuned(ta text)``'s, else '' (the default). A single kernel
         (``piece`` None) is "k0" of its own form."""
         keys = [f"k{self.pieces.index(piece)}", piece.form] if piece is not None else ["k0", self.form]
-        given = next((self.schedules[k] for k in keys + ["*"] if self.schedules.get(k)), "")
+        keys = ([f"{target}:{k}" for k in keys + ["*"]] if target else []) + keys + ["*"]
+        given = next((self.schedules[k] for k in keys if self.schedules.get(k)), "")
         if given or tuned is None:
             return given
         return tuned(piece.text if piece is not None else str(self.module)) or ""
 
-    def lower(self, module: ir.Module, piece: Piece | None, tuned=None, targets: tuple | None = None):
-        """The TileBuild of a kernel (``module``: the function's, or ``piece``'s) at its schedule,
-        lowered for the target whose kernel all of ``targets`` run (driver.lowering_target; () means
-        every target that runs the schedule), or for ``self.target`` when ``targets`` is None."""
-        schedule = self.schedule_of(piece, tuned)
-        target = self.target if targets is None else lowering_target(schedule, targets)
+    def lower(self, module: ir.Module, piece: Piece | None, tuned=None, target: str | None = None):
+        """The TileBuild of a kernel (``module``: the function's, or ``piece``'s) at its schedule
+        for ``target``, by that target's pipeline (a TilecError when the schedule needs features
+        it lacks); ``target`` None: ``self.target`` (None: build_tile's default)."""
+        schedule = self.schedule_of(piece, tuned, target)
+        target = self.target if target is None else lowering_target(schedule, (target,))
         key = (piece, schedule, target)  # one TileBuild per kernel and target: what is proved is what ships
         if key not in self.builds:
             self.builds[key] = build_tile(module, self.shapes if piece is None else {}, schedule, target)
         return self.builds[key]
+
+    def lower_each(self, module: ir.Module, piece: Piece | None, tuned=None, targets: tuple = ()) -> dict:
+        """target -> the TileBuild of a kernel for each of ``targets`` (every target that runs
+        its schedule when none are named), each by its own pipeline at its own schedule."""
+        return {t: self.lower(module, piece, tuned, t) for t in self._targets(piece, tuned, targets)}
 
     def _targets(self, piece: Piece | None, tuned, targets: tuple) -> tuple:
         """``targets``, or when none are named every target that runs the kernel's schedule."""
@@ -237,29 +259,28 @@ class Kernels:
 
     def _checked(self, module: ir.Module, piece: Piece | None, tuned, targets: tuple, path: str, shapes) -> list:
         """check_spec's rows of one kernel (``module``: the function's, or ``piece``'s) on its
-        build for ``targets`` (every target that runs its schedule when none are named); a kernel
-        that does not build is the error row, and its loop IR is still checked."""
-        schedule, chosen = self.schedule_of(piece, tuned), self._targets(piece, tuned, targets)
+        build for each of ``targets`` (every target that runs its schedule when none are named),
+        the rows of each build naming its target; a kernel that does not build is the error row,
+        and its loop IR is still checked."""
         try:
-            build = self.lower(module, piece, tuned, chosen)
+            builds = self.lower_each(module, piece, tuned, targets)
         except TilecError as err:
-            return [refused(module, schedule, None, err)] + check_spec(module, schedule, path, stage="loop",
-                                                                       given=shapes)
-        return check_spec(module, schedule, path, build=build, targets=chosen, given=shapes)
+            return [refused(module, self.schedule_of(piece, tuned), None, err)] + \
+                check_spec(module, self.schedule_of(piece, tuned), path, stage="loop", given=shapes)
+        return check_builds(module, builds, path, given=shapes)
 
     def package(self, path: str, name: str, targets: tuple = (), compiler: str = "nvrtc", report=None,
-                tuned=None, source: tuple | None = None, kernel=None) -> dict:
+                tuned=None, source: tuple | None = None, kernels: dict | None = None) -> dict:
         """Write the package of the function's kernel(s) to ``path``: a .tkp for one kernel, a
-        graph package for several; each kernel lowered for and compiled to ``targets`` (every
-        target that runs its schedule when none are named). ``report`` (a passing Report) ships inside each kernel's
-        package. One kernel's package names ``source`` (file name, text: a spec's; by default its
-        ta IR) and holds ``kernel`` (its emitted CUDA, when the caller has it). Returns the
-        manifest (of the one kernel, or the graph's)."""
+        graph package for several; each kernel built for each of ``targets`` (every target that
+        runs its schedule when none are named) by that target's pipeline. ``report`` (a passing
+        Report) ships inside each kernel's package. One kernel's package names ``source`` (file
+        name, text: a spec's; by default its ta IR) and holds ``kernels`` (target -> its emitted
+        CUDA, when the caller has it). Returns the manifest (of the one kernel, or the graph's)."""
         if self.single:
-            chosen = self._targets(None, tuned, targets)
-            tiled = self.lower(self.module, None, tuned, chosen)
+            builds = self.lower_each(self.module, None, tuned, targets)
             file, text = source or (f"{name}.ta.mlir", str(self.module))
-            manifest, files = package_build(tiled, file, text, chosen, compiler, kernel)
+            manifest, files = package_build(builds, file, text, compiler, kernels)
             if report is not None:
                 files["verify.json"] = report.as_json().encode()
             write_atomically(Path(path), manifest, files)
@@ -270,9 +291,8 @@ class Kernels:
                 module = ir.Module.parse(piece.text)
                 steps.append((_strided(module.body.operations[0]), piece.inputs, piece.outputs))
                 continue
-            chosen = self._targets(piece, tuned, targets)
-            tiled = self.lower(piece.kernel_module(), piece, tuned, chosen)
-            manifest, files = package_build(tiled, f"{name}_k{k}.ta.mlir", piece.text, chosen, compiler)
+            builds = self.lower_each(piece.kernel_module(), piece, tuned, targets)
+            manifest, files = package_build(builds, f"{name}_k{k}.ta.mlir", piece.text, compiler)
             if report is not None:
                 files["verify.json"] = report.as_json().encode()
             data = io.BytesIO()
@@ -285,4 +305,4 @@ class Kernels:
         shapes = [[dim_tree(d) for d in s.dims] for s in sig.outputs]  # symbolic dims evaluated at the call
         dims = [[dim_tree(d) for d in s.dims] for s in sig.inputs]
         replace_atomically(Path(path), lambda tmp: write_graph(tmp, name, inputs, steps, results, shapes, dims))
-        return {"kernels": manifests, "results": results}
+        return {"packages": manifests, "results": results}

@@ -77,26 +77,38 @@ def verify_schedules(path: str, shapes: dict | None = None, targets: tuple = (),
 def check_spec(module, schedule: str, path: str, shapes: dict | None = None, stage: str = "tile",
                build=None, targets: tuple = (), given: dict | None = None,
                compiler: str = "nvrtc") -> list[Result]:
-    """Every property of the kernels of ``module`` (a ta module): the ta rewrites as they ran,
+    """Every property of the kernel of ``module`` (a ta module): the ta rewrites as they ran,
     the tile kernel built under ``schedule`` and ``shapes`` (or the given ``build``, the very
     one that is packaged), its CUDA, and the loop IR. With ``stage="loop"`` only the rewrites
     and the loop IR are checked (specs with no tile kernel); otherwise a tile kernel that cannot
     be built is an ``error`` row. ``given``: sizes bound on ``module`` already (a split piece of
     a spec built with --shape); the replay commands of counterexamples name them. ``compiler``
-    compiles the CUDA rows' cubins (a package's own). The kernel is lowered for the target whose
-    kernel every one of ``targets`` runs (driver.lowering_target; all registered ones when none
-    is named), and its CUDA is compiled for each of them."""
-    results, seen = [], set()
+    compiles the CUDA rows' cubin (a package's own). Without ``build`` the kernel is lowered for
+    the target whose kernel every one of ``targets`` runs (driver.lowering_target; all
+    registered ones when none is named); a package's kernels, one per target: check_builds."""
+    if build is not None and targets and tuple(targets) != (build.target,):
+        raise ValueError(f"a build for {build.target} is checked for its own target, not for {', '.join(targets)}")
     if stage == "tile" and build is None:
         try:
             targets = tuple(targets) or schedule_targets(schedule)
             build = build_tile(module, shapes, schedule, lowering_target(schedule, targets))
         except TilecError as err:
-            results.append(refused(module, schedule, shapes, err))
-    if build is not None:
+            return [refused(module, schedule, shapes, err)] + check_spec(module, schedule, path, shapes, "loop",
+                                                                         given=given)
+    return check_builds(module, {build.target: build} if build is not None else {}, path, given, compiler)
+
+
+def check_builds(module, builds: dict, path: str, given: dict | None = None, compiler: str = "nvrtc") -> list[Result]:
+    """check_spec's rows for the kernels of ``module`` built per target (``builds``: target ->
+    TileBuild, each by that target's pipeline, as a package holds them): the rewrites and the
+    loop IR once, and each kernel's tile and CUDA rows, naming its target."""
+    results, seen = [], set()
+    for target, build in builds.items():
         results += check_rewrites(build.steps, seen)
-        results += check_build(build, path, given)
-        results += check_cuda(build, tuple(targets) or (build.target,), compiler)
+        rows = check_build(build, path, given) + check_cuda(build, (target,), compiler)
+        for row in rows:
+            row.target = target
+        results += rows
     loops = build_loops(module)
     results += check_rewrites(loops.steps, seen)
     results += check_loop_build(loops, path, given)
@@ -112,4 +124,4 @@ def refused(module, schedule: str, shapes: dict | None, err) -> Result:
                   detail=f"no tile kernel: {err.message}")
 
 
-__all__ = ["check_spec", "refused", "verify_schedules"]
+__all__ = ["check_builds", "check_spec", "refused", "verify_schedules"]

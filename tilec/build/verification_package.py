@@ -1,13 +1,14 @@
 """``tilec verify PKG.tkp``: a package's proofs hold for the bytes and fields that run.
 
-The package is rebuilt from its manifest's source, schedule, fixed sizes, targets and compiler
-(as ``tilec compile`` built it), and everything the runtime reads is compared with the rebuilt
-one: each launch field (arguments and their dtypes and dims, grid, threads, shared memory,
-variants, tensor maps, ...), the CUDA source and each cubin's bytes. Only when all agree are
-the proofs run, on the very tile module that gives them; otherwise the report is one ``error``
-row naming what differs, and nothing in it is ``proved``:
+Each target's kernel is rebuilt from the manifest's source and that kernel's schedule and fixed
+sizes by the target's pipeline, with the package's compiler (as ``tilec compile`` built it), and
+everything the runtime reads is compared with the rebuilt one: each launch field (arguments and
+their dtypes and dims, grid, threads, shared memory, variants, tensor maps, ...), the CUDA
+source and the cubin's bytes. Only when every kernel agrees are the proofs run, on the very
+tile modules that give them; otherwise each kernel that differs is an ``error`` row naming what
+differs, and nothing in the report is ``proved`` but those comparisons:
 
-    report = verify_package("gemm.tkp")     # rows: "package" (the comparison), then the proofs
+    report = verify_package("gemm.tkp")     # rows: "package" per target (the comparison), then the proofs
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from ..verify.report import Report, Result
 from tilec import dialects
 from tilec.runtime import read_package
 from .packaging import launch_manifest
-from .verification import check_spec
+from .verification import check_builds
 from .verification_cuda import compiled
 from ..codegen.cuda import emit_cuda
 from ..diagnostics import check_nesting, from_mlir_error, TilecError
@@ -29,41 +30,46 @@ from ..frontend import spec_to_ta
 from ..lowering.driver import build_tile, lowering_target
 
 # what the manifest holds that no launch reads, or that the comparison treats on its own
-_NOT_COMPARED = {"format", "files", "seal", "tilec_version", "targets", "ptxas"}
+_NOT_COMPARED = {"ptxas"}
 
 
 def verify_package(path: str) -> Report:
-    """The report of the package at ``path``: the comparison of every field and file with a
-    rebuild, then (when they agree) the proofs of the rebuilt kernel. TilecError for a file
-    that is no readable package."""
+    """The report of the package at ``path``: for each target's kernel, the comparison of every
+    field and file with a rebuild by that target's pipeline, then (when every kernel agrees) the
+    proofs of the rebuilt kernels. TilecError for a file that is no readable package."""
     try:
         package = read_package(path)
     except ValueError as err:
         raise TilecError(str(err)) from None
     m = package.manifest
-    schedule = " ".join(m["schedule"].split(","))
-    fixed = {k: int(v) for k, v in m.get("fixed", {}).items()}
-    targets = tuple(m["targets"])
     compiler = m.get("compiler", "nvrtc")
     if compiler not in ("nvrtc", "nvcc"):
         raise TilecError(f"{path}: manifest.json 'compiler' is {compiler!r}; tilec builds with nvrtc or nvcc")
     text = m["spec"]["text"]
-    report = Report(f"{path} ({m['spec']['file']})", hashlib.sha256(text.encode()).hexdigest(), m["schedule"])
+    schedules = {t: package.kernel(t)["schedule"] for t in package.targets}
+    named = next(iter(schedules.values())) if len(set(schedules.values())) == 1 else \
+        "; ".join(f"{t}: {s}" for t, s in schedules.items())
+    report = Report(f"{path} ({m['spec']['file']})", hashlib.sha256(text.encode()).hexdigest(), named)
     with dialects.context(), ir.Location.unknown():
         module = _ta_of(text, m["spec"]["file"], spec_to_ta, TilecError)
-        build = build_tile(module, fixed, schedule, lowering_target(schedule, targets))
-        kernel = emit_cuda(build.tile)
-        expected = json.loads(json.dumps(launch_manifest(build, m["spec"]["file"], text, targets, compiler, kernel)))
-        differs = _fields(m, expected) + _files(package, kernel, targets, compiler)
-        row = Result(m["kernel"], "package", "equivalence",
-                     "the package's launch fields, CUDA source and cubins are what its source, schedule and sizes "
-                     "build", "error" if differs else "proved", 0.0,
-                     f"every manifest field the runtime reads, the source and {len(targets)} cubin(s)", {},
-                     _detail(differs))
-        report.results.append(row)
-        if not differs:
-            report.results += check_spec(module, schedule, m["spec"]["file"], fixed, build=build, targets=targets,
-                                         compiler=compiler)
+        builds, agree = {}, True
+        for target in package.targets:
+            entry = package.kernel(target)
+            fixed = {k: int(v) for k, v in entry.get("fixed", {}).items()}
+            build = build_tile(module, fixed, " ".join(entry["schedule"].split(",")), lowering_target(
+                " ".join(entry["schedule"].split(",")), (target,)))
+            kernel = emit_cuda(build.tile)
+            expected = json.loads(json.dumps(launch_manifest(build, target, kernel)))
+            differs = _fields(entry, expected) + _files(package, entry, kernel, target, compiler)
+            report.results.append(Result(
+                entry["kernel"], "package", "equivalence",
+                "the package's launch fields, CUDA source and cubin are what its source, schedule and sizes build",
+                "error" if differs else "proved", 0.0,
+                f"every manifest field the runtime reads, the source and the cubin of {target}", {},
+                _detail(differs), target=target))
+            builds[target], agree = build, agree and not differs
+        if agree:
+            report.results += check_builds(module, builds, m["spec"]["file"], compiler=compiler)
     return report
 
 
@@ -92,27 +98,24 @@ def _fields(manifest: dict, expected: dict) -> list[str]:
             for k in names if manifest.get(k) != expected.get(k)]
 
 
-def _files(package, kernel, targets: tuple, compiler: str) -> list[str]:
-    """What differs between the package's CUDA source and cubins (and their ptxas facts) and
-    the rebuilt ones; the cubins come from the compile the proofs' CUDA rows use."""
-    m = package.manifest
-    if package.files.get(f"{m['kernel']}.cu") != kernel.source.encode():
-        return [f"the CUDA source {m['kernel']}.cu is not what the tile module emits (the package was not built "
+def _files(package, entry: dict, kernel, target: str, compiler: str) -> list[str]:
+    """What differs between the CUDA source and cubin (and its ptxas facts) of ``target``'s
+    kernel in the package and the rebuilt ones; the cubin comes from the compile the proofs'
+    CUDA rows use."""
+    if package.files.get(entry["source"]) != kernel.source.encode():
+        return [f"the CUDA source {entry['source']} is not what the tile module emits (the package was not built "
                 f"from its source by this tilec)"]
+    try:
+        digest, facts = compiled(kernel.source, kernel.name, target, compiler)
+    except TilecError as err:
+        return [f"the source does not compile for {target} here ({err.message.splitlines()[0]})"]
     differs = []
-    for target in targets:
-        try:
-            digest, facts = compiled(kernel.source, kernel.name, target, compiler)
-        except TilecError as err:
-            differs.append(f"the source does not compile for {target} here ({err.message.splitlines()[0]})")
-            continue
-        name = m["targets"][target]
-        if hashlib.sha256(package.files[name]).hexdigest() != digest:
-            differs.append(f"the cubin {name} is not the one {compiler} compiles for {target} from this source "
-                           f"(another compiler version, or changed bytes)")
-        if m.get("ptxas", {}).get(target) != facts.as_dict():
-            differs.append(f"'ptxas' of {target} is {_short(m.get('ptxas', {}).get(target))}, the compile gives "
-                           f"{_short(facts.as_dict())}")
+    if hashlib.sha256(package.files[entry["cubin"]]).hexdigest() != digest:
+        differs.append(f"the cubin {entry['cubin']} is not the one {compiler} compiles for {target} from this source "
+                       f"(another compiler version, or changed bytes)")
+    if entry.get("ptxas") != facts.as_dict():
+        differs.append(f"'ptxas' of {target} is {_short(entry.get('ptxas'))}, the compile gives "
+                       f"{_short(facts.as_dict())}")
     return differs
 
 

@@ -88,8 +88,9 @@ def _parser() -> argparse.ArgumentParser:
     out.add_argument("--out-dir", metavar="DIR", help="write every stage of every spec into DIR")
     compile_.add_argument("--shape", type=_shapes, action=_AppendShapes, default=[], metavar="N=64,...",
                           help="bind shape parameters (the IR gets static sizes)")
-    compile_.add_argument("--schedule", metavar="bm=128,bn=128,...",
-                          help="tile schedule: bm, bn, bk, warps, stages, swizzle, group-m (see 'tilec passes')")
+    compile_.add_argument("--schedule", action="append", metavar="[TARGET:]bm=128,bn=128,...",
+                          help="tile schedule: bm, bn, bk, warps, stages, swizzle, group-m (see 'tilec passes'); "
+                               "TARGET: gives one target's kernel its own (repeatable)")
     compile_.add_argument("--target", action="append", type=_target, metavar="TARGET",
                           help="GPU architecture of the package's cubins (repeatable; default: every target that runs "
                                "the schedule; tilec targets lists them)")
@@ -108,7 +109,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("spec", metavar="SPEC.ta")
     run.add_argument("--shape", type=_shapes, action=_AppendShapes, default=[], metavar="N=64,...")
     run.add_argument("--seed", type=_seed, default=0)
-    run.add_argument("--schedule", metavar="bm=128,bn=128,...", help="tile schedule for --stage tile")
+    run.add_argument("--schedule", action="append", metavar="[TARGET:]bm=128,bn=128,...",
+                     help="tile schedule for --stage tile")
     run.add_argument("--stage", choices=["ta", "loop", "tile"], default="ta",
                      help="the stage to execute and compare with the oracle (default: ta, the oracle alone)")
     run.add_argument("--target", action="append", type=_target, metavar="TARGET",
@@ -148,7 +150,8 @@ def _parser() -> argparse.ArgumentParser:
 
     verify = sub.add_parser("verify", parents=[common], help="prove each kernel of a spec correct (Z3), or refute it")
     verify.add_argument("spec", metavar="SPEC.ta|PKG.tkp")
-    verify.add_argument("--schedule", metavar="bm=128,bn=128,...")
+    verify.add_argument("--schedule", action="append", metavar="[TARGET:]bm=128,bn=128,...",
+                        help="the kernels' schedule; TARGET: gives one target's kernel its own (repeatable)")
     verify.add_argument("--schedules", choices=["all"],
                         help="check the kernel at every legal point of its form's schedule space instead")
     verify.add_argument("--shape", type=_shapes, action=_AppendShapes, default=[], metavar="N=64,...",
@@ -171,7 +174,7 @@ def _parser() -> argparse.ArgumentParser:
     layout = sub.add_parser("layout", parents=[common], help="show where a shared-memory tile's elements land")
     layout.add_argument("spec", metavar="SPEC.ta")
     layout.add_argument("--operand", required=True, help="the input whose shared-memory tile to show, e.g. A")
-    layout.add_argument("--schedule", metavar="bm=128,bn=128,...")
+    layout.add_argument("--schedule", action="append", metavar="[TARGET:]bm=128,bn=128,...")
     layout.add_argument("--png", metavar="FILE", help="also draw every element coloured by its bank")
     layout.add_argument("--shape", type=_shapes, action=_AppendShapes, default=[], metavar="N=64,...")
     layout.add_argument("--target", action="append", type=_target, metavar="TARGET",

@@ -8,6 +8,7 @@ from pathlib import Path
 from ..dialects.target import DEFAULT, names as target_names
 from ..diagnostics import (MAX_PACKAGE_BYTES, TilecError, check_name_lengths, check_output, read_input,
                           read_input_bytes)
+from .schedules import chosen_targets, merged as _merged, resolve_each, resolve_one
 
 
 def write_atomically(path: str | Path, text: str) -> None:
@@ -24,13 +25,6 @@ def write_atomically(path: str | Path, text: str) -> None:
         replace_atomically(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
     except OSError as err:
         raise TilecError(f"cannot write '{path}': {err.strerror}") from None
-
-
-def _merged(shapes: list[dict[str, int]]) -> dict[str, int]:
-    merged = {}
-    for item in shapes:
-        merged.update(item)
-    return merged
 
 
 def _check_specs(specs) -> None:
@@ -71,25 +65,26 @@ def compile_command(args) -> int:
     if args.output and args.output.endswith(".tkp"):
         from ..build.package import build
 
-        targets = _targets(args)
-        schedule = _resolve(args, args.specs[0], targets)
-        manifest = build(args.specs[0], args.output, schedule, targets, args.compiler,
+        targets = chosen_targets(args)
+        schedules = resolve_each(args, args.specs[0], targets)
+        manifest = build(args.specs[0], args.output, schedules, targets, args.compiler,
                          not args.no_cache, verify=not args.no_verify, shapes=_merged(args.shape),
                          on_report=_print_verdicts)
         where = f" (from the cache: {manifest['cached']})" if "cached" in manifest else ""
         print(f"{args.specs[0]}: package -> {args.output}{where}")
-        for target, facts in manifest.get("ptxas", {}).items():
+        for target, kernel in manifest["kernels"].items():
+            facts = kernel["ptxas"]
             print(f"  {target}: {facts['registers']} registers, {facts['spill_stores']} bytes spilled, "
-                  f"{manifest['smem_bytes']} bytes shared memory, {manifest['threads']} threads"
+                  f"{kernel['smem_bytes']} bytes shared memory, {kernel['threads']} threads, "
+                  f"{kernel['schedule'] or 'default'}"
                   + (" (ptxas serialised the wgmmas: C7514)" if facts.get("wgmma_serialized") else ""))
         return 0
     shapes = _merged(args.shape)
     tiled = args.out_dir or args.emit in ("tile", "cuda")
     for spec in args.specs:
         said = []  # the schedule's line, said once the stages are built (an error stands alone)
-        targets = _targets(args)
-        schedule = _resolve(args, spec, targets, said) if tiled else ""
-        target = _lowering_target(schedule, targets) if tiled else DEFAULT
+        targets = chosen_targets(args)
+        schedule, target = resolve_one(args, spec, targets, said) if tiled else ("", DEFAULT)
         with dialects.context(), ir.Location.unknown():
             wanted = STAGES if args.out_dir else (args.emit,)
             stages = _stages(_lower(spec, shapes), wanted, schedule, every=bool(args.out_dir), target=target)
@@ -124,28 +119,28 @@ def _graph_package(args) -> int:
 
     from tilec import dialects
 
-    from ..build.plan import Kernels
+    from ..build.plan import Kernels, per_target, schedule_text
     from ..verify.report import Report
 
-    spec, targets = args.specs[0], _targets(args)
-    schedule = _resolve(args, spec, targets)
+    spec, targets = args.specs[0], chosen_targets(args)
+    schedules = per_target(resolve_each(args, spec, targets))
     with dialects.context(), ir.Location.unknown():
         module = _lower(spec, _merged(args.shape))
-        kernels = Kernels.of(module, {"*": schedule} if schedule else {},
-                             None if args.between == "f32" else args.between)
+        kernels = Kernels.of(module, schedules, None if args.between == "f32" else args.between)
         report = None
         if not args.no_verify:
-            report = Report(spec, hashlib.sha256(Path(spec).read_bytes()).hexdigest(), schedule or "default")
+            report = Report(spec, hashlib.sha256(Path(spec).read_bytes()).hexdigest(), schedule_text(schedules))
             report.results += kernels.verify(spec, targets, shapes=_merged(args.shape))
             _print_verdicts(report)
             if report.status():
                 raise TilecError(f"{spec}: verification failed ({report.summary()}); no package written")
         manifest = kernels.package(args.output, Path(spec).stem, targets, args.compiler, report)
-    print(f"{spec}: graph package of {len(manifest.get('kernels', [manifest]))} kernel(s) -> {args.output}")
-    for kernel in manifest.get("kernels", [manifest]):
-        for target, facts in kernel["ptxas"].items():
+    print(f"{spec}: graph package of {len(manifest.get('packages', [manifest]))} kernel(s) -> {args.output}")
+    for package in manifest.get("packages", [manifest]):
+        for target, kernel in package["kernels"].items():
+            facts = kernel["ptxas"]
             print(f"  {kernel['kernel']} {target}: {facts['registers']} registers, "
-                  f"{facts['spill_stores']} bytes spilled, {kernel['schedule']}")
+                  f"{facts['spill_stores']} bytes spilled, {kernel['schedule'] or 'default'}")
     return 0
 
 
@@ -210,9 +205,8 @@ def run_command(args) -> int:
         outputs = evaluate(fn, inputs, env)
         from ..build.stages import run_stage
 
-        targets = _targets(args)
-        schedule = _resolve(args, args.spec, targets) if args.stage == "tile" else ""
-        target = _lowering_target(schedule, targets) if args.stage == "tile" else DEFAULT
+        targets = chosen_targets(args)
+        schedule, target = resolve_one(args, args.spec, targets) if args.stage == "tile" else ("", DEFAULT)
         staged = run_stage(args.stage, module, sig, inputs, env, schedule, target)
     print(f"{sig.name}: stage {args.stage}, seed {args.seed}, "
           + ", ".join(f"{k}={v}" for k, v in env.items()))
@@ -228,70 +222,6 @@ def run_command(args) -> int:
             line += f"  | {args.stage} vs oracle: {result}"
         print(line)
     return 0 if ok else 1
-
-
-def _resolve(args, spec: str, targets: tuple, said: list | None = None) -> str:
-    """The schedule ``spec`` is built with for ``targets``, resolved as every command resolves
-    it (tune/pick.py: --schedule, else the tuning database, else the cost model's pick, else the
-    form's default); a choice tilec made is said on stdout (or added to ``said``)."""
-    from ..frontend import read_spec
-    from ..tune.pick import resolve_schedule
-
-    given = _schedule(args)
-    pick = resolve_schedule(spec, read_spec(spec), _merged(args.shape), targets, given, args.compiler,
-                            not args.no_cache)
-    if not given and said is not None:  # a schedule the user gave needs no saying
-        said.append(pick.line(spec))
-    elif not given:
-        print(pick.line(spec))
-    return pick.schedule
-
-
-def _lowering_target(schedule: str, targets: tuple) -> str:
-    from ..lowering.driver import lowering_target
-
-    return lowering_target(schedule, targets)
-
-
-def _targets(args) -> tuple:
-    """--target, else every registered target that has the features the schedule uses
-    (Schedule.targets: a warp-specialised one needs the copy engine and wgmma)."""
-    if args.target:
-        return tuple(dict.fromkeys(args.target))
-    from ..lowering.driver import schedule_targets
-
-    try:
-        return schedule_targets(args.schedule or "")
-    except TilecError:  # the schedule's own error is said where it is read (_schedule)
-        return tuple(target_names())
-
-
-def _schedule_items(args) -> dict[str, str]:
-    """--schedule bm=128,bn=64,... as {key: value}: the one reading of the option's text; an
-    item that is not KEY=VALUE, or a key given twice (bm=64,bm=128), is an error."""
-    raw = {}
-    for item in [part.strip() for part in (args.schedule or "").split(",") if part.strip()]:
-        key, eq, value = (part.strip() for part in item.partition("="))
-        if not eq:
-            raise TilecError(f"--schedule: '{item}' is not KEY=VALUE")
-        if key in raw:
-            raise TilecError(f"--schedule: '{key}' is given twice ({key}={raw[key]} and {key}={value})")
-        raw[key] = value
-    return raw
-
-
-def _schedule(args) -> str:
-    """ta-to-tile options from --schedule bm=128,bn=64,..., checked here so errors name the flag."""
-    from tilec import passes
-
-    raw = _schedule_items(args)
-    if "target" in raw:
-        raise TilecError("--schedule: the target is not a schedule option; name it with --target")
-    try:
-        passes.parse_options(passes.get("ta-to-tile"), raw)
-    except ValueError as err:
-        raise TilecError(f"--schedule: {err}") from None
-    return " ".join(f"{k}={v}" for k, v in raw.items())
 
 
 def opt_command(args) -> int:
@@ -378,11 +308,9 @@ def layout_command(args) -> int:
     if args.png is not None:
         check_output(args.png, "--png")
     _check_specs([args.spec])
-    targets = _targets(args)
-    schedule = _resolve(args, args.spec, targets)
+    schedule, target = resolve_one(args, args.spec, chosen_targets(args))
     with dialects.context(), ir.Location.unknown():
-        tiled = build_tile(_lower(args.spec, _merged(args.shape)), {}, schedule,
-                           _lowering_target(schedule, targets)).tile
+        tiled = build_tile(_lower(args.spec, _merged(args.shape)), {}, schedule, target).tile
         fn = tiled.body.operations[0]
         names = {arg: ir.StringAttr(ir.DictAttr(a)["ta.name"]).value
                  for a, arg in zip(ir.ArrayAttr(fn.attributes["arg_attrs"]), fn.arguments) if "ta.name" in ir.DictAttr(a)}
@@ -436,9 +364,9 @@ def verify_command(args) -> int:
                                   progress=_verify_progress())
     else:
         _check_specs([args.spec])
-        targets = _targets(args)
-        schedule = _resolve(args, args.spec, targets) if args.stage == "tile" else ""
-        report = verify_spec(args.spec, schedule, _merged(args.shape), args.stage, targets)
+        targets = chosen_targets(args)
+        schedules = resolve_each(args, args.spec, targets) if args.stage == "tile" else ""
+        report = verify_spec(args.spec, schedules, _merged(args.shape), args.stage, targets)
     print(report.as_table() if args.schedules == "all" and not args.full else report.as_text())
     for path, text in ((args.json, report.as_json), (args.junit, report.as_junit), (args.markdown, report.as_markdown)):
         if path:

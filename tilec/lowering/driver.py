@@ -126,9 +126,11 @@ def lowering_target(schedule: str, targets=()) -> str:
     except ValueError as err:
         raise TilecError(str(err)) from None
     if not runs:
+        having = ", ".join(wanted.targets())
         raise TilecError(f"schedule {wanted.as_text()} needs {', '.join(wanted.features())}, which "
                          f"{', '.join(targets)} {'does' if len(targets) == 1 else 'do'} not have "
-                         f"(targets with them: {', '.join(wanted.targets())})")
+                         f"(targets with them: {having}): give it to those alone (--schedule "
+                         f"{wanted.targets()[0]}:...), each target's kernel has its own schedule")
     if len(runs) < len(targets):
         raise TilecError(f"schedule {wanted.as_text()} builds a kernel for {', '.join(runs)} alone (it needs "
                          f"{', '.join(wanted.features())}); build it with --target {' --target '.join(runs)}, "

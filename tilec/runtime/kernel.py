@@ -20,11 +20,17 @@ class Plan:
 
 
 class Kernel:
-    """A compiled kernel; call it with torch CUDA tensors in the spec's input order (or by name)."""
+    """A compiled kernel; call it with torch CUDA tensors in the spec's input order (or by name).
 
-    def __init__(self, package: Package):
+    A package holds one kernel per target; a Kernel launches the one of ``target`` (by default
+    the one the current GPU runs, else the first), and a call on a GPU that runs another of the
+    package's kernels launches that one (``on``)."""
+
+    def __init__(self, package: Package, target: str | None = None):
         self.package = package
-        m = package.manifest
+        self.target = target or _preferred(package)
+        self.manifest = m = package.kernel(self.target)
+        self._siblings = {self.target: self}
         self.name = m["kernel"]
         self.inputs = [a for a in m["args"] if a["role"] == "input"]
         self.outputs = [a for a in m["args"] if a["role"] == "output"]
@@ -65,10 +71,10 @@ class Kernel:
         for spec, t in zip(self.inputs, tensors):
             for dim, size in zip(spec["dims"], t.shape):
                 _solve_product(dim, size, env)
-        for name, size in self.package.manifest.get("fixed", {}).items():
+        for name, size in self.manifest.get("fixed", {}).items():
             if env.setdefault(name, size) != size:
                 raise ValueError(f"{self.name} was compiled for {name} = {size}, got {env[name]}")
-        for name, (low, high) in self.package.manifest.get("ranges", {}).items():
+        for name, (low, high) in self.manifest.get("ranges", {}).items():
             if name in env and not low <= env[name] <= high:  # a slice past its buffer's end: out of bounds
                 raise ValueError(f"{self.name} is defined (and proved) for {name} in [{low}, {high}], got "
                                  f"{name} = {env[name]}")
@@ -85,6 +91,11 @@ class Kernel:
     def __call__(self, *args, sizes: dict | None = None, **kwargs):
         """Launch on ``args`` (the inputs in manifest order, or by name); ``sizes``: shape
         parameters the inputs do not give (B and T of a [B*T, C] input)."""
+        device = next((t.device for t in list(args) + list(kwargs.values()) if isinstance(t, torch.Tensor)), None)
+        if device is not None and device.type == "cuda" and len(self.package.targets) > 1:
+            kernel = self.on(device)  # the package's kernel for this GPU
+            if kernel is not self:
+                return kernel(*args, sizes=sizes, **kwargs)
         tensors = list(args) + [kwargs.pop(spec["name"]) for spec in self.inputs[len(args):] if spec["name"] in kwargs]
         if kwargs or len(tensors) != len(self.inputs):
             names = ", ".join(s["name"] for s in self.inputs)
@@ -122,7 +133,18 @@ class Kernel:
         if self.mapped:  # the copy engine's rules, checked once per input shapes and strides
             from .launch import check_maps
             check_maps(self, tensors, list(outputs), env)
-        return Plan(env, outputs, grid_of(self.package.manifest, env))
+        return Plan(env, outputs, grid_of(self.manifest, env))
+
+    def on(self, device) -> "Kernel":
+        """The Kernel of this package that runs on ``device``: the kernel of the target its
+        compute capability runs (runtime/targets.py), PackageError naming both when none does."""
+        from .targets import cubin_target
+
+        target = cubin_target(self.package.targets, torch.cuda.get_device_capability(device))
+        if target not in self._siblings:
+            self._siblings[target] = Kernel(self.package, target)
+            self._siblings[target]._siblings = self._siblings
+        return self._siblings[target]
 
     def function(self, device):
         """The CUfunction for ``device`` (module loaded once per device)."""
@@ -130,6 +152,21 @@ class Kernel:
             from .launch import load_function
             self._functions[device.index] = load_function(self, device)
         return self._functions[device.index]
+
+
+def _preferred(package: Package) -> str:
+    """The target whose kernel a Kernel of ``package`` launches unless a call's GPU asks for
+    another: the one the current GPU runs, else (no GPU, or none runs there: the call says so)
+    the first."""
+    targets = package.targets
+    if len(targets) > 1 and torch.cuda.is_available():
+        from .targets import cubin_target
+
+        try:
+            return cubin_target(targets, torch.cuda.get_device_capability())
+        except PackageError:
+            pass
+    return targets[0]
 
 
 __all__ = ["Kernel", "PackageError"]

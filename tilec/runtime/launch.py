@@ -31,22 +31,27 @@ def load_function(kernel, device):
     the last is what a persistent kernel is launched with, at most."""
     from cuda.bindings import driver
 
-    from .targets import cubin_target
+    from .package import PackageError
+    from .targets import cubin_target, runs_on
 
     torch.cuda.init()
     with torch.cuda.device(device):
         torch.zeros(1, device=device)  # makes the primary context current
-        cubin = kernel.package.cubin(cubin_target(kernel.package.manifest["targets"],
-                                                  torch.cuda.get_device_capability(device)))
+        capability = torch.cuda.get_device_capability(device)
+        if not runs_on(kernel.target, capability):  # the kernel's own target: another GPU's kernel is Kernel.on's
+            cubin_target(kernel.package.targets, capability)  # none of the package's runs there: says which to build
+            raise PackageError(f"{kernel.name}: its {kernel.target} kernel does not run on a GPU of compute capability "
+                               f"{capability[0]}.{capability[1]} (Kernel.on(device) is the package's kernel that does)")
+        cubin = kernel.package.cubin(kernel.target)
         module = _check(driver.cuModuleLoadData(cubin))
-        smem = kernel.package.manifest["smem_bytes"]
+        smem = kernel.manifest["smem_bytes"]
         attr = driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
         functions = {}
-        for variant, name in kernel.package.manifest["variants"].items():
+        for variant, name in kernel.manifest["variants"].items():
             functions[variant] = _check(driver.cuModuleGetFunction(module, name.encode()))
             _check(driver.cuFuncSetAttribute(functions[variant], attr, smem))
         per_sm = min(_check(driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(
-            f, kernel.package.manifest["threads"], smem)) for f in functions.values())
+            f, kernel.manifest["threads"], smem)) for f in functions.values())
         resident = max(1, per_sm) * torch.cuda.get_device_properties(device).multi_processor_count
     return module, functions, resident
 
@@ -103,7 +108,7 @@ def launch(kernel, device, inputs, outputs, plan) -> None:
     from cuda.bindings import driver
 
     _, functions, resident = kernel.function(device)
-    m = kernel.package.manifest
+    m = kernel.manifest
     # a copy-engine kernel has one variant; its tensor maps check the rows of what they read
     variant = "aligned" if kernel.mapped or _aligned(inputs) else "unaligned"
     tensors = (inputs, outputs)
@@ -139,7 +144,7 @@ def _config(kernel, grid: tuple, stream):
     config = configs.get(key)
     if config is not None:
         return config
-    m = kernel.package.manifest
+    m = kernel.manifest
     config = driver.CUlaunchConfig()
     config.gridDimX, config.gridDimY, config.gridDimZ = grid
     config.blockDimX, config.blockDimY, config.blockDimZ = m["threads"], 1, 1

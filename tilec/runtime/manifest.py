@@ -82,8 +82,9 @@ def _arg(a, dim_ok) -> bool:
 
 
 def check_launch(manifest: dict, files: dict, path, error, dim_ok) -> None:
-    """Raise ``error`` naming the first launch field of ``manifest`` that is missing or not of
-    its kind; ``files``: name -> bytes (each cubin must be an ELF image)."""
+    """Raise ``error`` naming the first launch field of ``manifest`` (one target's kernel in a
+    package's ``kernels``) that is missing or not of its kind; ``files``: name -> bytes (its
+    cubin must be an ELF image)."""
     m = manifest
 
     def need(ok: bool, field: str, what: str) -> None:
@@ -115,9 +116,7 @@ def check_launch(manifest: dict, files: dict, path, error, dim_ok) -> None:
         and isinstance(e.get("box"), list) and 1 <= len(e["box"]) <= 5 and all(_count(b, 1, 256) for b in e["box"])
         and ("view" not in e or _dims(e["view"], dim_ok)) for e in maps), "tensor_maps",
         "a list of {arg, box (1 to 5 dims of 1 to 256), swizzle (0, 32, 64 or 128 bytes)}")
-    need(all(isinstance(t, str) and isinstance(f, str) and f in files for t, f in m["targets"].items()), "targets",
-         "a map of targets to cubins the package holds")
-    need(all(files[f][:4] == ELF for f in m["targets"].values()), "targets", "a map to cubins (ELF images)")
+    need(files[m["cubin"]][:4] == ELF, "cubin", "a cubin (an ELF image) the package holds")
     need(isinstance(m.get("persistent", False), bool), "persistent", "true or false")
     need(isinstance(m.get("grid_dependency", ""), str), "grid_dependency", "a string")
 

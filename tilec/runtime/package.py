@@ -1,8 +1,16 @@
-"""The kernel package format: a zip with manifest.json, the CUDA source, a cubin per target.
+"""The kernel package format: a zip with manifest.json and, per target, a kernel: its CUDA
+source and its cubin.
 
-manifest.json holds, among others, ``files``: name -> sha256. Reading a package
-checks every hash before anything is loaded, so a cubin that does not belong to
-its manifest is refused.
+manifest.json holds the source the package was built from (``spec``), ``files`` (name ->
+sha256) and ``kernels``: per target, the launch manifest of the kernel built for it by that
+target's own pipeline and schedule (an sm_80 kernel and a warp-specialised sm_90a one, say),
+naming its ``source`` and ``cubin``. Reading a package checks every hash before anything is
+loaded, so a cubin that does not belong to its manifest is refused; the runtime launches the
+kernel of the target the GPU runs (runtime/targets.py ``cubin_target``):
+
+    package = read_package("gemm.tkp")
+    package.targets                      # ("sm_80", "sm_90a")
+    package.kernel("sm_90a")["schedule"] # "bm=128,bn=256,...,consumers=2"
 """
 
 from __future__ import annotations
@@ -15,7 +23,10 @@ from dataclasses import dataclass
 
 from .manifest import REPORT, check_launch, check_seal, seal, sealed_report
 
-FORMAT = "tilec.package/2"  # /2: the manifest is sealed (runtime/manifest.py)
+# /2: the manifest is sealed (runtime/manifest.py); /3: one kernel per target, each its own launch manifest
+FORMAT = "tilec.package/3"
+TARGET_NAME = re.compile(r"sm_(\d+)(\d)(a?)")  # sm_80, sm_90a: (major, minor, arch-specific)
+MAX_KERNELS = 8  # targets one package holds at most
 
 
 class PackageError(ValueError):
@@ -27,12 +38,20 @@ class Package:
     manifest: dict
     files: dict  # name -> bytes
 
+    @property
+    def targets(self) -> tuple:
+        """The targets the package holds a kernel for, in the order they were built."""
+        return tuple(self.manifest["kernels"])
+
+    def kernel(self, target: str) -> dict:
+        """The launch manifest of the kernel built for ``target`` (PackageError when there is none)."""
+        entry = self.manifest["kernels"].get(target)
+        if entry is None:
+            raise PackageError(f"no kernel for {target} in this package (it has: {', '.join(self.targets)})")
+        return entry
+
     def cubin(self, target: str) -> bytes:
-        name = self.manifest["targets"].get(target)
-        if name is None:
-            raise PackageError(f"no cubin for {target} in this package (it has: "
-                               f"{', '.join(self.manifest['targets'])})")
-        return self.files[name]
+        return self.files[self.kernel(target)["cubin"]]
 
 
 def sha256(data: bytes) -> str:
@@ -43,7 +62,8 @@ def read_package(path: str) -> Package:
     """Read and check a .tkp file: its manifest's fields (runtime/manifest.py), every file's hash,
     and the seal that binds them to the report that proved them."""
     manifest, files = read_checked(path, "manifest.json", _check_manifest)
-    check_launch(manifest, files, path, PackageError, dim_ok)
+    for target, entry in manifest["kernels"].items():
+        check_launch(entry, files, f"{path} ({target})", PackageError, dim_ok)
     check_seal(manifest, files, path, PackageError)
     return Package(manifest, files)
 
@@ -70,7 +90,8 @@ def read_checked(path, index: str, check) -> tuple[dict, dict]:
 MAX_UNPACKED = 64 * 1024 * 1024
 # manifest fields read before anything is trusted: name -> type (a manifest is data, checked as such)
 _SCHEDULE = re.compile(r"([a-z][a-z0-9-]*=[A-Za-z0-9_]+(,[a-z][a-z0-9-]*=[A-Za-z0-9_]+)*)?")
-_MANIFEST = {"format": str, "files": dict, "kernel": str, "spec": dict, "schedule": str, "targets": dict}
+_MANIFEST = {"format": str, "files": dict, "spec": dict, "kernels": dict}
+_KERNEL = {"kernel": str, "schedule": str, "source": str, "cubin": str}
 
 
 def dim_ok(tree, depth: int = 0) -> bool:
@@ -98,24 +119,34 @@ def _check_manifest(manifest, path: str) -> None:
         raise PackageError(f"{path}: manifest.json 'files' must map names to sha256 digests")
     if not all(isinstance(manifest["spec"].get(k), str) for k in ("file", "text")):
         raise PackageError(f"{path}: manifest.json 'spec' needs 'file' and 'text'")
-    if f"{manifest['kernel']}.cu" not in manifest["files"]:
-        raise PackageError(f"{path}: manifest.json lists no CUDA source for kernel '{manifest['kernel']}'")
-    if not _SCHEDULE.fullmatch(manifest["schedule"]):  # it is spliced into a pass pipeline: KEY=VALUE items only
-        raise PackageError(f"{path}: manifest.json 'schedule' is not KEY=VALUE,...")
-    for role in ("inputs", "outputs"):
-        specs = manifest.get(role, [])
-        if not isinstance(specs, list) or not all(isinstance(x, dict) and isinstance(x.get("dims"), list) and
-                                                  all(dim_ok(d) for d in x["dims"]) for x in specs):
-            raise PackageError(f"{path}: manifest.json '{role}' must give each tensor's dims as sizes, names "
-                               f"or [op, a, b]")
-    fixed = manifest.get("fixed", {})
+    kernels = manifest["kernels"]
+    if not 1 <= len(kernels) <= MAX_KERNELS or not all(TARGET_NAME.fullmatch(t) for t in kernels):
+        raise PackageError(f"{path}: manifest.json 'kernels' must map 1 to {MAX_KERNELS} targets (sm_80, sm_90a, "
+                           f"...) to their kernels")
+    for target, entry in kernels.items():
+        _check_kernel(entry, manifest["files"], f"{path}: manifest.json 'kernels' {target}")
+
+
+def _check_kernel(entry, files: dict, where: str) -> None:
+    """The fields of one target's kernel read before the launch fields (manifest.check_launch)."""
+    if not isinstance(entry, dict):
+        raise PackageError(f"{where} is not a JSON object")
+    for key, kind in _KERNEL.items():
+        if not isinstance(entry.get(key), kind):
+            raise PackageError(f"{where} needs '{key}' ({kind.__name__})")
+    for key in ("source", "cubin"):
+        if entry[key] not in files:
+            raise PackageError(f"{where}: its {key} {entry[key]!r} is not among the package's files")
+    if not _SCHEDULE.fullmatch(entry["schedule"]):  # it is spliced into a pass pipeline: KEY=VALUE items only
+        raise PackageError(f"{where}: 'schedule' is not KEY=VALUE,...")
+    fixed = entry.get("fixed", {})
     if not isinstance(fixed, dict) or not all(isinstance(v, int) and 1 <= v < 2**31 for v in fixed.values()):
-        raise PackageError(f"{path}: manifest.json 'fixed' must map names to sizes")
-    ranges = manifest.get("ranges", {})
+        raise PackageError(f"{where}: 'fixed' must map names to sizes")
+    ranges = entry.get("ranges", {})
     if not isinstance(ranges, dict) or not all(
             isinstance(r, list) and len(r) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in r)
             and 1 <= r[0] <= r[1] < 2**31 for r in ranges.values()):
-        raise PackageError(f"{path}: manifest.json 'ranges' must map names to [low, high] sizes")
+        raise PackageError(f"{where}: 'ranges' must map names to [low, high] sizes")
 
 
 def write_package(path: str, manifest: dict, files: dict) -> None:

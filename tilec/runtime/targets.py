@@ -14,18 +14,15 @@ Like the rest of tilec.runtime this imports no compiler.
 
 from __future__ import annotations
 
-import re
-
-from .package import PackageError
+from .package import TARGET_NAME, PackageError
 
 # what tilec builds for a GPU, by major version (docs/codegen.md: the targets)
 BUILT_FOR = {8: "sm_80", 9: "sm_90a"}
-_TARGET = re.compile(r"sm_(\d+)(\d)(a?)")
 
 
 def capability_of(target: str) -> tuple[int, int, bool]:
     """(major, minor, arch-specific) of a target name: "sm_90a" -> (9, 0, True)."""
-    match = _TARGET.fullmatch(target)
+    match = TARGET_NAME.fullmatch(target)
     if match is None:
         raise PackageError(f"'{target}' is not a target name (sm_80, sm_90a, ...)")
     return int(match[1]), int(match[2]), bool(match[3])
@@ -51,7 +48,7 @@ def cubin_target(targets, capability: tuple[int, int]) -> str:
     hint = (f"rebuild it with --target {wanted}" if wanted else
             f"tilec builds for {', '.join(BUILT_FOR.values())} (compute capability "
             f"{', '.join(f'{m}.x' for m in BUILT_FOR)}) only")
-    raise PackageError(f"this package holds cubins for {', '.join(sorted(targets)) or 'no target'}; none runs "
+    raise PackageError(f"this package holds kernels for {', '.join(sorted(targets)) or 'no target'}; none runs "
                        f"on a GPU of compute capability {major}.{minor}: {hint}")
 
 

@@ -55,13 +55,13 @@ def compile_candidate(job: Job) -> dict:
         with dialects.context(), ir.Location.unknown():
             module = source_to_ta(job.spec_text, job.spec_name)
             build = build_tile(module, job.shapes, job.schedule, job.target)
-            manifest, files = package_build(build, job.spec_name, job.spec_text, (job.target,), job.compiler)
+            manifest, files = package_build({job.target: build}, job.spec_name, job.spec_text, job.compiler)
             digest, fixed = tile_hash(build), dict(build.fixed)
     except TilecError as err:
         return {"schedule": job.schedule, "error": err.message}
     buffer = io.BytesIO()
     write_package(buffer, manifest, files)
-    facts = manifest["ptxas"][job.target]
+    facts = manifest["kernels"][job.target]["ptxas"]
     return {"schedule": job.schedule, "package_bytes": buffer.getvalue(), "tile_sha256": digest,
             "registers": facts["registers"], "spill_bytes": facts["spill_stores"], "fixed": fixed,
             "seconds": time.perf_counter() - start}

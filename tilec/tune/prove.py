@@ -50,7 +50,7 @@ def prove_winner(db: TuningDB, key: dict, claimed: dict) -> None:
             cached = db.proof(spec_text, shapes, target, digest)
             if cached is None:
                 build = build or build_tile(module, shapes, schedule, target)
-                report = verify_build(module, build, name, spec_text, schedule, (target,))
+                report = verify_build(module, {target: build}, name, spec_text, schedule)
                 cached = {"passed": not report.status(), "summary": report.summary()}
                 # kept by the hash of the module verified, which is the one recorded (builds are deterministic)
                 db.add_proof(spec_text, shapes, target, tile_hash(build), cached["passed"], cached["summary"],

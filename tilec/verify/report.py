@@ -29,6 +29,7 @@ class Result:
     detail: str = ""
     replay: str = ""
     schedule: str = ""             # the schedule of the kernel checked, when a report covers several
+    target: str = ""               # the target whose kernel a tile or CUDA row checks (a package holds one per target)
 
 
 @dataclass
@@ -62,7 +63,8 @@ class Report:
             if r.verdict == "proved" and not proved:
                 continue
             at = f" @ {r.schedule}" if r.schedule else ""
-            lines.append(f"{r.verdict:>14}  {r.kernel}{at} [{r.stage}] {r.property}: {r.check}  ({r.seconds:.3f} s)")
+            stage = f"{r.stage} {r.target}" if r.target else r.stage
+            lines.append(f"{r.verdict:>14}  {r.kernel}{at} [{stage}] {r.property}: {r.check}  ({r.seconds:.3f} s)")
             if r.verdict in ("counterexample", "error", "unknown"):
                 lines.append(f"                {r.detail} {r.counterexample or ''}".rstrip())
                 if r.replay:
@@ -122,7 +124,8 @@ class Report:
             elif r.verdict == "unknown":
                 body = f"<skipped message={quoteattr(r.detail or 'unknown')}/>"
             at = f"@{r.schedule}" if r.schedule else ""
-            cases.append(f'  <testcase classname={quoteattr(r.kernel + at + "." + r.stage)} name={name} '
+            stage = f"{r.target}.{r.stage}" if r.target else r.stage
+            cases.append(f'  <testcase classname={quoteattr(r.kernel + at + "." + stage)} name={name} '
                          f'time="{r.seconds:.3f}">{body}</testcase>')
         return (f'<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name={quoteattr("tilec verify " + self.spec)} '
                 f'tests="{len(self.results)}" failures="{c["counterexample"]}" errors="{c["error"]}" '
@@ -133,7 +136,7 @@ class Report:
                  "| kernel | stage | property | check | verdict | time (s) | domain |",
                  "| --- | --- | --- | --- | --- | --- | --- |"]
         for r in self.results:
-            lines.append(f"| {r.kernel} | {r.stage} | {r.property} | {r.check} | {r.verdict} | {r.seconds:.3f} | "
+            lines.append(f"| {r.kernel} | {r.stage}{' ' + r.target if r.target else ''} | {r.property} | {r.check} | {r.verdict} | {r.seconds:.3f} | "
                          f"{r.domain} |")
         for r in self.results:
             if r.verdict == "counterexample":
