@@ -17,6 +17,7 @@ anything and a schedule search prunes its space with the reasons kept.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
+import importlib
 from typing import ClassVar
 
 from .target import DEFAULT, get as get_target, names as target_names
@@ -27,20 +28,25 @@ from .target import DEFAULT, get as get_target, names as target_names
 FORMS = ("contraction", "online", "rows", "pointwise")
 
 
-# the grid each form's schedules are drawn from (tilec verify --schedules all, schedule search);
-# the other options keep their defaults
-SPACE = {
-    "contraction": {"bm": (64, 128), "bn": (64, 128), "bk": (32, 64), "warps": (4, 8), "stages": (2, 3, 4)},
-    "online": {"bm": (64, 128), "bn": (32, 64, 128), "warps": (4, 8), "stages": (2, 3)},
-    "rows": {"bm": (4, 8, 16), "bn": (64, 128, 256, 512, 1024, 2048), "warps": (4, 8)},
-    "pointwise": {"bm": (4, 8, 16), "bn": (64, 128, 256), "warps": (4, 8)},
-}
-# the warp-specialised points (sm_90a) each form adds: consumer warpgroups c with bm = 64 c and
-# warps = 4 c (a contraction's k tile: bk = 64); a contraction also its ping-pong points, each
-# with its tile stored by the threads or by the copy engine; attention its rotated-loop points
-HOPPER_SPACE = {
-    "contraction": {"consumers": (1, 2, 3), "bn": (128, 256), "stages": (3, 4), "tma_store": (False, True)},
-    "online": {"consumers": (2, 3), "bn": (64, 128), "stages": (2,)},
+# the grids each form's schedules are drawn from, for every target: "check" (tilec verify
+# --schedules all proves each point) and "search" (tilec tune ranks each point; wider: its
+# points are only modelled, the best few compiled). A target adds its own points (the
+# registry's ``space``: sm_90a's warp-specialised ones, tilec/targets/sm_90a/space.py); the
+# other options keep their defaults
+GRIDS = {
+    "check": {
+        "contraction": {"bm": (64, 128), "bn": (64, 128), "bk": (32, 64), "warps": (4, 8), "stages": (2, 3, 4)},
+        "online": {"bm": (64, 128), "bn": (32, 64, 128), "warps": (4, 8), "stages": (2, 3)},
+        "rows": {"bm": (4, 8, 16), "bn": (64, 128, 256, 512, 1024, 2048), "warps": (4, 8)},
+        "pointwise": {"bm": (4, 8, 16), "bn": (64, 128, 256), "warps": (4, 8)},
+    },
+    "search": {
+        "contraction": {"bm": (64, 128, 256), "bn": (64, 128, 256), "bk": (32, 64), "warps": (4, 8),
+                        "stages": (2, 3, 4)},
+        "online": {"bm": (64, 128), "bn": (32, 64, 128), "warps": (4, 8), "stages": (2, 3)},
+        # a row program: rows per CTA, the column block, warps
+        "rows": {"bm": (2, 4, 8, 16, 32), "bn": (32, 64, 128, 256), "warps": (2, 4, 8)},
+    },
 }
 
 
@@ -381,36 +387,18 @@ class Schedule:
         return reasons
 
     @classmethod
-    def space(cls, form: str, hopper: bool = False) -> list["Schedule"]:
-        """The candidate schedules of ``form`` (SPACE's grid, in order; legal() prunes them),
-        then, with ``hopper``, the warp-specialised points of HOPPER_SPACE."""
-        points = [cls(**p) for p in _grid(SPACE[form])]
-        if hopper and form in HOPPER_SPACE:
-            bk = {"bk": 64} if form == "contraction" else {}
-            points += [cls(bm=64 * p["consumers"], warps=4 * p["consumers"], **bk, **p)
-                       for p in _grid(HOPPER_SPACE[form])]
-            if form == "contraction":
-                axes = HOPPER_SPACE[form]
-                points += cls.pingpong_points(axes["bn"], axes["stages"], axes["tma_store"])
-            if form == "online":  # the rotated key loop: two consumer warpgroups, a stage more; or one, two CTAs an SM
-                points += [cls(bm=128, bn=bn, warps=8, stages=3, consumers=2, softmax_overlap=True)
-                           for bn in HOPPER_SPACE[form]["bn"]]
-                points += [cls(bm=64, bn=bn, warps=4, stages=3, consumers=1, softmax_overlap=True, occupancy=2)
-                           for bn in HOPPER_SPACE[form]["bn"]]
-        return points
-
-    @classmethod
-    def space_for(cls, form: str, target: str) -> list["Schedule"]:
-        """The candidate schedules of ``form`` whose features ``target`` has (space() with the
-        warp-specialised points where it runs them)."""
-        return [p for p in cls.space(form, hopper=True) if get_target(target).has(*p.features())]
-
-    @classmethod
-    def pingpong_points(cls, bns, stages, stores=(False,)) -> list["Schedule"]:
-        """The ping-pong contractions at each bn, stages and tma_store of ``stores``: two consumer
-        warpgroups with tiles of their own of one or two 64-row slabs, persistent."""
-        return [cls(bm=bm, bn=bn, bk=64, warps=8, stages=n, consumers=2, pingpong=True, persistent=True,
-                    tma_store=store) for bm in (64, 128) for bn in bns for n in stages for store in stores]
+    def space(cls, form: str, target: str | None = None, use: str = "check") -> list["Schedule"]:
+        """The candidate schedules of ``form`` in the ``use`` grid ("check" or "search"; legal()
+        prunes them), in order: the points every target runs, then, for ``target``, its own
+        (the registry's ``space`` module: sm_90a's warp-specialised points), each one the
+        target has the features of. Without ``target``: the shared points alone."""
+        points = [cls(**p) for p in grid(GRIDS[use].get(form, {}))] if form in GRIDS[use] else []
+        if target is None:
+            return points
+        own = get_target(target).space
+        if own:  # a target's own points: its folder's module, found through the registry
+            points += importlib.import_module(own).points(form, use)
+        return [p for p in points if get_target(target).has(*p.features())]
 
     def check(self, form: str, sizes: dict | None = None, target: str = DEFAULT) -> None:
         """Raise ValueError with every reason when the schedule is illegal."""
@@ -419,7 +407,7 @@ class Schedule:
             raise ValueError(f"schedule {self.as_text()} cannot build this {form} kernel: " + "; ".join(reasons))
 
 
-def _grid(axes: dict) -> list[dict]:
+def grid(axes: dict) -> list[dict]:
     """Every combination of the axes' values, the first axis slowest."""
     points = [{}]
     for name, values in axes.items():

@@ -139,7 +139,7 @@ def test_the_contraction_space_has_pingpong_points_on_sm90a_alone():
     from tilec.dialects.schedule import Schedule
     from tilec.tune.space import points
 
-    ours = [p for p in Schedule.space("contraction", hopper=True) if p.pingpong]
+    ours = [p for p in Schedule.space("contraction", "sm_90a") if p.pingpong]
     assert len(ours) == 16 and all(p.persistent and p.bm in (64, 128) and p.consumers == 2 for p in ours)
     assert sum(p.bm == 128 for p in ours) == 8
     assert sum(p.tma_store for p in ours) == 8  # each also with its tiles stored by the copy engine

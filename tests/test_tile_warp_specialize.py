@@ -86,7 +86,7 @@ def test_warp_specialised_points_compute_what_the_spec_does(spec, form):
         env = bind(sig, shapes)
         inputs = random_inputs(sig, env, seed=3)
         want = evaluate(fn, inputs, env)
-        points = [p for p in Schedule.space_for(form, "sm_90a") if p.consumers]
+        points = [p for p in Schedule.space(form, "sm_90a") if p.consumers]
         points = points[::5] if form == "contraction" else points
         ran = 0
         for point in points:

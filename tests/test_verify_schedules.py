@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tilec.dialects.schedule import SPACE, Schedule
+from tilec.dialects.schedule import GRIDS, Schedule
 from tilec.passes.ta_to_tile import contraction
 from tilec.build.verification import verify_schedules
 from tilec.build.verification_spec import verify_spec
@@ -16,7 +16,8 @@ EXAMPLES = Path(__file__).parent.parent / "examples"
 
 def test_the_space_is_the_grid_and_legal_prunes_it():
     points = Schedule.space("rows")
-    assert len(points) == len(SPACE["rows"]["bm"]) * len(SPACE["rows"]["bn"]) * len(SPACE["rows"]["warps"])
+    rows = GRIDS["check"]["rows"]
+    assert len(points) == len(rows["bm"]) * len(rows["bn"]) * len(rows["warps"])
     assert Schedule(bm=4, bn=64, warps=8).legal("rows")  # 4 rows cannot be shared by 8 warps
     assert all(isinstance(p, Schedule) for p in Schedule.space("online"))
 
@@ -63,7 +64,7 @@ def test_a_bug_only_some_schedules_have_is_refuted_at_those(monkeypatch):
 
 
 def test_warp_specialised_points_are_sm90a_alone():
-    points = Schedule.space("online", hopper=True)
+    points = Schedule.space("online", "sm_90a")
     # the grid's two and three warpgroups, then the rotated loop's two, then one with two CTAs an SM
     hopper = points[len(Schedule.space("online")):]
     assert [p.consumers for p in hopper] == [2, 2, 3, 3, 2, 2, 1, 1]

@@ -6,7 +6,7 @@
 
 For each example spec of the forms asked (the contraction and attention by default) at its
 default sizes and at a second size set that divides no tile, every point of
-``Schedule.space_for(form, target)`` with consumer warpgroups (``--all``: every point) is built
+``Schedule.space(form, target)`` with consumer warpgroups (``--all``: every point) is built
 with ``build_tiles`` and emitted; the file maps "spec|sizes|schedule" to the sha256 of the CUDA,
 or to the error that refused the point. A change meant to keep behaviour keeps every entry.
 """
@@ -46,7 +46,7 @@ def hashes(forms: list, target: str, every: bool) -> dict:
                 continue
             if form not in forms:
                 continue
-            points = [p.as_text() for p in Schedule.space_for(form, target) if every or p.consumers]
+            points = [p.as_text() for p in Schedule.space(form, target) if every or p.consumers]
             for sizes in ({}, ODD[form]):
                 try:
                     built = list(build_tiles(module, sizes, points, target))

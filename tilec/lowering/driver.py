@@ -240,11 +240,11 @@ def located(err: NoTileLowering) -> TilecError:
 
 def legal_schedules(module: ir.Module, shapes: dict | None = None, targets: tuple = (DEFAULT,)) -> tuple:
     """(form, [(schedule text, TileBuild)], {schedule text: why illegal}) over the form's
-    schedule space on ``targets`` (Schedule.space_for: the points some of them run): each point
+    schedule space on ``targets`` (Schedule.space: the points some of them run): each point
     is built for the target whose kernel all of those that run it run (lowering_target), and one
     ta-to-tile refuses (its legality check) is kept with the reason."""
     form = kernel_form(module)
-    points = list(dict.fromkeys(p for t in targets for p in Schedule.space_for(form, t)))
+    points = list(dict.fromkeys(p for t in targets for p in Schedule.space(form, t)))
     by_target: dict = {}
     for point in points:
         by_target.setdefault(common(point.runs_on(targets)).name, []).append(point.as_text())

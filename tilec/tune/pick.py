@@ -31,12 +31,13 @@ from tilec.build_id import build_id
 from tilec.diagnostics import TilecError
 from tilec.codegen.compile import compile_cuda
 from tilec.codegen.cuda import emit_cuda
+from tilec.dialects.schedule import GRIDS
 from tilec.dialects.target import common
 from tilec.frontend import load_spec
 from tilec.lowering.driver import kernel_form
 from .db import tuned
 from .gpus import gpu_named
-from .space import rank, TUNE_SPACE
+from .space import rank
 
 ATTEMPTS = 6
 
@@ -119,7 +120,7 @@ def _rank_and_compile(spec: str, shapes: dict, targets: tuple, compiler: str) ->
             form = kernel_form(module)
         except TilecError:
             return None, "no one kernel takes the spec: each of its kernels takes its own"
-        if form not in TUNE_SPACE:
+        if form not in GRIDS["search"]:
             return None, f"the cost model ranks no {form} kernels"
         try:
             legal, _ = rank(module, shapes, target, gpu_named("h200"))

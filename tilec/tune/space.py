@@ -1,6 +1,7 @@
 """The schedules a search tries, per kernel form and target, pruned before anything compiles.
 
-The grid is data (TUNE_SPACE): each point is lowered (ta-to-tile checks its legality with
+The grid is data (dialects/schedule.py ``GRIDS["search"]``, and each target's own points:
+tilec/targets/sm_90a/space.py): each point is lowered (ta-to-tile checks its legality with
 the sizes the IR fixes, Schedule.legal); a point it refuses is kept with its reason. The
 legal ones are ranked by the cost model (model.py) at the sizes to tune for.
 """
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 from torch_mlir import ir
 
 from tilec.diagnostics import TilecError
-from tilec.dialects.schedule import Schedule, _grid
+from tilec.dialects.schedule import GRIDS, Schedule
 from tilec.dialects.tile import schedule_of
 
 from .gpus import GPU
@@ -20,24 +21,6 @@ from .model import Estimate, estimate
 from .rows_model import estimate_rows
 from tilec.dialects.dims import DimError, parse_dim
 from tilec.lowering.driver import build_tiles, kernel_form
-
-# per form: the sm_80-form grid (any target) and the warp-specialised one (sm_90a); other
-# options keep their defaults; a warp-specialised point has bm = 64 x consumers, warps = 4 x
-# consumers (and a contraction's k tile bk = 64); a contraction also gets the ping-pong points
-# (two warpgroups on 64-row tiles of their own, persistent) at each bn and stages, attention
-# the rotated key loop on one or two warpgroups and one warpgroup with two CTAs an SM
-TUNE_SPACE = {
-    "contraction": ({"bm": (64, 128, 256), "bn": (64, 128, 256), "bk": (32, 64), "warps": (4, 8),
-                     "stages": (2, 3, 4)},
-                    {"consumers": (1, 2, 3), "bn": (64, 128, 192, 256), "stages": (2, 3, 4, 5),
-                     "persistent": (False, True), "tma_store": (False, True)}),
-    "online": ({"bm": (64, 128), "bn": (32, 64, 128), "warps": (4, 8), "stages": (2, 3)},
-               {"consumers": (1, 2, 3), "bn": (64, 96, 128, 176, 192), "stages": (2, 3, 4),
-                "softmax_overlap": (False, True)}),
-    # a row program: rows per CTA, the column block, warps (one form for every target)
-    "rows": ({"bm": (2, 4, 8, 16, 32), "bn": (32, 64, 128, 256), "warps": (2, 4, 8)}, None),
-}
-
 
 # once compiled, a candidate whose threads spill more than this many bytes is measured after
 # every one that spills less: on the H200 (2026-12-01, attention and causal attention at D=128,
@@ -54,25 +37,16 @@ class Candidate:
     estimate: Estimate
 
 
-def points(form: str, target: str, space: dict | None = None) -> list[Schedule]:
-    """The grid's schedules for ``form`` on ``target`` (space: TUNE_SPACE's, or another of its shape)."""
-    if form not in (space or TUNE_SPACE):
+def points(form: str, target: str) -> list[Schedule]:
+    """The schedules a search ranks for ``form`` on ``target``: the "search" grid's points every
+    target runs, then the target's own (dialects/schedule.py ``Schedule.space``)."""
+    if form not in GRIDS["search"]:
         raise TilecError(f"schedule search covers contractions, attention and row programs; a {form} kernel "
                          f"takes its default schedule")
-    plain, hopper = (space or TUNE_SPACE)[form]
-    out = [Schedule(**p) for p in _grid(plain)]
-    if hopper:  # the warp-specialised points, kept below where the target has their features
-        bk = {"bk": 64} if form == "contraction" else {}
-        out += [Schedule(bm=64 * p["consumers"], warps=4 * p["consumers"], **bk, **p) for p in _grid(hopper)]
-        if form == "contraction":  # ping-pong: two warpgroups with tiles of their own (bm = 64), persistent
-            out += Schedule.pingpong_points(hopper["bn"], hopper["stages"], hopper.get("tma_store", (False,)))
-        if form == "online":  # one warpgroup, two CTAs an SM, its loop rotated
-            out += [Schedule(bm=64, bn=bn, warps=4, stages=n, consumers=1, softmax_overlap=True, occupancy=2)
-                    for bn in hopper["bn"] for n in hopper["stages"]]
-    return [p for p in out if p.runs_on([target])]
+    return Schedule.space(form, target, "search")
 
 
-def rank(module: ir.Module, shapes: dict, target: str, gpu: GPU, space: dict | None = None) -> tuple:
+def rank(module: ir.Module, shapes: dict, target: str, gpu: GPU) -> tuple:
     """([Candidate] fastest predicted first, {schedule: why illegal}) for the ta ``module`` at
     ``shapes`` on ``target`` (the kernels are built for ``shapes``; the model takes a
     parameter's default for a size not given)."""
@@ -82,7 +56,7 @@ def rank(module: ir.Module, shapes: dict, target: str, gpu: GPU, space: dict | N
                 if isinstance(n.attr, ir.IntegerAttr)} if "ta.params" in fn.attributes else {}
     sizes = dict(defaults, **shapes)  # the model needs every size: a parameter's default where none is given
     legal, illegal = [], {}
-    for text, build in build_tiles(module, shapes, [point.as_text() for point in points(form, target, space)],
+    for text, build in build_tiles(module, shapes, [point.as_text() for point in points(form, target)],
                                    target):
         if isinstance(build, TilecError):
             illegal[text] = build.message

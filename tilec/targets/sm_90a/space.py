@@ -1,0 +1,61 @@
+"""sm_90a's own schedule points: the warp-specialised kernels its passes build.
+
+Every target runs the points of the grid all targets share (dialects/schedule.py ``GRIDS``);
+the registry names this module as sm_90a's ``space``, and ``Schedule.space(form, "sm_90a")``
+adds these. A point has consumer warpgroups c with bm = 64 c and warps = 4 c (a contraction's k
+tile bk = 64); a contraction also gets the ping-pong points (two warpgroups on tiles of their
+own, persistent) at each bn, stages and tma_store of its axes; attention its rotated key loop
+(``softmax_overlap``) on the consumer counts and occupancies ``rotated`` lists.
+
+    points("contraction", "search")  # every warp-specialised contraction tilec tune ranks
+
+Two grids, as the shared points have: ``check`` (``tilec verify --schedules all`` proves every
+point) and ``search`` (``tilec tune`` ranks every point), the first a subset of the second's
+axes, small enough to prove each point in a test.
+"""
+
+from __future__ import annotations
+
+from tilec.dialects.schedule import Schedule, grid
+
+SPACES = {
+    "check": {
+        "contraction": {"axes": {"consumers": (1, 2, 3), "bn": (128, 256), "stages": (3, 4),
+                                 "tma_store": (False, True)}},
+        "online": {"axes": {"consumers": (2, 3), "bn": (64, 128), "stages": (2,)},
+                   # a stage more: two consumer warpgroups, or one with two CTAs an SM
+                   "rotated": ({"consumers": 2, "stages": (3,)}, {"consumers": 1, "occupancy": 2, "stages": (3,)})},
+    },
+    "search": {
+        "contraction": {"axes": {"consumers": (1, 2, 3), "bn": (64, 128, 192, 256), "stages": (2, 3, 4, 5),
+                                 "persistent": (False, True), "tma_store": (False, True)}},
+        "online": {"axes": {"consumers": (1, 2, 3), "bn": (64, 96, 128, 176, 192), "stages": (2, 3, 4),
+                            "softmax_overlap": (False, True)},
+                   "rotated": ({"consumers": 1, "occupancy": 2, "stages": (2, 3, 4)},)},
+    },
+}
+
+
+def points(form: str, use: str) -> list[Schedule]:
+    """sm_90a's warp-specialised schedules of ``form`` in the ``use`` grid ("check" or "search"),
+    in order: the grid's, then the ping-pong (contraction) or rotated (attention) ones."""
+    space = SPACES[use].get(form)
+    if space is None:
+        return []
+    axes = space["axes"]
+    bk = {"bk": 64} if form == "contraction" else {}
+    out = [Schedule(bm=64 * p["consumers"], warps=4 * p["consumers"], **bk, **p) for p in grid(axes)]
+    if form == "contraction":
+        out += pingpong_points(axes["bn"], axes["stages"], axes.get("tma_store", (False,)))
+    for rotated in space.get("rotated", ()):
+        c = rotated["consumers"]
+        out += [Schedule(bm=64 * c, bn=bn, warps=4 * c, stages=n, consumers=c, softmax_overlap=True,
+                         occupancy=rotated.get("occupancy", 1)) for bn in axes["bn"] for n in rotated["stages"]]
+    return out
+
+
+def pingpong_points(bns, stages, stores=(False,)) -> list[Schedule]:
+    """The ping-pong contractions at each bn, stages and tma_store of ``stores``: two consumer
+    warpgroups with tiles of their own of one or two 64-row slabs, persistent."""
+    return [Schedule(bm=bm, bn=bn, bk=64, warps=8, stages=n, consumers=2, pingpong=True, persistent=True,
+                     tma_store=store) for bm in (64, 128) for bn in bns for n in stages for store in stores]
