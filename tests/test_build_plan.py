@@ -86,6 +86,26 @@ def test_a_schedule_per_kernel_form_reaches_a_graph_one_kernel_takes():
     assert kernels.single and kernels.schedule_of(None) == schedule
 
 
+def test_a_schedule_given_for_one_target_is_that_targets_kernels_alone():
+    """Keys prefixed with a target ("sm_90a:contraction", "sm_90a:*") come first for that target's
+    kernel and are never another target's; each target's kernel is lowered by its own pipeline."""
+    from tilec.build.plan import Kernels
+
+    bf16 = [torch.randn(128).bfloat16(), torch.randn(64, 64).bfloat16(), torch.randn(64, 128).bfloat16()]
+    graph = tilec.compile(torch.addmm, bf16, stage="oracle")
+    hopper = "bm=64 bn=128 bk=64 warps=4 stages=2 consumers=1"
+    with graph.context:
+        kernels = Kernels.of(graph.module, {"*": "bm=64 bn=64", "sm_90a:*": "bm=128 bn=64",
+                                            "sm_90a:contraction": hopper, "sm_80:k1": "bm=32"})
+        assert kernels.schedule_of(None) == "bm=64 bn=64"
+        assert kernels.schedule_of(None, target="sm_80") == "bm=64 bn=64"  # sm_80:k1 names no kernel here
+        assert kernels.schedule_of(None, target="sm_90a") == hopper
+        builds = kernels.lower_each(kernels.module, None, targets=("sm_80", "sm_90a"))
+        assert [b.target for b in builds.values()] == ["sm_80", "sm_90a"]
+        assert [b.schedule for b in builds.values()] == ["bm=64 bn=64", hopper]
+        assert "tile.wgmma" in str(builds["sm_90a"].tile) and "tile.wgmma" not in str(builds["sm_80"].tile)
+
+
 def test_size_one_rows_is_a_clear_error():
     """One row: the graph drops the size-1 dim and a contraction to a vector (a GEMV) has no
     tile form yet; the error names the kernel and why, the oracle and loop stages still run."""

@@ -7,7 +7,7 @@ tilec picks for it (tune/pick.py: the tuning database, else the cost model, else
 default), said on stdout:
 
     tilec compile gemm.ta -o gemm.tkp --target sm_80 --target sm_90a \\
-        --schedule sm_90a:consumers=2,bm=128,bn=256,bk=64,warps=12,stages=4
+        --schedule sm_90a:consumers=2,bm=128,bn=256,bk=64,warps=8,stages=4
 """
 
 from __future__ import annotations

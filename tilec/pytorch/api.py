@@ -212,8 +212,9 @@ class CompiledGraph:
                 compiler: str = "nvrtc", verify: bool = True) -> dict:
         """Write the graph's CUDA kernels to ``path`` (load it with tilec.runtime.load on a GPU
         machine): a kernel package (.tkp) when one kernel takes the graph, else a graph package
-        of one per kernel, launched in order. ``schedule``: one schedule, or a dict of one per
-        kernel form ("contraction", "online", "rows"). With ``verify`` (the default) the Z3 report is
+        of one per kernel, launched in order; each holds a kernel per target of ``targets``.
+        ``schedule``: one schedule, or a dict of one per kernel form ("contraction", "online",
+        "rows") or kernel ("k0", ...), a key prefixed "sm_90a:" for that target's kernel alone. With ``verify`` (the default) the Z3 report is
         checked first (no package on a failure; ``verify=False`` builds it unverified) and shipped
         inside. Returns the manifest."""
         check_output(str(path), "package")  # a name the system refuses is refused before any work
