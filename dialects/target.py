@@ -55,6 +55,7 @@ class Target:
     passes: tuple = ()        # the tile -> tile passes its pipeline runs after ta-to-tile, in order
     ops: tuple = ()           # modules adding its own tile ops to the dialect (imported by dialects.context)
     space: str = ""           # a module whose points(form, use) are its own schedules (Schedule.space)
+    rules: tuple = ()         # (layer, module): the modules registering its ops' rules (dialects/op_rules.py)
 
     def has(self, *features: str) -> bool:
         """Whether the target has every one of ``features``."""
@@ -86,7 +87,14 @@ register(Target("sm_80", 163 * 1024, (8, 0), features=_AMPERE))
 register(Target("sm_90a", 227 * 1024, (9, 0), sm_smem=228 * 1024, copy_stride_bytes=16,
                 features=_AMPERE | {"tma", "wgmma", "setmaxnreg", "clusters"},
                 passes=("tile-warp-specialize", "tile-tma-store"),  # tilec/targets/sm_90a
-                ops=("tilec.targets.sm_90a.dialects.tile_hopper",), space="tilec.targets.sm_90a.space"))
+                ops=("tilec.targets.sm_90a.dialects.tile_hopper",), space="tilec.targets.sm_90a.space",
+                rules=(("cuda", "tilec.targets.sm_90a.codegen.cuda_hopper"),
+                       ("cuda-prelude", "tilec.targets.sm_90a.codegen.cuda_hopper"),
+                       ("cuda", "tilec.targets.sm_90a.codegen.cuda_store"),
+                       ("interpret", "tilec.targets.sm_90a.executors.cta_ops"),
+                       ("symbolic", "tilec.targets.sm_90a.verify.symbolic_ops"),
+                       ("obligations", "tilec.targets.sm_90a.verify.obligations"),
+                       ("cuda-obligations", "tilec.targets.sm_90a.verify.obligations"))))
 
 
 def names() -> list[str]:

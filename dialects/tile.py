@@ -20,6 +20,7 @@ from torch_mlir.dialects.ext import Operand, Region, Result
 from ._verify import Invalid, affine_maps_single, int_attr, is_float, projected_dims, str_attr, verifier
 from .reduce_kinds import NAMES
 from .layout import BlockedLayout, Layout, MmaLayout, OperandLayout, SliceLayout, Swizzle
+from .op_rules import rule
 from .schedule import Schedule
 
 SHARED = 3  # the address space of shared memory
@@ -603,3 +604,22 @@ class YieldOp(Tile.Operation, name="yield", traits=[ir.IsTerminatorTrait]):
 
     value: Operand[Any]
     verify_invariants = verifier(_check_yield)
+
+
+def store_parts(op):
+    """(value, destination, offsets) of an op that stores a register tile: tile.store, or a
+    target's own storing op (its "store-parts" rule, dialects/op_rules.py: sm_90a's tile.tma_store)."""
+    own = rule("store-parts", op.operation.name)
+    if own is not None:
+        return own(op)
+    operands = list(op.operation.operands)
+    return operands[0], operands[1], operands[2:]
+
+
+def mma_depth(op) -> int:
+    """The k an mma op sums over: its A tile's columns (tile.mma), or what a target's own op's
+    "mma-depth" rule says (sm_90a's tile.wgmma: A's columns, or its rows under transpose_a)."""
+    own = rule("mma-depth", op.operation.name)
+    if own is not None:
+        return own(op)
+    return ir.RankedTensorType(op.operation.operands[0].type).shape[1]

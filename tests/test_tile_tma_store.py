@@ -15,7 +15,7 @@ from test_tile import _run
 from test_tile_attention import _check
 from test_tile_hopper import _verdicts, assert_examples_match, assert_gemms_match, assert_proved, gemm
 from tilec import dialects
-from tilec.executors import tile_interpreter
+from tilec.targets.sm_90a.executors import cta_ops
 from tilec.diagnostics import TilecError
 from tilec.dialects.schedule import Schedule
 from tilec.targets.sm_90a.dialects.tile_hopper import staging_pending
@@ -69,7 +69,7 @@ def test_a_staged_attention_output_is_proved():
 def test_a_buffer_rewritten_before_its_store_read_it_stores_the_wrong_chunk(monkeypatch):
     """one more store allowed in flight: the next tile's first chunk overwrites buffer 0 while
     the store of the tile before has not read it"""
-    monkeypatch.setattr(tile_interpreter, "staging_pending", lambda c, chunks, buffers: buffers)
+    monkeypatch.setattr(cta_ops, "staging_pending", lambda c, chunks, buffers: buffers)
     with dialects.context(), ir.Location.unknown():
         results = _run(spec_to_ta(gemm("mk", "kn", out="bf16"), "hopper.ta"), SHAPES[0], COOP)
     assert not all(r.ok for r in results)

@@ -19,7 +19,7 @@ from ..codegen.compile import check_limits, compile_cuda, registered
 from ..codegen.cuda import emit_cuda
 from ..diagnostics import TilecError
 from ..dialects.dims import parse_dim
-from ..targets.sm_90a.dialects.tile_hopper import features_used
+from ..dialects.op_rules import features_used
 from ..fileio import replace_atomically
 from ..runtime.package import write_package
 from ..signature import signature

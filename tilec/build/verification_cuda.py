@@ -16,8 +16,7 @@ from ..verify.report import Result
 from tilec.codegen.compile import check_limits, compile_cuda, registered
 from tilec.codegen.cuda import emit_cuda
 from tilec.diagnostics import TilecError
-from tilec.targets.sm_90a.dialects.tile_hopper import features_used
-from ..targets.sm_90a.verify.registers import split_op
+from tilec.dialects.op_rules import features_used, obligations
 
 
 @functools.lru_cache(maxsize=64)
@@ -45,7 +44,8 @@ def check_cuda(build, targets: tuple, compiler: str = "nvrtc") -> list[Result]:
     lowered = ir.StringAttr(build.tile.operation.attributes["tile.target"]).value  # emit_cuda read it
     rows = [Result(name, "cuda", "build", f"the tile program, lowered for {lowered}, is emitted as its CUDA",
                    "proved", round(time.perf_counter() - start, 4), f"source sha256 {digest[:16]}")]
-    rows += _register_split(fn, kernel.source, name, digest)
+    for check_own in obligations(fn, "cuda-obligations"):  # what a target's own ops bring (sm_90a: setmaxnreg)
+        rows += check_own(fn, kernel.source, name, digest)
     for target in targets:
         start = time.perf_counter()
         check = f"the CUDA source compiles for {target} ({compiler})"
@@ -64,22 +64,3 @@ def check_cuda(build, targets: tuple, compiler: str = "nvrtc") -> list[Result]:
                            detail=f"{facts.registers} registers, {facts.spill_stores} bytes spilled"
                            + (", wgmmas serialised by ptxas (C7514)" if facts.wgmma_serialized else "")))
     return rows
-
-
-def _register_split(fn, source: str, name: str, digest: str) -> list[Result]:
-    """The setmaxnreg counts the CUDA asks for are the tile module's register split (which
-    tilec/targets/sm_90a/verify/registers.py proves fits), read back from the source: [dec producer, inc consumer]."""
-    import re
-
-    from torch_mlir import ir
-
-    op = split_op(fn)
-    if op is None:
-        return []
-    wanted = [ir.IntegerAttr(op.attributes[k]).value for k in ("producer_registers", "consumer_registers")]
-    emitted = [int(n) for n in re.findall(r"setmaxnreg\.(?:dec|inc)\.sync\.aligned\.u32 (\d+);", source)]
-    ok = emitted == wanted
-    return [Result(name, "cuda", "registers", "the CUDA's setmaxnreg counts are the tile module's register split",
-                   "proved" if ok else "counterexample", 0.0, f"source sha256 {digest[:16]}",
-                   counterexample={} if ok else {"tile module": wanted, "CUDA": emitted},
-                   detail="" if ok else "the emitted setmaxnreg counts differ from tile.warp_specialize's")]

@@ -26,7 +26,7 @@ from tilec.dialects._verify import Invalid
 from tilec.dialects.layout import BlockedLayout, MmaLayout, OperandLayout, SliceLayout
 from tilec.dialects.target import DEFAULT, target_of
 from tilec.dialects.tile import layout_of, register_layout, schedule_of
-from tilec.targets.sm_90a.dialects.tile_hopper import check_target, features_used
+from tilec.dialects.op_rules import check_target, features_used, rule
 
 from ..diagnostics import TilecError
 from .cexpr import CExpr, dim_expr
@@ -34,8 +34,6 @@ from . import cuda_blocked
 from .cuda_blocked import copy_carried
 from .cuda_regs import load_columns, materialize_map
 from .cuda_scalar import _CMPI  # arith.cmpi predicates as C operators
-from tilec.targets.sm_90a.codegen.cuda_hopper import HOPPER_PRELUDE
-from tilec.targets.sm_90a.codegen.cuda_store import STORE_PRELUDE
 from .cuda_text import ctype
 from .targets import TARGETS
 
@@ -211,9 +209,13 @@ class CudaEmitter:
         for op in block.operations:
             name = op.operation.name
             handler = getattr(self, "op_" + name.replace(".", "_"), None)
-            if handler is None:
+            if handler is not None:
+                handler(op)
+                continue
+            own = rule("cuda", name)  # a target's own op: its rule from the target's folder (op_rules)
+            if own is None:
                 raise TilecError(f"the CUDA emitter has no rule for '{name}'")
-            handler(op)
+            own(self, op)
 
     def op_func_return(self, op):
         pass
@@ -373,11 +375,7 @@ class CudaEmitter:
         materialize_map(self, op)
 
     from .cuda_ops import op_tile_async_copy, op_tile_mma, op_tile_store  # noqa: E402
-    from tilec.targets.sm_90a.codegen.cuda_hopper import (op_tile_mbarrier_alloc, op_tile_mbarrier_arrive, op_tile_mbarrier_expect,  # noqa: E402
-                              op_tile_mbarrier_wait, op_tile_tma_copy, op_tile_turn_pass, op_tile_turn_wait,
-                              op_tile_warp_specialize, op_tile_warpgroup_id, op_tile_wgmma, op_tile_wgmma_wait)
     from .cuda_blocked import op_tile_reduce  # noqa: E402
-    from tilec.targets.sm_90a.codegen.cuda_store import op_tile_tma_store  # noqa: E402
 
     def dims_c(self, dims: list[str]) -> list[str]:
         return [dim_expr(parse_dim(d), self.params) for d in dims]
@@ -428,7 +426,7 @@ def emit_cuda(module: ir.Module) -> Kernel:
         raise TilecError(str(err)) from None
     if features_used(fn):  # the copy engine needs 16-byte aligned rows: no other variant
         kernel = CudaEmitter(fn, True, target.name).emit()
-        kernel.source = f"{TARGETS[target.name].prelude}{HOPPER_PRELUDE}{STORE_PRELUDE}\n{kernel.source}"
+        kernel.source = f"{TARGETS[target.name].prelude}{rule('cuda-prelude', target.name) or ''}\n{kernel.source}"
         kernel.variants = {"aligned": kernel.name}
         return kernel
     fast, slow = CudaEmitter(fn, True, target.name).emit(), CudaEmitter(fn, False, target.name).emit()

@@ -12,7 +12,7 @@ a table (and the ops it alone has), not a mode of the emitter:
 A table per registered target (dialects/target.py; a test holds the two lists equal). A kernel
 without warp roles is the same instructions on sm_80 and sm_90a (cp.async, ldmatrix, mma.sync);
 sm_90a's copy-engine, mbarrier and wgmma instructions are those of the ops only it has
-(tilec/targets/sm_90a/codegen/cuda_hopper.py, refused on a module for a target without them: tile_hopper.check_target).
+(tilec/targets/sm_90a/codegen/cuda_hopper.py, refused on a module for a target without them: dialects/op_rules.py check_target).
 """
 
 from __future__ import annotations

@@ -4,11 +4,12 @@ Shared memory is real: each tile.alloc is a flat buffer addressed through its
 layout (shape/stride + swizzle), so a wrong swizzle reads wrong numbers. Async
 copies are queued per commit group and land only at a tile.wait_group that
 retires their group, so a missing wait reads stale data, as it would on a GPU.
-Copy-engine copies land when their mbarrier phase completes, and the roles of a
-warp-specialised kernel take turns at their mbarrier waits (tilec/targets/sm_90a/executors/tile_roles.py). An
-asynchronous wgmma reads its shared tiles only when a tile.wgmma_wait retires its group,
-and a consumer's release lets the producer run at once: a stage released before its
-multiply has read it is overwritten first, as it may be on a GPU.
+A target's own ops run by its rules (dialects/op_rules.py: sm_90a's in
+tilec/targets/sm_90a/executors/cta_ops.py): copy-engine copies land when their mbarrier phase
+completes, and the roles of a warp-specialised kernel take turns at their mbarrier waits. An
+asynchronous wgmma reads its shared tiles only when a tile.wgmma_wait retires its group
+(``InFlight``), and a consumer's release lets the producer run at once: a stage released
+before its multiply has read it is overwritten first, as it may be on a GPU.
 """
 
 from __future__ import annotations
@@ -24,13 +25,12 @@ from tilec.dialects.dims import parse_dim
 from tilec.dialects.raster import raster_of
 from tilec.dialects.reduce_kinds import KINDS
 from tilec.dialects.tile import layout_of, schedule_of
-from tilec.targets.sm_90a.dialects.tile_hopper import consumer_roles, staging_of, staging_pending, wgmma_stage
+from tilec.dialects.op_rules import rule
 
 from ..diagnostics import TilecError, mlir_loc
 from .loop_runner import _argument_roles
 from .oracle_scalar import _broadcast_view, scalar_op
 from ..signature import Signature, dtype_of
-from tilec.targets.sm_90a.executors.tile_roles import Barriers, Roles
 
 _INDEX = {
     "arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "arith.muli": lambda a, b: a * b,
@@ -45,14 +45,14 @@ _INDEX = {
 PERSISTENT_CTAS = 3
 
 
-class _InFlight:
+class InFlight:
     """The result of an asynchronous wgmma: acc + A·B, its tiles read when its group retires."""
 
     def __init__(self, acc, product):
         self.acc, self.product, self.value = acc, product, None
 
     def retire(self) -> None:
-        acc = self.acc.value if isinstance(self.acc, _InFlight) else self.acc  # older groups retire first
+        acc = self.acc.value if isinstance(self.acc, InFlight) else self.acc  # older groups retire first
         self.value = acc + self.product()
 
 
@@ -74,13 +74,13 @@ class _Shared:
         return self.data[stage * self.layout.size + self.offsets]
 
 
-def _store(value: torch.Tensor, dst: torch.Tensor, offsets: list[int]) -> None:
+def store_window(value: torch.Tensor, dst: torch.Tensor, offsets: list[int]) -> None:
     """Write the tile at ``offsets`` of ``dst``, skipping elements outside it."""
-    index, mask = _window(dst, offsets, list(value.shape))
+    index, mask = window(dst, offsets, list(value.shape))
     dst[tuple(i[mask] if isinstance(i, torch.Tensor) else i for i in index)] = value[mask].to(dst.dtype)
 
 
-def _window(tensor: torch.Tensor, offsets: list[int], shape: list[int]):
+def window(tensor: torch.Tensor, offsets: list[int], shape: list[int]):
     """(index tuple, in-bounds mask) for the tile at ``offsets`` covering the trailing dims."""
     lead = len(offsets) - len(shape)
     grids = torch.meshgrid(*[torch.arange(n) + o for n, o in zip(shape, offsets[lead:])], indexing="ij") \
@@ -95,7 +95,7 @@ def _window(tensor: torch.Tensor, offsets: list[int], shape: list[int]):
     return index, mask
 
 
-class _CTA:
+class CTA:
     """The state of one CTA while it runs the function body."""
 
     def __init__(self, pid: tuple[int, int], values: dict, warps: int = 1, grid: tuple[int, int] = (1, 1)):
@@ -125,8 +125,10 @@ class _CTA:
 
     def step(self, op, name):
         operands = [self.get(v) for v in op.operation.operands]
-        if name not in ("tile.wgmma", "scf.for"):
-            operands = [self._settled(v, op) for v in operands]
+        own = None if name.startswith(("arith.", "scf.")) or hasattr(self, "op_" + name.removeprefix("tile.")) \
+            else rule("interpret", name)  # a target's own op: its rule from the target's folder (op_rules)
+        if name != "scf.for" and not getattr(own, "reads_in_flight", False):
+            operands = [self.settled(v, op) for v in operands]
         if name in _INDEX:
             return [_INDEX[name](*operands)]
         if name == "arith.cmpi":
@@ -144,14 +146,16 @@ class _CTA:
             for iv in range(lb, ub, step):
                 carried = self.run_block(op.regions[0].blocks[0], [iv, *carried])
             return carried
+        if own is not None:
+            return own(self, op, operands)
         handler = getattr(self, "op_" + name.removeprefix("tile."), None)
         if handler is None:
             raise TilecError(f"the tile interpreter cannot run '{name}'", mlir_loc(op.location, "<tile>"))
         return handler(op, operands)
 
     @staticmethod
-    def _settled(value, op):
-        if not isinstance(value, _InFlight):
+    def settled(value, op):
+        if not isinstance(value, InFlight):
             return value
         if value.value is None:
             raise TilecError("the result of an asynchronous wgmma is read before a tile.wgmma_wait retired its group",
@@ -170,28 +174,13 @@ class _CTA:
     def op_load(self, op, operands):
         src, *offsets = operands
         shape = ir.RankedTensorType(op.result.type).shape
-        index, mask = _window(src, offsets, shape)
+        index, mask = window(src, offsets, shape)
         pad = ir.FloatAttr(op.attributes["padding"]).value
         return [torch.where(mask, src[index], torch.tensor(pad, dtype=src.dtype))]
 
     def op_store(self, op, operands):
         value, dst, *offsets = operands
-        _store(value, dst, offsets)
-        return []
-
-    def op_tma_store(self, op, operands):
-        """Chunk c into staging buffer first + c % buffers once the stores still reading it
-        have read it; the copy engine reads a buffer only when a later wait retires its store
-        (or the kernel ends), so a buffer rewritten too early stores the wrong chunk."""
-        value, dst, *offsets, staging, first = operands
-        buffers, _, chunk = staging_of(op)
-        chunks = value.shape[1] // chunk
-        for c in range(chunks):
-            self.retire_stores(staging_pending(c, chunks, buffers))
-            buf = first + c % buffers
-            staging.write(buf, value[:, c * chunk:(c + 1) * chunk])
-            at = [*offsets[:-1], offsets[-1] + c * chunk]
-            self.bulk.append(lambda buf=buf, at=at: _store(staging.read(buf), dst, at))
+        store_window(value, dst, offsets)
         return []
 
     def retire_stores(self, pending: int) -> None:
@@ -201,7 +190,7 @@ class _CTA:
 
     def op_async_copy(self, op, operands):
         src, *offsets, dst, stage = operands
-        index, mask = _window(src, offsets, list(dst.layout.shape))
+        index, mask = window(src, offsets, list(dst.layout.shape))
         tile = torch.where(mask, src[index], torch.zeros((), dtype=src.dtype))
         self.pending.append((dst, stage, tile))  # lands when a wait_group retires its group
         return []
@@ -229,88 +218,6 @@ class _CTA:
         a, b, acc = operands
         return [acc + a.float() @ b.float()]
 
-    # -- sm_90a: copy engine, mbarriers, wgmma, warp roles (tilec/targets/sm_90a/executors/tile_roles.py) --
-    def op_mbarrier_alloc(self, op, operands):
-        return [Barriers(ir.MemRefType(op.result.type).shape[0], ir.IntegerAttr(op.attributes["arrivals"]).value)]
-
-    def op_mbarrier_expect(self, op, operands):
-        bar, stage = operands
-        bar.arrive(stage, 1, ir.IntegerAttr(op.attributes["bytes"]).value)
-        return []
-
-    def op_tma_copy(self, op, operands):
-        src, *offsets, dst, stage, bar = operands
-        index, mask = _window(src, offsets, list(dst.layout.shape))
-        tile = torch.where(mask, src[index], torch.zeros((), dtype=src.dtype))
-        # the whole box counts, zero-filled elements too
-        bar.copy(stage, dst.layout.size * dst.data.element_size(), lambda: dst.write(stage, tile))
-        return []
-
-    def op_mbarrier_wait(self, op, operands):
-        bar, stage, parity = operands
-        self.roles.wait(bar, stage, parity)
-        return []
-
-    def op_mbarrier_arrive(self, op, operands):
-        bar, stage = operands
-        consumer = self.roles.consumer()
-        bar.arrive(stage, self.warps if consumer else 1)
-        if consumer:  # what the release allows happens now: the producer may refill the stage
-            self.roles.let_other_run()
-        return []
-
-    def op_wgmma(self, op, operands):
-        if "async" in op.attributes:  # the tiles are read when the group retires
-            result = _InFlight(operands[3], lambda: self._product(op, [*operands[:3], 0])[0])
-            self.wgmma_groups.append(result)
-            return [result]
-        while self.wgmma_groups:  # complete when it returns: it waits for every group before it
-            self.wgmma_groups.popleft().retire()
-        return self._product(op, [*operands[:3], self._settled(operands[3], op)])
-
-    def _product(self, op, operands):
-        a, b, stage, acc = operands
-        a_v, b_v = op.operation.operands[:2]
-        tb = b.read(wgmma_stage(b_v.type, stage))
-        ta = a if isinstance(a, torch.Tensor) else a.read(wgmma_stage(a_v.type, stage))  # registers, or shared
-        ta = ta.t() if "transpose_a" in op.attributes else ta
-        tb = tb.t() if "transpose_b" in op.attributes else tb
-        return [acc + ta.float() @ tb.float()]
-
-    def op_wgmma_wait(self, op, operands):
-        while len(self.wgmma_groups) > ir.IntegerAttr(op.attributes["pending"]).value:
-            self.wgmma_groups.popleft().retire()
-        return []
-
-    def op_turn_wait(self, op, operands):
-        return []  # the consumer warps run as one thread of control here: turns order nothing
-
-    op_turn_pass = op_turn_wait
-
-    def op_warp_specialize(self, op, operands):
-        self.roles = Roles()
-        producer, consumer = (region.blocks[0] for region in op.operation.regions)
-        roles = consumer_roles(op)
-        # a consumer's copy-engine stores have all been read by the end of the kernel
-        run = lambda cta: (cta.run_block(consumer), cta.retire_stores(0))
-        if roles == 1:
-            self.roles.run(lambda: self.run_block(producer), lambda: run(self))
-        else:  # each warpgroup on its own: its own values, wgmma groups, stores and warps
-            groups = [self._warpgroup(g, roles) for g in range(roles)]
-            self.roles.run(lambda: self.run_block(producer), *[lambda w=w: run(w) for w in groups])
-        self.roles = None
-        return []
-
-    def _warpgroup(self, g: int, roles: int) -> "_CTA":
-        """The state consumer warpgroup ``g`` of ``roles`` runs the consumer region in: the CTA's
-        values so far (buffers and barriers shared), its own wgmma groups, its warps alone."""
-        wg = _CTA(self.pid, self.values, self.warps // roles, self.grid)
-        wg.roles, wg.warpgroup = self.roles, g
-        return wg
-
-    def op_warpgroup_id(self, op, operands):
-        return [self.warpgroup]
-
     def op_reduce(self, op, operands):
         kind, dim = ir.StringAttr(op.attributes["kind"]).value, ir.IntegerAttr(op.attributes["dim"]).value
         src = operands[0]
@@ -321,7 +228,7 @@ class _CTA:
         local = {}
         for inner in op.regions[0].blocks[0].operations:
             name = inner.operation.name
-            args = [local[v] if v in local else self._scalar(self._settled(self.get(v), op))
+            args = [local[v] if v in local else self._scalar(self.settled(self.get(v), op))
                     for v in inner.operation.operands]
             if name == "tile.yield":
                 return [args[0].expand(shape).to(dtype_of(op.result.type)).clone()]
@@ -383,5 +290,5 @@ def run_tile(module: ir.Module, sig: Signature, inputs: dict[str, torch.Tensor],
     for ctaid in range(grid[0] * grid[1]):  # in launch order; a raster says which program ids a CTA runs
         pids = (ctaid % grid[0], ctaid // grid[0]) if raster is None else \
             raster.program_ids(ctaid, grid[0], grid[1], group, lambda a, b: a // b, lambda c, a, b: a if c else b)
-        _CTA(pids, values, warps, tuple(grid)).run_block(fn.entry_block)
+        CTA(pids, values, warps, tuple(grid)).run_block(fn.entry_block)
     return outputs

@@ -16,8 +16,7 @@ import z3
 from torch_mlir import ir
 
 from tilec.dialects.ta_online import is_one
-from tilec.dialects.tile import schedule_of
-from tilec.targets.sm_90a.dialects.tile_hopper import wgmma_depth
+from tilec.dialects.tile import mma_depth, schedule_of
 
 from .attention_rotated import is_rotated, rotated_ends, rotated_step
 from .attention_step import MMA, _Scalars, _online_step
@@ -217,8 +216,7 @@ def _head_dims(p, loop, ref, fused_fn):
     the output's last dim: a kernel built for other head dims is refuted, whatever its name."""
     body = loop.regions[0].blocks[0]
     mmas = [op for op in body.operations if op.operation.name in MMA]
-    width_e = wgmma_depth(mmas[0]) if mmas[0].operation.name == "tile.wgmma" else \
-        ir.RankedTensorType(mmas[0].operation.operands[0].type).shape[1]
+    width_e = mma_depth(mmas[0])
     lhs, rhs = ref.contract.operands[0], ref.contract.operands[1]
     store = next(e for e in p.events if e.kind == "store")
     width_d = ir.RankedTensorType(store.op.operation.operands[0].type).shape[1]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
+from tilec.dialects.op_rules import obligations
 from tilec.dialects.tile import schedule_of
 
 from . import gemm_values
@@ -100,15 +101,11 @@ def check_tile(tiled, reference, replay) -> list[Result]:
     rows = []
     add = lambda prop, check, outcome, domain=None: rows.append(
         _row(kernel, prop, check, outcome, domain or SYMBOLIC, replay(outcome.model, prop)))
-    if "producer" in p.loops:  # warp-specialised: its mbarrier ring, its tiles as copied and read
-        from tilec.targets.sm_90a.verify.hopper import check_ring, check_tiles
-        from tilec.targets.sm_90a.verify.registers import check_registers
-        from tilec.targets.sm_90a.verify.staged_store import check_staged_stores
-
-        for prop, check, outcome, domain in check_ring(p) + check_tiles(p) + check_staged_stores(p) + \
-                check_registers(fn):
+    own = obligations(fn, "obligations")  # what a target's own ops bring (sm_90a's ring, tiles, split)
+    for check_own in own:
+        for prop, check, outcome, domain in check_own(p, fn):
             add(prop, check, outcome, domain)
-    else:
+    if not own:  # the cp.async pipeline every target runs: its operand layouts and staging
         for prop, check, outcome, domain in check_operand_layouts(p, schedule_of(fn).threads):
             add(prop, check, outcome, domain)
         for prop, check, outcome in check_staging(p):

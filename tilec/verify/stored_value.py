@@ -21,7 +21,7 @@ from __future__ import annotations
 import z3
 from torch_mlir import ir
 
-from tilec.targets.sm_90a.dialects.tile_hopper import store_parts
+from tilec.dialects.tile import store_parts
 
 from .attention_rotated import completed_slots
 from .coverage import batch_coverage, stored_inside, tile_coverage, tile_partition

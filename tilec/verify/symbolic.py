@@ -5,8 +5,9 @@ fresh symbol bounded by the loop's range. What the properties need is recorded a
 in program order: copies (source, offsets, destination buffer, stage), commits, waits,
 barriers, shared reads, the mma, the epilogue and the store; in a warp-specialised kernel
 also the mbarrier waits, expects and arrives of each role, the producer's loop "producer",
-and the waits for asynchronous wgmma groups ("mma_wait"). An event inside an scf.if
-carries its condition as "guard".
+and the waits for asynchronous wgmma groups ("mma_wait"): the rules of those ops are the
+target's (tilec/targets/sm_90a/verify/symbolic_ops.py), found through the op
+(dialects/op_rules.py). An event inside an scf.if carries its condition as "guard".
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from torch_mlir import ir
 
 from tilec.dialects import CMPI, PERSISTENT_ATTR, PROLOGUE_ATTR, STAGES_ATTR, param_ranges
 from tilec.dialects.dims import parse_dim
-from tilec.targets.sm_90a.dialects.tile_hopper import consumer_roles, store_parts, wgmma_stage
+from tilec.dialects.op_rules import rule
+from tilec.dialects.tile import store_parts
 from tilec.diagnostics import TilecError
 from tilec.dialects.ta import tensor_dims
 
@@ -120,7 +122,7 @@ def execute(fn) -> Program:
     if PERSISTENT_ATTR in fn.attributes:  # any number of CTAs from 1 to the tiles: program id 0 below it
         program.ctas = z3.Int("ctas")
         program.assumptions += [program.ctas >= 1, program.ctas <= grid[0]]
-    _block(program, fn.entry_block, "", grid)
+    walk_block(program, fn.entry_block, "", grid)
 
     if "main" not in program.loops:
         raise TilecError("the kernel has no main loop to verify: its shapes fit one k (or key) block, so the "
@@ -143,7 +145,7 @@ def _unfold_prologue(p: Program) -> None:
     p.loops["prologue"] = (s, z3.IntVal(0), z3.IntVal(1), None)
 
 
-def _block(p: Program, block, loop: str, grid) -> None:
+def walk_block(p: Program, block, loop: str, grid) -> None:
     for op in block.operations:
         name = op.operation.name
         operands = list(op.operation.operands)
@@ -157,12 +159,9 @@ def _block(p: Program, block, loop: str, grid) -> None:
             if op.operation.results or len(op.regions[1].blocks):
                 raise ValueError("an scf.if with results or an else block")
             first = len(p.events)
-            _block(p, op.regions[0].blocks[0], loop, grid)
+            walk_block(p, op.regions[0].blocks[0], loop, grid)
             for event in p.events[first:]:
                 event.data["guard"] = z3.And(get(operands[0]), event.data.get("guard", True))
-        elif name == "tile.wgmma_wait":
-            p.events.append(Event("mma_wait", loop, op, {"pending": ir.IntegerAttr(op.attributes["pending"]).value,
-                                                         "role": p.role}))
         elif name == "arith.constant":
             attr = op.attributes["value"]
             p.values[op.result] = z3.IntVal(ir.IntegerAttr(attr).value) if isinstance(attr, ir.IntegerAttr) \
@@ -193,7 +192,7 @@ def _block(p: Program, block, loop: str, grid) -> None:
             for arg, init in zip(list(body.arguments)[1:], operands[3:]):
                 p.values[arg] = ("carried", init)
             p.loops[kind] = (iv, lb, ub, op)
-            _block(p, body, kind, grid)
+            walk_block(p, body, kind, grid)
             for result, init in zip(op.operation.results, operands[3:]):
                 p.values[result] = ("loop-result", init)
         elif name == "tile.async_copy":
@@ -213,59 +212,18 @@ def _block(p: Program, block, loop: str, grid) -> None:
             p.values[op.result] = ("mma", op)
             if loop == "main" and "mma" in [e.kind for e in p.events[:-1] if e.loop == "main"]:
                 p.events[-1].data["second"] = True
-        elif name in ("tile.store", "tile.tma_store"):  # the copy engine stores what tile.store does
+        elif name == "tile.store":
             value, dst, offs = store_parts(op)
-            data = {"value": value, "dst": p.args[dst][1], "offsets": [get(o) for o in offs]}
-            if name == "tile.tma_store":  # the first of its staging buffers
-                data["first"] = _int(get(operands[-1]))
-            p.events.append(Event("store", loop, op, data))
+            p.events.append(Event("store", loop, op, {"value": value, "dst": p.args[dst][1],
+                                                      "offsets": [get(o) for o in offs]}))
         elif name == "tile.load":
             p.values[op.result] = ("gload", p.args[operands[0]][1], [get(o) for o in operands[1:]])
         elif name in ("tile.alloc", "tile.map", "tile.reduce"):
             p.values[op.result] = ("op", op)
-        elif name == "tile.warpgroup_id":  # any one of the warpgroups: what is proved holds for each
-            if p.role != "consumer" or p.warpgroups < 2:
-                raise ValueError("tile.warpgroup_id outside the consumer region of warpgroups running on their own")
-            p.wg = p.values[op.result] = z3.Int(WARPGROUP_ID)
-            p.assumptions += [p.wg >= 0, p.wg < p.warpgroups]
-        elif name == "tile.warp_specialize":  # the producer's loop is "producer", the consumers' "main"
-            p.warpgroups = consumer_roles(op)
-            for role, region in zip(("producer", "consumer"), op.operation.regions):
-                p.role = role
-                _block(p, region.blocks[0], loop, grid)
-            p.role = ""
-        elif name == "tile.mbarrier_alloc":
-            p.values[op.result] = ("barriers", op)
-        elif name == "tile.tma_copy":
-            src, *offs, dst, stage, bar = operands
-            p.events.append(Event("copy", loop, op, {"src": p.args[src][1], "offsets": [get(o) for o in offs],
-                                                     "dst": dst, "stage": get(stage), "bar": bar, "role": p.role}))
-        elif name in ("tile.mbarrier_wait", "tile.mbarrier_expect", "tile.mbarrier_arrive"):
-            data = {"bar": operands[0], "stage": get(operands[1]), "role": p.role}
-            if name == "tile.mbarrier_wait":
-                data["parity"] = get(operands[2])
-            if name == "tile.mbarrier_expect":
-                data["bytes"] = ir.IntegerAttr(op.attributes["bytes"]).value
-            p.events.append(Event(name.removeprefix("tile.mbarrier_"), loop, op, data))
-        elif name == "tile.wgmma":  # an mma reading the stage's shared tiles (A: or registers)
-            a, b, stage, acc = operands
-            registers = isinstance(a.type, ir.RankedTensorType)
-            at = lambda buf: _int(wgmma_stage(buf.type, get(stage)))  # a one-stage tile: stage 0
-            for buf in [b] if registers else [a, b]:
-                p.events.append(Event("read", loop, op, {"buffer": buf, "stage": at(buf), "role": p.role}))
-            a_value = get(a) if registers else ("smem", a, at(a), "transpose_a" in op.attributes)
-            p.events.append(Event("mma", loop, op, {"a": a_value, "b": ("smem", b, at(b), "transpose_b" in op.attributes),
-                                                    "acc": get(acc), "async": "async" in op.attributes}))
-            if "async" not in op.attributes:  # complete when it returns: it waits for every group
-                p.events.append(Event("mma_wait", loop, op, {"pending": 0, "role": p.role}))
-            p.values[op.result] = ("mma", op)
-            if loop == "main" and "mma" in [e.kind for e in p.events[:-1] if e.loop == "main"]:
-                p.events[-1].data["second"] = True
-        elif name in ("tile.turn_wait", "tile.turn_pass"):  # the consumer warpgroups' turns (named barriers)
-            p.events.append(Event(name.removeprefix("tile."), loop, op, {"who": ir.StringAttr(op.attributes["who"]).value,
-                                                                         "role": p.role}))
         elif name in ("scf.yield", "func.return"):
             pass
+        elif rule("symbolic", name) is not None:  # a target's own op: its rule from the target's folder
+            rule("symbolic", name)(p, op, operands, loop, grid)
         else:
             raise ValueError(f"the verifier has no rule for '{name}'")
 
@@ -283,10 +241,10 @@ def _tiles_loop(p: Program, op, bounds: list, grid) -> None:
     if len(list(body.arguments)) != 1:
         raise ValueError("a persistent tile loop carries no values")
     p.values[body.arguments[0]] = tile
-    _block(p, body, "", grid)
+    walk_block(p, body, "", grid)
 
 
-def _int(value):
+def as_int(value):
     return z3.IntVal(value) if isinstance(value, int) else value
 
 

@@ -23,7 +23,7 @@ import z3
 from torch_mlir import ir
 
 from tilec.dialects import PERSISTENT_ATTR, arg_attrs
-from tilec.targets.sm_90a.dialects.tile_hopper import consumer_roles
+from tilec.dialects.op_rules import rule
 
 from .scalars import Values, evaluate
 from .symbolic import _INDEX, TILE_ID, WARPGROUP_ID, dim, size_facts
@@ -142,8 +142,8 @@ class TileValues:
                 self.loops.append((op, iv, lb, ub, step))
                 self.index[op.regions[0].blocks[0].arguments[0]] = iv
                 self._walk(op.regions[0].blocks[0])
-            elif name == "tile.warp_specialize":
-                self.warpgroups = consumer_roles(op)
+            elif rule("roles", name) is not None:  # regions run by roles (sm_90a's warp_specialize)
+                self.warpgroups = rule("roles", name)(op)
                 for region in op.operation.regions:
                     self._walk(region.blocks[0])
 

@@ -17,6 +17,8 @@ from tilec.dialects.tile import register_layout
 from tilec.targets.sm_90a.dialects.tile_hopper import consumer_roles, wgmma_depth, wgmma_stage
 
 from tilec.diagnostics import TilecError
+from tilec.dialects.op_rules import register
+from tilec.targets.sm_90a.codegen.cuda_store import STORE_PRELUDE
 
 # the mbarrier, copy-engine and wgmma wrappers every sm_90a kernel uses
 HOPPER_PRELUDE = r"""
@@ -287,3 +289,13 @@ def op_tile_turn_pass(self, op):
     consumers = self.schedule.consumers
     line = f'asm volatile("bar.arrive %0, 256;" :: "r"(1 + (warp / 4 + 1) % {consumers}) : "memory");'
     self.line(line if who == "all" else f"if (warp / 4 == {consumers - 1}) {line}")
+
+
+# the emitter finds these through the ops (dialects/op_rules.py); the C helpers they call go
+# before any kernel that uses them (with the staged store's, tilec/targets/sm_90a/codegen/cuda_store.py)
+register("cuda", {"tile.mbarrier_alloc": op_tile_mbarrier_alloc, "tile.mbarrier_expect": op_tile_mbarrier_expect,
+                  "tile.mbarrier_wait": op_tile_mbarrier_wait, "tile.mbarrier_arrive": op_tile_mbarrier_arrive,
+                  "tile.tma_copy": op_tile_tma_copy, "tile.wgmma": op_tile_wgmma, "tile.wgmma_wait": op_tile_wgmma_wait,
+                  "tile.warp_specialize": op_tile_warp_specialize, "tile.warpgroup_id": op_tile_warpgroup_id,
+                  "tile.turn_wait": op_tile_turn_wait, "tile.turn_pass": op_tile_turn_pass})
+register("cuda-prelude", {"sm_90a": HOPPER_PRELUDE + STORE_PRELUDE})

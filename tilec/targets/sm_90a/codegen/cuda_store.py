@@ -22,6 +22,7 @@ from tilec.dialects.layout import tma_boxes
 from tilec.targets.sm_90a.dialects.tile_hopper import staging_of, staging_pending, store_parts
 
 from tilec.diagnostics import TilecError
+from tilec.dialects.op_rules import register
 from tilec.codegen.cexpr import CExpr
 from tilec.codegen.cuda_ops import _element, _Using
 from tilec.codegen.cuda_regs import tiling_for
@@ -114,3 +115,6 @@ def op_tile_tma_store(self, op):
             self.line(f"if (tid == 0) {{ tma_store_{len(dims)}d(&{tmap}, {buf}, {', '.join(coords)}); bulk_commit(); }}")
     self.indent -= 1
     self.line("}")
+
+
+register("cuda", {"tile.tma_store": op_tile_tma_store})  # found through the op (dialects/op_rules.py)

@@ -36,6 +36,7 @@ from torch_mlir.dialects.ext import Operand, Region, Result
 
 from tilec.dialects._verify import Invalid, int_attr, str_attr, verifier
 from tilec.dialects.layout import tma_boxes
+from tilec.dialects.op_rules import register
 from tilec.dialects.tile import SHARED, Tile, layout_of
 
 
@@ -432,7 +433,7 @@ class TmaStoreOp(Tile.Operation, name="tma_store"):
 
 
 # the target features (dialects/target.py) each op of this file needs; a tile module whose target
-# lacks one is refused by the emitter and the verifier (features_used)
+# lacks one is refused by the emitter and the verifier (op_rules.features_used)
 FEATURES = {
     "tile.mbarrier_alloc": ("tma",), "tile.mbarrier_expect": ("tma",), "tile.mbarrier_wait": ("tma",),
     "tile.mbarrier_arrive": ("tma",), "tile.tma_copy": ("tma",), "tile.tma_store": ("tma",),
@@ -442,23 +443,9 @@ FEATURES = {
 }
 
 
-def features_used(fn) -> tuple:
-    """The target features the ops of tile function ``fn`` need, in FEATURES order; () for a
-    kernel of the instructions every target has (cp.async, ldmatrix, mma.sync)."""
-    used = set()
-
-    def visit(op):
-        used.update(FEATURES.get(op.name, ()))
-        return ir.WalkResult.ADVANCE
-
-    fn.operation.walk(visit)
-    return tuple(f for f in ("tma", "wgmma", "setmaxnreg") if f in used)
-
-
-def check_target(fn, target) -> None:
-    """Invalid when tile function ``fn`` uses an op whose feature ``target`` (a dialects.target
-    Target) lacks: a warp-specialised kernel in a module lowered for sm_80, say."""
-    lacking = target.lacks(*features_used(fn))
-    if lacking:
-        raise Invalid(f"the tile module is for {target.name}, which has no {', '.join(lacking)}; its ops "
-                      f"need them (lower it with ta-to-tile{{target=...}} for a target that has them)")
+# what the dialect layer knows of these ops, found through the op by generic code
+# (dialects/op_rules.py): the features each needs, and what the copy engine's store writes
+register("features", FEATURES)
+register("store-parts", {"tile.tma_store": store_parts})
+register("mma-depth", {"tile.wgmma": wgmma_depth})
+register("roles", {"tile.warp_specialize": consumer_roles})
