@@ -40,8 +40,10 @@ def runtime_from(folder: str):
 
 
 def inputs_for(kernel) -> list:
-    """The package's inputs at its fixed sizes (64 for any other)."""
-    env = dict(kernel.manifest.get("fixed", {}))
+    """The package's inputs at its fixed sizes (64 for any other); a Kernel of a runtime before
+    packages held a kernel per target reads its package's manifest."""
+    manifest = kernel.manifest if hasattr(kernel, "manifest") else kernel.package.manifest
+    env = dict(manifest.get("fixed", {}))
     for spec in kernel.inputs:
         for d in spec["dims"]:
             if isinstance(d, str):

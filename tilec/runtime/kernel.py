@@ -91,9 +91,9 @@ class Kernel:
     def __call__(self, *args, sizes: dict | None = None, **kwargs):
         """Launch on ``args`` (the inputs in manifest order, or by name); ``sizes``: shape
         parameters the inputs do not give (B and T of a [B*T, C] input)."""
-        device = next((t.device for t in list(args) + list(kwargs.values()) if isinstance(t, torch.Tensor)), None)
-        if device is not None and device.type == "cuda" and len(self.package.targets) > 1:
-            kernel = self.on(device)  # the package's kernel for this GPU
+        if len(self.package.targets) > 1:  # the package's kernel for the call's GPU
+            device = next((t.device for t in [*args, *kwargs.values()] if isinstance(t, torch.Tensor)), None)
+            kernel = self.on(device) if device is not None and device.type == "cuda" else self
             if kernel is not self:
                 return kernel(*args, sizes=sizes, **kwargs)
         tensors = list(args) + [kwargs.pop(spec["name"]) for spec in self.inputs[len(args):] if spec["name"] in kwargs]
