@@ -631,6 +631,21 @@ def cli_cases(c: Corpus) -> None:
         c.cli(f"schedule-{name}-layout", ["layout", gemm, "--operand", "A", "--schedule", value], 1, message)
         if name != "stages-1":  # legal for some kernel forms: verify reports the gemm it cannot build as an error row
             c.cli(f"schedule-{name}-verify", ["verify", gemm, "--schedule", value], 1, message)
+    # a schedule given for one target's kernel (--schedule TARGET:...)
+    c.cli("schedule-target-unknown", ["compile", gemm, "--emit", "tile", "--schedule", "sm_75:bm=64"], 1,
+          "'sm_75' is not a target")
+    c.cli("schedule-target-twice", ["compile", gemm, "-o", "{tmp}/two.tkp", "--schedule", "sm_90a:bm=64",
+                                    "--schedule", "sm_90a:bm=128"], 1, "sm_90a is given two schedules")
+    c.cli("schedule-every-target-twice", ["verify", gemm, "--schedule", "bm=64", "--schedule", "bm=128"], 1,
+          "every target is given two schedules")
+    c.cli("schedule-target-not-built", ["compile", gemm, "-o", "{tmp}/t.tkp", "--target", "sm_80",
+                                        "--schedule", "sm_90a:bm=64"], 1, "not among the targets built")
+    c.cli("schedule-target-one-kernel", ["compile", gemm, "--emit", "cuda", "--schedule", "sm_90a:bm=64"], 1,
+          "this command builds one kernel")
+    c.cli("schedule-target-bad-option", ["verify", gemm, "--schedule", "sm_90a:stages=100000"], 1, "more than 8")
+    c.cli("schedule-target-lacks-features", ["compile", gemm, "-o", "{tmp}/w.tkp", "--target", "sm_80",
+                                             "--schedule", "bm=128,bn=128,bk=64,warps=8,consumers=2"], 1,
+          "which sm_80 does not have")
     c.cli("schedule-in-pipeline", ["opt", "{tmp}/ok.mlir", "--pass-pipeline=builtin.module(ta-to-tile{stages=100000})"],
           1, "more than 8", loc=[1, 16], loc_file="<pass-pipeline>")
     # inputs that are not regular files, or too large
