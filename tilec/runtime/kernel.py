@@ -31,6 +31,8 @@ class Kernel:
         self.target = target or _preferred(package)
         self.manifest = m = package.kernel(self.target)
         self._siblings = {self.target: self}
+        # the kernel of each GPU (by index) a call ran on, asked once per GPU: None for one target
+        self._by_device = {} if len(package.targets) > 1 else None
         self.name = m["kernel"]
         self.inputs = [a for a in m["args"] if a["role"] == "input"]
         self.outputs = [a for a in m["args"] if a["role"] == "output"]
@@ -91,11 +93,18 @@ class Kernel:
     def __call__(self, *args, sizes: dict | None = None, **kwargs):
         """Launch on ``args`` (the inputs in manifest order, or by name); ``sizes``: shape
         parameters the inputs do not give (B and T of a [B*T, C] input)."""
-        if len(self.package.targets) > 1:  # the package's kernel for the call's GPU
+        if self._by_device is not None:  # several targets: the package's kernel for the call's GPU
             device = next((t.device for t in [*args, *kwargs.values()] if isinstance(t, torch.Tensor)), None)
-            kernel = self.on(device) if device is not None and device.type == "cuda" else self
-            if kernel is not self:
-                return kernel(*args, sizes=sizes, **kwargs)
+            if device is not None and device.type == "cuda":
+                kernel = self._by_device.get(device.index)
+                if kernel is None:
+                    kernel = self._by_device[device.index] = self.on(device)
+                if kernel is not self:
+                    return kernel._call(*args, sizes=sizes, **kwargs)
+        return self._call(*args, sizes=sizes, **kwargs)
+
+    def _call(self, *args, sizes: dict | None = None, **kwargs):
+        """``__call__`` once the kernel is the one of the call's GPU."""
         tensors = list(args) + [kwargs.pop(spec["name"]) for spec in self.inputs[len(args):] if spec["name"] in kwargs]
         if kwargs or len(tensors) != len(self.inputs):
             names = ", ".join(s["name"] for s in self.inputs)
@@ -142,8 +151,8 @@ class Kernel:
 
         target = cubin_target(self.package.targets, torch.cuda.get_device_capability(device))
         if target not in self._siblings:
-            self._siblings[target] = Kernel(self.package, target)
-            self._siblings[target]._siblings = self._siblings
+            sibling = self._siblings[target] = Kernel(self.package, target)
+            sibling._siblings, sibling._by_device = self._siblings, self._by_device
         return self._siblings[target]
 
     def function(self, device):
