@@ -3,7 +3,6 @@ for the targets asked, and says which; tilec/build/proofs.py: a kernel verified 
 again, and a cache entry that fails its checks is discarded."""
 
 import json
-import zipfile
 
 import pytest
 

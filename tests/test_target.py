@@ -4,8 +4,6 @@ packaging, the command line)."""
 
 from __future__ import annotations
 
-import json
-import zipfile
 from pathlib import Path
 
 import pytest
