@@ -29,6 +29,7 @@ from ..graph.split import FunctionView, Piece, result_sources, split_kernels
 from ..graph.strided import strided_form
 from ..verify.strided import check_strided
 from ..executors.tile_interpreter import run_tile
+from .cuda_cpu import run_cuda
 from tilec.passes.ta_to_tile import match_form, TILED
 from tilec.passes.ta_to_tile.common import NoTileLowering
 from .verification import check_builds, check_spec, refused
@@ -198,12 +199,14 @@ class Kernels:
         """``targets``, or when none are named every target that runs the kernel's schedule."""
         return tuple(targets) or schedule_targets(self.schedule_of(piece, tuned))
 
-    def run(self, inputs: dict, tuned=None, env: dict | None = None) -> dict:
+    def run(self, inputs: dict, tuned=None, env: dict | None = None, cuda: bool = False) -> dict:
         """Every result of the function on CPU tensors, each kernel run by the tile interpreter
+        or, ``cuda``, as its emitted CUDA under the CPU model of the GPU (build/cuda_cpu.py)
         (``env``: the sizes of the function's shape parameters)."""
+        execute = run_cuda if cuda else lambda build, sig, given, sizes: run_tile(build.tile, sig, given, sizes)
         if self.single:
-            tiled = self.lower(self.module, None, tuned).tile
-            return run_tile(tiled, signature(self.module.body.operations[0]), inputs, env or {})
+            build = self.lower(self.module, None, tuned)
+            return execute(build, signature(self.module.body.operations[0]), inputs, env or {})
         values = dict(inputs)
         for piece in self.pieces:
             module = piece.kernel_module()
@@ -214,7 +217,7 @@ class Kernels:
                 continue
             sig = signature(fn)  # a merged kernel reads and writes row-major views (free reshapes)
             given = {s.name: values[s.name].reshape(s.shape(env or {})) for s in sig.inputs}
-            outs = run_tile(self.lower(module, piece, tuned).tile, sig, given, env or {})
+            outs = execute(self.lower(module, piece, tuned), sig, given, env or {})
             values.update(outs)
         sig = signature(self.module.body.operations[0])  # a merged kernel's output, back in its own shape
         shapes = {o.name: o.shape(env or {}) for o in sig.outputs}

@@ -16,10 +16,12 @@ from ..executors.loop_runner import run_loops
 
 def run_stage(stage: str, module: ir.Module, sig, inputs: dict, env: dict, schedule: str = "",
               target: str | None = None):
-    """The outputs of ``stage`` ("loop" or "tile", the tile kernel lowered for ``target``, by
-    default build_tile's) on ``inputs``, or None for "ta" (the oracle itself)."""
+    """The outputs of ``stage`` ("loop"; "tile", the tile kernel lowered for ``target``, by
+    default build_tile's, in the tile interpreter; "cuda", that kernel's CUDA run on the CPU
+    under the model of the GPU) on ``inputs``, or None for "ta" (the oracle itself)."""
     if stage == "ta":
         return None
-    if stage == "tile":  # the function's kernel, or its kernels in order where no one kernel takes it
-        return Kernels.of(module, {"*": schedule} if schedule else {}, target=target).run(inputs, env=env)
+    if stage in ("tile", "cuda"):  # the function's kernel, or its kernels in order where no one kernel takes it
+        return Kernels.of(module, {"*": schedule} if schedule else {}, target=target).run(inputs, env=env,
+                                                                                          cuda=stage == "cuda")
     return run_loops(to_loops(module), sig, inputs, env)

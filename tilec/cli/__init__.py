@@ -110,11 +110,12 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--shape", type=_shapes, action=_AppendShapes, default=[], metavar="N=64,...")
     run.add_argument("--seed", type=_seed, default=0)
     run.add_argument("--schedule", action="append", metavar="[TARGET:]bm=128,bn=128,...",
-                     help="tile schedule for --stage tile")
-    run.add_argument("--stage", choices=["ta", "loop", "tile"], default="ta",
-                     help="the stage to execute and compare with the oracle (default: ta, the oracle alone)")
+                     help="tile schedule for --stage tile or cuda")
+    run.add_argument("--stage", choices=["ta", "loop", "tile", "cuda"], default="ta",
+                     help="the stage to execute and compare with the oracle (default: ta, the oracle alone; "
+                          "cuda: the kernel's emitted CUDA on the CPU, under tilec's model of the GPU)")
     run.add_argument("--target", action="append", type=_target, metavar="TARGET",
-                     help="with --stage tile: the targets whose kernel to run (as a package for them is built)")
+                     help="with --stage tile or cuda: the targets whose kernel to run (as a package for them is built)")
     run.set_defaults(func="tilec.cli.commands:run_command", compiler="nvrtc", no_cache=False)
 
     opt = sub.add_parser("opt", parents=[common], help="parse, transform and print IR (mlir-opt style)")

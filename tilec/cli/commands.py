@@ -196,7 +196,7 @@ def run_command(args) -> int:
         module = _lower(args.spec, {})
         sig = signature(module.body.operations[0])
         env = bind(sig, _merged(args.shape))
-        if args.stage == "tile":  # tile programs are compiled for the shapes they run at
+        if args.stage in ("tile", "cuda"):  # tile programs are compiled for the shapes they run at
             from ..lowering.driver import specialize
             specialize(module, env)
         fn = module.body.operations[0]
@@ -206,7 +206,7 @@ def run_command(args) -> int:
         from ..build.stages import run_stage
 
         targets = chosen_targets(args)
-        schedule, target = resolve_one(args, args.spec, targets) if args.stage == "tile" else ("", DEFAULT)
+        schedule, target = resolve_one(args, args.spec, targets) if args.stage in ("tile", "cuda") else ("", DEFAULT)
         staged = run_stage(args.stage, module, sig, inputs, env, schedule, target)
     print(f"{sig.name}: stage {args.stage}, seed {args.seed}, "
           + ", ".join(f"{k}={v}" for k, v in env.items()))

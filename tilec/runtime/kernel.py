@@ -26,13 +26,16 @@ class Kernel:
     the one the current GPU runs, else the first), and a call on a GPU that runs another of the
     package's kernels launches that one (``on``)."""
 
-    def __init__(self, package: Package, target: str | None = None):
+    def __init__(self, package: Package, target: str | None = None, cpu: bool = False):
         self.package = package
+        # cpu: this kernel's CUDA text run on the CPU under tilec's model of the GPU (runtime/cpu/),
+        # ``cpu_variant`` forcing its aligned or unaligned kernel (default: the GPU's choice)
+        self.cpu, self.cpu_variant = cpu, None
         self.target = target or _preferred(package)
         self.manifest = m = package.kernel(self.target)
         self._siblings = {self.target: self}
         # the kernel of each GPU (by index) a call ran on, asked once per GPU: None for one target
-        self._by_device = {} if len(package.targets) > 1 else None
+        self._by_device = {} if len(package.targets) > 1 and not cpu else None
         self.name = m["kernel"]
         self.inputs = [a for a in m["args"] if a["role"] == "input"]
         self.outputs = [a for a in m["args"] if a["role"] == "output"]
@@ -121,10 +124,33 @@ class Kernel:
                 self._plans.pop(next(iter(self._plans)))
             self._plans[key] = plan
         device = tensors[0].device if tensors else torch.device("cuda")
-        outs = [torch.empty(shape, dtype=dtype, device=device) for shape, dtype in plan.outputs]
+        outs = self._fresh_outputs(plan, device)
+        self._launch(device, tensors, outs, plan)
+        return outs[0] if len(outs) == 1 else tuple(outs)
+
+    def _fresh_outputs(self, plan: "Plan", device) -> list:
+        if self.cpu:  # NaN (integers: 0) where no thread writes
+            return [torch.full(shape, float("nan")).to(dtype) if dtype.is_floating_point else
+                    torch.zeros(shape, dtype=dtype) for shape, dtype in plan.outputs]
+        return [torch.empty(shape, dtype=dtype, device=device) for shape, dtype in plan.outputs]
+
+    def _launch(self, device, tensors: list, outs: list, plan: "Plan") -> None:
+        if self.cpu:
+            from .cpu.launch import launch_cpu
+            launch_cpu(self, tensors, outs, plan, self.cpu_variant)
+            return
         from .launch import launch
         launch(self, device, tensors, outs, plan)
-        return outs[0] if len(outs) == 1 else tuple(outs)
+
+    def _check_device(self, name: str, t, device) -> None:
+        if self.cpu:
+            if t.device.type != "cpu":
+                raise ValueError(f"{self.name}: input '{name}' must be on the CPU (this is the kernel's CPU run), "
+                                 f"got {t.device}")
+            return
+        if t.device.type != "cuda":
+            raise ValueError(f"{self.name}: input '{name}' must be on cuda, got {t.device} (Kernel.on('cpu') runs "
+                             f"the kernel's CUDA on the CPU, slowly, under tilec's model of the GPU)")
 
     def _plan(self, tensors: list, sizes: dict | None = None) -> "Plan":
         """Check a call's inputs (raising on the first problem) and work out its sizes, its
@@ -132,8 +158,7 @@ class Kernel:
         env = self._bind(tensors, sizes)
         device = tensors[0].device if tensors else torch.device("cuda")
         for spec, t in zip(self.inputs, tensors):
-            if t.device.type != "cuda":
-                raise ValueError(f"{self.name}: input '{spec['name']}' must be on cuda, got {t.device}")
+            self._check_device(spec["name"], t, device)
             if t.device != device:
                 raise ValueError(f"{self.name}: input '{spec['name']}' is on {t.device}, the others on {device}")
             if not t.is_contiguous():
@@ -146,9 +171,12 @@ class Kernel:
 
     def on(self, device) -> "Kernel":
         """The Kernel of this package that runs on ``device``: the kernel of the target its
-        compute capability runs (runtime/targets.py), PackageError naming both when none does."""
+        compute capability runs (runtime/targets.py), PackageError naming both when none does;
+        on "cpu", this kernel's CUDA text run under tilec's model of the GPU (runtime/cpu/)."""
         from .targets import cubin_target
 
+        if torch.device(device).type == "cpu":  # the kernel's CUDA text under tilec's model of the GPU
+            return self if self.cpu else Kernel(self.package, self.target, cpu=True)
         target = cubin_target(self.package.targets, torch.cuda.get_device_capability(device))
         if target not in self._siblings:
             sibling = self._siblings[target] = Kernel(self.package, target)

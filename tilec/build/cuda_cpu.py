@@ -1,0 +1,34 @@
+"""A tile kernel's CUDA, exactly as a package ships it, run on the CPU (``tilec run --stage
+cuda``, the tests): the emitted source and the launch manifest packaging writes, launched by
+the runtime's CPU model of the GPU (tilec/runtime/cpu/), so the text's index, address, mask
+and synchronisation arithmetic runs against the oracle where there is no GPU.
+
+    outputs = run_cuda(build, signature(fn), inputs, env)        # build: a TileBuild
+"""
+
+from __future__ import annotations
+
+from ..codegen.cuda import emit_cuda
+from ..runtime.kernel import Kernel
+from ..runtime.package import Package
+from .packaging import launch_manifest
+
+
+def cpu_kernel(build, variant: str | None = None, kernel=None) -> Kernel:
+    """The CPU run of ``build``'s kernel as packaging would ship it (``kernel``: its emitted
+    CUDA, where the caller has it, e.g. a deliberately altered one)."""
+    kernel = kernel or emit_cuda(build.tile)
+    entry = launch_manifest(build, build.target, kernel)
+    package = Package({"kernels": {build.target: entry}}, {entry["source"]: kernel.source.encode()})
+    cpu = Kernel(package, build.target, cpu=True)
+    cpu.cpu_variant = variant
+    return cpu
+
+
+def run_cuda(build, sig, inputs: dict, env: dict, variant: str | None = None, kernel=None) -> dict:
+    """Every output of ``build``'s kernel, its CUDA run on the CPU over ``inputs`` (by name)."""
+    cpu = cpu_kernel(build, variant, kernel)
+    sizes = {k: v for k, v in env.items() if k in cpu.params}
+    outs = cpu(**{a["name"]: inputs[a["name"]] for a in cpu.inputs}, sizes=sizes)
+    outs = outs if isinstance(outs, tuple) else (outs,)
+    return {a["name"]: out for a, out in zip(cpu.outputs, outs)}

@@ -1,0 +1,92 @@
+// tilec's CPU model of the GPU (tilec/runtime/cpu): what the CUDA tilec emits needs of CUDA's
+// language, headers and instructions, for running that CUDA text on the CPU.
+//
+// Every thread of a CTA is a fiber of one OS thread (tcpu_sched.h); CTAs run one after another.
+// A device function of the emitted prelude that holds inline PTX is replaced by a call of the
+// model of that instruction (tcpu_ptx.h); everything else of the kernel's text is compiled as it
+// is, so what runs here is the index, address and mask arithmetic that ships.
+#pragma once
+#include <cmath>
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <math.h>
+#include <type_traits>
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __launch_bounds__(...)
+#define __restrict__ __restrict
+#define __grid_constant__
+#define __shared__
+#define __align__(n) __attribute__((aligned(n)))
+
+struct tcpu_dim3 { unsigned x, y, z; };
+extern "C" {
+extern tcpu_dim3 threadIdx, blockIdx, blockDim, gridDim;
+}
+
+namespace tcpu {
+[[noreturn]] void fail(const char* fmt, ...);
+unsigned char* shared_base();
+inline float bf16_to_float(uint16_t b) { uint32_t u = uint32_t(b) << 16; float f; std::memcpy(&f, &u, 4); return f; }
+inline uint16_t float_to_bf16(float f) {  // round to nearest, ties to even; NaN stays NaN
+    uint32_t u; std::memcpy(&u, &f, 4);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return 0x7fc0;
+    return uint16_t((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+inline float half_to_float(uint16_t h) { _Float16 v; std::memcpy(&v, &h, 2); return float(v); }
+inline uint16_t float_to_half(float f) { _Float16 v = (_Float16)f; uint16_t h; std::memcpy(&h, &v, 2); return h; }
+}  // namespace tcpu
+
+struct __nv_bfloat16 {
+    uint16_t __x;
+    __nv_bfloat16() = default;
+    __nv_bfloat16(float f) : __x(tcpu::float_to_bf16(f)) {}
+    operator float() const { return tcpu::bf16_to_float(__x); }
+};
+struct __half {
+    uint16_t __x;
+    __half() = default;
+    __half(float f) : __x(tcpu::float_to_half(f)) {}
+    operator float() const { return tcpu::half_to_float(__x); }
+};
+struct __nv_bfloat162 { __nv_bfloat16 x, y; };
+struct __half2 { __half x, y; };
+struct alignas(16) uint4 { unsigned x, y, z, w; };
+struct alignas(8) float2 { float x, y; };
+struct alignas(16) float4 { float x, y, z, w; };
+
+inline __nv_bfloat16 __float2bfloat16_rn(float f) { return __nv_bfloat16(f); }
+inline float __bfloat162float(__nv_bfloat16 b) { return float(b); }
+inline __half __float2half_rn(float f) { return __half(f); }
+inline float __half2float(__half h) { return float(h); }
+inline float __int_as_float(int i) { float f; std::memcpy(&f, &i, 4); return f; }
+inline int __float_as_int(float f) { int i; std::memcpy(&i, &f, 4); return i; }
+inline float __expf(float x) { return expf(x); }
+inline float __logf(float x) { return logf(x); }
+inline float __fdividef(float a, float b) { return a / b; }
+inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+using std::isinf;
+using std::isnan;
+
+template <class A, class B> inline typename std::common_type<A, B>::type min(A a, B b) {
+    typedef typename std::common_type<A, B>::type T;
+    return T(a) < T(b) ? T(a) : T(b);
+}
+template <class A, class B> inline typename std::common_type<A, B>::type max(A a, B b) {
+    typedef typename std::common_type<A, B>::type T;
+    return T(a) < T(b) ? T(b) : T(a);
+}
+
+inline size_t __cvta_generic_to_shared(const void* p) {
+    const unsigned char* at = static_cast<const unsigned char*>(p);
+    return size_t(at - tcpu::shared_base());
+}
+
+#include "tcpu_sched.h"
+#include "tcpu_ptx.h"

@@ -1,0 +1,199 @@
+// The program a kernel's CPU build is: it reads a launch (tilec/runtime/cpu/launch.py writes
+// it), places each tensor against a guard page (an access past its end faults), runs every CTA
+// of the grid and writes the tensors back. A fault, a deadlock or an instruction the model
+// refuses ends it with one line on stderr naming the CTA and thread.
+#pragma once
+#include <signal.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <string>
+
+extern "C" {
+tcpu_dim3 threadIdx, blockIdx, blockDim, gridDim;
+}
+
+namespace tcpu {
+
+Cta cta;
+static const size_t kStack = 256 * 1024;
+static const size_t kPage = 4096;
+
+struct Buffer { unsigned char* data; long long bytes; };
+static std::vector<Buffer> buffers;
+static unsigned char* shared_region = nullptr;
+
+void fail(const char* fmt, ...) {
+    char text[1024];
+    va_list args;
+    va_start(args, fmt);
+    std::vsnprintf(text, sizeof text, fmt, args);
+    va_end(args);
+    std::fprintf(stderr, "tilec-cpu: CTA (%u, %u, %u), thread %u: %s\n", blockIdx.x, blockIdx.y, blockIdx.z,
+                 threadIdx.x, text);
+    std::fflush(stderr);
+    _exit(3);
+}
+
+unsigned char* shared_base() { return cta.shared; }
+
+// the bytes of a tensor end where a page no one may touch begins (16-byte aligned start)
+static unsigned char* guarded(long long bytes) {
+    const size_t span = (size_t(bytes) + 15) / 16 * 16;
+    const size_t pages = (span + kPage - 1) / kPage;
+    unsigned char* region = static_cast<unsigned char*>(
+        mmap(nullptr, (pages + 2) * kPage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+    if (region == MAP_FAILED) fail("cannot map %lld bytes", bytes);
+    mprotect(region, kPage, PROT_NONE);
+    mprotect(region + (pages + 1) * kPage, kPage, PROT_NONE);
+    return region + (pages + 1) * kPage - span;
+}
+
+static void on_fault(int, siginfo_t* info, void*) {
+    const unsigned char* at = static_cast<const unsigned char*>(info->si_addr);
+    char where[256] = "outside every tensor and the shared memory";
+    for (size_t i = 0; i < buffers.size(); ++i) {
+        const Buffer& b = buffers[i];
+        if (at >= b.data + b.bytes && at < b.data + b.bytes + kPage + 16)
+            std::snprintf(where, sizeof where, "%lld bytes past the end of argument buffer %zu", (long long)(at - b.data - b.bytes), i);
+        else if (at < b.data && at + 2 * kPage >= b.data)
+            std::snprintf(where, sizeof where, "%lld bytes before argument buffer %zu", (long long)(b.data - at), i);
+    }
+    if (cta.shared && at >= cta.shared && at < cta.shared + cta.shared_bytes + 2 * kPage)
+        std::snprintf(where, sizeof where, "past the kernel's %lld bytes of shared memory", cta.shared_bytes);
+    char text[512];
+    const int n = std::snprintf(text, sizeof text, "tilec-cpu: CTA (%u, %u, %u), thread %u: a memory access %s\n",
+                                blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, where);
+    if (write(2, text, size_t(n)) < 0) {}
+    _exit(4);
+}
+
+static void fiber_main() {
+    cta.moved = true;
+    cta.body();
+    cta.fibers[cta.current].done = true;
+    swapcontext(&cta.fibers[cta.current].context, &cta.scheduler);
+}
+
+static void run_cta(int threads) {
+    cta.threads = threads;
+    cta.warps.assign(size_t((threads + 31) / 32), Collective());
+    cta.warpgroups.assign(size_t((threads + 127) / 128), Collective());
+    for (NamedBarrier& b : cta.barriers) b = NamedBarrier();
+    cta.mbarriers.clear();
+    std::memset(cta.shared, 0xA5, size_t(cta.shared_bytes));  // shared memory starts as garbage, not zeros
+    static std::vector<Fiber> fibers;
+    fibers.assign(size_t(threads), Fiber());
+    cta.fibers = fibers.data();
+    static std::vector<char> stacks;
+    stacks.resize(size_t(threads) * kStack);
+    for (int t = 0; t < threads; ++t) {
+        Fiber& f = fibers[size_t(t)];
+        getcontext(&f.context);
+        f.context.uc_stack.ss_sp = stacks.data() + size_t(t) * kStack;
+        f.context.uc_stack.ss_size = kStack;
+        f.context.uc_link = &cta.scheduler;
+        makecontext(&f.context, fiber_main, 0);
+    }
+    int live = threads;
+    while (live) {
+        cta.moved = false;
+        for (int t = 0; t < threads; ++t) {
+            Fiber& f = fibers[size_t(t)];
+            if (f.done) continue;
+            cta.current = t;
+            threadIdx = tcpu_dim3{unsigned(t), 0, 0};
+            swapcontext(&cta.scheduler, &f.context);
+            if (f.done) --live, cta.moved = true;
+        }
+        if (live && !cta.moved) {
+            std::string waits;
+            for (int t = 0; t < threads && waits.size() < 600; ++t)
+                if (!fibers[size_t(t)].done) waits += " " + std::to_string(t) + ": " + fibers[size_t(t)].waiting + ";";
+            threadIdx = tcpu_dim3{0, 0, 0};
+            fail("the CTA deadlocks, %d threads waiting:%s", live, waits.c_str());
+        }
+    }
+}
+
+typedef void (*Entry)(void**);
+struct Named { const char* name; Entry entry; };
+
+static long long read_word(FILE* f) {
+    long long v;
+    if (std::fread(&v, 8, 1, f) != 1) fail("the launch file ends early");
+    return v;
+}
+
+// launch file: "TCPU0001", kernel name, grid x y z, threads, shared bytes, buffers (bytes, data),
+// parameters: kind 0 a buffer's address, 1 a value, 2 a tensor map (buffer, 15 words)
+static int run(const Named* entries, int count, int argc, char** argv) {
+    if (argc != 3) { std::fprintf(stderr, "usage: %s LAUNCH OUT\n", argv[0]); return 2; }
+    FILE* f = std::fopen(argv[1], "rb");
+    if (!f) { std::fprintf(stderr, "tilec-cpu: cannot read %s\n", argv[1]); return 2; }
+    char magic[8];
+    if (std::fread(magic, 8, 1, f) != 1 || std::memcmp(magic, "TCPU0001", 8)) fail("not a launch file");
+    std::string name(size_t(read_word(f)), '\0');
+    if (std::fread(&name[0], 1, name.size(), f) != name.size()) fail("the launch file ends early");
+    const long long grid[3] = {read_word(f), read_word(f), read_word(f)};
+    const long long threads = read_word(f), shared = read_word(f);
+    if (threads < 1 || threads > 1024 || shared < 0 || shared > (1 << 20)) fail("a launch of %lld threads, %lld bytes", threads, shared);
+    for (long long n = read_word(f); n > 0; --n) {
+        const long long bytes = read_word(f);
+        Buffer b{guarded(bytes), bytes};
+        if (std::fread(b.data, 1, size_t(bytes), f) != size_t(bytes)) fail("the launch file ends early");
+        buffers.push_back(b);
+    }
+    const long long params = read_word(f);
+    struct alignas(64) Slot { unsigned long long words[16]; };  // a tensor map's alignment
+    std::vector<Slot> storage((size_t)params);
+    std::vector<void*> args((size_t)params);
+    for (long long i = 0; i < params; ++i) {
+        unsigned long long* slot = storage[size_t(i)].words;
+        const long long kind = read_word(f);
+        if (kind == 0 || kind == 2) {
+            const long long k = read_word(f);
+            if (k < 0 || k >= (long long)buffers.size()) fail("parameter %lld names buffer %lld", i, k);
+            slot[0] = (unsigned long long)buffers[size_t(k)].data;
+            if (kind == 2)
+                for (int w = 1; w < 15; ++w) slot[w] = (unsigned long long)read_word(f);
+        } else {
+            slot[0] = (unsigned long long)read_word(f);
+        }
+        args[size_t(i)] = slot;
+    }
+    std::fclose(f);
+    Entry entry = nullptr;
+    for (int i = 0; i < count; ++i)
+        if (name == entries[i].name) entry = entries[i].entry;
+    if (!entry) fail("no kernel %s in this build", name.c_str());
+    const size_t span = (size_t(shared) + 1023) / 1024 * 1024;
+    shared_region = guarded((long long)span);
+    cta.shared = shared_region, cta.shared_bytes = shared;
+    static char alternate[1 << 16];
+    stack_t alt{alternate, 0, sizeof alternate};
+    sigaltstack(&alt, nullptr);
+    struct sigaction action;
+    std::memset(&action, 0, sizeof action);
+    action.sa_sigaction = on_fault;
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigaction(SIGSEGV, &action, nullptr);
+    sigaction(SIGBUS, &action, nullptr);
+    void** argv_ = args.data();
+    cta.body = [entry, argv_] { entry(argv_); };
+    blockDim = tcpu_dim3{unsigned(threads), 1, 1};
+    gridDim = tcpu_dim3{unsigned(grid[0]), unsigned(grid[1]), unsigned(grid[2])};
+    for (long long z = 0; z < grid[2]; ++z)
+        for (long long y = 0; y < grid[1]; ++y)
+            for (long long x = 0; x < grid[0]; ++x) {
+                blockIdx = tcpu_dim3{unsigned(x), unsigned(y), unsigned(z)};
+                run_cta(int(threads));
+            }
+    FILE* out = std::fopen(argv[2], "wb");
+    if (!out) { std::fprintf(stderr, "tilec-cpu: cannot write %s\n", argv[2]); return 2; }
+    for (const Buffer& b : buffers) std::fwrite(b.data, 1, size_t(b.bytes), out);
+    std::fclose(out);
+    return 0;
+}
+
+}  // namespace tcpu

@@ -1,0 +1,141 @@
+"""Running a package's kernel on the CPU: its CUDA text, built as C++ against tilec's model of
+the GPU (include/), launched as the GPU runtime launches it.
+
+    kernel = tilec.runtime.load("gemm.tkp").on("cpu")
+    c = kernel(a, b)                  # torch CPU tensors; slow: for testing what ships
+
+The arguments, sizes, grid, tensor maps and the aligned/unaligned variant come from the
+manifest by the same code as on the GPU (runtime/kernel.py, runtime/tensor_map.py); outputs
+start as NaN (zero for integers) so that an element no thread writes shows. A persistent
+kernel is launched with ``RESIDENT`` CTAs, so each loops over several tiles. The build is a
+program per CUDA text (cached for the process); a launch is one run of it, bounded by
+``TILEC_CPU_TIMEOUT`` seconds (default 600). A fault, a deadlock or an instruction with no
+model is CpuRunError with the model's one line (CTA, thread, what).
+
+The C++ compiler is ziglang's (``pip install ziglang``; the dev extra has it), or the one
+``TILEC_CXX`` names.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import torch
+
+from ..launch import _aligned, mapped_tensor
+from ..tensor_map import tiled_arguments
+from .source import CpuModelError, cpu_source
+
+RESIDENT = 3                         # CTAs a persistent kernel is launched with on the CPU
+INCLUDE = Path(__file__).parent / "include"
+_DIR = tempfile.mkdtemp(prefix="tilec-cpu-")
+
+
+class CpuRunError(RuntimeError):
+    """A kernel that faulted, deadlocked or ran an instruction the CPU model refuses."""
+
+
+def compiler() -> list[str]:
+    """The C++ compiler command: $TILEC_CXX, else ziglang's clang."""
+    given = os.environ.get("TILEC_CXX")
+    if given:
+        return given.split()
+    try:
+        import ziglang  # noqa: F401
+    except ImportError:
+        raise CpuRunError("running CUDA on the CPU needs a C++ compiler: pip install ziglang "
+                          "(tilec's dev extra has it), or name one in TILEC_CXX") from None
+    return [sys.executable, "-m", "ziglang", "c++"]
+
+
+@functools.lru_cache(maxsize=32)
+def program(cuda: str) -> Path:
+    """The CPU program of CUDA text ``cuda`` (built once per process)."""
+    source = cpu_source(cuda)
+    digest = hashlib.sha256(source.encode()).hexdigest()[:24]
+    exe = Path(_DIR) / f"k{digest}"
+    cpp = exe.with_suffix(".cpp")
+    cpp.write_text(source)
+    cmd = [*compiler(), "-std=c++17", "-O1", "-w", "-I", str(INCLUDE), "-o", str(exe), str(cpp)]
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        raise CpuRunError(f"the C++ compiler ({cmd[0]}) did not run: {err}") from None
+    if done.returncode:
+        raise CpuRunError(f"the CPU build of the kernel's CUDA does not compile:\n{done.stderr[-3000:]}")
+    return exe
+
+
+def _words(*values) -> bytes:
+    return struct.pack(f"<{len(values)}q", *values)
+
+
+def _map_words(tensor: torch.Tensor, entry: dict) -> list[int]:
+    """Words 1..14 of include/tcpu_ptx.h's tensor map (word 0, the address, is the buffer's)."""
+    dtype = str(tensor.dtype).removeprefix("torch.")
+    args = tiled_arguments(tensor.shape, tensor.stride(), dtype, entry["box"], entry["swizzle"])
+    size = tensor.element_size()
+    rank = len(args.dims)
+    dims = list(args.dims) + [1] * (5 - rank)
+    strides = [size, *args.strides] + [0] * (5 - rank)
+    box = sum(b << (9 * i) for i, b in enumerate(args.box))
+    return [rank, size, args.swizzle, *dims, *strides, box]
+
+
+def launch_cpu(kernel, inputs: list, outputs: list, plan, variant: str | None = None) -> None:
+    """Run ``kernel``'s (runtime.Kernel) CUDA on the CPU over ``inputs`` into ``outputs`` (CPU
+    tensors) with ``plan``'s sizes and grid."""
+    m = kernel.manifest
+    name = m["variants"][variant or ("aligned" if kernel.mapped or _aligned(inputs) else "unaligned")]
+    cuda = kernel.package.files[m["source"]].decode()
+    try:
+        exe = program(cuda)
+    except CpuModelError as err:
+        raise CpuRunError(f"{kernel.name}: {err}") from None
+    tensors = (inputs, outputs)
+    buffers = [t.contiguous() for t in [*inputs, *outputs]]
+    index = {(0, n): n for n in range(len(inputs))} | {(1, n): len(inputs) + n for n in range(len(outputs))}
+    params = []
+    for role, where in kernel.slots:
+        params.append(_words(1, plan.env[where]) if role == 2 else _words(0, index[(role, where)]))
+    for (role, n), entry in kernel.mapped:
+        viewed = mapped_tensor(tensors[role][n], entry, plan.env)
+        params.append(_words(2, index[(role, n)], *_map_words(viewed, entry)))
+    grid = list(plan.grid)
+    if m.get("persistent"):
+        grid[0] = min(grid[0], RESIDENT)
+    blob = [b"TCPU0001", _words(len(name)), name.encode(), _words(*grid, m["threads"], m["smem_bytes"]),
+            _words(len(buffers))]
+    for b in buffers:
+        data = b.view(torch.uint8).numpy().tobytes() if b.numel() else b""
+        blob += [_words(len(data)), data]
+    blob += [_words(len(params)), *params]
+    work = Path(tempfile.mkdtemp(dir=_DIR))
+    try:
+        (work / "launch").write_bytes(b"".join(blob))
+        timeout = float(os.environ.get("TILEC_CPU_TIMEOUT", "600"))
+        try:
+            done = subprocess.run([str(exe), str(work / "launch"), str(work / "out")], capture_output=True,
+                                  text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise CpuRunError(f"{kernel.name}: the CPU run took over {timeout:g} s (TILEC_CPU_TIMEOUT)") from None
+        if done.returncode:
+            line = next((s for s in done.stderr.splitlines() if s.startswith("tilec-cpu:")), done.stderr.strip()[-500:])
+            raise CpuRunError(f"{name}: {line.removeprefix('tilec-cpu: ') or f'exit status {done.returncode}'}")
+        out = (work / "out").read_bytes()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    at = sum(b.numel() * b.element_size() for b in buffers[:len(inputs)])
+    for t in outputs:
+        size = t.numel() * t.element_size()
+        flat = torch.frombuffer(bytearray(out[at:at + size]), dtype=torch.uint8) if size else torch.empty(0, dtype=torch.uint8)
+        t.view(-1).view(torch.uint8).copy_(flat) if size else None
+        at += size

@@ -1,0 +1,290 @@
+"""The CPU build of a package's CUDA text: the same text, its inline PTX replaced by models.
+
+A package ships CUDA C++ (manifest ``source``). To run that text on the CPU it is compiled as
+C++ against ``include/`` (tcpu.h stands in for CUDA's headers): every kernel's body is kept as
+written, so its index, address, mask and loop arithmetic is what runs. Three kinds of text
+change, each by a fixed rule that refuses what it does not know:
+
+- a device function of the prelude holding inline PTX becomes a call of the model of that
+  instruction (``tcpu::NAME``), only for a function whose text is exactly one the model was
+  written for (``MODELLED``: name -> sha256 of its text); a wgmma function is read from its PTX
+  (shape, types, the immediate scale and transpose operands) instead;
+- inline PTX in a kernel's body (barriers, fences, register hints) becomes ``tcpu::ptx(text,
+  operands)``;
+- the dynamic shared memory declaration becomes a pointer to the CTA's shared memory.
+
+``cpu_source(text)`` returns the C++ of a program whose ``main`` runs one launch
+(include/tcpu_main.h); CpuModelError says what has no model.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+# each prelude function with inline PTX the model stands in for, by the sha256 of its text
+MODELLED = {
+    "cp_async16": "96ca574ca101ffa18f31a79413233f57828ad013129e13aa22bcac3a48e64d9f",
+    "cp_async_commit": "f37dcb7d57c3947a01879626845ec419cf720227f14ea4f61947830d0c44d74b",
+    "cp_async_wait": "ef429455aa207828dde277c566c5a76628aa95174102d7dafe42c102f7bfd8e7",
+    "ldmatrix_x4": "6585a3f350f600fa46c0e8944fbeeb6771c7a1365a3a2d8fd9455a2fea2d60eb",
+    "ldmatrix_x4_trans": "cdb2bf570080d650ede9c84632c3d2302dae506302fb078338cd8d2b29d5f58f",
+    "ldmatrix_x2": "507ca55c3878dda1e131013f98d8fe686b615653463d000cc75cc4f105e85df4",
+    "ldmatrix_x2_trans": "674464d50e58da6c07da2fc7c20e9529ea85d445a8c105497c087edbe9dff4ad",
+    "mma_bf16": "f7a94a322dfe17f030c60bf909e09f404c581c97fc3872259da334a5335b624f",
+    "exp_diff_scaled": "618f4518d249617caaa9af7d24b4831995f240b88d4f5ee005feacbab477c67d",
+    "mma_f16": "3c06d6effd4cf25d890a5accc3e8ae16fa87638bf481237ede06816269eba1c3",
+    "mbar_init": "0b59be95e020bf0134219f7d0a648a697f122d1f1051ed942d5f4caaef168e8b",
+    "mbar_expect": "3d761e8dc4675368918e1b65a386e8a4adf274d9853e563d9d6be2a65efffe1f",
+    "mbar_arrive": "63a41b5e73040d3318414fed2c75790b32f39caffb40ef1f0febcdbc41458695",
+    "mbar_wait": "e43f93947fa7b1dd34ff92e1b95a99b03b2c693eb7c48e7bfd42bf7c8a1ece7e",
+    "tma_load_2d": "10ddf75d8998ee7f9018342de88698b97b500b930371ce03141187caf9b69020",
+    "tma_load_3d": "468fad7206f0ea46d4928371a0b9c7e6cd9861425b951d49ac68d6240ee0ead6",
+    "tma_load_4d": "ec5dadc144fc2bff0464ff401aeca99998cf3e4825c2f39a468a395fd9616770",
+    "tma_store_2d": "d7cd27827d963f2895361de422eb1d96f02ef3ef96644b712bdc024081e29dd2",
+    "tma_store_3d": "f7b649060c2c1be02420ba8da69698bfc6a458c26262a079d372b9ef0503d25f",
+    "tma_store_4d": "a8f2a7af7943912b93d21a1712cef7a29616aef77fb1b5adf47f7a8427ebc714",
+    "bulk_commit": "dc9f170448bcebe55c54fb76884d8d23f79c70dfd7f7393458ea6f2fece2de76",
+    "bulk_wait_read": "305bf890a82192c7e077ed474ebd72861dbdbc9f387dc62f401205a13c2735c4",
+    "fence_async_shared": "c4c6cbcba65bf237e7e5ce9ddf204c0b17d53c12daa1c59a4c8b5c6ebaa6b1d6",
+}
+
+
+class CpuModelError(ValueError):
+    """CUDA text the CPU model has no model of; the message names it."""
+
+
+def _skip_string(text: str, i: int) -> int:
+    """The index after the string or character literal starting at ``i``."""
+    quote, i = text[i], i + 1
+    while text[i] != quote:
+        i += 2 if text[i] == "\\" else 1
+    return i + 1
+
+
+def _match(text: str, i: int, open_: str, close: str) -> int:
+    """The index of the bracket closing the one at ``i``, skipping literals and comments."""
+    depth = 0
+    while i < len(text):
+        c = text[i]
+        if c in "\"'":
+            i = _skip_string(text, i)
+            continue
+        if text.startswith("//", i):
+            i = text.index("\n", i)
+            continue
+        if c == open_:
+            depth += 1
+        elif c == close:
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    raise CpuModelError(f"unbalanced {open_}{close} in the CUDA text")
+
+
+def _chunks(text: str) -> list[tuple[int, int, int]]:
+    """(start, body start, end) of each top-level construct with a braced body: a function or a
+    struct, its start the first line after the previous construct or declaration that is
+    neither blank, a comment nor a preprocessor line."""
+    out, i, last = [], 0, 0
+    while i < len(text):
+        c = text[i]
+        if c in "\"'":
+            i = _skip_string(text, i)
+        elif text.startswith("//", i) or (c == "#" and (i == 0 or text[i - 1] == "\n")):
+            i = text.index("\n", i) + 1
+            if text[last:i].strip() == "" or all(s.strip().startswith(("//", "#")) or not s.strip()
+                                                  for s in text[last:i].splitlines()):
+                last = i
+        elif c == ";":
+            i += 1
+            last = i
+        elif c == "{":
+            end = _match(text, i, "{", "}") + 1
+            if text[end:end + 1] == ";":
+                end += 1
+            start = last + len(text[last:]) - len(text[last:].lstrip())
+            out.append((start, i, end))
+            i = last = end
+        else:
+            i += 1
+    return out
+
+
+def _params(header: str) -> tuple[str, list[str]]:
+    """(name, parameter declarations) of a function header (a kernel's after its launch bounds)."""
+    at = 0
+    if "__launch_bounds__" in header:
+        at = _match(header, header.index("(", header.index("__launch_bounds__")), "(", ")") + 1
+    paren = header.index("(", at)
+    name = re.search(r"(\w+)\s*$", header[:paren]).group(1)
+    inner = header[paren + 1:_match(header, paren, "(", ")")]
+    return name, [p.strip() for p in _split(inner, ",") if p.strip() and p.strip() != "void"]
+
+
+def _split(text: str, sep: str) -> list[str]:
+    """``text`` split at each ``sep`` outside brackets and literals."""
+    out, depth, cur, i = [], 0, [], 0
+    while i < len(text):
+        c = text[i]
+        if c in "\"'":
+            end = _skip_string(text, i)
+            cur.append(text[i:end])
+            i = end
+            continue
+        depth += 1 if c in "([" else -1 if c in ")]" else 0
+        if c == sep and depth == 0:
+            out.append("".join(cur))
+            cur = []
+        else:
+            cur.append(c)
+        i += 1
+    return out + ["".join(cur)]
+
+
+def _param_name(decl: str) -> str:
+    return re.search(r"(\w+)\s*$", decl).group(1)
+
+
+def _param_type(decl: str) -> str:
+    kept = re.sub(r"\b(__restrict__|__grid_constant__)\b", " ", decl[:len(decl) - len(_param_name(decl))])
+    return " ".join(kept.split())
+
+
+def _template(text: str) -> tuple[str, str]:
+    """(the PTX template as one C literal, the text after it) of an asm statement's operands."""
+    parts, i = [], 0
+    while True:
+        while i < len(text) and text[i].isspace():
+            i += 1
+        if i >= len(text) or text[i] != '"':
+            return '"' + "".join(parts) + '"', text[i:]
+        end = _skip_string(text, i)
+        parts.append(text[i + 1:end - 1])
+        i = end
+
+
+_WGMMA_NAME = re.compile(r"wgmma_m64n(\d+)k16_(bf16|f16)_([r01])([01])")
+_WGMMA_PTX = re.compile(r"wgmma\.mma_async\.sync\.aligned\.m64n(\d+)k16\.f32\.(bf16|f16)\.(bf16|f16) "
+                        r"\{([^}]*)\}, (\{[^}]*\}|%\d+), %(\d+), ([-\d, ]+);")
+
+
+def _asm_statements(body: str):
+    """(start, end, operand text) of each asm statement in ``body`` (end after its ';')."""
+    for found in re.finditer(r"\basm\b(\s+volatile)?\s*\(", body):
+        open_ = found.end() - 1
+        close = _match(body, open_, "(", ")")
+        end = body.index(";", close) + 1
+        yield found.start(), end, body[open_ + 1:close]
+
+
+def _inputs(operands: str, where: str) -> list[tuple[str, str]]:
+    """(constraint, expression) of each input of an asm statement with no outputs."""
+    template, rest = _template(operands)
+    sections = _split(rest, ":") if rest.strip() else [""]
+    if sections[0].strip() or len(sections) > 1 and sections[1].strip() and where == "body":
+        raise CpuModelError(f"inline PTX {template} in a kernel's body writes registers; no model")
+    found = []
+    for item in (_split(sections[2], ",") if len(sections) > 2 and sections[2].strip() else []):
+        m = re.fullmatch(r'\s*"(\w+)"\s*\((.*)\)\s*', item, re.S)
+        if not m:
+            raise CpuModelError(f"inline PTX {template}: operand {item.strip()!r} not understood")
+        found.append((m.group(1), m.group(2)))
+    return found
+
+
+def _body(body: str) -> str:
+    """A kernel's body with its inline PTX as calls of tcpu::ptx and its shared memory the CTA's."""
+    out, at = [], 0
+    for start, end, operands in _asm_statements(body):
+        template, _ = _template(operands)
+        inputs = _inputs(operands, "body")
+        if len(inputs) > 2:
+            raise CpuModelError(f"inline PTX {template} with {len(inputs)} operands; no model")
+        args = "".join(f", (long long)({expr})" for _, expr in inputs)
+        out += [body[at:start], f"tcpu::ptx({template}{args});"]
+        at = end
+    text = "".join(out) + body[at:]
+    shared = re.compile(r"extern __shared__ __align__\((\d+)\) unsigned char smem\[\];")
+    if any(int(n) > 1024 for n in shared.findall(text)):
+        raise CpuModelError("dynamic shared memory aligned to more than 1024 bytes; the model gives 1024")
+    return shared.sub("unsigned char* const smem = tcpu::shared_base();", text)
+
+
+def _wgmma(name: str, header: str, body: str) -> str:
+    """The model's stand-in for a wgmma function, read from its PTX (refusing any other form)."""
+    n, kind, a_form, b_form = _WGMMA_NAME.fullmatch(name).groups()
+    (_, _, operands), = list(_asm_statements(body))
+    template, rest = _template(operands)
+    ptx = _WGMMA_PTX.fullmatch(template.strip('"'))
+    regs = int(n) // 2
+    outputs = ", ".join(f'"+f"(d[{i}])' for i in range(regs))
+    if ptx is None or ptx.group(1) != n or not ptx.group(2) == ptx.group(3) == kind \
+            or ptx.group(4) != ", ".join(f"%{i}" for i in range(regs)) or _split(rest, ":")[1].strip() != outputs:
+        raise CpuModelError(f"{name}: its PTX {template} is not the wgmma form the model knows")
+    flags = [int(f) for f in ptx.group(7).split(",")]
+    registers = a_form == "r"
+    if len(flags) != (4 if registers else 5) or flags[1:3] != [1, 1]:
+        raise CpuModelError(f"{name}: immediate operands {flags} (modelled: scale-d, scales 1, transposes)")
+    if registers:
+        inputs = [e for _, e in _inputs(operands, "prelude")]
+        if inputs != ["a0", "a1", "a2", "a3", "b"] or ptx.group(5) != "{" + ", ".join(f"%{regs + i}" for i in range(4)) + "}":
+            raise CpuModelError(f"{name}: its A registers are not the model's")
+        call = (f"const uint32_t a[4] = {{a0, a1, a2, a3}}; tcpu::wgmma<{n}, {int(kind == 'bf16')}, true>"
+                f"(d, a, 0, b, {flags[0]}, false, {flags[3]});")
+    else:
+        if [e for _, e in _inputs(operands, "prelude")] != ["a", "b"] or ptx.group(5) != f"%{regs}":
+            raise CpuModelError(f"{name}: its A descriptor is not the model's")
+        call = f"tcpu::wgmma<{n}, {int(kind == 'bf16')}, false>(d, nullptr, a, b, {flags[0]}, {flags[3]}, {flags[4]});"
+    if int(ptx.group(6)) != regs + (4 if registers else 1):
+        raise CpuModelError(f"{name}: its B descriptor is not the model's")
+    return f"{header}{{ {call} }}"
+
+
+def _device(text: str, header: str, body: str) -> str:
+    """A prelude function as the CPU build has it: as written, or (inline PTX) the model's."""
+    if not re.search(r"\basm\b", body):
+        return text
+    name, params = _params(header)
+    if _WGMMA_NAME.fullmatch(name):
+        return _wgmma(name, header, body)
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    if MODELLED.get(name) != digest:
+        known = "a text it was not written for" if name in MODELLED else "no model"
+        raise CpuModelError(f"the device function {name} (sha256 {digest[:16]}) holds inline PTX the CPU model "
+                            f"has {known} of (tilec/runtime/cpu/source.py MODELLED)")
+    template = re.match(r"\s*template\s*<\s*int\s+(\w+)\s*>", header)
+    targs = f"<{template.group(1)}>" if template else ""
+    args = ", ".join(_param_name(p) for p in params)
+    return f"{header}{{ return tcpu::{name}{targs}({args}); }}"
+
+
+def cpu_source(text: str) -> str:
+    """The C++ program (include/tcpu_main.h's) that runs the kernels of CUDA ``text`` on the CPU."""
+    out, at, kernels = [], 0, []
+    for start, body_at, end in _chunks(text):
+        header, body = text[start:body_at], text[body_at:end]
+        out.append(text[at:start])
+        if "__global__" in header:
+            name, params = _params(header)
+            kernels.append((name, [_param_type(p) for p in params]))
+            out.append(header + _body(body))
+        elif "__device__" in header:
+            out.append(_device(text[start:end], header, body))
+        else:
+            if re.search(r"\basm\b", body):
+                raise CpuModelError("inline PTX outside a device function or kernel")
+            out.append(text[start:end])
+        at = end
+    out.append(text[at:])
+    if not kernels:
+        raise CpuModelError("the CUDA text defines no kernel")
+    out.append('\n#include "tcpu_main.h"\n')
+    for name, types in kernels:
+        args = ", ".join(f"*({t}*)a[{i}]" for i, t in enumerate(types))
+        out.append(f"static void tcpu_entry_{name}(void** a) {{ {name}({args}); }}\n")
+    entries = ", ".join(f'{{"{name}", tcpu_entry_{name}}}' for name, _ in kernels)
+    out.append(f"static const tcpu::Named tcpu_entries[] = {{{entries}}};\n"
+               f"int main(int argc, char** argv) {{ return tcpu::run(tcpu_entries, {len(kernels)}, argc, argv); }}\n")
+    return "".join(out)
