@@ -58,6 +58,7 @@ struct __half {
 struct __nv_bfloat162 { __nv_bfloat16 x, y; };
 struct __half2 { __half x, y; };
 struct alignas(16) uint4 { unsigned x, y, z, w; };
+struct alignas(8) uint2 { unsigned x, y; };
 struct alignas(8) float2 { float x, y; };
 struct alignas(16) float4 { float x, y, z, w; };
 

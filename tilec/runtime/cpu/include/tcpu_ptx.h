@@ -36,13 +36,16 @@ template <int N> inline void cp_async_wait() {}
 // lanes 8i..8i+7 give the rows of matrix i; lane l receives of matrix i the pair at row l/4,
 // columns 2(l%4).. (transposed: rows 2(l%4), 2(l%4)+1 of column l/4)
 template <int MATRICES, bool TRANS> inline void ldmatrix(uint32_t* r, const void* p) {
-    struct In { uint32_t address; };
-    In in{shared_of(p, 16, "ldmatrix's row address")};
+    struct In { const void* row; };  // lanes past 8 * MATRICES give addresses ldmatrix ignores
+    In in{p};
     collective(32, TRANS ? "ldmatrix.trans" : "ldmatrix", &in, r, [](const void* const* ins, void* const* outs) {
         for (int i = 0; i < MATRICES; ++i) {
             uint16_t m[8][8];
-            for (int row = 0; row < 8; ++row)
-                std::memcpy(m[row], shared_at(static_cast<const In*>(ins[8 * i + row])->address, 16, "ldmatrix"), 16);
+            for (int row = 0; row < 8; ++row) {
+                const uint32_t at = shared_of(static_cast<const In*>(ins[8 * i + row])->row, 16, "ldmatrix's row address");
+                if (at % 16) fail("ldmatrix's row address %u is not 16-byte aligned", at);
+                std::memcpy(m[row], shared_at(at, 16, "ldmatrix"), 16);
+            }
             for (int l = 0; l < 32; ++l) {
                 uint32_t* out = static_cast<uint32_t*>(outs[l]);
                 out[i] = TRANS ? pair(m[2 * (l % 4)][l / 4], m[2 * (l % 4) + 1][l / 4])
