@@ -1,0 +1,87 @@
+"""tilec/runtime/cpu: the CUDA text of the GPU suite's kernels (tests/gpu/cases.py), run on the
+CPU under the runtime's model of the GPU, equals the oracle at the cases' sizes (which divide
+no tile), with the GPU suite's tolerances. A selection of one case per form runs here; every
+case with TILEC_CPU_CASES=all. Then the model's own refusals: each a located CpuRunError."""
+
+import os
+
+import pytest
+import torch
+
+from cpu_cases import CASES, run_case, tolerance
+from tilec.runtime.cpu.launch import CpuRunError
+from tilec.runtime.cpu.source import CpuModelError, cpu_source
+
+# one case of each form the emitter has rules for: sm_80 (cp.async, ldmatrix, mma.sync; element
+# copies for rows of no whole chunk; row, pointwise and gather programs) and sm_90a (the copy
+# engine, mbarrier rings, wgmma; persistent, ping-pong, staged stores, the rotated key loop)
+SELECTED = [
+    "gemm_nn", "gemm_nt_odd_rows", "gemm_tt", "gemm_f32_nn", "batched_gemm", "gemm_bias_gelu", "gemm_fixed_k",
+    "prologue_shifted", "merged_k", "attention", "attention_causal", "attention_bias", "attention_gqa",
+    "attention_d16_one_warp", "attention_value_dim_8", "attention_causal_strict", "softmax", "layernorm_odd_rows",
+    "rmsnorm_one_warp", "logsumexp", "rope", "rope_64", "pointwise_transpose", "softmax_one_block",
+    "wgmma_gemm_nn", "wgmma_gemm_tt", "wgmma_gemm_persistent", "wgmma_gemm_tma_store_tn",
+    "wgmma_gemm_pingpong_two_slabs_tn", "wgmma_attention", "wgmma_attention_pingpong",
+    "wgmma_attention_softmax_overlap", "wgmma_attention_causal_pingpong_three", "wgmma_attention_tma_store",
+    "wgmma_attention_gqa_softmax_overlap_one",
+]
+# graph cases are several kernels (their kernels are cases of their own forms)
+NAMES = [n for n, c in CASES.items() if not c.graph] if os.environ.get("TILEC_CPU_CASES") == "all" else SELECTED
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_case_on_the_cpu_model(name):
+    assert run_case(name) <= tolerance(name)
+
+
+def test_both_variants_of_a_gemm():
+    """The cp.async kernel and the element-copy one, on the same aligned inputs."""
+    run = {"M": 72, "N": 136, "K": 72}
+    assert run_case("gemm_nn", run, "aligned") <= tolerance("gemm_nn")
+    assert run_case("gemm_nn", run, "unaligned") <= tolerance("gemm_nn")
+
+
+def test_the_selection_names_cases():
+    assert set(SELECTED) <= set(CASES)
+
+
+def test_inline_ptx_the_model_was_not_written_for_is_refused():
+    source = ('#include <cuda_bf16.h>\n__device__ __forceinline__ void cp_async_commit() '
+              '{ asm volatile("cp.async.commit_group;" ::); }\nextern "C" __global__ void k() {}\n')
+    with pytest.raises(CpuModelError, match="cp_async_commit .* a text it was not written for"):
+        cpu_source(source)
+    with pytest.raises(CpuModelError, match="no model"):
+        cpu_source(source.replace("cp_async_commit", "mystery"))
+    with pytest.raises(CpuModelError, match="writes registers"):
+        cpu_source('extern "C" __global__ void k() { int r; asm volatile("mov.u32 %0, 1;" : "=r"(r)); }\n')
+
+
+def test_a_deadlock_names_the_waiting_threads():
+    def hang(kernel):  # the full barrier waits for two arrivals where the producer makes one
+        import dataclasses
+        import re
+        source, n = re.subn(r"(mbar_init\(\w+ \+ 8 \* s), 1\);", r"\1, 2);", kernel.source, count=1)
+        assert n == 1
+        return dataclasses.replace(kernel, source=source)
+    with pytest.raises(CpuRunError, match="deadlocks, .* threads waiting"):
+        run_case("wgmma_gemm_nn", edit=hang)
+
+
+def test_an_access_past_a_tensor_faults_with_its_place():
+    def overrun(kernel):  # the epilogue's row bound one past the output's rows
+        return _replace(kernel, "if (gr < p_M) {", "if (gr < p_M + 64) {", 2)
+    with pytest.raises(CpuRunError, match="memory access .* past the end of argument buffer 2"):
+        run_case("gemm_nn", edit=overrun)
+
+
+def _replace(kernel, old: str, new: str, times: int):
+    import dataclasses
+    assert kernel.source.count(old) >= 1, old
+    return dataclasses.replace(kernel, source=kernel.source.replace(old, new, times))
+
+
+def test_a_compile_error_is_reported():
+    def broken(kernel):
+        return _replace(kernel, "__syncthreads();", "__syncthreads(;", 1)
+    with pytest.raises(CpuRunError, match="does not compile"):
+        run_case("gemm_nn", edit=broken)
