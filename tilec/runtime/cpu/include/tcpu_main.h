@@ -69,7 +69,6 @@ static void on_fault(int, siginfo_t* info, void*) {
 }
 
 static void fiber_main() {
-    cta.moved = true;
     cta.body();
     cta.fibers[cta.current].done = true;
     swapcontext(&cta.fibers[cta.current].context, &cta.scheduler);
@@ -95,24 +94,23 @@ static void run_cta(int threads) {
         f.context.uc_link = &cta.scheduler;
         makecontext(&f.context, fiber_main, 0);
     }
-    int live = threads;
-    while (live) {
-        cta.moved = false;
-        for (int t = 0; t < threads; ++t) {
-            Fiber& f = fibers[size_t(t)];
-            if (f.done) continue;
-            cta.current = t;
-            threadIdx = tcpu_dim3{unsigned(t), 0, 0};
-            swapcontext(&cta.scheduler, &f.context);
-            if (f.done) --live, cta.moved = true;
-        }
-        if (live && !cta.moved) {
+    // always the lowest-numbered thread that can go on: a warp released at a barrier runs on
+    // before the threads behind it catch up, as a GPU may run it (a barrier too narrow shows)
+    for (int live = threads; live;) {
+        int t = 0;
+        while (t < threads && (fibers[size_t(t)].done || (fibers[size_t(t)].ready && !(*fibers[size_t(t)].ready)())))
+            ++t;
+        if (t == threads) {
             std::string waits;
-            for (int t = 0; t < threads && waits.size() < 600; ++t)
-                if (!fibers[size_t(t)].done) waits += " " + std::to_string(t) + ": " + fibers[size_t(t)].waiting + ";";
+            for (int u = 0; u < threads && waits.size() < 600; ++u)
+                if (!fibers[size_t(u)].done) waits += " " + std::to_string(u) + ": " + fibers[size_t(u)].waiting + ";";
             threadIdx = tcpu_dim3{0, 0, 0};
             fail("the CTA deadlocks, %d threads waiting:%s", live, waits.c_str());
         }
+        cta.current = t;
+        threadIdx = tcpu_dim3{unsigned(t), 0, 0};
+        swapcontext(&cta.scheduler, &fibers[size_t(t)].context);
+        if (fibers[size_t(t)].done) --live;
     }
 }
 

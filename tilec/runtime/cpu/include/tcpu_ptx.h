@@ -112,7 +112,6 @@ inline void mbar_settle(Mbarrier& m) {
     if (m.pending == 0 && m.tx == 0) {
         ++m.phase;
         m.pending = m.expected;
-        cta.moved = true;
     }
 }
 inline void mbar_init(uint32_t bar, int arrivals) {
@@ -123,7 +122,6 @@ inline void mbar_init(uint32_t bar, int arrivals) {
 inline void mbar_arrive(uint32_t bar) {
     Mbarrier& m = mbarrier(bar, "mbarrier.arrive");
     if (--m.pending < 0) fail("mbarrier at shared address %u: more arrivals than its %d", bar, m.expected);
-    cta.moved = true;
     mbar_settle(m);
 }
 inline void mbar_expect(uint32_t bar, uint32_t bytes) {

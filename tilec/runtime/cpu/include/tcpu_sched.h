@@ -14,7 +14,7 @@ struct Fiber {
     ucontext_t context;
     bool done = false;
     const char* waiting = nullptr;  // what the thread waits for, while it does
-    char* stack = nullptr;
+    const std::function<bool()>* ready = nullptr;  // and whether that has come (on its stack)
 };
 
 struct NamedBarrier {  // bar.sync / bar.arrive id, count (__syncthreads: id 0, every thread)
@@ -39,7 +39,6 @@ struct Mbarrier {
 
 struct Cta {
     int threads = 0, current = 0;
-    bool moved = false;
     Fiber* fibers = nullptr;
     ucontext_t scheduler;
     unsigned char* shared = nullptr;
@@ -54,13 +53,15 @@ extern Cta cta;
 
 inline void yield() { swapcontext(&cta.fibers[cta.current].context, &cta.scheduler); }
 
-// wait (letting the other threads run) until pred() holds
+// wait (letting the other threads run) until pred() holds; the scheduler resumes a waiting
+// thread only once it does
 template <class P> inline void wait_until(const char* what, P pred) {
     if (pred()) return;
-    cta.fibers[cta.current].waiting = what;
-    while (!pred()) yield();
-    cta.fibers[cta.current].waiting = nullptr;
-    cta.moved = true;
+    const std::function<bool()> ready = pred;
+    Fiber& self = cta.fibers[cta.current];
+    self.waiting = what, self.ready = &ready;
+    yield();
+    self.waiting = nullptr, self.ready = nullptr;
 }
 
 inline void bar_sync(int id, int count, bool wait = true) {
@@ -70,7 +71,6 @@ inline void bar_sync(int id, int count, bool wait = true) {
     NamedBarrier& b = cta.barriers[id];
     if (b.arrived == 0) b.count = count;
     else if (b.count != count) fail("barrier %d: one thread counts %d threads, another %d", id, count, b.count);
-    cta.moved = true;
     if (++b.arrived == count) {
         b.arrived = 0;
         ++b.generation;
@@ -93,7 +93,6 @@ inline void collective(int size, const char* op, const void* in, void* out, F co
         fail("thread %d runs %s while others of its %s run %s", tid, op, size == 32 ? "warp" : "warpgroup", g.op);
     g.in[tid % size] = in;
     g.out[tid % size] = out;
-    cta.moved = true;
     if (++g.arrived == size) {
         compute(g.in, g.out);
         g.arrived = 0;
@@ -108,6 +107,10 @@ unsigned char* shared_base();
 }  // namespace tcpu
 
 inline void __syncthreads() { tcpu::bar_sync(0, int(blockDim.x)); }
+inline void __syncwarp(unsigned mask = 0xffffffffu) {
+    if (mask != 0xffffffffu) tcpu::fail("__syncwarp with mask %#x (modelled: all 32 lanes)", mask);
+    tcpu::collective(32, "__syncwarp", nullptr, nullptr, [](const void* const*, void* const*) {});
+}
 
 template <class T> inline T __shfl_sync(unsigned mask, T v, int src, int width = 32) {
     if (mask != 0xffffffffu || width != 32) tcpu::fail("__shfl_sync with mask %#x, width %d (modelled: all 32 lanes)", mask, width);

@@ -1,0 +1,71 @@
+"""Bugs put into the CUDA text a package ships, each refuted on the CPU: the mutated kernel, run
+under the runtime's model of the GPU (tilec/runtime/cpu/), differs from the oracle or faults,
+deadlocks or is refused, at the GPU suite's sizes (tests/gpu/cases.py). Each mutant must
+change the text (a pattern that no longer matches fails here, not silently), and the kernel
+it mutates passes unmutated (test_runtime_cpu.py)."""
+
+import dataclasses
+import re
+
+import pytest
+
+from cpu_cases import run_case, tolerance
+from tilec.runtime.cpu.launch import CpuRunError
+
+
+def _halve(m):
+    return f"{m.group(1)}{int(m.group(2)) // 2}"
+
+
+def _reads(pattern, replacement):
+    """Every shared-memory read offset of the mma.sync operands (aoff/boff tables), not the writes."""
+    def edit(source):
+        return "".join(re.sub(pattern, replacement, line) if re.match(r"\s*const int [ab]off\d+\[", line) else line
+                       for line in source.splitlines(keepends=True))
+    return edit
+
+
+ALIGNED = {"M": 72, "N": 136, "K": 72}  # rows of whole 16-byte chunks: the cp.async kernel
+DEEP = {"M": 264, "N": 136, "K": 1000}  # more k tiles than stages: the ring wraps
+
+# (what, case, (pattern, replacement, count: 0 every match) or a function of the text, run)
+MUTANTS = [
+    ("a wgmma k16 step counted in bytes, not 16-byte units", "wgmma_gemm_nn", (r"\bda \+ 2\b", "da + 32", 1), None),
+    ("the A operand's warpgroup offset halved", "wgmma_gemm_nn", (r"(\(warp / 4\) \* )(\d+)", _halve, 0), None),
+    ("a copy-engine box one half-box off in its column", "wgmma_gemm_nn",
+     (r"(tma_load_2d\([^;]*\(int\)\(i\d+ \+ )64\)", r"\g<1>32)", 1), None),
+    ("the store's row stride the K extent's", "gemm_nn", (r"gr \* p_N\b", "gr * p_K", 0), None),
+    ("the k-tile count's ceiling division rounded down", "gemm_nn",
+     (r"\(p_K \+ (\d+)LL - 1\) / (\d+)LL", r"p_K / \2LL", 0), None),
+    ("the output's row bound one too far", "gemm_nn", (r"if \(gr < p_M\) \{", "if (gr <= p_M) {", 0), None),
+    ("an element of the unaligned copy dropped", "gemm_nt_odd_rows",
+     (r"for \(int e = 0; e < 8; \+\+e\)", "for (int e = 0; e < 7; ++e)", 0), None),
+    ("the wrong half of a row vector", "rope", (r"(const long long x\d+ = )1LL;", r"\g<1>0LL;", 1), None),
+    ("a barrier of the staged store narrowed to a warp", "wgmma_gemm_tma_store_tn",
+     (r"bar\.sync (\d+), 256;", r"bar.sync \1, 32;", 0), None),
+    ("the CTA's barrier narrowed to a warp", "gemm_nn", (r"__syncthreads\(\);", "__syncwarp();", 0), None),
+    ("the A fragment's row read from the wrong lanes", "gemm_nn", _reads(r"\(lane % 16\)", "(lane % 8)"), ALIGNED),
+    ("the swizzle of the operands' shared-memory reads", "gemm_nn", _reads(r"& 56\)", "& 48)"), ALIGNED),
+    ("the row maximum over the wrong lanes of a quad", "attention",
+     (r"__shfl_xor_sync\(0xffffffffu, v, 2\)", "__shfl_xor_sync(0xffffffffu, v, 4)", 1), None),
+    ("the online softmax's rescale forgotten", "attention", (r"exp_diff\(", "0.0f * exp_diff(", 1), None),
+    ("the producer's empty-barrier parity flipped", "wgmma_gemm_nn", (r"1LL - (i\d+)", r"\1", 1), None),
+    ("the consumers' arrival on the empty barrier dropped", "wgmma_gemm_nn",
+     (r"if \(lane == 0\) mbar_arrive\(", "if (lane == 99) mbar_arrive(", 1), DEEP),
+]
+
+
+@pytest.mark.parametrize("what, case, change, run", MUTANTS, ids=[m[0] for m in MUTANTS])
+def test_mutant_is_refuted_on_the_cpu(what, case, change, run):
+    def mutate(kernel):
+        source = change(kernel.source) if callable(change) else re.sub(change[0], change[1], kernel.source,
+                                                                          count=change[2])
+        assert source != kernel.source, f"the mutant's change is not in {case}'s CUDA"
+        return dataclasses.replace(kernel, source=source)
+
+    assert run is None or run_case(case, run) <= tolerance(case)  # the kernel itself passes at that run
+    try:
+        error = run_case(case, run, edit=mutate)
+    except CpuRunError:
+        return  # a fault, a deadlock or a refusal: refuted
+    assert error > tolerance(case), f"{what}: the mutant's outputs are within {error:.2e} of the oracle"
