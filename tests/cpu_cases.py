@@ -33,7 +33,7 @@ def case_target(name: str) -> str:
 def run_case(name: str, run: dict | None = None, variant: str | None = None, edit=None) -> float:
     """The worst error of case ``name``'s kernel run on the CPU at ``run`` (default: the case's
     first), relative to max |oracle| per output; inf where NaNs differ. ``edit``: a function of
-    the emitted kernel returning the kernel to run instead (a mutant). Raises CpuRunError."""
+    the emitted kernel returning the kernel to run instead (a mutant). Raises TilecError (the model's message)."""
     case = CASES[name]
     with dialects.context(), ir.Location.unknown():
         module = load_spec(str(ROOT / case.spec)) if case.spec.endswith(".ta") and "\n" not in case.spec \

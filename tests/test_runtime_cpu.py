@@ -1,7 +1,7 @@
 """tilec/runtime/cpu: the CUDA text of the GPU suite's kernels (tests/gpu/cases.py), run on the
 CPU under the runtime's model of the GPU, equals the oracle at the cases' sizes (which divide
 no tile), with the GPU suite's tolerances. A selection of one case per form runs here; every
-case with TILEC_CPU_CASES=all. Then the model's own refusals: each a located CpuRunError."""
+case with TILEC_CPU_CASES=all. Then the model's own refusals: each a located error."""
 
 import os
 
@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from cpu_cases import CASES, run_case, tolerance
-from tilec.runtime.cpu.launch import CpuRunError
+from tilec.diagnostics import TilecError
 from tilec.runtime.cpu.source import CpuModelError, cpu_source
 
 # one case of each form the emitter has rules for: sm_80 (cp.async, ldmatrix, mma.sync; element
@@ -63,14 +63,14 @@ def test_a_deadlock_names_the_waiting_threads():
         source, n = re.subn(r"(mbar_init\(\w+ \+ 8 \* s), 1\);", r"\1, 2);", kernel.source, count=1)
         assert n == 1
         return dataclasses.replace(kernel, source=source)
-    with pytest.raises(CpuRunError, match="deadlocks, .* threads waiting"):
+    with pytest.raises(TilecError, match="deadlocks, .* threads waiting"):
         run_case("wgmma_gemm_nn", edit=hang)
 
 
 def test_an_access_past_a_tensor_faults_with_its_place():
     def overrun(kernel):  # the epilogue's row bound one past the output's rows
         return _replace(kernel, "if (gr < p_M) {", "if (gr < p_M + 64) {", 2)
-    with pytest.raises(CpuRunError, match="memory access .* past the end of argument buffer 2"):
+    with pytest.raises(TilecError, match="memory access .* past the end of argument buffer 2"):
         run_case("gemm_nn", edit=overrun)
 
 
@@ -83,5 +83,5 @@ def _replace(kernel, old: str, new: str, times: int):
 def test_a_compile_error_is_reported():
     def broken(kernel):
         return _replace(kernel, "__syncthreads();", "__syncthreads(;", 1)
-    with pytest.raises(CpuRunError, match="does not compile"):
+    with pytest.raises(TilecError, match="does not compile"):
         run_case("gemm_nn", edit=broken)

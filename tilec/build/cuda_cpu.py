@@ -9,6 +9,8 @@ and synchronisation arithmetic runs against the oracle where there is no GPU.
 from __future__ import annotations
 
 from ..codegen.cuda import emit_cuda
+from ..diagnostics import TilecError
+from ..runtime.cpu.launch import CpuRunError
 from ..runtime.kernel import Kernel
 from ..runtime.package import Package
 from .packaging import launch_manifest
@@ -29,6 +31,9 @@ def run_cuda(build, sig, inputs: dict, env: dict, variant: str | None = None, ke
     """Every output of ``build``'s kernel, its CUDA run on the CPU over ``inputs`` (by name)."""
     cpu = cpu_kernel(build, variant, kernel)
     sizes = {k: v for k, v in env.items() if k in cpu.params}
-    outs = cpu(**{a["name"]: inputs[a["name"]] for a in cpu.inputs}, sizes=sizes)
+    try:
+        outs = cpu(**{a["name"]: inputs[a["name"]] for a in cpu.inputs}, sizes=sizes)
+    except CpuRunError as err:
+        raise TilecError(f"the kernel's CUDA on the CPU model of the GPU: {err}") from None
     outs = outs if isinstance(outs, tuple) else (outs,)
     return {a["name"]: out for a, out in zip(cpu.outputs, outs)}

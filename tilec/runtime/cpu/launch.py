@@ -12,8 +12,9 @@ program per CUDA text (cached for the process); a launch is one run of it, bound
 ``TILEC_CPU_TIMEOUT`` seconds (default 600). A fault, a deadlock or an instruction with no
 model is CpuRunError with the model's one line (CTA, thread, what).
 
-The C++ compiler is ziglang's (``pip install ziglang``; the dev extra has it), or the one
-``TILEC_CXX`` names.
+The C++ compiler is ziglang's clang (``pip install 'tilec[cpu]'``; the dev extra has it), with
+its cache in a folder of this process's, or the one ``TILEC_CXX`` names. The model's headers
+use C's library alone, so no C++ library is built or linked.
 """
 
 from __future__ import annotations
@@ -43,17 +44,20 @@ class CpuRunError(RuntimeError):
     """A kernel that faulted, deadlocked or ran an instruction the CPU model refuses."""
 
 
-def compiler() -> list[str]:
-    """The C++ compiler command: $TILEC_CXX, else ziglang's clang."""
+def compiler() -> tuple[list[str], dict]:
+    """(the C++ compiler command, its environment): $TILEC_CXX, else ziglang's clang, its cache
+    in this process's own folder and no C++ library linked (the model needs C's alone)."""
     given = os.environ.get("TILEC_CXX")
     if given:
-        return given.split()
+        return given.split(), dict(os.environ)
     try:
         import ziglang  # noqa: F401
     except ImportError:
-        raise CpuRunError("running CUDA on the CPU needs a C++ compiler: pip install ziglang "
-                          "(tilec's dev extra has it), or name one in TILEC_CXX") from None
-    return [sys.executable, "-m", "ziglang", "c++"]
+        raise CpuRunError("running CUDA on the CPU needs a C++ compiler: pip install 'tilec[cpu]' (ziglang), "
+                          "or name one in TILEC_CXX") from None
+    cache = str(Path(_DIR) / "zig")
+    return [sys.executable, "-m", "ziglang", "c++", "-nostdlib++"], \
+        {**os.environ, "ZIG_GLOBAL_CACHE_DIR": cache, "ZIG_LOCAL_CACHE_DIR": cache}
 
 
 @functools.lru_cache(maxsize=32)
@@ -64,9 +68,11 @@ def program(cuda: str) -> Path:
     exe = Path(_DIR) / f"k{digest}"
     cpp = exe.with_suffix(".cpp")
     cpp.write_text(source)
-    cmd = [*compiler(), "-std=c++17", "-O1", "-w", "-I", str(INCLUDE), "-o", str(exe), str(cpp)]
+    command, env = compiler()
+    cmd = [*command, "-std=c++17", "-O1", "-w", "-fno-exceptions", "-fno-rtti", "-fno-threadsafe-statics", "-I", str(INCLUDE), "-o", str(exe),
+           str(cpp)]
     try:
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)
     except (OSError, subprocess.TimeoutExpired) as err:
         raise CpuRunError(f"the C++ compiler ({cmd[0]}) did not run: {err}") from None
     if done.returncode:

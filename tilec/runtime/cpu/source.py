@@ -22,6 +22,9 @@ from __future__ import annotations
 import hashlib
 import re
 
+from . import text as ctext
+from .text import CpuModelError
+
 # each prelude function with inline PTX the model stands in for, by the sha256 of its text
 MODELLED = {
     "cp_async16": "96ca574ca101ffa18f31a79413233f57828ad013129e13aa22bcac3a48e64d9f",
@@ -50,156 +53,17 @@ MODELLED = {
 }
 
 
-class CpuModelError(ValueError):
-    """CUDA text the CPU model has no model of; the message names it."""
-
-
-def _skip_string(text: str, i: int) -> int:
-    """The index after the string or character literal starting at ``i``."""
-    quote, i = text[i], i + 1
-    while text[i] != quote:
-        i += 2 if text[i] == "\\" else 1
-    return i + 1
-
-
-def _match(text: str, i: int, open_: str, close: str) -> int:
-    """The index of the bracket closing the one at ``i``, skipping literals and comments."""
-    depth = 0
-    while i < len(text):
-        c = text[i]
-        if c in "\"'":
-            i = _skip_string(text, i)
-            continue
-        if text.startswith("//", i):
-            i = text.index("\n", i)
-            continue
-        if c == open_:
-            depth += 1
-        elif c == close:
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
-    raise CpuModelError(f"unbalanced {open_}{close} in the CUDA text")
-
-
-def _chunks(text: str) -> list[tuple[int, int, int]]:
-    """(start, body start, end) of each top-level construct with a braced body: a function or a
-    struct, its start the first line after the previous construct or declaration that is
-    neither blank, a comment nor a preprocessor line."""
-    out, i, last = [], 0, 0
-    while i < len(text):
-        c = text[i]
-        if c in "\"'":
-            i = _skip_string(text, i)
-        elif text.startswith("//", i) or (c == "#" and (i == 0 or text[i - 1] == "\n")):
-            i = text.index("\n", i) + 1
-            if text[last:i].strip() == "" or all(s.strip().startswith(("//", "#")) or not s.strip()
-                                                  for s in text[last:i].splitlines()):
-                last = i
-        elif c == ";":
-            i += 1
-            last = i
-        elif c == "{":
-            end = _match(text, i, "{", "}") + 1
-            if text[end:end + 1] == ";":
-                end += 1
-            start = last + len(text[last:]) - len(text[last:].lstrip())
-            out.append((start, i, end))
-            i = last = end
-        else:
-            i += 1
-    return out
-
-
-def _params(header: str) -> tuple[str, list[str]]:
-    """(name, parameter declarations) of a function header (a kernel's after its launch bounds)."""
-    at = 0
-    if "__launch_bounds__" in header:
-        at = _match(header, header.index("(", header.index("__launch_bounds__")), "(", ")") + 1
-    paren = header.index("(", at)
-    name = re.search(r"(\w+)\s*$", header[:paren]).group(1)
-    inner = header[paren + 1:_match(header, paren, "(", ")")]
-    return name, [p.strip() for p in _split(inner, ",") if p.strip() and p.strip() != "void"]
-
-
-def _split(text: str, sep: str) -> list[str]:
-    """``text`` split at each ``sep`` outside brackets and literals."""
-    out, depth, cur, i = [], 0, [], 0
-    while i < len(text):
-        c = text[i]
-        if c in "\"'":
-            end = _skip_string(text, i)
-            cur.append(text[i:end])
-            i = end
-            continue
-        depth += 1 if c in "([" else -1 if c in ")]" else 0
-        if c == sep and depth == 0:
-            out.append("".join(cur))
-            cur = []
-        else:
-            cur.append(c)
-        i += 1
-    return out + ["".join(cur)]
-
-
-def _param_name(decl: str) -> str:
-    return re.search(r"(\w+)\s*$", decl).group(1)
-
-
-def _param_type(decl: str) -> str:
-    kept = re.sub(r"\b(__restrict__|__grid_constant__)\b", " ", decl[:len(decl) - len(_param_name(decl))])
-    return " ".join(kept.split())
-
-
-def _template(text: str) -> tuple[str, str]:
-    """(the PTX template as one C literal, the text after it) of an asm statement's operands."""
-    parts, i = [], 0
-    while True:
-        while i < len(text) and text[i].isspace():
-            i += 1
-        if i >= len(text) or text[i] != '"':
-            return '"' + "".join(parts) + '"', text[i:]
-        end = _skip_string(text, i)
-        parts.append(text[i + 1:end - 1])
-        i = end
-
-
 _WGMMA_NAME = re.compile(r"wgmma_m64n(\d+)k16_(bf16|f16)_([r01])([01])")
 _WGMMA_PTX = re.compile(r"wgmma\.mma_async\.sync\.aligned\.m64n(\d+)k16\.f32\.(bf16|f16)\.(bf16|f16) "
                         r"\{([^}]*)\}, (\{[^}]*\}|%\d+), %(\d+), ([-\d, ]+);")
 
 
-def _asm_statements(body: str):
-    """(start, end, operand text) of each asm statement in ``body`` (end after its ';')."""
-    for found in re.finditer(r"\basm\b(\s+volatile)?\s*\(", body):
-        open_ = found.end() - 1
-        close = _match(body, open_, "(", ")")
-        end = body.index(";", close) + 1
-        yield found.start(), end, body[open_ + 1:close]
-
-
-def _inputs(operands: str, where: str) -> list[tuple[str, str]]:
-    """(constraint, expression) of each input of an asm statement with no outputs."""
-    template, rest = _template(operands)
-    sections = _split(rest, ":") if rest.strip() else [""]
-    if sections[0].strip() or len(sections) > 1 and sections[1].strip() and where == "body":
-        raise CpuModelError(f"inline PTX {template} in a kernel's body writes registers; no model")
-    found = []
-    for item in (_split(sections[2], ",") if len(sections) > 2 and sections[2].strip() else []):
-        m = re.fullmatch(r'\s*"(\w+)"\s*\((.*)\)\s*', item, re.S)
-        if not m:
-            raise CpuModelError(f"inline PTX {template}: operand {item.strip()!r} not understood")
-        found.append((m.group(1), m.group(2)))
-    return found
-
-
 def _body(body: str) -> str:
     """A kernel's body with its inline PTX as calls of tcpu::ptx and its shared memory the CTA's."""
     out, at = [], 0
-    for start, end, operands in _asm_statements(body):
-        template, _ = _template(operands)
-        inputs = _inputs(operands, "body")
+    for start, end, operands in ctext.asm_statements(body):
+        template, _ = ctext.template(operands)
+        inputs = ctext.inputs(operands, "body")
         if len(inputs) > 2:
             raise CpuModelError(f"inline PTX {template} with {len(inputs)} operands; no model")
         args = "".join(f", (long long)({expr})" for _, expr in inputs)
@@ -215,26 +79,26 @@ def _body(body: str) -> str:
 def _wgmma(name: str, header: str, body: str) -> str:
     """The model's stand-in for a wgmma function, read from its PTX (refusing any other form)."""
     n, kind, a_form, b_form = _WGMMA_NAME.fullmatch(name).groups()
-    (_, _, operands), = list(_asm_statements(body))
-    template, rest = _template(operands)
+    (_, _, operands), = list(ctext.asm_statements(body))
+    template, rest = ctext.template(operands)
     ptx = _WGMMA_PTX.fullmatch(template.strip('"'))
     regs = int(n) // 2
     outputs = ", ".join(f'"+f"(d[{i}])' for i in range(regs))
     if ptx is None or ptx.group(1) != n or not ptx.group(2) == ptx.group(3) == kind \
-            or ptx.group(4) != ", ".join(f"%{i}" for i in range(regs)) or _split(rest, ":")[1].strip() != outputs:
+            or ptx.group(4) != ", ".join(f"%{i}" for i in range(regs)) or ctext.split(rest, ":")[1].strip() != outputs:
         raise CpuModelError(f"{name}: its PTX {template} is not the wgmma form the model knows")
     flags = [int(f) for f in ptx.group(7).split(",")]
     registers = a_form == "r"
     if len(flags) != (4 if registers else 5) or flags[1:3] != [1, 1]:
         raise CpuModelError(f"{name}: immediate operands {flags} (modelled: scale-d, scales 1, transposes)")
     if registers:
-        inputs = [e for _, e in _inputs(operands, "prelude")]
+        inputs = [e for _, e in ctext.inputs(operands, "prelude")]
         if inputs != ["a0", "a1", "a2", "a3", "b"] or ptx.group(5) != "{" + ", ".join(f"%{regs + i}" for i in range(4)) + "}":
             raise CpuModelError(f"{name}: its A registers are not the model's")
         call = (f"const uint32_t a[4] = {{a0, a1, a2, a3}}; tcpu::wgmma<{n}, {int(kind == 'bf16')}, true>"
                 f"(d, a, 0, b, {flags[0]}, false, {flags[3]});")
     else:
-        if [e for _, e in _inputs(operands, "prelude")] != ["a", "b"] or ptx.group(5) != f"%{regs}":
+        if [e for _, e in ctext.inputs(operands, "prelude")] != ["a", "b"] or ptx.group(5) != f"%{regs}":
             raise CpuModelError(f"{name}: its A descriptor is not the model's")
         call = f"tcpu::wgmma<{n}, {int(kind == 'bf16')}, false>(d, nullptr, a, b, {flags[0]}, {flags[3]}, {flags[4]});"
     if int(ptx.group(6)) != regs + (4 if registers else 1):
@@ -246,7 +110,7 @@ def _device(text: str, header: str, body: str) -> str:
     """A prelude function as the CPU build has it: as written, or (inline PTX) the model's."""
     if not re.search(r"\basm\b", body):
         return text
-    name, params = _params(header)
+    name, params = ctext.params(header)
     if _WGMMA_NAME.fullmatch(name):
         return _wgmma(name, header, body)
     digest = hashlib.sha256(text.encode()).hexdigest()
@@ -256,19 +120,19 @@ def _device(text: str, header: str, body: str) -> str:
                             f"has {known} of (tilec/runtime/cpu/source.py MODELLED)")
     template = re.match(r"\s*template\s*<\s*int\s+(\w+)\s*>", header)
     targs = f"<{template.group(1)}>" if template else ""
-    args = ", ".join(_param_name(p) for p in params)
+    args = ", ".join(ctext.param_name(p) for p in params)
     return f"{header}{{ return tcpu::{name}{targs}({args}); }}"
 
 
 def cpu_source(text: str) -> str:
     """The C++ program (include/tcpu_main.h's) that runs the kernels of CUDA ``text`` on the CPU."""
     out, at, kernels = [], 0, []
-    for start, body_at, end in _chunks(text):
+    for start, body_at, end in ctext.chunks(text):
         header, body = text[start:body_at], text[body_at:end]
         out.append(text[at:start])
         if "__global__" in header:
-            name, params = _params(header)
-            kernels.append((name, [_param_type(p) for p in params]))
+            name, params = ctext.params(header)
+            kernels.append((name, [ctext.param_type(p) for p in params]))
             out.append(header + _body(body))
         elif "__device__" in header:
             out.append(_device(text[start:end], header, body))

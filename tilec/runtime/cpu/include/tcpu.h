@@ -6,14 +6,13 @@
 // model of that instruction (tcpu_ptx.h); everything else of the kernel's text is compiled as it
 // is, so what runs here is the index, address and mask arithmetic that ships.
 #pragma once
-#include <cmath>
-#include <cstdarg>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
+// C's headers only: the build links no C++ library (-nostdlib++), so it needs no libc++.
 #include <math.h>
-#include <type_traits>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define __global__
 #define __device__
@@ -33,14 +32,14 @@ extern tcpu_dim3 threadIdx, blockIdx, blockDim, gridDim;
 namespace tcpu {
 [[noreturn]] void fail(const char* fmt, ...);
 unsigned char* shared_base();
-inline float bf16_to_float(uint16_t b) { uint32_t u = uint32_t(b) << 16; float f; std::memcpy(&f, &u, 4); return f; }
+inline float bf16_to_float(uint16_t b) { uint32_t u = uint32_t(b) << 16; float f; memcpy(&f, &u, 4); return f; }
 inline uint16_t float_to_bf16(float f) {  // round to nearest, ties to even; NaN stays NaN
-    uint32_t u; std::memcpy(&u, &f, 4);
+    uint32_t u; memcpy(&u, &f, 4);
     if ((u & 0x7fffffffu) > 0x7f800000u) return 0x7fc0;
     return uint16_t((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
 }
-inline float half_to_float(uint16_t h) { _Float16 v; std::memcpy(&v, &h, 2); return float(v); }
-inline uint16_t float_to_half(float f) { _Float16 v = (_Float16)f; uint16_t h; std::memcpy(&h, &v, 2); return h; }
+inline float half_to_float(uint16_t h) { _Float16 v; memcpy(&v, &h, 2); return float(v); }
+inline uint16_t float_to_half(float f) { _Float16 v = (_Float16)f; uint16_t h; memcpy(&h, &v, 2); return h; }
 }  // namespace tcpu
 
 struct __nv_bfloat16 {
@@ -66,21 +65,19 @@ inline __nv_bfloat16 __float2bfloat16_rn(float f) { return __nv_bfloat16(f); }
 inline float __bfloat162float(__nv_bfloat16 b) { return float(b); }
 inline __half __float2half_rn(float f) { return __half(f); }
 inline float __half2float(__half h) { return float(h); }
-inline float __int_as_float(int i) { float f; std::memcpy(&f, &i, 4); return f; }
-inline int __float_as_int(float f) { int i; std::memcpy(&i, &f, 4); return i; }
+inline float __int_as_float(int i) { float f; memcpy(&f, &i, 4); return f; }
+inline int __float_as_int(float f) { int i; memcpy(&i, &f, 4); return i; }
 inline float __expf(float x) { return expf(x); }
 inline float __logf(float x) { return logf(x); }
 inline float __fdividef(float a, float b) { return a / b; }
 inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
-using std::isinf;
-using std::isnan;
-
-template <class A, class B> inline typename std::common_type<A, B>::type min(A a, B b) {
-    typedef typename std::common_type<A, B>::type T;
+// CUDA's min and max of two numbers, in their usual arithmetic type
+template <class A, class B> inline auto min(A a, B b) -> decltype(a + b) {
+    typedef decltype(a + b) T;
     return T(a) < T(b) ? T(a) : T(b);
 }
-template <class A, class B> inline typename std::common_type<A, B>::type max(A a, B b) {
-    typedef typename std::common_type<A, B>::type T;
+template <class A, class B> inline auto max(A a, B b) -> decltype(a + b) {
+    typedef decltype(a + b) T;
     return T(a) < T(b) ? T(b) : T(a);
 }
 
@@ -91,3 +88,4 @@ inline size_t __cvta_generic_to_shared(const void* p) {
 
 #include "tcpu_sched.h"
 #include "tcpu_ptx.h"
+#include "tcpu_hopper.h"

@@ -7,8 +7,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <string>
-
 extern "C" {
 tcpu_dim3 threadIdx, blockIdx, blockDim, gridDim;
 }
@@ -20,18 +18,19 @@ static const size_t kStack = 256 * 1024;
 static const size_t kPage = 4096;
 
 struct Buffer { unsigned char* data; long long bytes; };
-static std::vector<Buffer> buffers;
+static Buffer buffers[64];
+static int buffer_count = 0;
 static unsigned char* shared_region = nullptr;
 
 void fail(const char* fmt, ...) {
     char text[1024];
     va_list args;
     va_start(args, fmt);
-    std::vsnprintf(text, sizeof text, fmt, args);
+    vsnprintf(text, sizeof text, fmt, args);
     va_end(args);
-    std::fprintf(stderr, "tilec-cpu: CTA (%u, %u, %u), thread %u: %s\n", blockIdx.x, blockIdx.y, blockIdx.z,
+    fprintf(stderr, "tilec-cpu: CTA (%u, %u, %u), thread %u: %s\n", blockIdx.x, blockIdx.y, blockIdx.z,
                  threadIdx.x, text);
-    std::fflush(stderr);
+    fflush(stderr);
     _exit(3);
 }
 
@@ -52,44 +51,44 @@ static unsigned char* guarded(long long bytes) {
 static void on_fault(int, siginfo_t* info, void*) {
     const unsigned char* at = static_cast<const unsigned char*>(info->si_addr);
     char where[256] = "outside every tensor and the shared memory";
-    for (size_t i = 0; i < buffers.size(); ++i) {
+    for (int i = 0; i < buffer_count; ++i) {
         const Buffer& b = buffers[i];
         if (at >= b.data + b.bytes && at < b.data + b.bytes + kPage + 16)
-            std::snprintf(where, sizeof where, "%lld bytes past the end of argument buffer %zu", (long long)(at - b.data - b.bytes), i);
+            snprintf(where, sizeof where, "%lld bytes past the end of argument buffer %d", (long long)(at - b.data - b.bytes), i);
         else if (at < b.data && at + 2 * kPage >= b.data)
-            std::snprintf(where, sizeof where, "%lld bytes before argument buffer %zu", (long long)(b.data - at), i);
+            snprintf(where, sizeof where, "%lld bytes before argument buffer %d", (long long)(b.data - at), i);
     }
     if (cta.shared && at >= cta.shared && at < cta.shared + cta.shared_bytes + 2 * kPage)
-        std::snprintf(where, sizeof where, "past the kernel's %lld bytes of shared memory", cta.shared_bytes);
+        snprintf(where, sizeof where, "past the kernel's %lld bytes of shared memory", cta.shared_bytes);
     char text[512];
-    const int n = std::snprintf(text, sizeof text, "tilec-cpu: CTA (%u, %u, %u), thread %u: a memory access %s\n",
+    const int n = snprintf(text, sizeof text, "tilec-cpu: CTA (%u, %u, %u), thread %u: a memory access %s\n",
                                 blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, where);
     if (write(2, text, size_t(n)) < 0) {}
     _exit(4);
 }
 
 static void fiber_main() {
-    cta.body();
+    cta.entry(cta.args);
     cta.fibers[cta.current].done = true;
     swapcontext(&cta.fibers[cta.current].context, &cta.scheduler);
 }
 
 static void run_cta(int threads) {
     cta.threads = threads;
-    cta.warps.assign(size_t((threads + 31) / 32), Collective());
-    cta.warpgroups.assign(size_t((threads + 127) / 128), Collective());
+    memset(cta.warps, 0, sizeof cta.warps);
+    memset(cta.warpgroups, 0, sizeof cta.warpgroups);
     for (NamedBarrier& b : cta.barriers) b = NamedBarrier();
-    cta.mbarriers.clear();
-    std::memset(cta.shared, 0xA5, size_t(cta.shared_bytes));  // shared memory starts as garbage, not zeros
-    static std::vector<Fiber> fibers;
-    fibers.assign(size_t(threads), Fiber());
-    cta.fibers = fibers.data();
-    static std::vector<char> stacks;
-    stacks.resize(size_t(threads) * kStack);
+    cta.mbarrier_count = 0;
+    memset(cta.shared, 0xA5, size_t(cta.shared_bytes));  // shared memory starts as garbage, not zeros
+    static Fiber fibers[1024];
+    static char* stacks = nullptr;
+    if (!stacks) stacks = static_cast<char*>(malloc(1024 * kStack));
+    cta.fibers = fibers;
     for (int t = 0; t < threads; ++t) {
-        Fiber& f = fibers[size_t(t)];
+        Fiber& f = fibers[t];
+        f = Fiber();
         getcontext(&f.context);
-        f.context.uc_stack.ss_sp = stacks.data() + size_t(t) * kStack;
+        f.context.uc_stack.ss_sp = stacks + size_t(t) * kStack;
         f.context.uc_stack.ss_size = kStack;
         f.context.uc_link = &cta.scheduler;
         makecontext(&f.context, fiber_main, 0);
@@ -98,19 +97,19 @@ static void run_cta(int threads) {
     // before the threads behind it catch up, as a GPU may run it (a barrier too narrow shows)
     for (int live = threads; live;) {
         int t = 0;
-        while (t < threads && (fibers[size_t(t)].done || (fibers[size_t(t)].ready && !(*fibers[size_t(t)].ready)())))
-            ++t;
+        while (t < threads && (fibers[t].done || (fibers[t].ready && !fibers[t].ready(fibers[t].until)))) ++t;
         if (t == threads) {
-            std::string waits;
-            for (int u = 0; u < threads && waits.size() < 600; ++u)
-                if (!fibers[size_t(u)].done) waits += " " + std::to_string(u) + ": " + fibers[size_t(u)].waiting + ";";
+            char waits[700] = "";
+            size_t at = 0;
+            for (int u = 0; u < threads && at < 600; ++u)
+                if (!fibers[u].done) at += size_t(snprintf(waits + at, sizeof waits - at, " %d: %s;", u, fibers[u].waiting));
             threadIdx = tcpu_dim3{0, 0, 0};
-            fail("the CTA deadlocks, %d threads waiting:%s", live, waits.c_str());
+            fail("the CTA deadlocks, %d threads waiting:%s", live, waits);
         }
         cta.current = t;
         threadIdx = tcpu_dim3{unsigned(t), 0, 0};
-        swapcontext(&cta.scheduler, &fibers[size_t(t)].context);
-        if (fibers[size_t(t)].done) --live;
+        swapcontext(&cta.scheduler, &fibers[t].context);
+        if (fibers[t].done) --live;
     }
 }
 
@@ -119,52 +118,57 @@ struct Named { const char* name; Entry entry; };
 
 static long long read_word(FILE* f) {
     long long v;
-    if (std::fread(&v, 8, 1, f) != 1) fail("the launch file ends early");
+    if (fread(&v, 8, 1, f) != 1) fail("the launch file ends early");
     return v;
 }
 
 // launch file: "TCPU0001", kernel name, grid x y z, threads, shared bytes, buffers (bytes, data),
 // parameters: kind 0 a buffer's address, 1 a value, 2 a tensor map (buffer, 15 words)
 static int run(const Named* entries, int count, int argc, char** argv) {
-    if (argc != 3) { std::fprintf(stderr, "usage: %s LAUNCH OUT\n", argv[0]); return 2; }
-    FILE* f = std::fopen(argv[1], "rb");
-    if (!f) { std::fprintf(stderr, "tilec-cpu: cannot read %s\n", argv[1]); return 2; }
+    if (argc != 3) { fprintf(stderr, "usage: %s LAUNCH OUT\n", argv[0]); return 2; }
+    FILE* f = fopen(argv[1], "rb");
+    if (!f) { fprintf(stderr, "tilec-cpu: cannot read %s\n", argv[1]); return 2; }
     char magic[8];
-    if (std::fread(magic, 8, 1, f) != 1 || std::memcmp(magic, "TCPU0001", 8)) fail("not a launch file");
-    std::string name(size_t(read_word(f)), '\0');
-    if (std::fread(&name[0], 1, name.size(), f) != name.size()) fail("the launch file ends early");
+    if (fread(magic, 8, 1, f) != 1 || memcmp(magic, "TCPU0001", 8)) fail("not a launch file");
+    char name[256] = "";
+    const long long length = read_word(f);
+    if (length < 1 || length > 255 || fread(name, 1, size_t(length), f) != size_t(length)) fail("a kernel name of %lld bytes", length);
     const long long grid[3] = {read_word(f), read_word(f), read_word(f)};
     const long long threads = read_word(f), shared = read_word(f);
     if (threads < 1 || threads > 1024 || shared < 0 || shared > (1 << 20)) fail("a launch of %lld threads, %lld bytes", threads, shared);
-    for (long long n = read_word(f); n > 0; --n) {
+    const long long count_ = read_word(f);
+    if (count_ < 0 || count_ > 64) fail("a launch of %lld tensors (at most 64)", count_);
+    for (long long n = 0; n < count_; ++n) {
         const long long bytes = read_word(f);
+        if (bytes < 0) fail("a tensor of %lld bytes", bytes);
         Buffer b{guarded(bytes), bytes};
-        if (std::fread(b.data, 1, size_t(bytes), f) != size_t(bytes)) fail("the launch file ends early");
-        buffers.push_back(b);
+        if (fread(b.data, 1, size_t(bytes), f) != size_t(bytes)) fail("the launch file ends early");
+        buffers[buffer_count++] = b;
     }
     const long long params = read_word(f);
+    if (params < 0 || params > 64) fail("a launch of %lld parameters (at most 64)", params);
     struct alignas(64) Slot { unsigned long long words[16]; };  // a tensor map's alignment
-    std::vector<Slot> storage((size_t)params);
-    std::vector<void*> args((size_t)params);
+    static Slot storage[64];
+    static void* args[64];
     for (long long i = 0; i < params; ++i) {
-        unsigned long long* slot = storage[size_t(i)].words;
+        unsigned long long* slot = storage[i].words;
         const long long kind = read_word(f);
         if (kind == 0 || kind == 2) {
             const long long k = read_word(f);
-            if (k < 0 || k >= (long long)buffers.size()) fail("parameter %lld names buffer %lld", i, k);
-            slot[0] = (unsigned long long)buffers[size_t(k)].data;
+            if (k < 0 || k >= buffer_count) fail("parameter %lld names buffer %lld", i, k);
+            slot[0] = (unsigned long long)buffers[k].data;
             if (kind == 2)
                 for (int w = 1; w < 15; ++w) slot[w] = (unsigned long long)read_word(f);
         } else {
             slot[0] = (unsigned long long)read_word(f);
         }
-        args[size_t(i)] = slot;
+        args[i] = slot;
     }
-    std::fclose(f);
+    fclose(f);
     Entry entry = nullptr;
     for (int i = 0; i < count; ++i)
-        if (name == entries[i].name) entry = entries[i].entry;
-    if (!entry) fail("no kernel %s in this build", name.c_str());
+        if (!strcmp(name, entries[i].name)) entry = entries[i].entry;
+    if (!entry) fail("no kernel %s in this build", name);
     const size_t span = (size_t(shared) + 1023) / 1024 * 1024;
     shared_region = guarded((long long)span);
     cta.shared = shared_region, cta.shared_bytes = shared;
@@ -172,13 +176,12 @@ static int run(const Named* entries, int count, int argc, char** argv) {
     stack_t alt{alternate, 0, sizeof alternate};
     sigaltstack(&alt, nullptr);
     struct sigaction action;
-    std::memset(&action, 0, sizeof action);
+    memset(&action, 0, sizeof action);
     action.sa_sigaction = on_fault;
     action.sa_flags = SA_SIGINFO | SA_ONSTACK;
     sigaction(SIGSEGV, &action, nullptr);
     sigaction(SIGBUS, &action, nullptr);
-    void** argv_ = args.data();
-    cta.body = [entry, argv_] { entry(argv_); };
+    cta.entry = entry, cta.args = args;
     blockDim = tcpu_dim3{unsigned(threads), 1, 1};
     gridDim = tcpu_dim3{unsigned(grid[0]), unsigned(grid[1]), unsigned(grid[2])};
     for (long long z = 0; z < grid[2]; ++z)
@@ -187,10 +190,10 @@ static int run(const Named* entries, int count, int argc, char** argv) {
                 blockIdx = tcpu_dim3{unsigned(x), unsigned(y), unsigned(z)};
                 run_cta(int(threads));
             }
-    FILE* out = std::fopen(argv[2], "wb");
-    if (!out) { std::fprintf(stderr, "tilec-cpu: cannot write %s\n", argv[2]); return 2; }
-    for (const Buffer& b : buffers) std::fwrite(b.data, 1, size_t(b.bytes), out);
-    std::fclose(out);
+    FILE* out = fopen(argv[2], "wb");
+    if (!out) { fprintf(stderr, "tilec-cpu: cannot write %s\n", argv[2]); return 2; }
+    for (int i = 0; i < buffer_count; ++i) fwrite(buffers[i].data, 1, size_t(buffers[i].bytes), out);
+    fclose(out);
     return 0;
 }
 

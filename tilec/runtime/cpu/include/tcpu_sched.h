@@ -4,17 +4,14 @@
 #pragma once
 #include <ucontext.h>
 
-#include <functional>
-#include <unordered_map>
-#include <vector>
-
 namespace tcpu {
 
 struct Fiber {
     ucontext_t context;
     bool done = false;
     const char* waiting = nullptr;  // what the thread waits for, while it does
-    const std::function<bool()>* ready = nullptr;  // and whether that has come (on its stack)
+    bool (*ready)(const void*) = nullptr;  // and whether that has come: ready(until), the
+    const void* until = nullptr;            // condition living on the thread's stack
 };
 
 struct NamedBarrier {  // bar.sync / bar.arrive id, count (__syncthreads: id 0, every thread)
@@ -44,9 +41,12 @@ struct Cta {
     unsigned char* shared = nullptr;
     long long shared_bytes = 0;
     NamedBarrier barriers[16];
-    std::vector<Collective> warps, warpgroups;
-    std::unordered_map<uint32_t, Mbarrier> mbarriers;
-    std::function<void()> body;
+    Collective warps[32], warpgroups[8];
+    uint32_t mbarrier_at[64];  // the shared addresses of the kernel's mbarriers, and their state
+    Mbarrier mbarriers[64];
+    int mbarrier_count = 0;
+    void (*entry)(void**) = nullptr;
+    void** args = nullptr;
 };
 
 extern Cta cta;
@@ -57,11 +57,11 @@ inline void yield() { swapcontext(&cta.fibers[cta.current].context, &cta.schedul
 // thread only once it does
 template <class P> inline void wait_until(const char* what, P pred) {
     if (pred()) return;
-    const std::function<bool()> ready = pred;
     Fiber& self = cta.fibers[cta.current];
-    self.waiting = what, self.ready = &ready;
+    self.waiting = what, self.until = &pred;
+    self.ready = [](const void* p) { return (*static_cast<const P*>(p))(); };
     yield();
-    self.waiting = nullptr, self.ready = nullptr;
+    self.waiting = nullptr, self.ready = nullptr, self.until = nullptr;
 }
 
 inline void bar_sync(int id, int count, bool wait = true) {
@@ -86,10 +86,9 @@ inline void bar_sync(int id, int count, bool wait = true) {
 template <class F>
 inline void collective(int size, const char* op, const void* in, void* out, F compute) {
     const int tid = int(threadIdx.x);
-    std::vector<Collective>& groups = size == 32 ? cta.warps : cta.warpgroups;
-    Collective& g = groups[tid / size];
+    Collective& g = (size == 32 ? cta.warps : cta.warpgroups)[tid / size];
     if (g.arrived == 0) g.op = op;
-    else if (std::strcmp(g.op, op) != 0)
+    else if (strcmp(g.op, op) != 0)
         fail("thread %d runs %s while others of its %s run %s", tid, op, size == 32 ? "warp" : "warpgroup", g.op);
     g.in[tid % size] = in;
     g.out[tid % size] = out;
