@@ -58,7 +58,8 @@ def verify_schedules(path: str, shapes: dict | None = None, targets: tuple = (),
             except TilecError as err:
                 illegal[point] = err.message
                 continue
-            rows = check_build(build, path) + check_cuda(build, point_targets)
+            # a sweep proves each point; running each point's CUDA is left to verify_spec and packaging
+            rows = check_build(build, path) + check_cuda(build, point_targets, execute=False)
             for row in rows:
                 row.schedule = point
             report.results += check_rewrites(build.steps, seen) + rows

@@ -3,7 +3,8 @@
 A proof about a tile program says nothing if its CUDA cannot be built, so verification
 runs the same emitter and compiler as packaging, on the same tile module, and reports
 each as a row: ``proved`` when the source was emitted and compiled (with the ptxas
-facts), ``error`` with the emitter's or compiler's message otherwise.
+facts), ``error`` with the emitter's or compiler's message otherwise. The emitted text is
+also run on the CPU model of the GPU against the oracle (verification_run.py, ``tested``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from tilec.codegen.compile import check_limits, compile_cuda, registered
 from tilec.codegen.cuda import emit_cuda
 from tilec.diagnostics import TilecError
 from tilec.dialects.op_rules import features_used, obligations
+from .verification_run import check_run
 
 
 @functools.lru_cache(maxsize=64)
@@ -27,8 +29,9 @@ def compiled(source: str, name: str, target: str, compiler: str):
     return hashlib.sha256(cubin).hexdigest(), facts
 
 
-def check_cuda(build, targets: tuple, compiler: str = "nvrtc") -> list[Result]:
-    """The rows of emitting ``build.tile`` as CUDA and compiling it for each target."""
+def check_cuda(build, targets: tuple, compiler: str = "nvrtc", execute: bool = True) -> list[Result]:
+    """The rows of emitting ``build.tile`` as CUDA, running that text on the CPU model of the
+    GPU against the oracle (``execute``; verification_run.py) and compiling it for each target."""
     from torch_mlir import ir
 
     fn = build.tile.body.operations[0]
@@ -46,6 +49,8 @@ def check_cuda(build, targets: tuple, compiler: str = "nvrtc") -> list[Result]:
                    "proved", round(time.perf_counter() - start, 4), f"source sha256 {digest[:16]}")]
     for check_own in obligations(fn, "cuda-obligations"):  # what a target's own ops bring (sm_90a: setmaxnreg)
         rows += check_own(fn, kernel.source, name, digest)
+    if execute:  # the text itself, run (a test: its verdict is "tested")
+        rows += check_run(build, kernel, name)
     for target in targets:
         start = time.perf_counter()
         check = f"the CUDA source compiles for {target} ({compiler})"

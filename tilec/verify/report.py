@@ -11,7 +11,9 @@ from tilec import __version__
 from tilec.dialects.schedule import Schedule
 
 SCHEMA = "tilec.verify/1"
-VERDICTS = ("proved", "counterexample", "unknown", "error")
+# "tested": a check by running (the shipped CUDA on the CPU model of the GPU), at the sizes its
+# domain names; never a proof, never a failure
+VERDICTS = ("proved", "tested", "counterexample", "unknown", "error")
 
 
 @dataclass
@@ -22,7 +24,7 @@ class Result:
     stage: str                     # tile | loop | cuda | package
     property: str                  # equivalence | in-bounds | swizzle | races | coverage | pipeline
     check: str                     # what exactly was checked, e.g. "A tile: bijection"
-    verdict: str                   # proved | counterexample | unknown | error
+    verdict: str                   # proved | tested | counterexample | unknown | error
     seconds: float
     domain: str                    # for what the verdict holds
     counterexample: dict = field(default_factory=dict)
@@ -48,7 +50,8 @@ class Report:
 
     def summary(self) -> str:
         c = self.counts()
-        return (f"{c['proved']} proved / {c['counterexample']} counterexample / {c['unknown']} unknown"
+        return (f"{c['proved']} proved" + (f" / {c['tested']} tested" if c["tested"] else "")
+                + f" / {c['counterexample']} counterexample / {c['unknown']} unknown"
                 + (f" / {c['error']} error" if c["error"] else ""))
 
     def status(self, strict: bool = False) -> int:

@@ -1,0 +1,80 @@
+"""The shipped CUDA, run: a verification row that executes the very text ``tilec compile``
+packages on the CPU under the runtime's model of the GPU (tilec/runtime/cpu/) and compares
+it with the oracle. It is a test, not a proof, and says so: its verdict is ``tested`` (the
+sizes and seed in its domain), ``counterexample`` when the outputs differ or the kernel
+faults or deadlocks (the sizes, the output and the model's line), ``error`` when it cannot
+run (no C++ compiler, an instruction the model refuses).
+
+What it covers that the proofs do not: the CUDA text itself. The proofs are about the tile
+module; the emitter's index, address, descriptor, box and barrier arithmetic is checked here,
+by running it (tests/test_cuda_mutants.py: bugs put into that text, each refuted this way).
+
+The sizes: each shape parameter not fixed at compile time at its default capped to ``CAP``
+and made odd (a size no tile divides, rows of no whole 16-byte chunk: the element-copy
+variant), or, for a kernel the copy engine feeds (whose rows must be whole 16-byte chunks),
+capped and rounded down to a multiple of 8; where those do not bind (a size another must
+divide), the defaults.
+"""
+
+from __future__ import annotations
+
+import time
+
+from ..diagnostics import TilecError
+from ..executors.compare import compare
+from ..executors.oracle import evaluate
+from ..signature import bind, random_inputs, signature
+from ..verify.report import Result
+from .cuda_cpu import run_cuda
+
+CAP = 130      # the largest size a run takes (a default above it is brought down)
+SEED = 0
+NO_DEFAULT = 37
+
+
+def run_sizes(sig, fixed: dict, mapped: bool) -> list[dict]:
+    """The size sets to try, in order (the first that binds is run)."""
+    defaults = {k: (NO_DEFAULT if v is None else v) for k, v in sig.params.items() if k not in fixed}
+    if mapped:
+        shaped = {k: max(8, min(v, CAP) // 8 * 8) if v >= 8 else v for k, v in defaults.items()}
+    else:
+        shaped = {k: min(v, CAP) - (min(v, CAP) % 2 == 0) if v > 8 else v for k, v in defaults.items()}
+    return [shaped, defaults]
+
+
+def check_run(build, kernel, name: str) -> list[Result]:
+    """The execution row of ``kernel`` (the CUDA emitted from ``build.tile``, as shipped)."""
+    start = time.perf_counter()
+    fn = build.ta.body.operations[0]
+    sig = signature(fn)
+    check = "the shipped CUDA, run on the CPU model of the GPU, equals the oracle"
+    env = None
+    for given in run_sizes(sig, build.fixed, bool(kernel.tensor_maps)):
+        try:
+            env = bind(sig, given)
+            break
+        except TilecError:
+            continue
+    if env is None:
+        return [Result(name, "cuda", "execution", check, "error", 0.0, "no sizes",
+                       detail="no sizes bind the function's parameters: give them defaults")]
+    sizes = ", ".join(f"{k}={v}" for k, v in env.items())
+    domain = f"at {sizes}, random inputs (seed {SEED}): a run, not a proof"
+    inputs = random_inputs(sig, env, SEED)
+    expected = evaluate(fn, inputs, env)
+    try:
+        got = run_cuda(build, sig, inputs, env, kernel=kernel)
+    except TilecError as err:
+        refused = "does not compile" in err.message or "no model" in err.message or "C++ compiler" in err.message \
+            or "not written for" in err.message
+        return [Result(name, "cuda", "execution", check, "error" if refused else "counterexample",
+                       round(time.perf_counter() - start, 4), domain, {} if refused else {"sizes": env},
+                       detail=" | ".join(err.message.splitlines()[:4])[:800])]
+    for spec in sig.outputs:
+        result = compare(got[spec.name], expected[spec.name])
+        if not result.ok:
+            return [Result(name, "cuda", "execution", check, "counterexample", round(time.perf_counter() - start, 4),
+                           domain, {"sizes": env, "output": spec.name},
+                           detail=f"{spec.name}: {result} (reproduce: tilec run SPEC --stage cuda --shape "
+                                  f"{','.join(f'{k}={v}' for k, v in env.items())})")]
+    return [Result(name, "cuda", "execution", check, "tested", round(time.perf_counter() - start, 4), domain)]
