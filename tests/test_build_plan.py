@@ -3,6 +3,7 @@ after kernel on the tile stage, the split read back against the function, and pa
 for one kernel, a graph package the runtime reads for several)."""
 
 import json
+import re
 import warnings
 import zipfile
 
@@ -261,7 +262,7 @@ def test_compile_writes_a_spec_of_several_kernels_as_a_graph_package(tilec, tmp_
     spec = Path(__file__).parents[1] / "examples" / "rmsnorm_matmul.ta"
     status, out, err = tilec("compile", spec, "-o", tmp_path / "g.tkg", "--target", "sm_80")
     assert status == 0, out + err
-    assert "graph package of 2 kernel(s)" in out and " proved / 0 counterexample" in out
+    assert "graph package of 2 kernel(s)" in out and re.search(r" proved( / \d+ tested)? / 0 counterexample", out)
     import io
     import json
     import zipfile
@@ -392,7 +393,7 @@ def test_an_attention_reading_the_heads_of_the_qkv_projection_is_proved():
                              ("bm=128 bn=64 warps=8 stages=2 consumers=2", "sm_90a")):
         with graph.context, ir.Location.unknown():
             rows = check_spec(ir.Module.parse(piece.text), schedule, "nanogpt", targets=(target,))
-        assert all(r.verdict == "proved" for r in rows), [(r.check, r.verdict) for r in rows if r.verdict != "proved"]
+        assert all(r.verdict in ("proved", "tested") for r in rows), [(r.check, r.verdict) for r in rows if r.verdict not in ("proved", "tested")]
 
 
 def test_llama_block_runs_whole_as_kernels_rope_included():
@@ -539,4 +540,4 @@ def test_a_kernel_that_reads_no_input_runs_and_is_proved(tilec, tmp_path, text):
     status, out, err = tilec("run", spec, "--stage", "tile")
     assert status == 0 and "MISMATCH" not in out, out + err
     report = verify_spec(str(spec), targets=())
-    assert [r.detail for r in report.results if r.verdict != "proved"] == []
+    assert [r.detail for r in report.results if r.verdict not in ("proved", "tested")] == []

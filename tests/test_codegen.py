@@ -188,7 +188,7 @@ def test_an_index_division_used_as_a_value_is_emitted_and_floors(tilec, tmp_path
     status, out, err = tilec("run", path, "--stage", "tile")
     assert status == 0 and "MISMATCH" not in out, out + err
     report = verify_spec(str(path), targets=("sm_80",))
-    assert [r.detail for r in report.results if r.verdict != "proved"] == []
+    assert [r.detail for r in report.results if r.verdict not in ("proved", "tested")] == []
 
 
 def test_the_preludes_floor_division_floors_negative_operands(tmp_path):

@@ -112,7 +112,7 @@ def test_a_rank0_input_is_read_as_its_one_element(tilec, tmp_path, spec):
     status, out, err = tilec("run", path, "--stage", "tile")
     assert status == 0 and "MISMATCH" not in out, out + err
     report = verify_spec(str(path), targets=("sm_80",))
-    assert [r.detail for r in report.results if r.verdict != "proved"] == []
+    assert [r.detail for r in report.results if r.verdict not in ("proved", "tested")] == []
     if spec is RANK0_SELECT:  # one kernel: its source reads s at 0
         status, out, err = tilec("compile", path, "--emit", "cuda", "--target", "sm_80")
         assert "g_s[0]" in out and "g_s[]" not in out

@@ -16,7 +16,7 @@ from tilec.runtime.cpu.source import CpuModelError, cpu_source
 # copies for rows of no whole chunk; row, pointwise and gather programs) and sm_90a (the copy
 # engine, mbarrier rings, wgmma; persistent, ping-pong, staged stores, the rotated key loop)
 SELECTED = [
-    "gemm_nn", "gemm_nt_odd_rows", "gemm_tt", "gemm_f32_nn", "batched_gemm", "gemm_bias_gelu", "gemm_fixed_k",
+    "gemm_nn", "gemm_nt_odd_rows", "gemm_tt", "gemm_bf16_by_f16", "gemm_f32_nn", "batched_gemm", "gemm_bias_gelu", "gemm_fixed_k",
     "prologue_shifted", "merged_k", "attention", "attention_causal", "attention_bias", "attention_gqa",
     "attention_d16_one_warp", "attention_value_dim_8", "attention_causal_strict", "softmax", "layernorm_odd_rows",
     "rmsnorm_one_warp", "logsumexp", "rope", "rope_64", "pointwise_transpose", "softmax_one_block",

@@ -56,7 +56,7 @@ def test_einsum_order_attention_is_proved(name):
     with dialects.context(), ir.Location.unknown():
         module = spec_to_ta(SPECS[name], f"{name}.ta")
         rows = check_spec(module, "bm=64 bn=64 warps=4 stages=2", f"{name}.ta", targets=("sm_80",))
-    bad = [(r.check, r.verdict, r.detail) for r in rows if r.verdict != "proved"]
+    bad = [(r.check, r.verdict, r.detail) for r in rows if r.verdict not in ("proved", "tested")]
     assert not bad, bad
     checks = [r.check for r in rows]
     if not name.endswith("_projection"):  # its tiles are plain windows of the projections, no view
@@ -73,7 +73,7 @@ def _refuted(mutate) -> list:
         assert broken != text, "the mutation did not apply"
         build.tile = ir.Module.parse(broken)
         rows = check_build(build, "einsum_attention.ta")
-    return [(r.check, r.verdict) for r in rows if r.verdict != "proved"]
+    return [(r.check, r.verdict) for r in rows if r.verdict not in ("proved", "tested")]
 
 
 def _param(text: str, name: str) -> str:
@@ -132,7 +132,7 @@ def test_heads_of_a_projection_on_the_warp_specialised_form(name):
     with dialects.context(), ir.Location.unknown():
         module = spec_to_ta(SPECS[name], f"{name}.ta")
         rows = check_spec(module, schedule, f"{name}.ta", targets=("sm_90a",))
-    assert all(r.verdict == "proved" for r in rows), [(r.check, r.verdict) for r in rows if r.verdict != "proved"]
+    assert all(r.verdict in ("proved", "tested") for r in rows), [(r.check, r.verdict) for r in rows if r.verdict not in ("proved", "tested")]
 
 
 def test_heads_of_a_projection_read_at_the_wrong_columns_are_refuted():
@@ -148,7 +148,7 @@ def test_heads_of_a_projection_read_at_the_wrong_columns_are_refuted():
         build.tile = ir.Module.parse(broken)
         rows = check_build(build, "gqa_projection.ta")
     assert any(r.check.startswith("V is read at the reference's indices") and r.verdict == "counterexample"
-               for r in rows), [(r.check, r.verdict) for r in rows if r.verdict != "proved"]
+               for r in rows), [(r.check, r.verdict) for r in rows if r.verdict not in ("proved", "tested")]
 
 
 def test_a_head_dim_not_last_is_a_located_error(tilec, tmp_path):

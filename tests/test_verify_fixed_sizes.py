@@ -45,7 +45,7 @@ def _report(tmp_path, text: str, shapes: dict):
 
 
 def _wrong(report) -> list:
-    return [(r.kernel, r.check, r.verdict, r.detail) for r in report.results if r.verdict != "proved"]
+    return [(r.kernel, r.check, r.verdict, r.detail) for r in report.results if r.verdict not in ("proved", "tested")]
 
 
 @pytest.mark.parametrize("text,shapes", [

@@ -91,13 +91,14 @@ def _mma(self, op, a, b, acc):
     if not _staged(b) or not (_staged(a) or isinstance(a, Frag)):
         raise TilecError("tile.mma: b must come from tile.smem_load, a from tile.smem_load or registers")
     kinds = [ir.RankedTensorType(v.type).element_type for v in list(op.operation.operands)[:2]]
-    simt = any(isinstance(t, ir.F32Type) for t in kinds) or not all(hasattr(t, "shared") for t in (a, b)
-                                                                     if not isinstance(t, Frag))
+    # no mma.sync multiplies f32, or a bf16 operand by an f16 one: those multiply in f32 on the SIMT cores
+    simt = any(isinstance(t, ir.F32Type) for t in kinds) or str(kinds[0]) != str(kinds[1]) \
+        or not all(hasattr(t, "shared") for t in (a, b) if not isinstance(t, Frag))
     if simt and isinstance(a, Frag):
         # P·V with P in registers needs the mma fragment layout; f32 operands have no mma.sync
         raise TilecError("tile.mma: f32 operands with the first operand in registers (attention's P·V) "
                          "have no CUDA lowering yet; use bf16 or f16 inputs for attention kernels")
-    if simt:  # f32 operands, 16-bit ones beside f32, or operands a prologue map computes
+    if simt:  # f32 operands, 16-bit ones beside f32 or of two kinds, or operands a prologue map computes
         _simt_f32(self, a, b, acc)
         return
     element = b.shared.element

@@ -12,7 +12,7 @@ program per CUDA text (cached for the process); a launch is one run of it, bound
 ``TILEC_CPU_TIMEOUT`` seconds (default 600). A fault, a deadlock or an instruction with no
 model is CpuRunError with the model's one line (CTA, thread, what).
 
-The C++ compiler is ziglang's clang (``pip install 'tilec[cpu]'``; the dev extra has it), with
+The C++ compiler is ziglang's clang (the cuda and cpu extras have it), with
 its cache in a folder of this process's, or the one ``TILEC_CXX`` names. The model's headers
 use C's library alone, so no C++ library is built or linked.
 """
@@ -53,7 +53,7 @@ def compiler() -> tuple[list[str], dict]:
     try:
         import ziglang  # noqa: F401
     except ImportError:
-        raise CpuRunError("running CUDA on the CPU needs a C++ compiler: pip install 'tilec[cpu]' (ziglang), "
+        raise CpuRunError("running CUDA on the CPU needs a C++ compiler: pip install 'tilec[cuda]' (or [cpu]: ziglang), "
                           "or name one in TILEC_CXX") from None
     cache = str(Path(_DIR) / "zig")
     return [sys.executable, "-m", "ziglang", "c++", "-nostdlib++"], \
@@ -121,7 +121,7 @@ def launch_cpu(kernel, inputs: list, outputs: list, plan, variant: str | None = 
     blob = [b"TCPU0001", _words(len(name)), name.encode(), _words(*grid, m["threads"], m["smem_bytes"]),
             _words(len(buffers))]
     for b in buffers:
-        data = b.view(torch.uint8).numpy().tobytes() if b.numel() else b""
+        data = b.reshape(-1).view(torch.uint8).numpy().tobytes() if b.numel() else b""
         blob += [_words(len(data)), data]
     blob += [_words(len(params)), *params]
     work = Path(tempfile.mkdtemp(dir=_DIR))
@@ -142,6 +142,6 @@ def launch_cpu(kernel, inputs: list, outputs: list, plan, variant: str | None = 
     at = sum(b.numel() * b.element_size() for b in buffers[:len(inputs)])
     for t in outputs:
         size = t.numel() * t.element_size()
-        flat = torch.frombuffer(bytearray(out[at:at + size]), dtype=torch.uint8) if size else torch.empty(0, dtype=torch.uint8)
-        t.view(-1).view(torch.uint8).copy_(flat) if size else None
+        if size:
+            t.view(-1).view(torch.uint8).copy_(torch.frombuffer(bytearray(out[at:at + size]), dtype=torch.uint8))
         at += size

@@ -126,6 +126,8 @@ def op_tile_wgmma(self, op):
     m, n = ir.RankedTensorType(op.result.type).shape
     k = wgmma_depth(op)
     slabs = _slabs(op, m, registers)
+    if not registers and a.element != b.element:  # wgmma's operands are of one kind
+        raise TilecError(f"tile.wgmma: A of {a.element} and B of {b.element}: wgmma multiplies operands of one type")
     b_fields, _ = layout.wgmma_operand(b.layout, tb, eb)
     fn = _wgmma_function(self, n, b.element, None if registers else not ta, tb)
     self.line("{  // wgmma over the stage: descriptors from the tiles' layouts")
