@@ -38,7 +38,7 @@ def test_pyproject_lists_every_package():
 
 def test_package_data_is_listed():
     data = _config()["package-data"]
-    for path in (ROOT / "tilec").rglob("*.lark"):
+    for path in [*(ROOT / "tilec").rglob("*.lark"), *(ROOT / "tilec").rglob("*.h")]:
         package = ".".join(("tilec", *path.parent.relative_to(ROOT / "tilec").parts))
         assert any(path.match(pattern) for pattern in data.get(package, [])), path
 

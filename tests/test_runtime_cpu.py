@@ -85,3 +85,22 @@ def test_a_compile_error_is_reported():
         return _replace(kernel, "__syncthreads();", "__syncthreads(;", 1)
     with pytest.raises(TilecError, match="does not compile"):
         run_case("gemm_nn", edit=broken)
+
+
+def test_a_kernel_that_opens_a_file_is_stopped():
+    """A package's CUDA is data: run on the CPU it may touch memory and its own two files alone."""
+    def snoop(kernel):
+        return _replace(kernel, "const int tid = threadIdx.x,",
+                        'if (threadIdx.x == 0) { FILE* f = fopen("/etc/hostname", "r"); (void)f; }\n'
+                        "    const int tid = threadIdx.x,", 2)
+    with pytest.raises(TilecError, match="a system call the CPU run forbids"):
+        run_case("gemm_nn", edit=snoop)
+
+
+@pytest.mark.parametrize("line", ['#include "/etc/hostname"', "#pragma clang diagnostic ignored \"-Wall\"",
+                                  "__attribute__((constructor)) static void early() {}",
+                                  "[[gnu::constructor]] static void early() {}", '_Pragma("once")'])
+def test_text_the_cpu_build_does_not_take_is_refused(line):
+    source = f'#include <cuda_bf16.h>\n{line}\nextern "C" __global__ void k() {{}}\n'
+    with pytest.raises(CpuModelError, match="line 2: .* (not one the CPU build takes|is not taken by the CPU build)"):
+        cpu_source(source)

@@ -26,12 +26,13 @@ def build_id() -> str:
 
 
 def source_digest(packages: list[Path]) -> str:
-    """sha256 over the .py and .lark files under each of ``packages`` (names and contents, in
-    order), bytecode caches left out."""
+    """sha256 over the .py, .lark and .h files under each of ``packages`` (names and contents, in
+    order; the .h files are the CPU model that verification runs the CUDA under), bytecode caches
+    left out."""
     digest = hashlib.sha256()
     for package in packages:
         for path in sorted(package.rglob("*")):
-            if path.suffix in (".py", ".lark") and "__pycache__" not in path.parts:
+            if path.suffix in (".py", ".lark", ".h") and "__pycache__" not in path.parts:
                 digest.update(f"{package.name}/{path.relative_to(package)}\0".encode())
                 digest.update(path.read_bytes())
     return digest.hexdigest()

@@ -9,8 +9,9 @@ manifest by the same code as on the GPU (runtime/kernel.py, runtime/tensor_map.p
 start as NaN (zero for integers) so that an element no thread writes shows. A persistent
 kernel is launched with ``RESIDENT`` CTAs, so each loops over several tiles. The build is a
 program per CUDA text (cached for the process); a launch is one run of it, bounded by
-``TILEC_CPU_TIMEOUT`` seconds (default 600). A fault, a deadlock or an instruction with no
-model is CpuRunError with the model's one line (CTA, thread, what).
+``TILEC_CPU_TIMEOUT`` seconds (default 600), confined (include/tcpu_sandbox.h: memory and its
+own two files; any other system call kills it). A fault, a deadlock, a forbidden system call or
+an instruction with no model is CpuRunError with the model's one line (CTA, thread, what).
 
 The C++ compiler is ziglang's clang (the cuda and cpu extras have it), with
 its cache in a folder of this process's, or the one ``TILEC_CXX`` names. The model's headers
@@ -23,6 +24,7 @@ import functools
 import hashlib
 import os
 import shutil
+import signal
 import struct
 import subprocess
 import sys
@@ -133,6 +135,9 @@ def launch_cpu(kernel, inputs: list, outputs: list, plan, variant: str | None = 
                                   text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
             raise CpuRunError(f"{kernel.name}: the CPU run took over {timeout:g} s (TILEC_CPU_TIMEOUT)") from None
+        if done.returncode == -signal.SIGSYS:
+            raise CpuRunError(f"{name}: the kernel made a system call the CPU run forbids (it may use memory and "
+                              f"the launch's own files, nothing else)")
         if done.returncode:
             line = next((s for s in done.stderr.splitlines() if s.startswith("tilec-cpu:")), done.stderr.strip()[-500:])
             raise CpuRunError(f"{name}: {line.removeprefix('tilec-cpu: ') or f'exit status {done.returncode}'}")

@@ -13,6 +13,10 @@ change, each by a fixed rule that refuses what it does not know:
   operands)``;
 - the dynamic shared memory declaration becomes a pointer to the CTA's shared memory.
 
+The text is data (a package's file): only the preprocessor lines the emitter writes are taken,
+no attributes, ``_Pragma`` or ``__asm__``; the program it becomes confines itself (seccomp)
+before any of it runs (include/tcpu_sandbox.h).
+
 ``cpu_source(text)`` returns the C++ of a program whose ``main`` runs one launch
 (include/tcpu_main.h); CpuModelError says what has no model.
 """
@@ -124,9 +128,31 @@ def _device(text: str, header: str, body: str) -> str:
     return f"{header}{{ return tcpu::{name}{targs}({args}); }}"
 
 
+# the preprocessor lines the emitter writes; any other (an #include of a file, a pragma) is refused,
+# as are spellings that would run or read something at build or start-up time
+_DIRECTIVES = re.compile(r"#include <cuda_(bf16|fp16)\.h>|#if defined\(__CUDA_ARCH__\) && __CUDA_ARCH__ >= \d+|#endif"
+                         r"|#pragma unroll( \d+)?")
+_FORBIDDEN = re.compile(r"\b(__attribute__|_Pragma|__asm__|__asm|__has_include|__has_embed)\b|\[\[")
+
+
+def _checked(text: str) -> None:
+    """Refuse CUDA text with a preprocessor line or a spelling the CPU build does not take."""
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if stripped.startswith("#") and not _DIRECTIVES.fullmatch(stripped):
+            raise CpuModelError(f"line {number}: the preprocessor line {stripped[:60]!r} is not one the CPU build "
+                                f"takes")
+        found = _FORBIDDEN.search(line.split("//")[0])
+        if found:
+            raise CpuModelError(f"line {number}: {found.group(0)!r} is not taken by the CPU build")
+
+
 def cpu_source(text: str) -> str:
-    """The C++ program (include/tcpu_main.h's) that runs the kernels of CUDA ``text`` on the CPU."""
-    out, at, kernels = [], 0, []
+    """The C++ program (include/tcpu_main.h's) that runs the kernels of CUDA ``text`` on the CPU;
+    the model's header first, so that the program confines itself before anything of ``text``
+    runs (include/tcpu_sandbox.h)."""
+    _checked(text)
+    out, at, kernels = ['#include "tcpu.h"\n'], 0, []
     for start, body_at, end in ctext.chunks(text):
         header, body = text[start:body_at], text[body_at:end]
         out.append(text[at:start])

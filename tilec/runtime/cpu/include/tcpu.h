@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tcpu_sandbox.h"
+
 #define __global__
 #define __device__
 #define __host__

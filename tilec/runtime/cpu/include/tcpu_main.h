@@ -14,6 +14,7 @@ tcpu_dim3 threadIdx, blockIdx, blockDim, gridDim;
 namespace tcpu {
 
 Cta cta;
+int launch_fd = -1, out_fd = -1, sandboxed = 0;  // tcpu_sandbox.h opens them before anything runs
 static const size_t kStack = 256 * 1024;
 static const size_t kPage = 4096;
 
@@ -116,55 +117,73 @@ static void run_cta(int threads) {
 typedef void (*Entry)(void**);
 struct Named { const char* name; Entry entry; };
 
-static long long read_word(FILE* f) {
+static void read_exact(void* to, size_t bytes) {
+    unsigned char* at = static_cast<unsigned char*>(to);
+    while (bytes) {
+        const ssize_t n = read(launch_fd, at, bytes);
+        if (n <= 0) fail("the launch file ends early");
+        at += n, bytes -= size_t(n);
+    }
+}
+
+static long long read_word() {
     long long v;
-    if (fread(&v, 8, 1, f) != 1) fail("the launch file ends early");
+    read_exact(&v, 8);
     return v;
+}
+
+static void write_exact(const unsigned char* from, size_t bytes) {
+    while (bytes) {
+        const ssize_t n = write(out_fd, from, bytes);
+        if (n <= 0) fail("cannot write the outputs");
+        from += n, bytes -= size_t(n);
+    }
 }
 
 // launch file: "TCPU0001", kernel name, grid x y z, threads, shared bytes, buffers (bytes, data),
 // parameters: kind 0 a buffer's address, 1 a value, 2 a tensor map (buffer, 15 words)
 static int run(const Named* entries, int count, int argc, char** argv) {
     if (argc != 3) { fprintf(stderr, "usage: %s LAUNCH OUT\n", argv[0]); return 2; }
-    FILE* f = fopen(argv[1], "rb");
-    if (!f) { fprintf(stderr, "tilec-cpu: cannot read %s\n", argv[1]); return 2; }
+    if (launch_fd < 0 || out_fd < 0) { fprintf(stderr, "tilec-cpu: cannot open %s or %s\n", argv[1], argv[2]); return 2; }
+    if (!sandboxed) { fprintf(stderr, "tilec-cpu: the run could not confine itself (seccomp); nothing ran\n"); return 2; }
     char magic[8];
-    if (fread(magic, 8, 1, f) != 1 || memcmp(magic, "TCPU0001", 8)) fail("not a launch file");
+    read_exact(magic, 8);
+    if (memcmp(magic, "TCPU0001", 8)) fail("not a launch file");
     char name[256] = "";
-    const long long length = read_word(f);
-    if (length < 1 || length > 255 || fread(name, 1, size_t(length), f) != size_t(length)) fail("a kernel name of %lld bytes", length);
-    const long long grid[3] = {read_word(f), read_word(f), read_word(f)};
-    const long long threads = read_word(f), shared = read_word(f);
+    const long long length = read_word();
+    if (length < 1 || length > 255) fail("a kernel name of %lld bytes", length);
+    read_exact(name, size_t(length));
+    const long long grid[3] = {read_word(), read_word(), read_word()};
+    const long long threads = read_word(), shared = read_word();
     if (threads < 1 || threads > 1024 || shared < 0 || shared > (1 << 20)) fail("a launch of %lld threads, %lld bytes", threads, shared);
-    const long long count_ = read_word(f);
+    const long long count_ = read_word();
     if (count_ < 0 || count_ > 64) fail("a launch of %lld tensors (at most 64)", count_);
     for (long long n = 0; n < count_; ++n) {
-        const long long bytes = read_word(f);
+        const long long bytes = read_word();
         if (bytes < 0) fail("a tensor of %lld bytes", bytes);
         Buffer b{guarded(bytes), bytes};
-        if (fread(b.data, 1, size_t(bytes), f) != size_t(bytes)) fail("the launch file ends early");
+        read_exact(b.data, size_t(bytes));
         buffers[buffer_count++] = b;
     }
-    const long long params = read_word(f);
+    const long long params = read_word();
     if (params < 0 || params > 64) fail("a launch of %lld parameters (at most 64)", params);
     struct alignas(64) Slot { unsigned long long words[16]; };  // a tensor map's alignment
     static Slot storage[64];
     static void* args[64];
     for (long long i = 0; i < params; ++i) {
         unsigned long long* slot = storage[i].words;
-        const long long kind = read_word(f);
+        const long long kind = read_word();
         if (kind == 0 || kind == 2) {
-            const long long k = read_word(f);
+            const long long k = read_word();
             if (k < 0 || k >= buffer_count) fail("parameter %lld names buffer %lld", i, k);
             slot[0] = (unsigned long long)buffers[k].data;
             if (kind == 2)
-                for (int w = 1; w < 15; ++w) slot[w] = (unsigned long long)read_word(f);
+                for (int w = 1; w < 15; ++w) slot[w] = (unsigned long long)read_word();
         } else {
-            slot[0] = (unsigned long long)read_word(f);
+            slot[0] = (unsigned long long)read_word();
         }
         args[i] = slot;
     }
-    fclose(f);
     Entry entry = nullptr;
     for (int i = 0; i < count; ++i)
         if (!strcmp(name, entries[i].name)) entry = entries[i].entry;
@@ -190,10 +209,7 @@ static int run(const Named* entries, int count, int argc, char** argv) {
                 blockIdx = tcpu_dim3{unsigned(x), unsigned(y), unsigned(z)};
                 run_cta(int(threads));
             }
-    FILE* out = fopen(argv[2], "wb");
-    if (!out) { fprintf(stderr, "tilec-cpu: cannot write %s\n", argv[2]); return 2; }
-    for (int i = 0; i < buffer_count; ++i) fwrite(buffers[i].data, 1, size_t(buffers[i].bytes), out);
-    fclose(out);
+    for (int i = 0; i < buffer_count; ++i) write_exact(buffers[i].data, size_t(buffers[i].bytes));
     return 0;
 }
 
