@@ -655,3 +655,18 @@ def test_builtins_compile_and_bad_arguments_are_clear_errors():
         tilec.compile(42, (x,))
     with pytest.raises(TypeError, match=r"example input 1 \(int\) is not a tensor"):
         tilec.compile(lambda a, b: a * b, (x, 3))
+
+
+def test_the_cuda_stage_runs_the_kernels_cuda_on_the_cpu_model(monkeypatch):
+    """stage="cuda": each kernel's CUDA text, as a package ships it, under the CPU model of the GPU."""
+    from tilec.build import plan
+
+    ran = []
+    real = plan.run_cuda
+    monkeypatch.setattr(plan, "run_cuda", lambda *a, **k: ran.append(1) or real(*a, **k))
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(40, 24), torch.nn.GELU()).bfloat16()
+    x = torch.randn(5, 40).bfloat16()
+    graph = tilec.compile(model, (x,), stage="cuda")
+    torch.testing.assert_close(graph(x).float(), model(x).float(), atol=2e-2, rtol=2e-2)
+    assert ran and graph.fallback_reason is None

@@ -33,7 +33,7 @@ from ..signature import signature
 from ..tune.db import tuned
 from ..verify.report import Report
 
-STAGES = ("oracle", "loop", "tile")
+STAGES = ("oracle", "loop", "tile", "cuda")
 
 
 class CompiledGraph:
@@ -137,7 +137,7 @@ class CompiledGraph:
             return self.fn(*args)
         state = [t.detach() for t in self._state().values()]
         env = self._sizes(state, list(args))
-        if (self.stage == "tile" or any(t.is_cuda for t in args)) and self._in_regions():
+        if (self.stage in ("tile", "cuda") or any(t.is_cuda for t in args)) and self._in_regions():
             return self.partitioned(*state, *args)
         # views: the ta function takes its inputs without size-1 dims, and with leading dims
         # every op treats alike merged ([B, T, C] as [B*T, C]: merge_rows.py)
@@ -283,7 +283,8 @@ class CompiledGraph:
 
                     self._programs[key] = LoopProgram(to_loops(self.module), signature(fn))
                 return self._programs[key](inputs, env)
-            return self.kernels().run(inputs, env=env)  # the tile interpreter, kernel after kernel
+            # the tile interpreter, or ("cuda") each kernel's CUDA under the CPU model of the GPU, kernel after kernel
+            return self.kernels().run(inputs, env=env, cuda=self.stage == "cuda")
 
 
 def _cached_package(name: str, key: str, build):
@@ -367,7 +368,8 @@ def compile(fn, example_inputs, *, stage: str = "loop", strict: bool = False, na
     """Raise ``fn`` (an nn.Module or a function of tensors) at ``example_inputs`` into ta.
 
     On CPU tensors ``stage`` picks how calls run: "oracle" (ta with torch), "loop" (loop IR
-    through MLIR's ExecutionEngine) or "tile" (the tile interpreter). On CUDA tensors the
+    through MLIR's ExecutionEngine), "tile" (the tile interpreter) or "cuda" (the kernels' CUDA
+    text on the CPU model of the GPU, tilec/runtime/cpu). On CUDA tensors the
     graph's kernels (one, or the sequence a graph no one kernel takes is split into) are
     built under ``schedule`` (one, or a dict per kernel form or kernel) and launched through
     tilec.runtime.
