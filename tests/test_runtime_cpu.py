@@ -16,10 +16,11 @@ from tilec.runtime.cpu.source import CpuModelError, cpu_source
 # copies for rows of no whole chunk; row, pointwise and gather programs) and sm_90a (the copy
 # engine, mbarrier rings, wgmma; persistent, ping-pong, staged stores, the rotated key loop)
 SELECTED = [
-    "gemm_nn", "gemm_nt_odd_rows", "gemm_tt", "gemm_bf16_by_f16", "gemm_f32_nn", "batched_gemm", "gemm_bias_gelu", "gemm_fixed_k",
-    "prologue_shifted", "merged_k", "attention", "attention_causal", "attention_bias", "attention_gqa",
-    "attention_d16_one_warp", "attention_value_dim_8", "attention_causal_strict", "softmax", "layernorm_odd_rows",
-    "rmsnorm_one_warp", "logsumexp", "rope", "rope_64", "pointwise_transpose", "softmax_one_block",
+    "gemm_nn", "gemm_nt_odd_rows", "gemm_tt", "gemm_bf16_by_f16", "gemm_f32_nn", "batched_gemm", "gemm_bias_gelu",
+    "gemm_fixed_k", "prologue_shifted", "merged_k", "attention", "attention_causal", "attention_bias",
+    "attention_gqa", "attention_d16_one_warp", "attention_value_dim_8", "attention_causal_strict", "softmax",
+    "layernorm", "layernorm_odd_rows", "rmsnorm", "rmsnorm_one_warp", "logsumexp", "rope", "rope_64",
+    "pointwise_transpose", "softmax_one_block",
     "wgmma_gemm_nn", "wgmma_gemm_tt", "wgmma_gemm_persistent", "wgmma_gemm_tma_store_tn",
     "wgmma_gemm_pingpong_two_slabs_tn", "wgmma_attention", "wgmma_attention_pingpong",
     "wgmma_attention_softmax_overlap", "wgmma_attention_causal_pingpong_three", "wgmma_attention_tma_store",
