@@ -142,6 +142,26 @@ def test_every_command_honours_target(tilec, tmp_path):
     assert "passes after ta-to-tile: none" in out  # sm_80's pipeline is ta-to-tile's program as it is
 
 
+def test_emit_and_run_for_several_targets_show_each_targets_own_kernel(tilec, tmp_path):
+    """--emit tile|cuda and run --stage tile|cuda with several --target: each target's kernel by
+    its own pipeline and schedule, as a package for them holds it; the modules split as MLIR's
+    tools split input."""
+    spec, own = EXAMPLES / "gemm.ta", "sm_90a:" + WARP_SPECIALISED.replace(" ", ",")
+    status, out, err = tilec("compile", spec, "--emit", "tile", "--target", "sm_80", "--target", "sm_90a",
+                             "--schedule", "bm=64,bn=64,bk=32", "--schedule", own)
+    assert status == 0, err
+    first, second = out.split("\n// -----\n")
+    assert 'tile.target = "sm_80"' in first and "tile.mma" in first and "tile.wgmma" not in first
+    assert 'tile.target = "sm_90a"' in second and "tile.wgmma" in second
+    (tmp_path / "two.mlir").write_text(out)
+    status, cuda, err = tilec("translate", "--split-input-file", tmp_path / "two.mlir")
+    assert status == 0 and "mma_bf16(" in cuda and "wgmma_m64n128k16" in cuda, err
+    status, out, err = tilec("run", spec, "--stage", "cuda", "--target", "sm_80", "--target", "sm_90a",
+                             "--schedule", "bm=64,bn=64,bk=32", "--schedule", own, "--shape", "M=130,N=72,K=64")
+    assert status == 0 and "cuda sm_80 vs oracle:" in out and "cuda sm_90a vs oracle:" in out, out + err
+    assert out.count("(ok)") == 2
+
+
 def test_an_unregistered_target_is_a_usage_error(tilec):
     with pytest.raises(SystemExit) as exit_:
         tilec("compile", EXAMPLES / "gemm.ta", "--emit", "cuda", "--target", "sm_100a")

@@ -81,6 +81,8 @@ def compile_command(args) -> int:
         return 0
     shapes = _merged(args.shape)
     tiled = args.out_dir or args.emit in ("tile", "cuda")
+    if tiled and not args.out_dir and len(dict.fromkeys(args.target or ())) > 1:
+        return _emit_each(args, shapes)
     for spec in args.specs:
         said = []  # the schedule's line, said once the stages are built (an error stands alone)
         targets = chosen_targets(args)
@@ -147,6 +149,33 @@ def _graph_package(args) -> int:
 STAGES = ("ta", "loop", "tile", "cuda")
 
 
+def _emit_each(args, shapes: dict) -> int:
+    """``--emit tile|cuda`` with several ``--target``s: each target's kernel, by its own pipeline
+    and schedule (as a package for them holds it), one after another, split as MLIR's tools split
+    input (``// -----``: ``tilec translate --split-input-file``, ``tilec opt --split-input-file``)."""
+    from torch_mlir import ir
+
+    from tilec import dialects
+
+    targets = chosen_targets(args)
+    out = []
+    for spec in args.specs:
+        said: list = []
+        schedules = resolve_each(args, spec, targets, said)
+        for target in targets:
+            with dialects.context(), ir.Location.unknown():
+                text = _stages(_lower(spec, shapes), (args.emit,), schedules[target], target=target)[args.emit]
+            out.append(f"// {spec}: the {target} kernel\n{text}")
+        for line in said:
+            print(line, file=sys.stdout if args.output else sys.stderr)
+    text = "\n// -----\n".join(out)
+    if args.output:
+        write_atomically(args.output, text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 def _stages(module, wanted: tuple[str, ...], schedule: str = "", every: bool = False,
             target: str = DEFAULT) -> dict[str, str]:
     """The printed IR of each wanted stage, from the ta module down, the tile module lowered for
@@ -206,8 +235,15 @@ def run_command(args) -> int:
         from ..build.stages import run_stage
 
         targets = chosen_targets(args)
-        schedule, target = resolve_one(args, args.spec, targets) if args.stage in ("tile", "cuda") else ("", DEFAULT)
-        staged = run_stage(args.stage, module, sig, inputs, env, schedule, target)
+        kernels = args.stage in ("tile", "cuda")
+        if kernels and len(dict.fromkeys(args.target or ())) > 1:  # each named target's kernel, by its pipeline
+            schedules = resolve_each(args, args.spec, targets)
+            staged = {f"{args.stage} {t}": run_stage(args.stage, module, sig, inputs, env, schedules[t], t)
+                      for t in targets}
+        else:
+            schedule, target = resolve_one(args, args.spec, targets) if kernels else ("", DEFAULT)
+            ran = run_stage(args.stage, module, sig, inputs, env, schedule, target)
+            staged = {args.stage: ran} if ran is not None else {}
     print(f"{sig.name}: stage {args.stage}, seed {args.seed}, "
           + ", ".join(f"{k}={v}" for k, v in env.items()))
     ok = True
@@ -216,10 +252,10 @@ def run_command(args) -> int:
         dtype = str(spec.dtype).removeprefix("torch.")
         total, absolute = checksums(value)
         line = f"  {spec.name}: shape {list(value.shape)} {dtype}  sum {total:.6e}  abs-sum {absolute:.6e}"
-        if staged is not None:
-            result = compare(staged[spec.name], outputs[spec.name])
+        for which, got in staged.items():
+            result = compare(got[spec.name], outputs[spec.name])
             ok &= result.ok
-            line += f"  | {args.stage} vs oracle: {result}"
+            line += f"  | {which} vs oracle: {result}"
         print(line)
     return 0 if ok else 1
 
