@@ -50,6 +50,11 @@ MUTANTS = [
      (r"__shfl_xor_sync\(0xffffffffu, v, 2\)", "__shfl_xor_sync(0xffffffffu, v, 4)", 1), None),
     ("the online softmax's rescale forgotten", "attention", (r"= exp_diff\(", "= 0.0f * exp_diff(", 1), None),
     ("the producer's empty-barrier parity flipped", "wgmma_gemm_nn", (r"1LL - (i\d+)", r"\1", 1), None),
+    ("the main loop's copy wait allowing one more pending group", "gemm_nn",
+     (r"cp_async_wait<(\d+)>\(\);\n(\s*)__syncthreads", lambda m: f"cp_async_wait<{int(m.group(1)) + 1}>();\n"
+      f"{m.group(2)}__syncthreads", 0), ALIGNED),
+    ("the main loop's copy wait dropped", "attention", (r"cp_async_wait<\d+>\(\);\n(\s*)__syncthreads",
+                                                        r"\1__syncthreads", 0), None),
     ("the consumers' arrival on the empty barrier dropped", "wgmma_gemm_nn",
      (r"if \(lane == 0\) mbar_arrive\(", "if (lane == 99) mbar_arrive(", 1), DEEP),
 ]

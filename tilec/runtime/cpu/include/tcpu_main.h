@@ -84,7 +84,9 @@ static void run_cta(int threads) {
     static Fiber fibers[1024];
     static char* stacks = nullptr;
     if (!stacks) stacks = static_cast<char*>(malloc(1024 * kStack));
-    cta.fibers = fibers;
+    static Copy (*copies)[256] = nullptr;
+    if (!copies) copies = static_cast<Copy (*)[256]>(malloc(sizeof(Copy[256]) * size_t(threads)));
+    cta.fibers = fibers, cta.copies = copies;
     for (int t = 0; t < threads; ++t) {
         Fiber& f = fibers[t];
         f = Fiber();

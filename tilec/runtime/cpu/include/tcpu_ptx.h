@@ -24,14 +24,30 @@ inline uint32_t pair(uint16_t lo, uint16_t hi) { return uint32_t(lo) | (uint32_t
 inline float element(uint16_t bits, bool bf16) { return bf16 ? bf16_to_float(bits) : half_to_float(bits); }
 
 // --- sm_80: cp.async, ldmatrix, mma.sync (sm_90a's copy engine, mbarriers and wgmma: tcpu_hopper.h)
+// cp.async reads its source when issued and lands in shared memory only when a wait retires its
+// group (cp.async.wait_group N: all but the newest N committed groups), so a read of a stage
+// the kernel has not waited for sees what was there before
 inline void cp_async16(void* dst, const void* src, int bytes) {
     if (bytes < 0 || bytes > 16) fail("cp.async of %d bytes (0..16)", bytes);
-    shared_of(dst, 16, "cp.async's destination");
-    memcpy(dst, src, size_t(bytes));
-    memset(static_cast<unsigned char*>(dst) + bytes, 0, size_t(16 - bytes));
+    if (shared_of(dst, 16, "cp.async's destination") % 16) fail("cp.async into a shared address not 16-byte aligned");
+    Fiber& self = cta.fibers[cta.current];
+    if (self.copies == 256) fail("more than 256 cp.asyncs in flight in one thread");
+    Copy& c = cta.copies[cta.current][self.copies++];
+    c.to = static_cast<unsigned char*>(dst), c.group = self.committed;
+    memcpy(c.data, src, size_t(bytes));
+    memset(c.data + bytes, 0, size_t(16 - bytes));
 }
-inline void cp_async_commit() {}
-template <int N> inline void cp_async_wait() {}
+inline void cp_async_commit() { ++cta.fibers[cta.current].committed; }
+template <int N> inline void cp_async_wait() {
+    Fiber& self = cta.fibers[cta.current];
+    Copy* mine = cta.copies[cta.current];
+    int kept = 0;
+    for (int i = 0; i < self.copies; ++i) {
+        if (mine[i].group < self.committed - N) memcpy(mine[i].to, mine[i].data, 16);
+        else mine[kept++] = mine[i];
+    }
+    self.copies = kept;
+}
 
 // lanes 8i..8i+7 give the rows of matrix i; lane l receives of matrix i the pair at row l/4,
 // columns 2(l%4).. (transposed: rows 2(l%4), 2(l%4)+1 of column l/4)

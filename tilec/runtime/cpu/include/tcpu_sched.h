@@ -6,12 +6,19 @@
 
 namespace tcpu {
 
+struct Copy {  // a cp.async in flight: the bytes it read, where they land, its commit group
+    unsigned char* to;
+    unsigned char data[16];
+    int group;
+};
+
 struct Fiber {
     ucontext_t context;
     bool done = false;
     const char* waiting = nullptr;  // what the thread waits for, while it does
     bool (*ready)(const void*) = nullptr;  // and whether that has come: ready(until), the
     const void* until = nullptr;            // condition living on the thread's stack
+    int copies = 0, committed = 0;          // its cp.asyncs in flight (Cta::copies), groups committed
 };
 
 struct NamedBarrier {  // bar.sync / bar.arrive id, count (__syncthreads: id 0, every thread)
@@ -45,6 +52,7 @@ struct Cta {
     uint32_t mbarrier_at[64];  // the shared addresses of the kernel's mbarriers, and their state
     Mbarrier mbarriers[64];
     int mbarrier_count = 0;
+    Copy (*copies)[256] = nullptr;  // each thread's cp.asyncs in flight, in issue order
     void (*entry)(void**) = nullptr;
     void** args = nullptr;
 };
