@@ -105,3 +105,15 @@ def test_text_the_cpu_build_does_not_take_is_refused(line):
     source = f'#include <cuda_bf16.h>\n{line}\nextern "C" __global__ void k() {{}}\n'
     with pytest.raises(CpuModelError, match="line 2: .* (not one the CPU build takes|is not taken by the CPU build)"):
         cpu_source(source)
+
+
+def test_no_compiler_is_one_located_error(tilec, monkeypatch, tmp_path):
+    """Without a C++ compiler the CPU run is one error saying how to get one, from the CLI (no
+    traceback) and as a verification row (error, not a skip)."""
+    monkeypatch.setenv("TILEC_CXX", str(tmp_path / "no-such-compiler"))
+    spec = tmp_path / "scale.ta"  # a kernel of its own: no program built earlier in this process is reused
+    spec.write_text("param M = 7, N = 37\ninput X[M, N] : f32\noutput Y[M, N] : f32\nY[i, j] = X[i, j] * 3.5\n")
+    status, out, err = tilec("run", spec, "--stage", "cuda")
+    assert status == 1 and "did not run" in err and "Traceback" not in err, out + err
+    status, out, err = tilec("verify", spec)
+    assert status == 1 and "error  scale [cuda" in out and "execution" in out, out + err
