@@ -117,3 +117,22 @@ def test_no_compiler_is_one_located_error(tilec, monkeypatch, tmp_path):
     assert status == 1 and "did not run" in err and "Traceback" not in err, out + err
     status, out, err = tilec("verify", spec)
     assert status == 1 and "error  scale [cuda" in out and "execution" in out, out + err
+
+
+def test_the_gpu_agreement_the_docs_state_is_the_results_file():
+    """docs/verification.md's figures of the model against an H100 come from the saved results."""
+    import json
+
+    from conftest import ROOT
+
+    data = json.loads((ROOT / "bench/results/cpu-model-h100-2026-12-06.json").read_text())
+    runs, mixed = data["runs"], data["bf16_by_f16_gemm"]
+    text = " ".join((ROOT / "docs/verification.md").read_text().split())
+    assert all(r["ok"] for r in runs) and f"{len(runs)} outputs" in text
+    assert f"at most {max(r['relative_difference'] for r in runs):.4f} of the largest" in text
+    assert f"{100 * min(r['bit_identical'] for r in runs):.0f}% to 100%" in text
+    before = mixed["before"]
+    assert f"off by {before['gpu_max_abs_err_vs_f32_product']:.2f} on the H100" in text
+    assert f"by {before['cpu_model_max_abs_err_vs_f32_product']:.2f} in the model" in text
+    assert f"({before['gpu_vs_cpu_model_max_abs_diff']:.1e} apart)" in text
+    assert mixed["after"]["gpu_max_abs_err_vs_f32_product"] == mixed["after"]["cpu_model_max_abs_err_vs_f32_product"] == 0

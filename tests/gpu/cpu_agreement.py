@@ -1,7 +1,7 @@
 """On the build machine: the same packages run on the CPU model of the GPU (tilec/runtime/cpu)
 on the same inputs, compared with the GPU's outputs (gpu_outputs.py) element by element.
 
-    python tests/gpu/cpu_agreement.py build/gpu-smoke GPU_OUTPUTS [--json FILE]
+    python tests/gpu/cpu_agreement.py build/gpu-smoke GPU_OUTPUTS.pt [--json FILE]
 
 Prints, per run, the largest difference between the GPU and the model relative to the largest
 output, and the share of elements that are bit-identical; exit status 1 when any difference is
@@ -30,7 +30,7 @@ def main() -> int:
     parser.add_argument("outputs")
     parser.add_argument("--json")
     args = parser.parse_args()
-    root, outputs = Path(args.cases), Path(args.outputs)
+    root, outputs = Path(args.cases), torch.load(args.outputs)
     manifest = json.loads((root / "manifest.json").read_text())
     rows, status = [], 0
     for name, case in manifest["cases"].items():
@@ -38,10 +38,9 @@ def main() -> int:
             continue
         kernel = load(str(root / case["package"]), register_op=False).on("cpu")
         for run in case["runs"]:
-            saved = outputs / f"{name}__{run['id']}.pt"
-            if not saved.exists():
+            gpu = outputs.get(f"{name}__{run['id']}")
+            if gpu is None:
                 continue
-            gpu = torch.load(saved)
             data = torch.load(root / run["data"])
             got = kernel(**{a["name"]: data["inputs"][a["name"]] for a in kernel.inputs},
                          sizes={p: run["shapes"][p] for p in kernel.params if p in run["shapes"]})
