@@ -136,3 +136,18 @@ def test_the_gpu_agreement_the_docs_state_is_the_results_file():
     assert f"by {before['cpu_model_max_abs_err_vs_f32_product']:.2f} in the model" in text
     assert f"({before['gpu_vs_cpu_model_max_abs_diff']:.1e} apart)" in text
     assert mixed["after"]["gpu_max_abs_err_vs_f32_product"] == mixed["after"]["cpu_model_max_abs_err_vs_f32_product"] == 0
+
+
+def test_a_process_leaves_no_files_behind(tmp_path):
+    """The programs, the compiler's cache and the launches live in one folder of the process's,
+    removed when it exits."""
+    import subprocess
+    import sys
+
+    from conftest import EXAMPLES
+
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-m", "tilec", "run", str(EXAMPLES / "gemm.ta"), "--stage", "cuda",
+                           "--shape", "M=33,N=17,K=20"], capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0 and "(ok)" in done.stdout, done.stdout + done.stderr
+    assert list(tmp_path.iterdir()) == []

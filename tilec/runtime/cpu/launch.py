@@ -20,6 +20,7 @@ use C's library alone, so no C++ library is built or linked.
 
 from __future__ import annotations
 
+import atexit
 import functools
 import hashlib
 import os
@@ -39,11 +40,19 @@ from .source import CpuModelError, cpu_source
 
 RESIDENT = 3                         # CTAs a persistent kernel is launched with on the CPU
 INCLUDE = Path(__file__).parent / "include"
-_DIR = tempfile.mkdtemp(prefix="tilec-cpu-")
+_DIR: list = []  # this process's folder for the programs, compiler cache and launches (removed at exit)
 
 
 class CpuRunError(RuntimeError):
     """A kernel that faulted, deadlocked or ran an instruction the CPU model refuses."""
+
+
+def _workdir() -> Path:
+    """This process's private folder, made at its first CPU run and removed when it exits."""
+    if not _DIR:
+        _DIR.append(tempfile.mkdtemp(prefix="tilec-cpu-"))
+        atexit.register(shutil.rmtree, _DIR[0], True)
+    return Path(_DIR[0])
 
 
 def compiler() -> tuple[list[str], dict]:
@@ -57,7 +66,7 @@ def compiler() -> tuple[list[str], dict]:
     except ImportError:
         raise CpuRunError("running CUDA on the CPU needs a C++ compiler: pip install 'tilec[cuda]' (or [cpu]: ziglang), "
                           "or name one in TILEC_CXX") from None
-    cache = str(Path(_DIR) / "zig")
+    cache = str(_workdir() / "zig")
     return [sys.executable, "-m", "ziglang", "c++", "-nostdlib++"], \
         {**os.environ, "ZIG_GLOBAL_CACHE_DIR": cache, "ZIG_LOCAL_CACHE_DIR": cache}
 
@@ -67,7 +76,7 @@ def program(cuda: str) -> Path:
     """The CPU program of CUDA text ``cuda`` (built once per process)."""
     source = cpu_source(cuda)
     digest = hashlib.sha256(source.encode()).hexdigest()[:24]
-    exe = Path(_DIR) / f"k{digest}"
+    exe = _workdir() / f"k{digest}"
     cpp = exe.with_suffix(".cpp")
     cpp.write_text(source)
     command, env = compiler()
@@ -126,7 +135,7 @@ def launch_cpu(kernel, inputs: list, outputs: list, plan, variant: str | None = 
         data = b.reshape(-1).view(torch.uint8).numpy().tobytes() if b.numel() else b""
         blob += [_words(len(data)), data]
     blob += [_words(len(params)), *params]
-    work = Path(tempfile.mkdtemp(dir=_DIR))
+    work = Path(tempfile.mkdtemp(dir=_workdir()))
     try:
         (work / "launch").write_bytes(b"".join(blob))
         timeout = float(os.environ.get("TILEC_CPU_TIMEOUT", "600"))
