@@ -25,6 +25,21 @@ def _reads(pattern, replacement):
     return edit
 
 
+def _copied_before_its_wait(source):
+    """An asynchronous wgmma into a fresh tile, copied into the loop's carried accumulator at the
+    loop's end, before the wgmma.wait_group that retires it (what the emitter wrote until it
+    accumulated into the carried tile itself)."""
+    lines = source.splitlines(keepends=True)
+    copy = re.compile(r"( *)for \(int e = 0; e < \d+; \+\+e\) \(\(float\*\)(r\d+)\)\[e\] = \(\(float\*\)(r\d+)\)\[e\];\n")
+    for i, line in enumerate(lines[:-1]):
+        m = copy.fullmatch(line)
+        if m and lines[i + 1].startswith(m.group(1) + "{  // wgmma over the stage"):
+            end = lines.index(m.group(1) + "}\n", i + 1)
+            block = [x.replace(f"&{m.group(2)}[", f"&{m.group(3)}[") for x in lines[i + 1:end + 1]]
+            return "".join(lines[:i] + block + [line] + lines[end + 1:])
+    return source
+
+
 ALIGNED = {"M": 72, "N": 136, "K": 72}  # rows of whole 16-byte chunks: the cp.async kernel
 DEEP = {"M": 264, "N": 136, "K": 1000}  # more k tiles than stages: the ring wraps
 
@@ -55,6 +70,13 @@ MUTANTS = [
       f"{m.group(2)}__syncthreads", 0), ALIGNED),
     ("the main loop's copy wait dropped", "attention", (r"cp_async_wait<\d+>\(\);\n(\s*)__syncthreads",
                                                         r"\1__syncthreads", 0), None),
+    ("the P·V accumulator copied into the loop's before its wgmma wait", "wgmma_attention", _copied_before_its_wait,
+     None),
+    ("the wait after Q·Kᵀ leaving its wgmma group in flight", "wgmma_attention",
+     (r"(commit_group\.sync\.aligned;\" ::: \"memory\"\);\n\s*asm volatile\(\"wgmma\.wait_group\.sync\.aligned )0;",
+      r"\g<1>1;", 1), None),
+    ("the last wgmma wait before the epilogue leaving a group in flight", "wgmma_gemm_nn",
+     (r"wgmma\.wait_group\.sync\.aligned 0;", "wgmma.wait_group.sync.aligned 1;", 0), None),
     ("the consumers' arrival on the empty barrier dropped", "wgmma_gemm_nn",
      (r"if \(lane == 0\) mbar_arrive\(", "if (lane == 99) mbar_arrive(", 1), DEEP),
 ]

@@ -15,10 +15,19 @@
 // CHECK-COUNT-4: wgmma_m64n128k16_bf16_00(&r{{[0-9]+}}[0][0][0], da + {{[0-9]+}}, db + {{[0-9]+}});
 // CHECK:       wgmma.commit_group.sync.aligned;
 // CHECK-NEXT:  wgmma.wait_group.sync.aligned 0;
+//
+// P·V accumulates into the tile the key loop carries: the rescaled accumulator is copied there
+// before the wgmma, and nothing copies out of the wgmma's registers before the wait_group that
+// retires its group (after the loop; in the next iteration, Q·Kᵀ's wait).
+// CHECK:       for (int e = 0; e < 32; ++e) ((float*)[[CARRIED:r[0-9]+]])[e] = ((float*){{r[0-9]+}})[e];
+// CHECK-NEXT:  {  // wgmma over the stage
 // CHECK:       wgmma.fence.sync.aligned;
-// CHECK-NEXT:  wgmma_m64n64k16_bf16_r1(&r{{[0-9]+}}[0][0][0], pa[0][0], pa[0][1], pa[0][2], pa[0][3], db + 0);
-// CHECK-NEXT:  wgmma_m64n64k16_bf16_r1(&r{{[0-9]+}}[0][0][0], pa[1][0], pa[1][1], pa[1][2], pa[1][3], db + 128);
-// CHECK-COUNT-6: wgmma_m64n64k16_bf16_r1(
+// CHECK-NEXT:  wgmma_m64n64k16_bf16_r1(&[[CARRIED]][0][0][0], pa[0][0], pa[0][1], pa[0][2], pa[0][3], db + 0);
+// CHECK-NEXT:  wgmma_m64n64k16_bf16_r1(&[[CARRIED]][0][0][0], pa[1][0], pa[1][1], pa[1][2], pa[1][3], db + 128);
+// CHECK-COUNT-6: wgmma_m64n64k16_bf16_r1(&[[CARRIED]][0][0][0],
+// CHECK-NEXT:  wgmma.commit_group.sync.aligned;
+// CHECK-NOT:   [[CARRIED]]
+// CHECK:       wgmma.wait_group.sync.aligned 0;
 
 // The input: the tile IR of `tilec compile SPEC --emit tile --target sm_90a --schedule bm=128,bn=128,warps=8,stages=2,consumers=2`,
 // SPEC being

@@ -1,7 +1,8 @@
 // Models of sm_90a's instructions (tcpu_ptx.h's conventions): mbarriers with their phases and
 // transaction bytes, the copy engine's boxes through a tensor map (zeros outside the tensor, the
 // swizzle applied to shared addresses) and wgmma reading its operands through descriptors by
-// PTX's canonical layouts. Copies complete at once; a phase completes when its arrivals and bytes have.
+// PTX's canonical layouts. Copies complete at once; a phase completes when its arrivals and bytes
+// have; a wgmma's accumulator when a wgmma.wait_group retires its group.
 #pragma once
 
 namespace tcpu {
@@ -161,6 +162,46 @@ inline uint16_t operand_element(const Operand& o, int mn, int k) {
     return v;
 }
 
+// wgmma is asynchronous: a thread's accumulator registers belong to the instruction until a
+// wgmma.wait_group retires its group (PTX ISA, wgmma.mma_async). The model multiplies at the
+// issue (its operands read then) into a result kept aside, writes NaN into the registers, and
+// the wait that retires the group writes the result back: code that reads an accumulator
+// before its wait reads NaN, and the output shows it. A wgmma onto an accumulator still in
+// flight (the k steps of one group, or a later group onto the same registers) continues from
+// the result kept aside.
+struct PendingWgmma { float* d; int count, group; float v[128]; };
+constexpr int kPendingWgmma = 8;
+inline PendingWgmma* pending_wgmma() {
+    static PendingWgmma table[1024][kPendingWgmma];
+    return table[cta.current];
+}
+inline float* wgmma_issue(float* d, int count) {
+    Fiber& self = cta.fibers[cta.current];
+    PendingWgmma* mine = pending_wgmma();
+    for (int i = 0; i < self.wgmma_pending; ++i)
+        if (mine[i].d == d) {
+            mine[i].group = self.wgmma_committed;
+            return mine[i].v;
+        }
+    if (self.wgmma_pending == kPendingWgmma) fail("more than %d wgmma accumulators in flight", kPendingWgmma);
+    PendingWgmma& p = mine[self.wgmma_pending++];
+    p.d = d, p.count = count, p.group = self.wgmma_committed;
+    memcpy(p.v, d, sizeof(float) * size_t(count));
+    return p.v;
+}
+inline void wgmma_commit() { ++cta.fibers[cta.current].wgmma_committed; }
+inline void wgmma_wait(long long n) {  // every group but the newest n retires
+    Fiber& self = cta.fibers[cta.current];
+    PendingWgmma* mine = pending_wgmma();
+    for (int i = 0; i < self.wgmma_pending;)
+        if (mine[i].group < self.wgmma_committed - n) {
+            memcpy(mine[i].d, mine[i].v, sizeof(float) * size_t(mine[i].count));
+            mine[i] = mine[--self.wgmma_pending];
+        } else {
+            ++i;
+        }
+}
+
 // wgmma.mma_async m64nNk16, f32 += bf16/f16: the 128 threads of a warpgroup; thread t (warp
 // w = t/32, lane l) holds rows 16w + l/4 (+8) and columns 8j + 2(l%4) (+1) in d[4j..4j+3].
 // A from shared memory (descriptor) or, A_REGS, from registers as mma.sync's A fragment.
@@ -169,7 +210,9 @@ inline void wgmma(float* d, const uint32_t* a_regs, unsigned long long a_desc, u
                   bool scale_d, bool a_trans, bool b_trans) {
     struct In { const uint32_t* a; unsigned long long a_desc, b_desc; };
     In in{a_regs, a_desc, b_desc};
-    collective(128, BF16 ? "wgmma.m64k16.bf16" : "wgmma.m64k16.f16", &in, d, [=](const void* const* ins, void* const* outs) {
+    float* result = wgmma_issue(d, N / 2);
+    for (int i = 0; i < N / 2; ++i) d[i] = NAN;
+    collective(128, BF16 ? "wgmma.m64k16.bf16" : "wgmma.m64k16.f16", &in, result, [=](const void* const* ins, void* const* outs) {
         const In* first = static_cast<const In*>(ins[0]);
         for (int t = 1; t < 128; ++t) {
             const In* x = static_cast<const In*>(ins[t]);

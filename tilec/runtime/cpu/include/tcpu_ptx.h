@@ -115,6 +115,9 @@ inline float exp_diff_scaled(float y, float b, float k) {
     return ftz(exp2f(ftz(fmaf(y, k, -(b * 1.4426950408889634f)))));
 }
 
+inline void wgmma_commit();  // tcpu_hopper.h
+inline void wgmma_wait(long long n);
+
 // inline PTX written in a kernel's own body: its text with the operands' values
 inline void ptx(const char* text, long long a0 = 0, long long a1 = 0) {
     char op[64] = {0};
@@ -131,11 +134,20 @@ inline void ptx(const char* text, long long a0 = 0, long long a1 = 0) {
         bar_sync(int(id), int(count), op[4] == 's');
         return;
     }
-    static const char* const quiet[] = {"wgmma.fence.sync.aligned", "wgmma.commit_group.sync.aligned",
-                                        "wgmma.wait_group.sync.aligned", "setmaxnreg.inc.sync.aligned.u32",
+    if (!strcmp(op, "wgmma.commit_group.sync.aligned")) {
+        wgmma_commit();
+        return;
+    }
+    if (!strcmp(op, "wgmma.wait_group.sync.aligned")) {
+        long long n;
+        if (sscanf(text + strlen(op), " %lld;", &n) != 1 || n < 0) fail("no model of `%s`", text);
+        wgmma_wait(n);
+        return;
+    }
+    static const char* const quiet[] = {"wgmma.fence.sync.aligned", "setmaxnreg.inc.sync.aligned.u32",
                                         "setmaxnreg.dec.sync.aligned.u32", "fence.mbarrier_init.release.cluster",
                                         "fence.proxy.async.shared::cta"};
-    for (const char* q : quiet)  // ordering and register hints: the model's copies and wgmmas complete at once
+    for (const char* q : quiet)  // ordering and register hints
         if (!strcmp(op, q)) return;
     fail("no model of the PTX `%s`", text);
 }

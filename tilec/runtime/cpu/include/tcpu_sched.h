@@ -19,6 +19,7 @@ struct Fiber {
     bool (*ready)(const void*) = nullptr;  // and whether that has come: ready(until), the
     const void* until = nullptr;            // condition living on the thread's stack
     int copies = 0, committed = 0;          // its cp.asyncs in flight (Cta::copies), groups committed
+    int wgmma_committed = 0, wgmma_pending = 0;  // its wgmma groups committed, accumulators in flight
 };
 
 struct NamedBarrier {  // bar.sync / bar.arrive id, count (__syncthreads: id 0, every thread)

@@ -13,6 +13,7 @@ from torch_mlir import ir
 
 from tilec.dialects import layout
 from tilec.dialects.layout import tma_boxes
+from tilec.codegen.cuda_regs import Frag
 from tilec.dialects.tile import register_layout
 from tilec.targets.sm_90a.dialects.tile_hopper import consumer_roles, wgmma_depth, wgmma_stage
 
@@ -119,6 +120,7 @@ def op_tile_tma_copy(self, op):
 def op_tile_wgmma(self, op):
     a_v, b_v, stage_v, acc_v = op.operation.operands
     a, b, acc = self.value(a_v), self.value(b_v), self.value(acc_v)
+    acc = _into_carried(self, op, acc)
     self.names[op.result] = acc
     ta, tb = "transpose_a" in op.attributes, "transpose_b" in op.attributes
     registers = isinstance(a_v.type, ir.RankedTensorType)  # A in registers: the accumulator's layout
@@ -165,6 +167,49 @@ def op_tile_wgmma(self, op):
         self.line('asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");')
     self.indent -= 1
     self.line("}")
+
+
+def _into_carried(self, op, acc):
+    """The tile an asynchronous wgmma accumulates into: the one its loop carries when the loop
+    yields its result. Until a ``wgmma.wait_group`` retires it, the accumulator's registers are
+    the wgmma's (PTX ISA, wgmma.mma_async), so the yield must not copy them into the carried tile
+    (the wait comes in the next iteration or after the loop). The carried tile is dead by then
+    (every read of it comes before), so ``acc`` is copied into it before the wgmma instead. A
+    chain of wgmmas, each onto the one before's result (f32 output's two P·V products), is one
+    accumulator: the first copies, and each continues on the carried tile."""
+    if "async" not in op.attributes:
+        return acc
+    loop = op.operation.parent
+    last = op
+    while True:  # the end of the chain this wgmma starts
+        uses = list(last.result.uses)
+        if len(uses) != 1:
+            return acc
+        user = uses[0].owner
+        if user.operation.name != "tile.wgmma" or "async" not in user.attributes or uses[0].operand_number != 3 \
+                or user.operation.parent != loop:
+            break
+        last = user
+    if loop.name != "scf.for" or user.operation.name != "scf.yield":
+        return acc
+    block = loop.regions[0].blocks[0]
+    carried_v = block.arguments[1 + uses[0].operand_number]
+    carried = self.value(carried_v)
+    if not isinstance(carried, Frag) or carried.name == acc.name:
+        return acc
+    if (carried.tiling, carried.element, carried.scale) != (acc.tiling, acc.element, acc.scale):
+        raise TilecError("tile.wgmma: the loop carries its accumulator in another register layout")
+    order = {o: i for i, o in enumerate(block.operations)}
+    here = order[op.operation]
+    for use in carried_v.uses:
+        user = use.owner.operation
+        while user.parent != loop:
+            user = user.parent
+        if order[user] > here:
+            raise TilecError("tile.wgmma: the loop's carried accumulator is read after the wgmma that replaces it")
+    count = carried.tiling.mi * carried.tiling.ni * 4
+    self.line(f"for (int e = 0; e < {count}; ++e) ((float*){carried.name})[e] = ((float*){acc.name})[e];")
+    return carried
 
 
 def _slabs(op, m: int, registers: bool) -> int:
