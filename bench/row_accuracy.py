@@ -5,7 +5,7 @@ tilec run does (tilec/executors/compare.py: within the output dtype's tolerance 
 
     PYTHONPATH=. python bench/row_accuracy.py          # a table: case, stage, output, errors
 
-tests/test_fusion_stability.py asserts every case of CASES is within tolerance.
+tests/passes/test_ta_fuse_reductions.py asserts every case of CASES is within tolerance.
 """
 
 import math

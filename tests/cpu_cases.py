@@ -1,6 +1,6 @@
 """Building a GPU suite case (tests/gpu/cases.py) and running its CUDA on the CPU under the
 runtime's model of the GPU (tilec/runtime/cpu/), against the oracle: shared by
-test_runtime_cpu.py and test_cuda_mutants.py."""
+runtime/test_cpu.py and runtime/test_cpu_mutants.py."""
 
 from __future__ import annotations
 

@@ -2,9 +2,9 @@
 flush and the spin, their span and sum, and the idle gaps with the host calls under them."""
 
 import sys
-from pathlib import Path
+from conftest import ROOT
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(ROOT))
 
 from bench.trace_graph import MARK, _calls, _summary  # noqa: E402
 

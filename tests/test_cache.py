@@ -1,7 +1,7 @@
 """The caches are checked data (tilec/cache.py): one root, folders that are the user's alone,
 entries sealed with their key and digest, and a bad entry deleted with a warning and built
 again, never shipped. The graph, picks and proofs caches have their poisoned-entry tests
-beside their other tests (test_pytorch_cache.py, test_pick.py)."""
+beside their other tests (pytorch/test_graph_cache.py, tune/test_pick.py)."""
 
 from __future__ import annotations
 

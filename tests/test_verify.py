@@ -651,7 +651,7 @@ def test_f32_attention_has_a_cuda_error_row_not_a_crash(tmp_path, tilec):
 
 
 def test_a_bank_conflict_replays_as_the_proof_and_reproduces(tilec):
-    """Unswizzled 64-element rows: real ldmatrix conflicts (see test_layout). A serial run cannot
+    """Unswizzled 64-element rows: real ldmatrix conflicts (see dialects/test_layout.py). A serial run cannot
     show them, so the replay re-runs the proof with the kernel's schedule and sizes, and it fails again."""
     import shlex
 

@@ -2,7 +2,7 @@
 every box of a bf16 tensor to its place, zeros past the tensor's end, with no swizzle and in
 the 32-, 64- and 128-byte swizzle modes, whose shared-memory layout the fixture kernel
 (tma_copy.cu) reads as dialects/layout.py's tma_swizzle states it: Swizzle(bits, 3, 3) over
-bf16 offsets, bits 1, 2, 3 (tests/test_layout.py ties the two). Skipped without a GPU of
+bf16 offsets, bits 1, 2, 3 (tests/dialects/test_layout.py ties the two). Skipped without a GPU of
 compute capability 9.0 or without the fixture's cubin (python tests/gpu/build.py)."""
 
 from __future__ import annotations

@@ -16,6 +16,11 @@ from ..runtime.package import Package
 from .packaging import launch_manifest
 
 
+class CpuRefusal(TilecError):
+    """The CPU run could not be made: no C++ compiler, a build that does not compile, or what
+    the kernel does has no rule in the model (not a failure of the kernel)."""
+
+
 def cpu_kernel(build, variant: str | None = None, kernel=None) -> Kernel:
     """The CPU run of ``build``'s kernel as packaging would ship it (``kernel``: its emitted
     CUDA, where the caller has it, e.g. a deliberately altered one)."""
@@ -34,6 +39,6 @@ def run_cuda(build, sig, inputs: dict, env: dict, variant: str | None = None, ke
     try:
         outs = cpu(**{a["name"]: inputs[a["name"]] for a in cpu.inputs}, sizes=sizes)
     except CpuRunError as err:
-        raise TilecError(f"the kernel's CUDA on the CPU model of the GPU: {err}") from None
+        raise (CpuRefusal if err.refused else TilecError)(f"the kernel's CUDA on the CPU model of the GPU: {err}") from None
     outs = outs if isinstance(outs, tuple) else (outs,)
     return {a["name"]: out for a, out in zip(cpu.outputs, outs)}

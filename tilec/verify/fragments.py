@@ -17,7 +17,7 @@ symbolic (so for every value in range) and one query per register half, e.g.
 A counterexample names the lane, the register, and the (row, col) the ISA expects and the
 tiling gives. The bank-conflict and coverage checks (layouts.py) miss some of these bugs: a
 tiling that deals the right elements to the wrong lanes can still be conflict-free and still
-hold every element once (tests/test_fragments.py keeps two such mutants).
+hold every element once (tests/verify/test_fragments.py keeps two such mutants).
 """
 
 from __future__ import annotations

@@ -38,13 +38,20 @@ from ..launch import _aligned, mapped_tensor
 from ..tensor_map import tiled_arguments
 from .source import CpuModelError, cpu_source
 
+UNMODELLED = 5                       # the program's exit status where the model has no rule (tcpu_main.h)
 RESIDENT = 3                         # CTAs a persistent kernel is launched with on the CPU
 INCLUDE = Path(__file__).parent / "include"
 _DIR: list = []  # this process's folder for the programs, compiler cache and launches (removed at exit)
 
 
 class CpuRunError(RuntimeError):
-    """A kernel that faulted, deadlocked or ran an instruction the CPU model refuses."""
+    """A CPU run that did not give the kernel's outputs: ``refused`` when the run could not be
+    made (no C++ compiler, a build that does not compile, an instruction or a form the model has
+    no rule for), else the kernel failed (a fault, a deadlock, a forbidden system call, a timeout)."""
+
+    def __init__(self, message: str, refused: bool = False):
+        super().__init__(message)
+        self.refused = refused
 
 
 def _workdir() -> Path:
@@ -65,7 +72,7 @@ def compiler() -> tuple[list[str], dict]:
         import ziglang  # noqa: F401
     except ImportError:
         raise CpuRunError("running CUDA on the CPU needs a C++ compiler: pip install 'tilec[cuda]' (or [cpu]: ziglang), "
-                          "or name one in TILEC_CXX") from None
+                          "or name one in TILEC_CXX", refused=True) from None
     cache = str(_workdir() / "zig")
     return [sys.executable, "-m", "ziglang", "c++", "-nostdlib++"], \
         {**os.environ, "ZIG_GLOBAL_CACHE_DIR": cache, "ZIG_LOCAL_CACHE_DIR": cache}
@@ -85,9 +92,9 @@ def program(cuda: str) -> Path:
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)
     except (OSError, subprocess.TimeoutExpired) as err:
-        raise CpuRunError(f"the C++ compiler ({cmd[0]}) did not run: {err}") from None
+        raise CpuRunError(f"the C++ compiler ({cmd[0]}) did not run: {err}", refused=True) from None
     if done.returncode:
-        raise CpuRunError(f"the CPU build of the kernel's CUDA does not compile:\n{done.stderr[-3000:]}")
+        raise CpuRunError(f"the CPU build of the kernel's CUDA does not compile:\n{done.stderr[-3000:]}", refused=True)
     return exe
 
 
@@ -116,7 +123,7 @@ def launch_cpu(kernel, inputs: list, outputs: list, plan, variant: str | None = 
     try:
         exe = program(cuda)
     except CpuModelError as err:
-        raise CpuRunError(f"{kernel.name}: {err}") from None
+        raise CpuRunError(f"{kernel.name}: {err}", refused=True) from None
     tensors = (inputs, outputs)
     buffers = [t.contiguous() for t in [*inputs, *outputs]]
     index = {(0, n): n for n in range(len(inputs))} | {(1, n): len(inputs) + n for n in range(len(outputs))}
@@ -149,7 +156,8 @@ def launch_cpu(kernel, inputs: list, outputs: list, plan, variant: str | None = 
                               f"the launch's own files, nothing else)")
         if done.returncode:
             line = next((s for s in done.stderr.splitlines() if s.startswith("tilec-cpu:")), done.stderr.strip()[-500:])
-            raise CpuRunError(f"{name}: {line.removeprefix('tilec-cpu: ') or f'exit status {done.returncode}'}")
+            raise CpuRunError(f"{name}: {line.removeprefix('tilec-cpu: ') or f'exit status {done.returncode}'}",
+                              refused=done.returncode == UNMODELLED)
         out = (work / "out").read_bytes()
     finally:
         shutil.rmtree(work, ignore_errors=True)

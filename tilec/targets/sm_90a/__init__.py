@@ -6,7 +6,10 @@ Its tile -> tile passes, run after ``ta-to-tile`` in the order its registry entr
 - ``tile_warp_specialize/`` (``tile-warp-specialize``): a staged contraction or attention
   (cp.async ring, ldmatrix, mma.sync) becomes a producer thread feeding an mbarrier ring with
   the copy engine and consumer warpgroups multiplying with wgmma from shared memory; persistent
-  tile scheduling, ping-pong consumers and attention's rotated key loop as the schedule asks;
+  tile scheduling and ping-pong consumers as the schedule asks;
+- ``tile_softmax_overlap.py`` (``tile-softmax-overlap``): a warp-specialised attention's key loop
+  rotated, block kt's softmax under block kt - 1's P·V, where the schedule asks
+  (``softmax-overlap=true``);
 - ``tile_tma_store.py`` (``tile-tma-store``): the consumers of a warp-specialised kernel (a
   contraction's, or attention's) store their tile through shared memory and the copy engine
   where the schedule asks (``tma-store=true``);

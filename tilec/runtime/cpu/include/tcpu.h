@@ -32,7 +32,8 @@ extern tcpu_dim3 threadIdx, blockIdx, blockDim, gridDim;
 }
 
 namespace tcpu {
-[[noreturn]] void fail(const char* fmt, ...);
+[[noreturn]] void fail(const char* fmt, ...);        // the kernel is wrong: a fault, a deadlock, a misuse
+[[noreturn]] void unmodelled(const char* fmt, ...);  // the model has no rule for what the kernel does
 unsigned char* shared_base();
 inline float bf16_to_float(uint16_t b) { uint32_t u = uint32_t(b) << 16; float f; memcpy(&f, &u, 4); return f; }
 inline uint16_t float_to_bf16(float f) {  // round to nearest, ties to even; NaN stays NaN

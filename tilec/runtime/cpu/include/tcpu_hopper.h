@@ -13,7 +13,7 @@ inline Mbarrier& mbarrier(uint32_t bar, const char* what) {
     int i = 0;
     while (i < cta.mbarrier_count && cta.mbarrier_at[i] != bar) ++i;
     if (i == cta.mbarrier_count) {
-        if (i == 64) fail("%s: more than 64 mbarriers", what);
+        if (i == 64) unmodelled("%s: more than 64 mbarriers", what);
         cta.mbarrier_at[i] = bar, cta.mbarriers[i] = Mbarrier(), ++cta.mbarrier_count;
     }
     Mbarrier& m = cta.mbarriers[i];
@@ -146,10 +146,10 @@ struct Operand {
 };
 inline Operand operand_of(unsigned long long desc, bool k_major, const char* which) {
     static const int modes[4] = {0, 128, 64, 32};
-    if ((desc >> 49) & 7) fail("wgmma's %s descriptor has a base offset (%llu); modelled: 0", which, (desc >> 49) & 7);
+    if ((desc >> 49) & 7) unmodelled("wgmma's %s descriptor has a base offset (%llu); modelled: 0", which, (desc >> 49) & 7);
     Operand o{uint32_t(desc & 0x3fff) << 4, uint32_t((desc >> 16) & 0x3fff) << 4, uint32_t((desc >> 32) & 0x3fff) << 4,
               modes[desc >> 62], k_major};
-    if (!o.mode) fail("wgmma's %s descriptor has no swizzle (modelled: 32-, 64- and 128-byte modes)", which);
+    if (!o.mode) unmodelled("wgmma's %s descriptor has no swizzle (modelled: 32-, 64- and 128-byte modes)", which);
     return o;
 }
 inline uint16_t operand_element(const Operand& o, int mn, int k) {
@@ -183,7 +183,7 @@ inline float* wgmma_issue(float* d, int count) {
             mine[i].group = self.wgmma_committed;
             return mine[i].v;
         }
-    if (self.wgmma_pending == kPendingWgmma) fail("more than %d wgmma accumulators in flight", kPendingWgmma);
+    if (self.wgmma_pending == kPendingWgmma) unmodelled("more than %d wgmma accumulators in flight", kPendingWgmma);
     PendingWgmma& p = mine[self.wgmma_pending++];
     p.d = d, p.count = count, p.group = self.wgmma_committed;
     memcpy(p.v, d, sizeof(float) * size_t(count));

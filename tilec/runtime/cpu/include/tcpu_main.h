@@ -23,16 +23,25 @@ static Buffer buffers[64];
 static int buffer_count = 0;
 static unsigned char* shared_region = nullptr;
 
-void fail(const char* fmt, ...) {
+// the run's end with a message: exit status 3, the kernel failed (4: it faulted); 5, the model
+// cannot run it
+[[noreturn]] static void stop(int status, const char* fmt, va_list args) {
     char text[1024];
-    va_list args;
-    va_start(args, fmt);
     vsnprintf(text, sizeof text, fmt, args);
-    va_end(args);
     fprintf(stderr, "tilec-cpu: CTA (%u, %u, %u), thread %u: %s\n", blockIdx.x, blockIdx.y, blockIdx.z,
                  threadIdx.x, text);
     fflush(stderr);
-    _exit(3);
+    _exit(status);
+}
+void fail(const char* fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    stop(3, fmt, args);
+}
+void unmodelled(const char* fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    stop(5, fmt, args);
 }
 
 unsigned char* shared_base() { return cta.shared; }

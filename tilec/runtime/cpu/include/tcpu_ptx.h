@@ -31,7 +31,7 @@ inline void cp_async16(void* dst, const void* src, int bytes) {
     if (bytes < 0 || bytes > 16) fail("cp.async of %d bytes (0..16)", bytes);
     if (shared_of(dst, 16, "cp.async's destination") % 16) fail("cp.async into a shared address not 16-byte aligned");
     Fiber& self = cta.fibers[cta.current];
-    if (self.copies == 256) fail("more than 256 cp.asyncs in flight in one thread");
+    if (self.copies == 256) unmodelled("more than 256 cp.asyncs in flight in one thread");
     Copy& c = cta.copies[cta.current][self.copies++];
     c.to = static_cast<unsigned char*>(dst), c.group = self.committed;
     memcpy(c.data, src, size_t(bytes));
@@ -130,7 +130,7 @@ inline void ptx(const char* text, long long a0 = 0, long long a1 = 0) {
         char x[16] = {0}, y[16] = {0};
         long long id, count;
         if (sscanf(text + strlen(op), " %15[^,], %15[^;];", x, y) != 2 || !operand(x, &id) || !operand(y, &count))
-            fail("no model of `%s`", text);
+            unmodelled("no model of `%s`", text);
         bar_sync(int(id), int(count), op[4] == 's');
         return;
     }
@@ -140,7 +140,7 @@ inline void ptx(const char* text, long long a0 = 0, long long a1 = 0) {
     }
     if (!strcmp(op, "wgmma.wait_group.sync.aligned")) {
         long long n;
-        if (sscanf(text + strlen(op), " %lld;", &n) != 1 || n < 0) fail("no model of `%s`", text);
+        if (sscanf(text + strlen(op), " %lld;", &n) != 1 || n < 0) unmodelled("no model of `%s`", text);
         wgmma_wait(n);
         return;
     }
@@ -149,7 +149,7 @@ inline void ptx(const char* text, long long a0 = 0, long long a1 = 0) {
                                         "fence.proxy.async.shared::cta"};
     for (const char* q : quiet)  // ordering and register hints
         if (!strcmp(op, q)) return;
-    fail("no model of the PTX `%s`", text);
+    unmodelled("no model of the PTX `%s`", text);
 }
 
 }  // namespace tcpu

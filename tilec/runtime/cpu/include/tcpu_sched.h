@@ -116,12 +116,12 @@ unsigned char* shared_base();
 
 inline void __syncthreads() { tcpu::bar_sync(0, int(blockDim.x)); }
 inline void __syncwarp(unsigned mask = 0xffffffffu) {
-    if (mask != 0xffffffffu) tcpu::fail("__syncwarp with mask %#x (modelled: all 32 lanes)", mask);
+    if (mask != 0xffffffffu) tcpu::unmodelled("__syncwarp with mask %#x (modelled: all 32 lanes)", mask);
     tcpu::collective(32, "__syncwarp", nullptr, nullptr, [](const void* const*, void* const*) {});
 }
 
 template <class T> inline T __shfl_sync(unsigned mask, T v, int src, int width = 32) {
-    if (mask != 0xffffffffu || width != 32) tcpu::fail("__shfl_sync with mask %#x, width %d (modelled: all 32 lanes)", mask, width);
+    if (mask != 0xffffffffu || width != 32) tcpu::unmodelled("__shfl_sync with mask %#x, width %d (modelled: all 32 lanes)", mask, width);
     T r;
     tcpu::collective(32, "__shfl_sync", &v, &r, [src](const void* const* in, void* const* out) {
         for (int l = 0; l < 32; ++l) *static_cast<T*>(out[l]) = *static_cast<const T*>(in[src & 31]);
@@ -130,7 +130,7 @@ template <class T> inline T __shfl_sync(unsigned mask, T v, int src, int width =
 }
 
 template <class T> inline T __shfl_xor_sync(unsigned mask, T v, int lanes, int width = 32) {
-    if (mask != 0xffffffffu || width != 32) tcpu::fail("__shfl_xor_sync with mask %#x, width %d (modelled: all 32 lanes)", mask, width);
+    if (mask != 0xffffffffu || width != 32) tcpu::unmodelled("__shfl_xor_sync with mask %#x, width %d (modelled: all 32 lanes)", mask, width);
     T r;
     tcpu::collective(32, "__shfl_xor_sync", &v, &r, [lanes](const void* const* in, void* const* out) {
         for (int l = 0; l < 32; ++l) *static_cast<T*>(out[l]) = *static_cast<const T*>(in[(l ^ lanes) & 31]);

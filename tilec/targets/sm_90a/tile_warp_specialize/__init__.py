@@ -19,8 +19,8 @@ the schedule asks for consumer warpgroups (``consumers > 0``), this pass rewrite
 one rewrite per kind of staged program: a contraction (contraction.py: persistent tile
 scheduling and ping-pong consumers as the schedule says) and attention, whose main loop
 carries an online-softmax state (attention.py: Q once on a barrier of its own, K and V through
-the ring, Q·Kᵀ and P·V by wgmma; with ``softmax-overlap`` the key loop rotated, block kt's
-softmax under block kt - 1's P·V). The staged program's own ops (the raster, the copies'
+the ring, Q·Kᵀ and P·V by wgmma; the key loop as the staged program has it, which
+``tile-softmax-overlap`` rotates where the schedule asks). The staged program's own ops (the raster, the copies'
 offsets, the stabiliser and the online step, the epilogue and the store) are cloned into the
 roles in their order (clone.py), so what the matchers built is what runs. The consumers'
 multiply is asynchronous, one group in flight: iteration kt issues its wgmma, waits until only

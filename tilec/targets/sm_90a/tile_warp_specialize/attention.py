@@ -105,10 +105,7 @@ def rewrite(g: StagedAttention, s: Schedule) -> None:
         with ir.InsertionPoint(spec.regions[0].blocks.append()):
             _producer(g, s, clones.fresh(), (sq, sk, sv), (q_bar, full, empty), n_blocks, zero, qk + hd)
         with ir.InsertionPoint(spec.regions[1].blocks.append()):
-            if s.softmax_overlap:
-                _rotated_consumers(g, s, clones.fresh(), (sq, sk, sv), (q_bar, full, empty), n_blocks)
-            else:
-                _consumers(g, s, clones.fresh(), (sq, sk, sv), (q_bar, full, empty), n_blocks, zero)
+            _consumers(g, s, clones.fresh(), (sq, sk, sv), (q_bar, full, empty), n_blocks, zero)
     erase_after(spec, block)
     erase_unused(block, old_allocs)
     layouts.relayout(g.fn, layouts.mma_parent(g.fn, s.warps))
@@ -139,7 +136,7 @@ def _consumers(g, s, here, tiles, rings, n_blocks, zero) -> None:
     """Q has landed; per key block wait for K and V, the online step, release; the epilogue."""
     sq, sk, sv = tiles
     q_bar, full, empty = rings
-    turn = _turns if s.pingpong else lambda who, wait: None
+    turn = turns if s.pingpong else lambda who, wait: None
     # P·V left in flight into the next block pays with one or two consumer warpgroups; three have
     # 152 registers a thread, and there it measured 5-13% slower (docs/benchmarks.md)
     overlap = s.consumers < 3
@@ -174,7 +171,7 @@ def _consumers(g, s, here, tiles, rings, n_blocks, zero) -> None:
                 turn("all", True)
                 first_pv = False
             p, acc = here.bring([op.operands[0], op.operands[2]])  # V: the shared tile at the stage
-            here.map(op.result, _wgmma(p, sv, stage, acc, asynchronous=overlap))
+            here.map(op.result, wgmma(p, sv, stage, acc, asynchronous=overlap))
         if not overlap:
             ir.Operation.create("tile.mbarrier_arrive", operands=[empty, stage])
         scf.YieldOp(here.bring(list(ops[-1].operands)))
@@ -188,94 +185,14 @@ def _consumers(g, s, here, tiles, rings, n_blocks, zero) -> None:
     ir.Operation.create("tile.store", operands=here.bring(list(g.store.operands)))  # tile-tma-store may stage it
 
 
-def _rotated_consumers(g, s, here, tiles, rings, n_blocks) -> None:
-    """The consumers with the key loop rotated (``softmax-overlap``; FlashAttention-3's
-    intra-warpgroup overlap): block 0's scores and softmax before the loop; iteration kt issues
-    block kt's Q·Kᵀ and then block kt - 1's P·V (P carried from the iteration before), waits for
-    the scores only (wgmma groups retire in order: P·V stays in flight), runs block kt's softmax,
-    waits for P·V, releases block kt - 1's stage and rescales acc to the new max; after the loop
-    the last block's P·V. The staged loop body is the softmax (every op between Q·Kᵀ and the
-    rescale of acc), the rescale and P·V; every sequence has a key block (sizes >= 1). With
-    ping-pong a warpgroup's turn covers issuing a block's multiplies, and the other warpgroup's
-    softmax runs under them."""
-    sq, sk, sv = tiles
-    q_bar, full, empty = rings
-    old = g.loop.regions[0].blocks[0]
-    ops = list(old.operations)
-    pv = ops[-2]
-    if pv.operation.name != "tile.mma" or [op.operation.name for op in ops].count("tile.mma") != 2:
-        raise refusal(g.fn, "softmax-overlap carries P in V's type; an output of another type needs P's "
-                            "rounding residual too: use softmax-overlap=false")
-    rescale = pv.operands[2].owner
-    softmax = ops[ops.index(g.scores) + 1:ops.index(rescale)]
-    m_in, l_in, acc_in = list(old.arguments)[1:]
-    (c,) = [v for v in here.outer(rescale.operation) if v != acc_in]
-    m_out, l_out, _ = ops[-1].operands
-    p_low = pv.operands[0]
-    zero, one = const_index(0), const_index(1)
-    turn = _turns if s.pingpong else lambda who, wait: None
-    ir.Operation.create("tile.mbarrier_wait", operands=[q_bar, zero, zero])
-    turn("last", False)  # warpgroup 0 has the first turn
-    m, l, acc = here.bring(list(g.loop.operands)[3:])
-    stage, parity = ring_slot(zero, s.stages)
-    ir.Operation.create("tile.mbarrier_wait", operands=[full, stage, parity])
-    turn("all", True)
-    scores = _scores(g, here, sq, sk, stage)
-    turn("all", False)
-    here.map(g.scores.result, scores)
-    here.map(old.arguments[0], zero)  # block 0's softmax against the initial state
-    here.map(m_in, m)
-    here.map(l_in, l)
-    for op in softmax:
-        here.copy(op)
-    m, l, p = here.bring([m_out, l_out, p_low])
-    loop = scf.ForOp(one, n_blocks, const_index(1), [m, l, acc, p])
-    for name in (STAGES_ATTR, "tile.computes"):
-        loop.attributes[name] = g.loop.attributes[name]
-    block = here.fresh()
-    with ir.InsertionPoint(loop.body):
-        kt = loop.induction_variable
-        m, l, acc, p = loop.inner_iter_args
-        for staged, now in ((old.arguments[0], kt), (m_in, m), (l_in, l)):
-            block.map(staged, now)
-        stage, parity = ring_slot(kt, s.stages)
-        before, _ = ring_slot(arith.SubIOp(kt, one).result, s.stages)
-        ir.Operation.create("tile.mbarrier_wait", operands=[full, stage, parity])
-        turn("all", True)
-        scores = _scores(g, block, sq, sk, stage, asynchronous=True)
-        acc = _wgmma(p, sv, before, acc, asynchronous=True)
-        turn("all", False)
-        wgmma_wait(1)  # the scores; P·V runs on under the softmax
-        block.map(g.scores.result, scores)
-        for op in softmax:
-            block.copy(op)
-        wgmma_wait(0)
-        release_after(kt, one, empty, s.stages)
-        block.map(acc_in, acc)
-        m_new, l_new, p_new = block.bring([m_out, l_out, p_low])
-        block.copy(rescale)
-        scf.YieldOp([m_new, l_new, block.bring([rescale.result])[0], p_new])
-    m, l, acc, p = loop.results
-    last, _ = ring_slot(arith.SubIOp(n_blocks, one).result, s.stages)
-    turn("all", True)
-    acc = _wgmma(p, sv, last, acc)
-    turn("all", False)
-    turn("first", True)  # the turn the last warpgroup passed on comes back to warpgroup 0
-    release_after(n_blocks, one, empty, s.stages)
-    epilogue = here.fresh()
-    for staged, result in zip(g.loop.results, (m, l, acc)):
-        epilogue.map(staged, result)
-    ir.Operation.create("tile.store", operands=epilogue.bring(list(g.store.operands)))  # tile-tma-store may stage it
-
-
 def _scores(g, here, sq, sk, stage, asynchronous: bool = False):
     """S = Q·Kᵀ by tile.wgmma from the shared tiles at ``stage``, from the staged program's zero tile."""
     (start,) = here.bring([g.scores.operands[2]])
-    return _wgmma(sq, sk, stage, start, asynchronous=asynchronous,
+    return wgmma(sq, sk, stage, start, asynchronous=asynchronous,
                   transpose_b="transpose" in g.loads[1].attributes)
 
 
-def _wgmma(a, b, stage, acc, asynchronous: bool = False, transpose_b: bool = False):
+def wgmma(a, b, stage, acc, asynchronous: bool = False, transpose_b: bool = False):
     """acc + a · b[stage] by tile.wgmma (a: a shared tile read at the stage, or a register tile)."""
     attrs = {name: ir.UnitAttr.get() for name, on in (("transpose_b", transpose_b), ("async", asynchronous)) if on}
     return ir.Operation.create("tile.wgmma", results=[ir.RankedTensorType.get(
@@ -283,5 +200,5 @@ def _wgmma(a, b, stage, acc, asynchronous: bool = False, transpose_b: bool = Fal
         operands=[a, b, stage, acc], attributes=attrs).result
 
 
-def _turns(who: str, wait: bool) -> None:
+def turns(who: str, wait: bool) -> None:
     ir.Operation.create("tile.turn_wait" if wait else "tile.turn_pass", attributes={"who": ir.StringAttr.get(who)})

@@ -13,7 +13,7 @@ import pytest
 from torch_mlir import ir
 
 from conftest import EXAMPLES
-from test_tile_hopper import _verdicts, assert_examples_match, assert_gemms_match, assert_proved
+from test_tile_warp_specialize_contraction import _verdicts, assert_examples_match, assert_gemms_match, assert_proved
 from tilec import dialects
 from tilec.dialects._verify import Invalid
 from tilec.dialects.layout import MmaLayout, WarpTiling
@@ -96,7 +96,7 @@ def test_the_cuda_issues_a_wgmma_per_slab(tmp_path):
 
 
 def test_ping_pong_tiles_of_other_heights_are_refused():
-    from test_tile_hopper import gemm
+    from test_tile_warp_specialize_contraction import gemm
     from tilec.diagnostics import TilecError
     from tilec.lowering.driver import to_tile
     from tilec.frontend import spec_to_ta

@@ -13,8 +13,9 @@ from tilec.verify.ta_rewrites import check_rewrite
 
 from tilec.passes import _fusion_build, ta_canonicalize, ta_decompose_softmax
 from tilec.passes._fusion_algebra import Term
+from conftest import ROOT
 
-EXAMPLES = Path(__file__).parent.parent / "examples"
+EXAMPLES = ROOT / "examples"
 # X's deviation from the mean of another row, weighted: mean X - mu is no zero there
 OTHER_MEAN = """param N = 6, C = 9
 input X[N, C] : f32
@@ -237,7 +238,7 @@ def test_the_verifier_builds_nothing():
     the emitter or the frontend (tilec.build.verification builds and hands them over)."""
     import ast
 
-    root = Path(__file__).parent.parent / "tilec" / "verify"
+    root = ROOT / "tilec" / "verify"
     banned = ("driver", "codegen", "passes", "frontend", "verification", "pipeline")
     found = []
     for path in root.glob("*.py"):

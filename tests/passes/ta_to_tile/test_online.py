@@ -7,6 +7,7 @@ import pytest
 from torch_mlir import ir
 
 from conftest import EXAMPLES
+from tile_runs import check_tile_stage as _check
 from tilec import dialects
 from tilec.codegen.cuda import emit_cuda
 from tilec.executors.compare import compare
@@ -27,17 +28,6 @@ CASES = [
     ("gqa_attention", {"B": 1, "H": 4, "S": 20, "T": 37, "D": 32}),
     ("attention_bias", {"B": 1, "H": 2, "S": 19, "T": 35, "D": 64}),
 ]
-
-
-def _check(module, shapes, schedule="bm=16 bn=16 warps=1 stages=2"):
-    run_passes(module, [f"ta-specialize-shapes{{shapes={','.join(f'{k}={v}' for k, v in shapes.items())}}}"])
-    fn = module.body.operations[0]
-    sig = signature(fn)
-    env = bind(sig, shapes)
-    inputs = random_inputs(sig, env, 3)
-    expected = evaluate(fn, inputs, env)
-    actual = run_tile(to_tile(module, schedule), sig, inputs, env)
-    return [compare(actual[k], expected[k]) for k in expected]
 
 
 @pytest.mark.parametrize("example,shapes", CASES, ids=[f"{c[0]}-{c[1]['S']}x{c[1].get('T', c[1]['S'])}x{c[1]['D']}"

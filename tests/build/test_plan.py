@@ -16,6 +16,7 @@ from tilec.diagnostics import TilecError
 from tilec.pytorch.api import TilecFallbackWarning
 from tilec.runtime.manifest import seal
 from tilec.runtime.package import PackageError
+from conftest import ROOT
 
 
 def mlp(x, w1, b1, w2, b2):
@@ -257,9 +258,8 @@ def test_compile_writes_a_spec_of_several_kernels_as_a_graph_package(tilec, tmp_
     pytest.importorskip("cuda.bindings.nvrtc", reason="NVRTC comes with the 'cuda' extra")
     from tilec.runtime.graph import load_graph
 
-    from pathlib import Path
-
-    spec = Path(__file__).parents[1] / "examples" / "rmsnorm_matmul.ta"
+    
+    spec = ROOT / "examples" / "rmsnorm_matmul.ta"
     status, out, err = tilec("compile", spec, "-o", tmp_path / "g.tkg", "--target", "sm_80")
     assert status == 0, out + err
     assert "graph package of 2 kernel(s)" in out and re.search(r" proved( / \d+ tested)? / 0 counterexample", out)
@@ -507,9 +507,8 @@ def _load(path):
 def test_a_kernel_package_of_a_spec_of_several_kernels_says_to_write_a_graph_package(tilec, tmp_path):
     """rmsnorm_matmul.ta is two kernels: -o x.tkp (one kernel) and --emit cuda say so and how to
     build it, and the README's --out-dir run says it in its line for the stages not written."""
-    from pathlib import Path
-
-    spec = Path(__file__).parents[1] / "examples" / "rmsnorm_matmul.ta"
+    
+    spec = ROOT / "examples" / "rmsnorm_matmul.ta"
     status, out, err = tilec("compile", spec, "-o", tmp_path / "x.tkp")
     assert status == 1 and f"-o rmsnorm_matmul.tkg" in err and "is 2 kernels" in err, err
     assert "no tile lowering takes" not in err and not (tmp_path / "x.tkp").exists()

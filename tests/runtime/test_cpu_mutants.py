@@ -2,7 +2,7 @@
 under the runtime's model of the GPU (tilec/runtime/cpu/), differs from the oracle or faults,
 deadlocks or is refused, at the GPU suite's sizes (tests/gpu/cases.py). Each mutant must
 change the text (a pattern that no longer matches fails here, not silently), and the kernel
-it mutates passes unmutated (test_runtime_cpu.py)."""
+it mutates passes unmutated (test_cpu.py)."""
 
 import dataclasses
 import re

@@ -6,6 +6,7 @@ import pytest
 
 from tilec.runtime import PackageError
 from tilec.runtime.targets import build_target, cubin_target, runs_on
+from conftest import ROOT
 
 
 @pytest.mark.parametrize("target, capability, runs", [
@@ -47,12 +48,11 @@ def two_targets(tmp_path_factory):
     """A small GEMM package with a kernel for each target, each from its own pipeline: sm_90a's
     warp-specialised (wgmma, the copy engine), sm_80's mma.sync."""
     pytest.importorskip("cuda.bindings.nvrtc", reason="NVRTC comes with the 'cuda' extra")
-    from pathlib import Path
-
+    
     from tilec.build.package import build
 
     where = tmp_path_factory.mktemp("two")
-    gemm = Path(__file__).parent.parent / "examples" / "gemm.ta"
+    gemm = ROOT / "examples" / "gemm.ta"
     (where / "gemm.ta").write_text("param M = 128, N = 128, K = 64\n" + "".join(gemm.read_text().partition("input")[1:]))
     build(str(where / "gemm.ta"), str(where / "gemm.tkp"),
           {"*": "bm=64 bn=64 bk=32", "sm_90a": "bm=64 bn=128 bk=64 warps=4 stages=2 consumers=1"},

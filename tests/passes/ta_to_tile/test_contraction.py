@@ -6,6 +6,7 @@ import pytest
 from torch_mlir import ir
 
 from conftest import EXAMPLES
+from tile_runs import run_tile_stage as _run
 from tilec import dialects
 from tilec.executors.compare import compare
 from tilec.diagnostics import TilecError
@@ -22,19 +23,6 @@ GEMMS = {
     "batched_gemm": [{"Bt": 3, "M": 17, "N": 9, "K": 40}, {"Bt": 1, "M": 32, "N": 32, "K": 1}],
 }
 SCHEDULES = ["bm=32 bn=32 bk=16 stages=2", "bm=64 bn=32 bk=32 stages=3 group-m=2", "bm=32 bn=64 bk=16 stages=4 swizzle=false"]
-
-
-def _run(module, shapes, schedule, mutate=None, seed=0):
-    fn = module.body.operations[0]
-    sig = signature(fn)
-    env = bind(sig, shapes)
-    inputs = random_inputs(sig, env, seed)
-    expected = evaluate(fn, inputs, env)
-    tiled = to_tile(module, schedule)
-    if mutate:
-        tiled = ir.Module.parse(mutate(str(tiled)))
-    actual = run_tile(tiled, sig, inputs, env)
-    return [compare(actual[k], expected[k]) for k in expected]
 
 
 @pytest.mark.parametrize("name", sorted(GEMMS))

@@ -19,7 +19,7 @@ from tilec.pytorch.generalize import fit, points_around
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_pytorch import Block, _LlamaBlock, _rope  # noqa: E402
-from test_pytorch_modules import einsum_attention  # noqa: E402
+from test_raising import einsum_attention  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

@@ -11,8 +11,8 @@ import pytest
 from torch_mlir import ir
 
 from conftest import EXAMPLES
-from test_tile import _run
-from test_tile_hopper import _verdicts, assert_examples_match, assert_gemms_match, assert_proved, gemm
+from tile_runs import run_tile_stage as _run
+from test_tile_warp_specialize_contraction import _verdicts, assert_examples_match, assert_gemms_match, assert_proved, gemm
 from tilec import dialects
 from tilec.diagnostics import TilecError
 from tilec.lowering.driver import to_tile

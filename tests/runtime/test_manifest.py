@@ -5,11 +5,10 @@ the shipped report gives it away, and is never reported as proved by tilec verif
 import io
 import json
 import zipfile
-from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLES
+from conftest import ROOT, EXAMPLES
 from tamper import EDITS, edited, read, write
 from tilec.diagnostics import TilecError
 from tilec.runtime import PackageError, load, read_package
@@ -142,7 +141,7 @@ def test_the_report_shipped_binds_the_seal(good, tmp_path):
         assert json.loads(archive.read("verify.json"))["package_seal"] == manifest["seal"]
 
 
-MALFORMED = sorted((Path(__file__).parent / "malformed" / "pkg").glob("*.tkp"))
+MALFORMED = sorted((ROOT / "tests" / "malformed" / "pkg").glob("*.tkp"))
 
 
 @pytest.mark.parametrize("path", MALFORMED, ids=[p.stem for p in MALFORMED])

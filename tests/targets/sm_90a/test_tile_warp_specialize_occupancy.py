@@ -7,8 +7,8 @@ import pytest
 from torch_mlir import ir
 
 from conftest import EXAMPLES
-from test_tile_attention import _check
-from test_tile_softmax_overlap import _verdicts
+from tile_runs import check_tile_stage as _check
+from test_tile_warp_specialize_softmax_overlap import _verdicts
 from tilec import dialects
 from tilec.codegen.cuda import emit_cuda
 from tilec.diagnostics import TilecError

@@ -5,7 +5,6 @@ that no generic module imports a target's folder."""
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
 import pytest
 from torch_mlir import ir
@@ -14,7 +13,8 @@ from tilec import dialects
 from tilec.dialects import op_rules
 from tilec.dialects.target import get, names
 
-ROOT = Path(__file__).resolve().parents[1]
+from conftest import ROOT
+
 WALKS = ("cuda", "interpret", "symbolic")
 
 

@@ -10,7 +10,7 @@ import pytest
 from torch_mlir import ir
 
 from conftest import EXAMPLES
-from test_tile import _run  # spec -> oracle and tile interpreter, compared
+from tile_runs import run_tile_stage as _run  # spec -> oracle and tile interpreter, compared
 from tilec import dialects
 from tilec.dialects import layout
 from tilec.diagnostics import TilecError

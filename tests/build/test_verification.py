@@ -4,14 +4,14 @@ import json
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 from tilec.dialects.schedule import GRIDS, Schedule
 from tilec.passes.ta_to_tile import contraction
 from tilec.build.verification import verify_schedules
 from tilec.build.verification_spec import verify_spec
+from conftest import ROOT
 
-EXAMPLES = Path(__file__).parent.parent / "examples"
+EXAMPLES = ROOT / "examples"
 
 
 def test_the_space_is_the_grid_and_legal_prunes_it():

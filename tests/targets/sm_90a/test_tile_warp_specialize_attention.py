@@ -10,8 +10,8 @@ import pytest
 from torch_mlir import ir
 
 from conftest import EXAMPLES
-from test_tile_attention import _check  # spec -> oracle and tile interpreter, compared
-from test_tile_hopper import (_arrivals, descriptors_in_the_64_byte_mode, _no_drain, _no_release, _no_tail_release, _verdicts as hopper_verdicts,
+from tile_runs import check_tile_stage as _check  # spec -> oracle and tile interpreter, compared
+from test_tile_warp_specialize_contraction import (_arrivals, descriptors_in_the_64_byte_mode, _no_drain, _no_release, _no_tail_release, _verdicts as hopper_verdicts,
                               _wrong_bytes)
 from tilec import dialects
 from tilec.dialects import layout

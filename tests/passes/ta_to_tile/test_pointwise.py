@@ -8,7 +8,7 @@ import torch
 from torch_mlir import ir
 
 from conftest import EXAMPLES, close, run_spec
-from test_verify_rows import _sub  # a one-line edit of the tile IR text
+from tile_runs import edit_once as _sub  # a one-line edit of the tile IR text
 from tilec import dialects
 from tilec.lowering.driver import build_tile, run_passes, tile_pipeline
 from tilec.build.stages import run_stage

@@ -7,6 +7,7 @@ import pytest
 from torch_mlir import ir
 
 from conftest import EXAMPLES
+from tile_runs import edit_once as _sub
 from tilec import dialects
 from tilec.lowering.driver import build_tile, run_passes, tile_pipeline
 from tilec.frontend import load_spec
@@ -38,14 +39,6 @@ def _verdicts(tile_text: str, fused_text: str) -> list:
     with dialects.context(), ir.Location.unknown():
         tiled, fused = ir.Module.parse(tile_text), ir.Module.parse(fused_text)
         return check_rows(tiled, fused, lambda model, prop: "tilec run ...")
-
-
-def _sub(pattern: str, repl: str):
-    def edit(text):
-        new = re.sub(pattern, repl, text, count=1)
-        assert new != text, f"the mutation {pattern!r} did not apply"
-        return new
-    return edit
 
 
 MUTANTS = {  # name: (example, edit of the tile IR text)

@@ -10,9 +10,9 @@ import pytest
 from torch_mlir import ir
 
 from conftest import EXAMPLES
-from test_tile_attention import _check
-from test_tile_hopper import _verdicts as hopper_verdicts
-from test_tile_hopper_attention import _attention, move_release_before
+from tile_runs import check_tile_stage as _check
+from test_tile_warp_specialize_contraction import _verdicts as hopper_verdicts
+from test_tile_warp_specialize_attention import _attention, move_release_before
 from tilec import dialects
 from tilec.diagnostics import TilecError
 from tilec.lowering.driver import build_tile

@@ -9,6 +9,7 @@ import pytest
 import torch
 
 from cpu_cases import CASES, run_case, tolerance
+from tilec.build.cuda_cpu import CpuRefusal
 from tilec.diagnostics import TilecError
 from tilec.runtime.cpu.source import CpuModelError, cpu_source
 
@@ -64,15 +65,17 @@ def test_a_deadlock_names_the_waiting_threads():
         source, n = re.subn(r"(mbar_init\(\w+ \+ 8 \* s), 1\);", r"\1, 2);", kernel.source, count=1)
         assert n == 1
         return dataclasses.replace(kernel, source=source)
-    with pytest.raises(TilecError, match="deadlocks, .* threads waiting"):
+    with pytest.raises(TilecError, match="deadlocks, .* threads waiting") as failed:
         run_case("wgmma_gemm_nn", edit=hang)
+    assert not isinstance(failed.value, CpuRefusal)  # the kernel failed: a counterexample in verify
 
 
 def test_an_access_past_a_tensor_faults_with_its_place():
     def overrun(kernel):  # the epilogue's row bound one past the output's rows
         return _replace(kernel, "if (gr < p_M) {", "if (gr < p_M + 64) {", 2)
-    with pytest.raises(TilecError, match="memory access .* past the end of argument buffer 2"):
+    with pytest.raises(TilecError, match="memory access .* past the end of argument buffer 2") as failed:
         run_case("gemm_nn", edit=overrun)
+    assert not isinstance(failed.value, CpuRefusal)
 
 
 def _replace(kernel, old: str, new: str, times: int):
@@ -84,8 +87,15 @@ def _replace(kernel, old: str, new: str, times: int):
 def test_a_compile_error_is_reported():
     def broken(kernel):
         return _replace(kernel, "__syncthreads();", "__syncthreads(;", 1)
-    with pytest.raises(TilecError, match="does not compile"):
+    with pytest.raises(CpuRefusal, match="does not compile"):  # the run cannot be made: an error in verify
         run_case("gemm_nn", edit=broken)
+
+
+def test_an_instruction_the_model_has_no_rule_for_is_a_refusal_not_a_failure():
+    def trap(kernel):
+        return _replace(kernel, "__syncthreads();", 'asm volatile("trap;");', 99)
+    with pytest.raises(CpuRefusal, match="no model of the PTX `trap;`"):
+        run_case("gemm_nn", edit=trap)
 
 
 def test_a_kernel_that_opens_a_file_is_stopped():
@@ -94,8 +104,9 @@ def test_a_kernel_that_opens_a_file_is_stopped():
         return _replace(kernel, "const int tid = threadIdx.x,",
                         'if (threadIdx.x == 0) { FILE* f = fopen("/etc/hostname", "r"); (void)f; }\n'
                         "    const int tid = threadIdx.x,", 2)
-    with pytest.raises(TilecError, match="a system call the CPU run forbids"):
+    with pytest.raises(TilecError, match="a system call the CPU run forbids") as failed:
         run_case("gemm_nn", edit=snoop)
+    assert not isinstance(failed.value, CpuRefusal)
 
 
 @pytest.mark.parametrize("line", ['#include "/etc/hostname"', "#pragma clang diagnostic ignored \"-Wall\"",
