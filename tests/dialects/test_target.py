@@ -160,6 +160,15 @@ def test_emit_and_run_for_several_targets_show_each_targets_own_kernel(tilec, tm
                              "--schedule", "bm=64,bn=64,bk=32", "--schedule", own, "--shape", "M=130,N=72,K=64")
     assert status == 0 and "cuda sm_80 vs oracle:" in out and "cuda sm_90a vs oracle:" in out, out + err
     assert out.count("(ok)") == 2
+    status, out, err = tilec("layout", spec, "--operand", "B", "--target", "sm_80", "--target", "sm_90a",
+                             "--schedule", "bm=64,bn=64,bk=32", "--schedule", own)
+    assert status == 0, err
+    first, second = out.split("// examples/gemm.ta: the sm_90a kernel".replace("examples/gemm.ta", str(spec)))
+    assert "the sm_80 kernel" in first and "32x64 tile" in first  # B's k x n tile: bk=32 rows of bn=64
+    assert "64x128 tile" in second  # sm_90a's own schedule: bk=64 rows of bn=128, the copy engine's box
+    status, out, err = tilec("layout", spec, "--operand", "B", "--target", "sm_80", "--target", "sm_90a",
+                             "--png", tmp_path / "b.png")
+    assert status == 1 and "--png draws one kernel's layout" in err and not (tmp_path / "b.png").exists()
 
 
 def test_an_unregistered_target_is_a_usage_error(tilec):

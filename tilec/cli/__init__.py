@@ -180,7 +180,7 @@ def _parser() -> argparse.ArgumentParser:
     layout.add_argument("--shape", type=_shapes, action=_AppendShapes, default=[], metavar="N=64,...")
     layout.add_argument("--target", action="append", type=_target, metavar="TARGET",
                         help="the targets whose kernel to show (as a package for them is built)")
-    layout.set_defaults(func="tilec.cli.commands:layout_command", compiler="nvrtc", no_cache=False)
+    layout.set_defaults(func="tilec.cli.layout:layout_command", compiler="nvrtc", no_cache=False)
 
     tune = sub.add_parser("tune", parents=[common],
                           help="rank a spec's schedules (cost model), compile and measure the best, keep the "

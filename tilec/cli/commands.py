@@ -332,51 +332,6 @@ def passes_command(args) -> int:
     return 0
 
 
-def layout_command(args) -> int:
-    from torch_mlir import ir
-
-    from tilec import dialects
-    from tilec.dialects.tile import layout_of
-
-    from ..lowering.driver import build_tile
-    from .layout_view import png, text
-
-    if args.png is not None:
-        check_output(args.png, "--png")
-    _check_specs([args.spec])
-    schedule, target = resolve_one(args, args.spec, chosen_targets(args))
-    with dialects.context(), ir.Location.unknown():
-        tiled = build_tile(_lower(args.spec, _merged(args.shape)), {}, schedule, target).tile
-        fn = tiled.body.operations[0]
-        names = {arg: ir.StringAttr(ir.DictAttr(a)["ta.name"]).value
-                 for a, arg in zip(ir.ArrayAttr(fn.attributes["arg_attrs"]), fn.arguments) if "ta.name" in ir.DictAttr(a)}
-        found = []
-
-        # the shared buffer a copy writes: cp.async's (..., dst, stage), the copy engine's (..., dst, stage, bar)
-        dst_from_end = {"tile.async_copy": 2, "tile.tma_copy": 3}
-
-        def visit(op):
-            if op.name in dst_from_end and names.get(op.operands[0]) == args.operand:
-                alloc = op.operands[len(op.operands) - dst_from_end[op.name]].owner
-                element = ir.MemRefType(alloc.results[0].type).element_type
-                found.append((layout_of(alloc.attributes["layout"]), 4 if isinstance(element, ir.F32Type) else 2))
-            return ir.WalkResult.ADVANCE
-
-        fn.operation.walk(visit)
-    if not found:
-        raise TilecError(f"'{args.operand}' is not staged through shared memory in {args.spec} "
-                         f"(inputs copied there: {', '.join(sorted(set(names.values())))})")
-    layout, element_bytes = found[0]
-    print(text(layout, element_bytes))
-    if args.png:
-        try:
-            png(layout, element_bytes, args.png)
-        except OSError as err:
-            raise TilecError(f"--png: cannot write '{args.png}': {err.strerror}") from None
-        print(f"picture -> {args.png}")
-    return 0
-
-
 def verify_command(args) -> int:
     from ..build.verification import verify_schedules
     from ..build.verification_spec import verify_spec
