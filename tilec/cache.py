@@ -7,6 +7,10 @@ One root, ``$TILEC_CACHE_DIR`` (default ``~/.cache/tilec``), holds a folder per 
     graphs/   PyTorch graphs raised to ta (tilec/pytorch/cache.py)
     picks/    the cost model's schedule choices (tilec/tune/pick.py)
     proofs/   verification reports (tilec/build/proofs.py)
+    cpu/      the C++ compiler's own cache for the CPU runs of emitted CUDA (ziglang's: the C
+              library it builds once, about 50 MB, and each program built; tilec/runtime/cpu/).
+              Not sealed entry by entry as the others: it is the compiler's, kept in a folder
+              that is the user's alone, and what it builds runs confined (seccomp)
 
 A cache is data tilec reads back as its own output, so nothing in it is taken as found:
 
@@ -34,7 +38,7 @@ from pathlib import Path
 
 from .fileio import replace_atomically
 
-KINDS = ("kernels", "graphs", "picks", "proofs")
+KINDS = ("kernels", "graphs", "picks", "proofs", "cpu")
 SEAL = b"tilec-cache/1"
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")  # a key or an entry's file name: no path in it
 _refused: set = set()  # folders already warned about, so a process says it once

@@ -150,15 +150,17 @@ def test_the_gpu_agreement_the_docs_state_is_the_results_file():
 
 
 def test_a_process_leaves_no_files_behind(tmp_path):
-    """The programs, the compiler's cache and the launches live in one folder of the process's,
-    removed when it exits."""
+    """The programs and the launches live in one folder of the process's, removed when it exits;
+    the C++ compiler's cache in tilec's cache root (cpu/), kept for the next process."""
     import subprocess
     import sys
 
     from conftest import EXAMPLES
 
-    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    (tmp_path / "tmp").mkdir()
+    env = {**os.environ, "TMPDIR": str(tmp_path / "tmp"), "TILEC_CACHE_DIR": str(tmp_path / "cache")}
     done = subprocess.run([sys.executable, "-m", "tilec", "run", str(EXAMPLES / "gemm.ta"), "--stage", "cuda",
                            "--shape", "M=33,N=17,K=20"], capture_output=True, text=True, env=env, timeout=600)
     assert done.returncode == 0 and "(ok)" in done.stdout, done.stdout + done.stderr
-    assert list(tmp_path.iterdir()) == []
+    assert list((tmp_path / "tmp").iterdir()) == []
+    assert any((tmp_path / "cache" / "cpu").iterdir())

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from ..codegen.cuda import emit_cuda
 from ..diagnostics import TilecError
-from ..runtime.cpu.launch import CpuRunError
+from ..cache import folder
+from ..runtime.cpu.launch import CpuRunError, keep_compiler_cache
 from ..runtime.kernel import Kernel
 from ..runtime.package import Package
 from .packaging import launch_manifest
@@ -25,6 +26,9 @@ def cpu_kernel(build, variant: str | None = None, kernel=None) -> Kernel:
     """The CPU run of ``build``'s kernel as packaging would ship it (``kernel``: its emitted
     CUDA, where the caller has it, e.g. a deliberately altered one)."""
     kernel = kernel or emit_cuda(build.tile)
+    lasting = folder("cpu")  # the C++ compiler's cache in tilec's, kept across processes (None: off)
+    if lasting is not None:
+        keep_compiler_cache(lasting)
     entry = launch_manifest(build, build.target, kernel)
     package = Package({"kernels": {build.target: entry}}, {entry["source"]: kernel.source.encode()})
     cpu = Kernel(package, build.target, cpu=True)

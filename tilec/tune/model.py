@@ -177,12 +177,28 @@ def _iteration(p, loop) -> dict:
     return out
 
 
+def _occurring(expr, wanted: list) -> list:
+    """The variables of ``wanted`` that occur in ``expr``, in ``wanted``'s order: one walk of its
+    DAG, each node once by its id (z3util.get_vars prints every node to compare it)."""
+    ids = {v.get_id() for v in wanted}
+    seen, found, stack = set(), set(), [expr]
+    while stack:
+        e = stack.pop()
+        if e.get_id() in seen:
+            continue
+        seen.add(e.get_id())
+        if e.get_id() in ids:
+            found.add(e.get_id())
+        stack.extend(e.children())
+    return [v for v in wanted if v.get_id() in found]
+
+
 def _trips(p, lb, ub, bind, grid) -> list[tuple[int, int]]:
     """The main loop's trip counts as runs (trips, CTAs) in program-id order: one run when the
     count is the same for every CTA, else one per sampled CTA (SAMPLED_CTAS), each standing for
     its share of the grid. Runs, not a list per CTA: a grid of 2^31 CTAs is one pair."""
     count = ub - lb
-    pids = [v for v in p.pids if any(v.eq(x) for x in z3.z3util.get_vars(count))]
+    pids = _occurring(count, p.pids)
     if not pids:
         return [(max(_int(z3.simplify(z3.substitute(count, *bind))), 0), math.prod(grid))]
     out = []

@@ -42,6 +42,7 @@ UNMODELLED = 5                       # the program's exit status where the model
 RESIDENT = 3                         # CTAs a persistent kernel is launched with on the CPU
 INCLUDE = Path(__file__).parent / "include"
 _DIR: list = []  # this process's folder for the programs, compiler cache and launches (removed at exit)
+_LASTING: list = []  # a folder the C++ compiler keeps its cache in across processes, where one is given
 
 
 class CpuRunError(RuntimeError):
@@ -62,9 +63,18 @@ def _workdir() -> Path:
     return Path(_DIR[0])
 
 
+def keep_compiler_cache(path) -> None:
+    """Let ziglang keep its cache in ``path`` across processes (tilec's cache root, ``cpu/``): the
+    C library it builds for the first program (about 50 MB, 3-4 s) and each program built, so a
+    later process builds a kernel seen before in a tenth of a second. Without it, the cache lives
+    in this process's folder and goes with it."""
+    _LASTING[:] = [str(path)]
+
+
 def compiler() -> tuple[list[str], dict]:
     """(the C++ compiler command, its environment): $TILEC_CXX, else ziglang's clang, its cache
-    in this process's own folder and no C++ library linked (the model needs C's alone)."""
+    where ``keep_compiler_cache`` put it or in this process's own folder, and no C++ library
+    linked (the model needs C's alone)."""
     given = os.environ.get("TILEC_CXX")
     if given:
         return given.split(), dict(os.environ)
@@ -73,7 +83,7 @@ def compiler() -> tuple[list[str], dict]:
     except ImportError:
         raise CpuRunError("running CUDA on the CPU needs a C++ compiler: pip install 'tilec[cuda]' (or [cpu]: ziglang), "
                           "or name one in TILEC_CXX", refused=True) from None
-    cache = str(_workdir() / "zig")
+    cache = _LASTING[0] if _LASTING else str(_workdir() / "zig")
     return [sys.executable, "-m", "ziglang", "c++", "-nostdlib++"], \
         {**os.environ, "ZIG_GLOBAL_CACHE_DIR": cache, "ZIG_LOCAL_CACHE_DIR": cache}
 
