@@ -30,10 +30,12 @@ def case_target(name: str) -> str:
     return "sm_80" if "sm_80" in CASES[name].targets else "sm_90a"
 
 
-def run_case(name: str, run: dict | None = None, variant: str | None = None, edit=None) -> float:
+def run_case(name: str, run: dict | None = None, variant: str | None = None, edit=None,
+             order: str = "lowest-first") -> float:
     """The worst error of case ``name``'s kernel run on the CPU at ``run`` (default: the case's
-    first), relative to max |oracle| per output; inf where NaNs differ. ``edit``: a function of
-    the emitted kernel returning the kernel to run instead (a mutant). Raises TilecError (the model's message)."""
+    first), its threads in ``order``, relative to max |oracle| per output; inf where NaNs differ.
+    ``edit``: a function of the emitted kernel returning the kernel to run instead (a mutant).
+    Raises TilecError (the model's message)."""
     case = CASES[name]
     with dialects.context(), ir.Location.unknown():
         module = load_spec(str(ROOT / case.spec)) if case.spec.endswith(".ta") and "\n" not in case.spec \
@@ -48,7 +50,7 @@ def run_case(name: str, run: dict | None = None, variant: str | None = None, edi
         if edit is not None:
             from tilec.codegen.cuda import emit_cuda
             kernel = edit(emit_cuda(build.tile))
-        got = run_cuda(build, sig, inputs, env, variant, kernel)
+        got = run_cuda(build, sig, inputs, env, variant, kernel, order)
     worst = 0.0
     for spec in sig.outputs:
         want, have = expected[spec.name].float(), got[spec.name].float()

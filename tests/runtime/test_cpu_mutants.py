@@ -11,6 +11,7 @@ import pytest
 
 from cpu_cases import run_case, tolerance
 from tilec.diagnostics import TilecError
+from tilec.runtime.cpu.launch import ORDERS
 
 
 def _halve(m):
@@ -40,6 +41,18 @@ def _copied_before_its_wait(source):
     return source
 
 
+def _release_before_the_wait(source):
+    """The key loop's release of block kt - 1's stage (after Q·Kᵀ, whose wait_group 0 retires
+    block kt - 1's P·V) moved before Q·Kᵀ: the stage goes back while P·V may still read its V."""
+    lines = source.splitlines(keepends=True)
+    release = next(i for i, line in enumerate(lines) if re.fullmatch(r"\s*const bool c\d+ = k\d+ >= 1LL;\n", line))
+    end = next(i for i in range(release, len(lines)) if "mbar_arrive(" in lines[i]) + 2  # through the closing brace
+    block = lines[release:end]
+    qk = max(i for i in range(release) if "{  // wgmma over the stage" in lines[i])
+    return "".join(lines[:qk] + block + lines[qk:release] + lines[end:])
+
+
+LONG_KEYS = {"B": 1, "H": 1, "S": 97, "T": 600}  # more key blocks than stages: the ring wraps
 ALIGNED = {"M": 72, "N": 136, "K": 72}  # rows of whole 16-byte chunks: the cp.async kernel
 DEEP = {"M": 264, "N": 136, "K": 1000}  # more k tiles than stages: the ring wraps
 
@@ -77,6 +90,8 @@ MUTANTS = [
       r"\g<1>1;", 1), None),
     ("the last wgmma wait before the epilogue leaving a group in flight", "wgmma_gemm_nn",
      (r"wgmma\.wait_group\.sync\.aligned 0;", "wgmma.wait_group.sync.aligned 1;", 0), None),
+    ("attention's release of the block before moved ahead of the wait that retires its P·V", "wgmma_attention",
+     _release_before_the_wait, LONG_KEYS),
     ("the consumers' arrival on the empty barrier dropped", "wgmma_gemm_nn",
      (r"if \(lane == 0\) mbar_arrive\(", "if (lane == 99) mbar_arrive(", 1), DEEP),
 ]
@@ -91,9 +106,25 @@ def test_mutant_is_refuted_on_the_cpu(what, case, change, run):
         return dataclasses.replace(kernel, source=source)
 
     assert run_case(case, run) <= tolerance(case)  # the kernel itself passes at that run
-    try:
-        error = run_case(case, run, edit=mutate)
-    except TilecError as err:  # a fault, a deadlock or a refusal: refuted (a mutant that does not compile is not)
-        assert "does not compile" not in str(err), str(err)
-        return
-    assert error > tolerance(case), f"{what}: the mutant's outputs are within {error:.2e} of the oracle"
+    errors = []
+    for order in ORDERS:  # as verification runs it: refuted when either thread order refutes it
+        try:
+            errors.append(run_case(case, run, edit=mutate, order=order))
+        except TilecError as err:  # a fault, a deadlock or a refusal: refuted (a mutant that does not compile is not)
+            assert "does not compile" not in str(err), str(err)
+            return
+    assert max(errors) > tolerance(case), f"{what}: the mutant's outputs are within {max(errors):.2e} of the oracle"
+
+
+def test_the_second_thread_order_finds_what_the_first_does_not():
+    """A stage released before the wgmma reading it retires: run lowest-numbered first, the
+    consumers reach the wait before the producer (the highest threads) runs again, so nothing
+    shows; run highest first, the producer refills the stage the moment the last consumer warp
+    releases it, while P·V still reads it, and the model says so."""
+    what, case, change, run = next(m for m in MUTANTS if m[0].startswith("attention's release of the block before"))
+
+    def mutate(kernel):
+        return dataclasses.replace(kernel, source=change(kernel.source))
+    assert run_case(case, run, edit=mutate) <= tolerance(case)
+    with pytest.raises(TilecError, match="which a wgmma of warpgroup 0 still reads"):
+        run_case(case, run, edit=mutate, order="highest-first")

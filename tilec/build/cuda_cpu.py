@@ -36,9 +36,12 @@ def cpu_kernel(build, variant: str | None = None, kernel=None) -> Kernel:
     return cpu
 
 
-def run_cuda(build, sig, inputs: dict, env: dict, variant: str | None = None, kernel=None) -> dict:
-    """Every output of ``build``'s kernel, its CUDA run on the CPU over ``inputs`` (by name)."""
+def run_cuda(build, sig, inputs: dict, env: dict, variant: str | None = None, kernel=None,
+             order: str = "lowest-first") -> dict:
+    """Every output of ``build``'s kernel, its CUDA run on the CPU over ``inputs`` (by name), the
+    model's scheduler trying the threads in ``order`` (runtime/cpu/launch.py, ORDERS)."""
     cpu = cpu_kernel(build, variant, kernel)
+    cpu.cpu_order = order
     sizes = {k: v for k, v in env.items() if k in cpu.params}
     try:
         outs = cpu(**{a["name"]: inputs[a["name"]] for a in cpu.inputs}, sizes=sizes)

@@ -199,11 +199,13 @@ class Kernels:
         """``targets``, or when none are named every target that runs the kernel's schedule."""
         return tuple(targets) or schedule_targets(self.schedule_of(piece, tuned))
 
-    def run(self, inputs: dict, tuned=None, env: dict | None = None, cuda: bool = False) -> dict:
+    def run(self, inputs: dict, tuned=None, env: dict | None = None, cuda: bool = False,
+            order: str = "lowest-first") -> dict:
         """Every result of the function on CPU tensors, each kernel run by the tile interpreter
-        or, ``cuda``, as its emitted CUDA under the CPU model of the GPU (build/cuda_cpu.py)
-        (``env``: the sizes of the function's shape parameters)."""
-        execute = run_cuda if cuda else lambda build, sig, given, sizes: run_tile(build.tile, sig, given, sizes)
+        or, ``cuda``, as its emitted CUDA under the CPU model of the GPU (build/cuda_cpu.py), its
+        threads in ``order`` (``env``: the sizes of the function's shape parameters)."""
+        execute = (lambda build, sig, given, sizes: run_cuda(build, sig, given, sizes, order=order)) if cuda else \
+            (lambda build, sig, given, sizes: run_tile(build.tile, sig, given, sizes))
         if self.single:
             build = self.lower(self.module, None, tuned)
             return execute(build, signature(self.module.body.operations[0]), inputs, env or {})

@@ -15,13 +15,14 @@ from ..executors.loop_runner import run_loops
 
 
 def run_stage(stage: str, module: ir.Module, sig, inputs: dict, env: dict, schedule: str = "",
-              target: str | None = None):
+              target: str | None = None, order: str = "lowest-first"):
     """The outputs of ``stage`` ("loop"; "tile", the tile kernel lowered for ``target``, by
     default build_tile's, in the tile interpreter; "cuda", that kernel's CUDA run on the CPU
-    under the model of the GPU) on ``inputs``, or None for "ta" (the oracle itself)."""
+    under the model of the GPU, its threads in ``order``) on ``inputs``, or None for "ta" (the
+    oracle itself)."""
     if stage == "ta":
         return None
     if stage in ("tile", "cuda"):  # the function's kernel, or its kernels in order where no one kernel takes it
-        return Kernels.of(module, {"*": schedule} if schedule else {}, target=target).run(inputs, env=env,
-                                                                                          cuda=stage == "cuda")
+        return Kernels.of(module, {"*": schedule} if schedule else {}, target=target).run(
+            inputs, env=env, cuda=stage == "cuda", order=order)
     return run_loops(to_loops(module), sig, inputs, env)

@@ -25,6 +25,7 @@ from ..executors.compare import compare
 from ..executors.oracle import evaluate
 from ..signature import bind, random_inputs, signature
 from ..verify.report import Result
+from ..runtime.cpu.launch import ORDERS
 from .cuda_cpu import CpuRefusal, run_cuda
 
 CAP = 130      # the largest size a run takes (a default above it is brought down)
@@ -59,21 +60,22 @@ def check_run(build, kernel, name: str) -> list[Result]:
         return [Result(name, "cuda", "execution", check, "error", 0.0, "no sizes",
                        detail="no sizes bind the function's parameters: give them defaults")]
     sizes = ", ".join(f"{k}={v}" for k, v in env.items())
-    domain = f"at {sizes}, random inputs (seed {SEED}): a run, not a proof"
+    domain = f"at {sizes}, random inputs (seed {SEED}), threads run lowest-numbered first and highest first: a run, not a proof"
     inputs = random_inputs(sig, env, SEED)
     expected = evaluate(fn, inputs, env)
-    try:
-        got = run_cuda(build, sig, inputs, env, kernel=kernel)
-    except TilecError as err:  # the model cannot run it (an error), or the kernel failed (a counterexample)
-        refused = isinstance(err, CpuRefusal)
-        return [Result(name, "cuda", "execution", check, "error" if refused else "counterexample",
-                       round(time.perf_counter() - start, 4), domain, {} if refused else {"sizes": env},
-                       detail=" | ".join(err.message.splitlines()[:4])[:800])]
-    for spec in sig.outputs:
-        result = compare(got[spec.name], expected[spec.name])
-        if not result.ok:
-            return [Result(name, "cuda", "execution", check, "counterexample", round(time.perf_counter() - start, 4),
-                           domain, {"sizes": env, "output": spec.name},
-                           detail=f"{spec.name}: {result} (reproduce: tilec run SPEC --stage cuda --shape "
-                                  f"{','.join(f'{k}={v}' for k, v in env.items())})")]
+    for order in ORDERS:  # a warp released at a barrier running ahead; the producer running ahead
+        try:
+            got = run_cuda(build, sig, inputs, env, kernel=kernel, order=order)
+        except TilecError as err:  # the model cannot run it (an error), or the kernel failed (a counterexample)
+            refused = isinstance(err, CpuRefusal)
+            return [Result(name, "cuda", "execution", check, "error" if refused else "counterexample",
+                           round(time.perf_counter() - start, 4), domain, {} if refused else {"sizes": env, "order": order},
+                           detail=" | ".join(err.message.splitlines()[:4])[:800])]
+        for spec in sig.outputs:
+            result = compare(got[spec.name], expected[spec.name])
+            if not result.ok:
+                return [Result(name, "cuda", "execution", check, "counterexample", round(time.perf_counter() - start, 4),
+                               domain, {"sizes": env, "output": spec.name, "order": order},
+                               detail=f"{spec.name}, threads {order}: {result} (reproduce: tilec run SPEC --stage cuda "
+                                      f"--shape {','.join(f'{k}={v}' for k, v in env.items())} --thread-order {order})")]
     return [Result(name, "cuda", "execution", check, "tested", round(time.perf_counter() - start, 4), domain)]

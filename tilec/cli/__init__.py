@@ -116,6 +116,8 @@ def _parser() -> argparse.ArgumentParser:
                           "cuda: the kernel's emitted CUDA on the CPU, under tilec's model of the GPU)")
     run.add_argument("--target", action="append", type=_target, metavar="TARGET",
                      help="with --stage tile or cuda: the targets whose kernel to run (as a package for them is built)")
+    run.add_argument("--thread-order", choices=["lowest-first", "highest-first"], default="lowest-first",
+                     help="with --stage cuda: which ready thread the model of the GPU runs first (verify runs both)")
     run.set_defaults(func="tilec.cli.commands:run_command", compiler="nvrtc", no_cache=False)
 
     opt = sub.add_parser("opt", parents=[common], help="parse, transform and print IR (mlir-opt style)")

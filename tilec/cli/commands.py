@@ -238,11 +238,11 @@ def run_command(args) -> int:
         kernels = args.stage in ("tile", "cuda")
         if kernels and len(dict.fromkeys(args.target or ())) > 1:  # each named target's kernel, by its pipeline
             schedules = resolve_each(args, args.spec, targets)
-            staged = {f"{args.stage} {t}": run_stage(args.stage, module, sig, inputs, env, schedules[t], t)
+            staged = {f"{args.stage} {t}": run_stage(args.stage, module, sig, inputs, env, schedules[t], t, args.thread_order)
                       for t in targets}
         else:
             schedule, target = resolve_one(args, args.spec, targets) if kernels else ("", DEFAULT)
-            ran = run_stage(args.stage, module, sig, inputs, env, schedule, target)
+            ran = run_stage(args.stage, module, sig, inputs, env, schedule, target, args.thread_order)
             staged = {args.stage: ran} if ran is not None else {}
     print(f"{sig.name}: stage {args.stage}, seed {args.seed}, "
           + ", ".join(f"{k}={v}" for k, v in env.items()))

@@ -29,8 +29,9 @@ class Kernel:
     def __init__(self, package: Package, target: str | None = None, cpu: bool = False):
         self.package = package
         # cpu: this kernel's CUDA text run on the CPU under tilec's model of the GPU (runtime/cpu/),
-        # ``cpu_variant`` forcing its aligned or unaligned kernel (default: the GPU's choice)
-        self.cpu, self.cpu_variant = cpu, None
+        # ``cpu_variant`` forcing its aligned or unaligned kernel (default: the GPU's choice),
+        # ``cpu_order`` the model's thread order (runtime/cpu/launch.py, ORDERS)
+        self.cpu, self.cpu_variant, self.cpu_order = cpu, None, "lowest-first"
         self.target = target or _preferred(package)
         self.manifest = m = package.kernel(self.target)
         self._siblings = {self.target: self}
@@ -137,7 +138,7 @@ class Kernel:
     def _launch(self, device, tensors: list, outs: list, plan: "Plan") -> None:
         if self.cpu:
             from .cpu.launch import launch_cpu
-            launch_cpu(self, tensors, outs, plan, self.cpu_variant)
+            launch_cpu(self, tensors, outs, plan, self.cpu_variant, self.cpu_order)
             return
         from .launch import launch
         launch(self, device, tensors, outs, plan)

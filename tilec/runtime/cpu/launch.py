@@ -124,9 +124,17 @@ def _map_words(tensor: torch.Tensor, entry: dict) -> list[int]:
     return [rank, size, args.swizzle, *dims, *strides, box]
 
 
-def launch_cpu(kernel, inputs: list, outputs: list, plan, variant: str | None = None) -> None:
+ORDERS = ("lowest-first", "highest-first")  # the thread orders the model's scheduler runs in
+
+
+def launch_cpu(kernel, inputs: list, outputs: list, plan, variant: str | None = None,
+               order: str = "lowest-first") -> None:
     """Run ``kernel``'s (runtime.Kernel) CUDA on the CPU over ``inputs`` into ``outputs`` (CPU
-    tensors) with ``plan``'s sizes and grid."""
+    tensors) with ``plan``'s sizes and grid; ``order``: which ready thread the scheduler runs
+    first, the lowest-numbered (a warp released at a barrier runs ahead of the others) or the
+    highest (the producer ahead of its consumers)."""
+    if order not in ORDERS:
+        raise ValueError(f"order {order!r}: one of {', '.join(ORDERS)}")
     m = kernel.manifest
     name = m["variants"][variant or ("aligned" if kernel.mapped or _aligned(inputs) else "unaligned")]
     cuda = kernel.package.files[m["source"]].decode()
@@ -157,7 +165,7 @@ def launch_cpu(kernel, inputs: list, outputs: list, plan, variant: str | None = 
         (work / "launch").write_bytes(b"".join(blob))
         timeout = float(os.environ.get("TILEC_CPU_TIMEOUT", "600"))
         try:
-            done = subprocess.run([str(exe), str(work / "launch"), str(work / "out")], capture_output=True,
+            done = subprocess.run([str(exe), str(work / "launch"), str(work / "out"), order], capture_output=True,
                                   text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
             raise CpuRunError(f"{kernel.name}: the CPU run took over {timeout:g} s (TILEC_CPU_TIMEOUT)") from None

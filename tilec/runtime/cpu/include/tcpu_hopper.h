@@ -92,12 +92,37 @@ template <class F> inline void each_box_element(const Map& m, uint32_t start, co
         f(swizzled(uint32_t(start + n * m.element), m.swizzle), inside ? m.address + offset : nullptr);
     }
 }
+// The shared bytes the wgmmas in flight read: each warpgroup's (kept by its first thread, whose
+// waits are the warpgroup's) from the issue until the wgmma.wait_group that retires its group.
+// A copy-engine load into them before then is the race an mbarrier ring's releases prevent: a
+// stage handed back while a multiply still reads it.
+struct InFlightRead { uint32_t lo, hi; int group; };
+constexpr int kInFlightReads = 64;
+inline InFlightRead* in_flight_reads(int thread) {
+    static InFlightRead table[1024][kInFlightReads];
+    return table[thread];
+}
+inline void check_not_in_flight(uint32_t lo, uint32_t hi, const char* what) {
+    for (int t = 0; t < cta.threads; t += 128)
+        for (int i = 0; i < cta.fibers[t].wgmma_reads; ++i) {
+            const InFlightRead& r = in_flight_reads(t)[i];
+            if (lo < r.hi && r.lo < hi)
+                fail("%s writes shared bytes %u..%u, which a wgmma of warpgroup %d still reads (in flight until the "
+                     "wgmma.wait_group that retires it)", what, lo, hi - 1, t / 128);
+        }
+}
+
 inline void tma_load(void* dst, const void* map, const int* c, int rank, uint32_t bar) {
     const Map m = map_of(map);
     long long bytes = m.element;
     for (int i = 0; i < rank; ++i) bytes *= m.box[i];
     const uint32_t start = shared_of(dst, int(bytes), "a copy-engine load's destination");
     if (start % 128) fail("a copy-engine load into shared address %u, not 128-byte aligned", start);
+    uint32_t lo = UINT32_MAX, hi = 0;
+    each_box_element(m, start, c, rank, [&](uint32_t at, const unsigned char*) {
+        lo = at < lo ? at : lo, hi = at + uint32_t(m.element) > hi ? at + uint32_t(m.element) : hi;
+    });
+    check_not_in_flight(lo, hi, "a copy-engine load");
     each_box_element(m, start, c, rank, [&](uint32_t at, const unsigned char* from) {
         unsigned char* to = shared_at(at, m.element, "a copy-engine load");
         if (from) memcpy(to, from, size_t(m.element));
@@ -152,13 +177,16 @@ inline Operand operand_of(unsigned long long desc, bool k_major, const char* whi
     if (!o.mode) unmodelled("wgmma's %s descriptor has no swizzle (modelled: 32-, 64- and 128-byte modes)", which);
     return o;
 }
-inline uint16_t operand_element(const Operand& o, int mn, int k) {
+inline uint32_t operand_address(const Operand& o, int mn, int k) {
     const int per_row = o.mode / 2, shift = __builtin_ctz(unsigned(per_row));
     const uint32_t offset = o.k_major
         ? uint32_t((mn >> 3) * o.stride + (mn & 7) * o.mode + k * 2)
         : uint32_t((mn >> shift) * o.leading + (k >> 3) * o.stride + (k & 7) * o.mode + (mn & (per_row - 1)) * 2);
+    return swizzled(o.start + offset, o.mode);
+}
+inline uint16_t operand_element(const Operand& o, int mn, int k) {
     uint16_t v;
-    memcpy(&v, shared_at(swizzled(o.start + offset, o.mode), 2, "a wgmma operand"), 2);
+    memcpy(&v, shared_at(operand_address(o, mn, k), 2, "a wgmma operand"), 2);
     return v;
 }
 
@@ -190,8 +218,24 @@ inline float* wgmma_issue(float* d, int count) {
     return p.v;
 }
 inline void wgmma_commit() { ++cta.fibers[cta.current].wgmma_committed; }
+// what a warpgroup's wgmma reads of an operand in shared memory (rows x k16), kept in flight
+inline void reads_in_flight(const Operand& o, int rows) {
+    Fiber& self = cta.fibers[cta.current];
+    uint32_t lo = UINT32_MAX, hi = 0;
+    for (int mn = 0; mn < rows; ++mn)
+        for (int k = 0; k < 16; ++k) {
+            const uint32_t at = operand_address(o, mn, k);
+            lo = at < lo ? at : lo, hi = at + 2 > hi ? at + 2 : hi;
+        }
+    if (self.wgmma_reads == kInFlightReads) unmodelled("more than %d wgmma operands in flight", kInFlightReads);
+    in_flight_reads(cta.current)[self.wgmma_reads++] = InFlightRead{lo, hi, self.wgmma_committed};
+}
 inline void wgmma_wait(long long n) {  // every group but the newest n retires
     Fiber& self = cta.fibers[cta.current];
+    InFlightRead* reads = in_flight_reads(cta.current);
+    for (int i = 0; i < self.wgmma_reads;)
+        if (reads[i].group < self.wgmma_committed - n) reads[i] = reads[--self.wgmma_reads];
+        else ++i;
     PendingWgmma* mine = pending_wgmma();
     for (int i = 0; i < self.wgmma_pending;)
         if (mine[i].group < self.wgmma_committed - n) {
@@ -212,6 +256,10 @@ inline void wgmma(float* d, const uint32_t* a_regs, unsigned long long a_desc, u
     In in{a_regs, a_desc, b_desc};
     float* result = wgmma_issue(d, N / 2);
     for (int i = 0; i < N / 2; ++i) d[i] = NAN;
+    if (int(threadIdx.x) % 128 == 0) {  // its shared operands, read until the group retires
+        reads_in_flight(operand_of(b_desc, !b_trans, "B"), N);
+        if (!A_REGS) reads_in_flight(operand_of(a_desc, !a_trans, "A"), 64);
+    }
     collective(128, BF16 ? "wgmma.m64k16.bf16" : "wgmma.m64k16.f16", &in, result, [=](const void* const* ins, void* const* outs) {
         const In* first = static_cast<const In*>(ins[0]);
         for (int t = 1; t < 128; ++t) {

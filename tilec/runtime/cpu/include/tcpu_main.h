@@ -83,6 +83,8 @@ static void fiber_main() {
     swapcontext(&cta.fibers[cta.current].context, &cta.scheduler);
 }
 
+static bool highest_first = false;  // the order the scheduler tries the threads in (run's argument)
+
 static void run_cta(int threads) {
     cta.threads = threads;
     memset(cta.warps, 0, sizeof cta.warps);
@@ -105,11 +107,18 @@ static void run_cta(int threads) {
         f.context.uc_link = &cta.scheduler;
         makecontext(&f.context, fiber_main, 0);
     }
-    // always the lowest-numbered thread that can go on: a warp released at a barrier runs on
-    // before the threads behind it catch up, as a GPU may run it (a barrier too narrow shows)
+    // always the lowest-numbered thread that can go on (or, highest_first, the highest): a warp
+    // released at a barrier runs on before the threads behind it catch up, as a GPU may run it
+    // (a barrier too narrow shows); the other order runs the producer warps ahead instead
     for (int live = threads; live;) {
-        int t = 0;
-        while (t < threads && (fibers[t].done || (fibers[t].ready && !fibers[t].ready(fibers[t].until)))) ++t;
+        int t = threads;
+        for (int i = 0; i < threads; ++i) {
+            const int u = highest_first ? threads - 1 - i : i;
+            if (!fibers[u].done && (!fibers[u].ready || fibers[u].ready(fibers[u].until))) {
+                t = u;
+                break;
+            }
+        }
         if (t == threads) {
             char waits[700] = "";
             size_t at = 0;
@@ -154,7 +163,11 @@ static void write_exact(const unsigned char* from, size_t bytes) {
 // launch file: "TCPU0001", kernel name, grid x y z, threads, shared bytes, buffers (bytes, data),
 // parameters: kind 0 a buffer's address, 1 a value, 2 a tensor map (buffer, 15 words)
 static int run(const Named* entries, int count, int argc, char** argv) {
-    if (argc != 3) { fprintf(stderr, "usage: %s LAUNCH OUT\n", argv[0]); return 2; }
+    if (argc != 4 || (strcmp(argv[3], "lowest-first") && strcmp(argv[3], "highest-first"))) {
+        fprintf(stderr, "usage: %s LAUNCH OUT lowest-first|highest-first\n", argv[0]);
+        return 2;
+    }
+    highest_first = !strcmp(argv[3], "highest-first");
     if (launch_fd < 0 || out_fd < 0) { fprintf(stderr, "tilec-cpu: cannot open %s or %s\n", argv[1], argv[2]); return 2; }
     if (!sandboxed) { fprintf(stderr, "tilec-cpu: the run could not confine itself (seccomp); nothing ran\n"); return 2; }
     char magic[8];

@@ -30,7 +30,7 @@ extern int launch_fd, out_fd, sandboxed;
 #define TCPU_ALLOW(nr) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1), BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
 
 static void tcpu_confine(int argc, char** argv, char**) {
-    if (argc != 3) return;  // main says how it is called, and runs nothing
+    if (argc != 4) return;  // main says how it is called, and runs nothing
     tcpu::launch_fd = open(argv[1], O_RDONLY | O_CLOEXEC);
     tcpu::out_fd = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     struct sock_filter filter[] = {

@@ -20,6 +20,7 @@ struct Fiber {
     const void* until = nullptr;            // condition living on the thread's stack
     int copies = 0, committed = 0;          // its cp.asyncs in flight (Cta::copies), groups committed
     int wgmma_committed = 0, wgmma_pending = 0;  // its wgmma groups committed, accumulators in flight
+    int wgmma_reads = 0;                         // shared ranges its warpgroup's wgmmas in flight read
 };
 
 struct NamedBarrier {  // bar.sync / bar.arrive id, count (__syncthreads: id 0, every thread)
