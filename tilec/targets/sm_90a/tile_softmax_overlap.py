@@ -80,6 +80,7 @@ def run(module, options: Options) -> None:
 
 
 def _is_release(op) -> bool:
+    """Is ``op`` a release of a stage (an scf.if around an arrival on the empty barrier)?"""
     inner: list = []
     op.operation.walk(lambda o: (inner.append(o.name), ir.WalkResult.ADVANCE)[1])
     return op.operation.name == "scf.if" and "tile.mbarrier_arrive" in inner
@@ -108,7 +109,10 @@ def read(fn, block) -> KeyLoop | None:
     softmax = [op for op in ops[ops.index(scores) + 1:ops.index(rescale)]
                if op.operation.name not in skipped and not _is_release(op)]
     waits = [op for op in top if op.operation.name == "tile.mbarrier_wait"]
-    (full_wait,) = [op for op in ops if op.operation.name == "tile.mbarrier_wait"]
+    full_waits = [op for op in ops if op.operation.name == "tile.mbarrier_wait"]
+    if len(full_waits) != 1:
+        raise _refusal(fn, "the key loop waits once a block, on the ring's full barrier")
+    (full_wait,) = full_waits
     arrives: list = []
     loop.operation.walk(lambda o: (arrives.append(o) if o.name == "tile.mbarrier_arrive" else None,
                                    ir.WalkResult.ADVANCE)[1])
