@@ -18,7 +18,8 @@ on their own), "cuda" (the emitter's ``rule(emitter, op)``), "cuda-prelude" (tar
 text its ops' rules call), "interpret" (``rule(cta, op, operands)``), "symbolic"
 (``rule(program, op, operands, loop, grid)``), "obligations" (``rule(program, fn)`` -> the
 proof rows an op brings) and "cuda-obligations" (``rule(fn, source, kernel, digest)`` -> the
-report rows of the CUDA text it brings).
+report rows of the CUDA text it brings). "resolved-by" (op name -> the target pass that replaces
+it) names an op that only passes read: the walks have no rule for it and say which pass to run.
 """
 
 from __future__ import annotations
@@ -65,6 +66,16 @@ def obligations(fn, layer: str) -> list:
 
     fn.operation.walk(visit)
     return found
+
+
+def no_rule(walk: str, name: str) -> str:
+    """What ``walk`` (``"the CUDA emitter has no rule for"``, say) says of op ``name`` it has no
+    rule for; of an op a target's pass replaces, that pass's name."""
+    _load("resolved-by")
+    by = _RULES.get("resolved-by", {}).get(name)
+    if by is None:
+        return f"{walk} '{name}'"
+    return f"{walk} '{name}', which {by} replaces (the target's pipeline runs it after ta-to-tile)"
 
 
 def features_used(fn) -> tuple:

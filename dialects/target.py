@@ -86,7 +86,8 @@ def register(target: Target) -> Target:
 register(Target("sm_80", 163 * 1024, (8, 0), features=_AMPERE))
 register(Target("sm_90a", 227 * 1024, (9, 0), sm_smem=228 * 1024, copy_stride_bytes=16,
                 features=_AMPERE | {"tma", "wgmma", "setmaxnreg", "clusters"},
-                passes=("tile-warp-specialize", "tile-softmax-overlap", "tile-tma-store"),  # tilec/targets/sm_90a
+                passes=("tile-warp-specialize", "tile-persistent", "tile-pingpong", "tile-softmax-overlap",
+                        "tile-tma-store"),  # tilec/targets/sm_90a
                 ops=("tilec.targets.sm_90a.dialects.tile_hopper",), space="tilec.targets.sm_90a.space",
                 rules=(("cuda", "tilec.targets.sm_90a.codegen.cuda_hopper"),
                        ("cuda-prelude", "tilec.targets.sm_90a.codegen.cuda_hopper"),

@@ -24,6 +24,8 @@ _MODULES = {
     "tile-canonicalize": "tile_canonicalize",
     # a target's own passes live in its folder (tilec/targets/<target>/)
     "tile-warp-specialize": "tilec.targets.sm_90a.tile_warp_specialize",
+    "tile-persistent": "tilec.targets.sm_90a.tile_persistent",
+    "tile-pingpong": "tilec.targets.sm_90a.tile_pingpong",
     "tile-softmax-overlap": "tilec.targets.sm_90a.tile_softmax_overlap",
     "tile-tma-store": "tilec.targets.sm_90a.tile_tma_store",
 }

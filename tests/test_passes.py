@@ -36,7 +36,8 @@ def test_each_target_runs_registered_passes_of_its_own_folder():
         for name in get(target).passes:
             module = passes.get(name).run.__module__
             assert module == f"tilec.targets.{target}.{name.replace('-', '_')}"  # the module, or the package's face
-    assert get("sm_90a").passes == ("tile-warp-specialize", "tile-softmax-overlap", "tile-tma-store")
+    assert get("sm_90a").passes == ("tile-warp-specialize", "tile-persistent", "tile-pingpong", "tile-softmax-overlap",
+                                    "tile-tma-store")
 
 
 def test_unknown_pass():

@@ -138,7 +138,8 @@ def test_every_command_honours_target(tilec, tmp_path):
     assert status == 0, err
     status, out, err = tilec("targets")
     assert status == 0 and "sm_90a: compute capability 9.0" in out and "tma, wgmma, setmaxnreg" in out
-    assert "passes after ta-to-tile: tile-warp-specialize, tile-softmax-overlap, tile-tma-store" in out
+    assert ("passes after ta-to-tile: tile-warp-specialize, tile-persistent, tile-pingpong, tile-softmax-overlap, "
+            "tile-tma-store") in out
     assert "passes after ta-to-tile: none" in out  # sm_80's pipeline is ta-to-tile's program as it is
 
 

@@ -93,7 +93,9 @@ def _run_pipeline(module, config: OptConfig, file: str, chunk: str, offset: int)
         if failures:  # a Python error inside an MLIR callback carries its traceback as text: keep its last line
             said = [line for line in str(failures[0]).splitlines() if line.strip()]
             detail = said[-1].strip() if said and "Traceback" in str(failures[0]) else str(failures[0])
-            raise TilecError(f"a pass failed: {type(failures[0]).__name__}: {detail}") from failures[0]
+            where = getattr(failures[0], "location", None)  # a pass may name the op at fault
+            raise TilecError(f"a pass failed: {type(failures[0]).__name__}: {detail}",
+                             mlir_loc(where, file, offset) if where is not None else None) from failures[0]
         raise from_mlir_error(err, file, whole(chunk, offset), offset) from None
     finally:
         del pm  # the timing report is printed when the pass manager goes away

@@ -26,7 +26,7 @@ from tilec.dialects._verify import Invalid
 from tilec.dialects.layout import BlockedLayout, MmaLayout, OperandLayout, SliceLayout
 from tilec.dialects.target import DEFAULT, target_of
 from tilec.dialects.tile import layout_of, register_layout, schedule_of
-from tilec.dialects.op_rules import check_target, features_used, rule
+from tilec.dialects.op_rules import check_target, features_used, no_rule, rule
 
 from ..diagnostics import TilecError
 from .cexpr import CExpr, dim_expr
@@ -214,7 +214,7 @@ class CudaEmitter:
                 continue
             own = rule("cuda", name)  # a target's own op: its rule from the target's folder (op_rules)
             if own is None:
-                raise TilecError(f"the CUDA emitter has no rule for '{name}'")
+                raise TilecError(no_rule("the CUDA emitter has no rule for", name))
             own(self, op)
 
     def op_func_return(self, op):

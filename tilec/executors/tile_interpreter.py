@@ -25,7 +25,7 @@ from tilec.dialects.dims import parse_dim
 from tilec.dialects.raster import raster_of
 from tilec.dialects.reduce_kinds import KINDS
 from tilec.dialects.tile import layout_of, schedule_of
-from tilec.dialects.op_rules import rule
+from tilec.dialects.op_rules import no_rule, rule
 
 from ..diagnostics import TilecError, mlir_loc
 from .loop_runner import _argument_roles
@@ -150,7 +150,7 @@ class CTA:
             return own(self, op, operands)
         handler = getattr(self, "op_" + name.removeprefix("tile."), None)
         if handler is None:
-            raise TilecError(f"the tile interpreter cannot run '{name}'", mlir_loc(op.location, "<tile>"))
+            raise TilecError(no_rule("the tile interpreter cannot run", name), mlir_loc(op.location, "<tile>"))
         return handler(op, operands)
 
     @staticmethod

@@ -19,7 +19,7 @@ from torch_mlir import ir
 
 from tilec.dialects import CMPI, PERSISTENT_ATTR, PROLOGUE_ATTR, STAGES_ATTR, param_ranges
 from tilec.dialects.dims import parse_dim
-from tilec.dialects.op_rules import rule
+from tilec.dialects.op_rules import no_rule, rule
 from tilec.dialects.tile import store_parts
 from tilec.diagnostics import TilecError
 from tilec.dialects.ta import tensor_dims
@@ -225,7 +225,7 @@ def walk_block(p: Program, block, loop: str, grid) -> None:
         elif rule("symbolic", name) is not None:  # a target's own op: its rule from the target's folder
             rule("symbolic", name)(p, op, operands, loop, grid)
         else:
-            raise ValueError(f"the verifier has no rule for '{name}'")
+            raise ValueError(no_rule("the verifier has no rule for", name))
 
 
 def _tiles_loop(p: Program, op, bounds: list, grid) -> None:

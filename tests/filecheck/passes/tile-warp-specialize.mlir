@@ -8,6 +8,8 @@
 // both copies, and whose consumers wait for the stage, issue its wgmma asynchronously, wait
 // until only that group is in flight and release the previous iteration's stage (from the
 // second iteration on); after the loop they wait for the last group and release its stage.
+// Each role starts from its tile.ring_start: the ring iteration its tile starts at, which
+// tile-persistent decides (0 for the CTA's one tile, or n x nk in a loop over tiles).
 // CHECK-LABEL: func.func @warp_specialized
 // CHECK-SAME:  tile.threads = 384
 // CHECK:       %[[SA:[0-9]+]] = "tile.alloc"() {layout = #tile.layout<[128, 64], [64, 1], [3, 3, 3]>} : () -> memref<4x128x64xbf16, 3>
@@ -15,7 +17,8 @@
 // CHECK:       %[[FULL:[0-9]+]] = "tile.mbarrier_alloc"() {arrivals = 1 : i64} : () -> memref<4xi64, 3>
 // CHECK:       %[[EMPTY:[0-9]+]] = "tile.mbarrier_alloc"() {arrivals = 8 : i64} : () -> memref<4xi64, 3>
 // CHECK:       "tile.warp_specialize"() ({
-// CHECK:         scf.for %[[PT:arg[0-9]+]] =
+// CHECK-NEXT:    %[[PSTART:[0-9]+]] = "tile.ring_start"()
+// CHECK:         scf.for %[[PT:arg[0-9]+]] = %[[PSTART]] to
 // CHECK:           %[[S:[0-9]+]] = arith.remsi %[[PT]], %c4
 // CHECK:           %[[RELEASED:[0-9]+]] = arith.subi %c1, %{{[0-9]+}}
 // CHECK:           "tile.mbarrier_wait"(%[[EMPTY]], %[[S]], %[[RELEASED]])
@@ -23,12 +26,14 @@
 // CHECK:           "tile.tma_copy"(%arg0, %{{[0-9]+}}, %{{[0-9]+}}, %[[SA]], %[[S]], %[[FULL]])
 // CHECK:           "tile.tma_copy"(%arg1, %{{[0-9]+}}, %{{[0-9]+}}, %[[SB]], %[[S]], %[[FULL]])
 // CHECK:       }, {
-// CHECK:         scf.for %[[KT:arg[0-9]+]] = {{.*}} iter_args
+// CHECK-NEXT:    %[[CSTART:[0-9]+]] = "tile.ring_start"()
+// CHECK:         scf.for %[[KT:arg[0-9]+]] = %[[CSTART]] to {{.*}} iter_args
 // CHECK:           %[[T:[0-9]+]] = arith.remsi %[[KT]], %c4
 // CHECK:           "tile.mbarrier_wait"(%[[FULL]], %[[T]], %{{[0-9]+}})
 // CHECK:           "tile.wgmma"(%[[SA]], %[[SB]], %[[T]], %{{.*}}) {async, tile.computes = 0 : i64} {{.*}} -> tensor<128x256xf32, #tile.mma<[8, 1]>>
 // CHECK-NEXT:      "tile.wgmma_wait"() {pending = 1 : i64}
-// CHECK-NEXT:      %[[LATER:[0-9]+]] = arith.cmpi sge, %[[KT]], %c1
+// CHECK-NEXT:      %[[SECOND:[0-9]+]] = arith.addi %[[CSTART]], %c1
+// CHECK-NEXT:      %[[LATER:[0-9]+]] = arith.cmpi sge, %[[KT]], %[[SECOND]]
 // CHECK-NEXT:      scf.if %[[LATER]] {
 // CHECK-NEXT:        %[[PREV:[0-9]+]] = arith.subi %[[KT]], %c1
 // CHECK-NEXT:        %[[PS:[0-9]+]] = arith.remsi %[[PREV]], %c4

@@ -16,7 +16,6 @@ stage late (``release_after``). The warp-specialised contraction and attention
 from torch_mlir import ir
 from torch_mlir.dialects import arith, scf
 
-from tilec.dialects import PERSISTENT_ATTR
 from tilec.dialects.layout import tma_layout
 from tilec.dialects.schedule import Schedule
 from tilec.dialects.tile import layout_attr
@@ -25,47 +24,6 @@ from tilec.passes.ta_to_tile.common import SHARED, const_index
 PRODUCER_REGISTERS = 40    # the producer thread needs addresses and a loop counter
 CONSUMER_REGISTERS = {1: 240, 2: 232, 3: 152}  # 128 x 40 + consumers x 128 x this <= 64K registers
 SHARED_SM_REGISTERS = 216  # one consumer warpgroup, two CTAs an SM: 128 x 40 + 128 x this <= 32K
-
-
-def take_turn(turn, g, roles: int, n) -> None:
-    """Warpgroup ``g`` of ``roles`` waits for its turn at the ring before the CTA's n-th tile:
-    until the warpgroup before it (whose arrive after tile n - 1 completes phase (n - 1) div
-    roles of turn[g]) has made its last wait on full; tile 0 waits for parity 1, which a fresh
-    barrier passes. Parity ((n + roles - 1) div roles + 1) mod 2 is both, with no negative
-    division. So every wait on full comes after the waits of every earlier ring iteration, and
-    a parity names the phase it means (a warpgroup never waits more than one phase ahead)."""
-    w = const_index(roles)
-    rounds = arith.DivSIOp(arith.AddIOp(n, const_index(roles - 1)).result, w).result
-    parity = arith.RemSIOp(arith.AddIOp(rounds, const_index(1)).result, const_index(2)).result
-    ir.Operation.create("tile.mbarrier_wait", operands=[turn, g, parity])
-
-
-def over_tiles(persistent: bool, pid, tiles, nk, role, share=None) -> None:
-    """``role(t, first)`` for the CTA's output tile t = pid, its ring from iteration 0; or, in a
-    persistent kernel, for each t = pid, pid + C, ... < tiles, its ring from (t - pid) / C * nk.
-    ``share`` (g, W): warpgroup g of W takes every W-th of those tiles from the g-th,
-    t = pid + g C, pid + (g + W) C, ...; its ring still from (t - pid) / C * nk, and
-    ``role(t, first, (g, n))`` learns it is the CTA's n-th tile."""
-    if not persistent:
-        role(pid, const_index(0))
-        return
-    ctas = ir.Operation.create("tile.num_programs", results=[ir.IndexType.get()],
-                               attributes={"axis": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0)}).result
-    first, step = pid, ctas
-    if share is not None:
-        g, roles = share
-        first = arith.AddIOp(pid, arith.MulIOp(g, ctas).result).result
-        step = arith.MulIOp(const_index(roles), ctas).result
-    loop = scf.ForOp(first, tiles, step)
-    loop.attributes[PERSISTENT_ATTR] = ir.UnitAttr.get()
-    with ir.InsertionPoint(loop.body):
-        t = loop.induction_variable
-        done = arith.DivSIOp(arith.SubIOp(t, pid).result, ctas).result  # tiles this CTA finished
-        if share is None:
-            role(t, arith.MulIOp(done, nk).result)
-        else:
-            role(t, arith.MulIOp(done, nk).result, (share[0], done))
-        scf.YieldOp([])
 
 
 def specialize(consumers: int, roles: int = 1, occupancy: int = 1):

@@ -309,6 +309,29 @@ class WarpgroupIdOp(Tile.Operation, name="warpgroup_id"):
     verify_invariants = verifier(_check_warpgroup_id)
 
 
+def _check_ring_start(op):
+    parent = op.operation.parent
+    while parent is not None and parent.name != "tile.warp_specialize":
+        parent = parent.parent
+    if parent is None:
+        raise Invalid("tile.ring_start is read in a region of a tile.warp_specialize (a role's first ring "
+                      "iteration)")
+
+
+class RingStartOp(Tile.Operation, name="ring_start"):
+    """The mbarrier ring's iteration at which a role's output tile starts. tile-warp-specialize
+    writes each role of a contraction from it (its ring loop runs from it for the tile's k
+    tiles; the copies' k offsets count from it); ``tile-persistent`` says what it is: 0 where a
+    CTA works on one tile, n x nk for the CTA's n-th tile where the role loops over tiles.
+    No later layer reads it.
+
+    Example:  %first = "tile.ring_start"() : () -> index
+    """
+
+    res: Result[ir.IndexType]
+    verify_invariants = verifier(_check_ring_start)
+
+
 # -- turns of the consumer warpgroups at the tensor cores (named barriers) ----------------------
 TURN_WHO = ("all", "first", "last")
 
@@ -439,7 +462,7 @@ FEATURES = {
     "tile.mbarrier_arrive": ("tma",), "tile.tma_copy": ("tma",), "tile.tma_store": ("tma",),
     "tile.wgmma": ("wgmma",), "tile.wgmma_wait": ("wgmma",),
     "tile.warp_specialize": ("setmaxnreg",),  # its producer_registers / consumer_registers
-    "tile.warpgroup_id": (), "tile.turn_wait": (), "tile.turn_pass": (),
+    "tile.warpgroup_id": (), "tile.turn_wait": (), "tile.turn_pass": (), "tile.ring_start": (),
 }
 
 
@@ -449,3 +472,4 @@ register("features", FEATURES)
 register("store-parts", {"tile.tma_store": store_parts})
 register("mma-depth", {"tile.wgmma": wgmma_depth})
 register("roles", {"tile.warp_specialize": consumer_roles})
+register("resolved-by", {"tile.ring_start": "tile-persistent"})

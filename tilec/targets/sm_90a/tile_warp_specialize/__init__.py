@@ -16,8 +16,9 @@ the schedule asks for consumer warpgroups (``consumers > 0``), this pass rewrite
     epilogue; tile.store                                 and tile.store
                                                      }
 
-one rewrite per kind of staged program: a contraction (contraction.py: persistent tile
-scheduling and ping-pong consumers as the schedule says) and attention, whose main loop
+one rewrite per kind of staged program: a contraction (contraction.py: its roles written for
+the CTA's one tile from ``tile.ring_start``, which ``tile-persistent`` places, and
+``tile-pingpong`` shares among the warpgroups) and attention, whose main loop
 carries an online-softmax state (attention.py: Q once on a barrier of its own, K and V through
 the ring, Q·Kᵀ and P·V by wgmma; the key loop as the staged program has it, which
 ``tile-softmax-overlap`` rotates where the schedule asks). The staged program's own ops (the raster, the copies'

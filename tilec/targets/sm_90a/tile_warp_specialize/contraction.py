@@ -6,7 +6,10 @@
                             tile.wgmma_wait {pending = 1}, release the stage before; then the
                             epilogue and the store of the output tile
 
-with the raster, copy offsets, epilogue and store cloned from the staged program.
+with the raster, copy offsets, epilogue and store cloned from the staged program. Each role is
+written for the CTA's one output tile from ring iteration ``tile.ring_start``: the ring loops
+run from it for the tile's k tiles, the copies' k offsets count from it, so tile-persistent can
+move a role into a loop over tiles (and tile-pingpong share those among the warpgroups).
 """
 
 from __future__ import annotations
@@ -16,15 +19,14 @@ from dataclasses import dataclass
 from torch_mlir import ir
 from torch_mlir.dialects import arith, scf
 
-from tilec.dialects import PERSISTENT_ATTR, PROLOGUE_ATTR, STAGES_ATTR
+from tilec.dialects import PROLOGUE_ATTR, STAGES_ATTR
 from tilec.dialects.layout import MmaLayout
 from tilec.dialects.schedule import Schedule
 from tilec.passes.ta_to_tile import layouts
 from tilec.passes.ta_to_tile.common import const_index, constant_tile
 
 from ..clone import Clones
-from ..ring import (barriers, fill_stage, over_tiles, release_after, ring_slot, specialize, take_turn,
-                    wgmma_wait)
+from ..ring import barriers, fill_stage, release_after, ring_slot, specialize, wgmma_wait
 from .common import copy_alloc, depends_on, erase_after, erase_unused, first_of, refusal, slice_of, tile_elements
 
 _I64 = lambda: ir.IntegerType.get_signless(64)
@@ -97,13 +99,10 @@ def rewrite(g: Staged, s: Schedule) -> None:
     shared = {op for op in top[:first_alloc] if op not in raster and op not in depends_on(top, g.pid)}
     clones = Clones(g.fn, lambda op: op in shared)
     with ir.InsertionPoint(top[first_alloc]), g.fn.location:
-        tiles = arith.MulIOp(*g.grid).result
         sa = copy_alloc(g.loads[0][0].operands[0], s.stages)
         sbs = [copy_alloc(b.operands[0], s.stages) for _, b in g.loads]
-        roles = s.consumers if s.pingpong else 1
         full = barriers(s.stages, 1)
-        empty = barriers(s.stages, s.warps // roles)  # every warp of the stage's consumers releases it
-        turn = barriers(roles, s.warps // roles) if roles > 1 else None  # ping-pong: whose turn at the ring
+        empty = barriers(s.stages, s.warps)  # every consumer warp releases a stage
     nk = g.loop.operands[1]  # the staged loop's trip count: ceil(K / bk)
     m0_old, n0_old = g.tile_origin
     element_bytes = 2  # wgmma and the copy engine take 16-bit operands here (Schedule.legal)
@@ -132,14 +131,8 @@ def rewrite(g: Staged, s: Schedule) -> None:
                 offsets = offsets[count:]
             scf.YieldOp([])
 
-    def consumer(t, first, nth=None):
-        """Wait for each stage, multiply it, release it; then the epilogue and the store.
-        Ping-pong (``nth``: this warpgroup, and t as the CTA's n-th tile): its turn at the ring
-        first, passed on after the loop."""
-        wg = None
-        if nth is not None:
-            wg, n = nth
-            take_turn(turn, wg, roles, n)
+    def consumer(t, first):
+        """Wait for each stage, multiply it, release it; then the epilogue and the store."""
         here = origin(t)
         accs = [ir.RankedTensorType.get(ir.RankedTensorType(m.result.type).shape, ir.F32Type.get()) for m in g.mmas]
         zeros = [constant_tile(acc, 0.0) for acc in accs]
@@ -163,9 +156,6 @@ def rewrite(g: Staged, s: Schedule) -> None:
             wgmma_wait(len(g.mmas))
             release_after(kt, const_index(1), empty, s.stages, first)
             scf.YieldOp(results)
-        if wg is not None:  # its last wait on full is behind it: the next warpgroup's waits may start
-            nxt = arith.RemSIOp(arith.AddIOp(wg, const_index(1)).result, const_index(roles)).result
-            ir.Operation.create("tile.mbarrier_arrive", operands=[turn, nxt])
         wgmma_wait(0)  # the accumulator is complete, and the last stage read
         release_after(end, const_index(1), empty, s.stages, first)
         for old, new in zip(g.loop.results, loop.results):
@@ -173,17 +163,11 @@ def rewrite(g: Staged, s: Schedule) -> None:
         ir.Operation.create("tile.store", operands=here.bring(list(g.store.operands)))  # tile-tma-store may stage it
 
     with ir.InsertionPoint(g.prologue), g.fn.location:
-        spec = specialize(s.consumers, roles, s.occupancy)
+        spec = specialize(s.consumers, occupancy=s.occupancy)
         for region, role in zip(spec.regions, (producer, consumer)):
             with ir.InsertionPoint(region.blocks.append()):
-                share = None
-                if roles > 1 and role is consumer:
-                    share = (ir.Operation.create("tile.warpgroup_id", results=[ir.IndexType.get()]).result, roles)
-                over_tiles(s.persistent, g.pid, tiles, nk, role, share)
+                role(g.pid, ir.Operation.create("tile.ring_start", results=[ir.IndexType.get()]).result)
     erase_after(spec, block)
     erase_unused(block, old_allocs)
-    if s.persistent:  # grid x counts the tiles; the launch caps it (tile.num_programs CTAs)
-        g.fn.attributes[PERSISTENT_ATTR] = ir.UnitAttr.get()
-    # warp w (of its warpgroup) holds rows 16w..16w+15: wgmma's accumulator per warpgroup; a
-    # ping-pong warpgroup of 128 rows issues a wgmma per 64-row slab, and holds those rows of each
-    layouts.relayout(g.fn, MmaLayout(s.warps // roles, 1, s.bm // 64 if roles > 1 else 1))
+    # warp w (of the warpgroups) holds rows 16w..16w+15: wgmma's accumulator per warpgroup
+    layouts.relayout(g.fn, MmaLayout(s.warps, 1, 1))
