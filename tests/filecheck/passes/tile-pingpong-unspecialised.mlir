@@ -1,9 +1,9 @@
 // RUN: not tilec opt %s --pass-pipeline='builtin.module(tile-pingpong)' 2>&1 | filecheck %s
 
-// Ping-pong warpgroups share a persistent warp-specialised contraction's tiles: on the staged
-// program (tile-warp-specialize and tile-persistent not run) whose schedule asks for
-// pingpong=true, the pass refuses, at the function.
-// CHECK: tile-pingpong-unspecialised.mlir:[[# @LINE + 16]]:3: error: a pass failed: ValueError: tile-pingpong: ping-pong consumers share a persistent warp-specialised contraction's tiles (tile-warp-specialize, tile-persistent first)
+// Ping-pong warpgroups are a warp-specialised kernel's: on the staged program (tile-warp-specialize
+// and tile-persistent not run) whose schedule asks for pingpong=true, the pass refuses, at the
+// function.
+// CHECK: tile-pingpong-unspecialised.mlir:[[# @LINE + 16]]:3: error: a pass failed: ValueError: tile-pingpong: ping-pong consumers are a warp-specialised kernel's (tile-warp-specialize first)
 
 // The staged program: `tilec opt` of the ta of this spec with ta-to-tile{target=sm_90a bm=64
 // bn=256 bk=64 warps=8 stages=4 consumers=2 pingpong=true persistent=true}, tile-canonicalize:

@@ -270,3 +270,196 @@ module attributes {tile.target = "sm_90a"} {
     return
   }
 }
+
+// -----
+
+// A warp-specialised attention whose schedule asks for pingpong=true: its two consumer warpgroups
+// take turns at the tensor cores, a turn spanning one warpgroup's P·V of a key block and its
+// Q·Kᵀ of the next. After Q has landed the last warpgroup passes the first turn on (to
+// warpgroup 0) and each waits for its own; in the key loop each passes the turn after Q·Kᵀ and
+// the release of the block before, and waits for it before P·V; after the loop and its last
+// release each passes it on, and warpgroup 0 takes back the one the last passed.
+// CHECK-LABEL: func.func @attention(
+// CHECK:       }, {
+// CHECK-NEXT:    "tile.mbarrier_wait"(%{{[0-9]+}}, %c0, %c0)
+// CHECK-NEXT:    "tile.turn_pass"() {who = "last"}
+// CHECK-NEXT:    "tile.turn_wait"() {who = "all"}
+// CHECK:         scf.for
+// CHECK:           "tile.wgmma"({{.*}}) {transpose_b}
+// CHECK:           scf.if
+// CHECK-NEXT:        arith.subi
+// CHECK-NEXT:        arith.remsi
+// CHECK-NEXT:        "tile.mbarrier_arrive"
+// CHECK-NEXT:      }
+// CHECK-NEXT:      "tile.turn_pass"() {who = "all"}
+// CHECK-NOT:       tile.turn_pass
+// CHECK:           "tile.turn_wait"() {who = "all"}
+// CHECK-NEXT:      "tile.wgmma"({{.*}}) {async}
+// CHECK-NOT:       tile.turn
+// CHECK:         } {tile.computes = [3, 3, 4], tile.stages = 3 : i64}
+// CHECK-NEXT:    "tile.wgmma_wait"() {pending = 0 : i64}
+// CHECK:         "tile.mbarrier_arrive"
+// CHECK-NEXT:    }
+// CHECK-NEXT:    "tile.turn_pass"() {who = "all"}
+// CHECK-NEXT:    "tile.turn_wait"() {who = "first"}
+// CHECK:         "tile.store"
+
+// The input: `tilec opt` of the ta of examples/attention.ta (--emit ta) with
+// ta-specialize-shapes{shapes=D=64}, the ta rewrites, ta-to-tile{target=sm_90a bm=128 bn=128
+// warps=8 stages=3 consumers=2 pingpong=true}, tile-canonicalize, tile-warp-specialize,
+// tile-persistent, tile-canonicalize.
+
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#map1 = affine_map<(d0) -> (d0)>
+#map2 = affine_map<(d0, d1) -> (d0)>
+module attributes {tile.target = "sm_90a"} {
+  func.func @attention(%arg0: memref<?x?x?x64xbf16> {ta.dims = ["B", "H", "S", "D"], ta.name = "Q"}, %arg1: memref<?x?x?x64xbf16> {ta.dims = ["B", "H", "T", "D"], ta.name = "K"}, %arg2: memref<?x?x?x64xbf16> {ta.dims = ["B", "H", "T", "D"], ta.name = "V"}, %arg3: memref<?x?x?x64xbf16> {ta.dims = ["B", "H", "S", "D"], ta.name = "O", ta.output}, %arg4: index {ta.param = "B"}, %arg5: index {ta.param = "D"}, %arg6: index {ta.param = "H"}, %arg7: index {ta.param = "S"}, %arg8: index {ta.param = "T"}) attributes {llvm.emit_c_interface, ta.params = {B = 2 : i64, D = 64 : i64, H = 4 : i64, S = 128 : i64, T = 128 : i64}, tile.grid = ["(S+127)/128", "1*B*H"], tile.schedule = #tile.schedule<{bk = 32 : i64, bm = 128 : i64, bn = 128 : i64, consumers = 2 : i64, group_m = 8 : i64, heavy_first = false, occupancy = 1 : i64, persistent = false, pingpong = true, softmax_overlap = false, stages = 3 : i64, swizzle = true, tma_store = false, warps = 8 : i64}>, tile.threads = 384 : i64} {
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
+    %c1 = arith.constant 1 : index
+    %cst = arith.constant 0.000000e+00 : f32
+    %cst_0 = arith.constant 0xFF800000 : f32
+    %c128 = arith.constant 128 : index
+    %c0 = arith.constant 0 : index
+    %cst_1 = arith.constant 1.000000e+00 : f32
+    %cst_2 = arith.constant 1.250000e-01 : f32
+    %0 = "tile.program_id"() {axis = 0 : i64} : () -> index
+    %1 = arith.muli %0, %c128 : index
+    %2 = "tile.program_id"() {axis = 1 : i64} : () -> index
+    %3 = arith.remsi %2, %arg6 : index
+    %4 = arith.divsi %2, %arg6 : index
+    %5 = arith.remsi %4, %arg4 : index
+    %6 = arith.ceildivsi %arg8, %c128 : index
+    %7 = "tile.alloc"() {layout = #tile.layout<[128, 64], [64, 1], [3, 3, 3]>} : () -> memref<1x128x64xbf16, 3>
+    %8 = "tile.alloc"() {layout = #tile.layout<[128, 64], [64, 1], [3, 3, 3]>} : () -> memref<3x128x64xbf16, 3>
+    %9 = "tile.alloc"() {layout = #tile.layout<[128, 64], [64, 1], [3, 3, 3]>} : () -> memref<3x128x64xbf16, 3>
+    %10 = "tile.mbarrier_alloc"() {arrivals = 1 : i64} : () -> memref<1xi64, 3>
+    %11 = "tile.mbarrier_alloc"() {arrivals = 1 : i64} : () -> memref<3xi64, 3>
+    %12 = "tile.mbarrier_alloc"() {arrivals = 8 : i64} : () -> memref<3xi64, 3>
+    "tile.warp_specialize"() ({
+      "tile.mbarrier_expect"(%10, %c0) {bytes = 16384 : i64} : (memref<1xi64, 3>, index) -> ()
+      "tile.tma_copy"(%arg0, %5, %3, %1, %c0, %7, %c0, %10) : (memref<?x?x?x64xbf16>, index, index, index, index, memref<1x128x64xbf16, 3>, index, memref<1xi64, 3>) -> ()
+      scf.for %arg9 = %c0 to %6 step %c1 {
+        %13 = arith.remsi %arg9, %c3 : index
+        %14 = arith.divsi %arg9, %c3 : index
+        %15 = arith.remsi %14, %c2 : index
+        %16 = arith.subi %c1, %15 : index
+        "tile.mbarrier_wait"(%12, %13, %16) : (memref<3xi64, 3>, index, index) -> ()
+        "tile.mbarrier_expect"(%11, %13) {bytes = 32768 : i64} : (memref<3xi64, 3>, index) -> ()
+        %17 = arith.muli %arg9, %c128 : index
+        "tile.tma_copy"(%arg1, %5, %3, %17, %c0, %8, %13, %11) : (memref<?x?x?x64xbf16>, index, index, index, index, memref<3x128x64xbf16, 3>, index, memref<3xi64, 3>) -> ()
+        "tile.tma_copy"(%arg2, %5, %3, %17, %c0, %9, %13, %11) : (memref<?x?x?x64xbf16>, index, index, index, index, memref<3x128x64xbf16, 3>, index, memref<3xi64, 3>) -> ()
+      }
+    }, {
+      "tile.mbarrier_wait"(%10, %c0, %c0) : (memref<1xi64, 3>, index, index) -> ()
+      %13 = "tile.map"() ({
+        "tile.yield"(%cst_0) : (f32) -> ()
+      }) : () -> tensor<128xf32, #tile.slice<"mma", [8, 1], 1 : i64>>
+      %14 = "tile.map"() ({
+        "tile.yield"(%cst) : (f32) -> ()
+      }) : () -> tensor<128xf32, #tile.slice<"mma", [8, 1], 1 : i64>>
+      %15 = "tile.map"() ({
+        "tile.yield"(%cst) : (f32) -> ()
+      }) : () -> tensor<128x64xf32, #tile.mma<[8, 1]>>
+      %16:3 = scf.for %arg9 = %c0 to %6 step %c1 iter_args(%arg10 = %13, %arg11 = %14, %arg12 = %15) -> (tensor<128xf32, #tile.slice<"mma", [8, 1], 1 : i64>>, tensor<128xf32, #tile.slice<"mma", [8, 1], 1 : i64>>, tensor<128x64xf32, #tile.mma<[8, 1]>>) {
+        %20 = arith.remsi %arg9, %c3 : index
+        %21 = arith.divsi %arg9, %c3 : index
+        %22 = arith.remsi %21, %c2 : index
+        "tile.mbarrier_wait"(%11, %20, %22) : (memref<3xi64, 3>, index, index) -> ()
+        %23 = "tile.map"() ({
+          "tile.yield"(%cst) : (f32) -> ()
+        }) : () -> tensor<128x128xf32, #tile.mma<[8, 1]>>
+        %24 = "tile.wgmma"(%7, %8, %20, %23) {transpose_b} : (memref<1x128x64xbf16, 3>, memref<3x128x64xbf16, 3>, index, tensor<128x128xf32, #tile.mma<[8, 1]>>) -> tensor<128x128xf32, #tile.mma<[8, 1]>>
+        %25 = arith.cmpi sge, %arg9, %c1 : index
+        scf.if %25 {
+          %38 = arith.subi %arg9, %c1 : index
+          %39 = arith.remsi %38, %c3 : index
+          "tile.mbarrier_arrive"(%12, %39) : (memref<3xi64, 3>, index) -> ()
+        }
+        %26 = arith.muli %arg9, %c128 : index
+        %27 = "tile.map"() ({
+          %38 = "tile.elem"(%24) {map = #map} : (tensor<128x128xf32, #tile.mma<[8, 1]>>) -> f32
+          %39 = arith.mulf %38, %cst_2 : f32
+          %40 = "tile.index"() {dim = 1 : i64} : () -> index
+          %41 = arith.addi %26, %40 : index
+          %42 = arith.cmpi slt, %41, %arg8 : index
+          %43 = arith.select %42, %39, %cst_0 : f32
+          "tile.yield"(%43) : (f32) -> ()
+        }) : () -> tensor<128x128xf32, #tile.mma<[8, 1]>>
+        %28 = "tile.reduce"(%27) {dim = 1 : i64, kind = "max"} : (tensor<128x128xf32, #tile.mma<[8, 1]>>) -> tensor<128xf32, #tile.slice<"mma", [8, 1], 1 : i64>>
+        %29 = "tile.map"() ({
+          %38 = "tile.elem"(%arg10) {map = #map1} : (tensor<128xf32, #tile.slice<"mma", [8, 1], 1 : i64>>) -> f32
+          %39 = "tile.elem"(%28) {map = #map1} : (tensor<128xf32, #tile.slice<"mma", [8, 1], 1 : i64>>) -> f32
+          %40 = arith.maximumf %38, %39 : f32
+          "tile.yield"(%40) : (f32) -> ()
+        }) : () -> tensor<128xf32, #tile.slice<"mma", [8, 1], 1 : i64>>
+        %30 = "tile.map"() ({
+          %38 = "tile.elem"(%arg10) {map = #map1} : (tensor<128xf32, #tile.slice<"mma", [8, 1], 1 : i64>>) -> f32
+          %39 = "tile.elem"(%29) {map = #map1} : (tensor<128xf32, #tile.slice<"mma", [8, 1], 1 : i64>>) -> f32
+          %40 = arith.cmpf oeq, %38, %39 : f32
+          %41 = arith.subf %38, %39 : f32
+          %42 = math.exp %41 : f32
+          %43 = arith.select %40, %cst_1, %42 : f32
+          "tile.yield"(%43) : (f32) -> ()
+        }) : () -> tensor<128xf32, #tile.slice<"mma", [8, 1], 1 : i64>>
+        %31 = "tile.map"() ({
+          %38 = "tile.elem"(%29) {map = #map1} : (tensor<128xf32, #tile.slice<"mma", [8, 1], 1 : i64>>) -> f32
+          %39 = arith.cmpf oeq, %38, %cst_0 : f32
+          %40 = "tile.elem"(%29) {map = #map1} : (tensor<128xf32, #tile.slice<"mma", [8, 1], 1 : i64>>) -> f32
+          %41 = arith.select %39, %cst, %40 : f32
+          "tile.yield"(%41) : (f32) -> ()
+        }) : () -> tensor<128xf32, #tile.slice<"mma", [8, 1], 1 : i64>>
+        %32 = "tile.map"() ({
+          %38 = "tile.elem"(%27) {map = #map} : (tensor<128x128xf32, #tile.mma<[8, 1]>>) -> f32
+          %39 = "tile.elem"(%31) {map = #map2} : (tensor<128xf32, #tile.slice<"mma", [8, 1], 1 : i64>>) -> f32
+          %40 = arith.subf %38, %39 : f32
+          %41 = math.exp %40 : f32
+          "tile.yield"(%41) : (f32) -> ()
+        }) : () -> tensor<128x128xf32, #tile.mma<[8, 1]>>
+        %33 = "tile.reduce"(%32) {dim = 1 : i64, kind = "sum"} : (tensor<128x128xf32, #tile.mma<[8, 1]>>) -> tensor<128xf32, #tile.slice<"mma", [8, 1], 1 : i64>>
+        %34 = "tile.map"() ({
+          %38 = "tile.elem"(%arg11) {map = #map1} : (tensor<128xf32, #tile.slice<"mma", [8, 1], 1 : i64>>) -> f32
+          %39 = "tile.elem"(%30) {map = #map1} : (tensor<128xf32, #tile.slice<"mma", [8, 1], 1 : i64>>) -> f32
+          %40 = arith.mulf %38, %39 : f32
+          %41 = "tile.elem"(%33) {map = #map1} : (tensor<128xf32, #tile.slice<"mma", [8, 1], 1 : i64>>) -> f32
+          %42 = arith.addf %40, %41 : f32
+          "tile.yield"(%42) : (f32) -> ()
+        }) : () -> tensor<128xf32, #tile.slice<"mma", [8, 1], 1 : i64>>
+        %35 = "tile.map"() ({
+          %38 = "tile.elem"(%32) {map = #map} : (tensor<128x128xf32, #tile.mma<[8, 1]>>) -> f32
+          %39 = arith.truncf %38 : f32 to bf16
+          "tile.yield"(%39) : (bf16) -> ()
+        }) : () -> tensor<128x128xbf16, #tile.mma<[8, 1]>>
+        %36 = "tile.map"() ({
+          %38 = "tile.elem"(%arg12) {map = #map} : (tensor<128x64xf32, #tile.mma<[8, 1]>>) -> f32
+          %39 = "tile.elem"(%30) {map = #map2} : (tensor<128xf32, #tile.slice<"mma", [8, 1], 1 : i64>>) -> f32
+          %40 = arith.mulf %38, %39 : f32
+          "tile.yield"(%40) : (f32) -> ()
+        }) : () -> tensor<128x64xf32, #tile.mma<[8, 1]>>
+        %37 = "tile.wgmma"(%35, %9, %20, %36) {async} : (tensor<128x128xbf16, #tile.mma<[8, 1]>>, memref<3x128x64xbf16, 3>, index, tensor<128x64xf32, #tile.mma<[8, 1]>>) -> tensor<128x64xf32, #tile.mma<[8, 1]>>
+        scf.yield %29, %34, %37 : tensor<128xf32, #tile.slice<"mma", [8, 1], 1 : i64>>, tensor<128xf32, #tile.slice<"mma", [8, 1], 1 : i64>>, tensor<128x64xf32, #tile.mma<[8, 1]>>
+      } {tile.computes = [3, 3, 4], tile.stages = 3 : i64}
+      "tile.wgmma_wait"() {pending = 0 : i64} : () -> ()
+      %17 = arith.cmpi sge, %6, %c1 : index
+      scf.if %17 {
+        %20 = arith.subi %6, %c1 : index
+        %21 = arith.remsi %20, %c3 : index
+        "tile.mbarrier_arrive"(%12, %21) : (memref<3xi64, 3>, index) -> ()
+      }
+      %18 = "tile.map"() ({
+        %20 = "tile.elem"(%16#2) {map = #map} : (tensor<128x64xf32, #tile.mma<[8, 1]>>) -> f32
+        %21 = "tile.elem"(%16#1) {map = #map2} : (tensor<128xf32, #tile.slice<"mma", [8, 1], 1 : i64>>) -> f32
+        %22 = arith.divf %cst_1, %21 : f32
+        %23 = arith.mulf %20, %22 : f32
+        "tile.yield"(%23) : (f32) -> ()
+      }) : () -> tensor<128x64xf32, #tile.mma<[8, 1]>>
+      %19 = "tile.map"() ({
+        %20 = "tile.elem"(%18) {map = #map} : (tensor<128x64xf32, #tile.mma<[8, 1]>>) -> f32
+        %21 = arith.truncf %20 : f32 to bf16
+        "tile.yield"(%21) : (bf16) -> ()
+      }) : () -> tensor<128x64xbf16, #tile.mma<[8, 1]>>
+      "tile.store"(%19, %arg3, %5, %3, %1, %c0) : (tensor<128x64xbf16, #tile.mma<[8, 1]>>, memref<?x?x?x64xbf16>, index, index, index, index) -> ()
+    }) {consumer_registers = 232 : i64, producer_registers = 40 : i64} : () -> ()
+    return
+  }
+}

@@ -5,12 +5,12 @@ Its tile -> tile passes, run after ``ta-to-tile`` in the order its registry entr
 
 - ``tile_warp_specialize/`` (``tile-warp-specialize``): a staged contraction or attention
   (cp.async ring, ldmatrix, mma.sync) becomes a producer thread feeding an mbarrier ring with
-  the copy engine and consumer warpgroups multiplying with wgmma from shared memory; an
-  attention's ping-pong turns at the tensor cores as the schedule asks;
+  the copy engine and consumer warpgroups multiplying with wgmma from shared memory;
 - ``tile_persistent.py`` (``tile-persistent``): a warp-specialised contraction's roles loop over
   the CTA's output tiles, the ring running on across them (``persistent=true``);
 - ``tile_pingpong.py`` (``tile-pingpong``): a persistent contraction's consumer warpgroups each
-  on tiles of their own, taking turns at the ring (``pingpong=true``);
+  on tiles of their own, taking turns at the ring; an attention's taking turns at the tensor
+  cores (``pingpong=true``);
 - ``tile_softmax_overlap.py`` (``tile-softmax-overlap``): a warp-specialised attention's key loop
   rotated, block kt's softmax under block kt - 1's P·V, where the schedule asks
   (``softmax-overlap=true``);

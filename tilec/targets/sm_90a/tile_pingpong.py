@@ -1,5 +1,5 @@
-"""tile-pingpong: a persistent warp-specialised contraction's consumer warpgroups each take
-tiles of their own, and turns at the mbarrier ring.
+"""tile-pingpong: the consumer warpgroups of a warp-specialised kernel take turns: a
+persistent contraction's each on tiles of their own, an attention's at the tensor cores.
 
     tile.warp_specialize {producer} {                tile.warp_specialize {producer} {
       scf.for %t = %pid to %tiles step %C {             %g = tile.warpgroup_id
@@ -11,16 +11,22 @@ tiles of their own, and turns at the mbarrier ring.
                                                         }
                                                       } {consumer_roles = W}
 
-Runs where the schedule asks for it (``pingpong=true``, on a contraction tile-persistent has
-made persistent). Each of the W = ``consumers`` warpgroups runs the consumer region on its own
-(``consumer_roles``), on every W-th of its CTA's tiles, from the g-th: while one multiplies
-its tile, the other runs its epilogue and store. The ring is one for the CTA: a warpgroup
-waits on ``turn[g]`` until the one before it has made its last wait on full for the tile
-before (its ``tile.mbarrier_arrive`` after its ring loop), so the waits on full come in ring
-order. A stage is released by the warps of one warpgroup (``empty``'s arrivals divided by W),
-and each warpgroup holds a whole bm x bn accumulator (a 128-row one as two 64-row wgmma slabs).
-A kernel whose schedule does not ask, or one whose warpgroups run on their own already, is left
-as it is.
+Runs where the schedule asks for it (``pingpong=true``). In a contraction tile-persistent has
+made persistent, each of the W = ``consumers`` warpgroups runs the consumer region on its own
+(``consumer_roles``), on every W-th of its CTA's tiles, from the g-th: while one multiplies its
+tile, the other runs its epilogue and store. The ring is one for the CTA: a warpgroup waits on
+``turn[g]`` until the one before it has made its last wait on full for the tile before (its
+``tile.mbarrier_arrive`` after its ring loop), so the waits on full come in ring order. A stage
+is released by the warps of one warpgroup (``empty``'s arrivals divided by W), and each
+warpgroup holds a whole bm x bn accumulator (a 128-row one as two 64-row wgmma slabs).
+
+In an attention the warpgroups share each query tile's key loop and take turns at the tensor
+cores instead (``tile.turn_wait`` / ``tile.turn_pass``, named barriers): a turn spans one
+warpgroup's P·V of a key block and its Q·Kᵀ of the next (``_turns``); tile-softmax-overlap,
+which runs after, places the turns anew in the loop it rotates.
+
+A kernel whose schedule does not ask, or whose warpgroups run on their own or take turns
+already, is left as it is.
 """
 
 from __future__ import annotations
@@ -58,20 +64,71 @@ def run(module, options: Options) -> None:
             continue  # keep: the consumer warpgroups work as one
         top = [op.operation for op in fn.regions[0].blocks[0].operations]
         spec = next((op for op in top if op.name == "tile.warp_specialize"), None)
-        if spec is not None and ("consumer_roles" in spec.attributes or _takes_turns(spec)):
-            continue  # keep: its warpgroups run on their own already, or take turns (attention's)
-        if spec is None or PERSISTENT_ATTR not in fn.attributes or _tile_loop(spec.regions[1].blocks[0]) is None:
-            raise refusal(fn, "ping-pong consumers share a persistent warp-specialised contraction's tiles "
-                              "(tile-warp-specialize, tile-persistent first)")
-        _share(fn, s, top, spec)
+        if spec is None:
+            raise refusal(fn, "ping-pong consumers are a warp-specialised kernel's (tile-warp-specialize first)")
+        if "consumer_roles" in spec.attributes or _takes_turns(spec):
+            continue  # keep: its warpgroups run on their own already, or take turns
+        consumers = spec.regions[1].blocks[0]
+        key = next((op for op in consumers.operations if op.operation.name == "scf.for"
+                    and "tile.computes" in op.attributes), None)
+        if key is not None:
+            _turns(fn, consumers, key)
+        elif PERSISTENT_ATTR in fn.attributes and _tile_loop(consumers) is not None:
+            _share(fn, s, top, spec)
+        else:
+            raise refusal(fn, "ping-pong consumers share a persistent contraction's tiles (tile-persistent first) "
+                              "or take turns in an attention's key loop")
 
 
 def _takes_turns(spec) -> bool:
-    """Do the consumer warpgroups take turns at the tensor cores (an attention's, as
-    tile-warp-specialize builds it)?"""
+    """Do the consumer warpgroups take turns at the tensor cores already?"""
     found = []
     spec.operation.walk(lambda op: (found.append(op.name == "tile.turn_wait"), ir.WalkResult.ADVANCE)[1])
     return any(found)
+
+
+def _is_release(op) -> bool:
+    """Is ``op`` a release of a stage (an scf.if around an arrival on the empty barrier)?"""
+    inner: list = []
+    op.operation.walk(lambda o: (inner.append(o.name), ir.WalkResult.ADVANCE)[1])
+    return op.operation.name == "scf.if" and "tile.mbarrier_arrive" in inner
+
+
+def _turns(fn, block, loop) -> None:
+    """An attention's consumer warpgroups take turns at the tensor cores: a turn spans one
+    warpgroup's P·V of a key block and its Q·Kᵀ of the next, so that one multiplies while the
+    other runs its softmax. Warpgroup 0 holds the first turn (the last one passes it on before
+    the loop); each passes the turn after Q·Kᵀ (and the release of the block before) and waits
+    for it before P·V; after the loop (and its last release) each passes it on, and warpgroup 0
+    takes back the one the last passed."""
+    ops = list(block.operations)
+    if not ops or ops[0].operation.name != "tile.mbarrier_wait":
+        raise refusal(fn, "an attention's consumers first wait for Q")
+    body = list(loop.regions[0].blocks[0].operations)
+    wgmmas = [op for op in body if op.operation.name == "tile.wgmma"]
+    if len(wgmmas) < 2:
+        raise refusal(fn, "an attention's key loop multiplies Q·Kᵀ, then P·V, by tile.wgmma")
+    scores, pv = wgmmas[0], wgmmas[1]
+    between = body[body.index(scores) + 1:body.index(pv)]
+    passed = next((op for op in between if _is_release(op)), scores)
+    after = ops[ops.index(loop) + 1:]
+    end = next((op for op in after[:next((i for i, op in enumerate(after) if op.operation.name == "tile.store"),
+                                         len(after))] if _is_release(op)), loop)
+    with ir.InsertionPoint.after(ops[0]), fn.location:
+        turns("last", False)  # warpgroup 0 has the first turn (Q·Kᵀ of block 0)
+        turns("all", True)
+    with ir.InsertionPoint.after(passed), fn.location:
+        turns("all", False)  # the next warpgroup multiplies while this one runs its softmax
+    with ir.InsertionPoint(pv), fn.location:
+        turns("all", True)  # a turn spans this block's P·V and the next block's Q·Kᵀ
+    with ir.InsertionPoint.after(end), fn.location:
+        turns("all", False)
+        turns("first", True)  # the turn the last warpgroup passed on comes back to warpgroup 0
+
+
+def turns(who: str, wait: bool) -> None:
+    """tile.turn_wait (``wait``) or tile.turn_pass, by ``who``: "all", "first" or "last"."""
+    ir.Operation.create("tile.turn_wait" if wait else "tile.turn_pass", attributes={"who": ir.StringAttr.get(who)})
 
 
 def _tile_loop(block):

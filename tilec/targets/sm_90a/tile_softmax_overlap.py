@@ -12,8 +12,8 @@ softmax runs under block kt - 1's P·V (FlashAttention-3's intra-warpgroup overl
                                                      the epilogue and the store
 
 Runs where the schedule asks for it (``softmax-overlap=true``); the softmax is the key loop's
-ops between Q·Kᵀ and the rescale of the accumulator (less the release and the ping-pong turns,
-which the rotated loop places anew), cloned in their order, block 0's against the loop's
+ops between Q·Kᵀ and the rescale of the accumulator (less the release and the ping-pong turns
+tile-pingpong put there, which the rotated loop places anew), cloned in their order, block 0's against the loop's
 initial state. wgmma groups retire in order, so waiting for all but one retires the scores
 and leaves P·V in flight under the softmax. With ping-pong a warpgroup's turn covers issuing
 a block's multiplies, and the other warpgroup's softmax runs under them. Every sequence has a
@@ -37,7 +37,8 @@ from tilec.passes.ta_to_tile.common import const_index
 
 from .clone import Clones
 from .ring import release_after, ring_slot, wgmma_wait
-from .tile_warp_specialize.attention import turns, wgmma
+from .tile_pingpong import turns
+from .tile_warp_specialize.attention import wgmma
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,7 @@ class KeyLoop:
     full: object       # the ring's full and empty mbarriers
     empty: object
     store: object      # the tile.store of the output tile
+    turns: bool        # do the warpgroups take turns at the tensor cores (tile-pingpong's)?
 
 
 def run(module, options: Options) -> None:
@@ -119,8 +121,9 @@ def read(fn, block) -> KeyLoop | None:
     store = next((op for op in top if op.operation.name == "tile.store"), None)
     if not waits or not arrives or store is None:
         raise _refusal(fn, "the consumers wait for Q, run the key loop and store the output tile")
+    turns = any(op.operation.name == "tile.turn_wait" for op in top)
     return KeyLoop(block, loop, scores, pv, softmax, waits[0].operands[0], full_wait.operands[0],
-                   arrives[0].operands[0], store)
+                   arrives[0].operands[0], store, turns)
 
 
 def rotate(fn, key: KeyLoop, s: Schedule) -> None:
@@ -139,7 +142,7 @@ def rotate(fn, key: KeyLoop, s: Schedule) -> None:
     sq, sk, sv = key.scores.operands[0], key.scores.operands[1], key.pv.operands[1]
     transpose_b = "transpose_b" in key.scores.attributes
     n_blocks = key.loop.operands[1]
-    turn = turns if s.pingpong else lambda who, wait: None
+    turn = turns if key.turns else lambda who, wait: None  # the turns the loop had, placed anew
 
     def scores(clones, stage, asynchronous=False):
         (start,) = clones.bring([key.scores.operands[3]])

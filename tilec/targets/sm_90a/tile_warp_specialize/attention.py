@@ -17,8 +17,7 @@
 
 The stabiliser, the online step, the epilogue and the copies' offsets are the staged
 program's own ops, cloned into the roles in their order, its mma ops becoming wgmma ones. A
-ping-pong schedule hands the tensor cores from warpgroup to warpgroup (tile.turn_wait /
-tile.turn_pass): a turn spans a block's P·V and the next block's Q·Kᵀ. The copy engine
+ping-pong schedule's turns at the tensor cores are tile-pingpong's to add. The copy engine
 zero-fills keys past the end of the sequence; the stabiliser masks them to -inf as before.
 """
 
@@ -136,13 +135,10 @@ def _consumers(g, s, here, tiles, rings, n_blocks, zero) -> None:
     """Q has landed; per key block wait for K and V, the online step, release; the epilogue."""
     sq, sk, sv = tiles
     q_bar, full, empty = rings
-    turn = turns if s.pingpong else lambda who, wait: None
     # P·V left in flight into the next block pays with one or two consumer warpgroups; three have
     # 152 registers a thread, and there it measured 5-13% slower (docs/benchmarks.md)
     overlap = s.consumers < 3
     ir.Operation.create("tile.mbarrier_wait", operands=[q_bar, zero, zero])
-    turn("last", False)  # ping-pong: warpgroup 0 has the first turn (Q·Kᵀ of block 0)
-    turn("all", True)
     init = here.bring(list(g.loop.operands)[3:])
     loop = scf.ForOp(const_index(0), n_blocks, const_index(1), init)
     for name in (STAGES_ATTR, "tile.computes"):
@@ -160,16 +156,11 @@ def _consumers(g, s, here, tiles, rings, n_blocks, zero) -> None:
         here.map(g.scores.result, scores)
         if overlap:
             release_after(kt, const_index(1), empty, s.stages)
-        turn("all", False)  # the next warpgroup multiplies while this one runs its softmax
         ops = [op for op in old.operations]
-        first_pv = True
         for op in ops[ops.index(g.scores) + 1:-1]:  # the stabiliser and the online step
             if op.operation.name != "tile.mma":
                 here.copy(op)
                 continue
-            if first_pv:  # a turn spans this block's P·V and the next block's Q·Kᵀ
-                turn("all", True)
-                first_pv = False
             p, acc = here.bring([op.operands[0], op.operands[2]])  # V: the shared tile at the stage
             here.map(op.result, wgmma(p, sv, stage, acc, asynchronous=overlap))
         if not overlap:
@@ -178,8 +169,6 @@ def _consumers(g, s, here, tiles, rings, n_blocks, zero) -> None:
     if overlap:
         wgmma_wait(0)  # the last block's P·V
         release_after(n_blocks, const_index(1), empty, s.stages)
-    turn("all", False)
-    turn("first", True)  # the turn the last warpgroup passed on comes back to warpgroup 0
     for staged, result in zip(g.loop.results, loop.results):
         here.map(staged, result)
     ir.Operation.create("tile.store", operands=here.bring(list(g.store.operands)))  # tile-tma-store may stage it
@@ -198,7 +187,3 @@ def wgmma(a, b, stage, acc, asynchronous: bool = False, transpose_b: bool = Fals
     return ir.Operation.create("tile.wgmma", results=[ir.RankedTensorType.get(
         ir.RankedTensorType(acc.type).shape, ir.RankedTensorType(acc.type).element_type)],
         operands=[a, b, stage, acc], attributes=attrs).result
-
-
-def turns(who: str, wait: bool) -> None:
-    ir.Operation.create("tile.turn_wait" if wait else "tile.turn_pass", attributes={"who": ir.StringAttr.get(who)})
