@@ -266,6 +266,14 @@ func.func @warp_specialize_roles() {
 
 // -----
 
+func.func @ring_start_outside_roles() {
+  // expected-error @+1 {{'tile.ring_start' op tile.ring_start is read in a region of a tile.warp_specialize (a role's first ring iteration)}}
+  %first = "tile.ring_start"() : () -> index
+  return
+}
+
+// -----
+
 func.func @warpgroup_id_of_warpgroups_together() {
   "tile.warp_specialize"() ({
     %c = arith.constant 0 : index

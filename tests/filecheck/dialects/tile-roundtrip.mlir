@@ -120,6 +120,18 @@ func.func @warpgroups_on_their_own(%s: index) {
   return
 }
 
+// CHECK-LABEL: func.func @ring_start
+func.func @ring_start(%nk: index) {
+  "tile.warp_specialize"() ({
+    // CHECK: %[[FIRST:.*]] = "tile.ring_start"() : () -> index
+    %first = "tile.ring_start"() : () -> index
+    %end = arith.addi %first, %nk : index
+  }, {
+    %first = "tile.ring_start"() : () -> index
+  }) {producer_registers = 40 : i64, consumer_registers = 232 : i64} : () -> ()
+  return
+}
+
 // CHECK-LABEL: func.func @staged_store
 func.func @staged_store(%v: tensor<128x256xbf16>, %C: memref<?x?xbf16>, %m0: index, %n0: index, %first: index) {
   %st = "tile.alloc"() {layout = #tile.layout<[128, 64], [64, 1], [3, 3, 3]>} : () -> memref<2x128x64xbf16, 3>
