@@ -26,6 +26,7 @@ from tilec.dialects._verify import Invalid
 from tilec.dialects.layout import BlockedLayout, MmaLayout, OperandLayout, SliceLayout
 from tilec.dialects.target import DEFAULT, target_of
 from tilec.dialects.tile import layout_of, register_layout, schedule_of
+from tilec.dialects.index_ops import C, INDEX
 from tilec.dialects.op_rules import check_target, features_used, no_rule, rule
 
 from ..diagnostics import TilecError
@@ -37,7 +38,6 @@ from .cuda_scalar import _CMPI  # arith.cmpi predicates as C operators
 from .cuda_text import ctype
 from .targets import TARGETS
 
-_INDEX_C = {"arith.addi": "+", "arith.subi": "-", "arith.muli": "*", "arith.divsi": "/", "arith.remsi": "%"}
 
 
 @dataclass
@@ -235,19 +235,15 @@ class CudaEmitter:
         self.line(f"const long long {name} = {expr};")
         self.names[op.result] = name
 
-    def op_arith_addi(self, op):
+    def index_arith(self, op):
+        """arith's index ops: their one meaning (dialects/index_ops.py) in C text. A division
+        is C's / or % on a dividend >= 0 and a divisor > 0, which the verifier proves of each
+        (verify/index_divisions.py)."""
         a, b = (self.value(v) for v in op.operation.operands)
-        self._index_op(op, f"{a} + {b}")
+        self._index_op(op, INDEX[op.operation.name](a, b, C))
 
-    op_arith_subi = lambda self, op: self._index_op(op, "{} - {}".format(*map(self.value, op.operation.operands)))
-    op_arith_muli = lambda self, op: self._index_op(op, "{} * {}".format(*map(self.value, op.operation.operands)))
-    op_arith_divsi = lambda self, op: self._index_op(op, "{} / {}".format(*map(self.value, op.operation.operands)))
-    op_arith_remsi = lambda self, op: self._index_op(op, "{} % {}".format(*map(self.value, op.operation.operands)))
-    op_arith_floordivsi = lambda self, op: self._index_op(  # non-negative operands here
-        op, "{} / {}".format(*map(self.value, op.operation.operands)))
-    op_arith_minsi = lambda self, op: self._index_op(op, "min({}, {})".format(*map(self.value, op.operation.operands)))
-    op_arith_ceildivsi = lambda self, op: self._index_op(
-        op, "({0} + {1} - 1) / {1}".format(*map(self.value, op.operation.operands)))
+    op_arith_addi = op_arith_subi = op_arith_muli = op_arith_divsi = op_arith_remsi = index_arith
+    op_arith_floordivsi = op_arith_ceildivsi = op_arith_minsi = op_arith_maxsi = index_arith
 
     def op_arith_cmpi(self, op):
         predicate = ir.IntegerAttr(op.attributes["predicate"]).value

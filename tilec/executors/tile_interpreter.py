@@ -25,6 +25,7 @@ from tilec.dialects.dims import parse_dim
 from tilec.dialects.raster import raster_of
 from tilec.dialects.reduce_kinds import KINDS
 from tilec.dialects.tile import layout_of, schedule_of
+from tilec.dialects.index_ops import INDEX, defined
 from tilec.dialects.op_rules import no_rule, rule
 
 from ..diagnostics import TilecError, mlir_loc
@@ -32,12 +33,6 @@ from .loop_runner import _argument_roles
 from .oracle_scalar import _broadcast_view, scalar_op
 from ..signature import Signature, dtype_of
 
-_INDEX = {
-    "arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "arith.muli": lambda a, b: a * b,
-    "arith.divsi": lambda a, b: int(a / b), "arith.remsi": lambda a, b: a - b * int(a / b),
-    "arith.floordivsi": lambda a, b: a // b, "arith.ceildivsi": lambda a, b: -((-a) // b),
-    "arith.minsi": min, "arith.maxsi": max,
-}
 
 
 # CTAs a persistent kernel runs on in the interpreter: few, so that a CTA takes several tiles
@@ -129,8 +124,11 @@ class CTA:
             else rule("interpret", name)  # a target's own op: its rule from the target's folder (op_rules)
         if name != "scf.for" and not getattr(own, "reads_in_flight", False):
             operands = [self.settled(v, op) for v in operands]
-        if name in _INDEX:
-            return [_INDEX[name](*operands)]
+        if name in INDEX:
+            if not defined(name, *operands):  # a division's meaning is given for a >= 0, b > 0 alone
+                raise TilecError(f"{name} of {operands[0]} by {operands[1]}: an index division of tile IR divides "
+                                 f"a value >= 0 by one > 0", mlir_loc(op.location, "<tile>"))
+            return [INDEX[name](*operands)]
         if name == "arith.cmpi":
             return [CMPI[ir.IntegerAttr(op.attributes["predicate"]).value](*operands)]
         if name == "scf.if":

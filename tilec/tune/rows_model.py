@@ -23,15 +23,13 @@ import math
 from torch_mlir import ir
 
 from tilec.dialects.dims import parse_dim, substitute
+from tilec.dialects.index_ops import INDEX
 from tilec.dialects.tile import schedule_of
 
 from .gpus import GPU
 from .model import SIMT_PER_ELEMENT, Estimate, ctas_per_sm, element_bytes, makespan, tensor_bytes
 
 SOFT = 4  # the exponent of the smooth maximum of the DRAM and latency bounds
-_INT_OPS = {"arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "arith.muli": lambda a, b: a * b,
-            "arith.ceildivsi": lambda a, b: -(-a // b), "arith.divsi": lambda a, b: a // b,
-            "arith.floordivsi": lambda a, b: a // b, "arith.minsi": min, "arith.maxsi": max}
 
 
 def estimate_rows(tile: ir.Module, env: dict, gpu: GPU) -> Estimate:
@@ -82,9 +80,9 @@ def _value(v, values: dict) -> int:
     name = op.name if isinstance(op, ir.Operation) else op.operation.name
     if name == "arith.constant":
         return ir.IntegerAttr(op.attributes["value"]).value
-    if name in _INT_OPS:
+    if name in INDEX:
         a, b = (_value(x, values) for x in op.operands)
-        return _INT_OPS[name](a, b)
+        return INDEX[name](a, b)
     raise ValueError(f"a loop bound the model cannot evaluate ({name})")
 
 

@@ -9,6 +9,7 @@ from tilec.dialects.tile import schedule_of
 
 from . import gemm_values
 from .contraction import check_contraction
+from .index_divisions import check_index_divisions
 from .operand_layouts import check_operand_layouts
 from .raster import check_raster
 from .staging import check_staging
@@ -45,8 +46,9 @@ def _check_build(build, path: str, given: dict) -> list[Result]:
     fn = build.tile.body.operations[0]
     replay = Replay.of(path, fn, {**given, **build.fixed})
     kernel = ir.StringAttr(fn.attributes["sym_name"]).value
-    # the checks speak of program ids; a launch raster must run each of them once
-    launch = [_row(kernel, *row) for row in check_raster(fn)]
+    # the checks speak of program ids; a launch raster must run each of them once; the index
+    # arithmetic's divisions mean what C's do (dialects/index_ops.py)
+    launch = [_row(kernel, *row) for row in check_raster(fn) + [check_index_divisions(fn)]]
     fused = build.fused  # the ta that ta-to-tile lowered, as the driver built it
     if "tile.pointwise" in fn.attributes:  # maps read at any index: by provenance and gathers
         from .pointwise import check_pointwise

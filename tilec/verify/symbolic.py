@@ -19,15 +19,13 @@ from torch_mlir import ir
 
 from tilec.dialects import CMPI, PERSISTENT_ATTR, PROLOGUE_ATTR, STAGES_ATTR, param_ranges
 from tilec.dialects.dims import parse_dim
+from tilec.dialects.index_ops import INDEX, z3_domain
 from tilec.dialects.op_rules import no_rule, rule
 from tilec.dialects.tile import store_parts
 from tilec.diagnostics import TilecError
 from tilec.dialects.ta import tensor_dims
 
-_INDEX = {"arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "arith.muli": lambda a, b: a * b,
-          "arith.divsi": lambda a, b: a / b, "arith.floordivsi": lambda a, b: a / b,
-          "arith.remsi": lambda a, b: a % b, "arith.ceildivsi": lambda a, b: (a + b - 1) / b,
-          "arith.minsi": lambda a, b: z3.If(a < b, a, b), "arith.maxsi": lambda a, b: z3.If(a > b, a, b)}
+Z3 = z3_domain()  # index values as Z3 integers: the meaning of each index op (dialects/index_ops.py)
 
 
 TILE_ID = "tile"  # the symbol of a persistent kernel's tile loop index, in every walker and role
@@ -150,8 +148,8 @@ def walk_block(p: Program, block, loop: str, grid) -> None:
         name = op.operation.name
         operands = list(op.operation.operands)
         get = lambda v: p.values.get(v)
-        if name in _INDEX:
-            p.values[op.result] = _INDEX[name](get(operands[0]), get(operands[1]))
+        if name in INDEX:
+            p.values[op.result] = INDEX[name](get(operands[0]), get(operands[1]), Z3)
         elif name == "arith.cmpi":
             p.values[op.result] = CMPI[ir.IntegerAttr(op.attributes["predicate"]).value](
                 get(operands[0]), get(operands[1]))

@@ -26,7 +26,9 @@ from tilec.dialects import PERSISTENT_ATTR, arg_attrs
 from tilec.dialects.op_rules import rule
 
 from .scalars import Values, evaluate
-from .symbolic import _INDEX, TILE_ID, WARPGROUP_ID, dim, size_facts
+from tilec.dialects.index_ops import INDEX
+
+from .symbolic import TILE_ID, WARPGROUP_ID, Z3, dim, size_facts
 from tilec.dialects.affine import z3_results
 
 
@@ -111,8 +113,8 @@ class TileValues:
         for op in block.operations:
             name = op.operation.name
             operands = list(op.operation.operands)
-            if name in _INDEX:
-                self.index[op.result] = _INDEX[name](*(self.index[v] for v in operands))
+            if name in INDEX:
+                self.index[op.result] = INDEX[name](*(self.index[v] for v in operands), Z3)
             elif name == "arith.constant" and isinstance(op.result.type, ir.IndexType):
                 self.index[op.result] = z3.IntVal(ir.IntegerAttr(op.attributes["value"]).value)
             elif name == "tile.program_id":
