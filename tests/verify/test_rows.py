@@ -12,6 +12,7 @@ from tilec import dialects
 from tilec.lowering.driver import build_tile, run_passes, tile_pipeline
 from tilec.frontend import load_spec
 from tilec.build.verification_spec import verify_spec
+from tilec.verify.index_divisions import CHECK
 from tilec.verify.rows import check_rows
 
 ROW_EXAMPLES = ("softmax", "logsumexp", "layernorm", "rmsnorm")
@@ -24,7 +25,8 @@ def test_row_programs_are_proved(example, schedule):
     bad = [(r.stage, r.check, r.verdict, r.detail, r.counterexample) for r in report.results if r.verdict not in ("proved", "tested")]
     assert not bad, bad
     tile = [r for r in report.results if r.stage == "tile"]
-    assert {r.property for r in tile} == {"equivalence", "coverage"} and len(tile) >= 8
+    assert {r.property for r in tile} == {"equivalence", "coverage", "in-bounds"} and len(tile) >= 8
+    assert [r.check for r in tile if r.property == "in-bounds"] == [CHECK]  # its index divisions (index_divisions.py)
 
 
 def _tile_text(example: str, shapes: dict | None = None, schedule: str = ""):

@@ -50,8 +50,7 @@ class TileChecker:
         self.kernel = ir.StringAttr(fn.attributes["sym_name"]).value
         self.tv = TileValues(fn)
         # the sizes the kernel's types fix: every check assumes them, and says so
-        self.fixed_text = "; sizes the kernel's types fix: " + ", ".join(
-            f"{d} = {n}" for d, n in sorted(self.tv.fixed.items())) if self.tv.fixed else ""
+        self.fixed_text = self.tv.fixed_text()
         self.vals = self.tv.vals
         self.ta_ops = list(ta_fn.entry_block.operations)
         self.ta_names = ta_input_names(ta_fn)

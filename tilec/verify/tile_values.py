@@ -22,11 +22,11 @@ from __future__ import annotations
 import z3
 from torch_mlir import ir
 
-from tilec.dialects import PERSISTENT_ATTR, arg_attrs
+from tilec.dialects import CMPI, PERSISTENT_ATTR, arg_attrs
 from tilec.dialects.op_rules import rule
 
 from .scalars import Values, evaluate
-from tilec.dialects.index_ops import INDEX
+from tilec.dialects.index_ops import DIVISIONS, INDEX
 
 from .symbolic import TILE_ID, WARPGROUP_ID, Z3, dim, size_facts
 from tilec.dialects.affine import z3_results
@@ -66,7 +66,9 @@ class TileValues:
         self.pids: list = []
         self.loops: list = []           # (scf.for op, iv, lb, ub)
         self.substitute: dict = {}      # value -> fn(coords) replacing its default meaning
-        self._walk(fn.entry_block)
+        self.divisions: list = []       # (condition, dividend, divisor) of each index division
+        self.loop_facts: list = []      # the assumptions that a loop index is in its range
+        self._walk(fn.entry_block, z3.BoolVal(True))
 
     def _fixed_sizes(self) -> dict:
         """{dim expression: size} of each symbolic dim a tensor argument's type makes static."""
@@ -77,6 +79,18 @@ class TileValues:
                 if not t.is_dynamic_dim(k) and not d.isdigit():
                     fixed[d] = t.shape[k]
         return fixed
+
+    def _loop_facts(self, *facts) -> list:
+        """``facts`` (a loop index in its range), kept apart too: they hold inside the loop alone,
+        so a check of what runs outside it (a loop of no iterations at some sizes) leaves them out."""
+        self.loop_facts += facts
+        return list(facts)
+
+    def fixed_text(self) -> str:
+        """"; sizes the kernel's types fix: C = 200" (a report row's domain says what it assumes),
+        or "" when the types fix none."""
+        return "; sizes the kernel's types fix: " + ", ".join(
+            f"{d} = {n}" for d, n in sorted(self.fixed.items())) if self.fixed else ""
 
     def fixed_facts(self) -> list:
         """The sizes the argument types fix, as Z3 facts (``N == 1`` for a ``memref<1x?xf32>`` of
@@ -97,6 +111,7 @@ class TileValues:
         tv.ctas, tv.tile_loops = p.ctas, [p.loops[k][1:3] + p.loops[k][4:] for k in ("tiles", "tiles'") if k in p.loops]
         tv.tile = p.loops["tiles"][0] if "tiles" in p.loops else None
         tv.warpgroups = p.warpgroups
+        tv.divisions, tv.loop_facts = [], []  # the program's walk records none: TileValues(fn) does
         return tv
 
     @property
@@ -109,12 +124,24 @@ class TileValues:
         """The Z3 extents of a tensor argument."""
         return [dim(d, self.params) for d in self.args[arg][2]]
 
-    def _walk(self, block) -> None:
+    def _walk(self, block, condition) -> None:
+        """The index values of ``block``, reached where ``condition`` holds (the scf.if ops around it)."""
         for op in block.operations:
             name = op.operation.name
             operands = list(op.operation.operands)
             if name in INDEX:
-                self.index[op.result] = INDEX[name](*(self.index[v] for v in operands), Z3)
+                a, b = (self.index[v] for v in operands)
+                self.index[op.result] = INDEX[name](a, b, Z3)
+                if name in DIVISIONS:  # its meaning is given for a >= 0, b > 0 (index_divisions.py)
+                    self.divisions.append((condition, a, b))
+            elif name == "arith.cmpi" and isinstance(operands[0].type, ir.IndexType):
+                self.index[op.result] = CMPI[ir.IntegerAttr(op.attributes["predicate"]).value](
+                    *(self.index[v] for v in operands))
+            elif name == "scf.if":  # a condition it has no rule for may be either
+                held = self.index.get(operands[0]) if operands[0] in self.index else z3.FreshBool("held")
+                self._walk(op.regions[0].blocks[0], z3.And(condition, held))
+                if len(op.regions[1].blocks):
+                    self._walk(op.regions[1].blocks[0], z3.And(condition, z3.Not(held)))
             elif name == "arith.constant" and isinstance(op.result.type, ir.IndexType):
                 self.index[op.result] = z3.IntVal(ir.IntegerAttr(op.attributes["value"]).value)
             elif name == "tile.program_id":
@@ -133,21 +160,21 @@ class TileValues:
                 lb, ub, step = (self.index[v] for v in operands[:3])
                 tile = self.tile = z3.Int(TILE_ID)  # one symbol in both roles (hopper.check_tile_loops)
                 if not self.tile_loops:
-                    self.assumptions += [tile >= lb, tile < ub]
+                    self.assumptions += self._loop_facts(tile >= lb, tile < ub)
                 self.tile_loops.append((lb, ub, step))
                 self.index[op.regions[0].blocks[0].arguments[0]] = tile
-                self._walk(op.regions[0].blocks[0])
+                self._walk(op.regions[0].blocks[0], z3.And(condition, tile >= lb, tile < ub))
             elif name == "scf.for":
                 lb, ub, step = (self.index[v] for v in operands[:3])
                 iv = z3.Int(f"jt{len(self.loops)}")
-                self.assumptions += [iv >= lb, iv < ub]
+                self.assumptions += self._loop_facts(iv >= lb, iv < ub)
                 self.loops.append((op, iv, lb, ub, step))
                 self.index[op.regions[0].blocks[0].arguments[0]] = iv
-                self._walk(op.regions[0].blocks[0])
+                self._walk(op.regions[0].blocks[0], z3.And(condition, iv >= lb, iv < ub))
             elif rule("roles", name) is not None:  # regions run by roles (sm_90a's warp_specialize)
                 self.warpgroups = rule("roles", name)(op)
                 for region in op.operation.regions:
-                    self._walk(region.blocks[0])
+                    self._walk(region.blocks[0], condition)
 
     # -- element values --------------------------------------------------------------------------
     def value(self, v, coords: list):
