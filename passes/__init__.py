@@ -45,6 +45,17 @@ class PassInfo:
         return list(dataclasses.fields(self.options))
 
 
+def refusal(name: str, op, message: str) -> ValueError:
+    """Pass ``name``'s error for input it does not take, located at ``op`` (the function it
+    refuses, say): the pipeline reports it there, with no traceback.
+
+        raise refusal("tile-pingpong", fn, "ping-pong consumers are a warp-specialised kernel's")
+    """
+    error = ValueError(f"{name}: {message}")
+    error.location = op.location
+    return error
+
+
 class UnknownPass(KeyError):
     """No pass of that name is registered."""
 

@@ -23,6 +23,8 @@ mma.sync kernel, an attention, one looping over tiles already) is left as it is.
 
 from __future__ import annotations
 
+from functools import partial
+
 from dataclasses import dataclass
 
 from torch_mlir import ir
@@ -31,6 +33,7 @@ from torch_mlir.dialects import arith, scf
 from tilec.dialects import PERSISTENT_ATTR
 from tilec.dialects.tile import scheduled_functions
 from tilec.passes import PassInfo
+from tilec.passes import refusal as pass_refusal
 
 
 @dataclass(frozen=True)
@@ -38,11 +41,7 @@ class Options:
     pass
 
 
-def refusal(fn, message: str) -> ValueError:
-    """The pass's error, located at the function it refuses."""
-    error = ValueError(f"tile-persistent: {message}")
-    error.location = fn.location
-    return error
+refusal = partial(pass_refusal, "tile-persistent")  # the pass's error, located at the op it names
 
 
 def run(module, options: Options) -> None:

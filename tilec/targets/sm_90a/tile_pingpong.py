@@ -31,6 +31,8 @@ already, is left as it is.
 
 from __future__ import annotations
 
+from functools import partial
+
 from dataclasses import dataclass
 
 from torch_mlir import ir
@@ -40,6 +42,7 @@ from tilec.dialects import PERSISTENT_ATTR, STAGES_ATTR
 from tilec.dialects.layout import MmaLayout
 from tilec.dialects.tile import scheduled_functions
 from tilec.passes import PassInfo
+from tilec.passes import refusal as pass_refusal
 from tilec.passes.ta_to_tile import layouts
 from tilec.passes.ta_to_tile.common import const_index
 
@@ -51,11 +54,7 @@ class Options:
     pass
 
 
-def refusal(fn, message: str) -> ValueError:
-    """The pass's error, located at the function it refuses."""
-    error = ValueError(f"tile-pingpong: {message}")
-    error.location = fn.location
-    return error
+refusal = partial(pass_refusal, "tile-pingpong")  # the pass's error, located at the op it names
 
 
 def run(module, options: Options) -> None:

@@ -23,6 +23,8 @@ or whose loop is rotated already, is left as it is.
 
 from __future__ import annotations
 
+from functools import partial
+
 from dataclasses import dataclass
 
 from torch_mlir import ir
@@ -32,6 +34,7 @@ from tilec.dialects import STAGES_ATTR
 from tilec.dialects.schedule import Schedule
 from tilec.dialects.tile import scheduled_functions
 from tilec.passes import PassInfo
+from tilec.passes import refusal as pass_refusal
 from tilec.passes.ta_to_tile import layouts
 from tilec.passes.ta_to_tile.common import const_index
 
@@ -46,10 +49,7 @@ class Options:
     pass
 
 
-def _refusal(fn, message: str) -> ValueError:
-    error = ValueError(f"tile-softmax-overlap: {message}")
-    error.location = fn.location
-    return error
+_refusal = partial(pass_refusal, "tile-softmax-overlap")  # the pass's error, located at the op it names
 
 
 @dataclass

@@ -23,7 +23,7 @@ from torch_mlir.dialects import arith
 
 from tilec.dialects.schedule import Schedule
 from tilec.dialects.tile import scheduled_functions, walk_ops
-from tilec.passes import PassInfo
+from tilec.passes import PassInfo, refusal
 from tilec.passes.ta_to_tile.common import const_index
 
 from .ring import staging
@@ -43,10 +43,8 @@ def run(module, options: Options) -> None:
         top = [op.operation for op in fn.regions[0].blocks[0].operations]
         spec = next((op for op in top if op.name == "tile.warp_specialize"), None)
         if spec is None:
-            error = ValueError("tile-tma-store: a staged store is the consumers' of a warp-specialised kernel "
-                               "(tile-warp-specialize first)")
-            error.location = fn.location
-            raise error
+            raise refusal("tile-tma-store", fn, "a staged store is the consumers' of a warp-specialised kernel "
+                                                "(tile-warp-specialize first)")
         rewrite(fn, spec, s, top)
 
 

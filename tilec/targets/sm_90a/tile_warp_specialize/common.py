@@ -3,16 +3,16 @@ program, and clearing it away once the roles replace it."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from torch_mlir import ir
+
+from tilec.passes import refusal as pass_refusal
 
 from ..ring import tma_alloc
 
 
-def refusal(fn, message: str) -> ValueError:
-    """The pass's error, located at the function it refuses."""
-    error = ValueError(f"tile-warp-specialize: {message}")
-    error.location = fn.location
-    return error
+refusal = partial(pass_refusal, "tile-warp-specialize")  # the pass's error, located at the op it names
 
 
 def first_of(fn, ops: list, wanted, what: str):
