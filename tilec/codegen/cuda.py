@@ -39,7 +39,6 @@ from .cuda_text import ctype
 from .targets import TARGETS
 
 
-
 @dataclass
 class Kernel:
     """What the runtime needs to launch an emitted kernel."""

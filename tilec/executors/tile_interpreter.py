@@ -34,7 +34,6 @@ from .oracle_scalar import _broadcast_view, scalar_op
 from ..signature import Signature, dtype_of
 
 
-
 # CTAs a persistent kernel runs on in the interpreter: few, so that a CTA takes several tiles
 # and some take one more than others
 PERSISTENT_CTAS = 3

@@ -23,13 +23,12 @@ import z3
 from torch_mlir import ir
 
 from tilec.dialects import CMPI, PERSISTENT_ATTR, arg_attrs
+from tilec.dialects.affine import z3_results
+from tilec.dialects.index_ops import DIVISIONS, INDEX
 from tilec.dialects.op_rules import rule
 
 from .scalars import Values, evaluate
-from tilec.dialects.index_ops import DIVISIONS, INDEX
-
 from .symbolic import TILE_ID, WARPGROUP_ID, Z3, dim, size_facts
-from tilec.dialects.affine import z3_results
 
 
 
