@@ -198,5 +198,5 @@ def take_turn(turn, g, roles: int, n) -> None:
     ir.Operation.create("tile.mbarrier_wait", operands=[turn, g, parity])
 
 
-PASS = PassInfo("tile-pingpong", "a persistent warp-specialised contraction's consumer warpgroups on tiles of their "
-                "own, taking turns at the mbarrier ring (sm_90a)", Options, run, __doc__)
+PASS = PassInfo("tile-pingpong", "a warp-specialised kernel's consumer warpgroups take turns: a persistent "
+                "contraction's on tiles of their own, an attention's at the tensor cores (sm_90a)", Options, run, __doc__)
