@@ -1,0 +1,106 @@
+"""Tables in the docs generated from the results files: one source for every number in them.
+
+A generated table sits in a Markdown file between two markers naming its generator:
+
+    <!-- table: launch-spin -->
+    | kernel | without the spin (min / median / max, ms) | with it |
+    ...
+    <!-- end table -->
+
+    python bench/tables.py            # rewrite every generated table from bench/results/
+    python bench/tables.py --check    # exit 1, naming each table whose text differs from its files
+
+A generator reads its results files (named in it, under bench/results/) and returns the table's
+lines; ``tests/test_bench_tables.py`` runs the check, so a number edited by hand, or a results
+file changed without its table, fails the tests. Tables not yet between markers are written by
+hand (the older ones of docs/benchmarks.md); each new one is generated.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "bench" / "results"
+DOCS = ["README.md", "docs/benchmarks.md"]
+_BLOCK = re.compile(r"(<!-- table: ([a-z0-9-]+) -->\n)(.*?)(<!-- end table -->)", re.S)
+
+
+def _load(name: str) -> dict:
+    return json.loads((RESULTS / name).read_text())
+
+
+def launch_spin() -> list[str]:
+    """GPU time of a launch with and without the spin ahead of it (bench/launch.py)."""
+    spread = _load("launch-h200-2026-12-01.json")["spread"]
+    rows = [("tilec GEMM 4096³ (bm=128 bn=256 stages=3, 2 consumers)", "tilec gemm4096.tkp"),
+            ("torch.matmul 4096³ (cuBLAS)", "torch.matmul 4096")]
+    lines = ["| kernel | without the spin (min / median / max, ms) | with it |", "| --- | --- | --- |"]
+    for label, key in rows:
+        cells = [" / ".join(f"{spread[f'{key} {how}'][s]:.3f}" for s in ("min", "median", "max"))
+                 for how in ("without the spin", "with the spin")]
+        lines.append(f"| {label} | {cells[0]} | {cells[1]} |")
+    return lines
+
+
+def attention_inplace_pv() -> list[str]:
+    """The attention kernels whose P·V accumulates into the carried tile, before and after,
+    alternated in one run (tilec.runtime.measure): each median, and after / before of the lower of each."""
+    runs = [("plain-1", "attention D={D}, 2 consumers (run 1)"), ("plain-2", "attention D={D}, 2 consumers (run 2)"),
+            ("pingpong", "ping-pong D={D}"), ("tma-store", "staged store D={D}")]
+    lines = ["| kernel (B=4, H=16, S=T=4096) | before (ms) | after (ms) | after / before, the lower of each |",
+             "| --- | --- | --- | --- |"]
+    for run, label in runs:
+        data = _load(f"attention-inplace-pv-h100-2026-12-06-{run}.json")
+        times = {"before": [], "after": []}
+        for result in data["results"]:
+            times[result["schedule"].removesuffix(" (again)")].append(result["median_ms"])
+        ratio = min(times["after"]) / min(times["before"])
+        cells = [" / ".join(f"{t:.4f}" for t in times[k]) for k in ("before", "after")]
+        lines.append(f"| {label.format(D=data['key']['shapes']['D'])} | {cells[0]} | {cells[1]} | {ratio:.3f} |")
+    return lines
+
+
+TABLES = {"launch-spin": launch_spin, "attention-inplace-pv": attention_inplace_pv}
+
+
+def render(text: str, where: str) -> tuple[str, list[str]]:
+    """``text`` with each generated table rewritten, and the names of those that changed; a
+    marker naming no generator is an error naming the file."""
+    changed = []
+
+    def table(match) -> str:
+        name = match.group(2)
+        if name not in TABLES:
+            raise SystemExit(f"{where}: no table generator named '{name}' (bench/tables.py: {', '.join(TABLES)})")
+        body = "\n".join(TABLES[name]()) + "\n"
+        if body != match.group(3):
+            changed.append(name)
+        return match.group(1) + body + match.group(4)
+
+    return _BLOCK.sub(table, text), changed
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if a table differs")
+    args = parser.parse_args(argv)
+    stale = []
+    for doc in DOCS:
+        path = ROOT / doc
+        text = path.read_text()
+        new, changed = render(text, doc)
+        stale += [f"{doc}: {name}" for name in changed]
+        if changed and not args.check:
+            path.write_text(new)
+    for entry in stale:
+        print(f"{'differs' if args.check else 'rewritten'}: {entry}")
+    return 1 if stale and args.check else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
