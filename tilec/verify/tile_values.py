@@ -137,7 +137,7 @@ class TileValues:
                 self.index[op.result] = CMPI[ir.IntegerAttr(op.attributes["predicate"]).value](
                     *(self.index[v] for v in operands))
             elif name == "scf.if":  # a condition it has no rule for may be either
-                held = self.index.get(operands[0]) if operands[0] in self.index else z3.FreshBool("held")
+                held = self.index[operands[0]] if operands[0] in self.index else z3.FreshBool("held")
                 self._walk(op.regions[0].blocks[0], z3.And(condition, held))
                 if len(op.regions[1].blocks):
                     self._walk(op.regions[1].blocks[0], z3.And(condition, z3.Not(held)))

@@ -69,6 +69,13 @@ def release_after(kt, lag, empty, stages: int, start=None) -> None:
         scf.YieldOp([])
 
 
+def is_release(op) -> bool:
+    """Is ``op`` a release of a stage (``release_after``'s scf.if around an arrival on empty)?"""
+    inner: list = []
+    op.operation.walk(lambda o: (inner.append(o.name), ir.WalkResult.ADVANCE)[1])
+    return op.operation.name == "scf.if" and "tile.mbarrier_arrive" in inner
+
+
 def ring_slot(kt, stages: int):
     """(stage, phase parity) of iteration kt in a ring of ``stages``."""
     n = const_index(stages)

@@ -32,8 +32,7 @@ from torch_mlir.dialects import arith, scf
 
 from tilec.dialects import PERSISTENT_ATTR
 from tilec.dialects.tile import scheduled_functions
-from tilec.passes import PassInfo
-from tilec.passes import refusal as pass_refusal
+from tilec.passes import PassInfo, refusal as pass_refusal
 
 
 @dataclass(frozen=True)

@@ -41,12 +41,11 @@ from torch_mlir.dialects import arith
 from tilec.dialects import PERSISTENT_ATTR, STAGES_ATTR
 from tilec.dialects.layout import MmaLayout
 from tilec.dialects.tile import scheduled_functions
-from tilec.passes import PassInfo
-from tilec.passes import refusal as pass_refusal
+from tilec.passes import PassInfo, refusal as pass_refusal
 from tilec.passes.ta_to_tile import layouts
 from tilec.passes.ta_to_tile.common import const_index
 
-from .ring import barriers
+from .ring import barriers, is_release
 
 
 @dataclass(frozen=True)
@@ -86,13 +85,6 @@ def _takes_turns(spec) -> bool:
     return any(found)
 
 
-def _is_release(op) -> bool:
-    """Is ``op`` a release of a stage (an scf.if around an arrival on the empty barrier)?"""
-    inner: list = []
-    op.operation.walk(lambda o: (inner.append(o.name), ir.WalkResult.ADVANCE)[1])
-    return op.operation.name == "scf.if" and "tile.mbarrier_arrive" in inner
-
-
 def _turns(fn, block, loop) -> None:
     """An attention's consumer warpgroups take turns at the tensor cores: a turn spans one
     warpgroup's P·V of a key block and its Q·Kᵀ of the next, so that one multiplies while the
@@ -109,10 +101,13 @@ def _turns(fn, block, loop) -> None:
         raise refusal(fn, "an attention's key loop multiplies Q·Kᵀ, then P·V, by tile.wgmma")
     scores, pv = wgmmas[0], wgmmas[1]
     between = body[body.index(scores) + 1:body.index(pv)]
-    passed = next((op for op in between if _is_release(op)), scores)
-    after = ops[ops.index(loop) + 1:]
-    end = next((op for op in after[:next((i for i, op in enumerate(after) if op.operation.name == "tile.store"),
-                                         len(after))] if _is_release(op)), loop)
+    passed = next((op for op in between if is_release(op)), scores)
+    after_loop = []  # the ops between the key loop and the store
+    for op in ops[ops.index(loop) + 1:]:
+        if op.operation.name == "tile.store":
+            break
+        after_loop.append(op)
+    end = next((op for op in after_loop if is_release(op)), loop)
     with ir.InsertionPoint.after(ops[0]), fn.location:
         turns("last", False)  # warpgroup 0 has the first turn (Q·Kᵀ of block 0)
         turns("all", True)

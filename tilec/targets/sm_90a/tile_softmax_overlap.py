@@ -23,9 +23,8 @@ or whose loop is rotated already, is left as it is.
 
 from __future__ import annotations
 
-from functools import partial
-
 from dataclasses import dataclass
+from functools import partial
 
 from torch_mlir import ir
 from torch_mlir.dialects import arith, scf
@@ -33,13 +32,12 @@ from torch_mlir.dialects import arith, scf
 from tilec.dialects import STAGES_ATTR
 from tilec.dialects.schedule import Schedule
 from tilec.dialects.tile import scheduled_functions
-from tilec.passes import PassInfo
-from tilec.passes import refusal as pass_refusal
+from tilec.passes import PassInfo, refusal as pass_refusal
 from tilec.passes.ta_to_tile import layouts
 from tilec.passes.ta_to_tile.common import const_index
 
 from .clone import Clones
-from .ring import release_after, ring_slot, wgmma_wait
+from .ring import is_release, release_after, ring_slot, wgmma_wait
 from .tile_pingpong import turns
 from .tile_warp_specialize.attention import wgmma
 
@@ -81,13 +79,6 @@ def run(module, options: Options) -> None:
             rotate(fn, key, s)
 
 
-def _is_release(op) -> bool:
-    """Is ``op`` a release of a stage (an scf.if around an arrival on the empty barrier)?"""
-    inner: list = []
-    op.operation.walk(lambda o: (inner.append(o.name), ir.WalkResult.ADVANCE)[1])
-    return op.operation.name == "scf.if" and "tile.mbarrier_arrive" in inner
-
-
 def read(fn, block) -> KeyLoop | None:
     """The key loop of the consumer region ``block``; None when it carries P already (rotated)."""
     top = list(block.operations)
@@ -109,7 +100,7 @@ def read(fn, block) -> KeyLoop | None:
         raise _refusal(fn, "P·V accumulates onto the carried accumulator rescaled in the loop")
     skipped = ("tile.turn_wait", "tile.turn_pass")
     softmax = [op for op in ops[ops.index(scores) + 1:ops.index(rescale)]
-               if op.operation.name not in skipped and not _is_release(op)]
+               if op.operation.name not in skipped and not is_release(op)]
     waits = [op for op in top if op.operation.name == "tile.mbarrier_wait"]
     full_waits = [op for op in ops if op.operation.name == "tile.mbarrier_wait"]
     if len(full_waits) != 1:
