@@ -5,7 +5,6 @@ This package is the ground floor: it imports nothing else of tilec.
 """
 
 import importlib
-import operator
 
 from torch_mlir import ir
 from torch_mlir.dialects import ext, irdl
@@ -25,8 +24,6 @@ PERSISTENT_ATTR = "tile.persistent"
 # over 1 to MAX_SIZE, as every size does
 RANGES_ATTR = "ta.ranges"
 MAX_SIZE = 2**31 - 1
-# arith.cmpi's signed predicates as Python operators (on ints, tensors and Z3 terms alike)
-CMPI = {0: operator.eq, 1: operator.ne, 2: operator.lt, 3: operator.le, 4: operator.gt, 5: operator.ge}
 
 
 def arg_attrs(fn) -> list:

@@ -73,7 +73,7 @@ MUTANTS = [
            ("gemm_f16", "gemm_f32_nn", "attention_bias")),
     Mutant("mask-lt-as-le", "a mask comparison of a tile.map body off by one: arith.cmpi slt printed as <= "
            "(column c < C, key j < T, causal j < i)",
-           "cuda_scalar.py _CMPI[2]",
+           "cuda_scalar.py C (lt)",
            r"^(\s*const bool v\d+ = [^;<>=]+?) < ([^;]+;)$", r"\1 <= \2",
            ("softmax", "logsumexp", "attention", "attention_causal_strict")),
     Mutant("row-reduce-first-half", "a row reduction of an mma tile written for h = 0 only: the second row "

@@ -4,9 +4,9 @@
     cd OLD && PYTHONPATH=OLD python NEW/tests/gpu/space_hashes.py old.json   # a checkout of another commit
     python tests/gpu/space_hashes.py --compare old.json new.json   # exit status 1 when any differs
 
-For each example spec of the forms asked (the contraction and attention by default) at its
-default sizes and at a second size set that divides no tile, every point of
-``Schedule.space(form, target)`` with consumer warpgroups (``--all``: every point) is built
+For each example spec of the forms asked (the contraction and attention by default; also
+``rows``, ``pointwise``) at its default sizes and at a second size set that divides no tile,
+every point of ``Schedule.space(form, target)`` with consumer warpgroups (``--all``: every point) is built
 with ``build_tiles`` and emitted; the file maps "spec|sizes|schedule" to the sha256 of the CUDA,
 or to the error that refused the point. A change meant to keep behaviour keeps every entry.
 """
@@ -20,10 +20,18 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SPECS = ["gemm", "batched_gemm", "gemm_f32_nt", "swiglu", "matmul_bias_gelu", "linear", "dequant_linear",
-         "rmsnorm_matmul", "attention", "attention_bias", "causal_attention", "einsum_attention", "gqa_attention",
-         "masked_attention"]
+SPECS = sorted(p.stem for p in (ROOT / "examples").glob("*.ta"))
 ODD = {"contraction": {"M": 300, "N": 520, "K": 200}, "online": {"S": 200}}
+
+
+def odd_sizes(spec: str, form: str) -> dict:
+    """A second size set that divides no tile: the form's, else each shape parameter of the
+    spec (its ``param`` line) at an odd size."""
+    if form in ODD:
+        return ODD[form]
+    line = next((x for x in (ROOT / "examples" / f"{spec}.ta").read_text().splitlines() if x.startswith("param ")), "")
+    names = [part.split("=")[0].strip() for part in line.removeprefix("param ").split(",") if "=" in part]
+    return dict(zip(names, (70, 333, 5, 7, 3)))
 
 
 def hashes(forms: list, target: str, every: bool) -> dict:
@@ -47,7 +55,7 @@ def hashes(forms: list, target: str, every: bool) -> dict:
             if form not in forms:
                 continue
             points = [p.as_text() for p in Schedule.space(form, target) if every or p.consumers]
-            for sizes in ({}, ODD[form]):
+            for sizes in ({}, odd_sizes(spec, form)):
                 try:
                     built = list(build_tiles(module, sizes, points, target))
                 except TilecError as err:

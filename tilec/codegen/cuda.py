@@ -28,13 +28,14 @@ from tilec.dialects.target import DEFAULT, target_of
 from tilec.dialects.tile import layout_of, register_layout, schedule_of
 from tilec.dialects.index_ops import C, INDEX
 from tilec.dialects.op_rules import check_target, features_used, no_rule, rule
+from tilec.dialects.scalar_ops import NoRule, evaluate
 
 from ..diagnostics import TilecError
 from .cexpr import CExpr, dim_expr
 from . import cuda_blocked
 from .cuda_blocked import copy_carried
 from .cuda_regs import load_columns, materialize_map
-from .cuda_scalar import _CMPI  # arith.cmpi predicates as C operators
+from .cuda_scalar import C as SCALAR_C
 from .cuda_text import ctype
 from .targets import TARGETS
 
@@ -245,12 +246,14 @@ class CudaEmitter:
     op_arith_floordivsi = op_arith_ceildivsi = op_arith_minsi = op_arith_maxsi = index_arith
 
     def op_arith_cmpi(self, op):
-        predicate = ir.IntegerAttr(op.attributes["predicate"]).value
-        if predicate not in _CMPI or not isinstance(op.operation.operands[0].type, ir.IndexType):
+        if not isinstance(op.operation.operands[0].type, ir.IndexType):
             raise TilecError("the CUDA emitter compares indices with eq, ne, slt, sle, sgt or sge")
-        a, b = (self.value(v) for v in op.operation.operands)
+        try:
+            condition = evaluate(op, [self.value(v) for v in op.operation.operands], SCALAR_C)
+        except NoRule:
+            raise TilecError("the CUDA emitter compares indices with eq, ne, slt, sle, sgt or sge") from None
         name = self.fresh("c")
-        self.line(f"const bool {name} = {a} {_CMPI[predicate]} {b};")
+        self.line(f"const bool {name} = {condition};")
         self.names[op.result] = name
 
     def op_scf_if(self, op):

@@ -1,4 +1,4 @@
-"""Vectorised evaluation of scalar regions (ta.map bodies) with torch."""
+"""Vectorised evaluation of scalar regions (ta.map bodies) with torch: the meanings of dialects/scalar_ops.py on tensors."""
 
 from __future__ import annotations
 
@@ -7,24 +7,31 @@ from torch_mlir import ir
 
 from ..diagnostics import TilecError, mlir_loc
 from ..signature import dtype_of
+from tilec.dialects.scalar_ops import Domain, NoRule, evaluate
 
-_CMPF = {1: torch.eq, 2: torch.gt, 3: torch.ge, 4: torch.lt, 5: torch.le, 6: torch.ne,
-         8: torch.eq, 9: torch.gt, 10: torch.ge, 11: torch.lt, 12: torch.le, 13: torch.ne}
-_CMPI = {0: torch.eq, 1: torch.ne, 2: torch.lt, 3: torch.le, 4: torch.gt, 5: torch.ge}
-
-_ELEMENTWISE = {
-    "arith.addf": torch.add, "arith.subf": torch.sub, "arith.mulf": torch.mul, "arith.divf": torch.div,
-    "arith.maximumf": torch.maximum, "arith.minimumf": torch.minimum, "arith.negf": torch.neg,
-    "arith.addi": torch.add, "arith.subi": torch.sub, "arith.muli": torch.mul,
-    "arith.floordivsi": lambda a, b: torch.div(a, b, rounding_mode="floor"),
-    "arith.remsi": torch.remainder,
-    "arith.andi": torch.logical_and, "arith.ori": torch.logical_or,
-    "arith.select": torch.where,
-    "math.exp": torch.exp, "math.log": torch.log, "math.sqrt": torch.sqrt, "math.rsqrt": torch.rsqrt,
-    "math.tanh": torch.tanh, "math.absf": torch.abs, "math.erf": torch.erf,
-}
+_MATH = {"math.exp": torch.exp, "math.log": torch.log, "math.sqrt": torch.sqrt, "math.rsqrt": torch.rsqrt,
+         "math.tanh": torch.tanh, "math.absf": torch.abs, "math.erf": torch.erf}
 
 
+def _math(name: str, *args):
+    if name not in _MATH:
+        raise NoRule(name)
+    return _MATH[name](*args)
+
+
+def _const(value, type_) -> torch.Tensor:
+    return torch.tensor(value, dtype=dtype_of(type_)) if isinstance(value, float) else torch.tensor(value)
+
+
+# the scalar ops' meanings (dialects/scalar_ops.py) on torch tensors, IEEE 754 as torch computes it
+TORCH = Domain(
+    "torch", add=torch.add, sub=torch.sub, mul=torch.mul, div=torch.div, neg=torch.neg,
+    floordiv=lambda a, b: torch.div(a, b, rounding_mode="floor"),
+    div_nonneg=lambda a, b: torch.div(a, b, rounding_mode="floor"), rem_nonneg=torch.remainder,
+    max=torch.maximum, min=torch.minimum, eq=torch.eq, ne=torch.ne, lt=torch.lt, le=torch.le, gt=torch.gt,
+    ge=torch.ge, not_=torch.logical_not, and_=torch.logical_and, or_=torch.logical_or, xor=torch.logical_xor,
+    select=torch.where, const=_const, to_float=lambda a, type_: a.to(dtype_of(type_)),
+    cast=lambda name, a, src, dst: a.to(dtype_of(dst)), math=_math)
 
 
 def _broadcast_view(tensor: torch.Tensor, positions: list[int], rank: int) -> torch.Tensor:
@@ -70,22 +77,9 @@ def run_body(op, values: dict, env: dict[str, int], shape: tuple[int, ...]) -> l
 
 
 def scalar_op(inner, name: str, operands: list):
-    if name == "arith.constant":
-        attr = inner.attributes["value"]
-        if isinstance(attr, ir.FloatAttr):
-            return torch.tensor(ir.FloatAttr(attr).value, dtype=dtype_of(inner.result.type))
-        return torch.tensor(ir.IntegerAttr(attr).value)
-    if name in ("arith.extf", "arith.truncf", "arith.sitofp"):
-        return operands[0].to(dtype_of(inner.result.type))
-    if name == "arith.index_cast":
-        return operands[0]
-    if name in ("arith.cmpf", "arith.cmpi"):
-        table = _CMPF if name == "arith.cmpf" else _CMPI
-        predicate = ir.IntegerAttr(inner.attributes["predicate"]).value
-        if predicate not in table:
-            raise TilecError(f"unsupported {name} predicate {predicate}", mlir_loc(inner.location, "<ir>"))
-        return table[predicate](*operands)
-    fn = _ELEMENTWISE.get(name)
-    if fn is None:
-        raise TilecError(f"the oracle cannot run '{name}' inside ta.map", mlir_loc(inner.location, "<ir>"))
-    return fn(*operands)
+    """The torch value of scalar op ``inner`` (named ``name``) on ``operands``."""
+    try:
+        return evaluate(inner, operands, TORCH)
+    except NoRule as missing:
+        raise TilecError(f"the oracle cannot run '{name}' inside ta.map ({missing})",
+                         mlir_loc(inner.location, "<ir>")) from None

@@ -19,7 +19,7 @@ from collections import deque
 import torch
 from torch_mlir import ir
 
-from tilec.dialects import CMPI, PERSISTENT_ATTR
+from tilec.dialects import PERSISTENT_ATTR
 from tilec.dialects.affine import affine
 from tilec.dialects.dims import parse_dim
 from tilec.dialects.raster import raster_of
@@ -27,6 +27,7 @@ from tilec.dialects.reduce_kinds import KINDS
 from tilec.dialects.tile import layout_of, schedule_of
 from tilec.dialects.index_ops import INDEX, defined
 from tilec.dialects.op_rules import no_rule, rule
+from tilec.dialects.scalar_ops import PYTHON, evaluate
 
 from ..diagnostics import TilecError, mlir_loc
 from .loop_runner import _argument_roles
@@ -129,7 +130,7 @@ class CTA:
                                  f"a value >= 0 by one > 0", mlir_loc(op.location, "<tile>"))
             return [INDEX[name](*operands)]
         if name == "arith.cmpi":
-            return [CMPI[ir.IntegerAttr(op.attributes["predicate"]).value](*operands)]
+            return [evaluate(op, operands, PYTHON)]
         if name == "scf.if":
             if operands[0]:
                 self.run_block(op.regions[0].blocks[0])

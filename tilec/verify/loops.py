@@ -30,6 +30,7 @@ import z3
 from torch_mlir import ir
 
 from tilec.dialects.affine import affine as evaluate_affine
+from tilec.dialects.index_ops import INDEX, z3_domain
 from tilec.dialects.reduce_kinds import KINDS
 
 from .replay import Replay
@@ -38,6 +39,9 @@ from .scalars import Values, evaluate
 from .solver import prove
 from .symbolic import dim, size_facts, static_dims
 from tilec.dialects.ta import tensor_dims
+
+Z3 = z3_domain()  # index values as Z3 integers (dialects/index_ops.py)
+
 
 def check_loops(ta_fn, loop_fn, replay) -> list[Result]:
     """Each op of ``ta_fn`` against the loop nests of ``loop_fn`` lowered from it; ``replay``:
@@ -144,14 +148,13 @@ def function_level_indices(fn, params: dict) -> dict:
 
 
 def _index_ops(ops, env) -> None:
-    table = {"arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "arith.muli": lambda a, b: a * b,
-             "arith.floordivsi": lambda a, b: a / b, "arith.divsi": lambda a, b: a / b}
+    table = INDEX  # on shape parameters (>= 1) and constants: a division's meaning is given there
     for op in ops:
         name = op.operation.name
         if name == "arith.constant" and isinstance(op.result.type, ir.IndexType):
             env[op.result] = z3.IntVal(ir.IntegerAttr(op.attributes["value"]).value)
         elif name in table and all(v in env for v in op.operation.operands):
-            env[op.result] = table[name](*(env[v] for v in op.operation.operands))
+            env[op.result] = table[name](*(env[v] for v in op.operation.operands), Z3)
 
 
 class Run:

@@ -18,6 +18,8 @@ import time
 import z3
 from torch_mlir import ir
 
+from tilec.dialects.scalar_ops import PYTHON, evaluate
+
 from .replay import Replay
 from .report import Result
 from .solver import Outcome, prove
@@ -131,9 +133,7 @@ class _Context:
             if a is self.m or b is self.m:
                 self.x = b if a is self.m else a
         elif name in ("arith.addf", "arith.subf", "arith.mulf", "arith.divf"):
-            a, b = self.val(operands[0]), self.val(operands[1])
-            self.env[op.result] = {"arith.addf": a + b, "arith.subf": a - b, "arith.mulf": a * b,
-                                   "arith.divf": a / b}[name]
+            self.env[op.result] = evaluate(op, [self.val(v) for v in operands], PYTHON)
         elif name == "math.exp":
             self.env[op.result] = self.exp(self.val(operands[0]))
         elif name == "arith.cmpf":

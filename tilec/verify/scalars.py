@@ -1,5 +1,6 @@
-"""Scalar semantics shared by every check: the Z3 value of each arith/math op, and the
-evaluation of a body (ta.map, ta.online, tile.map) on Z3 terms.
+"""Scalar semantics shared by every check: the Z3 value of each arith/math op (the meanings of
+dialects/scalar_ops.py on Z3 terms), and the evaluation of a body (ta.map, ta.online, tile.map)
+on Z3 terms.
 
 Inputs are uninterpreted functions of their indices (``Values.tensor``); exp, log, erf and
 the other math functions, and dtype casts, are uninterpreted functions that the two sides
@@ -8,10 +9,13 @@ of a check share, so a check proves equality in real arithmetic modulo those fun
 
 from __future__ import annotations
 
+import functools
 import math
 
 import z3
-from torch_mlir import ir
+
+from tilec.dialects import scalar_ops
+from tilec.dialects.scalar_ops import Domain, NoRule
 
 
 def evaluate(block, vals: "Values", read, outer):
@@ -61,47 +65,27 @@ class Values:
     def tensor(self, name: str, indices: list):
         return self.function(f"tensor_{name}", len(indices), z3.IntSort())(*indices)
 
+    @functools.cached_property
+    def domain(self) -> Domain:
+        """The scalar ops' meanings (dialects/scalar_ops.py) as Z3 terms: real arithmetic (no
+        NaN: an ordered comparison and its unordered twin agree), an infinity absorbing a sum
+        (``_plus``), math's ops and the roundings uninterpreted functions both sides share."""
+        ninf, inf = self.function("ninf", 0)(), self.function("inf", 0)()
+        cond = lambda x: x if z3.is_bool(x) else x != 0  # i1: a condition, or a constant 0/1
+        return Domain(
+            "z3", add=self._plus, floordiv=lambda a, b: a / b, div_nonneg=lambda a, b: a / b,
+            rem_nonneg=lambda a, b: a % b, max=lambda a, b: z3.If(a >= b, a, b), min=lambda a, b: z3.If(a <= b, a, b),
+            not_=z3.Not, and_=lambda a, b: z3.And(cond(a), cond(b)), or_=lambda a, b: z3.Or(cond(a), cond(b)),
+            xor=lambda a, b: z3.Xor(cond(a), cond(b)), select=z3.If,
+            # one uninterpreted constant per infinity, the same on both sides
+            const=lambda v, t: z3.IntVal(v) if isinstance(v, int) else (inf if v > 0 else ninf) if math.isinf(v)
+            else z3.RealVal(v),
+            to_float=lambda a, t: z3.ToReal(a),
+            cast=lambda name, a, src, dst: self.function(f"{name}_{src}_{dst}", 1)(a),
+            math=lambda name, *args: self.function(name, len(args))(*args))
+
     def scalar(self, op, args: list):
-        name = op.operation.name
-        arith = {"arith.addf": self._plus, "arith.subf": lambda a, b: a - b,
-                 "arith.mulf": lambda a, b: a * b, "arith.divf": lambda a, b: a / b,
-                 "arith.negf": lambda a: -a,
-                 "arith.maximumf": lambda a, b: z3.If(a >= b, a, b), "arith.minimumf": lambda a, b: z3.If(a <= b, a, b),
-                 "arith.select": lambda c, a, b: z3.If(c, a, b)}
-        if name in arith:
-            return arith[name](*args)
-        integer = {"arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "arith.muli": lambda a, b: a * b,
-                   "arith.floordivsi": lambda a, b: a / b, "arith.divsi": lambda a, b: a / b,
-                   "arith.remsi": lambda a, b: a % b}
-        if name in integer:
-            return integer[name](*args)
-        if name in ("arith.andi", "arith.ori", "arith.xori") and ir.IntegerType(op.result.type).width == 1:
-            a, b = (x if z3.is_bool(x) else x != 0 for x in args)  # i1: a condition, or a constant 0/1
-            return {"arith.andi": z3.And, "arith.ori": z3.Or, "arith.xori": z3.Xor}[name](a, b)
-        if name == "arith.cmpi":
-            pred = ir.IntegerAttr(op.attributes["predicate"]).value
-            return [lambda a, b: a == b, lambda a, b: a != b, lambda a, b: a < b, lambda a, b: a <= b,
-                    lambda a, b: a > b, lambda a, b: a >= b][pred](*args)
-        if name == "arith.constant":
-            attr = op.attributes["value"]
-            if not isinstance(attr, ir.FloatAttr):
-                return z3.IntVal(ir.IntegerAttr(attr).value)
-            value = ir.FloatAttr(attr).value
-            if math.isinf(value):  # one uninterpreted constant per infinity, the same on both sides
-                return self.function("inf" if value > 0 else "ninf", 0)()
-            return z3.RealVal(value)
-        if name in ("arith.index_cast",):
-            return args[0]
-        if name == "arith.sitofp":
-            return z3.ToReal(args[0])
-        if name in ("arith.extf", "arith.truncf"):  # a rounding: the same unknown function on both sides
-            src, dst = str(op.operation.operands[0].type), str(op.result.type)
-            return self.function(f"{name}_{src}_{dst}", 1)(args[0])
-        if name == "arith.cmpf":
-            predicate = ir.IntegerAttr(op.attributes["predicate"]).value
-            table = {2: lambda a, b: a > b, 3: lambda a, b: a >= b, 4: lambda a, b: a < b, 5: lambda a, b: a <= b,
-                     1: lambda a, b: a == b, 6: lambda a, b: a != b}
-            return table.get(predicate, lambda a, b: self.function(f"cmpf{predicate}", 2)(a, b) > 0)(*args)
-        if name.startswith("math."):
-            return self.function(name, len(args))(*args)
-        raise ValueError(f"the verifier has no value rule for '{name}'")
+        try:
+            return scalar_ops.evaluate(op, args, self.domain)
+        except NoRule as missing:
+            raise ValueError(f"the verifier has no value rule for '{op.operation.name}' ({missing})") from None

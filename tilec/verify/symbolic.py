@@ -17,13 +17,14 @@ from dataclasses import dataclass, field
 import z3
 from torch_mlir import ir
 
-from tilec.dialects import CMPI, PERSISTENT_ATTR, PROLOGUE_ATTR, STAGES_ATTR, param_ranges
+from tilec.dialects import PERSISTENT_ATTR, PROLOGUE_ATTR, STAGES_ATTR, param_ranges
 from tilec.dialects.dims import parse_dim
 from tilec.dialects.index_ops import INDEX, z3_domain
 from tilec.dialects.op_rules import no_rule, rule
 from tilec.dialects.tile import store_parts
 from tilec.diagnostics import TilecError
 from tilec.dialects.ta import tensor_dims
+from tilec.dialects.scalar_ops import PYTHON, evaluate
 
 Z3 = z3_domain()  # index values as Z3 integers: the meaning of each index op (dialects/index_ops.py)
 
@@ -151,8 +152,7 @@ def walk_block(p: Program, block, loop: str, grid) -> None:
         if name in INDEX:
             p.values[op.result] = INDEX[name](get(operands[0]), get(operands[1]), Z3)
         elif name == "arith.cmpi":
-            p.values[op.result] = CMPI[ir.IntegerAttr(op.attributes["predicate"]).value](
-                get(operands[0]), get(operands[1]))
+            p.values[op.result] = evaluate(op, [get(v) for v in operands], PYTHON)
         elif name == "scf.if":  # events of the then-block happen where the condition holds
             if op.operation.results or len(op.regions[1].blocks):
                 raise ValueError("an scf.if with results or an else block")

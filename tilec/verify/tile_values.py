@@ -22,10 +22,11 @@ from __future__ import annotations
 import z3
 from torch_mlir import ir
 
-from tilec.dialects import CMPI, PERSISTENT_ATTR, arg_attrs
+from tilec.dialects import PERSISTENT_ATTR, arg_attrs
 from tilec.dialects.affine import z3_results
 from tilec.dialects.index_ops import DIVISIONS, INDEX
 from tilec.dialects.op_rules import rule
+from tilec.dialects import scalar_ops
 
 from .scalars import Values, evaluate
 from .symbolic import TILE_ID, WARPGROUP_ID, Z3, dim, size_facts
@@ -134,8 +135,7 @@ class TileValues:
                 if name in DIVISIONS:  # its meaning is given for a >= 0, b > 0 (index_divisions.py)
                     self.divisions.append((condition, a, b))
             elif name == "arith.cmpi" and isinstance(operands[0].type, ir.IndexType):
-                self.index[op.result] = CMPI[ir.IntegerAttr(op.attributes["predicate"]).value](
-                    *(self.index[v] for v in operands))
+                self.index[op.result] = scalar_ops.evaluate(op, [self.index[v] for v in operands], scalar_ops.PYTHON)
             elif name == "scf.if":  # a condition it has no rule for may be either
                 held = self.index[operands[0]] if operands[0] in self.index else z3.FreshBool("held")
                 self._walk(op.regions[0].blocks[0], z3.And(condition, held))
