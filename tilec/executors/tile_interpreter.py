@@ -20,6 +20,7 @@ import torch
 from torch_mlir import ir
 
 from tilec.dialects import PERSISTENT_ATTR
+from tilec.dialects.access import element, inside, read
 from tilec.dialects.affine import affine
 from tilec.dialects.dims import parse_dim
 from tilec.dialects.raster import raster_of
@@ -31,7 +32,7 @@ from tilec.dialects.scalar_ops import PYTHON, evaluate
 
 from ..diagnostics import TilecError, mlir_loc
 from .loop_runner import _argument_roles
-from .oracle_scalar import _broadcast_view, scalar_op
+from .oracle_scalar import TORCH, _broadcast_view, scalar_op
 from ..signature import Signature, dtype_of
 
 
@@ -76,17 +77,13 @@ def store_window(value: torch.Tensor, dst: torch.Tensor, offsets: list[int]) -> 
 
 
 def window(tensor: torch.Tensor, offsets: list[int], shape: list[int]):
-    """(index tuple, in-bounds mask) for the tile at ``offsets`` covering the trailing dims."""
-    lead = len(offsets) - len(shape)
-    grids = torch.meshgrid(*[torch.arange(n) + o for n, o in zip(shape, offsets[lead:])], indexing="ij") \
-        if shape else []
-    mask = torch.ones(shape, dtype=torch.bool)
-    for g, size in zip(grids, tensor.shape[lead:]):
-        mask &= (g >= 0) & (g < size)
-    for o, size in zip(offsets[:lead], tensor.shape[:lead]):
-        mask &= 0 <= o < size
-    index = tuple(min(max(o, 0), size - 1) for o, size in zip(offsets[:lead], tensor.shape[:lead]))
-    index += tuple(g.clamp(0, max(size - 1, 0)) for g, size in zip(grids, tensor.shape[lead:]))
+    """(index tuple, in-bounds mask) for the tile at ``offsets`` covering the trailing dims
+    (dialects/access.py's meaning over every coordinate of the tile at once); the index is
+    clamped into the tensor, each part of the tile's shape."""
+    coords = torch.meshgrid(*[torch.arange(n) for n in shape], indexing="ij") if shape else []
+    at = element(TORCH, [torch.tensor(o) for o in offsets], coords)
+    mask = inside(TORCH, at, list(tensor.shape)).expand(shape)
+    index = tuple(a.clamp(0, max(size - 1, 0)).expand(shape) for a, size in zip(at, tensor.shape))
     return index, mask
 
 
@@ -251,17 +248,14 @@ class CTA:
 
 def _gather(op, src: torch.Tensor, indices: list, shape: list) -> torch.Tensor:
     """tile.gather over a whole tile: ``src`` at the map of the (broadcast) indices, ``padding``
-    where an index falls outside it."""
+    where an index falls outside it (dialects/access.py)."""
     amap = ir.AffineMapAttr(op.attributes["map"]).value
     floor = lambda a, b: torch.div(a, b, rounding_mode="floor")  # noqa: E731
     at = [torch.as_tensor(affine(e, indices, const=torch.tensor, floordiv=floor)).expand(shape)
           for e in amap.results]
-    inside = torch.ones(shape, dtype=torch.bool)
-    for x, n in zip(at, src.shape):
-        inside &= (x >= 0) & (x < n)
-    clamped = [torch.where(inside, x, 0) for x in at]
+    fetch = lambda at: src[tuple(x.clamp(0, max(n - 1, 0)) for x, n in zip(at, src.shape))]  # noqa: E731
     pad = torch.tensor(ir.FloatAttr(op.attributes["padding"]).value, dtype=src.dtype)
-    return torch.where(inside, src[tuple(clamped)], pad)
+    return read(TORCH, at, list(src.shape), fetch, pad)
 
 
 def run_tile(module: ir.Module, sig: Signature, inputs: dict[str, torch.Tensor],

@@ -22,7 +22,7 @@ from __future__ import annotations
 import z3
 from torch_mlir import ir
 
-from tilec.dialects import PERSISTENT_ATTR, arg_attrs
+from tilec.dialects import PERSISTENT_ATTR, access, arg_attrs
 from tilec.dialects.affine import z3_results
 from tilec.dialects.index_ops import DIVISIONS, INDEX
 from tilec.dialects.op_rules import rule
@@ -196,12 +196,14 @@ class TileValues:
 
     def _load(self, op, coords):
         src, *offs = op.operands
-        offsets = [self.index[o] for o in offs]
-        lead = len(offsets) - len(coords)
-        at = offsets[:lead] + [o + c for o, c in zip(offsets[lead:], coords)]
-        inside = z3.And(*[z3.And(a >= 0, a < n) for a, n in zip(at, self.dims(src))])
+        at = access.element(self.vals.domain, [self.index[o] for o in offs], coords)
+        return self._read(op, src, at)
+
+    def _read(self, op, src, at: list):
+        """Tensor ``src``'s element at ``at`` as a load or gather ``op`` reads it: its padding
+        outside the tensor (dialects/access.py)."""
         pad = z3.RealVal(ir.FloatAttr(op.attributes["padding"]).value)
-        return z3.If(inside, self.vals.tensor(self.args[src][1], at), pad)
+        return access.read(self.vals.domain, at, self.dims(src), lambda at: self.vals.tensor(self.args[src][1], at), pad)
 
     def _map(self, op, coords, seen=None):
         """tile.map ``op``'s element at ``coords`` (``seen(gather, indices)``: each tile.gather's indices)."""
@@ -218,9 +220,7 @@ class TileValues:
                 at = self._gathered(inner, [local[v] if v in local else self._outer(v) for v in indices])
                 if seen is not None:
                     seen(inner.operation, at)
-                inside = z3.And(*[z3.And(a >= 0, a < n) for a, n in zip(at, self.dims(src))])
-                pad = z3.RealVal(ir.FloatAttr(inner.attributes["padding"]).value)
-                return z3.If(inside, self.vals.tensor(self.args[src][1], at), pad)
+                return self._read(inner, src, at)
             return None
         return evaluate(op.regions[0].blocks[0], self.vals, read, self._outer)
 
