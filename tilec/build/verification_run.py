@@ -13,11 +13,16 @@ The sizes: each shape parameter not fixed at compile time at its default capped 
 and made odd (a size no tile divides, rows of no whole 16-byte chunk: the element-copy
 variant), or, for a kernel the copy engine feeds (whose rows must be whole 16-byte chunks),
 capped and rounded down to a multiple of 8; where those do not bind (a size another must
-divide), the defaults.
+divide), the defaults. A kernel whose sizes are fixed in its types (a PyTorch graph compiled at
+its inputs' shapes) runs at those alone; past ``RUN_WORK`` multiply-adds of a contraction or
+``RUN_ELEMENTS`` elements of inputs and outputs (GPT-2's block at T = 1024: minutes to hours on
+the model) its row is ``unknown``, saying why, as a solver's timeout is: it neither passes as
+tested nor stops the package, and ``tilec verify --strict`` refuses it.
 """
 
 from __future__ import annotations
 
+import math
 import time
 
 from ..diagnostics import TilecError
@@ -29,6 +34,8 @@ from ..runtime.cpu.launch import ORDERS
 from .cuda_cpu import CpuRefusal, run_cuda
 
 CAP = 130      # the largest size a run takes (a default above it is brought down)
+RUN_WORK = 2**26      # multiply-adds of one contraction a run may take (sizes fixed in the kernel's types)
+RUN_ELEMENTS = 2**24  # elements of its inputs and outputs
 SEED = 0
 NO_DEFAULT = 37
 
@@ -41,6 +48,16 @@ def run_sizes(sig, fixed: dict, mapped: bool) -> list[dict]:
     else:
         shaped = {k: min(v, CAP) - (min(v, CAP) % 2 == 0) if v > 8 else v for k, v in defaults.items()}
     return [shaped, defaults]
+
+
+def _over_budget(sig, env: dict) -> str:
+    """What makes a run at ``env`` too large for the CPU model ("" when it fits)."""
+    for space in sig.work:
+        work = math.prod(space.shape(env))
+        if work > RUN_WORK:
+            return f"a contraction over {list(space.shape(env))}, {work:.3g} multiply-adds"
+    elements = sum(math.prod(s.shape(env)) for s in (*sig.inputs, *sig.outputs))
+    return f"inputs and outputs of {elements:.3g} elements" if elements > RUN_ELEMENTS else ""
 
 
 def check_run(build, kernel, name: str) -> list[Result]:
@@ -60,9 +77,19 @@ def check_run(build, kernel, name: str) -> list[Result]:
         return [Result(name, "cuda", "execution", check, "error", 0.0, "no sizes",
                        detail="no sizes bind the function's parameters: give them defaults")]
     sizes = ", ".join(f"{k}={v}" for k, v in env.items())
+    too_large = _over_budget(sig, env)
+    if too_large:  # sizes fixed in the kernel's types (a PyTorch graph at its inputs' shapes)
+        return [Result(name, "cuda", "execution", check, "unknown", 0.0, f"not run at {sizes or 'its fixed sizes'}",
+                       detail=f"{too_large}, past what a CPU run of the CUDA takes ({RUN_WORK:.3g} multiply-adds, "
+                              f"{RUN_ELEMENTS:.3g} tensor elements): its sizes are fixed in its types, so it runs "
+                              f"at those alone; not run")]
     domain = f"at {sizes}, random inputs (seed {SEED}), threads run lowest-numbered first and highest first: a run, not a proof"
-    inputs = random_inputs(sig, env, SEED)
-    expected = evaluate(fn, inputs, env)
+    try:
+        inputs = random_inputs(sig, env, SEED)
+        expected = evaluate(fn, inputs, env)
+    except TilecError as err:  # sizes a CPU run cannot hold: no run, said as an error
+        return [Result(name, "cuda", "execution", check, "error", round(time.perf_counter() - start, 4), domain,
+                       detail=f"the oracle of the run could not be computed: {err.message}")]
     for order in ORDERS:  # a warp released at a barrier running ahead; the producer running ahead
         try:
             got = run_cuda(build, sig, inputs, env, kernel=kernel, order=order)
