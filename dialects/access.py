@@ -35,7 +35,8 @@ def element(d, offsets: list, coords: list) -> list:
 
 
 def inside(d, at: list, extents: list):
-    """Does index ``at`` fall inside a tensor of ``extents``: 0 <= a < n in every dim."""
+    """Does index ``at`` fall inside a tensor of ``extents``: 0 <= a < n in every dim (a
+    rank-0 tensor's one element is always read: ``read`` asks no question of it)."""
     if not at or len(at) != len(extents):
         raise ValueError(f"an index of {len(at)} dims into a tensor of {len(extents)}")
     return functools.reduce(d.and_, [d.and_(d.ge(a, 0), d.lt(a, n)) for a, n in zip(at, extents)])
@@ -43,5 +44,7 @@ def inside(d, at: list, extents: list):
 
 def read(d, at: list, extents: list, fetch, padding):
     """The value a load (or a gather) reads at index ``at``: ``fetch(at)`` inside the tensor,
-    ``padding`` outside it."""
+    ``padding`` outside it (a rank-0 tensor's one element, always)."""
+    if not at and not extents:
+        return fetch(at)
     return d.select(inside(d, at, extents), fetch(at), padding)

@@ -52,3 +52,4 @@ def test_inside_is_zero_to_the_extent_exclusive():
     every dim, the last index in and the extent out, a negative index out."""
     assert access.inside(INTS, [0, 69], [1, 70]) and not access.inside(INTS, [0, 70], [1, 70])
     assert not access.inside(INTS, [-1, 0], [1, 70]) and not access.inside(INTS, [1, 0], [1, 70])
+    assert access.read(INTS, [], [], lambda at: 2.5, 0.0) == 2.5  # a rank-0 tensor: its one element

@@ -82,7 +82,7 @@ def window(tensor: torch.Tensor, offsets: list[int], shape: list[int]):
     clamped into the tensor, each part of the tile's shape."""
     coords = torch.meshgrid(*[torch.arange(n) for n in shape], indexing="ij") if shape else []
     at = element(TORCH, [torch.tensor(o) for o in offsets], coords)
-    mask = inside(TORCH, at, list(tensor.shape)).expand(shape)
+    mask = inside(TORCH, at, list(tensor.shape)).expand(shape) if at else torch.ones(shape, dtype=torch.bool)
     index = tuple(a.clamp(0, max(size - 1, 0)).expand(shape) for a, size in zip(at, tensor.shape))
     return index, mask
 
