@@ -4,7 +4,8 @@
 
 Runs each schedule present in both folders, at each shape, alternating the two builds in
 rounds (each round: both timed as bench/gemm.py times one kernel, L2 flushed, median of
-``--reps``), and reports the median of the per-round B/A speed ratios with their spread.
+``--reps``), and reports the median of the per-round B/A speed ratios with their spread (the
+"tflops" fields are GB/s for a row program: ``unit``).
 The GPU's clock drifts by more than the differences worth knowing between two whole
 benchmark runs; alternating within one run and taking the median across rounds does not
 let that drift fall on one side.
@@ -29,19 +30,37 @@ SHAPES = {
     # the last two: an MLP's layers at 8192 tokens (the first reduces over a short K = 1024)
     "gemm": [(4096, 4096, 4096), (8192, 8192, 8192), (2048, 2048, 2048), (8192, 4096, 1024), (8192, 1024, 4096)],
     "attention": [(4096, 64), (4096, 128), (16384, 128)],   # (S, D) at B * H = 16 * 16 * 4096 / S
+    # (N, C): bench/rows.py's shapes; a package built for one C (layernorm-c768) runs at that C alone
+    "layernorm": [(32768, 4096), (8192, 8192), (65536, 1024), (4096, 1000), (65536, 768), (32768, 2048)],
 }
+UNITS = {"gemm": "TFLOP/s", "attention": "TFLOP/s", "layernorm": "GB/s"}
 
 
 def _inputs(kind: str, shape, causal: bool):
+    """(inputs, work): the FLOPs (a GEMM, attention) or bytes read and written (a row program)
+    that one call does, so that work / ms / 1e9 is TFLOP/s or GB/s."""
     torch.manual_seed(0)
     if kind == "gemm":
         m, n, k = shape
         return [torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
                 torch.randn(k, n, device="cuda", dtype=torch.bfloat16)], 2.0 * m * n * k
+    if kind == "layernorm":
+        n, c = shape
+        return [torch.randn(n, c, device="cuda", dtype=torch.bfloat16),
+                *(torch.randn(c, device="cuda", dtype=torch.bfloat16) for _ in range(2))], 2 * n * c * 2 * 1e3
     s, d = shape
     bh = 16 * 16 * 4096 // s
     q, k, v = (torch.randn(bh // 16, 16, s, d, device="cuda", dtype=torch.bfloat16) for _ in range(3))
     return [q, k, v], 4.0 * bh * s * s * d * (0.5 if causal else 1.0)
+
+
+def _runs_at(kind: str, name: str, shape) -> bool:
+    """Does package ``name`` run at ``shape`` (its head dim; its fixed row width)?"""
+    if kind == "attention":
+        return f"_d{shape[1]}_" in name
+    if kind == "layernorm" and "-c" in name:
+        return name.endswith(f"-c{shape[1]}.tkp")
+    return True
 
 
 def _pairs(kind: str, a_dir: str, b_dir: str, by_name: bool = False) -> dict:
@@ -81,7 +100,7 @@ def main() -> None:
                  f"(an A/B of a schedule option pairs by name: --by-name)")
     for name, (a, b) in pairs.items():
         for shape in shapes:
-            if args.kind == "attention" and f"_d{shape[1]}_" not in name:
+            if not _runs_at(args.kind, name, shape):
                 continue
             inputs, flops = _inputs(args.kind, shape, name.startswith("causal"))
             ratios, speeds = [], {"a": [], "b": []}
@@ -96,9 +115,10 @@ def main() -> None:
                    "a_tflops": statistics.median(speeds["a"]), "b_tflops": statistics.median(speeds["b"]),
                    "b_over_a": statistics.median(ratios), "b_over_a_min": min(ratios), "b_over_a_max": max(ratios)}
             rows.append(row)
-            print(f"{name} {shape}: A {row['a_tflops']:.0f}, B {row['b_tflops']:.0f} TFLOP/s, B/A "
+            print(f"{name} {shape}: A {row['a_tflops']:.0f}, B {row['b_tflops']:.0f} {UNITS[args.kind]}, B/A "
                   f"{row['b_over_a']:.3f} (rounds {row['b_over_a_min']:.3f}-{row['b_over_a_max']:.3f})", flush=True)
     result = {"gpu": torch.cuda.get_device_name(), "date": datetime.date.today().isoformat(), "a": args.a,
+              "unit": UNITS[args.kind],
               "b": args.b, "rounds": args.rounds, "reps": args.reps, "results": rows}
     os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
     with open(args.out, "w") as handle:

@@ -65,7 +65,51 @@ def attention_inplace_pv() -> list[str]:
     return lines
 
 
-TABLES = {"launch-spin": launch_spin, "attention-inplace-pv": attention_inplace_pv}
+def short_schedule(text: str) -> str:
+    """A schedule as the tables write it: tiles, warps and stages, then what is not the default."""
+    f = dict(part.split("=") for part in text.split(","))
+    out = [f"{k}={f[k]}" for k in ("bm", "bn", "warps", "stages")]
+    out += [f"consumers={f['consumers']}"] if f.get("consumers", "0") != "0" else []
+    out += [k for k in ("pingpong", "persistent", "tma-store", "softmax-overlap", "heavy-first") if f.get(k) == "true"]
+    return " ".join(out + ([f"occupancy={f['occupancy']}"] if f.get("occupancy", "1") != "1" else []))
+
+
+def attention_hopper() -> list[str]:
+    """The attention figures of the H200 run of 2026-12-03 (bench/attention.py): each peer's
+    TFLOP/s, tilec's best schedule, and the ratio to cuDNN again in the second run right after."""
+    first = _load("attention-h200-2026-12-03-stabiliser.json")["results"]
+    second = _load("steps/attention-h200-2026-12-03-stabiliser-second-run.json")["results"]
+    lines = ["| S | D | causal | B | tilec TFLOP/s | FA2 | Flex | cuDNN | vs FA2 | vs Flex | vs cuDNN | "
+             "vs cuDNN, second run | schedule | max abs err |", "| --- " * 14 + "|"]
+    for r, again in zip(first, second, strict=True):
+        if (r["S"], r["D"], r["causal"]) != (again["S"], again["D"], again["causal"]):
+            raise ValueError("the two attention runs list their configurations in different orders")
+        t = r["tilec_tflops"]
+        lines.append(f"| {r['S']} | {r['D']} | {'yes' if r['causal'] else 'no'} | {r['B']} | {t:.0f} | "
+                     f"{r['flash_tflops']:.0f} | {r['flex_tflops']:.0f} | {r['cudnn_tflops']:.0f} | "
+                     f"{t / r['flash_tflops']:.2f} | {t / r['flex_tflops']:.2f} | {t / r['cudnn_tflops']:.2f} | "
+                     f"{again['tilec_tflops'] / again['cudnn_tflops']:.2f} | {short_schedule(r['schedule'])} | "
+                     f"{r['max_abs_error']:.1e} |")
+    return lines
+
+
+def same_code() -> list[str]:
+    """The benchmark kernels of two builds, package by package (bench/same_code.py): the same
+    CUDA source, the same machine code and launch, or different."""
+    data = _load("same-code-5133e13-2026-12-07.json")
+    scripts = {"gemm": "build_gemm.py (GEMM)", "attention": "build_attention.py (attention)",
+               "rows": "build_rows.py (softmax, LayerNorm, RMSNorm)", "pytorch": "build_pytorch.py (PyTorch cases, GPT-2 and Llama blocks)"}
+    lines = [f"| packages ({data['old']} -> {data['new']}) | same source | same machine code and launch | differ | "
+             "in one build only |", "| --- | --- | --- | --- | --- |"]
+    for name, kinds in data["groups"].items():
+        count = {k: len(v) for k, v in kinds.items()}
+        lines.append(f"| {scripts.get(name, name)} | {count['same source']} | {count['same machine code']} | "
+                     f"{count['differ']} | {count['only old'] + count['only new']} |")
+    return lines
+
+
+TABLES = {"launch-spin": launch_spin, "attention-inplace-pv": attention_inplace_pv, "attention-hopper": attention_hopper,
+          "same-code": same_code}
 
 
 def render(text: str, where: str) -> tuple[str, list[str]]:
