@@ -20,28 +20,14 @@ the verifier proves it over all sizes, program ids and loop iterations
 from __future__ import annotations
 
 import operator
-from dataclasses import dataclass
-from typing import Callable
 
+from .scalar_ops import Domain  # one type of domain for the index and the scalar ops
 
-@dataclass(frozen=True)
-class Domain:
-    """What index values are in one layer: its sum, difference, product, division and
-    remainder (for a dividend >= 0 and a divisor > 0), smaller and larger of two."""
-
-    name: str
-    add: Callable = operator.add
-    sub: Callable = operator.sub
-    mul: Callable = operator.mul
-    div: Callable = operator.floordiv
-    rem: Callable = operator.mod
-    min: Callable = min
-    max: Callable = max
-
-
-INTS = Domain("ints")
+# index values in each layer: the divisions for a dividend >= 0 and a divisor > 0 (``div_nonneg``,
+# ``rem_nonneg``), the smaller and larger of two
+INTS = Domain("ints", div_nonneg=operator.floordiv, rem_nonneg=operator.mod, min=min, max=max)
 C = Domain("C", add=lambda a, b: f"{a} + {b}", sub=lambda a, b: f"{a} - {b}", mul=lambda a, b: f"{a} * {b}",
-           div=lambda a, b: f"{a} / {b}", rem=lambda a, b: f"{a} % {b}",
+           div_nonneg=lambda a, b: f"{a} / {b}", rem_nonneg=lambda a, b: f"{a} % {b}",
            min=lambda a, b: f"min({a}, {b})", max=lambda a, b: f"max({a}, {b})")
 
 
@@ -49,7 +35,7 @@ def z3_domain() -> Domain:
     """Index values as Z3 integers (z3 imported where the verifier asks, not by every layer)."""
     import z3
 
-    return Domain("z3", div=lambda a, b: a / b, rem=lambda a, b: a % b,
+    return Domain("z3", div_nonneg=lambda a, b: a / b, rem_nonneg=lambda a, b: a % b,
                   min=lambda a, b: z3.If(a < b, a, b), max=lambda a, b: z3.If(a > b, a, b))
 
 
@@ -57,7 +43,7 @@ def _ceildiv(d: Domain, a, b):
     """ceil(a / b), as (a + b - 1) / b: in C text ``(a + b - 1) / b``."""
     if d is C:
         return f"({a} + {b} - 1) / {b}"
-    return d.div(d.sub(d.add(a, b), 1), b)
+    return d.div_nonneg(d.sub(d.add(a, b), 1), b)
 
 
 class _Op:
@@ -74,10 +60,10 @@ INDEX = {
     "arith.addi": _Op(lambda d, a, b: d.add(a, b)),
     "arith.subi": _Op(lambda d, a, b: d.sub(a, b)),
     "arith.muli": _Op(lambda d, a, b: d.mul(a, b)),
-    "arith.divsi": _Op(lambda d, a, b: d.div(a, b)),
-    "arith.floordivsi": _Op(lambda d, a, b: d.div(a, b)),
+    "arith.divsi": _Op(lambda d, a, b: d.div_nonneg(a, b)),
+    "arith.floordivsi": _Op(lambda d, a, b: d.div_nonneg(a, b)),
     "arith.ceildivsi": _Op(_ceildiv),
-    "arith.remsi": _Op(lambda d, a, b: d.rem(a, b)),
+    "arith.remsi": _Op(lambda d, a, b: d.rem_nonneg(a, b)),
     "arith.minsi": _Op(lambda d, a, b: d.min(a, b)),
     "arith.maxsi": _Op(lambda d, a, b: d.max(a, b)),
 }
