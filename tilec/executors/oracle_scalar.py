@@ -1,4 +1,4 @@
-"""Vectorised evaluation of scalar regions (ta.map bodies) with torch: the meanings of dialects/scalar_ops.py on tensors."""
+"""Vectorised evaluation of scalar regions (ta.map bodies) with torch: dialects/scalar_ops.py on tensors."""
 
 from __future__ import annotations
 

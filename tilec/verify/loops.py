@@ -148,13 +148,12 @@ def function_level_indices(fn, params: dict) -> dict:
 
 
 def _index_ops(ops, env) -> None:
-    table = INDEX  # on shape parameters (>= 1) and constants: a division's meaning is given there
-    for op in ops:
+    for op in ops:  # on shape parameters (>= 1) and constants: a division's meaning is given there
         name = op.operation.name
         if name == "arith.constant" and isinstance(op.result.type, ir.IndexType):
             env[op.result] = z3.IntVal(ir.IntegerAttr(op.attributes["value"]).value)
-        elif name in table and all(v in env for v in op.operation.operands):
-            env[op.result] = table[name](*(env[v] for v in op.operation.operands), Z3)
+        elif name in INDEX and all(v in env for v in op.operation.operands):
+            env[op.result] = INDEX[name](*(env[v] for v in op.operation.operands), Z3)
 
 
 class Run:
