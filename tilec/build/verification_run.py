@@ -35,7 +35,7 @@ from ..runtime.cpu.launch import ORDERS
 from .cuda_cpu import CpuRefusal, run_cuda
 
 CAP = 130      # the largest size a run takes (a default above it is brought down)
-RUN_WORK = 2**24      # multiply-adds of one contraction a run may take (sizes fixed in the kernel's types)
+RUN_WORK = 2**26      # multiply-adds of one contraction a run may take (sizes fixed in the kernel's types)
 RUN_ELEMENTS = 2**20  # elements of its inputs and outputs
 SEED = 0
 NO_DEFAULT = 37
