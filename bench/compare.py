@@ -5,7 +5,8 @@
 Runs each schedule present in both folders, at each shape, alternating the two builds in
 rounds (each round: both timed as bench/gemm.py times one kernel, L2 flushed, median of
 ``--reps``), and reports the median of the per-round B/A speed ratios with their spread (the
-"tflops" fields are GB/s for a row program: ``unit``).
+"tflops" fields are GB/s for a row program: ``unit``), and each build's largest difference
+from torch's result at that shape (torch's ops on the same inputs, in float32 but attention).
 The GPU's clock drifts by more than the differences worth knowing between two whole
 benchmark runs; alternating within one run and taking the median across rounds does not
 let that drift fall on one side.
@@ -20,6 +21,7 @@ import statistics
 import sys
 
 import torch
+import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(__file__))
 from gemm import bench  # noqa: E402
@@ -52,6 +54,24 @@ def _inputs(kind: str, shape, causal: bool):
     bh = 16 * 16 * 4096 // s
     q, k, v = (torch.randn(bh // 16, 16, s, d, device="cuda", dtype=torch.bfloat16) for _ in range(3))
     return [q, k, v], 4.0 * bh * s * s * d * (0.5 if causal else 1.0)
+
+
+def _reference(kind: str, inputs: list, causal: bool) -> torch.Tensor:
+    """What a package of ``kind`` computes from ``inputs``, by torch's own ops (float32 but attention's)."""
+    if kind == "gemm":
+        return inputs[0].float() @ inputs[1].float()
+    if kind == "layernorm":
+        x, g, b = (t.float() for t in inputs)
+        return F.layer_norm(x, (x.shape[-1],), g, b, eps=1e-5)
+    # attention at bf16 (a fused SDPA backend): float32's would hold the S x S scores at S = 16k
+    return F.scaled_dot_product_attention(*inputs, is_causal=causal).float()
+
+
+def _error(kernel, inputs: list, reference: torch.Tensor) -> float:
+    """The largest absolute difference of ``kernel``'s output from ``reference``."""
+    out = kernel(*inputs)
+    out = out[0] if isinstance(out, (tuple, list)) else out
+    return (out.float() - reference).abs().max().item()
 
 
 def _runs_at(kind: str, name: str, shape) -> bool:
@@ -103,6 +123,9 @@ def main() -> None:
             if not _runs_at(args.kind, name, shape):
                 continue
             inputs, flops = _inputs(args.kind, shape, name.startswith("causal"))
+            reference = _reference(args.kind, inputs, name.startswith("causal"))
+            errors = {"a": _error(a, inputs, reference), "b": _error(b, inputs, reference)}
+            del reference
             ratios, speeds = [], {"a": [], "b": []}
             for _ in range(args.rounds):
                 ta = bench(lambda: a(*inputs), args.reps)
@@ -113,10 +136,12 @@ def main() -> None:
             row = {"package": name, "schedule": b.manifest["schedule"], "shape": list(shape),
                    "a_schedule": a.manifest["schedule"],
                    "a_tflops": statistics.median(speeds["a"]), "b_tflops": statistics.median(speeds["b"]),
-                   "b_over_a": statistics.median(ratios), "b_over_a_min": min(ratios), "b_over_a_max": max(ratios)}
+                   "b_over_a": statistics.median(ratios), "b_over_a_min": min(ratios), "b_over_a_max": max(ratios),
+                   "a_max_abs_error": errors["a"], "b_max_abs_error": errors["b"]}
             rows.append(row)
             print(f"{name} {shape}: A {row['a_tflops']:.0f}, B {row['b_tflops']:.0f} {UNITS[args.kind]}, B/A "
-                  f"{row['b_over_a']:.3f} (rounds {row['b_over_a_min']:.3f}-{row['b_over_a_max']:.3f})", flush=True)
+                  f"{row['b_over_a']:.3f} (rounds {row['b_over_a_min']:.3f}-{row['b_over_a_max']:.3f}); max abs error against "
+                  f"torch A {errors['a']:.3g}, B {errors['b']:.3g}", flush=True)
     result = {"gpu": torch.cuda.get_device_name(), "date": datetime.date.today().isoformat(), "a": args.a,
               "unit": UNITS[args.kind],
               "b": args.b, "rounds": args.rounds, "reps": args.reps, "results": rows}

@@ -108,8 +108,49 @@ def same_code() -> list[str]:
     return lines
 
 
+def layernorm_ab() -> list[str]:
+    """The LayerNorm packages of 5133e13 (A) and of the tree after the centred variance (B), timed
+    alternated in two runs of bench/compare.py: each one's GB/s in the first run, B/A in each
+    run (median of the rounds) and the lower of the two."""
+    runs = [_load(f"layernorm-ab-5133e13-h100-2026-12-07-run{n}.json")["results"] for n in (1, 2)]
+    lines = ["| package | N x C | A (5133e13), GB/s | B (this tree), GB/s | B/A, run 1 | B/A, run 2 | B/A, the lower |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
+    for r, again in zip(*runs, strict=True):
+        if (r["package"], r["shape"]) != (again["package"], again["shape"]):
+            raise ValueError("the two LayerNorm A/B runs list their packages in different orders")
+        n, c = r["shape"]
+        lines.append(f"| {r['package'].removesuffix('.tkp')} | {n} x {c} | {r['a_tflops']:.0f} | {r['b_tflops']:.0f} | "
+                     f"{r['b_over_a']:.3f} | {again['b_over_a']:.3f} | {min(r['b_over_a'], again['b_over_a']):.3f} |")
+    return lines
+
+
+def layernorm_ab_best() -> list[str]:
+    """Per shape, the fastest package of each build in the LayerNorm A/B (what bench/rows.py
+    reports is its fastest schedule): best B over best A in each run, and the lower."""
+    lines = ["| N x C | best A, GB/s (package) | best B, GB/s (package) | B/A, run 1 | B/A, run 2 | B/A, the lower |",
+             "| --- | --- | --- | --- | --- | --- |"]
+    ratios, first = [], {}
+    for n in (1, 2):
+        best = {}
+        for r in _load(f"layernorm-ab-5133e13-h100-2026-12-07-run{n}.json")["results"]:
+            for side in ("a", "b"):
+                key = (tuple(r["shape"]), side)
+                if r[f"{side}_tflops"] > best.get(key, (0, ""))[0]:
+                    best[key] = (r[f"{side}_tflops"], r["package"].removesuffix(".tkp"))
+        shapes = list(dict.fromkeys(shape for shape, _ in best))
+        ratios.append({shape: best[shape, "b"][0] / best[shape, "a"][0] for shape in shapes})
+        first = first or best
+    for shape in ratios[0]:
+        (ga, pa), (gb, pb) = first[shape, "a"], first[shape, "b"]
+        r1, r2 = ratios[0][shape], ratios[1][shape]
+        lines.append(f"| {shape[0]} x {shape[1]} | {ga:.0f} ({pa}) | {gb:.0f} ({pb}) | {r1:.3f} | {r2:.3f} | "
+                     f"{min(r1, r2):.3f} |")
+    return lines
+
+
 TABLES = {"launch-spin": launch_spin, "attention-inplace-pv": attention_inplace_pv, "attention-hopper": attention_hopper,
-          "same-code": same_code}
+          "same-code": same_code, "layernorm-ab": layernorm_ab,
+          "layernorm-ab-best": layernorm_ab_best}
 
 
 def render(text: str, where: str) -> tuple[str, list[str]]:

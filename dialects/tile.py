@@ -616,6 +616,46 @@ def store_parts(op):
     return operands[0], operands[1], operands[2:]
 
 
+def body_ops(fn) -> list:
+    """Every op (an ir.Operation) of tile function ``fn``'s body, the bodies of its loops and of
+    the ops whose regions run as threads of control of their own (a "roles" rule,
+    dialects/op_rules.py: sm_90a's tile.warp_specialize) included; not tile.map bodies."""
+    out = []
+
+    def visit(block):
+        for op in block.operations:
+            out.append(op.operation)
+            if op.operation.name == "scf.for" or rule("roles", op.operation.name) is not None:
+                for region in op.operation.regions:
+                    visit(region.blocks[0])
+    visit(fn.regions[0].blocks[0] if hasattr(fn, "regions") else fn.entry_block)
+    return out
+
+
+def mma_accumulator(op):
+    """The accumulator operand of an mma op (``is_mma``): its last (tile.wgmma has a stage before it)."""
+    return list(op.operation.operands)[-1]
+
+
+def is_mma(op) -> bool:
+    """Is ``op`` a tensor-core multiply: tile.mma, or a target's own op with an "mma-depth"
+    rule (sm_90a's tile.wgmma)?"""
+    name = op.operation.name
+    return name == "tile.mma" or rule("mma-depth", name) is not None
+
+
+def holds_mma(fn) -> bool:
+    """Does tile function ``fn`` hold an mma (``is_mma``) anywhere in its body?"""
+    found = []
+
+    def visit(op):
+        found.append(is_mma(op))
+        return ir.WalkResult.INTERRUPT if found[-1] else ir.WalkResult.ADVANCE
+
+    fn.operation.walk(visit)
+    return any(found)
+
+
 def mma_depth(op) -> int:
     """The k an mma op sums over: its A tile's columns (tile.mma), or what a target's own op's
     "mma-depth" rule says (sm_90a's tile.wgmma: A's columns, or its rows under transpose_a)."""

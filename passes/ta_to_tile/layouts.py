@@ -19,14 +19,14 @@ these encodings instead of guessing from the kernel's form.
 from torch_mlir import ir
 
 from tilec.dialects.layout import MmaLayout, OperandLayout, SliceLayout
-from tilec.dialects.tile import register_layout, register_layout_attr
+from tilec.dialects.tile import body_ops, register_layout, register_layout_attr
 
 from .common import NoTileLowering
 
 
 def mma_parent(fn, warps: int) -> MmaLayout:
     """The accumulator layout of ``fn``'s mma tiles."""
-    if any(op.operation.name == "tile.reduce" for op in _walk(fn)):
+    if any(op.operation.name == "tile.reduce" for op in body_ops(fn)):
         return MmaLayout(warps, 1)  # rows stay inside a warp
     wm = 2 if warps >= 2 else 1
     return MmaLayout(wm, warps // wm)
@@ -35,8 +35,8 @@ def mma_parent(fn, warps: int) -> MmaLayout:
 def assign(fn, parent) -> None:
     """Give every register tile of ``fn`` its layout (in place); NoTileLowering if one stays unknown."""
     # rank-0 tiles are scalars every thread holds whole: they need no layout
-    tiles = [v for op in _walk(fn) for v in _results(op) if _is_tile(v) and ir.RankedTensorType(v.type).rank > 0]
-    for op in _walk(fn):  # an mma operand, and the staged tile a prologue map computes it from
+    tiles = [v for op in body_ops(fn) for v in _results(op) if _is_tile(v) and ir.RankedTensorType(v.type).rank > 0]
+    for op in body_ops(fn):  # an mma operand, and the staged tile a prologue map computes it from
         if op.operation.name != "tile.mma":
             continue
         for index, operand in enumerate(list(op.operation.operands)[:2]):
@@ -74,7 +74,7 @@ def relayout(fn, parent) -> None:
     """Give every register tile of ``fn`` its layout anew, from ``parent``: a tile -> tile pass
     that changes how the accumulator is held (mma.sync's fragments -> wgmma's) re-derives the
     rest from it, as ``assign`` derived them from the first parent."""
-    for value in (v for op in _walk(fn) for v in _results(op) if _is_tile(v)):
+    for value in (v for op in body_ops(fn) for v in _results(op) if _is_tile(v)):
         t = ir.RankedTensorType(value.type)
         if t.encoding is not None:
             value.set_type(ir.RankedTensorType.get(list(t.shape), t.element_type))
@@ -147,17 +147,3 @@ def _results(op) -> list:
     if op.operation.name == "scf.for":
         values += list(op.operation.regions[0].blocks[0].arguments)[1:]
     return values
-
-
-def _walk(fn) -> list:
-    """Every op of ``fn``'s body, nested loops and warp roles included (not inside tile.map bodies)."""
-    out = []
-
-    def visit(block):
-        for op in block.operations:
-            out.append(op)
-            if op.operation.name in ("scf.for", "tile.warp_specialize"):
-                for region in op.operation.regions:
-                    visit(region.blocks[0])
-    visit(fn.regions[0].blocks[0] if hasattr(fn, "regions") else fn.entry_block)
-    return out

@@ -16,10 +16,10 @@ import z3
 from torch_mlir import ir
 
 from tilec.dialects.ta_online import is_one
-from tilec.dialects.tile import mma_depth, schedule_of
+from tilec.dialects.tile import is_mma, mma_depth, schedule_of
 
 from .attention_rotated import is_rotated, rotated_ends, rotated_step
-from .attention_step import MMA, _Scalars, _online_step
+from .attention_step import _Scalars, _online_step
 from .scalars import evaluate
 from .replay import Replay
 from .report import Result
@@ -206,7 +206,7 @@ def _stabiliser_value(s, p, x_map, score):
     tv = TileValues.over(p, s.vals)
     for inner in x_map.regions[0].blocks[0].operations:
         src = inner.operation.operands[0] if inner.operation.name == "tile.elem" else None
-        if src is not None and not isinstance(src.owner, ir.Block) and src.owner.operation.name in MMA:
+        if src is not None and not isinstance(src.owner, ir.Block) and is_mma(src.owner):
             tv.substitute[src] = lambda coords: score
     return tv.value(x_map.result, [z3.Int("pos0"), z3.Int("pos1")])
 
@@ -215,7 +215,7 @@ def _head_dims(p, loop, ref, fused_fn):
     """The scores mma sums over as many e as Q and K have, and the stored tile is as wide as
     the output's last dim: a kernel built for other head dims is refuted, whatever its name."""
     body = loop.regions[0].blocks[0]
-    mmas = [op for op in body.operations if op.operation.name in MMA]
+    mmas = [op for op in body.operations if is_mma(op)]
     width_e = mma_depth(mmas[0])
     lhs, rhs = ref.contract.operands[0], ref.contract.operands[1]
     store = next(e for e in p.events if e.kind == "store")

@@ -20,7 +20,9 @@ from __future__ import annotations
 import z3
 from torch_mlir import ir
 
-from .attention_step import MMA, _Scalars, _exp_of_masked, _unround, step_rows
+from tilec.dialects.tile import is_mma
+
+from .attention_step import _Scalars, _exp_of_masked, _unround, step_rows
 from .solver import Outcome, prove
 
 
@@ -35,7 +37,7 @@ def rotated_step(p, loop) -> list:
     acc_in, p_in = list(body.arguments)[3:]
     ops = list(body.operations)
     yielded = list(ops[-1].operation.operands)
-    mmas = [op for op in ops if op.operation.name in MMA]
+    mmas = [op for op in ops if is_mma(op)]
     pv = [op for op in mmas if op.operation.operands[0] == p_in and op.operation.operands[-1] == acc_in]
     reduces = {kind: [op for op in ops if op.operation.name == "tile.reduce" and
                       ir.StringAttr(op.attributes["kind"]).value == kind] for kind in ("max", "sum")}
@@ -103,7 +105,7 @@ def _after_loop(loop):
     results = list(loop.operation.results)
     ops = [op.operation for op in loop.operation.block.operations]
     for op in ops[ops.index(loop.operation) + 1:]:
-        if op.name in MMA and op.operands[0] == results[3] and op.operands[-1] == results[2]:
+        if is_mma(op) and op.operands[0] == results[3] and op.operands[-1] == results[2]:
             return op
     return None
 
@@ -125,9 +127,9 @@ def rotated_ends(p, loop, x_at, loop_x, bounds) -> list:
     (pos0, pos1), the scores a symbol; ``loop_x``: the loop's."""
     kt, _, n_blocks, _ = p.loops["main"]
     body = loop.regions[0].blocks[0]
-    loop_mmas = [op.operation for op in body.operations if op.operation.name in MMA]
+    loop_mmas = [op.operation for op in body.operations if is_mma(op)]
     before = _ops_before(loop)
-    first = [op for op in before if op.name in MMA]
+    first = [op for op in before if is_mma(op)]
     maxes = [op for op in before if op.name == "tile.reduce" and ir.StringAttr(op.attributes["kind"]).value == "max"]
     after = _after_loop(loop)
     check0 = "block 0 before the loop is the loop body at kt = 0: Q·Kᵀ of the same tiles at stage s(0), the same x"

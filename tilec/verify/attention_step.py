@@ -16,10 +16,11 @@ import math
 import z3
 from torch_mlir import ir
 
+from tilec.dialects.tile import is_mma, mma_accumulator
+
 from .scalars import Values, evaluate
 from .solver import prove
 
-MMA = ("tile.mma", "tile.wgmma")  # the accumulating ops (sm_80 registers, sm_90a shared tiles)
 
 
 class _Scalars:
@@ -45,8 +46,8 @@ class _Scalars:
         elif name == "tile.reduce":
             kind = ir.StringAttr(owner.attributes["kind"]).value
             result = z3.Real(f"row{kind}")  # max_j or sum_j of its operand's row
-        elif name in MMA:  # the accumulator is the last operand (tile.wgmma has a stage before it)
-            result = self.tile(owner.operation.operands[-1]) + z3.Real(f"sum_j_{len(self.sym)}")
+        elif is_mma(owner):  # an accumulating op (sm_80 registers, sm_90a shared tiles)
+            result = self.tile(mma_accumulator(owner)) + z3.Real(f"sum_j_{len(self.sym)}")
         else:
             result = z3.Real(f"t{len(self.sym)}")
         self.sym[value] = result
@@ -77,9 +78,7 @@ def _online_step(p, fn):
     yielded = list(list(body.operations)[-1].operation.operands)
     s = _Scalars(p, loop)
     m_new, l_new, acc_new = (s.tile(v) for v in yielded)
-    pv = next(op for op in body.operations if op.operation.name in MMA and
-              list(body.operations).index(op) == max(k for k, o in enumerate(body.operations)
-                                                      if o.operation.name in MMA))
+    pv = [op for op in body.operations if is_mma(op)][-1]
     chain, base = _pv_chain(pv)
     p_tile = _unround(chain[0].operation.operands[0])
     sums = [op for op in body.operations if op.operation.name == "tile.reduce" and
@@ -158,10 +157,10 @@ def _exp_of_masked(term, neg_inf) -> list:
 
 def _pv_chain(last):
     """The mmas that accumulate P·V onto one base, in order, and that base (the rescaled acc)."""
-    chain, base = [last], last.operation.operands[-1]
-    while not isinstance(base.owner, ir.Block) and base.owner.name in MMA:
+    chain, base = [last], mma_accumulator(last)
+    while not isinstance(base.owner, ir.Block) and is_mma(base.owner):
         chain.insert(0, base.owner.opview)
-        base = base.owner.operands[-1]
+        base = mma_accumulator(base.owner)
     return chain, base
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import z3
 from torch_mlir import ir
 
-from tilec.dialects.tile import schedule_of
+from tilec.dialects.tile import is_mma, mma_accumulator, schedule_of
 
 from .gemm_prologue import check_prologue, staged
 from .solver import Outcome, prove
@@ -171,9 +171,9 @@ def accumulates_across_k(p: Program) -> tuple[str, Outcome]:
     yielded = list(list(body.operations)[-1].operation.operands)
     wrong = []
     for op in body.operations:
-        if op.operation.name not in ("tile.mma", "tile.wgmma"):
+        if not is_mma(op):
             continue
-        acc = op.operation.operands[2 if op.operation.name == "tile.mma" else 3]
+        acc = mma_accumulator(op)
         slot = next((k for k, a in enumerate(args) if a == acc), None)
         if slot is None or yielded[slot] != op.result:
             wrong.append(slot)

@@ -1,11 +1,30 @@
-"""Which properties each kernel of a spec gets, and the Result rows they become."""
+"""Which properties each kernel of a spec gets, and the Result rows they become.
+
+A tile function's checks come from what it holds, not from the kernel form a matcher built:
+
+- how its values are read (``READERS``, the first that applies): a function marked
+  ``tile.pointwise`` by the provenance of its gathers (pointwise.py); one with an mma (any op
+  ``dialects.tile.is_mma`` names: tile.mma, a target's wgmma) by symbolic execution of its
+  staged loop (symbolic.py); one of maps and reductions alone by the provenance of the row
+  state its loops carry (rows.py);
+- in a staged program, the checks its ops bring (``ATTACHED``, each where the op is held):
+  a target's own ops their obligations (dialects/op_rules.py: sm_90a's warp_specialize its
+  mbarrier ring), tile.mma its fragment tables and its operands' layouts (bijection, banks),
+  tile.async_copy the cp.async stages and groups, a staged loop that computes a ta.online group
+  (``tile.computes``) the step lemma and its reads, an mma of a loop that computes no group its
+  contraction; every copy and store its offsets, every store its value (stored_value.py);
+- every kernel: its launch raster and its index divisions.
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
 
 from torch_mlir import ir
 
 from tilec.dialects.op_rules import obligations
-from tilec.dialects.tile import schedule_of
+from tilec.dialects.tile import holds_mma, schedule_of
 
 from . import gemm_values
 from .contraction import check_contraction
@@ -17,6 +36,7 @@ from .replay import Replay
 from .report import Result
 from .stored_value import check_stored_value
 from .symbolic import execute
+from .tile_values import walk
 from tilec.diagnostics import TilecError
 from .loop_sums import check_loop_sums
 from .loops import check_loops
@@ -42,6 +62,26 @@ def check_build(build, path: str, given: dict | None = None) -> list[Result]:
                        detail=f"the tile checks could not run: {message}")]
 
 
+def _pointwise(tiled, fused, replay):
+    from .pointwise import check_pointwise
+
+    return check_pointwise(tiled, fused, replay)
+
+
+def _rows(tiled, fused, replay):
+    from .rows import check_rows
+
+    return check_rows(tiled, fused, replay)
+
+
+# (what the function holds, whether it holds it, the reader of its values); the first that applies
+READERS = (
+    ("the mark tile.pointwise", lambda fn: "tile.pointwise" in fn.attributes, _pointwise),
+    ("an mma", holds_mma, lambda *args: check_tile(*args)),  # check_tile looked up at the call
+    ("maps and reductions", lambda fn: True, _rows),
+)
+
+
 def _check_build(build, path: str, given: dict) -> list[Result]:
     fn = build.tile.body.operations[0]
     replay = Replay.of(path, fn, {**given, **build.fixed})
@@ -49,16 +89,8 @@ def _check_build(build, path: str, given: dict) -> list[Result]:
     # the checks speak of program ids; a launch raster must run each of them once; the index
     # arithmetic's divisions mean what C's do (dialects/index_ops.py)
     launch = [_row(kernel, *row) for row in check_raster(fn) + [check_index_divisions(fn)]]
-    fused = build.fused  # the ta that ta-to-tile lowered, as the driver built it
-    if "tile.pointwise" in fn.attributes:  # maps read at any index: by provenance and gathers
-        from .pointwise import check_pointwise
-
-        return check_pointwise(build.tile, fused, replay) + launch
-    if not any(op in str(fn) for op in ('"tile.mma"', '"tile.wgmma"')):  # a row program: by provenance
-        from .rows import check_rows
-
-        return check_rows(build.tile, fused, replay) + launch
-    return check_tile(build.tile, fused, replay) + launch
+    reader = next(read for _, holds, read in READERS if holds(fn))
+    return reader(build.tile, build.fused, replay) + launch  # build.fused: the ta that ta-to-tile lowered
 
 
 def check_loop_build(build, path: str, given: dict | None = None) -> list[Result]:
@@ -89,35 +121,81 @@ def _row(kernel, prop, check, outcome, domain, replay="") -> Result:
                   outcome.model, outcome.detail, replay if outcome.verdict == "counterexample" else "")
 
 
+@dataclass(frozen=True)
+class Staged:
+    """What one check of a staged program reads: the tile module, its function, the names of
+    its ops, its symbolic execution, the fused ta and the replay."""
+    tiled: object
+    fn: object
+    names: frozenset
+    program: object
+    reference: object
+    replay: Replay
+
+    @property
+    def online_group(self) -> bool:
+        """Does the staged loop compute a ta.online group (``tile.computes`` on it)?"""
+        return "tile.computes" in self.program.loops["main"][3].attributes
+
+
+def _own(s: Staged) -> list:
+    return [row for check in obligations(s.fn, "obligations") for row in check(s.program, s.fn)]
+
+
+def _online(s: Staged) -> list:
+    from .attention import check_attention, check_reference
+
+    return check_attention(s.tiled, s.replay) + check_reference(s.tiled, s.reference, s.replay)
+
+
+@dataclass(frozen=True)
+class Attached:
+    """A check a staged program gets where ``holds`` (the op it is attached to is there);
+    ``check`` gives (property, check, outcome, domain or None) tuples, or Result rows
+    (``results``)."""
+    op: str
+    holds: Callable[[Staged], bool]
+    check: Callable[[Staged], list]
+    results: bool = False
+
+
+# in the order the rows come; every staged program copies into its stages and stores its tile
+ATTACHED = (
+    Attached("a target's own op", lambda s: True, _own),  # obligations() finds the ops that bring one
+    Attached("tile.mma", lambda s: "tile.mma" in s.names,
+             lambda s: check_operand_layouts(s.program, schedule_of(s.fn).threads)),
+    Attached("tile.async_copy", lambda s: "tile.async_copy" in s.names,
+             lambda s: [(*row, None) for row in check_staging(s.program)]),
+    Attached("a copy or a store", lambda s: True,
+             lambda s: [("in-bounds", *gemm_values.offsets_not_negative(s.program), None)]),
+    Attached("scf.for computing a ta.online group", lambda s: s.online_group, _online, results=True),
+    Attached("an mma of a loop computing no group", lambda s: not s.online_group,
+             lambda s: check_contraction(s.program, s.reference.body.operations[0])),
+    Attached("a store", lambda s: True, lambda s: check_stored_value(s.tiled, s.reference, s.replay),
+             results=True),
+)
+
+
+def attached_to(staged: Staged) -> list[Attached]:
+    """The checks ``staged`` gets, in order."""
+    return [a for a in ATTACHED if a.holds(staged)]
+
+
 def check_tile(tiled, reference, replay) -> list[Result]:
-    """The tile properties of ``tiled``, a program with a pipelined main loop (GEMM, SwiGLU,
-    attention), against the fused ta ``reference``: the checks every such program gets, then
-    those of the ta ops its loop computes (provenance: ``tile.computes`` on the loop for a
-    ta.online group, on its mmas for contractions). ``replay`` is a Replay (or a spec path:
-    the kernel's own schedule, no fixed sizes)."""
+    """The tile properties of ``tiled``, a program with an mma in a staged main loop (GEMM,
+    SwiGLU, attention), against the fused ta ``reference``: the checks its ops bring
+    (``ATTACHED``). ``replay`` is a Replay (or a spec path: the kernel's own schedule, no
+    fixed sizes)."""
     fn = tiled.body.operations[0]
     if isinstance(replay, str):
         replay = Replay.of(replay, fn)
     kernel = ir.StringAttr(fn.attributes["sym_name"]).value
-    p = execute(fn)
+    staged = Staged(tiled, fn, frozenset(op.name for op in walk(fn)), execute(fn), reference, replay)
     rows = []
-    add = lambda prop, check, outcome, domain=None: rows.append(
-        _row(kernel, prop, check, outcome, domain or SYMBOLIC, replay(outcome.model, prop)))
-    own = obligations(fn, "obligations")  # what a target's own ops bring (sm_90a's ring, tiles, split)
-    for check_own in own:
-        for prop, check, outcome, domain in check_own(p, fn):
-            add(prop, check, outcome, domain)
-    if not own:  # the cp.async pipeline every target runs: its operand layouts and staging
-        for prop, check, outcome, domain in check_operand_layouts(p, schedule_of(fn).threads):
-            add(prop, check, outcome, domain)
-        for prop, check, outcome in check_staging(p):
-            add(prop, check, outcome)
-    add("in-bounds", *gemm_values.offsets_not_negative(p))
-    if "tile.computes" in p.loops["main"][3].attributes:  # a ta.online group: its step lemma, its reads
-        from .attention import check_attention, check_reference
-
-        rows += check_attention(tiled, replay) + check_reference(tiled, reference, replay)
-    else:
-        for prop, check, outcome, domain in check_contraction(p, reference.body.operations[0]):
-            add(prop, check, outcome, domain)
-    return rows + check_stored_value(tiled, reference, replay)
+    for attached in attached_to(staged):
+        if attached.results:
+            rows += attached.check(staged)
+            continue
+        for prop, check, outcome, domain in attached.check(staged):
+            rows.append(_row(kernel, prop, check, outcome, domain or SYMBOLIC, replay(outcome.model, prop)))
+    return rows

@@ -27,6 +27,7 @@ from tilec.dialects.affine import z3_results
 from tilec.dialects.index_ops import DIVISIONS, INDEX
 from tilec.dialects.op_rules import rule
 from tilec.dialects import scalar_ops
+from tilec.dialects.tile import body_ops
 
 from .scalars import Values, evaluate
 from .symbolic import TILE_ID, WARPGROUP_ID, Z3, dim, size_facts
@@ -252,17 +253,9 @@ def _key(value) -> str:
 
 
 def walk(fn) -> list:
-    """Every op of ``fn``'s body, the bodies of its loops and warp roles included (not tile.map bodies)."""
-    out = []
-
-    def visit(block):
-        for op in block.operations:
-            out.append(op.operation)
-            if op.operation.name in ("scf.for", "tile.warp_specialize"):
-                for region in op.operation.regions:
-                    visit(region.blocks[0])
-    visit(fn.entry_block)
-    return out
+    """Every op of ``fn``'s body, the bodies of its loops and warp roles included (not tile.map
+    bodies): dialects.tile.body_ops."""
+    return body_ops(fn)
 
 
 def own_slots(loop) -> dict:
