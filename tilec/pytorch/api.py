@@ -40,12 +40,13 @@ class CompiledGraph:
     """A torch function raised to ta, run through one of tilec's CPU stages."""
 
     def __init__(self, fn, example_inputs: tuple, stage: str, strict: bool, name: str, schedule: str = "",
-                 partition_rest: bool = True, dynamic=None):
+                 partition_rest: bool = True, dynamic=None, replay: bool = True):
         if stage not in STAGES:
             raise ValueError(f"stage must be one of {', '.join(STAGES)}, not {stage!r}")
         self.fn, self.stage, self.fallback_reason, self.name = fn, stage, None, name
         self.schedule, self._loaded, self.partitioned, self._kernels = schedule, None, None, None
         self.strict, self.no_kernels = strict, None  # why no CUDA kernels take the graph, once found
+        self.replay, self._replayed = replay, None  # the kernels' calls replayed as CUDA graphs (runtime/replay.py)
         self._whole_kernels = None  # whether kernels take the graph whole (None: not tried yet)
         self.dynamic = dynamic  # dynamic.DynamicDims: the dims the graph takes at any size (None: static)
         self.partition_rest = partition_rest and dynamic is None  # False for a region: not partitioned again
@@ -85,7 +86,8 @@ class CompiledGraph:
     def _region_graph(self, module, inputs: tuple, name: str) -> "CompiledGraph":
         """A region of this graph compiled on its own (at this graph's stage and schedule), not
         partitioned again."""
-        return CompiledGraph(module, inputs, self.stage, False, name, self.schedule, partition_rest=False)
+        return CompiledGraph(module, inputs, self.stage, False, name, self.schedule, partition_rest=False,
+                             replay=self.replay)
 
     def _in_regions(self) -> bool:
         """Whether calls that need kernels (the tile stage, CUDA) go through regions: the graph
@@ -146,7 +148,8 @@ class CompiledGraph:
             kernels = self._cuda_kernels(args[0].device)
             if kernels is None:
                 return self.fn(*args)
-            results = kernels(*tensors, sizes=env) if env else kernels(*tensors)
+            run = self._replay_of(kernels)
+            results = run(*tensors, sizes=env) if env else run(*tensors)
             results = list(results) if isinstance(results, tuple) else [results]
         else:
             outputs = self._run(dict(zip(self.graph.state_names + self.graph.input_names, tensors)), env)
@@ -240,6 +243,17 @@ class CompiledGraph:
                 warnings.warn(f"tilec builds no CUDA kernels for '{self.name}', it runs in torch: {err.message}",
                               TilecFallbackWarning, stacklevel=3)
         return None if self.no_kernels else self._kernel(device)
+
+    def _replay_of(self, kernels):
+        """``kernels`` as the calls run them: replayed as captured CUDA graphs unless ``replay``
+        is off (tilec.runtime.Replay: one graph per set of input shapes and addresses)."""
+        if not self.replay:
+            return kernels
+        if self._replayed is None or self._replayed.fn is not kernels:
+            from tilec.runtime.replay import Replay
+
+            self._replayed = Replay(kernels)
+        return self._replayed
 
     def _kernel(self, device):
         """The graph's CUDA kernel(s) for ``device``: a package in tilec's kernel cache, keyed by
@@ -364,7 +378,7 @@ def _imported(fn, example: tuple, name: str, dynamic=None):
 
 
 def compile(fn, example_inputs, *, stage: str = "loop", strict: bool = False, name: str = "graph",
-            schedule: str = "", dynamic_shapes=None) -> CompiledGraph:
+            schedule: str = "", dynamic_shapes=None, replay: bool = True) -> CompiledGraph:
     """Raise ``fn`` (an nn.Module or a function of tensors) at ``example_inputs`` into ta.
 
     On CPU tensors ``stage`` picks how calls run: "oracle" (ta with torch), "loop" (loop IR
@@ -377,6 +391,10 @@ def compile(fn, example_inputs, *, stage: str = "loop", strict: bool = False, na
     ``dynamic_shapes`` (torch.export's: per example input None or {dim: torch.export.Dim})
     names dims the graph takes at any size: one ta function, loop program and set of kernels
     for all of them (tilec/pytorch/dynamic.py).
+
+    ``replay`` (on CUDA): the kernels' calls run as captured CUDA graphs, one per set of input
+    shapes and addresses, each call's results fresh tensors (tilec.runtime.Replay; off with
+    ``replay=False`` or ``TILEC_REPLAY=0``).
     """
     if not callable(fn):
         raise TypeError(f"tilec.compile takes an nn.Module or a function of tensors, got {type(fn).__name__}")
@@ -386,4 +404,4 @@ def compile(fn, example_inputs, *, stage: str = "loop", strict: bool = False, na
             raise TypeError(f"tilec.compile: example input {k} ({type(t).__name__}) is not a tensor (the graph "
                             f"is traced at the example tensors' shapes and dtypes)")
     dynamic = dynamic_dims(dynamic_shapes, example_inputs) if dynamic_shapes is not None else None
-    return CompiledGraph(fn, example_inputs, stage, strict, name, schedule, dynamic=dynamic)
+    return CompiledGraph(fn, example_inputs, stage, strict, name, schedule, dynamic=dynamic, replay=replay)

@@ -53,7 +53,7 @@ def _compiled(gm: torch.fx.GraphModule, example_inputs, options: dict):
             spec[k] = {**(spec[k] or {}), d: name}
     dynamic = dynamic_dims(spec, tuple(tensors), traced=True) if symbolic else None
     graph = CompiledGraph(fn, tuple(tensors), options.get("stage", "loop"), False, "graph",
-                          options.get("schedule", ""), dynamic=dynamic)
+                          options.get("schedule", ""), dynamic=dynamic, replay=options.get("replay", True))
     if graph.module is None and graph.partitioned is None:
         return gm.forward
     return _Run(gm, graph, taken, scalars)

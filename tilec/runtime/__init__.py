@@ -2,6 +2,7 @@
 
     kernel = tilec.runtime.load("gemm.tkp")
     c = kernel(a, b)                  # or kernel(A=a, B=b)
+    step = tilec.runtime.Replay(kernel)   # calls replayed as captured CUDA graphs (replay.py)
 
 This package imports only the standard library, torch and (when a kernel is
 launched) cuda-bindings: it runs where tilec compiled nothing, e.g. a GPU
@@ -10,7 +11,7 @@ machine without MLIR. It never imports tilec's compiler, MLIR or z3.
 
 from .package import PackageError, read_package
 
-__all__ = ["Kernel", "KernelGraph", "PackageError", "load", "read_package"]
+__all__ = ["Kernel", "KernelGraph", "PackageError", "Replay", "load", "read_package"]
 
 
 def __getattr__(name: str):
@@ -24,6 +25,10 @@ def __getattr__(name: str):
         from .loading import load
 
         return load
+    if name == "Replay":
+        from .replay import Replay
+
+        return Replay
     if name == "KernelGraph":
         from .graph import KernelGraph
 
