@@ -199,3 +199,12 @@ def test_compiled_graphs_replay_their_kernels_unless_told_not_to():
     assert compiled._replay_of(kernels) is compiled._replay_of(kernels)  # one, kept
     plain = tilec.compile(lambda x: torch.relu(x) * 2, (torch.randn(4, 8),), replay=False)
     assert plain._replay_of(kernels) is kernels
+
+
+def test_the_torch_compile_backend_replays_unless_told_not_to():
+    from tilec.pytorch.backend import tilec_backend
+
+    gm = torch.fx.symbolic_trace(lambda x: torch.relu(x) * 2)
+    example = [torch.randn(4, 8)]
+    assert tilec_backend(gm, example).graph.replay is True
+    assert tilec_backend(gm, example, replay=False).graph.replay is False
