@@ -15,7 +15,9 @@ reported as the benchmarks do) and each graph package:
   (cuBLAS) for a GEMM; for a graph, the same torch code eager, under torch.compile (Inductor
   default) and mode="reduce-overhead" (Inductor's CUDA graphs);
 - replayed results against launched ones (max abs difference: the same kernels on the same
-  inputs, so 0 unless a replay misses work).
+  inputs, so 0 unless a replay misses work);
+- where a replayed call's host time goes (``host_parts_us``: the key, the capture check, the
+  graph's launch, the result copies), for the first GEMM package and each graph.
 """
 
 import argparse
@@ -75,6 +77,20 @@ def ways(run):
     return [("launched", run), ("replayed", Replay(run)), ("replayed, static results", Replay(run, results="static"))]
 
 
+def host_parts(run, inputs: list) -> dict:
+    """Where a replayed call's host time goes: its key, the capture check, the graph's launch
+    (torch.cuda.CUDAGraph.replay) and the copy of its results (one clone each)."""
+    replay = Replay(run)
+    replay(*inputs)
+    replay(*inputs)
+    key, _ = replay._key(inputs, {})
+    entry = replay._graphs[key]
+    parts = {"key": lambda: replay._key(inputs, {}), "capture check": torch.cuda.is_current_stream_capturing,
+             "graph launch": entry.graph.replay, "result copies": lambda: [t.clone() for t in entry.results],
+             "result copies (empty_like, copy_)": lambda: [torch.empty_like(t).copy_(t) for t in entry.results]}
+    return {name: host_us(fn) for name, fn in parts.items()}
+
+
 def gemm(paths: list, sizes: list) -> dict:
     out = {"host_us": {}, "back_to_back_ms": {}, "replay_difference": {}}
     small = [torch.randn(128, 128, device="cuda", dtype=torch.bfloat16) for _ in range(2)]
@@ -88,6 +104,8 @@ def gemm(paths: list, sizes: list) -> dict:
             continue
         for way, fn in ways(kernel):
             out["host_us"][f"{name} {way}"] = host_us(lambda: fn(*small))
+        if "host_parts_us" not in out:
+            out["host_parts_us"] = host_parts(kernel, small)
         for m, n, k in sizes:
             a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
             b = torch.randn(k, n, device="cuda", dtype=torch.bfloat16)
@@ -119,6 +137,7 @@ def graph(path: str, case: str) -> dict:
         out["host_us"][way] = host_us(lambda: run(*inputs))
         out["back_to_back_ms"][way] = back_to_back_ms(lambda: run(*inputs))
         out["replay_difference"][way] = _difference(run(*inputs), launched)
+    out["host_parts_us"] = host_parts(kernels, inputs)
     peers = [("torch eager", fn), ("Inductor", torch.compile(fn)),
              ("Inductor reduce-overhead", torch.compile(fn, mode="reduce-overhead"))]
     for name, peer in peers:

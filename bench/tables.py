@@ -148,9 +148,62 @@ def layernorm_ab_best() -> list[str]:
     return lines
 
 
+REPLAY_RUNS = ("replay-h100-2026-12-07-run1.json", "replay-h100-2026-12-07-run2.json")
+WAYS = ("launched", "replayed", "replayed, static results")
+
+
+def _best(times: dict, suffix: str, peer: bool = False) -> float:
+    """The fastest of ``times`` whose name ends with ``suffix`` (tilec's packages, or a peer's runs)."""
+    found = [v for k, v in times.items() if k.endswith(suffix) and k.startswith("torch") == peer]
+    if not found:
+        raise ValueError(f"no result ends with {suffix!r}")
+    return min(found)
+
+
+def replay_back_to_back() -> list[str]:
+    """Calls in a row, the host included (bench/replay.py): each way's fastest GEMM package and
+    its speed over cuBLAS (the faster of its two readings), and GPT-2's block at T = 1k against
+    torch eager and Inductor (each peer the faster of its two readings); two runs."""
+    lines = ["| work | run | launched | replayed | replayed, static results | peer | replayed / peer | "
+             "static / peer |", "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for n, name in enumerate(REPLAY_RUNS, 1):
+        times = _load(name)["gemm"]["back_to_back_ms"]
+        for size in ("1024x1024x1024", "2048x2048x2048"):
+            ours = [_best(times, f" {way} {size}") for way in WAYS]
+            peer = min(v for k, v in times.items() if k.startswith(f"torch.matmul {size}"))
+            lines.append(f"| GEMM {size.split('x')[0]}³ | {n} | " + " | ".join(f"{t * 1e3:.1f} us" for t in ours)
+                         + f" | cuBLAS {peer * 1e3:.1f} us | {peer / ours[1]:.2f} | {peer / ours[2]:.2f} |")
+    for n, name in enumerate(REPLAY_RUNS, 1):
+        times = _load(name)["gpt2_block_1k"]["back_to_back_ms"]
+        ours = [times[way] for way in WAYS]
+        for peer in ("torch eager", "Inductor", "Inductor reduce-overhead"):
+            best = min(times[f"{peer} run 1"], times[f"{peer} run 2"])
+            lines.append(f"| GPT-2 block, T = 1k | {n} | " + " | ".join(f"{t:.3f} ms" for t in ours)
+                         + f" | {peer} {best:.3f} ms | {best / ours[1]:.2f} | {best / ours[2]:.2f} |")
+    return lines
+
+
+def replay_host() -> list[str]:
+    """Host time of one call while the GPU runs behind (bench/replay.py): a GEMM at 128³ (the
+    median over the packages, the fastest), GPT-2's block (7 kernels, 13 inputs); two runs."""
+    lines = ["| call | run | launched | replayed | replayed, static results |", "| --- | --- | --- | --- | --- |"]
+    for n, name in enumerate(REPLAY_RUNS, 1):
+        data = _load(name)
+        host = data["gemm"]["host_us"]
+        cells = []
+        for way in WAYS:
+            values = sorted(v for k, v in host.items() if k.endswith(f".tkp {way}"))
+            cells.append(f"{values[len(values) // 2]:.1f} us ({values[0]:.1f})")
+        lines.append(f"| GEMM 128³, median (fastest) of {len(values)} packages | {n} | " + " | ".join(cells) + " |")
+        block = data["gpt2_block_1k"]["host_us"]
+        lines.append(f"| GPT-2 block, T = 1k | {n} | " + " | ".join(f"{block[way]:.1f} us" for way in WAYS) + " |")
+    return lines
+
+
 TABLES = {"launch-spin": launch_spin, "attention-inplace-pv": attention_inplace_pv, "attention-hopper": attention_hopper,
           "same-code": same_code, "layernorm-ab": layernorm_ab,
-          "layernorm-ab-best": layernorm_ab_best}
+          "layernorm-ab-best": layernorm_ab_best, "replay-back-to-back": replay_back_to_back,
+          "replay-host": replay_host}
 
 
 def render(text: str, where: str) -> tuple[str, list[str]]:
