@@ -33,21 +33,8 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
+from bench.launch import host_us  # noqa: E402  (the same measure as bench/launch.py's)
 from tilec.runtime import Replay, load  # noqa: E402
-
-
-def host_us(fn) -> float:
-    for _ in range(20):
-        fn()
-    torch.cuda.synchronize()
-    rounds = []
-    for _ in range(20):
-        start = time.perf_counter()
-        for _ in range(50):
-            fn()
-        rounds.append((time.perf_counter() - start) / 50 * 1e6)
-        torch.cuda.synchronize()
-    return statistics.median(rounds)
 
 
 def back_to_back_ms(fn, calls: int = 100, rounds: int = 7) -> float:
