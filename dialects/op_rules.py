@@ -29,10 +29,11 @@ import importlib
 from torch_mlir import ir
 
 from ._verify import Invalid
-from .target import FEATURES, get, names
+from .target import FEATURES, generation, get, names
 
 _RULES: dict[str, dict] = {}
 _LOADED: set = set()
+_LOADED_LAYERS: dict[str, int] = {}  # layer -> the registry's generation when its modules were imported
 
 
 def register(layer: str, rules: dict) -> None:
@@ -103,10 +104,16 @@ def check_target(fn, target) -> None:
 
 
 def _load(layer: str) -> None:
-    """Import every registered target's op modules and its rule modules of ``layer`` (once each)."""
+    """Import every registered target's op modules and its rule modules of ``layer`` (once each).
+    Asked once per op a walk meets, so a layer already loaded for the targets registered now
+    returns at once (registering a target, which the registry allows only once per name, asks again)."""
+    now = generation()
+    if _LOADED_LAYERS.get(layer) == now:
+        return
     for target in names():
         entry = get(target)
         for module in (*entry.ops, *(m for at, m in entry.rules if at == layer)):
             if module not in _LOADED:
                 _LOADED.add(module)
                 importlib.import_module(module)
+    _LOADED_LAYERS[layer] = now

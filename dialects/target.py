@@ -71,6 +71,7 @@ class Target:
 
 _AMPERE = frozenset({"cp_async", "ldmatrix", "mma_sync"})
 _REGISTRY: dict[str, Target] = {}
+_GENERATION = [0]  # registrations so far
 DEFAULT = "sm_80"  # what a tile module is lowered for when no target is named: every tilec GPU runs it
 
 
@@ -80,7 +81,14 @@ def register(target: Target) -> Target:
         raise ValueError(f"target '{target.name}' is registered already")
     target.lacks(*target.features)  # every feature is a known one
     _REGISTRY[target.name] = target
+    _GENERATION[0] += 1
     return target
+
+
+def generation() -> int:
+    """How many targets have been registered: it changes when one is (what op_rules keys its
+    loaded layers by)."""
+    return _GENERATION[0]
 
 
 register(Target("sm_80", 163 * 1024, (8, 0), features=_AMPERE))

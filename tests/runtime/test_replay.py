@@ -75,24 +75,39 @@ class Counted:
         return a @ b + (sizes or {}).get("shift", 1)
 
 
-def test_the_first_call_runs_and_captures_later_calls_replay(model):
+def test_the_second_call_runs_and_captures_later_calls_replay(model):
     fn = Counted()
     run = Replay(fn)
     a, b = torch.randn(4, 3), torch.randn(3, 5)
     first = run(a, b)
-    assert fn.calls == 2 and (run.captures, run.replays) == (1, 0)  # the call, then its capture
-    torch.testing.assert_close(first, a @ b + 1)
+    assert fn.calls == 1 and run.captures == 0  # a key seen once: run as usual
     second = run(a, b)
-    assert fn.calls == 2 and run.replays == 0 + 1  # no Python of fn: one graph launch
-    torch.testing.assert_close(second, a @ b + 1)
+    assert fn.calls == 3 and (run.captures, run.replays) == (1, 0)  # the call, then its capture
+    for out in (first, second):
+        torch.testing.assert_close(out, a @ b + 1)
+    third = run(a, b)
+    assert fn.calls == 3 and run.replays == 1  # no Python of fn: one graph launch
+    torch.testing.assert_close(third, a @ b + 1)
     a.mul_(2)  # the graph reads the inputs where they are, as they are now
     torch.testing.assert_close(run(a, b), a @ b + 1)
     assert (run.captures, run.replays, run.graphs) == (1, 2, 1)
 
 
+def test_keys_that_never_repeat_are_never_captured(model):
+    fn = Counted()
+    run = Replay(fn)
+    b = torch.randn(3, 5)
+    for n in range(1, 6):
+        run(torch.randn(n, 3), b)
+    assert run.captures == 0 and fn.calls == 5 and not model.graphs
+    eager = Replay(Counted(), capture_after=0)  # captured at its first call
+    eager(b.t(), b)
+    assert eager.captures == 1
+
+
 def test_results_are_fresh_unless_static(model):
     a, b = torch.randn(4, 3), torch.randn(3, 5)
-    copying, static = Replay(Counted()), Replay(Counted(), results="static")
+    copying, static = Replay(Counted(), capture_after=0), Replay(Counted(), results="static", capture_after=0)
     for run in (copying, static):
         run(a, b)
     kept_copy, kept_static = copying(a, b), static(a, b)
@@ -108,7 +123,7 @@ def test_results_are_fresh_unless_static(model):
 def test_a_new_key_captures_again(model):
     """Shapes, dtypes, strides, addresses and the other arguments' values are the key."""
     fn = Counted()
-    run = Replay(fn)
+    run = Replay(fn, capture_after=0)
     a, b = torch.randn(4, 3), torch.randn(3, 5)
     run(a, b)
     run(a.clone(), b)                        # another address
@@ -122,7 +137,7 @@ def test_a_new_key_captures_again(model):
 
 def test_copied_inputs_key_without_the_address(model):
     fn = Counted()
-    run = Replay(fn, inputs="copy")
+    run = Replay(fn, inputs="copy", capture_after=0)
     a, b = torch.randn(4, 3), torch.randn(3, 5)
     run(a, b)
     for _ in range(3):
@@ -132,7 +147,7 @@ def test_copied_inputs_key_without_the_address(model):
 
 
 def test_at_most_max_graphs_are_kept(model):
-    run = Replay(Counted(), max_graphs=2)
+    run = Replay(Counted(), max_graphs=2, capture_after=0)
     b = torch.randn(3, 5)
     inputs = [torch.randn(n, 3) for n in (1, 2, 3)]
     for a in inputs:
@@ -148,7 +163,7 @@ def test_at_most_max_graphs_are_kept(model):
 def test_a_call_that_cannot_be_captured_runs_as_usual(monkeypatch):
     monkeypatch.setattr(Replay, "cuda", Model(fail="operation not permitted when stream is capturing"))
     fn = Counted()
-    run = Replay(fn)
+    run = Replay(fn, capture_after=0)
     a, b = torch.randn(4, 3), torch.randn(3, 5)
     with pytest.warns(ReplayWarning, match="not captured and runs as usual.*operation not permitted"):
         first = run(a, b)
@@ -161,15 +176,15 @@ def test_a_call_that_cannot_be_captured_runs_as_usual(monkeypatch):
 
 def test_the_opt_out_and_calls_that_never_capture(model, monkeypatch):
     a, b = torch.randn(4, 3), torch.randn(3, 5)
-    off = Replay(Counted(), enabled=False)
+    off = Replay(Counted(), enabled=False, capture_after=0)
     off(a, b), off(a, b)
     monkeypatch.setenv("TILEC_REPLAY", "0")
-    by_env = Replay(Counted())
+    by_env = Replay(Counted(), capture_after=0)
     by_env(a, b), by_env(a, b)
     assert off.captures == by_env.captures == 0
     monkeypatch.delenv("TILEC_REPLAY")
     model.is_capturing = True  # inside a caller's own capture: its graph takes the work
-    inside = Replay(Counted())
+    inside = Replay(Counted(), capture_after=0)
     inside(a, b)
     assert inside.captures == 0
 
@@ -184,7 +199,7 @@ def test_cpu_tensors_run_as_usual():
 
 
 @pytest.mark.parametrize("bad, message", [({"results": "fresh"}, "results must be"), ({"inputs": "pointer"}, "inputs must"),
-                                          ({"max_graphs": 0}, "max_graphs must")])
+                                          ({"max_graphs": 0}, "max_graphs must"), ({"capture_after": -1}, "capture_after")])
 def test_bad_options_are_one_error(bad, message):
     with pytest.raises(ValueError, match=message):
         Replay(Counted(), **bad)

@@ -2,7 +2,8 @@
 
     graph = tilec.runtime.load("block.tkg")
     step = tilec.runtime.Replay(graph)          # any callable whose CUDA work goes on the current stream
-    y = step(x)                                 # first call with these inputs: run, then captured
+    y = step(x)                                 # first call with these inputs: run as usual
+    y = step(x)                                 # second: run, then captured
     y = step(x)                                 # later calls: one graph launch (cudaGraphLaunch)
 
 A launch from Python costs tens of microseconds of host time per kernel (arguments checked,
@@ -10,10 +11,12 @@ sizes bound, tensor maps encoded); a captured graph launches all of a call's ker
 
 **When it captures.** A call's key is, for each tensor argument, its device, dtype, shape,
 strides and address (``inputs="address"``, the default), and the value of every other
-argument. The first call with a key runs ``fn`` as usual (its results are that call's) and
-then captures it into a graph of its own; every later call with that key replays the graph.
-So a loop that passes the same tensors (a model's weights, a static batch buffer) captures
-once; a call whose inputs live elsewhere captures anew. ``inputs="copy"`` keys on everything
+argument. The first ``capture_after`` calls with a key (1 by default) run ``fn`` as usual; the
+next also runs as usual (its results are that call's) and then captures it into a graph of
+its own; every later call with that key replays the graph. So a loop that passes the same
+tensors (a model's weights, a static batch buffer) captures once, at its second step, and a
+stream of calls whose shapes or addresses never repeat never pays for a capture (which
+synchronises the device); a key whose graph was dropped starts over. ``inputs="copy"`` keys on everything
 but the addresses instead and copies each call's inputs into the graph's own first (a copy
 kernel per input): one capture per shape however the inputs are allocated. At most
 ``max_graphs`` graphs are kept; the least recently replayed is dropped (its memory freed).
@@ -40,6 +43,7 @@ from collections import OrderedDict
 import torch
 
 ENV = "TILEC_REPLAY"  # "0": no call is captured (the opt-out)
+SEEN = 256  # keys remembered before their capture (the least recent forgotten)
 
 
 class ReplayWarning(UserWarning):
@@ -99,13 +103,17 @@ class Replay:
     cuda = CudaGraphs()
 
     def __init__(self, fn, *, results: str = "copy", inputs: str = "address", max_graphs: int = 8,
-                 enabled: bool | None = None):
+                 capture_after: int = 1, enabled: bool | None = None):
         if results not in ("copy", "static"):
             raise ValueError(f"results must be 'copy' or 'static', not {results!r}")
         if inputs not in ("address", "copy"):
             raise ValueError(f"inputs must be 'address' or 'copy', not {inputs!r}")
         if not isinstance(max_graphs, int) or max_graphs < 1:
             raise ValueError(f"max_graphs must be an integer >= 1, not {max_graphs!r}")
+        if not isinstance(capture_after, int) or capture_after < 0:
+            raise ValueError(f"capture_after must be an integer >= 0, not {capture_after!r}")
+        self.capture_after = capture_after
+        self._seen: OrderedDict = OrderedDict()  # key -> calls run as usual so far (the last SEEN keys)
         self.fn, self.results, self.inputs, self.max_graphs = fn, results, inputs, max_graphs
         self.enabled = replay_enabled() if enabled is None else enabled  # TILEC_REPLAY read once, here
         self._graphs: OrderedDict = OrderedDict()
@@ -124,7 +132,13 @@ class Replay:
         entry = self._graphs.get(key)
         if entry is None:
             out = self.fn(*args, **kwargs)  # loads, plans and warms the allocator; this call's results
-            self._capture(key, args, kwargs)
+            runs = self._seen.pop(key, 0)
+            if runs >= self.capture_after:
+                self._capture(key, args, kwargs)
+            else:
+                self._seen[key] = runs + 1
+                if len(self._seen) > SEEN:
+                    self._seen.popitem(last=False)
             return out
         if entry is self.EAGER:
             return self.fn(*args, **kwargs)
@@ -178,11 +192,12 @@ class Replay:
                 dropped.graph.reset()
 
     def clear(self) -> None:
-        """Drop every graph (their memory is freed); the next call of each key captures again."""
+        """Drop every graph (their memory is freed); each key starts over."""
         for entry in self._graphs.values():
             if entry is not self.EAGER:
                 entry.graph.reset()
         self._graphs.clear()
+        self._seen.clear()
 
     @property
     def graphs(self) -> int:
