@@ -200,10 +200,21 @@ def replay_host() -> list[str]:
     return lines
 
 
+def replay_host_parts() -> list[str]:
+    """Where a replayed call's host time goes (bench/replay.py's third run, ``host_parts_us``):
+    a GEMM (2 inputs, 1 result) and GPT-2's block (13 inputs, 1 result)."""
+    data = _load("replay-h100-2026-12-07-run3.json")
+    parts = ("key", "capture check", "graph launch", "result copies")
+    lines = ["| call | " + " | ".join(parts) + " |", "| --- " * (len(parts) + 1) + "|"]
+    for label, where in (("GEMM 128³", "gemm"), ("GPT-2 block, T = 1k", "gpt2_block_1k")):
+        lines.append(f"| {label} | " + " | ".join(f"{data[where]['host_parts_us'][p]:.1f} us" for p in parts) + " |")
+    return lines
+
+
 TABLES = {"launch-spin": launch_spin, "attention-inplace-pv": attention_inplace_pv, "attention-hopper": attention_hopper,
           "same-code": same_code, "layernorm-ab": layernorm_ab,
           "layernorm-ab-best": layernorm_ab_best, "replay-back-to-back": replay_back_to_back,
-          "replay-host": replay_host}
+          "replay-host": replay_host, "replay-host-parts": replay_host_parts}
 
 
 def render(text: str, where: str) -> tuple[str, list[str]]:
