@@ -32,6 +32,20 @@ def read_manifest(folder: Path) -> dict | None:
 
 
 @functools.cache
+def tune_fixture_kernel(build: Path):
+    """The first candidate package of ``build``'s "tune" fixture (GEMM 300x520x200), loaded;
+    the test is skipped without an sm_90 GPU or the fixture."""
+    import pytest
+
+    if not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0):
+        pytest.skip("needs a GPU of compute capability 9.0 (the fixture's kernels are sm_90a)")
+    fixture = (read_manifest(build) or {}).get("fixtures", {}).get("tune")
+    if fixture is None:
+        pytest.skip(f"no tune fixture in {build}: python tests/gpu/build.py --out {build}")
+    first = json.loads((build / fixture / "candidates.json").read_text())["candidates"][0]
+    return load(str(build / fixture / first["package"]), register_op=False)
+
+
 def _kernel(package: Path):
     return load(str(package), register_op=False)
 

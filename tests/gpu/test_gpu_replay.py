@@ -5,27 +5,19 @@ fixture (GEMM 300x520x200)."""
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
-import pytest
 import torch
 
-from gpu_runs import read_manifest
-from tilec.runtime import Replay, load
+from gpu_runs import tune_fixture_kernel
+from tilec.runtime import Replay
 
 BUILD = Path(os.environ.get("TILEC_GPU_CASES", Path(__file__).resolve().parents[2] / "build" / "gpu-cases"))
 
 
 def _kernel():
-    if not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0):
-        pytest.skip("needs a GPU of compute capability 9.0 (the fixture's kernels are sm_90a)")
-    fixture = (read_manifest(BUILD) or {}).get("fixtures", {}).get("tune")
-    if fixture is None:
-        pytest.skip(f"no tune fixture in {BUILD}: python tests/gpu/build.py --out {BUILD}")
-    first = json.loads((BUILD / fixture / "candidates.json").read_text())["candidates"][0]
-    return load(str(BUILD / fixture / first["package"]), register_op=False)
+    return tune_fixture_kernel(BUILD)
 
 
 def test_a_replayed_kernel_gives_what_it_gives_launched():
