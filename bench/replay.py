@@ -1,7 +1,7 @@
 """Graph replay against launching from Python (tilec.runtime.Replay), beside the peers (on the GPU host; no MLIR).
 
-    PYTHONPATH=. python bench/replay.py --gemm bench/out/replay/gemm --graph bench/out/replay/gpt2_block_1k.tkp \
-        --out replay.json
+    PYTHONPATH=. python bench/replay.py --gemm bench/out/replay/gemm \
+        --graph gpt2_block_1k=bench/out/replay/gpt2_block_1k.tkp --out replay.json
 
 For each GEMM package (every package of the folder; each timed at every size, the best
 reported as the benchmarks do) and each graph package:
@@ -51,12 +51,10 @@ def back_to_back_ms(fn, calls: int = 100, rounds: int = 7) -> float:
     return statistics.median(times)
 
 
-def _first(out):
-    return out[0] if isinstance(out, (tuple, list)) else out
-
-
 def _difference(a, b) -> float:
-    return (_first(a).float() - _first(b).float()).abs().max().item()
+    """The largest absolute difference between two calls' results (every result of each)."""
+    a, b = ((x,) if isinstance(x, torch.Tensor) else tuple(x) for x in (a, b))
+    return max((x.float() - y.float()).abs().max().item() for x, y in zip(a, b, strict=True))
 
 
 def ways(run):
