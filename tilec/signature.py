@@ -14,13 +14,16 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import torch
 from torch_mlir import ir
 
 from tilec.dialects import param_ranges
 from tilec.dialects.dims import DimError, DimExpr
 from tilec.dialects.ta import tensor_dims
+
+if TYPE_CHECKING:
+    import torch
 
 from .diagnostics import SourceLoc, TilecError, mlir_loc
 
@@ -30,26 +33,43 @@ MAX_RUN_ELEMENTS = 2**31        # one tensor that tilec run allocates on the CPU
 MAX_RUN_BYTES = 4 * 2**30       # every tensor tilec run allocates (inputs, outputs, temporaries)
 MAX_RUN_WORK = 2**34            # multiply-adds of one contraction that tilec run computes (~1 s for the oracle)
 
-_DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16,
-           "i1": torch.bool, "index": torch.int64, "i64": torch.int64}
+# element type -> (torch's name of it, bytes). torch is imported where a tensor is made, not
+# here: a compile that finds its package cached needs no torch (1.3 s of imports; docs/compile-time.md)
+ELEMENTS = {"f32": ("float32", 4), "f16": ("float16", 2), "bf16": ("bfloat16", 2),
+            "i1": ("bool", 1), "index": ("int64", 8), "i64": ("int64", 8)}
+
+
+def element_of(t: ir.Type) -> str:
+    """The element type of a tensor type (or the type itself) as a key of ELEMENTS: "bf16"."""
+    if isinstance(t, ir.ShapedType):
+        t = ir.ShapedType(t).element_type
+    if str(t) not in ELEMENTS:
+        raise TilecError(f"no torch dtype for {t}")
+    return str(t)
+
+
+def torch_dtype(element: str) -> torch.dtype:
+    """torch's dtype of an ELEMENTS key: torch_dtype("bf16") -> torch.bfloat16."""
+    import torch
+
+    return getattr(torch, ELEMENTS[element][0])
 
 
 def dtype_of(t: ir.Type) -> torch.dtype:
     """The torch dtype of an element type, or of a tensor type's elements."""
-    if isinstance(t, ir.ShapedType):
-        t = ir.ShapedType(t).element_type
-    try:
-        return _DTYPES[str(t)]
-    except KeyError:
-        raise TilecError(f"no torch dtype for {t}") from None
+    return torch_dtype(element_of(t))
 
 
 @dataclass(frozen=True)
 class TensorSpec:
     name: str
     dims: tuple[DimExpr, ...]
-    dtype: torch.dtype
+    element: str  # a key of ELEMENTS: "bf16"
     loc: SourceLoc | None = field(default=None, compare=False)  # where it is declared, when known
+
+    @property
+    def dtype(self) -> torch.dtype:
+        return torch_dtype(self.element)
 
     def shape(self, env: dict[str, int]) -> tuple[int, ...]:
         return tuple(d.evaluate(env) for d in self.dims)
@@ -110,7 +130,7 @@ def _work(fn) -> tuple[TensorSpec, ...]:
     for op in fn.entry_block.operations if len(fn.regions[0].blocks) else ():
         space = _iteration_space(op) if op.operation.name == "ta.contract" else None
         if space is not None:
-            found.append(TensorSpec("the ta.contract", space, torch.float32, _declared(op.location)))
+            found.append(TensorSpec("the ta.contract", space, "f32", _declared(op.location)))
     return tuple(found)
 
 
@@ -125,7 +145,7 @@ def _temporaries(fn) -> tuple[TensorSpec, ...]:
             except Exception:  # not a ta tensor (no named dims): nothing to size
                 continue
             found.append(TensorSpec(f"the {op.operation.name} result", dims,
-                                    dtype_of(result.type), _declared(op.location)))
+                                    element_of(result.type), _declared(op.location)))
     return tuple(found)
 
 
@@ -134,7 +154,7 @@ def signature(fn) -> Signature:
     ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
     arg_attrs = fn.attributes["arg_attrs"] if "arg_attrs" in fn.attributes else None
     res_attrs = fn.attributes["res_attrs"] if "res_attrs" in fn.attributes else None
-    spec = lambda t, attrs, i, p, loc: TensorSpec(_name(attrs, i, p), tuple(tensor_dims(t)), dtype_of(t), loc)
+    spec = lambda t, attrs, i, p, loc: TensorSpec(_name(attrs, i, p), tuple(tensor_dims(t)), element_of(t), loc)
     params = {}
     if "ta.params" in fn.attributes:
         for named in ir.DictAttr(fn.attributes["ta.params"]):
@@ -146,7 +166,7 @@ def signature(fn) -> Signature:
     inputs = tuple(spec(t, arg_attrs, i, "arg", arg_locs[i] if i < len(arg_locs) else None)
                    for i, t in enumerate(ftype.inputs))
     outputs = tuple(spec(t, res_attrs, i, "out", None) for i, t in enumerate(ftype.results))
-    outputs = tuple(TensorSpec(o.name, o.dims, o.dtype, out_locs.get(o.name)) for o in outputs)
+    outputs = tuple(TensorSpec(o.name, o.dims, o.element, out_locs.get(o.name)) for o in outputs)
     return Signature(ir.StringAttr(fn.attributes["sym_name"]).value, inputs, outputs, params, _temporaries(fn),
                      _work(fn), tuple(sorted(param_ranges(fn).items())))
 
@@ -225,7 +245,7 @@ def check_allocation(sig: Signature, env: dict[str, int], stage: str | None = No
         if elements > MAX_RUN_ELEMENTS:
             raise _size_error(spec, f"{_what(spec)} would have shape {_shape_text(shape)}, {elements:.3g} "
                                     f"elements; tilec runs tensors of at most 2^31 elements")
-        total += elements * torch.empty((), dtype=spec.dtype).element_size()
+        total += elements * ELEMENTS[spec.element][1]
         if total > MAX_RUN_BYTES:
             also = f" (the {stage} stage's outputs beside the oracle's)" if stage else ""
             raise _size_error(spec, f"the tensors up to {_what(spec)} {_shape_text(shape)}{also} need {total:,} "
@@ -246,5 +266,7 @@ def random_inputs(sig: Signature, env: dict[str, int], seed: int) -> dict[str, t
     """Standard-normal inputs of the right shapes and dtypes, reproducible from ``seed``
     (refused before anything is allocated when the function would not fit: check_allocation)."""
     check_allocation(sig, env)
+    import torch
+
     gen = torch.Generator().manual_seed(seed)
     return {s.name: torch.randn(s.shape(env), generator=gen).to(s.dtype) for s in sig.inputs}

@@ -14,7 +14,7 @@ from tilec.diagnostics import TilecError
 from tilec.runtime import PackageError, load, read_package
 from tilec.runtime.manifest import seal
 from tilec.runtime.package import sha256
-from tilec.build.verification_cuda import compiled
+from tilec.codegen.compile import forget_compiled
 from tilec.build.verification_package import verify_package
 
 GEMM = "param M = 64, N = 48, K = 32\n" + "".join((EXAMPLES / "gemm.ta").read_text().partition("input")[1:])
@@ -61,7 +61,7 @@ def test_a_package_is_proved_from_another_directory_than_it_was_built_in(good, t
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
-    compiled.cache_clear()  # compiled again, here
+    forget_compiled()  # compiled again, here
     rows = verify_package(path).results
     assert rows[0].stage == "package" and rows[0].verdict == "proved", rows[0].detail
 

@@ -25,7 +25,6 @@ from ..runtime.package import PackageError, read_package
 from .packaging import check_targets
 from .plan import Kernels, per_target, schedule_text
 from .proofs import load_report, proof_key, store_report
-from .verification import check_builds
 from ..verify.report import Report
 
 
@@ -117,6 +116,8 @@ def verify_build(module, builds: dict, name: str, text: str, schedule: str, use_
     cached = load_report(key) if use_cache else None
     if cached is not None:
         return cached
+    from .verification import check_builds  # the checks import torch (the oracle): here, when they run
+
     report = Report(name, hashlib.sha256(text.encode()).hexdigest(), schedule)
     report.results += check_builds(module, builds, name)
     if use_cache:

@@ -24,7 +24,14 @@ from ..fileio import replace_atomically
 from ..runtime.package import write_package
 from ..signature import signature
 
-_DTYPE_NAMES = {"torch.float32": "f32", "torch.float16": "f16", "torch.bfloat16": "bf16"}
+PACKAGED_ELEMENTS = ("f32", "f16", "bf16")  # what a launch manifest's tensors hold (runtime/dims.py)
+
+
+def _element(spec) -> str:
+    if spec.element not in PACKAGED_ELEMENTS:
+        raise TilecError(f"'{spec.name}' holds {spec.element}; a package's tensors hold {', '.join(PACKAGED_ELEMENTS)}",
+                         spec.loc)
+    return spec.element
 
 
 def dim_tree(expr):
@@ -101,7 +108,7 @@ def launch_manifest(tiled, target: str, kernel) -> dict:
         # the sizes the kernel is defined (and proved) for, where the function states them: checked at launch
         "ranges": {name: list(r) for name, r in sig.ranges},
         "args": [{"role": role, "name": name,
-                  "dtype": _DTYPE_NAMES[str(_spec_of(sig, role, name).dtype)] if role != "param" else "index",
+                  "dtype": _element(_spec_of(sig, role, name)) if role != "param" else "index",
                   "dims": [dim_tree(d) for d in _spec_of(sig, role, name).dims] if role != "param" else []}
                  for role, name, _ in kernel.args],
         "tensor_maps": [{"arg": arg, "box": list(box), "swizzle": swizzle, **_view(kernel.args, sig, arg)}

@@ -27,14 +27,8 @@ from ..runtime.package import write_package
 from ..signature import signature
 from ..graph.split import FunctionView, Piece, result_sources, split_kernels
 from ..graph.strided import strided_form
-from ..verify.strided import check_strided
-from ..executors.tile_interpreter import run_tile
-from .cuda_cpu import run_cuda
 from tilec.passes.ta_to_tile import match_form, TILED
 from tilec.passes.ta_to_tile.common import NoTileLowering
-from .verification import check_builds, check_spec, refused
-from ..verify.kernels import check_rewrites
-from ..verify.split import check_merge, check_split
 
 
 def _remap(fn):
@@ -204,6 +198,9 @@ class Kernels:
         """Every result of the function on CPU tensors, each kernel run by the tile interpreter
         or, ``cuda``, as its emitted CUDA under the CPU model of the GPU (build/cuda_cpu.py), its
         threads in ``order`` (``env``: the sizes of the function's shape parameters)."""
+        from ..executors.tile_interpreter import run_tile  # torch: imported by what runs or checks
+        from .cuda_cpu import run_cuda
+
         execute = (lambda build, sig, given, sizes: run_cuda(build, sig, given, sizes, order=order)) if cuda else \
             (lambda build, sig, given, sizes: run_tile(build.tile, sig, given, sizes))
         if self.single:
@@ -246,6 +243,10 @@ class Kernels:
         the split read back against it, then each kernel against its piece. Replay commands name
         ``path`` (the spec) and ``shapes`` (the sizes the function was bound to). Each kernel is
         checked on the plan's own build of it (the one ``package`` ships)."""
+        from ..verify.kernels import check_rewrites
+        from ..verify.split import check_merge, check_split
+        from ..verify.strided import check_strided
+
         if self.single:
             return self._checked(self.module, None, tuned, targets, path, shapes)
         rows = check_rewrites(self.steps) + [check_split(self.fused, self.pieces, self.rounded)]
@@ -267,6 +268,8 @@ class Kernels:
         build for each of ``targets`` (every target that runs its schedule when none are named),
         the rows of each build naming its target; a kernel that does not build is the error row,
         and its loop IR is still checked."""
+        from .verification import check_builds, check_spec, refused
+
         try:
             builds = self.lower_each(module, piece, tuned, targets)
         except TilecError as err:

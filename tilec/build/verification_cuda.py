@@ -9,7 +9,6 @@ also run on the CPU model of the GPU against the oracle (verification_run.py, ``
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import time
 
@@ -21,10 +20,9 @@ from tilec.dialects.op_rules import features_used, obligations
 from .verification_run import check_run
 
 
-@functools.lru_cache(maxsize=64)
 def compiled(source: str, name: str, target: str, compiler: str):
-    """(sha256 of the cubin, ptxas facts) of ``source`` compiled for ``target``: once per process,
-    shared by the CUDA rows and the package comparison (verification_package.py)."""
+    """(sha256 of the cubin, ptxas facts) of ``source`` compiled for ``target`` (once per process:
+    compile_cuda), for the CUDA rows and the package comparison (verification_package.py)."""
     cubin, facts = compile_cuda(source, name, target, compiler)
     return hashlib.sha256(cubin).hexdigest(), facts
 

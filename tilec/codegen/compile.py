@@ -7,6 +7,7 @@ launch error on the GPU.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
@@ -123,9 +124,22 @@ def compile_nvcc(source: str, kernel: str, target: str) -> tuple[bytes, str]:
 
 
 def compile_cuda(source: str, kernel: str, target: str, compiler: str = "nvrtc") -> tuple[bytes, PtxasFacts]:
-    """(cubin, ptxas facts) of ``kernel`` in ``source`` for ``target``."""
+    """(cubin, ptxas facts) of ``kernel`` in ``source`` for ``target``, compiled once per process:
+    a command that picks a schedule, verifies its kernel and packages it compiles the one source
+    three times otherwise (0.6-0.9 s of NVRTC each, docs/compile-time.md). The output is a
+    function of these arguments alone (no build directory in it: compile_nvrtc)."""
+    return _compile(source, kernel, target, compiler)
+
+
+@functools.lru_cache(maxsize=32)
+def _compile(source: str, kernel: str, target: str, compiler: str) -> tuple[bytes, PtxasFacts]:
     cubin, log = (compile_nvrtc if compiler == "nvrtc" else compile_nvcc)(source, kernel, target)
     facts = parse_ptxas(log, kernel)
     if facts.registers > registered(target).registers:
         raise TilecError(f"{kernel} needs {facts.registers} registers per thread")
     return cubin, facts
+
+
+def forget_compiled() -> None:
+    """Compile every source again from now on (a test that moves the directory it runs in)."""
+    _compile.cache_clear()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from .dims import _DTYPES, evaluate_dim
+from .dims import evaluate_dim, torch_dtype
 
 
 def register(kernel, tag: str):
@@ -32,6 +32,6 @@ def register(kernel, tag: str):
                 if isinstance(dim, str):
                     env.setdefault(dim, size)
         shape = [evaluate_dim(d, env) for d in spec["dims"]]
-        return tensors[0].new_empty(shape, dtype=_DTYPES[spec["dtype"]])
+        return tensors[0].new_empty(shape, dtype=torch_dtype(spec["dtype"]))
 
     return getattr(torch.ops.tilec, lib_name)

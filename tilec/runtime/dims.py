@@ -8,9 +8,18 @@ through it.
 
 from __future__ import annotations
 
-import torch
+import functools
 
-_DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
+# a manifest's element type -> torch's name of it; torch is imported where a tensor is made
+DTYPE_NAMES = {"f32": "float32", "f16": "float16", "bf16": "bfloat16"}
+
+
+@functools.cache
+def torch_dtype(name: str):
+    """torch's dtype of a manifest's element type: torch_dtype("bf16") -> torch.bfloat16."""
+    import torch
+
+    return getattr(torch, DTYPE_NAMES[name])
 
 
 def evaluate_dim(tree, env: dict) -> int:

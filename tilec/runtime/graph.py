@@ -15,14 +15,11 @@ import io
 import json
 import zipfile
 
-from .dims import evaluate_dim
+from .dims import DTYPE_NAMES, evaluate_dim, torch_dtype
 from .manifest import check_seal, seal
 from .package import PackageError, dim_ok, read_checked, read_package, sha256
 
 FORMAT = "tilec.graph/2"  # /2: graph.json is sealed (runtime/manifest.py)
-
-
-_DTYPES = {"f32": "float32", "bf16": "bfloat16", "f16": "float16"}
 
 
 def strided_copy(src, form: dict):
@@ -32,9 +29,7 @@ def strided_copy(src, form: dict):
     if last >= src.numel():
         raise ValueError(f"a strided step reads element {last} of a tensor of {src.numel()}")
     view = src.contiguous().as_strided(form["size"], form["stride"], form["offset"])
-    import torch
-
-    dtype = getattr(torch, _DTYPES[form["dtype"]]) if "dtype" in form else view.dtype
+    dtype = torch_dtype(form["dtype"]) if "dtype" in form else view.dtype
     return view.to(dtype).contiguous().view(form["shape"])
 
 
@@ -217,7 +212,7 @@ def _strided_ok(form) -> bool:
 
     return isinstance(form, dict) and ints(form.get("size"), 1) and ints(form.get("shape"), 1) \
         and ints(form.get("stride"), 0) and len(form["stride"]) == len(form["size"]) \
-        and ints([form.get("offset")], 0) and form.get("dtype", "f32") in _DTYPES
+        and ints([form.get("offset")], 0) and form.get("dtype", "f32") in DTYPE_NAMES
 
 
 def _check(manifest, path: str) -> None:

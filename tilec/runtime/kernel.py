@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import torch
 
-from .dims import _DTYPES, GRID_LIMITS, MAX_PLANS, _solve_product, evaluate_dim, grid_of  # noqa: F401
+from .dims import GRID_LIMITS, MAX_PLANS, _solve_product, evaluate_dim, grid_of, torch_dtype  # noqa: F401
 from .package import Package, PackageError
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ class Kernel:
             where = f"{self.name}: input '{spec['name']}'"
             if not isinstance(t, torch.Tensor):
                 raise TypeError(f"{where} must be a torch.Tensor, got {type(t).__name__}")
-            if t.dtype != _DTYPES[spec["dtype"]]:
+            if t.dtype != torch_dtype(spec["dtype"]):
                 raise TypeError(f"{where} must be {spec['dtype']}, got {t.dtype}")
             if t.dim() != len(spec["dims"]):
                 raise ValueError(f"{where} must have {len(spec['dims'])} dims, got shape {tuple(t.shape)}")
@@ -164,7 +164,7 @@ class Kernel:
                 raise ValueError(f"{self.name}: input '{spec['name']}' is on {t.device}, the others on {device}")
             if not t.is_contiguous():
                 raise ValueError(f"{self.name}: input '{spec['name']}' must be contiguous (call .contiguous())")
-        outputs = tuple((tuple(evaluate_dim(d, env) for d in s["dims"]), _DTYPES[s["dtype"]]) for s in self.outputs)
+        outputs = tuple((tuple(evaluate_dim(d, env) for d in s["dims"]), torch_dtype(s["dtype"])) for s in self.outputs)
         if self.mapped:  # the copy engine's rules, checked once per input shapes and strides
             from .launch import check_maps
             check_maps(self, tensors, list(outputs), env)

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import torch
 
-from .dims import _DTYPES, evaluate_dim
+from .dims import evaluate_dim, torch_dtype
 from .options import integer
 from .loading import load
 from .progress import Progress, parse_budget
@@ -43,7 +43,7 @@ BUSY_CYCLES = 1_000_000  # about 0.5 ms of GPU spin ahead of each timed launch
 def random_inputs(kernel, env: dict) -> list:
     """Seeded random CUDA inputs of ``kernel`` at the sizes ``env``."""
     torch.manual_seed(0)
-    return [torch.randn([evaluate_dim(d, env) for d in s["dims"]], device="cuda").to(_DTYPES[s["dtype"]])
+    return [torch.randn([evaluate_dim(d, env) for d in s["dims"]], device="cuda").to(torch_dtype(s["dtype"]))
             for s in kernel.inputs]
 
 
