@@ -400,6 +400,16 @@ class Schedule:
             points += importlib.import_module(own).points(form, use)
         return [p for p in points if get_target(target).has(*p.features())]
 
+    @classmethod
+    def any_size(cls, form: str, target: str) -> list["Schedule"]:
+        """The schedules a ``form`` kernel for ``target`` is built with when its spec is compiled
+        without sizes (it then runs at every size), best first: the target's own "any-size" list
+        (sm_90a: its warp-specialised kernels; tilec/targets/sm_90a/space.py). Empty where the
+        target gives none: the cost model then ranks the form's space at the spec's default sizes."""
+        own = get_target(target).space
+        points = importlib.import_module(own).points(form, "any-size") if own else []
+        return [p for p in points if get_target(target).has(*p.features())]
+
     def check(self, form: str, sizes: dict | None = None, target: str = DEFAULT) -> None:
         """Raise ValueError with every reason when the schedule is illegal."""
         reasons = self.legal(form, sizes, target)

@@ -175,3 +175,19 @@ def test_a_map_that_yields_a_hoisted_constant_is_fused_as_one(tilec, tmp_path):
     assert status == 0 and "Y: shape [1] float32  sum 1.000000e+00" in out and "(ok)" in out, err
     status, out, err = tilec("compile", spec, "--emit", "tile")
     assert status == 1 and err.count("error:") == 1 and "no tile lowering takes" in err, err
+
+
+def test_a_pipeline_verified_once_at_its_end_still_refuses_invalid_ir():
+    """A schedule search runs its candidates' passes unverified between them (verify_each=False):
+    the module is verified after the last, so broken IR is still one located error."""
+    from tilec.diagnostics import TilecError
+    from tilec.lowering.driver import run_passes
+
+    with dialects.context(), ir.Location.unknown():
+        module = load_spec(str(EXAMPLES / "gemm.ta"))
+        contract = next(op for op in module.body.operations[0].entry_block.operations
+                        if op.operation.name == "ta.contract")
+        run_passes(module, ["cse"], verify_each=False)  # valid: no error
+        del contract.operation.attributes["maps"]
+        with pytest.raises(TilecError, match="'ta.contract' op requires attribute 'maps'"):
+            run_passes(module, ["cse"], verify_each=False)

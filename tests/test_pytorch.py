@@ -659,11 +659,11 @@ def test_builtins_compile_and_bad_arguments_are_clear_errors():
 
 def test_the_cuda_stage_runs_the_kernels_cuda_on_the_cpu_model(monkeypatch):
     """stage="cuda": each kernel's CUDA text, as a package ships it, under the CPU model of the GPU."""
-    from tilec.build import plan
+    from tilec.build import cuda_cpu
 
     ran = []
-    real = plan.run_cuda
-    monkeypatch.setattr(plan, "run_cuda", lambda *a, **k: ran.append(1) or real(*a, **k))
+    real = cuda_cpu.run_cuda
+    monkeypatch.setattr(cuda_cpu, "run_cuda", lambda *a, **k: ran.append(1) or real(*a, **k))
     torch.manual_seed(0)
     model = torch.nn.Sequential(torch.nn.Linear(40, 24), torch.nn.GELU()).bfloat16()
     x = torch.randn(5, 40).bfloat16()

@@ -74,6 +74,50 @@ def test_every_command_takes_the_same_schedule_for_the_target_asked(tilec):
     assert status == 0 and ": schedule " not in out + err, out + err
 
 
+def test_a_spec_given_no_sizes_gets_the_targets_best_form_and_one_given_sizes_the_ranking(tmp_path, monkeypatch):
+    """examples/gemm.ta without --shape runs at every size: sm_90a's first any-size schedule (the
+    warp-specialised GEMM that measured best), with no ranking; with sizes the model ranks its
+    space at them; sm_80 gives no any-size list, so its pick is the model's at the defaults."""
+    from tilec.dialects.schedule import Schedule
+    from tilec.tune import pick
+
+    monkeypatch.setenv("TILEC_CACHE_DIR", str(tmp_path / "cache"))
+    spec = EXAMPLES / "gemm.ta"
+    text = spec.read_text()
+    ranked = []
+    real = pick.rank
+    monkeypatch.setattr(pick, "rank", lambda *a, **k: ranked.append(1) or real(*a, **k))
+    chosen = pick.resolve_schedule(str(spec), text, {}, ("sm_90a",))
+    assert chosen.how == pick.ANY_SIZE and not ranked
+    assert chosen.schedule == Schedule.any_size("contraction", "sm_90a")[0].as_text()
+    sized = pick.resolve_schedule(str(spec), text, {"M": 512, "N": 512, "K": 512}, ("sm_90a",))
+    assert sized.how == pick.RANKED and ranked
+    assert Schedule.any_size("contraction", "sm_80") == []
+    assert pick.resolve_schedule(str(spec), text, {}, ("sm_80",)).how == pick.RANKED
+
+
+def test_every_any_size_schedule_lowers_and_compiles_without_spilling():
+    """The any-size lists are data a pick trusts: each point builds for its form at the
+    examples' defaults and ptxas spills nothing (else the pick would always pass it by)."""
+    from torch_mlir import ir
+
+    from tilec import dialects
+    from tilec.codegen.compile import compile_cuda
+    from tilec.codegen.cuda import emit_cuda
+    from tilec.dialects.schedule import Schedule
+    from tilec.frontend import load_spec
+    from tilec.lowering.driver import build_tile
+
+    for form, example in (("contraction", "gemm.ta"), ("online", "attention.ta")):
+        points = Schedule.any_size(form, "sm_90a")
+        assert points, form
+        with dialects.context(), ir.Location.unknown():
+            module = load_spec(str(EXAMPLES / example))
+            for point in points:
+                kernel = emit_cuda(build_tile(module, {}, point.as_text(), "sm_90a").tile)
+                assert compile_cuda(kernel.source, kernel.name, "sm_90a")[1].spill_stores == 0, point.as_text()
+
+
 def _sealed(key: str, payload: bytes) -> bytes:
     """An entry as tilec/cache.py writes it: the seal line, then the payload."""
     import hashlib
@@ -126,7 +170,7 @@ def test_a_kernel_is_proved_once_and_a_tampered_proof_is_discarded(tmp_path, mon
         assert first.status() == 0 and first.counts()["proved"] > 0
         checked = []
         real = verification.check_builds
-        monkeypatch.setattr("tilec.build.package.check_builds", lambda *a, **k: checked.append(1) or real(*a, **k))
+        monkeypatch.setattr("tilec.build.verification.check_builds", lambda *a, **k: checked.append(1) or real(*a, **k))
         again = verify_build(module, {"sm_80": tiled}, spec, text, "", use_cache=True)
         assert not checked and again.as_json() == first.as_json()
         (entry,) = (tmp_path / "proofs").iterdir()

@@ -66,13 +66,18 @@ def rewrite(module: ir.Module, passes: list = TA_REWRITES) -> tuple[ir.Module, l
     return copy, steps
 
 
-def run_passes(module: ir.Module, passes: list[str]) -> None:
-    """Run ``passes`` (pipeline elements) on ``module`` in the active context.
+def run_passes(module: ir.Module, passes: list[str], verify_each: bool = True) -> None:
+    """Run ``passes`` (pipeline elements) on ``module`` in the active context; the IR is
+    verified after each pass, or, ``verify_each=False``, once after the last (a schedule search
+    lowers hundreds of points: verifying between passes took a fifth of its time).
 
     A tilec pass's failure becomes a TilecError whose ``origin`` is the pass's exception."""
     pm, failures = build(f"builtin.module({', '.join(passes)})")
+    pm.enable_verifier(verify_each)
     try:
         pm.run(module.operation)
+        if not verify_each:
+            module.operation.verify()
     except ir.MLIRError as err:
         where = getattr(failures[0], "location", None) if failures else None  # a pass may name the op at fault
         error = TilecError(f"{failures[0]}" if failures else f"lowering failed: {err}",
@@ -210,7 +215,8 @@ def build_tiles(module: ir.Module, shapes: dict[str, int] | None, schedules: lis
                 continue
             tile = copy_module(done.fused)
             lowered = target or lowering_target(schedule)
-            run_passes(tile, tile_pipeline(" ".join(schedule.split(",")), lowered)[len(TA_REWRITES):])
+            run_passes(tile, tile_pipeline(" ".join(schedule.split(",")), lowered)[len(TA_REWRITES):],
+                       verify_each=False)
             yield schedule, TileBuild(done.ta, tile, " ".join(schedule.split(",")), dict(done.fixed), done.fused,
                                       done.steps, lowered)
         except TilecError as err:

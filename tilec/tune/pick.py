@@ -7,9 +7,11 @@ ships. In order: the user's ``--schedule``; else, for one target, the fastest pr
 of the tuning database (tilec tune); else the cost model's best that compiles without
 spilling (``pick_schedule``); else the kernel form's own default.
 
-``pick_schedule``: the first of the model's ranked candidates (space.py, at the sizes given,
-a parameter's default for the others) whose CUDA ptxas compiles for every target with no
-spilled register, trying at most ``ATTEMPTS``. The choice is cached by the spec's text, the
+``pick_schedule``: for a spec given no sizes (its kernel runs at every size), the first of the
+target's "any-size" schedules (``Schedule.any_size``: sm_90a's warp-specialised kernels that
+measured best) that lowers and compiles for every target with no spilled register; else, or
+with sizes, the first of the model's ranked candidates (space.py, at the sizes given, a
+parameter's default for the others) that does, trying at most ``ATTEMPTS``. The choice is cached by the spec's text, the
 sizes, the targets, the compiler and the tilec build id (the ``picks/`` cache, tilec/cache.py),
 so a second command does not rank again; an entry that fails its seal or is not the JSON
 written is discarded with a warning and chosen again.
@@ -31,13 +33,13 @@ from tilec.build_id import build_id
 from tilec.diagnostics import TilecError
 from tilec.codegen.compile import compile_cuda
 from tilec.codegen.cuda import emit_cuda
-from tilec.dialects.schedule import GRIDS
+from tilec.dialects.schedule import GRIDS, Schedule
 from tilec.dialects.target import common
 from tilec.frontend import load_spec
-from tilec.lowering.driver import kernel_form
+from tilec.lowering.driver import build_tiles, kernel_form
 from .db import tuned
 from .gpus import gpu_named
-from .space import rank
+from .space import copy_engine_refusal, default_sizes, rank
 
 ATTEMPTS = 6
 
@@ -67,8 +69,7 @@ def resolve_schedule(spec: str, text: str, shapes: dict, targets: tuple, given: 
             return Pick(best["schedule"], f"from the tuning database ({best['median_ms']:.4f} ms on {best['gpu']})")
     chosen, why = _choice(spec, text, shapes, targets, compiler, use_cache)
     if chosen:
-        return Pick(chosen, "the cost model's best that compiles without spilling "
-                            "(tilec tune measures; --schedule chooses)")
+        return Pick(chosen, why)
     return Pick("", f"the kernel form's default ({why})")
 
 
@@ -79,7 +80,7 @@ def pick_schedule(spec: str, text: str, shapes: dict, targets: tuple, compiler: 
 
 
 def _choice(spec: str, text: str, shapes: dict, targets: tuple, compiler: str, use_cache: bool) -> tuple:
-    """(the model's pick or None, why there is none), from the cache when it holds them."""
+    """(the pick or None, how it was chosen or why there is none), from the cache when it holds them."""
     key = hashlib.sha256("\0".join([text, json.dumps(shapes, sort_keys=True), ",".join(targets), compiler,
                                     build_id()]).encode()).hexdigest()
     if use_cache:
@@ -109,9 +110,15 @@ def _read_pick(key: str) -> tuple | None:
     return schedule, why
 
 
+RANKED = "the cost model's best that compiles without spilling (tilec tune measures; --schedule chooses)"
+ANY_SIZE = ("the target's best form for any size (no sizes given: --shape ranks the schedules at yours; "
+            "--schedule chooses)")
+
+
 def _rank_and_compile(spec: str, shapes: dict, targets: tuple, compiler: str) -> tuple:
-    """(the first of the model's candidates that compiles for every target without spilling, or
-    None; why there is none)."""
+    """(the schedule: for a spec given no sizes the first of the target's any-size schedules that
+    lowers and compiles for every target without spilling, else the first of the model's
+    candidates that compiles so, or None; how it was chosen, or why there is none)."""
     # a package for several targets needs a kernel every one runs: the space of their common target
     target = common(targets).name
     with dialects.context(), ir.Location.unknown():
@@ -120,6 +127,18 @@ def _rank_and_compile(spec: str, shapes: dict, targets: tuple, compiler: str) ->
             form = kernel_form(module)
         except TilecError:
             return None, "no one kernel takes the spec: each of its kernels takes its own"
+        try:
+            if not shapes:  # the kernel runs at every size; one the spec's own defaults cannot take is skipped
+                points = [p.as_text() for p in Schedule.any_size(form, target)]
+                defaults = default_sizes(module)
+                chosen = _first_unspilled([(text, b) for text, b in build_tiles(module, shapes, points, target)
+                                           if not isinstance(b, TilecError)
+                                           and not copy_engine_refusal(b, dict(defaults, **b.fixed), target)],
+                                          targets, compiler)
+                if chosen is not None:
+                    return chosen, ANY_SIZE
+        except TilecError as err:  # no compiler: no pick
+            return None, f"the pick compiles its candidates, and {err.message}"
         if form not in GRIDS["search"]:
             return None, f"the cost model ranks no {form} kernels"
         try:
@@ -128,14 +147,27 @@ def _rank_and_compile(spec: str, shapes: dict, targets: tuple, compiler: str) ->
             return None, f"the cost model cannot rank it: {err.message}"
         if not legal:
             return None, "no point of the cost model's space lowers for it"
-        for candidate in legal[:ATTEMPTS]:
-            kernel = emit_cuda(candidate.build.tile)
-            try:
-                facts = [compile_cuda(kernel.source, kernel.name, t, compiler)[1] for t in targets]
-            except TilecError as err:
-                if "not installed" in err.message or "not on the PATH" in err.message:  # no compiler: no pick
-                    return None, f"the pick compiles its candidates, and {err.message}"
-                continue
-            if all(f.spill_stores == 0 for f in facts):
-                return candidate.schedule, ""
+        try:
+            chosen = _first_unspilled([(c.schedule, c.build) for c in legal[:ATTEMPTS]], targets, compiler)
+        except TilecError as err:  # no compiler: no pick
+            return None, f"the pick compiles its candidates, and {err.message}"
+        if chosen is not None:
+            return chosen, RANKED
     return None, f"no legal candidate of the first {ATTEMPTS} compiles for {', '.join(targets)} without spilling"
+
+
+def _first_unspilled(builds: list, targets: tuple, compiler: str) -> str | None:
+    """The schedule of the first of ``builds`` ((schedule, TileBuild) pairs) whose CUDA compiles
+    for every one of ``targets`` with no spilled register, or None; a TilecError when the
+    compiler is missing."""
+    for schedule, build in builds:
+        kernel = emit_cuda(build.tile)
+        try:
+            facts = [compile_cuda(kernel.source, kernel.name, t, compiler)[1] for t in targets]
+        except TilecError as err:
+            if "not installed" in err.message or "not on the PATH" in err.message:
+                raise
+            continue
+        if all(f.spill_stores == 0 for f in facts):
+            return schedule
+    return None

@@ -51,10 +51,7 @@ def rank(module: ir.Module, shapes: dict, target: str, gpu: GPU) -> tuple:
     ``shapes`` on ``target`` (the kernels are built for ``shapes``; the model takes a
     parameter's default for a size not given)."""
     form = kernel_form(module)
-    fn = module.body.operations[0]
-    defaults = {n.name: ir.IntegerAttr(n.attr).value for n in ir.DictAttr(fn.attributes["ta.params"])
-                if isinstance(n.attr, ir.IntegerAttr)} if "ta.params" in fn.attributes else {}
-    sizes = dict(defaults, **shapes)  # the model needs every size: a parameter's default where none is given
+    sizes = dict(default_sizes(module), **shapes)  # the model needs every size: a parameter's default where none is given
     legal, illegal = [], {}
     for text, build in build_tiles(module, shapes, [point.as_text() for point in points(form, target)],
                                    target):
@@ -62,11 +59,9 @@ def rank(module: ir.Module, shapes: dict, target: str, gpu: GPU) -> tuple:
             illegal[text] = build.message
             continue
         env = dict(sizes, **build.fixed)
-        with build.tile.context:
-            reasons = schedule_of(build.tile.body.operations[0]).copy_engine_reasons(copy_rows(build.tile, env),
-                                                                                     target)
-        if reasons:  # at the sizes ranked for, the copy engine cannot describe a row this point reads
-            illegal[text] = f"at {sizes_text(env)}: " + "; ".join(reasons)
+        refused = copy_engine_refusal(build, env, target)
+        if refused:  # at the sizes ranked for, the copy engine cannot describe a row this point reads
+            illegal[text] = refused
             continue
         try:
             with build.tile.context:
@@ -76,6 +71,21 @@ def rank(module: ir.Module, shapes: dict, target: str, gpu: GPU) -> tuple:
             raise TilecError(f"{err}: give every size with --shape") from None
     legal.sort(key=lambda c: c.estimate.seconds)
     return legal, illegal
+
+
+def default_sizes(module: ir.Module) -> dict:
+    """{parameter: its default} of the ta ``module``'s function (those that have one)."""
+    fn = module.body.operations[0]
+    return {n.name: ir.IntegerAttr(n.attr).value for n in ir.DictAttr(fn.attributes["ta.params"])
+            if isinstance(n.attr, ir.IntegerAttr)} if "ta.params" in fn.attributes else {}
+
+
+def copy_engine_refusal(build, env: dict, target: str) -> str:
+    """Why the copy engine cannot describe a row that ``build``'s kernel reads or writes at the
+    sizes ``env`` ("" when it can, or when the kernel does not use it)."""
+    with build.tile.context:
+        reasons = schedule_of(build.tile.body.operations[0]).copy_engine_reasons(copy_rows(build.tile, env), target)
+    return f"at {sizes_text(env)}: " + "; ".join(reasons) if reasons else ""
 
 
 def with_ptxas_facts(entries: list[dict]) -> list[dict]:

@@ -11,7 +11,11 @@ own, persistent) at each bn, stages and tma_store of its axes; attention its rot
 
 Two grids, as the shared points have: ``check`` (``tilec verify --schedules all`` proves every
 point) and ``search`` (``tilec tune`` ranks every point), the first a subset of the second's
-axes, small enough to prove each point in a test.
+axes, small enough to prove each point in a test. A third, ``any-size``, is a short list, best
+first: what a spec compiled without sizes is built with (tune/pick.py), the schedules that
+measured best on the H200 over the sizes of docs/benchmarks.md (GEMM 2048-16384: bn=256 with
+two consumers; 1024: bn=128, five stages; attention D = 128 at S = 1k-4k causal: the rotated
+key loop with two consumers), each taken only where it compiles without spilling.
 """
 
 from __future__ import annotations
@@ -33,15 +37,24 @@ SPACES = {
                             "softmax_overlap": (False, True)},
                    "rotated": ({"consumers": 1, "occupancy": 2, "stages": (2, 3, 4)},)},
     },
+    "any-size": {
+        "contraction": {"points": ({"bm": 128, "bn": 256, "bk": 64, "warps": 8, "stages": 4, "consumers": 2},
+                                   {"bm": 128, "bn": 128, "bk": 64, "warps": 8, "stages": 5, "consumers": 2})},
+        "online": {"points": ({"bm": 128, "bn": 128, "warps": 8, "stages": 3, "consumers": 2, "softmax_overlap": True},
+                              {"bm": 128, "bn": 128, "warps": 8, "stages": 2, "consumers": 2})},
+    },
 }
 
 
 def points(form: str, use: str) -> list[Schedule]:
-    """sm_90a's warp-specialised schedules of ``form`` in the ``use`` grid ("check" or "search"),
-    in order: the grid's, then the ping-pong (contraction) or rotated (attention) ones."""
+    """sm_90a's warp-specialised schedules of ``form`` in the ``use`` grid ("check", "search" or
+    "any-size"), in order: the grid's, then the ping-pong (contraction) or rotated (attention) ones;
+    an "any-size" list as it is."""
     space = SPACES[use].get(form)
     if space is None:
         return []
+    if "points" in space:
+        return [Schedule(**p) for p in space["points"]]
     axes = space["axes"]
     bk = {"bk": 64} if form == "contraction" else {}
     out = [Schedule(bm=64 * p["consumers"], warps=4 * p["consumers"], **bk, **p) for p in grid(axes)]
