@@ -26,7 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"
-DOCS = ["README.md", "docs/benchmarks.md"]
+DOCS = ["README.md", "docs/benchmarks.md", "docs/compile-time.md"]
 _BLOCK = re.compile(r"(<!-- table: ([a-z0-9-]+) -->\n)(.*?)(<!-- end table -->)", re.S)
 
 
@@ -211,10 +211,45 @@ def replay_host_parts() -> list[str]:
     return lines
 
 
+COMPILE_TIME = "compile-time-cpu-2026-12-07.json"
+# the targets of the compile-time work (issue 44), by case of bench/compile_time.py
+COMPILE_TARGETS = {"gemm, no verification": "≤ 3 s", "gemm": "≤ 8 s", "gemm, cached": "≤ 1 s",
+                   "attention, no verification": "≤ 3 s", "attention": "≤ 8 s", "attention, cached": "≤ 1 s",
+                   "verify gemm": "≤ 5 s", "verify attention": "≤ 5 s"}
+
+
+def compile_time() -> list[str]:
+    """Wall time of each command in a fresh process, the lower of the runs, per tree
+    (bench/compile_time.py; cold: tilec's caches empty, the CPU compiler's own kept)."""
+    data = _load(COMPILE_TIME)
+    before, after = (f"{name} ({data['trees'][name]})" for name in ("before", "after"))
+    lines = [f"| command (`--target sm_90a`) | {before} | {after} | after / before | target |",
+             "| --- | --- | --- | --- | --- |"]
+    for case, runs in data["seconds"].items():
+        b, a = min(runs["before"]), min(runs["after"])
+        lines.append(f"| {case} | {b:.2f} s | {a:.2f} s | {a / b:.2f} | {COMPILE_TARGETS.get(case, '')} |")
+    first = data["first_compile_on_machine"]
+    lines.append(f"| gemm, the first compile on the machine (the CPU compiler builds its C library) | "
+                 f"{first['before']:.2f} s | {first['after']:.2f} s | {first['after'] / first['before']:.2f} | |")
+    return lines
+
+
+def compile_phases() -> list[str]:
+    """Seconds of the parts of one cold compile (verified) of each spec, timed in-process
+    (bench/compile_time.py --phases); parts nest: ranking is in the pick, the CPU run in verification."""
+    data = _load(COMPILE_TIME)["phases"]
+    cols = [(tree, spec) for tree in ("before", "after") for spec in ("gemm", "attention")]
+    lines = ["| part | " + " | ".join(f"{spec}, {tree}" for tree, spec in cols) + " |", "| --- " * (len(cols) + 1) + "|"]
+    for part in data["after"]["gemm"]:
+        lines.append(f"| {part} | " + " | ".join(f"{data[t][s].get(part, 0.0):.2f}" for t, s in cols) + " |")
+    return lines
+
+
 TABLES = {"launch-spin": launch_spin, "attention-inplace-pv": attention_inplace_pv, "attention-hopper": attention_hopper,
           "same-code": same_code, "layernorm-ab": layernorm_ab,
           "layernorm-ab-best": layernorm_ab_best, "replay-back-to-back": replay_back_to_back,
-          "replay-host": replay_host, "replay-host-parts": replay_host_parts}
+          "replay-host": replay_host, "replay-host-parts": replay_host_parts,
+          "compile-time": compile_time, "compile-phases": compile_phases}
 
 
 def render(text: str, where: str) -> tuple[str, list[str]]:
