@@ -403,7 +403,7 @@ class Schedule:
     @classmethod
     def any_size(cls, form: str, target: str) -> list["Schedule"]:
         """The schedules a ``form`` kernel for ``target`` is built with when its spec is compiled
-        without sizes (it then runs at every size), best first: the target's own "any-size" list
+        with a size left free (it then runs at every value of it), best first: the target's own "any-size" list
         (sm_90a: its warp-specialised kernels; tilec/targets/sm_90a/space.py). Empty where the
         target gives none: the cost model then ranks the form's space at the spec's default sizes."""
         own = get_target(target).space

@@ -5,6 +5,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from tilec.dialects.schedule import GRIDS, Schedule
 from tilec.passes.ta_to_tile import contraction
 from tilec.build.verification import verify_schedules
@@ -106,3 +108,30 @@ def test_the_cli_takes_schedules_all_and_refuses_a_schedule_beside_it(tmp_path):
     assert data["space"]["form"] == "rows" and all(r["schedule"] for r in data["results"] if r["stage"] == "tile")
     bad = run(EXAMPLES / "rmsnorm.ta", "--schedules", "all", "--schedule", "bm=8")
     assert bad.returncode in (1, 2) and "Traceback" not in bad.stderr and "do not apply" in bad.stderr
+
+
+def test_the_cuda_is_compiled_in_a_worker_while_the_proofs_run_and_its_failure_still_reported(monkeypatch):
+    """check_builds hands the emitted CUDA to a worker thread (NVRTC and the CPU build) before
+    the proofs: the rows are those of compiling it here, and a compile that fails in the worker
+    is compiled again by check_cuda and reported as its error row."""
+    import threading
+
+    pytest.importorskip("cuda.bindings.nvrtc")
+    from tilec.build import verification, verification_cuda
+    from tilec.diagnostics import TilecError
+
+    spec = str(ROOT / "examples" / "softmax.ta")
+    workers = []
+    real = verification_cuda.compile_ahead
+    monkeypatch.setattr(verification, "compile_ahead",
+                        lambda *a: workers.append(threading.current_thread() is not threading.main_thread()) or real(*a))
+    rows = verify_spec(spec, "", {}, targets=("sm_80",)).results
+    assert workers == [True]
+    assert [r.verdict for r in rows if r.stage == "cuda"] == ["proved", "tested", "proved"]
+
+    def refused(*args):
+        raise TilecError("NVRTC failed to compile softmax for sm_80:\nan injected failure")
+    monkeypatch.setattr(verification_cuda, "compiled", refused)
+    rows = verify_spec(spec, "", {}, targets=("sm_80",)).results
+    (row,) = [r for r in rows if r.check.startswith("the CUDA source compiles")]
+    assert row.verdict == "error" and "an injected failure" in row.detail

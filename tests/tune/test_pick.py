@@ -17,6 +17,11 @@ def _schedule_line(text: str, spec) -> str:
     return lines[0]
 
 
+def _schedule_of(line: str) -> str:
+    """The schedule a pick's line names: "SPEC: schedule bm=...: how" -> "bm=..."."""
+    return line.split(": schedule ", 1)[1].split(": ", 1)[0]
+
+
 def _schedule_lines(text: str, spec) -> dict:
     """target -> the line saying the schedule tilec picked for that target's kernel."""
     lines = {}
@@ -37,7 +42,9 @@ def test_verify_proves_the_kernels_compile_ships(tilec, tmp_path):
     status, out, err = tilec("verify", spec, "--shape", "D=128")
     assert status == 0, out + err
     said = _schedule_lines(out, spec)
-    assert sorted(said) == ["sm_80", "sm_90a"] and all("the cost model's best" in line for line in said.values())
+    # B, H, S, T left free: sm_90a takes its best form, sm_80 (no such list) the model's pick
+    assert sorted(said) == ["sm_80", "sm_90a"] and "the cost model's best" in said["sm_80"]
+    assert "the target's best form" in said["sm_90a"]
     status, built, err = tilec("compile", spec, "--shape", "D=128", "-o", tmp_path / "a.tkp")
     assert status == 0, built + err
     assert _schedule_lines(built, spec) == said
@@ -56,7 +63,7 @@ def test_every_command_takes_the_same_schedule_for_the_target_asked(tilec):
     status, cuda, err = tilec("compile", spec, "--emit", "cuda", "--target", "sm_90a")
     assert status == 0, err
     said = _schedule_line(err, spec)
-    assert "consumers=0" not in said and "wgmma.mma_async" in cuda
+    assert "consumers=0" not in _schedule_of(said) and "wgmma.mma_async" in cuda
     assert not cuda.startswith(str(spec))
     status, tile, err = tilec("compile", spec, "--emit", "tile", "--target", "sm_90a")
     assert status == 0 and _schedule_line(err, spec) == said and '"tile.wgmma"' in tile, err
@@ -68,16 +75,17 @@ def test_every_command_takes_the_same_schedule_for_the_target_asked(tilec):
     assert status == 0 and _schedule_line(out, spec) == said, out + err
     # both targets: a kernel sm_80 runs too, the mma.sync form
     status, cuda, err = tilec("compile", spec, "--emit", "cuda")
-    assert status == 0 and "consumers=0" in _schedule_line(err, spec) and "wgmma" not in cuda, err
+    assert status == 0 and "consumers=0" in _schedule_of(_schedule_line(err, spec)) and "wgmma" not in cuda, err
     # a schedule given is taken as given, with nothing said
     status, out, err = tilec("run", EXAMPLES / "gemm.ta", "--stage", "tile", "--schedule", "bm=64,bn=64,bk=32")
     assert status == 0 and ": schedule " not in out + err, out + err
 
 
-def test_a_spec_given_no_sizes_gets_the_targets_best_form_and_one_given_sizes_the_ranking(tmp_path, monkeypatch):
-    """examples/gemm.ta without --shape runs at every size: sm_90a's first any-size schedule (the
-    warp-specialised GEMM that measured best), with no ranking; with sizes the model ranks its
-    space at them; sm_80 gives no any-size list, so its pick is the model's at the defaults."""
+def test_a_size_left_free_gets_the_targets_best_form_and_every_size_given_the_ranking(tmp_path, monkeypatch):
+    """examples/gemm.ta without --shape (or with a size left free) runs at every size: sm_90a's
+    first any-size schedule (the warp-specialised GEMM that measured best), with no ranking; with
+    every size given the model ranks its space at them; sm_80 gives no any-size list, so its
+    pick is the model's at the defaults."""
     from tilec.dialects.schedule import Schedule
     from tilec.tune import pick
 
@@ -88,8 +96,10 @@ def test_a_spec_given_no_sizes_gets_the_targets_best_form_and_one_given_sizes_th
     real = pick.rank
     monkeypatch.setattr(pick, "rank", lambda *a, **k: ranked.append(1) or real(*a, **k))
     chosen = pick.resolve_schedule(str(spec), text, {}, ("sm_90a",))
-    assert chosen.how == pick.ANY_SIZE and not ranked
+    assert chosen.how == pick.ANY_SIZE + pick.COPY_ENGINE_ROWS and not ranked
     assert chosen.schedule == Schedule.any_size("contraction", "sm_90a")[0].as_text()
+    partly = pick.resolve_schedule(str(spec), text, {"M": 512, "N": 512}, ("sm_90a",))  # K left free
+    assert partly == chosen and not ranked
     sized = pick.resolve_schedule(str(spec), text, {"M": 512, "N": 512, "K": 512}, ("sm_90a",))
     assert sized.how == pick.RANKED and ranked
     assert Schedule.any_size("contraction", "sm_80") == []

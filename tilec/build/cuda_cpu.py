@@ -11,7 +11,8 @@ from __future__ import annotations
 from ..codegen.cuda import emit_cuda
 from ..diagnostics import TilecError
 from ..cache import folder
-from ..runtime.cpu.launch import CpuRunError, keep_compiler_cache
+from ..runtime.cpu.launch import CpuRunError, keep_compiler_cache, program
+from ..runtime.cpu.text import CpuModelError
 from ..runtime.kernel import Kernel
 from ..runtime.package import Package
 from .packaging import launch_manifest
@@ -20,6 +21,18 @@ from .packaging import launch_manifest
 class CpuRefusal(TilecError):
     """The CPU run could not be made: no C++ compiler, a build that does not compile, or what
     the kernel does has no rule in the model (not a failure of the kernel)."""
+
+
+def build_cpu_program(source: str) -> None:
+    """Build the CPU program of CUDA text ``source`` now (runtime/cpu/launch.py ``program``, kept
+    for the process), in the compiler cache cpu_kernel uses; a failure is left for the run to say."""
+    lasting = folder("cpu")
+    if lasting is not None:
+        keep_compiler_cache(lasting)
+    try:
+        program(source)
+    except (CpuRunError, CpuModelError):
+        pass
 
 
 def cpu_kernel(build, variant: str | None = None, kernel=None) -> Kernel:

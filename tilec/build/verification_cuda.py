@@ -17,6 +17,7 @@ from tilec.codegen.compile import check_limits, compile_cuda, registered
 from tilec.codegen.cuda import emit_cuda
 from tilec.diagnostics import TilecError
 from tilec.dialects.op_rules import features_used, obligations
+from .cuda_cpu import build_cpu_program
 from .verification_run import check_run
 
 
@@ -27,16 +28,29 @@ def compiled(source: str, name: str, target: str, compiler: str):
     return hashlib.sha256(cubin).hexdigest(), facts
 
 
-def check_cuda(build, targets: tuple, compiler: str = "nvrtc", execute: bool = True) -> list[Result]:
+def compile_ahead(kernel, target: str, compiler: str) -> None:
+    """Compile ``kernel``'s CUDA for ``target`` and build its CPU program now (in a worker, while
+    the proofs run), so that check_cuda finds both done; text in, no IR read. A failure is left
+    for check_cuda, which compiles again and says it."""
+    try:
+        compiled(kernel.source, kernel.name, target, compiler)
+    except TilecError:
+        pass
+    build_cpu_program(kernel.source)
+
+
+def check_cuda(build, targets: tuple, compiler: str = "nvrtc", execute: bool = True,
+               kernel=None) -> list[Result]:
     """The rows of emitting ``build.tile`` as CUDA, running that text on the CPU model of the
-    GPU against the oracle (``execute``; verification_run.py) and compiling it for each target."""
+    GPU against the oracle (``execute``; verification_run.py) and compiling it for each target
+    (``kernel``: the CUDA emitted from ``build.tile``, where the caller has it)."""
     from torch_mlir import ir
 
     fn = build.tile.body.operations[0]
     name = ir.StringAttr(fn.attributes["sym_name"]).value
     start = time.perf_counter()
     try:
-        kernel = emit_cuda(build.tile)
+        kernel = kernel or emit_cuda(build.tile)
     except (TilecError, ValueError, KeyError, NotImplementedError) as err:
         return [Result(name, "cuda", "build", "the tile program is emitted as CUDA", "error",
                        round(time.perf_counter() - start, 4), "the emitted module",

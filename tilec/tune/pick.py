@@ -7,7 +7,7 @@ ships. In order: the user's ``--schedule``; else, for one target, the fastest pr
 of the tuning database (tilec tune); else the cost model's best that compiles without
 spilling (``pick_schedule``); else the kernel form's own default.
 
-``pick_schedule``: for a spec given no sizes (its kernel runs at every size), the first of the
+``pick_schedule``: for a spec with a size left free (its kernel runs at every value of it), the first of the
 target's "any-size" schedules (``Schedule.any_size``: sm_90a's warp-specialised kernels that
 measured best) that lowers and compiles for every target with no spilled register; else, or
 with sizes, the first of the model's ranked candidates (space.py, at the sizes given, a
@@ -36,10 +36,10 @@ from tilec.codegen.cuda import emit_cuda
 from tilec.dialects.schedule import GRIDS, Schedule
 from tilec.dialects.target import common
 from tilec.frontend import load_spec
-from tilec.lowering.driver import build_tiles, kernel_form
+from tilec.lowering.driver import build_tiles, kernel_form, parse_schedule
 from .db import tuned
 from .gpus import gpu_named
-from .space import copy_engine_refusal, default_sizes, rank
+from .space import copy_engine_refusal, default_sizes, parameters, rank
 
 ATTEMPTS = 6
 
@@ -111,13 +111,16 @@ def _read_pick(key: str) -> tuple | None:
 
 
 RANKED = "the cost model's best that compiles without spilling (tilec tune measures; --schedule chooses)"
-ANY_SIZE = ("the target's best form for any size (no sizes given: --shape ranks the schedules at yours; "
+ANY_SIZE = ("the target's best form, a size left free (--shape with every size ranks the schedules at yours; "
             "--schedule chooses)")
+# said with ANY_SIZE when the kernel reads its operands with the copy engine: a call whose rows are
+# not whole 16-byte chunks is refused at launch (runtime/launch.py check_maps), naming the same way out
+COPY_ENGINE_ROWS = "; its copy engine reads rows of whole 16-byte chunks, --schedule consumers=0 any row"
 
 
 def _rank_and_compile(spec: str, shapes: dict, targets: tuple, compiler: str) -> tuple:
-    """(the schedule: for a spec given no sizes the first of the target's any-size schedules that
-    lowers and compiles for every target without spilling, else the first of the model's
+    """(the schedule: for a spec with a size left free (its kernel runs at every value of it) the
+    first of the target's any-size schedules that lowers and compiles for every target without spilling, else the first of the model's
     candidates that compiles so, or None; how it was chosen, or why there is none)."""
     # a package for several targets needs a kernel every one runs: the space of their common target
     target = common(targets).name
@@ -128,15 +131,15 @@ def _rank_and_compile(spec: str, shapes: dict, targets: tuple, compiler: str) ->
         except TilecError:
             return None, "no one kernel takes the spec: each of its kernels takes its own"
         try:
-            if not shapes:  # the kernel runs at every size; one the spec's own defaults cannot take is skipped
+            if set(parameters(module)) - set(shapes):  # a size left free: the kernel runs at every value of it
                 points = [p.as_text() for p in Schedule.any_size(form, target)]
-                defaults = default_sizes(module)
+                sizes = dict(default_sizes(module), **shapes)  # one the spec's own defaults cannot take is skipped
                 chosen = _first_unspilled([(text, b) for text, b in build_tiles(module, shapes, points, target)
                                            if not isinstance(b, TilecError)
-                                           and not copy_engine_refusal(b, dict(defaults, **b.fixed), target)],
+                                           and not copy_engine_refusal(b, dict(sizes, **b.fixed), target)],
                                           targets, compiler)
                 if chosen is not None:
-                    return chosen, ANY_SIZE
+                    return chosen, ANY_SIZE + (COPY_ENGINE_ROWS if "tma" in parse_schedule(chosen).features() else "")
         except TilecError as err:  # no compiler: no pick
             return None, f"the pick compiles its candidates, and {err.message}"
         if form not in GRIDS["search"]:

@@ -73,6 +73,12 @@ def rank(module: ir.Module, shapes: dict, target: str, gpu: GPU) -> tuple:
     return legal, illegal
 
 
+def parameters(module: ir.Module) -> list[str]:
+    """The shape parameters of the ta ``module``'s function, with a default or not."""
+    fn = module.body.operations[0]
+    return [n.name for n in ir.DictAttr(fn.attributes["ta.params"])] if "ta.params" in fn.attributes else []
+
+
 def default_sizes(module: ir.Module) -> dict:
     """{parameter: its default} of the ta ``module``'s function (those that have one)."""
     fn = module.body.operations[0]

@@ -304,19 +304,11 @@ def _monomials(e, r) -> list:
 
 
 def _occurs(r, e) -> bool:
-    seen, todo = set(), [e]
-    while todo:
-        x = todo.pop()
-        if x.get_id() in seen:
-            continue
-        seen.add(x.get_id())
-        if z3.eq(x, r):
-            return True
-        if z3.is_quantifier(x):
-            todo.append(x.body())
-        elif z3.is_app(x):
-            todo.extend(x.children())
-    return False
+    """Whether the constant ``r`` occurs in ``e`` (quantifier bodies included): substituting a
+    fresh constant for it changes the term. One call into Z3 (terms are hash-consed, so an
+    unchanged term is the same node), not a walk of the DAG in Python (a third of a rewrite's
+    check on attention, docs/compile-time.md)."""
+    return not z3.eq(z3.substitute(e, (r, z3.FreshConst(r.sort(), "occurs"))), e)
 
 
 def _apply(map_attr, idx: list) -> list:

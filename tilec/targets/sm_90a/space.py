@@ -12,7 +12,7 @@ own, persistent) at each bn, stages and tma_store of its axes; attention its rot
 Two grids, as the shared points have: ``check`` (``tilec verify --schedules all`` proves every
 point) and ``search`` (``tilec tune`` ranks every point), the first a subset of the second's
 axes, small enough to prove each point in a test. A third, ``any-size``, is a short list, best
-first: what a spec compiled without sizes is built with (tune/pick.py), the schedules that
+first: what a spec compiled with a size left free is built with (tune/pick.py), the schedules that
 measured best on the H200 over the sizes of docs/benchmarks.md (GEMM 2048-16384: bn=256 with
 two consumers; 1024: bn=128, five stages; attention D = 128 at S = 1k-4k causal: the rotated
 key loop with two consumers), each taken only where it compiles without spilling.
