@@ -571,6 +571,7 @@ def test_cuda_that_does_not_compile_is_an_error_row(tmp_path, monkeypatch):
         return kernel
 
     monkeypatch.setattr("tilec.build.verification_cuda.emit_cuda", broken)
+    monkeypatch.setattr("tilec.build.verification.emit_cuda", broken)  # the text a worker compiles ahead
     report = verify_spec(str(EXAMPLES / "gemm.ta"), SCHEDULE, targets=("sm_80",))
     rows = [r for r in report.results if r.stage == "cuda" and "compiles" in r.check]
     assert [r.verdict for r in rows] == ["error"] and "NVRTC failed" in rows[0].detail

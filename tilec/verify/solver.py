@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ctypes
+import functools
 import time
 from dataclasses import dataclass, field
 
@@ -114,9 +116,28 @@ def _moved(x, ctx):
     return z3.BoolVal(x, ctx) if isinstance(x, bool) else z3.IntVal(x, ctx)
 
 
+# glibc's malloc options M_MMAP_THRESHOLD and M_TOP_PAD. Each query's context is freed after
+# it; with torch and MLIR loaded glibc served a context's large blocks by mmap and returned them
+# on free, so every new context faulted its memory in again: 8-9 ms a context (`tilec verify
+# examples/attention.ta` makes 134). Blocks under 32 MB from the heap (glibc's own ceiling for
+# its moving threshold), 32 MB kept at its top when trimmed: docs/compile-time.md
+M_MMAP_THRESHOLD, M_TOP_PAD, HEAP_BYTES = -3, -2, 32 * 2**20
+
+
+@functools.cache
+def _keep_heap() -> None:
+    """Set M_MMAP_THRESHOLD and M_TOP_PAD to HEAP_BYTES, once (a hint: a C library without
+    mallopt, or one that ignores it, costs time, never a verdict)."""
+    mallopt = getattr(ctypes.CDLL(None), "mallopt", None)
+    if mallopt is not None:
+        mallopt(M_MMAP_THRESHOLD, HEAP_BYTES)
+        mallopt(M_TOP_PAD, HEAP_BYTES)
+
+
 def _solver(budget: int, logic: str | None = None):
     """A solver in a fresh Z3 context (for ``logic``, else the general one) whose every check
     stops after ``budget`` steps (rlimit)."""
+    _keep_heap()
     ctx = z3.Context()
     if logic == "QF_NRA":  # nlsat alone: Z3's QF_NRA strategy tries it under wall-clock limits first
         solver = z3.Tactic("qfnra-nlsat", ctx).solver()

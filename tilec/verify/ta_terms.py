@@ -82,7 +82,10 @@ class _Vals(Values):
                 if self.comparisons <= 0:
                     raise OverBudget()
                 self.comparisons -= 1
-            if k != kind or len(free2) != len(free) or prove(e == extent, budget=4_000_000).verdict != "proved":
+            if k != kind or len(free2) != len(free):
+                continue
+            # the same term is the same extent (hash-consed: one node); else the solver decides
+            if not z3.eq(e, extent) and prove(e == extent, budget=4_000_000).verdict != "proved":
                 continue
             c = z3.FreshInt("r")
             for order in itertools.permutations(range(len(free))) if len(free) <= 3 else [range(len(free))]:
@@ -94,8 +97,8 @@ class _Vals(Values):
                           if v.get_id() in self.ranges]
                 inside += [z3.And(v >= 0, v < e) for v, e in self.ranges.values()  # element indices
                            if not any(z3.eq(v, f) for f in free) and (_occurs(v, lhs) or _occurs(v, rhs))]
-                if prove(lhs == rhs, [c >= 0, c < extent, *inside, *self.assumptions],
-                         budget=10_000_000).verdict == "proved":
+                if z3.eq(lhs, rhs) or prove(lhs == rhs, [c >= 0, c < extent, *inside, *self.assumptions],
+                                            budget=10_000_000).verdict == "proved":
                     return symbol(*[free[order.index(n)] for n in range(len(free))]) if free else symbol
         symbol = z3.Function(f"{kind}{len(self.folds)}", *([z3.IntSort()] * len(free)), z3.RealSort()) \
             if free else z3.Real(f"{kind}{len(self.folds)}")
