@@ -245,11 +245,53 @@ def compile_phases() -> list[str]:
     return lines
 
 
+def _runs(kind: str) -> list:
+    return [_load(f"default-pick-{kind}-h100-2026-12-07-run{n}.json")["results"] for n in (1, 2)]
+
+
+def default_pick_gemm() -> list[str]:
+    """The GEMM package of a spec with its sizes left free, before (the model's pick at the toy
+    defaults: mma.sync 64x64) and after (sm_90a's first any-size schedule), same runs
+    (bench/gemm.py on the H100): milliseconds, the lower of two runs; cuBLAS the same."""
+    lines = ["| M x N x K | before: bm=64 bn=64 mma.sync | after: bm=128 bn=256, 2 consumers | after / before, speed | "
+             "cuBLAS | after vs cuBLAS |", "| --- | --- | --- | --- | --- | --- |"]
+    for rows in zip(*_runs("gemm")):
+        size = f"{rows[0]['M']}x{rows[0]['N']}x{rows[0]['K']}"
+        if "all_schedules_ms" not in rows[0] or len(rows[0]["all_schedules_ms"]) < 2:
+            lines.append(f"| {size} | runs | refused at launch (rows of no whole 16-byte chunk) | | | |")
+            continue
+        old = min(next(t for k, t in r["all_schedules_ms"].items() if "consumers=0" in k) for r in rows)
+        new = min(next(t for k, t in r["all_schedules_ms"].items() if "consumers=2" in k) for r in rows)
+        cublas = min(r["cublas_ms"] for r in rows)
+        lines.append(f"| {size} | {old:.4f} ms | {new:.4f} ms | {old / new:.2f} | {cublas:.4f} ms | {cublas / new:.2f} |")
+    return lines
+
+
+def default_pick_attention() -> list[str]:
+    """The attention packages before (the model's pick at the toy defaults: bm=64, one consumer,
+    two CTAs an SM; bn=128 at D = 64, 64 at D = 128) and the two-consumer any-size schedule, in
+    the same runs (bench/attention.py on the H100, B*S = 32k, H = 16): TFLOP/s, the lower of two
+    runs; cuDNN the higher of its two."""
+    first, second = "bm=64,", "bm=128,bn=128"
+    lines = ["| S | D | causal | before: bm=64, 1 consumer, 2 CTAs an SM | bm=128 bn=128, 2 consumers | cuDNN | "
+             "the pick's vs cuDNN |", "| --- | --- | --- | --- | --- | --- | --- |"]
+    for rows in zip(*_runs("attention")):
+        r = rows[0]
+        a = min(next(t for k, t in x["tilec_by_schedule"].items() if k.startswith(first)) for x in rows)
+        b = min(next(t for k, t in x["tilec_by_schedule"].items() if k.startswith(second)) for x in rows)
+        cudnn = max(x["cudnn_tflops"] for x in rows)
+        picked = a if r["D"] == 64 else b  # the first any-size point that lowers at this D
+        lines.append(f"| {r['S']} | {r['D']} | {'yes' if r['causal'] else 'no'} | {a:.0f} | {b:.0f} | {cudnn:.0f} | "
+                     f"{picked / cudnn:.2f} |")
+    return lines
+
+
 TABLES = {"launch-spin": launch_spin, "attention-inplace-pv": attention_inplace_pv, "attention-hopper": attention_hopper,
           "same-code": same_code, "layernorm-ab": layernorm_ab,
           "layernorm-ab-best": layernorm_ab_best, "replay-back-to-back": replay_back_to_back,
           "replay-host": replay_host, "replay-host-parts": replay_host_parts,
-          "compile-time": compile_time, "compile-phases": compile_phases}
+          "compile-time": compile_time, "compile-phases": compile_phases,
+          "default-pick-gemm": default_pick_gemm, "default-pick-attention": default_pick_attention}
 
 
 def render(text: str, where: str) -> tuple[str, list[str]]:

@@ -104,6 +104,12 @@ def test_a_size_left_free_gets_the_targets_best_form_and_every_size_given_the_ra
     assert sized.how == pick.RANKED and ranked
     assert Schedule.any_size("contraction", "sm_80") == []
     assert pick.resolve_schedule(str(spec), text, {}, ("sm_80",)).how == pick.RANKED
+    # attention: the first point (two CTAs an SM) lowers at D = 64, not at D = 128: the next
+    attention = EXAMPLES / "attention.ta"
+    first, second = Schedule.any_size("online", "sm_90a")[:2]
+    for sizes, wanted in (({}, first), ({"D": 128}, second)):
+        got = pick.resolve_schedule(str(attention), attention.read_text(), sizes, ("sm_90a",))
+        assert got.schedule == wanted.as_text() and got.how.startswith(pick.ANY_SIZE), (sizes, got)
 
 
 def test_every_any_size_schedule_lowers_and_compiles_without_spilling():

@@ -13,9 +13,10 @@ Two grids, as the shared points have: ``check`` (``tilec verify --schedules all`
 point) and ``search`` (``tilec tune`` ranks every point), the first a subset of the second's
 axes, small enough to prove each point in a test. A third, ``any-size``, is a short list, best
 first: what a spec compiled with a size left free is built with (tune/pick.py), the schedules that
-measured best on the H200 over the sizes of docs/benchmarks.md (GEMM 2048-16384: bn=256 with
-two consumers; 1024: bn=128, five stages; attention D = 128 at S = 1k-4k causal: the rotated
-key loop with two consumers), each taken only where it compiles without spilling.
+measured best over the sizes of docs/benchmarks.md (GEMM 2048-16384: bn=256 with two
+consumers, then bn=128 with five stages; attention at D = 64 one consumer with two CTAs an SM,
+at D = 128, where those do not fit, two consumers with the rotated key loop: docs/benchmarks.md,
+"The default schedule"), each taken only where it lowers and compiles without spilling.
 """
 
 from __future__ import annotations
@@ -40,7 +41,10 @@ SPACES = {
     "any-size": {
         "contraction": {"points": ({"bm": 128, "bn": 256, "bk": 64, "warps": 8, "stages": 4, "consumers": 2},
                                    {"bm": 128, "bn": 128, "bk": 64, "warps": 8, "stages": 5, "consumers": 2})},
-        "online": {"points": ({"bm": 128, "bn": 128, "warps": 8, "stages": 3, "consumers": 2, "softmax_overlap": True},
+        # D = 64: one consumer, two CTAs an SM (at D = 128 their tiles do not fit two to an SM: the next)
+        "online": {"points": ({"bm": 64, "bn": 128, "warps": 4, "stages": 3, "consumers": 1, "softmax_overlap": True,
+                               "occupancy": 2},
+                              {"bm": 128, "bn": 128, "warps": 8, "stages": 3, "consumers": 2, "softmax_overlap": True},
                               {"bm": 128, "bn": 128, "warps": 8, "stages": 2, "consumers": 2})},
     },
 }
