@@ -4,20 +4,21 @@
 ``tilec run --stage tile``, ``tilec verify`` and ``tilec layout`` alike, so the kernel a
 command prints, runs or proves is the one a package of the same spec, sizes and targets
 ships. In order: the user's ``--schedule``; else, for one target, the fastest proved record
-of the tuning database (tilec tune); else the cost model's best that compiles without
-spilling (``pick_schedule``); else the kernel form's own default.
+of the tuning database (tilec tune); else ``pick_schedule``; else the kernel form's own default.
 
-``pick_schedule``: for a spec with a size left free (its kernel runs at every value of it), the first of the
-target's "any-size" schedules (``Schedule.any_size``: sm_90a's warp-specialised kernels that
-measured best) that lowers and compiles for every target with no spilled register; else, or
-with sizes, the first of the model's ranked candidates (space.py, at the sizes given, a
-parameter's default for the others) that does, trying at most ``ATTEMPTS``. The choice is cached by the spec's text, the
-sizes, the targets, the compiler and the tilec build id (the ``picks/`` cache, tilec/cache.py),
-so a second command does not rank again; an entry that fails its seal or is not the JSON
+``pick_schedule``: for a spec with a size left free (its kernel runs at every value of it),
+the first of the target's "any-size" schedules (``Schedule.any_size``: sm_90a's
+warp-specialised kernels that measured best) that lowers and compiles for every target with
+no spilled register; else, or with every size given, the first of the model's ranked
+candidates (space.py, at the sizes given, a parameter's default for the others) that does,
+trying at most ``ATTEMPTS``. The choice is cached by the spec's text, the sizes, the targets,
+the compiler and the tilec build id (the ``picks/`` cache, tilec/cache.py), so a second
+command does not choose again; an entry that fails its seal or is not the JSON
 written is discarded with a warning and chosen again.
 
-    pick = resolve_schedule("gemm.ta", text, {"M": 4096}, ("sm_90a",))
+    pick = resolve_schedule("gemm.ta", text, {"M": 4096, "N": 4096, "K": 4096}, ("sm_90a",))
     pick.schedule, pick.how     # 'bm=128,bn=256,...', "the cost model's best that ..."
+    resolve_schedule("gemm.ta", text, {}, ("sm_90a",)).how   # "the target's best form, ..."
 """
 
 from __future__ import annotations
@@ -119,9 +120,10 @@ COPY_ENGINE_ROWS = "; its copy engine reads rows of whole 16-byte chunks, --sche
 
 
 def _rank_and_compile(spec: str, shapes: dict, targets: tuple, compiler: str) -> tuple:
-    """(the schedule: for a spec with a size left free (its kernel runs at every value of it) the
-    first of the target's any-size schedules that lowers and compiles for every target without spilling, else the first of the model's
-    candidates that compiles so, or None; how it was chosen, or why there is none)."""
+    """(the schedule, or None; how it was chosen, or why there is none). The schedule: for a spec
+    with a size left free (its kernel runs at every value of it) the first of the target's
+    any-size schedules that lowers and compiles for every target without spilling, else the
+    first of the model's candidates that compiles so."""
     # a package for several targets needs a kernel every one runs: the space of their common target
     target = common(targets).name
     with dialects.context(), ir.Location.unknown():
