@@ -118,8 +118,8 @@ def _moved(x, ctx):
 
 # glibc's malloc options M_MMAP_THRESHOLD and M_TOP_PAD. Each query's context is freed after
 # it; with torch and MLIR loaded glibc served a context's large blocks by mmap and returned them
-# on free, so every new context faulted its memory in again: 8-9 ms a context (`tilec verify
-# examples/attention.ta` makes 134). Blocks under 32 MB from the heap (glibc's own ceiling for
+# on free, so every new context faulted its memory in again (several ms a context, a hundred
+# and more contexts a verification). Blocks under 32 MB from the heap (glibc's own ceiling for
 # its moving threshold), 32 MB kept at its top when trimmed: docs/compile-time.md
 M_MMAP_THRESHOLD, M_TOP_PAD, HEAP_BYTES = -3, -2, 32 * 2**20
 
