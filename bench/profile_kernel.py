@@ -6,6 +6,7 @@
     PYTHONPATH=. python bench/profile_kernel.py cudnn - [--s ... --d ... --b 8 --h 32 --causal]   # SDPA's cuDNN
     PYTHONPATH=. python bench/profile_kernel.py graph bench/out/cur --case llama_block_4k   # a PyTorch case's graph
     PYTHONPATH=. python bench/profile_kernel.py inductor - --case llama_block_4k            # its torch.compile peer
+    PYTHONPATH=. python bench/profile_kernel.py rows bench/out/rows/layernorm-c8192.tkp --nc 8192,8192
 
 With Nsight Compute, for example:
     ncu -k regex:^gemm --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats \\
@@ -35,7 +36,7 @@ def _cudnn(causal: bool):
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("kind", choices=["attention", "gemm", "matmul", "cudnn", "graph", "inductor"])
+    parser.add_argument("kind", choices=["attention", "gemm", "matmul", "cudnn", "graph", "inductor", "rows"])
     parser.add_argument("package")
     parser.add_argument("--s", type=int, default=4096)
     parser.add_argument("--d", type=int, default=128)
@@ -45,6 +46,7 @@ def main() -> None:
     parser.add_argument("--mnk", default="4096,4096,4096")
     parser.add_argument("--case", help="graph / inductor: a case of bench/pytorch_cases.py (graph: PACKAGE is "
                         "the folder of its build)")
+    parser.add_argument("--nc", default="8192,8192", help="rows: N,C of X (its vectors along C as the package takes)")
     parser.add_argument("--launches", type=int, default=3)
     args = parser.parse_args()
     if args.kind in ("graph", "inductor"):
@@ -52,7 +54,11 @@ def main() -> None:
         return
     kern = torch.matmul if args.kind == "matmul" else _cudnn(args.causal) if args.kind == "cudnn" else \
         load(args.package, register_op=False)
-    if args.kind in ("attention", "cudnn"):
+    if args.kind == "rows":
+        n, c = (int(x) for x in args.nc.split(","))
+        inputs = [torch.randn(n, c, device="cuda", dtype=torch.bfloat16)]
+        inputs += [torch.randn(c, device="cuda", dtype=torch.bfloat16) for _ in kern.inputs[1:]]
+    elif args.kind in ("attention", "cudnn"):
         b, h = args.b or 32768 // args.s, args.h
         inputs = [torch.randn(b, h, args.s, args.d, device="cuda", dtype=torch.bfloat16) for _ in range(3)]
     else:

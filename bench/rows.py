@@ -1,6 +1,9 @@
-"""Row programs on the GPU beside torch (eager) and torch.compile (Inductor), same run, same
-inputs: bf16 softmax, RMSNorm and layernorm, each checked against torch in f32 first.
-Bandwidth counts one read and one write of the bf16 [N, C] tensor (as peers/rowred_peers.py).
+"""Row programs on the GPU beside torch (eager), torch.compile (Inductor) and a device copy of
+the same tensor, same run, same inputs: bf16 softmax, log-sum-exp, RMSNorm and layernorm, each
+checked against torch in f32 first. Bandwidth counts one read and one write of the bf16 [N, C]
+tensor (as peers/rowred_peers.py; log-sum-exp reads it and writes one value a row, and is counted
+so). "default" is what `tilec compile` builds: the fixed-width
+package where the width is one of FIXED_C (`--shape C=...`), else the column-block one (w4_bm8).
 
     PYTHONPATH=. python bench/rows.py --packages bench/out/rows --out bench/out/rows-results.json
 """
@@ -16,7 +19,7 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from bench.build_rows import FIXED_C, SCHEDULES, SPECS  # noqa: E402
+from bench.build_rows import FIXED_C, SCHEDULES, SPECS, WIDE, WIDE_C  # noqa: E402
 from bench.gemm import bench  # noqa: E402
 from tilec.runtime import load  # noqa: E402
 
@@ -26,6 +29,8 @@ SHAPES = [(32768, 4096), (8192, 8192), (65536, 1024), (4096, 1000), (65536, 768)
 def _peer(name: str):
     if name == "softmax":
         return lambda x: torch.softmax(x, dim=-1)
+    if name == "logsumexp":
+        return lambda x: torch.logsumexp(x, dim=-1)
     if name == "rmsnorm":
         return lambda x, w: F.rms_norm(x, (x.shape[-1],), w, eps=1e-6)
     return lambda x, g, b: F.layer_norm(x, (x.shape[-1],), g, b, eps=1e-5)
@@ -66,6 +71,19 @@ def time_against_peers(kernels: dict, peer, compiled, inputs: list, reference, r
     return times, bench(lambda: peer(*inputs), reps), bench(lambda: compiled(*inputs), reps)
 
 
+def _kernels(packages: str, name: str, any_width: dict, c: int) -> tuple:
+    """({tag: kernel}, {tag: label}, the default's tag) at row width ``c``."""
+    kernels, labels = dict(any_width), dict(SCHEDULES)
+    if c not in FIXED_C:
+        return kernels, labels, "w4_bm8"
+    fixed = load(os.path.join(packages, f"{name}-c{c}.tkp"), register_op=False)
+    kernels["fixed"], labels["fixed"] = fixed, f"C fixed: {fixed.manifest['schedule']}"
+    for tag, schedule in WIDE.items() if c in WIDE_C else ():
+        kernels[tag] = load(os.path.join(packages, f"{name}-c{c}-{tag}.tkp"), register_op=False)
+        labels[tag] = f"C fixed: {schedule} bn={c}"
+    return kernels, labels, "fixed"
+
+
 def main() -> None:
     args = bench_args("bench/out/rows", "bench/out/rows-results.json")
     rows = []
@@ -74,28 +92,30 @@ def main() -> None:
         compiled = torch.compile(peer)
         any_width = load_schedules(args.packages, name, SCHEDULES)
         for n, c in SHAPES:
-            # the kernels for any width, and the one built for this width (one block holds its rows)
-            kernels, labels = dict(any_width), dict(SCHEDULES)
-            if c in FIXED_C:
-                fixed = load(os.path.join(args.packages, f"{name}-c{c}.tkp"), register_op=False)
-                kernels["fixed"], labels["fixed"] = fixed, f"C fixed: {fixed.manifest['schedule']}"
+            kernels, labels, default = _kernels(args.packages, name, any_width, c)
             torch.manual_seed(0)
             x = torch.randn(n, c, device="cuda", dtype=torch.bfloat16)
-            extra = [torch.randn(c, device="cuda", dtype=torch.bfloat16) for _ in range({"softmax": 0, "rmsnorm": 1,
-                                                                                        "layernorm": 2}[name])]
+            extra = [torch.randn(c, device="cuda", dtype=torch.bfloat16) for _ in range({"softmax": 0, "logsumexp": 0,
+                                                                                        "rmsnorm": 1, "layernorm": 2}[name])]
             reference = peer(x.float(), *(t.float() for t in extra))
-            gbytes = 2 * n * c * 2 / 1e9
+            gbytes = (n * c * 2 + n * 2 if name == "logsumexp" else 2 * n * c * 2) / 1e9  # what it moves
             times, eager, inductor = time_against_peers(kernels, peer, compiled, [x, *extra], reference, args.reps)
+            copy_out = torch.empty_like(x)
+            copy = bench(lambda: copy_out.copy_(x), args.reps)
             best = min(times, key=lambda t: times[t][0])
-            row = {"kernel": name, "N": n, "C": c, "best_schedule": labels[best],
+            row = {"kernel": name, "N": n, "C": c, "best_schedule": labels[best], "default_schedule": labels[default],
                    "max_rel_error": times[best][1], "correct": all(e < 2e-2 for _, e in times.values()),
-                   "tilec_gbs": gbytes / times[best][0] * 1e3, "eager_gbs": gbytes / eager * 1e3,
-                   "inductor_gbs": gbytes / inductor * 1e3,
-                   "per_schedule_gbs": {labels[t]: gbytes / ms * 1e3 for t, (ms, _) in times.items()}}
+                   "tilec_gbs": gbytes / times[best][0] * 1e3, "default_gbs": gbytes / times[default][0] * 1e3,
+                   "eager_gbs": gbytes / eager * 1e3, "inductor_gbs": gbytes / inductor * 1e3,
+                   "copy_gbs": 2 * n * c * 2 / 1e9 / copy * 1e3, "copy_ms": copy,  # a copy reads and writes
+                   "per_schedule_gbs": {labels[t]: gbytes / ms * 1e3 for t, (ms, _) in times.items()},
+                   "per_schedule_ms": {labels[t]: ms for t, (ms, _) in times.items()}, "gbytes": gbytes,
+                   "errors": {labels[t]: e for t, (_, e) in times.items()}}
             rows.append(row)
-            print(f"{name:10s} {n:6d}x{c:<5d} tilec {row['tilec_gbs']:7.0f} GB/s ({labels[best]})  "
-                  f"eager {row['eager_gbs']:7.0f}  inductor {row['inductor_gbs']:7.0f}  "
-                  f"err {row['max_rel_error']:.1e}  {'ok' if row['correct'] else 'WRONG'}", flush=True)
+            print(f"{name:10s} {n:6d}x{c:<5d} default {row['default_gbs']:6.0f} best {row['tilec_gbs']:6.0f} GB/s "
+                  f"({labels[best]})  eager {row['eager_gbs']:6.0f}  inductor {row['inductor_gbs']:6.0f}  "
+                  f"copy {row['copy_gbs']:6.0f}  err {row['max_rel_error']:.1e}  {'ok' if row['correct'] else 'WRONG'}",
+                  flush=True)
     write_results(args.out, rows, "PYTHONPATH=. python bench/rows.py")
 
 

@@ -25,6 +25,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # run as a script: bench/ is on the path, the repository root is not
+
+from bench.tables_rows import rows_default, rows_splits  # noqa: E402
 RESULTS = ROOT / "bench" / "results"
 DOCS = ["README.md", "docs/benchmarks.md", "docs/compile-time.md"]
 _BLOCK = re.compile(r"(<!-- table: ([a-z0-9-]+) -->\n)(.*?)(<!-- end table -->)", re.S)
@@ -291,7 +294,8 @@ TABLES = {"launch-spin": launch_spin, "attention-inplace-pv": attention_inplace_
           "layernorm-ab-best": layernorm_ab_best, "replay-back-to-back": replay_back_to_back,
           "replay-host": replay_host, "replay-host-parts": replay_host_parts,
           "compile-time": compile_time, "compile-phases": compile_phases,
-          "default-pick-gemm": default_pick_gemm, "default-pick-attention": default_pick_attention}
+          "default-pick-gemm": default_pick_gemm, "default-pick-attention": default_pick_attention,
+          "rows-default": rows_default, "rows-splits": rows_splits}
 
 
 def render(text: str, where: str) -> tuple[str, list[str]]:

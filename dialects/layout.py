@@ -355,22 +355,44 @@ class BlockedLayout:
     w, w + warps, ...; lane l sits in row l // lanes of its group, at column
     (c * lanes + l % lanes) * vec + e. Rows then no longer stay inside one warp's 32 lanes,
     so row reductions need lanes = 32.
+
+    With ``split`` > 1 (wide rows: a norm over 4096 columns read once) ``split`` warps share a
+    row: of the ``warps / split`` row warps r = w % (warps / split) owns rows r, r + warps /
+    split, ..., and w // (warps / split) is its part of the row: lane l of it holds column
+    ((c * split + w // (warps / split)) * 32 + l) * vec + e, so each warp still reads 32
+    consecutive vectors. A row reduction then combines the warps' partial values through
+    shared memory (lanes = 32 only).
     """
 
     warps: int
     vec: int
     lanes: int = 32
+    split: int = 1
+
+    def __post_init__(self):
+        if self.split < 1 or self.warps % self.split:
+            raise ValueError(f"a blocked layout of {self.warps} warps cannot share a row among {self.split}")
+        if self.split > 1 and self.lanes != 32:
+            raise ValueError("warps share a row only where each spans 32 lanes of it")
+
+    @property
+    def row_warps(self) -> int:
+        """The warps that own rows of their own (each with ``split`` warps sharing it)."""
+        return self.warps // self.split
 
     def position(self, warp, lane, i, c, e):
         """(row, col) in the tile of the thread's element [i][c][e]."""
+        if self.split > 1:
+            part, owner = (warp, 0) if self.row_warps == 1 else (warp // self.row_warps, warp % self.row_warps)
+            return i * self.row_warps + owner, ((c * self.split + part) * 32 + lane) * self.vec + e
         if self.lanes == 32:  # a warp a row: the same values, without a lane // 32 that is always 0
             return i * self.warps + warp, (c * 32 + lane) * self.vec + e
         group = 32 // self.lanes
         return (i * self.warps + warp) * group + lane // self.lanes, (c * self.lanes + lane % self.lanes) * self.vec + e
 
     def per_thread(self, rows: int, cols: int) -> tuple[int, int, int]:
-        """The thread's register array: [rows / (warps * 32 / lanes)][cols / (lanes * vec)][vec]."""
-        return rows // (self.warps * (32 // self.lanes)), cols // (self.lanes * self.vec), self.vec
+        """The thread's register array: [rows / (row warps * 32 / lanes)][cols / (split * lanes * vec)][vec]."""
+        return rows // (self.row_warps * (32 // self.lanes)), cols // (self.split * self.lanes * self.vec), self.vec
 
 
 @dataclass(frozen=True)
@@ -381,11 +403,17 @@ class SliceLayout:
     dim: int
 
 
-def blocked_for(cols: int, element_bytes: int, warps: int) -> BlockedLayout:
+def blocked_for(cols: int, element_bytes: int, warps: int, rows: int | None = None) -> BlockedLayout:
     """The blocked layout of a row block of ``cols`` columns: 16-byte vectors where a warp's
-    32 lanes still cover the block, narrower ones otherwise."""
-    vec = max(1, min(16 // element_bytes, cols // 32))
-    return BlockedLayout(warps, vec)
+    32 lanes still cover the block, narrower ones otherwise; where the block has fewer ``rows``
+    than ``warps``, warps / rows warps share each row."""
+    if rows is None or rows >= warps:
+        return BlockedLayout(warps, max(1, min(16 // element_bytes, cols // 32)))
+    split = warps // rows
+    vec = 16 // element_bytes  # the widest vector whose groups of split * 32 lanes tile the block
+    while vec > 1 and cols % (split * 32 * vec):
+        vec //= 2
+    return BlockedLayout(warps, vec, 32, split)
 
 
 def pointwise_blocked(rows: int, cols: int, element_bytes: int, warps: int) -> BlockedLayout:

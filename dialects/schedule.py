@@ -104,9 +104,10 @@ class Schedule:
 
     # bounds on any option, whatever the form or target: they keep bad input cheap
     MAX_TILE: ClassVar[int] = 256
-    # a row program's column block: a whole row of up to 2048 columns stays in a warp's registers
-    # (64 elements a lane), so its reductions and element maps read the row once
-    MAX_ROW_BLOCK: ClassVar[int] = 2048
+    # a row program's column block: a whole row of up to 8192 columns stays in the registers of
+    # the warps sharing it (at most 64 elements a lane), so its reductions and element maps read
+    # the row once
+    MAX_ROW_BLOCK: ClassVar[int] = 8192
     MAX_STAGES: ClassVar[int] = 8
     WARPS: ClassVar[tuple] = (1, 2, 4, 8, 12, 16)  # 12: three consumer warpgroups
     MAX_GROUP_M: ClassVar[int] = 64
@@ -372,15 +373,20 @@ class Schedule:
             if self.bn > self.MAX_TILE else []
 
     def _pointwise_reasons(self, sizes: dict) -> list[str]:
+        if self.bm % self.warps:
+            return [f"bm={self.bm} rows cannot be shared by {self.warps} warps (each warp owns whole rows)"]
         return self._rows_reasons(sizes)
 
     def _rows_reasons(self, sizes: dict) -> list[str]:
         reasons = []
-        if self.bm % self.warps:
-            reasons.append(f"bm={self.bm} rows cannot be shared by {self.warps} warps (each warp owns whole rows)")
-        if self.bn % 32:
-            reasons.append(f"bn={self.bn} (the column block) must be a multiple of 32 (one warp spans a row block)")
-        per_thread = (self.bm // self.warps) * max(self.bn // 32, 1)
+        if self.bm % self.warps and self.warps % self.bm:
+            reasons.append(f"bm={self.bm} rows cannot be shared by {self.warps} warps (each warp owns whole rows, "
+                           f"or a row is shared by warps / bm warps)")
+        split = max(self.warps // self.bm, 1)  # warps sharing a row
+        if self.bn % (32 * split):
+            reasons.append(f"bn={self.bn} (the column block) must be a multiple of {32 * split} "
+                           f"({'one warp spans' if split == 1 else f'{split} warps span'} a row block)")
+        per_thread = max(self.bm // self.warps, 1) * max(self.bn // (32 * split), 1)
         if per_thread > 64:
             reasons.append(f"each thread would hold {per_thread} elements of a row block; at most 64 fit in "
                            f"registers: lower bm or bn, or raise warps")

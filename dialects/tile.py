@@ -85,12 +85,13 @@ class MmaOperandAttr(Tile.Attribute, name="mma_operand"):
 
 
 class BlockedAttr(Tile.Attribute, name="blocked"):
-    """Register layout of row-program tiles: ``#tile.blocked<4, 8, 32>`` (warps, vector width,
-    lanes a row; layout.py's BlockedLayout)."""
+    """Register layout of row-program tiles: ``#tile.blocked<4, 8, 32, 1>`` (warps, vector width,
+    lanes a row, warps sharing a row; layout.py's BlockedLayout)."""
 
     warps: ir.IntegerAttr
     vec: ir.IntegerAttr
     lanes: ir.IntegerAttr
+    split: ir.IntegerAttr
 
 
 class SliceAttr(Tile.Attribute, name="slice"):
@@ -114,10 +115,10 @@ def register_layout_attr(layout) -> ir.Attribute:
     if isinstance(layout, OperandLayout):
         return MmaOperandAttr.get(_ints(_mma_params(layout.parent)), i64(layout.index))
     if isinstance(layout, BlockedLayout):
-        return BlockedAttr.get(i64(layout.warps), i64(layout.vec), i64(layout.lanes))
+        return BlockedAttr.get(i64(layout.warps), i64(layout.vec), i64(layout.lanes), i64(layout.split))
     parent = layout.parent
     kind, params = ("mma", _mma_params(parent)) if isinstance(parent, MmaLayout) else \
-        ("blocked", [parent.warps, parent.vec, parent.lanes])
+        ("blocked", [parent.warps, parent.vec, parent.lanes, parent.split])
     return SliceAttr.get(ir.StringAttr.get(kind), _ints(params), i64(layout.dim))
 
 
@@ -130,6 +131,15 @@ def _mma_layout(values: list[int], encoding) -> MmaLayout:
     if len(values) not in (2, 3) or min(values) < 1:
         raise Invalid(f"tile encoding {encoding}: an mma layout is [wm, wn] or [wm, wn, slabs] of positive numbers")
     return MmaLayout(*values)
+
+
+def _blocked_layout(values: list[int], encoding) -> BlockedLayout:
+    if len(values) != 4 or min(values) < 1:
+        raise Invalid(f"tile encoding {encoding}: a blocked layout is [warps, vec, lanes, split] of positive numbers")
+    try:
+        return BlockedLayout(*values)
+    except ValueError as error:
+        raise Invalid(f"tile encoding {encoding}: {error}") from None
 
 
 def register_layout(t: ir.Type):
@@ -148,10 +158,10 @@ def register_layout(t: ir.Type):
     if text.startswith("#tile.mma_operand<"):
         return OperandLayout(_mma_layout(ints(params[0]), encoding), ir.IntegerAttr(params[1]).value)
     if text.startswith("#tile.blocked<"):
-        return BlockedLayout(*(ir.IntegerAttr(p).value for p in params[:3]))
+        return _blocked_layout([ir.IntegerAttr(p).value for p in params[:4]], encoding)
     if text.startswith("#tile.slice<"):
         kind, values = ir.StringAttr(params[0]).value, ints(params[1])
-        parent = _mma_layout(values, encoding) if kind == "mma" else BlockedLayout(*values)
+        parent = _mma_layout(values, encoding) if kind == "mma" else _blocked_layout(values, encoding)
         return SliceLayout(parent, ir.IntegerAttr(params[2]).value)
     raise Invalid(f"tile encoding {encoding} is not a register layout")
 

@@ -106,7 +106,8 @@ def lower(fn, prog: RowProgram, s):
     element_bytes = min((ir.RankedTensorType(a.type).element_type.width // 8 for a in inputs
                          if ir.RankedTensorType(a.type).rank == 2), default=4)
     if s == Schedule():  # no schedule given: the row program's own default
-        s = default_schedule(_static_cols(fn), element_bytes, any(is_stabilised(op) for op in prog.reductions))
+        s = default_schedule(_static_cols(fn), element_bytes, any(is_stabilised(op) for op in prog.reductions),
+                             any(ir.RankedTensorType(v.type).rank == 2 for v in prog.returned))
     check_schedule(s, "rows", {}, fn)
     new, b, args = new_signature(fn)
     mem = dict(zip(inputs, args))
@@ -122,28 +123,46 @@ def lower(fn, prog: RowProgram, s):
     new.attributes["tile.grid"] = ir.ArrayAttr.get([ir.StringAttr.get(str(grid_x)), ir.StringAttr.get("1")])
     new.attributes["tile.threads"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), s.threads)
     fn.operation.erase()
-    return new, blocked_for(s.bn, element_bytes, s.warps)
+    return new, blocked_for(s.bn, element_bytes, s.warps, s.bm)
 
 
-def default_schedule(cols, element_bytes: int, stabilised: bool = False) -> Schedule:
-    """Without a schedule: where the types fix a row of at most ``MAX_ROW_BLOCK`` columns and no
-    reduction is a stabilised sum, one column block holding it (the row read once; a multiple
-    of a warp's 16-byte vectors, so no lane idles past the mask more than one vector), two rows
-    a warp where they fit the 64 elements a lane holds (bn <= 1024), else one; else DEFAULT's
-    256-column blocks (a warp per row).
+def default_schedule(cols, element_bytes: int, stabilised: bool = False, elementwise: bool = True) -> Schedule:
+    """Without a schedule: where the types fix a row of at most ``MAX_ROW_BLOCK`` columns, one
+    column block holding it (the row read once; a multiple of a warp's 16-byte vectors, so no
+    lane idles past the mask more than one vector); else DEFAULT's 256-column blocks (a warp per
+    row). Rows of up to WARP_ROW columns (and no stabilised sum: see below) stay in one warp,
+    two rows a warp where they fit the 64 elements a lane holds (bn <= 1024), else one. Wider
+    rows, and a stabilised sum's over WIDE_STABILISED columns, are one a CTA, shared by as many
+    warps as give each lane WIDE_LANE_ELEMENTS of them (4 to 16 warps), where the program has
+    element outputs; a program of row values alone reads each row once in column blocks too,
+    and keeps them there.
 
     Measured on the H200 (bench/results/rows-h200-2026-12-02-one-block.json and the blocks in
     pytorch-h200-2026-12-02-blocks-one-block-rows.json): one block took Llama's residual +
     RMSNorm from 0.079 to 0.040 ms and GPT-2's LayerNorm at T = 4k from 0.039 to 0.033, and a
     standalone RMSNorm at C = 768 from 3074 to 3295 GB/s; a softmax, whose exponentials stay
-    live beside the row (168 registers at bn = 1024), fell from 2628 to 2007 GB/s, so a
-    stabilised sum keeps the column loops."""
-    if cols is None or cols > Schedule.MAX_ROW_BLOCK or stabilised:
+    live beside the row (168 registers at bn = 1024, a warp a row), fell from 2628 to 2007
+    GB/s, so a stabilised sum over a row a warp would hold keeps the column loops. The rows
+    shared by warps: bench/results/rows-h100-2026-12-07-run{1,2}.json (docs/benchmarks.md)."""
+    if cols is None or cols > Schedule.MAX_ROW_BLOCK:
         return DEFAULT
     granule = 32 * (16 // element_bytes)  # a warp's 16-byte vectors
+    if cols > WARP_ROW or stabilised and cols > WIDE_STABILISED:
+        if not elementwise:
+            return DEFAULT
+        warps = min(16, max(4, -(-cols // (32 * WIDE_LANE_ELEMENTS))))
+        warps = 1 << (warps - 1).bit_length()  # 4, 8 or 16
+        return Schedule(bm=1, bn=-(-cols // (granule * warps)) * granule * warps, warps=warps)
+    if stabilised:
+        return DEFAULT
     bn = -(-cols // granule) * granule if cols >= granule else max(32, 1 << (cols - 1).bit_length())
     rows = 2 if 2 * (bn // 32) <= 64 else 1  # rows a warp; a lane holds bn / 32 elements of each
     return Schedule(bm=DEFAULT.warps * rows, bn=bn, warps=DEFAULT.warps)
+
+
+WARP_ROW = 2048         # the widest row one warp holds (64 elements a lane)
+WIDE_STABILISED = 1024  # a stabilised sum over a wider row: warps share it
+WIDE_LANE_ELEMENTS = 32  # a lane's part of a row its warps share
 
 
 class _Lowering(Folds):

@@ -187,3 +187,59 @@ def test_split_strides_place_copy_boxes_side_by_side():
     assert tma_boxes(tma_layout(128, 64, 2), 2) == (128, 64)
     with pytest.raises(ValueError, match="power-of-two block"):
         Layout((64, 256), (64, (48, 1, 4096)))
+
+
+from tilec.dialects.layout import BlockedLayout, blocked_for  # noqa: E402
+
+
+@pytest.mark.parametrize("rows,cols,layout", [(1, 4096, BlockedLayout(8, 8, 32, 8)), (2, 1024, BlockedLayout(8, 8, 32, 4)),
+                                              (4, 256, BlockedLayout(8, 4, 32, 2)), (8, 256, BlockedLayout(4, 8)),
+                                              (1, 3072, blocked_for(3072, 2, 4, 1))])
+def test_a_blocked_tile_is_held_once_across_its_threads(rows, cols, layout):
+    """Every element of a [rows, cols] blocked tile is one thread's (warps sharing a row
+    included), and each warp's 32 lanes read 32 consecutive vectors of a row."""
+    counts = layout.per_thread(rows, cols)
+    owners = {}
+    for warp in range(layout.warps):
+        for lane in range(32):
+            for i in range(counts[0]):
+                for c in range(counts[1]):
+                    for e in range(counts[2]):
+                        cell = layout.position(warp, lane, i, c, e)
+                        assert cell not in owners, f"{cell} held twice"
+                        owners[cell] = (warp, lane, i, c, e)
+            row, col = layout.position(warp, lane, 0, 0, 0)
+            assert col == layout.position(warp, 0, 0, 0, 0)[1] + lane * layout.vec
+    assert set(owners) == {(r, c) for r in range(rows) for c in range(cols)}
+
+
+def test_a_row_shared_by_warps_that_do_not_divide_is_refused():
+    with pytest.raises(ValueError, match="cannot share a row among 3"):
+        BlockedLayout(4, 8, 32, 3)
+    with pytest.raises(ValueError, match="32 lanes"):
+        BlockedLayout(4, 8, 16, 2)
+    assert blocked_for(3072, 2, 8, 1).vec == 4  # 3072 = 3 x 1024: 8-byte vectors tile the block
+
+
+def test_the_split_travels_in_the_layout_attribute():
+    """``#tile.blocked<warps, vec, lanes, split>`` and its row vectors read back as the layout
+    they were written from; an encoding whose split cannot be is one Invalid error."""
+    from torch_mlir import ir
+
+    from tilec import dialects
+    from tilec.dialects._verify import Invalid
+    from tilec.dialects.layout import SliceLayout
+    from tilec.dialects.tile import register_layout, register_layout_attr
+
+    with dialects.context(), ir.Location.unknown():
+        shared = BlockedLayout(8, 8, 32, 4)
+        attr = register_layout_attr(shared)
+        assert str(attr) == "#tile.blocked<8 : i64, 8 : i64, 32 : i64, 4 : i64>"
+        assert register_layout(ir.RankedTensorType.get([2, 1024], ir.BF16Type.get(), attr)) == shared
+        rows = register_layout_attr(SliceLayout(shared, 1))
+        assert register_layout(ir.RankedTensorType.get([2], ir.F32Type.get(), rows)) == SliceLayout(shared, 1)
+        bad = ir.Attribute.parse("#tile.blocked<8 : i64, 8 : i64, 32 : i64, 3 : i64>")
+        with pytest.raises(Invalid, match="cannot share a row among 3"):
+            register_layout(ir.RankedTensorType.get([2, 1024], ir.BF16Type.get(), bad))
+        with pytest.raises(ir.MLIRError, match="expected 4"):  # the dialect's own check: four parameters
+            ir.Attribute.parse("#tile.blocked<8 : i64, 8 : i64, 32 : i64>")

@@ -307,6 +307,18 @@ CASES: dict[str, Case] = {
     "logsumexp_one_block_odd": Case("examples/logsumexp.ta", "", [{"N": 97}], fixed={"C": 37}),
     "layernorm_one_block_two_rows_a_warp": Case("examples/layernorm.ta", "bm=8 bn=768 warps=4", [{"N": 97}],
                                                 fixed={"C": 768}),
+    # rows shared by warps (a row's reductions combined through shared memory): the default for
+    # wide rows (C = 3001: 8 warps a row, rows of no whole 16-byte chunk; softmax over 4100 columns:
+    # 16 warps), two rows of four warps each, and a column loop whose reduction reuses its slots
+    "layernorm_wide_rows": Case("examples/layernorm.ta", "", [{"N": 5}, {"N": 1}], fixed={"C": 3001}),
+    "softmax_wide_rows": Case("examples/softmax.ta", "", [{"N": 3}], fixed={"C": 4100}),
+    "logsumexp_wide_rows": Case("examples/logsumexp.ta", "", [{"N": 7}], fixed={"C": 2500}),
+    "rmsnorm_rows_shared_by_warps": Case("examples/rmsnorm.ta", "bm=2 bn=1024 warps=8", [{"N": 97}],
+                                         fixed={"C": 1000}),
+    "layernorm_split_column_blocks": Case("examples/layernorm.ta", "bm=1 bn=512 warps=4",
+                                          [{"N": 5, "C": 1000}, {"N": 3, "C": 777}, {"N": 1, "C": 1}]),
+    "rmsnorm_split_column_blocks": Case("examples/rmsnorm.ta", "bm=1 bn=256 warps=4",
+                                        [{"N": 5, "C": 1000}, {"N": 1, "C": 1}]),
     # the value head dim unlike the query/key head dim (P·V's width is V's own)
     "attention_value_dim_32": Case(
         "param B = 1, H = 2, S, T, D = 64, E = 32\ninput Q[B, H, S, D] : bf16\ninput K[B, H, T, D] : bf16\n"

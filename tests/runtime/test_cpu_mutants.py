@@ -92,6 +92,10 @@ MUTANTS = [
      (r"wgmma\.wait_group\.sync\.aligned 0;", "wgmma.wait_group.sync.aligned 1;", 0), None),
     ("attention's release of the block before moved ahead of the wait that retires its P·V", "wgmma_attention",
      _release_before_the_wait, LONG_KEYS),
+    ("the barrier between the warps' partial row values and their fold dropped", "layernorm_wide_rows",
+     (r"(\[\w+ \* \d+ \+ warp\] = r\d+\[i\];\n)\s*__syncthreads\(\);\n", r"\1", 0), None),
+    ("a row's partial values folded from the wrong warp's slots", "rmsnorm_rows_shared_by_warps",
+     (r"(const float\* part = p\d+ \+ )\(\(i \* 2\) \+ \(warp % 2\)\)", r"\g<1>(i * 2)", 0), None),
     ("the consumers' arrival on the empty barrier dropped", "wgmma_gemm_nn",
      (r"if \(lane == 0\) mbar_arrive\(", "if (lane == 99) mbar_arrive(", 1), DEEP),
 ]

@@ -203,3 +203,21 @@ def test_a_kernel_is_proved_once_and_a_tampered_proof_is_discarded(tmp_path, mon
         assert f"cache entry proofs/{entry.name} does not match its seal" in capsys.readouterr().err
         other = verify_build(module, {"sm_90a": tiled}, spec, text, "", use_cache=True)  # another target: proved anew
         assert len(checked) == 3 and other.status() == 0
+
+
+def test_a_row_program_takes_its_own_default(tilec, tmp_path, monkeypatch):
+    """The cost model does not rank row programs (its picks measured slower than the row
+    program's default): the pick leaves the schedule to the default, which reads a fixed row
+    once, shared by warps where it is wide, and says so."""
+    from tilec.tune import pick
+
+    monkeypatch.setenv("TILEC_CACHE_DIR", str(tmp_path / "cache"))
+    spec = EXAMPLES / "layernorm.ta"
+    for shapes in ({}, {"C": 4096}, {"N": 8, "C": 4096}):
+        chosen = pick.resolve_schedule(str(spec), spec.read_text(), shapes, ("sm_90a",))
+        assert chosen.schedule == "" and pick.ROW_DEFAULT in chosen.how
+    status, out, err = tilec("compile", spec, "--shape", "C=4096", "--target", "sm_90a", "--no-verify",
+                             "-o", tmp_path / "ln.tkp")
+    assert status == 0, err
+    assert "schedule default: the kernel form's default (a row program's default" in out
+    assert "bm=1,bn=4096,bk=32,warps=4" in out and "0 bytes spilled" in out

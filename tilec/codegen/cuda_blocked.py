@@ -1,8 +1,9 @@
-"""CUDA for register tiles in the blocked layout (row programs: a warp per row).
+"""CUDA for register tiles in the blocked layout (row programs: a warp per row, or warps sharing one).
 
-A [bm, bn] tile of ``#tile.blocked<warps, vec, 32>`` is ``T name[bm/warps][bn/(32 vec)][vec]``
+A [bm, bn] tile of ``#tile.blocked<warps, vec, 32, 1>`` is ``T name[bm/warps][bn/(32 vec)][vec]``
 per thread: element [i][c][e] sits at row i*warps + warp, column (c*32 + lane)*vec + e
-(``BlockedLayout.position``; with fewer lanes a row, a pointwise tile's warp spans several
+(``BlockedLayout.position``; with ``split`` warps a row, each holds every split-th group of 32
+vectors and a row reduction adds a combine through shared memory; with fewer lanes a row, a pointwise tile's warp spans several
 rows, and its gathers may be read as vectors: cuda_gather.py). A row vector
 (``#tile.slice<"blocked", ..., 1>``) is ``float name[bm/warps]``, the same in every lane of the warp. Global loads are ``vec``
 wide (16 bytes) where the aligned variant may assume whole 16-byte rows; a row reduction
@@ -127,7 +128,7 @@ def materialize(self, op) -> None:
         result, target, parent = Blocked(name, layout, counts, element), f"{name}[i][c][e]", layout
     else:
         parent = layout.parent
-        count = t.shape[0] // parent.warps
+        count = t.shape[0] // parent.row_warps
         self.line(f"{element} {name}[{count}];")
         _loops(self, [count], ("i",))
         result, target = BRows(name, count), f"{name}[i]"
@@ -222,11 +223,53 @@ def reduce(self, op) -> None:
     self.line(f"{name}[i] = v;")
     self.indent -= 1
     self.line("}")
+    if src.layout.split > 1:
+        _combine_warps(self, name, rows, src.layout, combine, _in_loop(op))
     self.names[op.result] = BRows(name, rows)
 
 
+def _in_loop(op) -> bool:
+    parent = op.operation.parent
+    while parent is not None and parent.name != "func.func":
+        if parent.name == "scf.for":
+            return True
+        parent = parent.parent
+    return False
+
+
+def _combine_warps(self, name: str, rows: int, layout: BlockedLayout, combine: str, again: bool) -> None:
+    """The partial values of the ``split`` warps sharing each row, combined through shared
+    memory: lane 0 of each warp writes its part at [row][part], and after a barrier every thread
+    folds its rows' parts in part order (the same order in every warp, so all hold one value).
+    Each reduction has slots of its own; one run ``again`` (in a loop) waits at a barrier before
+    writing, for every warp to have read its slots of the iteration before."""
+    split, row_warps = layout.split, layout.row_warps
+    offset = self.smem_bytes
+    self.smem_bytes += 4 * rows * row_warps * split
+    parts = self.fresh("p")
+    self.line(f"float* {parts} = reinterpret_cast<float*>(smem + {offset});  // [row][part]: {split} warps a row")
+    if again:
+        self.line(self.target.barrier)
+    _loops(self, [rows], ("i",))
+    row = layout.position(CExpr("warp"), 0, CExpr("i"), 0, 0)[0].text  # the thread's row i in the tile
+    part = "warp" if row_warps == 1 else f"warp / {row_warps}"  # its warp's part of the row
+    self.line(f"if (lane == 0) {parts}[{row} * {split} + {part}] = {name}[i];")
+    self.line(self.target.barrier)
+    _loops(self, [rows], ("i",))
+    self.line("{")
+    self.indent += 1
+    self.line(f"const float* part = {parts} + {row} * {split};")
+    self.line("float v = part[0];")
+    self.line("#pragma unroll")
+    self.line(f"for (int k = 1; k < {split}; ++k) v = {combine.format('v', 'part[k]')};")
+    self.line(f"{name}[i] = v;")
+    self.indent -= 1
+    self.line("}")
+
+
 def store(self, op) -> None:
-    """tile.store of a blocked tile (every element inside the tensor) or a row vector (lane 0 of each warp)."""
+    """tile.store of a blocked tile (every element inside the tensor) or a row vector (lane 0 of
+    the warp, or of the first of the warps sharing the row)."""
     value, dst, *offs = op.operation.operands
     tile = self.value(value)
     _, gname, dims, element = self.value(dst)
@@ -240,7 +283,8 @@ def store(self, op) -> None:
         _loops(self, [tile.count], ("i",))
         self.line("{")
         self.line(f"    const long long gr = {offsets[-1]} + {parent.position(CExpr('warp'), 0, CExpr('i'), 0, 0)[0].text};")
-        self.line(f"    if (lane == 0 && gr < {dims_c[-1]}) ({out})[gr] = {_cast(tile_ctype(value), element, f'{tile.name}[i]')};")
+        first = "lane == 0" if parent.split == 1 else f"lane == 0 && warp < {parent.row_warps}"  # one warp of those sharing the row
+        self.line(f"    if ({first} && gr < {dims_c[-1]}) ({out})[gr] = {_cast(tile_ctype(value), element, f'{tile.name}[i]')};")
         self.line("}")
         return
     rows, cols = dims_c[-2], dims_c[-1]

@@ -114,6 +114,10 @@ def _read_pick(key: str) -> tuple | None:
 RANKED = "the cost model's best that compiles without spilling (tilec tune measures; --schedule chooses)"
 ANY_SIZE = ("the target's best form, a size left free (--shape with every size ranks the schedules at yours; "
             "--schedule chooses)")
+# a row program is memory-bound: its own default reads each row once where the types fix the
+# row's width (passes/ta_to_tile/rows.py default_schedule); the model's picks measured slower
+ROW_DEFAULT = ("a row program's default: the row in one block, read once, where its width is fixed "
+               "(--shape), else column blocks (tilec tune measures; --schedule chooses)")
 # said with ANY_SIZE when the kernel reads its operands with the copy engine: a call whose rows are
 # not whole 16-byte chunks is refused at launch (runtime/launch.py check_maps), naming the same way out
 COPY_ENGINE_ROWS = "; its copy engine reads rows of whole 16-byte chunks, --schedule consumers=0 any row"
@@ -144,6 +148,8 @@ def _rank_and_compile(spec: str, shapes: dict, targets: tuple, compiler: str) ->
                     return chosen, ANY_SIZE + (COPY_ENGINE_ROWS if "tma" in parse_schedule(chosen).features() else "")
         except TilecError as err:  # no compiler: no pick
             return None, f"the pick compiles its candidates, and {err.message}"
+        if form == "rows":
+            return None, ROW_DEFAULT
         if form not in GRIDS["search"]:
             return None, f"the cost model ranks no {form} kernels"
         try:

@@ -43,14 +43,14 @@ module attributes {tile.target = "sm_80"} {
     %2 = arith.ceildivsi %arg3, %c256 : index
     %3 = "tile.map"() ({
       "tile.yield"(%cst) : (f32) -> ()
-    }) : () -> tensor<2xf32, #tile.slice<"blocked", [2, 8, 32], 1 : i64>>
-    %4 = scf.for %arg5 = %c0 to %2 step %c1 iter_args(%arg6 = %3) -> (tensor<2xf32, #tile.slice<"blocked", [2, 8, 32], 1 : i64>>) {
+    }) : () -> tensor<2xf32, #tile.slice<"blocked", [2, 8, 32, 1], 1 : i64>>
+    %4 = scf.for %arg5 = %c0 to %2 step %c1 iter_args(%arg6 = %3) -> (tensor<2xf32, #tile.slice<"blocked", [2, 8, 32, 1], 1 : i64>>) {
       %6 = arith.muli %arg5, %c256 : index
-      %7 = "tile.load"(%arg0, %1, %6) {padding = 0.000000e+00 : bf16} : (memref<?x?xbf16>, index, index) -> tensor<2x256xbf16, #tile.blocked<2 : i64, 8 : i64, 32 : i64>>
+      %7 = "tile.load"(%arg0, %1, %6) {padding = 0.000000e+00 : bf16} : (memref<?x?xbf16>, index, index) -> tensor<2x256xbf16, #tile.blocked<2 : i64, 8 : i64, 32 : i64, 1 : i64>>
       %8 = "tile.map"() ({
-        %11 = "tile.elem"(%7) {map = #map} : (tensor<2x256xbf16, #tile.blocked<2 : i64, 8 : i64, 32 : i64>>) -> bf16
+        %11 = "tile.elem"(%7) {map = #map} : (tensor<2x256xbf16, #tile.blocked<2 : i64, 8 : i64, 32 : i64, 1 : i64>>) -> bf16
         %12 = arith.extf %11 : bf16 to f32
-        %13 = "tile.elem"(%7) {map = #map} : (tensor<2x256xbf16, #tile.blocked<2 : i64, 8 : i64, 32 : i64>>) -> bf16
+        %13 = "tile.elem"(%7) {map = #map} : (tensor<2x256xbf16, #tile.blocked<2 : i64, 8 : i64, 32 : i64, 1 : i64>>) -> bf16
         %14 = arith.extf %13 : bf16 to f32
         %15 = arith.mulf %12, %14 : f32
         %16 = "tile.index"() {dim = 1 : i64} : () -> index
@@ -58,41 +58,41 @@ module attributes {tile.target = "sm_80"} {
         %18 = arith.cmpi slt, %17, %arg3 : index
         %19 = arith.select %18, %15, %cst : f32
         "tile.yield"(%19) : (f32) -> ()
-      }) : () -> tensor<2x256xf32, #tile.blocked<2 : i64, 8 : i64, 32 : i64>>
-      %9 = "tile.reduce"(%8) {dim = 1 : i64, kind = "sum"} : (tensor<2x256xf32, #tile.blocked<2 : i64, 8 : i64, 32 : i64>>) -> tensor<2xf32, #tile.slice<"blocked", [2, 8, 32], 1 : i64>>
+      }) : () -> tensor<2x256xf32, #tile.blocked<2 : i64, 8 : i64, 32 : i64, 1 : i64>>
+      %9 = "tile.reduce"(%8) {dim = 1 : i64, kind = "sum"} : (tensor<2x256xf32, #tile.blocked<2 : i64, 8 : i64, 32 : i64, 1 : i64>>) -> tensor<2xf32, #tile.slice<"blocked", [2, 8, 32, 1], 1 : i64>>
       %10 = "tile.map"() ({
-        %11 = "tile.elem"(%arg6) {map = #map1} : (tensor<2xf32, #tile.slice<"blocked", [2, 8, 32], 1 : i64>>) -> f32
-        %12 = "tile.elem"(%9) {map = #map1} : (tensor<2xf32, #tile.slice<"blocked", [2, 8, 32], 1 : i64>>) -> f32
+        %11 = "tile.elem"(%arg6) {map = #map1} : (tensor<2xf32, #tile.slice<"blocked", [2, 8, 32, 1], 1 : i64>>) -> f32
+        %12 = "tile.elem"(%9) {map = #map1} : (tensor<2xf32, #tile.slice<"blocked", [2, 8, 32, 1], 1 : i64>>) -> f32
         %13 = arith.addf %11, %12 : f32
         "tile.yield"(%13) : (f32) -> ()
-      }) : () -> tensor<2xf32, #tile.slice<"blocked", [2, 8, 32], 1 : i64>>
-      scf.yield %10 : tensor<2xf32, #tile.slice<"blocked", [2, 8, 32], 1 : i64>>
+      }) : () -> tensor<2xf32, #tile.slice<"blocked", [2, 8, 32, 1], 1 : i64>>
+      scf.yield %10 : tensor<2xf32, #tile.slice<"blocked", [2, 8, 32, 1], 1 : i64>>
     } {tile.computes = [1]}
     %5 = "tile.map"() ({
-      %6 = "tile.elem"(%4) {map = #map1} : (tensor<2xf32, #tile.slice<"blocked", [2, 8, 32], 1 : i64>>) -> f32
+      %6 = "tile.elem"(%4) {map = #map1} : (tensor<2xf32, #tile.slice<"blocked", [2, 8, 32, 1], 1 : i64>>) -> f32
       %7 = arith.index_cast %arg3 : index to i64
       %8 = arith.sitofp %7 : i64 to f32
       %9 = arith.divf %6, %8 : f32
       "tile.yield"(%9) : (f32) -> ()
-    }) {tile.computes = 2 : i64} : () -> tensor<2xf32, #tile.slice<"blocked", [2, 8, 32], 1 : i64>>
+    }) {tile.computes = 2 : i64} : () -> tensor<2xf32, #tile.slice<"blocked", [2, 8, 32, 1], 1 : i64>>
     scf.for %arg5 = %c0 to %2 step %c1 {
       %6 = arith.muli %arg5, %c256 : index
-      %7 = "tile.load"(%arg0, %1, %6) {padding = 0.000000e+00 : bf16} : (memref<?x?xbf16>, index, index) -> tensor<2x256xbf16, #tile.blocked<2 : i64, 8 : i64, 32 : i64>>
-      %8 = "tile.load"(%arg1, %6) {padding = 0.000000e+00 : bf16} : (memref<?xbf16>, index) -> tensor<256xbf16, #tile.slice<"blocked", [2, 8, 32], 0 : i64>>
+      %7 = "tile.load"(%arg0, %1, %6) {padding = 0.000000e+00 : bf16} : (memref<?x?xbf16>, index, index) -> tensor<2x256xbf16, #tile.blocked<2 : i64, 8 : i64, 32 : i64, 1 : i64>>
+      %8 = "tile.load"(%arg1, %6) {padding = 0.000000e+00 : bf16} : (memref<?xbf16>, index) -> tensor<256xbf16, #tile.slice<"blocked", [2, 8, 32, 1], 0 : i64>>
       %9 = "tile.map"() ({
-        %10 = "tile.elem"(%7) {map = #map} : (tensor<2x256xbf16, #tile.blocked<2 : i64, 8 : i64, 32 : i64>>) -> bf16
+        %10 = "tile.elem"(%7) {map = #map} : (tensor<2x256xbf16, #tile.blocked<2 : i64, 8 : i64, 32 : i64, 1 : i64>>) -> bf16
         %11 = arith.extf %10 : bf16 to f32
-        %12 = "tile.elem"(%5) {map = #map2} : (tensor<2xf32, #tile.slice<"blocked", [2, 8, 32], 1 : i64>>) -> f32
+        %12 = "tile.elem"(%5) {map = #map2} : (tensor<2xf32, #tile.slice<"blocked", [2, 8, 32, 1], 1 : i64>>) -> f32
         %13 = arith.addf %12, %cst_0 : f32
         %14 = math.rsqrt %13 : f32
         %15 = arith.mulf %11, %14 : f32
-        %16 = "tile.elem"(%8) {map = #map3} : (tensor<256xbf16, #tile.slice<"blocked", [2, 8, 32], 0 : i64>>) -> bf16
+        %16 = "tile.elem"(%8) {map = #map3} : (tensor<256xbf16, #tile.slice<"blocked", [2, 8, 32, 1], 0 : i64>>) -> bf16
         %17 = arith.extf %16 : bf16 to f32
         %18 = arith.mulf %15, %17 : f32
         %19 = arith.truncf %18 : f32 to bf16
         "tile.yield"(%19) : (bf16) -> ()
-      }) {tile.computes = 3 : i64} : () -> tensor<2x256xbf16, #tile.blocked<2 : i64, 8 : i64, 32 : i64>>
-      "tile.store"(%9, %arg2, %1, %6) : (tensor<2x256xbf16, #tile.blocked<2 : i64, 8 : i64, 32 : i64>>, memref<?x?xbf16>, index, index) -> ()
+      }) {tile.computes = 3 : i64} : () -> tensor<2x256xbf16, #tile.blocked<2 : i64, 8 : i64, 32 : i64, 1 : i64>>
+      "tile.store"(%9, %arg2, %1, %6) : (tensor<2x256xbf16, #tile.blocked<2 : i64, 8 : i64, 32 : i64, 1 : i64>>, memref<?x?xbf16>, index, index) -> ()
     }
     return
   }

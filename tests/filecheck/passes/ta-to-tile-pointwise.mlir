@@ -19,7 +19,7 @@
 // CHECK:           "tile.gather"(%arg1, %[[B]], {{.*}}) {map = #map1, padding = 0.000000e+00 : f32}
 // CHECK:           "tile.gather"(%arg2, %[[B]], {{.*}}) {map = #map2, padding = 0.000000e+00 : f32}
 // 16-byte vectors of f32 (4 a lane), 16 lanes a row of 64 columns: a warp spans two rows
-// CHECK:         }) {tile.computes = {{[0-9]+}} : i64} : () -> tensor<8x64xf32, #tile.blocked<4 : i64, 4 : i64, 16 : i64>>
+// CHECK:         }) {tile.computes = {{[0-9]+}} : i64} : () -> tensor<8x64xf32, #tile.blocked<4 : i64, 4 : i64, 16 : i64, 1 : i64>>
 // CHECK:         "tile.store"({{.*}}, %arg3, %[[B]], {{.*}})
 
 // The input is the ta IR of this spec after the ta rewrites (ta-decompose-softmax, ta-canonicalize, ta-fuse-reductions, canonicalize, cse):

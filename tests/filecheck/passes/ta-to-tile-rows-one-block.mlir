@@ -15,7 +15,7 @@
 // CHECK-NOT:   scf.for
 // CHECK:       {tile.state_init = [1, 0]}
 // CHECK:       {tile.state_init = [2, 0]}
-// CHECK:       %[[X:.*]] = "tile.load"(%arg0, {{.*}}) {{.*}} -> tensor<8x1024xbf16, #tile.blocked<4 : i64, 8 : i64, 32 : i64>>
+// CHECK:       %[[X:.*]] = "tile.load"(%arg0, {{.*}}) {{.*}} -> tensor<8x1024xbf16, #tile.blocked<4 : i64, 8 : i64, 32 : i64, 1 : i64>>
 // CHECK-NOT:   "tile.load"
 // CHECK:       "tile.reduce"({{.*}}) {dim = 1 : i64, kind = "max"}
 // CHECK:       {tile.state = [1, 0]}

@@ -7,8 +7,8 @@
 // CHECK:       "tile.program_id"() {axis = 0 : i64}
 // the reduction loop carries (max, sum): one value per row, a warp per row; the stabilised sum
 // rescales by the max's running value (tile.shared_max) instead of keeping its own
-// CHECK:       scf.for {{.*}} iter_args({{.*}}) -> (tensor<8xf32, #tile.slice<"blocked", [4, 2, 32], 1 : i64>>
-// CHECK:         "tile.load"({{.*}}) {padding = 0.000000e+00 : f32} : {{.*}} -> tensor<8x64xf32, #tile.blocked<4 : i64, 2 : i64, 32 : i64>>
+// CHECK:       scf.for {{.*}} iter_args({{.*}}) -> (tensor<8xf32, #tile.slice<"blocked", [4, 2, 32, 1], 1 : i64>>
+// CHECK:         "tile.load"({{.*}}) {padding = 0.000000e+00 : f32} : {{.*}} -> tensor<8x64xf32, #tile.blocked<4 : i64, 2 : i64, 32 : i64, 1 : i64>>
 // columns past C are masked to the neutral element before the row reduction
 // CHECK:         arith.cmpi slt
 // CHECK:         arith.select

@@ -64,6 +64,45 @@ def test_the_default_reads_a_fixed_row_once_unless_a_sum_is_stabilised(example, 
     assert ("bn = 256 : i64" in text and "scf.for" in text) == (not one_block)
 
 
+@pytest.mark.parametrize("example, cols, schedule, threads", [
+    ("layernorm", 4096, "bm = 1 : i64, bn = 4096 : i64", "warps = 4"),
+    ("rmsnorm", 8192, "bm = 1 : i64, bn = 8192 : i64", "warps = 8"),
+    ("layernorm", 3000, "bm = 1 : i64, bn = 3072 : i64", "warps = 4"),
+    ("softmax", 2048, "bm = 1 : i64, bn = 2048 : i64", "warps = 4"),   # a stabilised sum over 1024 columns
+    ("logsumexp", 4096, "bm = 8 : i64, bn = 256 : i64", "warps = 4"),  # row values alone: read once in blocks
+    ("layernorm", 9000, "bm = 8 : i64, bn = 256 : i64", "warps = 4"),  # wider than a block holds
+])
+def test_the_default_shares_a_wide_row_among_warps(example, cols, schedule, threads):
+    """A fixed row wider than a warp holds is one a CTA, its warps sharing it (the layout's
+    split), a lane holding 32 of its elements; a program without element outputs, and a row
+    wider than MAX_ROW_BLOCK, keep the column blocks."""
+    with dialects.context(), ir.Location.unknown():
+        text = str(build_tile(load_spec(str(EXAMPLES / f"{example}.ta")), {"C": cols}, "").tile)
+    assert schedule in text and threads in text
+    split = "scf.for" not in text
+    assert split == (schedule.startswith("bm = 1 ")), text[:400]
+    if split:
+        assert "#tile.blocked<" in text and ", 32 : i64, 1 : i64>" not in text  # split > 1
+
+
+@pytest.mark.parametrize("example", ROW_EXAMPLES)
+@pytest.mark.parametrize("cols,rows,schedule", [(3001, 3, "bm=1 bn=4096 warps=8"), (1000, 5, "bm=2 bn=1024 warps=8"),
+                                                (37, 2, "bm=1 bn=128 warps=4")])
+def test_rows_shared_by_warps_match_the_oracle(example, cols, rows, schedule):
+    """Fewer rows than warps: the tile program is the one-block form, which the interpreter
+    runs against the oracle (the warps' shares of a row are the emitter's: tests/runtime
+    runs that CUDA)."""
+    from tilec.lowering.driver import specialize
+
+    inputs, expected, env = run_spec(EXAMPLES / f"{example}.ta", {"N": rows, "C": cols})
+    with dialects.context(), ir.Location.unknown():
+        module = load_spec(str(EXAMPLES / f"{example}.ta"))
+        specialize(module, {"C": cols})
+        outputs = run_stage("tile", module, signature(module.body.operations[0]), inputs, env, schedule)
+    for name, value in expected.items():
+        close(outputs[name], value)
+
+
 def test_masked_rows_softmax_is_nan_like_the_oracle():
     spec = """param N = 4, C = 40
 input X[N, C] : f32
@@ -91,9 +130,9 @@ def test_register_tiles_carry_the_blocked_layout():
     with dialects.context(), ir.Location.unknown():
         build = build_tile(load_spec(str(EXAMPLES / "layernorm.ta")), {}, "bm=8 bn=256 warps=4")
         text = str(build.tile)
-    assert "tensor<8x256xbf16, #tile.blocked<4 : i64, 8 : i64, 32 : i64>>" in text   # 16-byte vectors of bf16
-    assert 'tensor<8xf32, #tile.slice<"blocked", [4, 8, 32], 1 : i64>>' in text  # one value per row
-    assert 'tensor<256xbf16, #tile.slice<"blocked", [4, 8, 32], 0 : i64>>' in text  # gamma: one per column
+    assert "tensor<8x256xbf16, #tile.blocked<4 : i64, 8 : i64, 32 : i64, 1 : i64>>" in text   # 16-byte vectors of bf16
+    assert 'tensor<8xf32, #tile.slice<"blocked", [4, 8, 32, 1], 1 : i64>>' in text  # one value per row
+    assert 'tensor<256xbf16, #tile.slice<"blocked", [4, 8, 32, 1], 0 : i64>>' in text  # gamma: one per column
     assert "tile.kind" not in text and "#tile.schedule<" in text
 
 
@@ -131,13 +170,22 @@ def test_legality_is_per_form_and_names_every_reason():
     assert big.legal("contraction", target="sm_90a") == []
     assert "sm_80 allows 166912" in big.legal("contraction", target="sm_80")[0]
     assert Schedule(bm=64, bn=256, warps=1).legal("rows")[0].startswith("each thread would hold 512 elements")
-    # a row block may be a whole row of up to 2048 columns; a tensor-core tile stays at 256
+    # a row block may be a whole row of up to 8192 columns; a tensor-core tile stays at 256
     wide = Schedule(bm=4, bn=2048, warps=4)
     assert wide.legal("rows") == []
     assert wide.legal("contraction")[0] == "bn=2048 is larger than 256 (wider blocks are for row programs)"
     assert "bn=512 is larger than 256" in Schedule(bm=64, bn=512, warps=4).legal("online", {"head_dim": 64})[0]
-    with pytest.raises(ValueError, match="bn=4096 is larger than 2048"):
-        Schedule(bn=4096)
+    with pytest.raises(ValueError, match="bn=16384 is larger than 8192"):
+        Schedule(bn=16384)
+    # fewer rows than warps: warps / bm warps share each row (a row program's, not a pointwise one's)
+    shared = Schedule(bm=1, bn=8192, warps=8)
+    assert shared.legal("rows") == []
+    assert shared.legal("pointwise")[0].startswith("bm=1 rows cannot be shared by 8 warps")
+    assert Schedule(bm=1, bn=8192, warps=4).legal("rows") == []  # 64 elements a lane
+    assert Schedule(bm=1, bn=16 * 1024 // 2, warps=2).legal("rows")[0].startswith("each thread would hold 128")
+    assert Schedule(bm=2, bn=96, warps=4).legal("rows") == [
+        "bn=96 (the column block) must be a multiple of 64 (2 warps span a row block)"]
+    assert Schedule(bm=3, bn=256, warps=4).legal("rows")[0].startswith("bm=3 rows cannot be shared by 4 warps")
 
 
 def test_a_softmax_over_the_outputs_first_index_is_not_lowered_over_its_last():
