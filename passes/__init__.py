@@ -18,6 +18,7 @@ _MODULES = {
     "ta-canonicalize": "ta_canonicalize",
     "ta-decompose-softmax": "ta_decompose_softmax",
     "ta-fuse-reductions": "ta_fuse_reductions",
+    "ta-grad": "ta_grad",
     "ta-specialize-shapes": "ta_specialize_shapes",
     "ta-to-tile": "ta_to_tile",
     "ta-to-loops": "ta_to_loops",
