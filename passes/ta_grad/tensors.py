@@ -9,15 +9,16 @@ result's adjoint:
     y = reduce_max(x)    x̄ += ȳ · [x == y] / #[x == y]   (ties share it, as torch.amax's)
     y = softmax(x)       x̄ += y · (ȳ − Σ_j ȳ·y)
     y = logsumexp(x)     x̄ += ȳ · exp(x − y)
-    y = remap(x, m)      x̄ += ȳ sent back through m
+    y = remap(x, m)      x̄ += ȳ sent back through m (whose results may also be constants and
+                         d floordiv c: a slice, and the c positions reading one element summed)
     y = map{... at(x, m) ...}
                          per (x, m) read: a map over y's domain computing the body again and,
                          after it, the reverse sweep of its scalars (scalar.py): Σ ȳ·∂y/∂at;
                          then sent back through m
 
 "Sent back through m" sums over the dims m drops (a broadcast read) and transposes to the
-operand's order. A map that shifts or divides an index (x[i + 1], K[h / G]) has no such
-inverse here and is refused, named.
+operand's order. A map that shifts or scales an index (x[i + 1], x[2 i]) has no such inverse
+here and is refused, named.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from torch_mlir import ir
 from torch_mlir.dialects import arith, math
 
 from tilec.dialects import ta_builders as tb
+from tilec.dialects.dims import parse_dim
 from tilec.dialects.ta import tensor_dims
 
 from .scalar import widen, adjoints
@@ -67,18 +69,72 @@ def positions(op, amap: ir.AffineMap) -> list[int]:
     return found
 
 
+def _kinds(op, amap: ir.AffineMap) -> list:
+    """Per result of a remap's map: ("dim", p), ("const", c) or ("div", p, c) for d_p floordiv c;
+    NoGradient for any other expression or a dim read twice."""
+    kinds = []
+    for e in amap.results:
+        if isinstance(e, ir.AffineDimExpr):
+            kinds.append(("dim", ir.AffineDimExpr(e).position))
+        elif isinstance(e, ir.AffineConstantExpr):
+            kinds.append(("const", ir.AffineConstantExpr(e).value))
+        elif isinstance(e, ir.AffineFloorDivExpr) and isinstance(ir.AffineFloorDivExpr(e).lhs, ir.AffineDimExpr) \
+                and isinstance(ir.AffineFloorDivExpr(e).rhs, ir.AffineConstantExpr):
+            div = ir.AffineFloorDivExpr(e)
+            kinds.append(("div", ir.AffineDimExpr(div.lhs).position, ir.AffineConstantExpr(div.rhs).value))
+        else:
+            raise NoGradient(op, f"a read at ({e}) shifts or scales an index: its gradient would scatter, "
+                                 f"which ta-grad does not build (it takes d, a constant, d floordiv c)")
+    used = [k[1] for k in kinds if k[0] != "const"]
+    if len(set(used)) != len(used):
+        raise NoGradient(op, "a read at a repeated index (a diagonal) has no gradient in ta-grad")
+    return kinds
+
+
 def send_back(op, g: ir.Value, amap: ir.AffineMap, target: ir.Value) -> ir.Value:
     """``g`` over a domain, read through ``amap`` (domain -> target's dims), as a tensor over
-    ``target``'s dims: summed over the dims ``amap`` drops, then in ``target``'s order."""
-    reads = positions(op, amap)
+    ``target``'s dims: summed over the dims ``amap`` drops, then in ``target``'s order; a
+    constant index puts it in that slice (zeros elsewhere), ``d floordiv c`` sums the c
+    positions that read one element (GQA's heads sharing a key head)."""
+    kinds = _kinds(op, amap)
+    reads = [k[1] for k in kinds if k[0] != "const"]
     dropped = [d for d in range(rank(g)) if d not in reads]
     if dropped:
         g = tb.reduce(g, "sum", dropped)
     kept = sorted(reads)
-    if reads == kept:
-        return g
-    order = [reads.index(d) for d in kept]  # g's dim t is the target's dim order[t]
-    return tb.build_map(f32_type(target), lambda: tb.at(g, tb.projection(len(reads), order)))
+    if all(k[0] == "dim" for k in kinds):
+        if reads == kept:
+            return g
+        order = [reads.index(d) for d in kept]  # g's dim t is the target's dim order[t]
+        return tb.build_map(f32_type(target), lambda: tb.at(g, tb.projection(len(reads), order)))
+    return _scatter(g, kinds, kept, target)
+
+
+def _scatter(g: ir.Value, kinds: list, kept: list, target: ir.Value) -> ir.Value:
+    """``g`` (over the domain dims ``kept``) sent to ``target``'s dims through a map with
+    constant and floordiv results: a remap of it over the target's dims and one more dim per
+    floordiv (its c positions), masked to each constant's slice, summed over the extra dims."""
+    n = len(kinds)
+    divs = [k for k, kind in enumerate(kinds) if kind[0] == "div"]
+    extra = {k: n + j for j, k in enumerate(divs)}
+    dims = list(tensor_dims(target.type)) + [parse_dim(str(kinds[k][2])) for k in divs]
+    space = tb.tensor_type(dims, F32())
+    exprs = []
+    for p in kept:  # the domain dim p, from the target's index that reads it
+        k = next(k for k, kind in enumerate(kinds) if kind[0] != "const" and kind[1] == p)
+        d = ir.AffineDimExpr.get(k)
+        exprs.append(d if kinds[k][0] == "dim" else d * kinds[k][2] + ir.AffineDimExpr.get(extra[k]))
+    spread = tb.remap(g, ir.AffineMap.get(len(dims), 0, exprs), space)
+    consts = [(k, kind[1]) for k, kind in enumerate(kinds) if kind[0] == "const"]
+
+    def body():
+        value = tb.at(spread, identity(len(dims)))
+        for k, c in consts:
+            inside = arith.CmpIOp(arith.CmpIPredicate.eq, tb.index(k), arith.ConstantOp(ir.IndexType.get(), c)).result
+            value = arith.SelectOp(inside, value, arith.ConstantOp(F32(), 0.0).result).result
+        return value
+    masked = tb.build_map(space, body) if consts else spread
+    return tb.reduce(masked, "sum", list(extra.values())) if divs else masked
 
 
 def total(contributions: list, value: ir.Value) -> ir.Value:
