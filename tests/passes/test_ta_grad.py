@@ -156,3 +156,19 @@ def test_a_gradient_function_lowers_like_any_other(example, stage):
         got = run_stage(stage, module, sig, inputs, env, "")
     for name, value in want.items():
         assert float((got[name] - value).abs().max()) <= 1e-4 * max(float(value.abs().max()), 1.0), name
+
+
+def test_every_function_of_the_spec_language_has_its_derivative():
+    """exp log sqrt rsqrt tanh sigmoid abs erf, max, min, select and a mask, min over a row,
+    an index and a parameter as values, in one spec (abs kept off 0, where it has no derivative)."""
+    text = """param N = 5, C = 6
+input X[N, C] : f32
+input Z[N, C] : f32
+output Y[N, C] : f32
+output R[N] : f32
+Y[n, c] = exp(X[n, c]) + log(abs(X[n, c]) + 1) + sqrt(abs(Z[n, c]) + 1) * rsqrt(abs(X[n, c]) + 2) + tanh(X[n, c]) * sigmoid(Z[n, c]) + erf(X[n, c]) * c + max(X[n, c], Z[n, c]) - min(X[n, c], 2 * Z[n, c]) + select(X[n, c] > 0, X[n, c] * N, -Z[n, c]) + (X[n, c] / (Z[n, c] * Z[n, c] + 1) where c <= n else 0)
+R[n] = min[c](X[n, c] * Z[n, c]) + sum[c](X[n, c])
+"""
+    got, want = _gradients(text, {})
+    for name, value in want.items():
+        assert _agrees(got[name], value), name
