@@ -20,7 +20,8 @@ def test_the_space_is_the_grid_and_legal_prunes_it():
     points = Schedule.space("rows")
     rows = GRIDS["check"]["rows"]
     assert len(points) == len(rows["bm"]) * len(rows["bn"]) * len(rows["warps"])
-    assert Schedule(bm=4, bn=64, warps=8).legal("rows")  # 4 rows cannot be shared by 8 warps
+    assert Schedule(bm=3, bn=64, warps=8).legal("rows")  # 3 rows cannot be shared by 8 warps
+    assert not Schedule(bm=4, bn=64, warps=8).legal("rows")  # 4 rows, two warps each
     assert all(isinstance(p, Schedule) for p in Schedule.space("online"))
 
 

@@ -23,12 +23,17 @@ class CpuRefusal(TilecError):
     the kernel does has no rule in the model (not a failure of the kernel)."""
 
 
-def build_cpu_program(source: str) -> None:
-    """Build the CPU program of CUDA text ``source`` now (runtime/cpu/launch.py ``program``, kept
-    for the process), in the compiler cache cpu_kernel uses; a failure is left for the run to say."""
+def _keep_cache() -> None:
+    """The C++ compiler's cache in tilec's, kept across processes (none where tilec's cache is off)."""
     lasting = folder("cpu")
     if lasting is not None:
         keep_compiler_cache(lasting)
+
+
+def build_cpu_program(source: str) -> None:
+    """Build the CPU program of CUDA text ``source`` now (runtime/cpu/launch.py ``program``, kept
+    for the process), in the compiler cache cpu_kernel uses; a failure is left for the run to say."""
+    _keep_cache()
     try:
         program(source)
     except (CpuRunError, CpuModelError):
@@ -39,9 +44,7 @@ def cpu_kernel(build, variant: str | None = None, kernel=None) -> Kernel:
     """The CPU run of ``build``'s kernel as packaging would ship it (``kernel``: its emitted
     CUDA, where the caller has it, e.g. a deliberately altered one)."""
     kernel = kernel or emit_cuda(build.tile)
-    lasting = folder("cpu")  # the C++ compiler's cache in tilec's, kept across processes (None: off)
-    if lasting is not None:
-        keep_compiler_cache(lasting)
+    _keep_cache()
     entry = launch_manifest(build, build.target, kernel)
     package = Package({"kernels": {build.target: entry}}, {entry["source"]: kernel.source.encode()})
     cpu = Kernel(package, build.target, cpu=True)

@@ -171,6 +171,13 @@ class LoopBuild:
     steps: list
 
 
+def default_sizes(module: ir.Module) -> dict:
+    """{parameter: its default} of the ta ``module``'s function (those that have one)."""
+    fn = module.body.operations[0]
+    return {n.name: ir.IntegerAttr(n.attr).value for n in ir.DictAttr(fn.attributes["ta.params"])
+            if isinstance(n.attr, ir.IntegerAttr)} if "ta.params" in fn.attributes else {}
+
+
 def build_tile(module: ir.Module, shapes: dict[str, int] | None = None, schedule: str = "",
                target: str | None = None) -> TileBuild:
     """Lower a ta module to its tile kernel for ``target`` under ``schedule`` (ta-to-tile's
@@ -181,9 +188,7 @@ def build_tile(module: ir.Module, shapes: dict[str, int] | None = None, schedule
     schedule = " ".join(schedule.split(","))  # pass options are space-separated
     target = target or lowering_target(schedule)
 
-    fn = module.body.operations[0]
-    defaults = {n.name: ir.IntegerAttr(n.attr).value for n in ir.DictAttr(fn.attributes["ta.params"])
-                if isinstance(n.attr, ir.IntegerAttr)} if "ta.params" in fn.attributes else {}
+    defaults = default_sizes(module)
     fixed = dict(shapes or {})
     ta = copy_module(module)
     specialize(ta, fixed)

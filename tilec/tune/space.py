@@ -20,7 +20,7 @@ from .gpus import GPU
 from .model import Estimate, estimate
 from .rows_model import estimate_rows
 from tilec.dialects.dims import DimError, parse_dim
-from tilec.lowering.driver import build_tiles, kernel_form
+from tilec.lowering.driver import build_tiles, default_sizes, kernel_form  # default_sizes: pick.py reads it here
 
 # once compiled, a candidate whose threads spill more than this many bytes is measured after
 # every one that spills less: on the H200 (2026-12-01, attention and causal attention at D=128,
@@ -77,13 +77,6 @@ def parameters(module: ir.Module) -> list[str]:
     """The shape parameters of the ta ``module``'s function, with a default or not."""
     fn = module.body.operations[0]
     return [n.name for n in ir.DictAttr(fn.attributes["ta.params"])] if "ta.params" in fn.attributes else []
-
-
-def default_sizes(module: ir.Module) -> dict:
-    """{parameter: its default} of the ta ``module``'s function (those that have one)."""
-    fn = module.body.operations[0]
-    return {n.name: ir.IntegerAttr(n.attr).value for n in ir.DictAttr(fn.attributes["ta.params"])
-            if isinstance(n.attr, ir.IntegerAttr)} if "ta.params" in fn.attributes else {}
 
 
 def copy_engine_refusal(build, env: dict, target: str) -> str:
