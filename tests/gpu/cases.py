@@ -319,6 +319,11 @@ CASES: dict[str, Case] = {
                                           [{"N": 5, "C": 1000}, {"N": 3, "C": 777}, {"N": 1, "C": 1}]),
     "rmsnorm_split_column_blocks": Case("examples/rmsnorm.ta", "bm=1 bn=256 warps=4",
                                         [{"N": 5, "C": 1000}, {"N": 1, "C": 1}]),
+    # in f32, where a partial value of the wrong column block shows above the tolerance
+    "rmsnorm_split_column_blocks_f32": Case(
+        "param N, C\nconst eps = 1e-6\ninput X[N, C] : f32\ninput w[C] : f32\noutput Y[N, C] : f32\n"
+        "let ms[n] = sum[c](X[n, c] * X[n, c]) / C\nY[n, c] = X[n, c] * rsqrt(ms[n] + eps) * w[c]\n",
+        "bm=1 bn=256 warps=4", [{"N": 5, "C": 1000}]),
     # the value head dim unlike the query/key head dim (P·V's width is V's own)
     "attention_value_dim_32": Case(
         "param B = 1, H = 2, S, T, D = 64, E = 32\ninput Q[B, H, S, D] : bf16\ninput K[B, H, T, D] : bf16\n"
