@@ -11,15 +11,16 @@ A generated table sits in a Markdown file between two markers naming its generat
     python bench/tables.py --check    # exit 1, naming each table whose text differs from its files
 
 A generator reads its results files (named in it, under bench/results/) and returns the table's
-lines; ``tests/test_bench_tables.py`` runs the check, so a number edited by hand, or a results
-file changed without its table, fails the tests. Tables not yet between markers are written by
-hand (the older ones of docs/benchmarks.md); each new one is generated.
+lines; the generators live here and in the bench/tables_*.py modules (bench/tables_common.py holds
+what they share), each registered in ``TABLES``; ``tests/test_bench_tables.py`` runs the check,
+so a number edited by hand, or a results file changed without its table, fails the tests. Tables
+not yet between markers are written by hand (the older ones of docs/benchmarks.md, and those of
+runs whose results file was not kept, which say so above them); each new one is generated.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 from pathlib import Path
@@ -27,14 +28,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script: bench/ is on the path, the repository root is not
 
+from bench.tables_attention import (attention_async_wgmma, attention_einsum_hopper,  # noqa: E402
+                                    attention_einsum_sm80, attention_heavy_first, attention_sm80,
+                                    attention_two_ctas)
+from bench.tables_common import _load, short_schedule  # noqa: E402
+from bench.tables_gemm import (gemm_async_wgmma, gemm_ncu, gemm_persistent, gemm_persistent_ab,  # noqa: E402
+                               gemm_pingpong, gemm_pingpong_ab, gemm_sm80, gemm_tma_store, gemm_tma_store_ab)
+from bench.tables_h200_rows import prologue_h200, rows_h200  # noqa: E402
+from bench.tables_pytorch import (blocks_inductor_kernels, blocks_one_block_rows, gpt2_block,  # noqa: E402
+                                  gpt2_block_kernels, llama_block, llama_block_kernels, pytorch_cases,
+                                  pytorch_graphs, rows_one_block)
 from bench.tables_rows import rows_default, rows_splits  # noqa: E402
-RESULTS = ROOT / "bench" / "results"
 DOCS = ["README.md", "docs/benchmarks.md", "docs/compile-time.md"]
 _BLOCK = re.compile(r"(<!-- table: ([a-z0-9-]+) -->\n)(.*?)(<!-- end table -->)", re.S)
-
-
-def _load(name: str) -> dict:
-    return json.loads((RESULTS / name).read_text())
 
 
 def launch_spin() -> list[str]:
@@ -66,15 +72,6 @@ def attention_inplace_pv() -> list[str]:
         cells = [" / ".join(f"{t:.4f}" for t in times[k]) for k in ("before", "after")]
         lines.append(f"| {label.format(D=data['key']['shapes']['D'])} | {cells[0]} | {cells[1]} | {ratio:.3f} |")
     return lines
-
-
-def short_schedule(text: str) -> str:
-    """A schedule as the tables write it: tiles, warps and stages, then what is not the default."""
-    f = dict(part.split("=") for part in text.split(","))
-    out = [f"{k}={f[k]}" for k in ("bm", "bn", "warps", "stages")]
-    out += [f"consumers={f['consumers']}"] if f.get("consumers", "0") != "0" else []
-    out += [k for k in ("pingpong", "persistent", "tma-store", "softmax-overlap", "heavy-first") if f.get(k) == "true"]
-    return " ".join(out + ([f"occupancy={f['occupancy']}"] if f.get("occupancy", "1") != "1" else []))
 
 
 def attention_hopper() -> list[str]:
@@ -295,7 +292,18 @@ TABLES = {"launch-spin": launch_spin, "attention-inplace-pv": attention_inplace_
           "replay-host": replay_host, "replay-host-parts": replay_host_parts,
           "compile-time": compile_time, "compile-phases": compile_phases,
           "default-pick-gemm": default_pick_gemm, "default-pick-attention": default_pick_attention,
-          "rows-default": rows_default, "rows-splits": rows_splits}
+          "rows-default": rows_default, "rows-splits": rows_splits,
+          "attention-two-ctas": attention_two_ctas, "attention-async-wgmma": attention_async_wgmma,
+          "attention-einsum-hopper": attention_einsum_hopper, "attention-heavy-first": attention_heavy_first,
+          "attention-sm80": attention_sm80, "attention-einsum-sm80": attention_einsum_sm80,
+          "gemm-async-wgmma": gemm_async_wgmma, "gemm-persistent-ab": gemm_persistent_ab,
+          "gemm-persistent": gemm_persistent, "gemm-pingpong-ab": gemm_pingpong_ab, "gemm-pingpong": gemm_pingpong,
+          "gemm-ncu": gemm_ncu, "gemm-tma-store-ab": gemm_tma_store_ab, "gemm-tma-store": gemm_tma_store,
+          "gemm-sm80": gemm_sm80, "rows-h200": rows_h200, "prologue-h200": prologue_h200,
+          "pytorch-cases": pytorch_cases, "pytorch-graphs": pytorch_graphs, "gpt2-block": gpt2_block,
+          "gpt2-block-kernels": gpt2_block_kernels, "llama-block": llama_block,
+          "llama-block-kernels": llama_block_kernels, "blocks-inductor-kernels": blocks_inductor_kernels,
+          "blocks-one-block-rows": blocks_one_block_rows, "rows-one-block": rows_one_block}
 
 
 def render(text: str, where: str) -> tuple[str, list[str]]:
