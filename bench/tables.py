@@ -38,6 +38,12 @@ from bench.tables_h200_rows import prologue_h200, rows_h200  # noqa: E402
 from bench.tables_pytorch import (blocks_inductor_kernels, blocks_one_block_rows, gpt2_block,  # noqa: E402
                                   gpt2_block_kernels, llama_block, llama_block_kernels, pytorch_cases,
                                   pytorch_graphs, rows_one_block)
+from bench.tables_pytorch_blocks import (blocks_alternated, blocks_column_vectors, blocks_grid_dependency,  # noqa: E402
+                                         blocks_mask_fold, blocks_standing, blocks_vectors_qkv192,
+                                         dynamic_lengths, module_kinds)
+from bench.tables_pytorch_kernels import (attention_ncu_1k, attention_ncu_d64, attention_retried,  # noqa: E402
+                                          blocks_gemm_ncu, epilogue_pairs, gelu_gemm_changes, gemm_tiles,
+                                          gpt2_gemms, launch_ab, narrow_masks)
 from bench.tables_rows import rows_default, rows_splits  # noqa: E402
 DOCS = ["README.md", "docs/benchmarks.md", "docs/compile-time.md"]
 _BLOCK = re.compile(r"(<!-- table: ([a-z0-9-]+) -->\n)(.*?)(<!-- end table -->)", re.S)
@@ -303,7 +309,15 @@ TABLES = {"launch-spin": launch_spin, "attention-inplace-pv": attention_inplace_
           "pytorch-cases": pytorch_cases, "pytorch-graphs": pytorch_graphs, "gpt2-block": gpt2_block,
           "gpt2-block-kernels": gpt2_block_kernels, "llama-block": llama_block,
           "llama-block-kernels": llama_block_kernels, "blocks-inductor-kernels": blocks_inductor_kernels,
-          "blocks-one-block-rows": blocks_one_block_rows, "rows-one-block": rows_one_block}
+          "blocks-one-block-rows": blocks_one_block_rows, "rows-one-block": rows_one_block,
+          "module-kinds": module_kinds, "gemm-tiles-blocks": gemm_tiles, "blocks-2026-12-03": blocks_standing,
+          "attention-ncu-d64": attention_ncu_d64, "attention-narrow-masks": narrow_masks,
+          "blocks-alternated": blocks_alternated, "attention-retried": attention_retried,
+          "blocks-gemm-ncu": blocks_gemm_ncu, "epilogue-pairs": epilogue_pairs, "gpt2-gemms": gpt2_gemms,
+          "blocks-vectors-qkv192": blocks_vectors_qkv192, "gelu-gemm-changes": gelu_gemm_changes,
+          "blocks-column-vectors": blocks_column_vectors, "attention-ncu-1k": attention_ncu_1k,
+          "launch-ab-blocks": launch_ab, "blocks-grid-dependency": blocks_grid_dependency,
+          "blocks-mask-fold": blocks_mask_fold, "dynamic-lengths": dynamic_lengths}
 
 
 def render(text: str, where: str) -> tuple[str, list[str]]:
