@@ -45,7 +45,8 @@ from bench.tables_pytorch_kernels import (attention_ncu_1k, attention_ncu_d64, a
                                           blocks_gemm_ncu, epilogue_pairs, gelu_gemm_changes, gemm_tiles,
                                           gpt2_gemms, launch_ab, narrow_masks)
 from bench.tables_rows import rows_default, rows_splits  # noqa: E402
-DOCS = ["README.md", "docs/benchmarks.md", "docs/compile-time.md"]
+from bench.tables_tuning import tuning_peers, tuning_persistent, tuning_rank, tuning_rows  # noqa: E402
+DOCS = ["README.md", "docs/benchmarks.md", "docs/compile-time.md", "docs/tuning.md"]
 _BLOCK = re.compile(r"(<!-- table: ([a-z0-9-]+) -->\n)(.*?)(<!-- end table -->)", re.S)
 
 
@@ -317,7 +318,9 @@ TABLES = {"launch-spin": launch_spin, "attention-inplace-pv": attention_inplace_
           "blocks-vectors-qkv192": blocks_vectors_qkv192, "gelu-gemm-changes": gelu_gemm_changes,
           "blocks-column-vectors": blocks_column_vectors, "attention-ncu-1k": attention_ncu_1k,
           "launch-ab-blocks": launch_ab, "blocks-grid-dependency": blocks_grid_dependency,
-          "blocks-mask-fold": blocks_mask_fold, "dynamic-lengths": dynamic_lengths}
+          "blocks-mask-fold": blocks_mask_fold, "dynamic-lengths": dynamic_lengths,
+          "tuning-rank": tuning_rank, "tuning-persistent": tuning_persistent, "tuning-peers": tuning_peers,
+          "tuning-rows": tuning_rows}
 
 
 def render(text: str, where: str) -> tuple[str, list[str]]:
