@@ -35,14 +35,15 @@ FORMS = ("contraction", "online", "rows", "pointwise")
 # other options keep their defaults
 GRIDS = {
     "check": {
-        "contraction": {"bm": (64, 128), "bn": (64, 128), "bk": (32, 64), "warps": (4, 8), "stages": (2, 3, 4)},
+        "contraction": {"bm": (64, 128), "bn": (64, 128), "bk": (32, 64), "warps": (4, 8), "stages": (2, 3, 4),
+                        "split_k": (1, 3)},
         "online": {"bm": (64, 128), "bn": (32, 64, 128), "warps": (4, 8), "stages": (2, 3)},
         "rows": {"bm": (4, 8, 16), "bn": (64, 128, 256, 512, 1024, 2048), "warps": (4, 8)},
         "pointwise": {"bm": (4, 8, 16), "bn": (64, 128, 256), "warps": (4, 8)},
     },
     "search": {
         "contraction": {"bm": (64, 128, 256), "bn": (64, 128, 256), "bk": (32, 64), "warps": (4, 8),
-                        "stages": (2, 3, 4)},
+                        "stages": (2, 3, 4), "split_k": (1, 2, 4)},
         "online": {"bm": (64, 128), "bn": (32, 64, 128), "warps": (4, 8), "stages": (2, 3)},
         # a row program: rows per CTA, the column block, warps
         "rows": {"bm": (2, 4, 8, 16, 32), "bn": (32, 64, 128, 256), "warps": (2, 4, 8)},
@@ -81,7 +82,11 @@ class Schedule:
     with one consumer warpgroup (256 threads, half the registers and shared memory each), so one
     CTA's prologue, epilogue and waits overlap the other's multiplies;
     heavy_first: a causal attention is launched through the heavy-first raster (dialects/raster.py):
-    the last, longest query blocks of a group of batch elements start first.
+    the last, longest query blocks of a group of batch elements start first;
+    split_k: a contraction's K tiles are shared among this many CTAs per output tile (split-K,
+    for a GEMM of too few output tiles to fill the GPU): each adds its part of the sum into a
+    float workspace tile of the launch, and the CTA that adds last finishes the tile (epilogue
+    and store) and leaves the workspace at zero (``tile.split_sum``).
     """
 
     bm: int = 128
@@ -98,6 +103,7 @@ class Schedule:
     softmax_overlap: bool = False
     occupancy: int = 1
     heavy_first: bool = False
+    split_k: int = 1
 
     STORE_BUFFERS: ClassVar[int] = 2    # staging buffers of a tma_store: one filled while one is written out
     STORE_CHUNK_BYTES: ClassVar[int] = 128  # a staging buffer's row: one 128-byte swizzle row of the tile
@@ -111,6 +117,7 @@ class Schedule:
     MAX_STAGES: ClassVar[int] = 8
     WARPS: ClassVar[tuple] = (1, 2, 4, 8, 12, 16)  # 12: three consumer warpgroups
     MAX_GROUP_M: ClassVar[int] = 64
+    MAX_SPLIT_K: ClassVar[int] = 16
 
     def __post_init__(self):
         for name in ("bm", "bn", "bk", "warps", "stages", "group_m"):
@@ -129,6 +136,8 @@ class Schedule:
             raise ValueError(f"stages={self.stages} is more than {self.MAX_STAGES} (the pipeline depth a CTA can hold)")
         if self.warps not in self.WARPS:
             raise ValueError(f"warps={self.warps} is not one of {', '.join(map(str, self.WARPS))}")
+        if not 1 <= self.split_k <= self.MAX_SPLIT_K:
+            raise ValueError(f"split-k={self.split_k}: a contraction's K is split 1 to {self.MAX_SPLIT_K} ways")
         if self.group_m > self.MAX_GROUP_M:
             raise ValueError(f"group-m={self.group_m} is larger than {self.MAX_GROUP_M}")
 
@@ -234,6 +243,8 @@ class Schedule:
         if self.heavy_first and form != "online":
             reasons.append("heavy_first orders an attention's query blocks by the keys they read: it needs the "
                            "online form")
+        if self.split_k > 1:
+            reasons += self._split_reasons(form, sizes)
         if self.occupancy > 1 and self.consumers != 1:
             # 64K registers over two CTAs of 384 threads leave 85 a thread at launch: no wgmma fits
             reasons.append(f"occupancy={self.occupancy} puts two warp-specialised CTAs on an SM: it needs "
@@ -249,6 +260,19 @@ class Schedule:
                 self.occupancy * (smem + 8 * (1 + 2 * self.stages) + limits.smem_reserved) > limits.sm_smem:
             reasons.append(f"occupancy={self.occupancy}: {self.occupancy} CTAs of {smem} bytes of staged tiles (and "
                            f"their barriers) do not fit the {limits.sm_smem} bytes of an SM: lower stages or bn")
+        return reasons
+
+    def _split_reasons(self, form: str, sizes: dict) -> list[str]:
+        """What split-K (``split_k`` > 1) takes: one contraction, its tiles stored by their CTAs."""
+        if form != "contraction":
+            return [f"split_k={self.split_k} shares a contraction's K among CTAs: it needs the contraction form"]
+        reasons = []
+        if sizes.get("b_operands", 1) > 1:
+            reasons.append(f"split_k={self.split_k}: contractions sharing A finish in one epilogue; split-K "
+                           f"takes one contraction")
+        if self.persistent or self.tma_store:
+            reasons.append(f"split_k={self.split_k}: the CTA that adds last stores the tile itself; split-K "
+                           f"takes persistent=false and tma_store=false")
         return reasons
 
     def _contraction_reasons(self, sizes: dict) -> list[str]:

@@ -408,6 +408,42 @@ class BarrierOp(Tile.Operation, name="barrier"):
     """
 
 
+def _check_split_sum(op):
+    acc = _tile(op.acc.type, "accumulator")
+    if acc.rank != 2 or not isinstance(acc.element_type, ir.F32Type):
+        raise Invalid(f"accumulator must be a 2-d f32 tile, got {acc}")
+    if op.res.type != op.acc.type:
+        raise Invalid(f"result must have the accumulator's type {acc}, got {op.res.type}")
+    splits = int_attr(op, "splits")
+    if not 2 <= splits <= Schedule.MAX_SPLIT_K:
+        raise Invalid(f"splits must be 2 to {Schedule.MAX_SPLIT_K}, got {splits}")
+    if op.operation.parent.name != "func.func" and rule("roles", op.operation.parent.name) is None:
+        raise Invalid("must run once per CTA: at the top of the function (or of a warp role), not in a loop")
+
+
+class SplitSumOp(Tile.Operation, name="split_sum"):
+    """One of ``splits`` CTAs' parts of an output tile's sum over K (split-K): write ``acc`` as
+    part ``part`` of workspace slot ``slot`` of the launch and count the arrival; the CTA that
+    arrives last goes on with the tile's total, its parts summed in part order (0, 1, ...: the
+    same sum whichever CTA is last), and leaves the slot's count at zero; every other CTA's
+    program ends here. ``k_begin`` is the first K tile this CTA's loop multiplies (its part of K
+    starts there: what the proof of the split reads). The workspace (``splits`` f32 tiles and a
+    count per slot) belongs to the launch.
+
+    Example:
+        %total = "tile.split_sum"(%acc, %slot, %part, %k_begin) {splits = 4 : i64}
+                 : (tensor<128x128xf32>, index, index, index) -> tensor<128x128xf32>
+    """
+
+    acc: Operand[ir.RankedTensorType]
+    slot: Operand[ir.IndexType]
+    part: Operand[ir.IndexType]
+    k_begin: Operand[ir.IndexType]
+    splits: ir.IntegerAttr
+    res: Result[ir.RankedTensorType]
+    verify_invariants = verifier(_check_split_sum)
+
+
 def _check_smem_load(op):
     buf = _memref(op.src.type, "source", shared=True)
     res = _tile(op.res.type, "result")

@@ -177,3 +177,47 @@ def test_dependent_launch_only_for_kernels_that_wait(monkeypatch):
     assert not dependent_launch({"grid_dependency": "something else"}, "cuda:0")
     monkeypatch.setenv("TILEC_DEPENDENT_LAUNCH", "0")
     assert not dependent_launch({"grid_dependency": "wait at entry"}, "cuda:0")
+
+
+def test_split_k_package_runs_twice_on_the_cpu_model(tmp_path):
+    """A split-K package names its workspace in the manifest; run under the CPU model of the GPU
+    twice (the launch starts from a zero workspace and must leave it so), it equals torch."""
+    pytest.importorskip("cuda.bindings.nvrtc", reason="NVRTC comes with the 'cuda' extra")
+    from tilec.build.package import build
+    from tilec.runtime import load
+
+    path = tmp_path / "split.tkp"
+    build(str(EXAMPLES / "gemm.ta"), str(path), "bm=64 bn=64 bk=32 warps=4 stages=3 split-k=3", ("sm_90a",),
+          use_cache=False)
+    kernel = load(str(path), register_op=False).on("cpu")
+    assert kernel.manifest["workspace"] == {"floats": 64 * 64, "splits": 3}
+    assert kernel.workspace.slots((4, 6, 1)) == 8  # CTAs over splits: one slot per output tile
+    torch.manual_seed(0)
+    a, b = torch.randn(130, 1000, dtype=torch.bfloat16), torch.randn(1000, 70, dtype=torch.bfloat16)
+    ref = (a.float() @ b.float())
+    for _ in range(2):
+        out = kernel(a, b).float()
+        assert ((out - ref).abs().max() / ref.abs().max()) < 1e-2
+
+
+def test_a_malformed_workspace_is_refused(tmp_path):
+    pytest.importorskip("cuda.bindings.nvrtc", reason="NVRTC comes with the 'cuda' extra")
+    from tilec.build.package import build
+    from tilec.runtime import PackageError, load
+    from tilec.runtime.manifest import seal
+
+    path = tmp_path / "split.tkp"
+    build(str(EXAMPLES / "gemm.ta"), str(path), "bm=64 bn=64 bk=32 warps=4 stages=3 split-k=2", ("sm_90a",),
+          use_cache=False)
+    bad = tmp_path / "bad.tkp"
+    with zipfile.ZipFile(path) as src, zipfile.ZipFile(bad, "w") as dst:
+        for item in src.infolist():
+            data = src.read(item.filename)
+            if item.filename == "manifest.json":
+                m = json.loads(data)
+                m["kernels"]["sm_90a"]["workspace"]["splits"] = 1
+                m["seal"] = seal(m)
+                data = json.dumps(m).encode()
+            dst.writestr(item, data)
+    with pytest.raises(PackageError, match="'workspace'"):
+        load(str(bad), register_op=False)

@@ -7,6 +7,7 @@ import pytest
 from torch_mlir import ir
 
 from conftest import EXAMPLES
+from tile_runs import tile_and_reference
 from tilec import dialects
 from tilec.lowering.driver import run_passes, to_loops, to_tile
 from tilec.frontend import load_spec, spec_to_ta
@@ -83,12 +84,7 @@ def test_a_renamed_head_dim_is_checked_like_d(tmp_path):
 
 
 def _tile_texts(example="matmul_bias_gelu", schedule=SCHEDULE):
-    with dialects.context(), ir.Location.unknown():
-        module = load_spec(str(EXAMPLES / f"{example}.ta"))
-        tiled = str(to_tile(module, schedule))
-        reference = ir.Module.parse(str(module))
-        run_passes(reference, ["ta-canonicalize"])
-        return tiled, str(reference)
+    return tile_and_reference(example, schedule)
 
 
 def _const(text: str, value: str) -> str:

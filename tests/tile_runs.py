@@ -35,6 +35,20 @@ def check_tile_stage(module, shapes, schedule="bm=16 bn=16 warps=1 stages=2"):
     return [compare(actual[k], expected[k]) for k in expected]
 
 
+def tile_and_reference(example: str, schedule: str) -> tuple[str, str]:
+    """(the tile IR of an example at ``schedule``, the canonical ta it is checked against), as text."""
+    from conftest import EXAMPLES
+    from tilec import dialects
+    from tilec.frontend import load_spec
+
+    with dialects.context(), ir.Location.unknown():
+        module = load_spec(str(EXAMPLES / f"{example}.ta"))
+        tiled = str(to_tile(module, schedule))
+        reference = ir.Module.parse(str(module))
+        run_passes(reference, ["ta-canonicalize"])
+        return tiled, str(reference)
+
+
 def edit_once(pattern: str, repl: str):
     def edit(text):
         new = re.sub(pattern, repl, text, count=1)

@@ -182,7 +182,15 @@ def lower(fn, g: Gemm, options) -> None:
         grid_m, grid_n = ceildiv(size_m, const_index(s.bm)), ceildiv(size_n, const_index(s.bn))
         pid = ir.Operation.create("tile.program_id", results=[ir.IndexType.get()],
                                   attributes={"axis": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0)}).result
-        batch_ids = _batch_ids(g, b) if g.batch else []
+        # grid y: the batch elements, each split s.split_k ways along K (split = its remainder)
+        flat = split = None
+        if g.batch or s.split_k > 1:
+            flat = ir.Operation.create("tile.program_id", results=[ir.IndexType.get()], attributes={
+                "axis": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 1)}).result
+        if s.split_k > 1:
+            split = arith.RemSIOp(flat, const_index(s.split_k)).result
+            flat = arith.DivSIOp(flat, const_index(s.split_k)).result
+        batch_ids = _batch_ids(g, b, flat) if g.batch else []
         pid_m, pid_n = _grouped_raster(pid, grid_m, grid_n, s.group_m)
         m0 = arith.MulIOp(pid_m, const_index(s.bm)).result
         n0 = arith.MulIOp(pid_n, const_index(s.bn)).result
@@ -190,9 +198,18 @@ def lower(fn, g: Gemm, options) -> None:
         sa = _alloc(a_tile, element, bits, s)
         sbs = [_alloc((s.bn, s.bk) if x.b_trans else (s.bk, s.bn), e, eb, s) for x, e, eb in zip(gs, b_elements, b_bits)]
         nk = ceildiv(size_k, const_index(s.bk))
+        k_begin = const_index(0)
+        if split is not None:  # split `split` multiplies K tiles [k_begin, k_begin + its count)
+            chunk = ceildiv(nk, const_index(s.split_k))
+            k_begin = arith.MulIOp(split, chunk).result
+            nk = arith.MaxSIOp(const_index(0), arith.MinSIOp(chunk, arith.SubIOp(nk, k_begin).result).result).result
+
+        def k_origin(kt):
+            """The first k of the K tile iteration kt multiplies."""
+            return arith.MulIOp(kt if split is None else arith.AddIOp(kt, k_begin).result, const_index(s.bk)).result
 
         def copy(kt, stage):
-            k0 = arith.MulIOp(kt, const_index(s.bk)).result
+            k0 = k_origin(kt)
             a_off = [batch_ids[g.batch.index(d)] for d in g.a_batch] + ([k0, m0] if g.a_trans else [m0, k0])
             ir.Operation.create("tile.async_copy", operands=[a, *a_off, sa, stage])
             for x, sb in zip(gs, sbs):
@@ -220,7 +237,7 @@ def lower(fn, g: Gemm, options) -> None:
             bts = [_smem_load(sb, stage, (s.bk, s.bn), e, x.b_trans) for x, sb, e in zip(gs, sbs, b_elements)]
             ahead = arith.AddIOp(kt, const_index(s.stages - 1)).result
             copy(ahead, arith.RemSIOp(ahead, const_index(s.stages)).result)
-            k0 = arith.MulIOp(kt, const_index(s.bk)).result
+            k0 = k_origin(kt)
             where = {g.k: (k0, s.bk), g.i: (m0, s.bm), g.j: (n0, s.bn),
                      **{d: (batch_ids[g.batch.index(d)], None) for d in g.batch}}
             if g.a_prologue is not None:  # the operand the mma reads is the map of the copied tile
@@ -240,7 +257,14 @@ def lower(fn, g: Gemm, options) -> None:
         rank = len(g.batch) + 2
         offsets = {rank - 2: m0, rank - 1: n0, **dict(enumerate(batch_ids))}
         tile_of = {rank - 2: s.bm, rank - 1: s.bn}
-        accs = {x.contract.result: r for x, r in zip(gs, loop.results)}
+        totals = list(loop.results)
+        if split is not None:  # the CTA adding its part last finishes the output tile
+            tiles = arith.MulIOp(grid_m, grid_n).result
+            slot = arith.AddIOp(arith.MulIOp(flat, tiles).result, pid).result
+            totals = [ir.Operation.create("tile.split_sum", results=[acc_type], operands=[totals[0], slot, split, k_begin],
+                                          attributes={"splits": ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
+                                                                                   s.split_k)}).result]
+        accs = {x.contract.result: r for x, r in zip(gs, totals)}
         result = emit_epilogue(g, accs, mem, b, offsets, tile_of, (s.bm, s.bn))
         ir.Operation.create("tile.store", operands=[result, out_arg, *batch_ids, m0, n0])
         func.ReturnOp([])
@@ -248,7 +272,7 @@ def lower(fn, g: Gemm, options) -> None:
     new.attributes["tile.schedule"] = schedule_attr(options)
     tiles = lambda d, t: binary("/", binary("+", d, const(t - 1)), const(t))  # ceil(d / t)
     grid_x = binary("*", tiles(dims[g.i], s.bm), tiles(dims[g.j], s.bn))
-    grid_y = const(1)
+    grid_y = const(s.split_k)
     for d in g.batch:
         grid_y = binary("*", grid_y, _batch_extent(g, d))
     new.attributes["tile.grid"] = ir.ArrayAttr.get([ir.StringAttr.get(str(grid_x)), ir.StringAttr.get(str(grid_y))])
@@ -258,10 +282,8 @@ def lower(fn, g: Gemm, options) -> None:
     return new, parent
 
 
-def _batch_ids(g, b) -> list:
-    """One program id over all batch dims, split into an index per dim (the last fastest)."""
-    flat = ir.Operation.create("tile.program_id", results=[ir.IndexType.get()], attributes={
-        "axis": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 1)}).result
+def _batch_ids(g, b, flat) -> list:
+    """``flat``, one index over all batch dims, split into an index per dim (the last fastest)."""
     ids = []
     for d in reversed(g.batch[1:]):
         extent = b.dim(_batch_extent(g, d))

@@ -171,6 +171,14 @@ CASES: dict[str, Case] = {
     "wgmma_batched_gemm": Case("examples/batched_gemm.ta", WGMMA2,
                                [{"Bt": 3, "M": 264, "N": 136, "K": 72}, {"Bt": 1, "M": 8, "N": 8, "K": 8}],
                                targets=SM90),
+    # split-K: the K tiles of an output tile shared among CTAs, the last to add its part storing it;
+    # K = 1000 in 3 splits of 11, 11 and 10 k tiles of 32; K = 65 leaves a split with none
+    "gemm_split_k": Case("examples/gemm.ta", "bm=64 bn=64 bk=32 warps=4 stages=3 split-k=3",
+                         GEMM_RUNS + [{"M": 130, "N": 70, "K": 1000}]),
+    "gemm_bias_gelu_split_k": Case("examples/matmul_bias_gelu.ta", SMALL + " split-k=4", GEMM_RUNS[:2]),
+    "batched_gemm_split_k": Case("examples/batched_gemm.ta", SMALL + " split-k=2",
+                                 [{"Bt": 3, "M": 100, "N": 70, "K": 300}, {"Bt": 1, "M": 1, "N": 1, "K": 1}]),
+    "wgmma_gemm_split_k": Case("examples/gemm.ta", WGMMA2 + " split-k=3", HOPPER_RUNS, targets=SM90),
     # persistent: at most as many CTAs as fit at once, each looping over tiles, the ring running
     # on across them; 1032 x 520 has 17 x 9 tiles of 64 x 64 and 8 stages keep one CTA per SM,
     # more tiles than an H200's 132 SMs: CTAs take several tiles, some one more than others

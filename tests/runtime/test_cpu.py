@@ -22,7 +22,7 @@ SELECTED = [
     "attention_gqa", "attention_d16_one_warp", "attention_value_dim_8", "attention_causal_strict", "softmax",
     "layernorm", "layernorm_odd_rows", "rmsnorm", "rmsnorm_one_warp", "logsumexp", "rope", "rope_64",
     "pointwise_transpose", "softmax_one_block", "layernorm_wide_rows", "softmax_wide_rows",
-    "rmsnorm_rows_shared_by_warps", "layernorm_split_column_blocks",
+    "rmsnorm_rows_shared_by_warps", "layernorm_split_column_blocks", "gemm_split_k", "wgmma_gemm_split_k",
     "wgmma_gemm_nn", "wgmma_gemm_tt", "wgmma_gemm_persistent", "wgmma_gemm_tma_store_tn",
     "wgmma_gemm_pingpong_two_slabs_tn", "wgmma_attention", "wgmma_attention_pingpong",
     "wgmma_attention_softmax_overlap", "wgmma_attention_causal_pingpong_three", "wgmma_attention_tma_store",

@@ -55,6 +55,7 @@ def _release_before_the_wait(source):
 LONG_KEYS = {"B": 1, "H": 1, "S": 97, "T": 600}  # more key blocks than stages: the ring wraps
 ALIGNED = {"M": 72, "N": 136, "K": 72}  # rows of whole 16-byte chunks: the cp.async kernel
 DEEP = {"M": 264, "N": 136, "K": 1000}  # more k tiles than stages: the ring wraps
+SPLIT_DEEP = {"M": 130, "N": 70, "K": 1000}  # three splits of 10-11 k tiles each, six output tiles
 
 # (what, case, (pattern, replacement, count: 0 every match) or a function of the text, run)
 MUTANTS = [
@@ -99,6 +100,18 @@ MUTANTS = [
      None),
     ("a row's partial values folded from the wrong warp's slots", "rmsnorm_rows_shared_by_warps",
      (r"(const float\* part = p\d+ \+ )\(\(i \* 2\) \+ \(warp % 2\)\)", r"\g<1>(i * 2)", 0), None),
+    ("split-K: the slot's count not set back to zero by the CTA that finishes it", "gemm_split_k",
+     (r"if \(tid == 0\) \*count = 0u;", "", 0), SPLIT_DEEP),
+    ("split-K: every CTA writing its part over part 0", "gemm_split_k",
+     (r"\(ws \+ own \* ", "(ws + 0 * ", 0), SPLIT_DEEP),
+    ("split-K: the CTA arriving next to last finishing the tile", "gemm_split_k",
+     (r"atomicAdd\(count, 1u\) == (\d+)u", lambda m: f"atomicAdd(count, 1u) == {int(m.group(1)) - 1}u", 0),
+     SPLIT_DEEP),
+    ("split-K: the sum missing the last part", "gemm_split_k",
+     (r"for \(int p = 0; p < (\d+); \+\+p\)", lambda m: f"for (int p = 0; p < {int(m.group(1)) - 1}; ++p)", 0),
+     SPLIT_DEEP),
+    ("split-K: every tile's parts in the first slot", "wgmma_gemm_split_k",
+     (r"split_ws \+ \(long long\)\([^)]*\) \*", "split_ws + (long long)(0) *", 0), {"M": 264, "N": 264, "K": 1000}),
     ("the consumers' arrival on the empty barrier dropped", "wgmma_gemm_nn",
      (r"if \(lane == 0\) mbar_arrive\(", "if (lane == 99) mbar_arrive(", 1), DEEP),
 ]

@@ -119,6 +119,8 @@ def launch_manifest(tiled, target: str, kernel) -> dict:
     }
     if kernel.persistent:  # grid x counts tiles; the launch runs as many CTAs as fit at once
         manifest["persistent"] = True
+    if kernel.workspace:  # split-K: the launch passes its tiles and counts (runtime/workspace.py)
+        manifest["workspace"] = dict(kernel.workspace)
     check_limits(target, kernel.threads, kernel.smem_bytes)
     return manifest
 

@@ -32,7 +32,7 @@ from tilec.dialects.scalar_ops import NoRule, evaluate
 
 from ..diagnostics import TilecError
 from .cexpr import CExpr, dim_expr
-from . import cuda_blocked
+from . import cuda_blocked, cuda_split
 from .cuda_blocked import copy_carried
 from .cuda_regs import load_columns, materialize_map
 from .cuda_scalar import C as SCALAR_C
@@ -54,6 +54,7 @@ class Kernel:
     variants: dict = field(default_factory=dict)
     tensor_maps: list = field(default_factory=list)  # (input name, box outermost first, swizzle bytes)
     persistent: bool = False  # CTAs loop over the grid's tiles (tile.num_programs of them launched)
+    workspace: dict | None = None  # a split-K kernel's: slots, floats a slot, splits (cuda_split.py)
 
 
 # Programmatic dependent launch (sm_90+). The kernel's first act, before any global access, is
@@ -176,6 +177,8 @@ class CudaEmitter:
         self.line(f"extern __shared__ __align__({1024 if self.hopper else 128}) unsigned char smem[];")
         self.raster = self._raster(fn)
         self.block(fn.entry_block)
+        split = cuda_split.workspace(fn)
+        sig += list(cuda_split.WORKSPACE) if split else []  # after the arguments, before the tensor maps
         sig += [f"const __grid_constant__ TensorMap {self._map_name(key)}" for key in self.tensor_maps]
         head, rest = self.lines[:3], self.lines[3:]
         body = "\n".join(GRID_DEPENDENCY + head + ["    " + line for line in self.prologue] + rest)
@@ -190,7 +193,8 @@ class CudaEmitter:
         if self.raster is not None:  # one dimension: the raster numbers the CTAs
             grid = [str(binary("*", parse_dim(grid[0]), parse_dim(grid[1])))]
         return Kernel(name, source, self.threads, self.smem_bytes, grid, args, self.schedule.as_text(),
-                      tensor_maps=list(self.tensor_maps), persistent=PERSISTENT_ATTR in fn.attributes)
+                      tensor_maps=list(self.tensor_maps), persistent=PERSISTENT_ATTR in fn.attributes,
+                      workspace=split)
 
     def tensor_map(self, arg: str, box: list, swizzle: int) -> str:
         """The kernel parameter holding the tensor map of argument ``arg`` for copies of ``box``: one
@@ -374,6 +378,7 @@ class CudaEmitter:
 
     from .cuda_ops import op_tile_async_copy, op_tile_mma, op_tile_store  # noqa: E402
     from .cuda_blocked import op_tile_reduce  # noqa: E402
+    from .cuda_split import op_tile_split_sum  # noqa: E402
 
     def dims_c(self, dims: list[str]) -> list[str]:
         return [dim_expr(parse_dim(d), self.params) for d in dims]

@@ -87,11 +87,17 @@ def window(tensor: torch.Tensor, offsets: list[int], shape: list[int]):
     return index, mask
 
 
+class ProgramEnded(Exception):
+    """A CTA's program ended before its last op (a tile.split_sum whose tile another CTA finishes)."""
+
+
 class CTA:
     """The state of one CTA while it runs the function body."""
 
-    def __init__(self, pid: tuple[int, int], values: dict, warps: int = 1, grid: tuple[int, int] = (1, 1)):
+    def __init__(self, pid: tuple[int, int], values: dict, warps: int = 1, grid: tuple[int, int] = (1, 1),
+                 workspace: dict | None = None):
         self.pid, self.values, self.grid = pid, dict(values), grid
+        self.workspace = {} if workspace is None else workspace  # the launch's: tile.split_sum's tiles and counts
         self.warps = warps          # consumer warps: each arrives on an mbarrier
         self.roles = None           # the warp roles while a tile.warp_specialize runs
         self.pending: list = []
@@ -162,6 +168,24 @@ class CTA:
 
     def op_num_programs(self, op, operands):
         return [self.grid[ir.IntegerAttr(op.attributes["axis"]).value]]
+
+    def op_split_sum(self, op, operands):
+        """Write this CTA's part of its slot; the last of ``splits`` arrivals goes on with the
+        parts summed in part order."""
+        acc, slot, part, _ = operands
+        splits = ir.IntegerAttr(op.attributes["splits"]).value
+        parts = self.workspace.setdefault(slot, {})
+        if part in parts or not 0 <= part < splits:
+            raise TilecError(f"tile.split_sum: part {part} of slot {slot} written twice, or not below {splits}",
+                             mlir_loc(op.location, "<tile>"))
+        parts[part] = acc
+        if len(parts) < splits:
+            raise ProgramEnded()
+        del self.workspace[slot]  # its count back at zero for the next launch
+        total = parts[0]
+        for p in range(1, splits):
+            total = total + parts[p]
+        return [total]
 
     def op_alloc(self, op, operands):
         return [_Shared(op.result.type, layout_of(op.attributes["layout"]))]
@@ -279,8 +303,14 @@ def run_tile(module: ir.Module, sig: Signature, inputs: dict[str, torch.Tensor],
     except ValueError as err:
         raise TilecError(str(err)) from None
     group = parse_dim(raster.group).evaluate(env) if raster is not None and grid[0] * grid[1] else 0
+    workspace: dict = {}
     for ctaid in range(grid[0] * grid[1]):  # in launch order; a raster says which program ids a CTA runs
         pids = (ctaid % grid[0], ctaid // grid[0]) if raster is None else \
             raster.program_ids(ctaid, grid[0], grid[1], group, lambda a, b: a // b, lambda c, a, b: a if c else b)
-        CTA(pids, values, warps, tuple(grid)).run_block(fn.entry_block)
+        try:
+            CTA(pids, values, warps, tuple(grid), workspace).run_block(fn.entry_block)
+        except ProgramEnded:
+            pass
+    if workspace:
+        raise TilecError(f"tile.split_sum: {len(workspace)} output tiles had fewer parts added than their splits")
     return outputs

@@ -9,6 +9,7 @@ import torch
 
 from .dims import GRID_LIMITS, MAX_PLANS, _solve_product, evaluate_dim, grid_of, torch_dtype  # noqa: F401
 from .package import Package, PackageError
+from .workspace import Workspace
 
 @dataclass(frozen=True)
 class Plan:
@@ -49,8 +50,9 @@ class Kernel:
         by_name = {name: where for (_, name), where in place.items()}
         self.slots = [(2, a["name"]) if a["role"] == "param" else place[(a["role"], a["name"])] for a in m["args"]]
         self.mapped = [(by_name[e["arg"]], e) for e in m.get("tensor_maps", [])]
+        self.workspace = Workspace(m)  # a split-K kernel's (workspace.py): two pointers after the arguments
         self.arg_types = tuple(ctypes.c_longlong if role == 2 else ctypes.c_void_p for role, _ in self.slots) + \
-            (None,) * len(self.mapped)
+            (ctypes.c_void_p,) * (2 if self.workspace else 0) + (None,) * len(self.mapped)
         self._functions: dict = {}
         self._plans: dict = {}
         self.launch_configs: dict = {}  # (grid, stream) -> a dependent launch's configuration (launch.py)

@@ -113,6 +113,8 @@ def launch(kernel, device, inputs, outputs, plan) -> None:
     variant = "aligned" if kernel.mapped or _aligned(inputs) else "unaligned"
     tensors = (inputs, outputs)
     values = [plan.env[where] if role == 2 else tensors[role][where].data_ptr() for role, where in kernel.slots]
+    if kernel.workspace:  # a split-K kernel's tiles and counts (workspace.py)
+        values += kernel.workspace.pointers(device, plan.grid)
     for (role, n), entry in kernel.mapped:  # by value, after the other arguments
         from .tensor_map import TensorMapError, tensor_map
         try:

@@ -118,6 +118,9 @@ def check_launch(manifest: dict, files: dict, path, error, dim_ok) -> None:
         "a list of {arg, box (1 to 5 dims of 1 to 256), swizzle (0, 32, 64 or 128 bytes)}")
     need(files[m["cubin"]][:4] == ELF, "cubin", "a cubin (an ELF image) the package holds")
     need(isinstance(m.get("persistent", False), bool), "persistent", "true or false")
+    ws = m.get("workspace")
+    need(ws is None or isinstance(ws, dict) and set(ws) == {"floats", "splits"} and _count(ws["floats"], 1, 1 << 20)
+         and _count(ws["splits"], 2, 64), "workspace", "{floats: the f32 elements of a slot, splits: 2 to 64}")
     need(isinstance(m.get("grid_dependency", ""), str), "grid_dependency", "a string")
 
 

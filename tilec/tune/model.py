@@ -119,6 +119,10 @@ def estimate(tile: ir.Module, env: dict, gpu: GPU) -> Estimate:
     staged = any(e.op.operation.name == "tile.tma_store" for e in stores)
     store_rate = gpu.smem_bytes_per_cycle if staged else gpu.store_bytes_per_cycle
     fixed = gpu.start_cycles + store_bytes / store_rate
+    split = next((e for e in p.events if e.kind == "split_sum"), None)
+    if split is not None:  # split-K: each CTA writes its f32 part to L2; the last reads the others
+        parts = split.data["splits"]
+        fixed += sched.bm * sched.bn * 4 * (1 + (parts - 1) / parts) / gpu.store_bytes_per_cycle
     # a rotated loop's first block runs before it (from block 1): count it with the loop's
     runs = _trips(p, z3.IntVal(0) if sched.softmax_overlap else lb, ub, bind, grid)
     resident = ctas_per_sm(sched, fn, gpu)

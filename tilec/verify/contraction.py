@@ -1,7 +1,8 @@
 """The checks that belong to a ta.contract a tile program's main loop computes (GEMM,
 batched, SwiGLU's two, with prologue maps or reshaped operands):
 
-coverage   every k < K lies in one of the K tiles the loop visits
+coverage   every k < K lies in one of the K tiles the loop visits (split-K: in those of
+           exactly one CTA of the output tile's split_k.py)
 equivalence each mma accumulates A and B at the contraction's indices (its index maps, for
            every CTA, k tile and k step; gemm_values.py), prologue maps equal the reference's
            (gemm_prologue.py), reduced indices merged by a view are one sum (gemm_views.py);
@@ -17,6 +18,7 @@ from tilec.dialects.tile import schedule_of
 from . import gemm_values
 from .gemm_views import check_views
 from .solver import Outcome, prove
+from .split_k import check_split, split_event
 from .symbolic import Program
 
 
@@ -36,7 +38,8 @@ def check_contraction(p: Program, ref_fn) -> list[tuple[str, str, Outcome, str |
     refs = gemm_values.references(ref_fn, p.params)
     ref = next(iter(refs.values()))
     mmas = [e for e in p.events if e.kind == "mma"]
-    rows = [("coverage", *k_coverage(p, ref.size_k), None)]
+    # split-K: the K tiles of a slot's CTAs partition K (split_k.py); else the loop's cover it
+    rows = check_split(p, ref.size_k) if split_event(p) is not None else [("coverage", *k_coverage(p, ref.size_k), None)]
     rows += [("equivalence", check, outcome, "all shapes (symbolic extents)") for check, outcome in check_views(p, ref)]
     for event in mmas:  # each mma accumulates the contraction it computes (provenance)
         number = gemm_values.computes(event.op, ref.number)

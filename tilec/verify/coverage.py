@@ -29,9 +29,10 @@ def stored_inside(offsets: list, view, width: int, facts: list, watch: dict) -> 
 
 
 def batch_coverage(pids: list, grid: list, params: dict, facts: list, offsets: list, view,
-                   tile: tuple, watch: dict) -> tuple[str, Outcome, str] | None:
+                   tile: tuple, watch: dict, splits: int = 1) -> tuple[str, Outcome, str] | None:
     """The ``batch`` check; ``tile`` is (row symbol, column symbol, [rows, cols]) of the stored
-    element; None for a kernel with no batch program id."""
+    element; None for a kernel with no batch program id. A split-K kernel's batch id is
+    pid1 / ``splits`` (its S CTAs of a tile store it once: split_k.py)."""
     pid = next((x for x in pids if str(x) == "pid1"), None)
     if pid is None:
         return None
@@ -46,14 +47,15 @@ def batch_coverage(pids: list, grid: list, params: dict, facts: list, offsets: l
     for k in batch:
         count = count * view.extents[k]
     differ = z3.Or(*[own[k] != own2[k] for k in batch]) if batch else z3.BoolVal(False)
-    claim = z3.And(z3.Implies(pid != other, differ), grid[1] == count)
+    claim = z3.And(z3.Implies(pid / splits != other / splits, differ), grid[1] == count * splits)
     # the batch id is split by div/rem by symbolic extents (nonlinear) when there are several
     bounded = [x <= 64 for x in params.values()] if len(batch) > 1 else []
     domain = "all sizes <= 64 (nonlinear div/rem split)" if bounded else "all batch sizes and program ids"
     ranges = [r >= 0, r < shape[0], c >= 0, c < shape[1], other >= 0, other < grid[1]]
     outcome = prove(claim, facts + view.sizes + tied + tied2 + ranges + bounded, budget=60_000_000,
                     watch={"pid1'": other, **watch})
-    return "every batch element is stored by exactly one batch program id", outcome, domain
+    what = "batch program id" if splits == 1 else f"batch program id (pid1 / {splits})"
+    return f"every batch element is stored by exactly one {what}", outcome, domain
 
 
 def tile_coverage(pid, grid: list, params: dict, facts: list, offsets: list, view, shape: list,

@@ -16,6 +16,7 @@ from tilec.dialects.tile import is_mma, mma_accumulator, schedule_of
 
 from .gemm_prologue import check_prologue, staged
 from .solver import Outcome, prove
+from .split_k import k_begin
 from .symbolic import Program, dim, staged_copy
 from .tile_values import ta_input_names
 
@@ -114,7 +115,8 @@ def operand_indices(p: Program, ref: Reference, mma=None) -> list[tuple[str, Out
     out_pos = ref.maps[2]
     domain = {d: off for d, off in zip(out_pos[:-2], offsets[:-2])}
     domain[out_pos[-2]], domain[out_pos[-1]] = offsets[-2] + i, offsets[-1] + j
-    k0 = (kt - first) * sched["bk"]  # iteration kt multiplies k tile kt - first (k_coverage)
+    # iteration kt multiplies k tile kt - first (k_coverage), from the split's first (split_k.py)
+    k0 = (k_begin(p) + kt - first) * sched["bk"]
     domain[ref.reduced] = k0 + kk
     ranges = [i >= 0, i < sched["bm"], j >= 0, j < sched["bn"], kk >= 0, kk < sched["bk"], kt >= first, kt < nk]
     results = []

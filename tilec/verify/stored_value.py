@@ -105,7 +105,9 @@ def check_stored_value(tiled, fused, replay) -> list[Result]:
         pid0 = next(x for x in tv.pids if str(x) == "pid0")
         rows.append(_row(kernel, replay, "coverage", *tile_partition(pid0, tv.ctas, tv.tile_loops, tv.grid,
                                                                      tv.assumptions, tv.warpgroups)))
-    batch = batch_coverage(tv.pids, tv.grid, tv.params, tv.assumptions, offsets, view, (r, c, shape), watch)
+    split = next((op for op in walk(fn) if op.name == "tile.split_sum"), None)
+    splits = ir.IntegerAttr(split.attributes["splits"]).value if split is not None else 1
+    batch = batch_coverage(tv.pids, tv.grid, tv.params, tv.assumptions, offsets, view, (r, c, shape), watch, splits)
     if batch is not None:
         rows.append(_row(kernel, replay, "coverage", *batch))
     return rows

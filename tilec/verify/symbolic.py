@@ -216,6 +216,11 @@ def walk_block(p: Program, block, loop: str, grid) -> None:
                                                       "offsets": [get(o) for o in offs]}))
         elif name == "tile.load":
             p.values[op.result] = ("gload", p.args[operands[0]][1], [get(o) for o in operands[1:]])
+        elif name == "tile.split_sum":  # its value: the sum of the parts (split_k.py proves what it adds)
+            p.events.append(Event("split_sum", loop, op, {"slot": get(operands[1]), "part": get(operands[2]),
+                                                          "k_begin": get(operands[3]),
+                                                          "splits": ir.IntegerAttr(op.attributes["splits"]).value}))
+            p.values[op.result] = get(operands[0])
         elif name in ("tile.alloc", "tile.map", "tile.reduce"):
             p.values[op.result] = ("op", op)
         elif name in ("scf.yield", "func.return"):

@@ -193,6 +193,8 @@ class TileValues:
             return self.vals.function(f"reduce_{_key(v)}", 1, z3.IntSort())(coords[0])
         if name == "scf.for":
             return self.vals.function(f"final_{_key(v)}", 1, z3.IntSort())(coords[0])
+        if name == "tile.split_sum":  # the parts of the CTAs of its slot summed: the whole K (split_k.py)
+            return self.value(owner.operands[0], coords)
         raise ValueError(f"the verifier has no value rule for a tile made by '{name}'")
 
     def _load(self, op, coords):

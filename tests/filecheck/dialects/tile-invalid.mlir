@@ -357,3 +357,31 @@ func.func @staged_store_element(%v: tensor<128x256xf32>, %C: memref<?x?xbf16>, %
   "tile.tma_store"(%v, %C, %m0, %n0, %st, %f) {sets = 1 : i64} : (tensor<128x256xf32>, memref<?x?xbf16>, index, index, memref<2x128x64xbf16, 3>, index) -> ()
   return
 }
+
+// -----
+
+func.func @split_sum_splits(%acc: tensor<64x64xf32>, %slot: index, %k0: index) {
+  // expected-error @+1 {{'tile.split_sum' op splits must be 2 to 16, got 1}}
+  %t = "tile.split_sum"(%acc, %slot, %k0, %k0) {splits = 1 : i64} : (tensor<64x64xf32>, index, index, index) -> tensor<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @split_sum_part(%acc: tensor<64x64xbf16>, %slot: index, %k0: index) {
+  // expected-error @+1 {{'tile.split_sum' op accumulator must be a 2-d f32 tile, got tensor<64x64xbf16>}}
+  %t = "tile.split_sum"(%acc, %slot, %k0, %k0) {splits = 2 : i64} : (tensor<64x64xbf16>, index, index, index) -> tensor<64x64xbf16>
+  return
+}
+
+// -----
+
+func.func @split_sum_in_a_loop(%acc: tensor<64x64xf32>, %slot: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-error @+1 {{'tile.split_sum' op must run once per CTA: at the top of the function (or of a warp role), not in a loop}}
+    %t = "tile.split_sum"(%acc, %slot, %i, %i) {splits = 2 : i64} : (tensor<64x64xf32>, index, index, index) -> tensor<64x64xf32>
+  }
+  return
+}

@@ -34,8 +34,10 @@ func.func @gemm_tile(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?x?x
     scf.yield %d : tensor<128x128xf32>
   // CHECK: } {tile.stages = 3 : i64}
   } {tile.stages = 3 : i64}
+  // CHECK: "tile.split_sum"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {splits = 4 : i64} : (tensor<128x128xf32>, index, index, index) -> tensor<128x128xf32>
+  %total = "tile.split_sum"(%acc, %pm, %c0, %c0) {splits = 4 : i64} : (tensor<128x128xf32>, index, index, index) -> tensor<128x128xf32>
   // CHECK: "tile.reduce"(%{{.*}}) {dim = 1 : i64, kind = "max"} : (tensor<128x128xf32>) -> tensor<128xf32>
-  %mx = "tile.reduce"(%acc) {kind = "max", dim = 1 : i64} : (tensor<128x128xf32>) -> tensor<128xf32>
+  %mx = "tile.reduce"(%total) {kind = "max", dim = 1 : i64} : (tensor<128x128xf32>) -> tensor<128xf32>
   // CHECK: "tile.map"() ({
   // CHECK:   "tile.index"() {dim = 1 : i64} : () -> index
   // CHECK:   "tile.elem"(%{{.*}}) {map = #map{{[0-9]*}}} : (tensor<128x128xf32>) -> f32

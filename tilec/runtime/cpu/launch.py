@@ -143,15 +143,21 @@ def launch_cpu(kernel, inputs: list, outputs: list, plan, variant: str | None = 
     except CpuModelError as err:
         raise CpuRunError(f"{kernel.name}: {err}", refused=True) from None
     tensors = (inputs, outputs)
-    buffers = [t.contiguous() for t in [*inputs, *outputs]]
+    grid = list(plan.grid)
+    # a split-K kernel's workspace (runtime/workspace.py) after the outputs: its parts (NaN: a part
+    # read before it is written shows) and zero counts
+    ws = kernel.workspace
+    space = [torch.full((ws.slots(grid) * ws.splits * ws.floats,), float("nan")),
+             torch.zeros(ws.slots(grid), dtype=torch.int32)] if ws else []
+    buffers = [t.contiguous() for t in [*inputs, *outputs]] + space
     index = {(0, n): n for n in range(len(inputs))} | {(1, n): len(inputs) + n for n in range(len(outputs))}
     params = []
     for role, where in kernel.slots:
         params.append(_words(1, plan.env[where]) if role == 2 else _words(0, index[(role, where)]))
+    params += [_words(0, len(inputs) + len(outputs) + n) for n in range(len(space))]
     for (role, n), entry in kernel.mapped:
         viewed = mapped_tensor(tensors[role][n], entry, plan.env)
         params.append(_words(2, index[(role, n)], *_map_words(viewed, entry)))
-    grid = list(plan.grid)
     if m.get("persistent"):
         grid[0] = min(grid[0], RESIDENT)
     blob = [b"TCPU0001", _words(len(name)), name.encode(), _words(*grid, m["threads"], m["smem_bytes"]),
@@ -185,3 +191,5 @@ def launch_cpu(kernel, inputs: list, outputs: list, plan, variant: str | None = 
         if size:
             t.view(-1).view(torch.uint8).copy_(torch.frombuffer(bytearray(out[at:at + size]), dtype=torch.uint8))
         at += size
+    if space and any(out[at + space[0].numel() * 4:]):  # the next launch starts from the counts this one leaves
+        raise CpuRunError(f"{name}: the split-K workspace's counts are not left at zero")

@@ -26,14 +26,14 @@ from tilec.dialects.schedule import Schedule, grid
 SPACES = {
     "check": {
         "contraction": {"axes": {"consumers": (1, 2, 3), "bn": (128, 256), "stages": (3, 4),
-                                 "tma_store": (False, True)}},
+                                 "tma_store": (False, True), "split_k": (1, 3)}},
         "online": {"axes": {"consumers": (2, 3), "bn": (64, 128), "stages": (2,)},
                    # a stage more: two consumer warpgroups, or one with two CTAs an SM
                    "rotated": ({"consumers": 2, "stages": (3,)}, {"consumers": 1, "occupancy": 2, "stages": (3,)})},
     },
     "search": {
         "contraction": {"axes": {"consumers": (1, 2, 3), "bn": (64, 128, 192, 256), "stages": (2, 3, 4, 5),
-                                 "persistent": (False, True), "tma_store": (False, True)}},
+                                 "persistent": (False, True), "tma_store": (False, True), "split_k": (1, 2, 4)}},
         "online": {"axes": {"consumers": (1, 2, 3), "bn": (64, 96, 128, 176, 192), "stages": (2, 3, 4),
                             "softmax_overlap": (False, True)},
                    "rotated": ({"consumers": 1, "occupancy": 2, "stages": (2, 3, 4)},)},

@@ -84,6 +84,15 @@ template <class A, class B> inline auto max(A a, B b) -> decltype(a + b) {
     return T(a) < T(b) ? T(b) : T(a);
 }
 
+// global atomics, fences and L2 accesses: the threads of a CTA are fibers of one OS thread that
+// switch only at barriers and waits, and CTAs run one after another, so a read-modify-write is
+// whole and every write is seen by the next read (the memory order they keep on a GPU is theirs)
+inline float atomicAdd(float* at, float v) { const float old = *at; *at = old + v; return old; }
+inline unsigned atomicAdd(unsigned* at, unsigned v) { const unsigned old = *at; *at = old + v; return old; }
+inline void __threadfence() {}
+inline float __ldcg(const float* at) { return *at; }
+inline float2 __ldcg(const float2* at) { return *at; }
+
 inline size_t __cvta_generic_to_shared(const void* p) {
     const unsigned char* at = static_cast<const unsigned char*>(p);
     return size_t(at - tcpu::shared_base());
