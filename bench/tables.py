@@ -45,6 +45,7 @@ from bench.tables_pytorch_kernels import (attention_ncu_1k, attention_ncu_d64, a
                                           blocks_gemm_ncu, epilogue_pairs, gelu_gemm_changes, gemm_tiles,
                                           gpt2_gemms, launch_ab, narrow_masks)
 from bench.tables_rows import rows_default, rows_splits  # noqa: E402
+from bench.tables_split_k import split_k_shapes, split_k_ways  # noqa: E402
 from bench.tables_tuning import tuning_peers, tuning_persistent, tuning_rank, tuning_rows  # noqa: E402
 DOCS = ["README.md", "docs/benchmarks.md", "docs/compile-time.md", "docs/tuning.md"]
 _BLOCK = re.compile(r"(<!-- table: ([a-z0-9-]+) -->\n)(.*?)(<!-- end table -->)", re.S)
@@ -293,7 +294,8 @@ def default_pick_attention() -> list[str]:
     return lines
 
 
-TABLES = {"launch-spin": launch_spin, "attention-inplace-pv": attention_inplace_pv, "attention-hopper": attention_hopper,
+TABLES = {"split-k-shapes": split_k_shapes, "split-k-ways": split_k_ways,
+          "launch-spin": launch_spin, "attention-inplace-pv": attention_inplace_pv, "attention-hopper": attention_hopper,
           "same-code": same_code, "layernorm-ab": layernorm_ab,
           "layernorm-ab-best": layernorm_ab_best, "replay-back-to-back": replay_back_to_back,
           "replay-host": replay_host, "replay-host-parts": replay_host_parts,

@@ -1,18 +1,19 @@
 """tile.split_sum in CUDA: the parts of an output tile's sum over K written by their CTAs (split-K).
 
     each thread:      its accumulator elements, as float pairs, into part `part` of workspace
-                      slot `slot` (S parts of a bm x bn f32 tile, row-major): plain stores
-    each thread:      __threadfence()                 the part visible before the count
-    the CTA:          a barrier; thread 0 adds 1 to the slot's count: the CTA that finds S - 1
-                      there is the last; a barrier, and every other CTA returns
-    the last CTA:     __threadfence(), then each thread sums its elements' S parts in part
+                      slot `slot` (S parts of a bm x bn f32 tile, row-major): 8-byte stores
+    the CTA:          a barrier; thread 0 fences (release: the CTA's part, ordered before it by
+                      the barrier, visible before the count), adds 1 to the slot's count (the
+                      CTA that finds S - 1 there is the last) and fences again (acquire); a
+                      barrier, and every other CTA returns
+    the last CTA:     each thread sums its elements' S parts in part
                       order, each read from L2 (__ldcg: L1 holds no stale copy; its own part
                       too, so the sum is the same whichever CTA is last), the loads of a pair's
                       parts unrolled and independent; thread 0 sets the count back to 0
 
-Atomic adds of each element into one tile, tried first, ran at 250-400 GB/s on an H100 (the
-L2's atomic units: a 2048³ GEMM split 2 ways took 3.1x as long as unsplit; docs/benchmarks.md);
-plain stores and loads of the parts run at the L2's bandwidth. The workspace is two kernel
+Atomic adds of each element into one tile, tried first, made a 2048³ GEMM split 2 ways take
+3.1x as long as unsplit on an H100; written parts, 8-byte stores and one thread's fences took
+that to 1.7x (docs/benchmarks.md, "Split-K": the ways measured, and what is left). The workspace is two kernel
 parameters after the arguments (``WORKSPACE``): S parts per slot, one slot per output tile
 (the grid's CTAs / S), and a count per slot, zero when a launch starts; the runtime allocates
 them (manifest ``workspace``: runtime/workspace.py). In a warp-specialised kernel the barrier
@@ -65,14 +66,17 @@ def op_tile_split_sum(self, op) -> None:
     self.line(f"int* const last = reinterpret_cast<int*>(smem + {flag});")
     a = f"{frag.name}[mi][ni][2 * h]"
     b = f"{frag.name}[mi][ni][2 * h + 1]"
+    # __stcg: one 8-byte store, cached in L2 alone (a float2 assigned through a pointer was
+    # split into two 4-byte stores, twice the sectors)
     _each_pair(self, frag, [f"float2 v; v.x = {a}; v.y = {b};",
-                            f"*reinterpret_cast<float2*>(ws + own * {bm * bn} + row * {bn} + col) = v;"])
-    self.line("__threadfence();  // the part is visible before the count says so")
+                            f"__stcg(reinterpret_cast<float2*>(ws + own * {bm * bn} + row * {bn} + col), v);"])
     self.line(barrier)
-    self.line(f"if (tid == 0) *last = atomicAdd(count, 1u) == {splits - 1}u;")
+    # one thread's fences order the CTA's part, which the barrier put before them, against the
+    # count: a release before it, an acquire after it in the last CTA (the barrier then orders
+    # the other threads' reads after that)
+    self.line(f"if (tid == 0) {{ __threadfence(); *last = atomicAdd(count, 1u) == {splits - 1}u; __threadfence(); }}")
     self.line(barrier)
     self.line("if (!*last) return;  // another CTA of the slot arrives last and finishes the tile")
-    self.line("__threadfence();")
     at = f"reinterpret_cast<const float2*>(ws + {{}} * {bm * bn} + row * {bn} + col)"
     _each_pair(self, frag, [f"float2 sum = __ldcg({at.format(0)});",
                             "// in part order, each read from L2: one sum whoever is last",

@@ -56,6 +56,13 @@ PERSISTENT_START = 0.5
 # make the D = 128, S = 4k kernel 1.38x faster in this model; the H200 measured 1.06-1.09x
 # (docs/benchmarks.md, 2026-12-02), about a quarter of that
 SOFTMAX_UNDER_PV = 0.25
+# what a split-K CTA pays for its part, in units of writing it once at the store rate (and the
+# last CTA reading the others): fitted to an H100 (2026-12-07, docs/benchmarks.md "Split-K"):
+# a 1024³ GEMM's 128 x 128 CTAs split 2 ways were active 20,400 cycles on average where each
+# held half the K tiles of an unsplit CTA active 16,100 (7,800 over 64 of 132 SMs), about four
+# times the part's bytes at 32 a cycle; at 4 the model picks split-K where it measured faster
+# (512 x 512 x 8192, 1024 x 1024 x 8192) and not where it measured slower
+SPLIT_FIXUP = 4.0
 
 
 @dataclass(frozen=True)
@@ -122,7 +129,7 @@ def estimate(tile: ir.Module, env: dict, gpu: GPU) -> Estimate:
     split = next((e for e in p.events if e.kind == "split_sum"), None)
     if split is not None:  # split-K: each CTA writes its f32 part to L2; the last reads the others
         parts = split.data["splits"]
-        fixed += sched.bm * sched.bn * 4 * (1 + (parts - 1) / parts) / gpu.store_bytes_per_cycle
+        fixed += SPLIT_FIXUP * sched.bm * sched.bn * 4 * (1 + (parts - 1) / parts) / gpu.store_bytes_per_cycle
     # a rotated loop's first block runs before it (from block 1): count it with the loop's
     runs = _trips(p, z3.IntVal(0) if sched.softmax_overlap else lb, ub, bind, grid)
     resident = ctas_per_sm(sched, fn, gpu)

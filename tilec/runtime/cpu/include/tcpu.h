@@ -92,6 +92,7 @@ inline unsigned atomicAdd(unsigned* at, unsigned v) { const unsigned old = *at; 
 inline void __threadfence() {}
 inline float __ldcg(const float* at) { return *at; }
 inline float2 __ldcg(const float2* at) { return *at; }
+inline void __stcg(float2* at, float2 v) { *at = v; }
 
 inline size_t __cvta_generic_to_shared(const void* p) {
     const unsigned char* at = static_cast<const unsigned char*>(p);
