@@ -26,7 +26,10 @@ from tilec.dialects.schedule import Schedule, grid
 SPACES = {
     "check": {
         "contraction": {"axes": {"consumers": (1, 2, 3), "bn": (128, 256), "stages": (3, 4),
-                                 "tma_store": (False, True), "split_k": (1, 3)}},
+                                 "tma_store": (False, True)},
+                        # split-K on each consumer count (not the whole grid over again: each point
+                        # proved costs seconds); 3 ways, so that the last part is shorter
+                        "extra": tuple({"consumers": c, "bn": 128, "stages": 3, "split_k": 3} for c in (1, 2, 3))},
         "online": {"axes": {"consumers": (2, 3), "bn": (64, 128), "stages": (2,)},
                    # a stage more: two consumer warpgroups, or one with two CTAs an SM
                    "rotated": ({"consumers": 2, "stages": (3,)}, {"consumers": 1, "occupancy": 2, "stages": (3,)})},
@@ -52,8 +55,8 @@ SPACES = {
 
 def points(form: str, use: str) -> list[Schedule]:
     """sm_90a's warp-specialised schedules of ``form`` in the ``use`` grid ("check", "search" or
-    "any-size"), in order: the grid's, then the ping-pong (contraction) or rotated (attention) ones;
-    an "any-size" list as it is."""
+    "any-size"), in order: the grid's, its extra points, then the ping-pong (contraction) or
+    rotated (attention) ones; an "any-size" list as it is."""
     space = SPACES[use].get(form)
     if space is None:
         return []
@@ -62,6 +65,7 @@ def points(form: str, use: str) -> list[Schedule]:
     axes = space["axes"]
     bk = {"bk": 64} if form == "contraction" else {}
     out = [Schedule(bm=64 * p["consumers"], warps=4 * p["consumers"], **bk, **p) for p in grid(axes)]
+    out += [Schedule(bm=64 * p["consumers"], warps=4 * p["consumers"], **bk, **p) for p in space.get("extra", ())]
     if form == "contraction":
         out += pingpong_points(axes["bn"], axes["stages"], axes.get("tma_store", (False,)))
     for rotated in space.get("rotated", ()):
