@@ -258,7 +258,7 @@ def lower(fn, g: Gemm, options) -> None:
         offsets = {rank - 2: m0, rank - 1: n0, **dict(enumerate(batch_ids))}
         tile_of = {rank - 2: s.bm, rank - 1: s.bn}
         totals = list(loop.results)
-        if split is not None:  # the CTA adding its part last finishes the output tile
+        if split is not None:  # the CTA that writes its part last sums the parts and finishes the tile
             tiles = arith.MulIOp(grid_m, grid_n).result
             slot = arith.AddIOp(arith.MulIOp(flat, tiles).result, pid).result
             totals = [ir.Operation.create("tile.split_sum", results=[acc_type], operands=[totals[0], slot, split, k_begin],

@@ -2,7 +2,7 @@
 batched, SwiGLU's two, with prologue maps or reshaped operands):
 
 coverage   every k < K lies in one of the K tiles the loop visits (split-K: in those of
-           exactly one CTA of the output tile's split_k.py)
+           exactly one of the output tile's CTAs; split_k.py)
 equivalence each mma accumulates A and B at the contraction's indices (its index maps, for
            every CTA, k tile and k step; gemm_values.py), prologue maps equal the reference's
            (gemm_prologue.py), reduced indices merged by a view are one sum (gemm_views.py);
