@@ -10,8 +10,12 @@ like any other function's, so the same fusion, lowering and checks apply to it.
     y = softmax(x)  ->  @f_grad(x, dy) -> dx = y · (dy − Σ_j dy·y)
 
 ``replace=true`` replaces each function by its gradient (a module of one function, as the
-lowering and the CLI's stages take). Input it cannot differentiate (a shifted or divided
-index read, an op with no rule, fused ta.online) is one error at that op.
+lowering and the CLI's stages take). ``saved=true`` builds the pair a training step runs
+instead of ``@f_grad`` (saved.py): ``@f_fwd``, which also returns each softmax's row
+log-sum-exp, and ``@f_bwd``, which reads the outputs and those statistics rather than
+computing the softmax again (FlashAttention's backward, for attention). Input it cannot
+differentiate (a shifted or divided index read, an op with no rule, fused ta.online) is one
+error at that op.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from tilec.dialects import ta_builders as tb
 from tilec.dialects.ta import tensor_dims
 
 from .. import PassInfo, refusal
-from . import tensors
+from . import saved as saving, tensors
 from .scalar import NoAdjoint
 
 _RULES = {"ta.contract": tensors.contract, "ta.reduce": tensors.reduce, "ta.softmax": tensors.softmax,
@@ -36,6 +40,7 @@ _CONSTANT = ("ta.fill", "arith.constant")
 @dataclass(frozen=True)
 class Options:
     replace: bool = False
+    saved: bool = False
 
 
 def _names(attrs, count: int, prefix: str) -> list[str]:
@@ -71,8 +76,9 @@ def _cast(value: ir.Value, like: ir.Value) -> ir.Value:
                         lambda: arith.TruncFOp(element, tb.at(value, tensors.identity(n))).result)
 
 
-def gradient(fn) -> func.FuncOp:
-    """The gradient function of ta function ``fn``, inserted after it."""
+def gradient(fn, saved: bool = False) -> func.FuncOp:
+    """The gradient function of ta function ``fn``, inserted after it; ``saved``: the pair
+    ``@f_fwd`` / ``@f_bwd`` (saved.py), the backward returned."""
     name = ir.StringAttr(fn.attributes["sym_name"]).value
     ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
     inputs = _names(fn.attributes["arg_attrs"] if "arg_attrs" in fn.attributes else None, len(ftype.inputs), "arg")
@@ -82,21 +88,35 @@ def gradient(fn) -> func.FuncOp:
     if clash or len(set(cotangents)) != len(cotangents):
         raise refusal("ta-grad", fn, f"the gradient's tensors would be named {', '.join(clash or cotangents)}, "
                                      f"which the function already uses: rename its tensors")
-    grad = fn.operation.clone(ir.InsertionPoint.after(fn)).opview  # the forward, computed again
-    grad.attributes["sym_name"] = ir.StringAttr.get(f"{name}_grad")
+    kept, lses, after = [], [], fn
+    if saved:
+        after, lses = saving.forward(fn, name)
+        saving.check_names(fn, lses, inputs + outputs + cotangents + grads)
+        after.attributes["res_attrs"] = _named(outputs + lses)
+        kept = list(ir.FunctionType(ir.TypeAttr(after.attributes["function_type"]).value).results)
+    grad = fn.operation.clone(ir.InsertionPoint.after(after)).opview  # the forward, computed again
+    grad.attributes["sym_name"] = ir.StringAttr.get(f"{name}_bwd" if saved else f"{name}_grad")
     block = grad.regions[0].blocks[0]
+    kept_args = [block.add_argument(t, grad.location) for t in kept]  # outputs, then statistics
     args = [block.add_argument(t, grad.location) for t in ftype.results]
     ret = list(block.operations)[-1]
     returned = list(ret.operation.operands)
+    context = None
+    if saved:
+        softmaxes = [op for op in block.operations if op.operation.name == "ta.softmax"]
+        context = saving.Saved(returned, kept_args[:len(returned)], softmaxes, kept_args[len(returned):])
     with ir.InsertionPoint(ret), grad.location:
-        dx = _backward(grad, returned, args, len(ftype.inputs))
+        dx = _backward(grad, returned, args, len(ftype.inputs), context)
         results = [_cast(dx[i], a) if dx[i] is not None else _zeros(a)
                    for i, a in enumerate(list(block.arguments)[:len(ftype.inputs)])]
         func.ReturnOp(results)
     ret.operation.erase()
+    if context is not None:
+        context.read_statistics()
+        grad.attributes[saving.RECOMPUTE] = ir.UnitAttr.get()
     grad.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(
-        list(ftype.inputs) + list(ftype.results), [r.type for r in results]))
-    grad.attributes["arg_attrs"] = _named(inputs + cotangents)
+        list(ftype.inputs) + kept + list(ftype.results), [r.type for r in results]))
+    grad.attributes["arg_attrs"] = _named(inputs + (outputs + lses if saved else []) + cotangents)
     grad.attributes["res_attrs"] = _named(grads)
     return grad
 
@@ -107,8 +127,9 @@ def _zeros(like: ir.Value) -> ir.Value:
                                attributes={"value": ir.FloatAttr.get(element, 0.0)}).result
 
 
-def _backward(fn, returned: list, cotangents: list, n_inputs: int) -> list:
-    """The adjoint of each of ``fn``'s inputs (None where no output depends on it)."""
+def _backward(fn, returned: list, cotangents: list, n_inputs: int, context=None) -> list:
+    """The adjoint of each of ``fn``'s inputs (None where no output depends on it); ``context``
+    (a saved.Saved): softmax's row term from the saved output where it can."""
     active = _active(fn)
     adjoint = {}
     for value, dy in zip(returned, cotangents):  # a 16-bit cotangent widened to f32 first
@@ -124,8 +145,12 @@ def _backward(fn, returned: list, cotangents: list, n_inputs: int) -> list:
         if name in _CONSTANT:
             continue
         ybar = tensors.total(adjoint[op.result], op.result)
+        if context is not None:
+            context.totals[op.result] = ybar
         try:
-            if name == "ta.map":
+            if name == "ta.softmax" and context is not None:
+                found = context.softmax(op, ybar)
+            elif name == "ta.map":
                 found = tensors.map_(op, ybar, active.__contains__)
             elif name in _RULES:
                 found = _RULES[name](op, ybar)
@@ -144,8 +169,8 @@ def _backward(fn, returned: list, cotangents: list, n_inputs: int) -> list:
 def run(module: ir.Operation, options: Options) -> None:
     functions = [op for op in module.regions[0].blocks[0].operations if op.operation.name == "func.func"]
     for fn in functions:
-        gradient(fn.opview if hasattr(fn, "opview") else fn)
-        if options.replace:
+        gradient(fn.opview if hasattr(fn, "opview") else fn, options.saved)
+        if options.replace:  # (with saved=true the module keeps the pair)
             fn.operation.erase()
 
 

@@ -1,0 +1,116 @@
+"""ta-grad{saved=true}: the forward that saves each softmax's log-sum-exp and the backward that
+reads it (and the saved output) rather than computing the softmax again. Run on the oracle,
+backward(x, forward(x), dy) equals torch's autograd through the oracle's forward, for every
+differentiable example; attention's backward has FlashAttention-2's form (P from the saved
+statistic, D = rowsum(dO ∘ O)); fused, its loop stage stores nothing of the scores' size."""
+
+import pytest
+import torch
+from torch_mlir import ir
+
+from conftest import EXAMPLES
+from test_ta_grad import DIFFERENTIABLE, SIZES, _agrees, _f32
+from tilec import dialects
+from tilec import passes
+from tilec.dialects.ta import tensor_dims
+from tilec.executors.oracle import evaluate
+from tilec.frontend import spec_to_ta
+from tilec.lowering.driver import run_passes
+from tilec.signature import bind, random_inputs, signature
+
+ATTENTIONS = ["attention", "causal_attention", "masked_attention", "attention_bias", "einsum_attention",
+              "gqa_attention"]
+
+
+def _saved(text: str, name: str):
+    """(module, forward, @f_fwd, @f_bwd) after ta-grad{saved=true} (the forward kept)."""
+    module = spec_to_ta(text, f"{name}.ta")
+    info = passes.get("ta-grad")
+    info.run(module.operation, info.options(saved=True))
+    module.operation.verify()
+    forward, fwd, bwd = list(module.body.operations)
+    return module, forward, fwd, bwd
+
+
+def _run_saved(text: str, sizes: dict, name: str):
+    """(backward(x, forward_saving(x), dy) on the oracle, autograd's gradients), by input."""
+    with dialects.context(), ir.Location.unknown():
+        _, forward, fwd, bwd = _saved(text, name)
+        sig = signature(forward)
+        env = bind(sig, {k: v for k, v in sizes.items() if k in sig.params})
+        inputs = random_inputs(sig, env, 0)
+        leaves = {k: v.detach().clone().requires_grad_(True) for k, v in inputs.items()}
+        outputs = evaluate(forward, leaves, env)
+        torch.manual_seed(1)
+        cotangents = {f"d{k}": torch.randn_like(v) for k, v in outputs.items()}
+        sum((v * cotangents[f"d{k}"]).sum() for k, v in outputs.items()).backward()
+        saved = evaluate(fwd, inputs, env)
+        got = evaluate(bwd, {**inputs, **saved, **cotangents}, env)
+        for k, v in outputs.items():  # the saving forward computes the same outputs
+            assert torch.equal(saved[k], v.detach()), k
+    want = {f"d{k}": v.grad if v.grad is not None else torch.zeros_like(v) for k, v in leaves.items()}
+    return got, want
+
+
+@pytest.mark.parametrize("sizes", SIZES, ids=["defaults", "size-1"])
+@pytest.mark.parametrize("example", DIFFERENTIABLE)
+def test_the_saved_backward_equals_autograd_through_the_oracle(example, sizes):
+    got, want = _run_saved(_f32(example), sizes, example)
+    assert set(got) == set(want)
+    for name, value in want.items():
+        assert _agrees(got[name], value), (name, float((got[name] - value).abs().max()))
+
+
+def _ops(fn) -> list[str]:
+    return [op.operation.name for op in fn.entry_block.operations]
+
+
+@pytest.mark.parametrize("example", [a for a in ATTENTIONS if a != "masked_attention"])
+def test_attention_backward_has_flashattentions_form(example):
+    """No softmax is computed again and no row of the scores is summed: P is exp(s - lse) with
+    lse an argument, D a contraction of dO with the saved O over the head dim (the reductions
+    left sum a bias's or a shared key head's gradient over other dims)."""
+    with dialects.context(), ir.Location.unknown():
+        module, _, fwd, bwd = _saved(_f32(example), example)
+        run_passes(module, ["canonicalize", "cse"])
+        fwd, bwd = list(module.body.operations)[-2:]
+        names = [ir.StringAttr(ir.DictAttr(a)["ta.name"]).value for a in ir.ArrayAttr(bwd.attributes["arg_attrs"])]
+        out = names[-1][1:]  # the one output, after its cotangent's "d"
+        assert names[-3:] == [out, "lse", f"d{out}"], names
+        lse = next(op for op in fwd.entry_block.operations if op.operation.name == "ta.logsumexp")
+        key = str(tensor_dims(lse.operation.operands[0].type)[ir.IntegerAttr(lse.attributes["dim"]).value])
+        assert "ta.softmax" not in _ops(bwd) and "ta.logsumexp" not in _ops(bwd)
+        for op in bwd.entry_block.operations:
+            if op.operation.name == "ta.reduce":
+                dims = tensor_dims(op.operation.operands[0].type)
+                assert key not in [str(dims[ir.IntegerAttr(d).value]) for d in ir.ArrayAttr(op.attributes["dims"])]
+        assert list(bwd.arguments[names.index(out)].uses), "D reads the saved output"
+        assert "ta.recompute" in bwd.attributes
+
+
+def test_a_guarded_softmax_keeps_its_row_sum():
+    """masked_attention's softmax reaches V through a guard (a fully masked row gives 0): D is
+    not rewritten there (Σ_j dP·P stays; correct, as the oracle test above shows)."""
+    with dialects.context(), ir.Location.unknown():
+        module, _, fwd, bwd = _saved(_f32("masked_attention"), "masked_attention")
+        assert "ta.softmax" not in _ops(bwd) and "ta.reduce" in _ops(bwd)
+
+
+def test_a_softmax_returned_keeps_its_row_sum():
+    """Where the softmax feeds no contraction (it is the output) D stays Σ_j dy·y, y read
+    from the saved statistic."""
+    text = (EXAMPLES / "softmax.ta").read_text()
+    with dialects.context(), ir.Location.unknown():
+        module, _, _, bwd = _saved(text, "softmax")
+        assert "ta.softmax" not in _ops(bwd) and "ta.reduce" in _ops(bwd)
+
+
+def test_a_saved_statistic_name_the_function_uses_is_refused(tilec, tmp_path):
+    source = tmp_path / "s.mlir"
+    source.write_text('''func.func @f(%x: tensor<?x?xf32, ["N", "C"]> {ta.name = "lse"}) -> (tensor<?x?xf32, ["N", "C"]> {ta.name = "Y"}) {
+  %y = "ta.softmax"(%x) {dim = 1 : i64} : (tensor<?x?xf32, ["N", "C"]>) -> tensor<?x?xf32, ["N", "C"]>
+  return %y : tensor<?x?xf32, ["N", "C"]>
+}
+''')
+    status, out, err = tilec("opt", source, "--pass-pipeline", "builtin.module(ta-grad{saved=true})")
+    assert status == 1 and "ta-grad:" in err and "lse" in err and "Traceback" not in err, err
