@@ -12,7 +12,10 @@ computes in a single loop over that index:
 Each summand is put in the normal form sum_t sign * outside_t * inner_t (see
 _fusion_algebra.py): factors constant in j move out of the sum (linearity), a
 product of sums is expanded, and exp(x - m) with m = max_j x becomes the running-
-max stabiliser. Groups that do not fit the form are left unchanged.
+max stabiliser. Groups that do not fit the form are left unchanged. In a function marked
+``ta.recompute`` (a backward that reads a softmax's saved statistic) a sum that reads another
+reduction's result at its own reduced index is fused too, that result computed where read
+(_fusion_recompute.py).
 """
 
 from dataclasses import dataclass
@@ -24,6 +27,7 @@ from tilec.dialects.ta import tensor_dims
 from . import PassInfo
 from ._fusion_algebra import NotFusable, expression, refs
 from ._fusion_build import build_group
+from ._fusion_recompute import RECOMPUTE, recompute_groups
 
 
 @dataclass(frozen=True)
@@ -135,6 +139,10 @@ def _fuse_function(fn, counter: list) -> None:
         if r is not None:
             reductions.append(r)
     groups, dims = _groups(reductions)
+    if RECOMPUTE in fn.attributes:  # sums over a producer read at their own index: recomputed where read
+        grouped = {n for members in groups for n in members}
+        by_value = {r.op.result: n for n, r in enumerate(reductions)}
+        groups += recompute_groups(reductions, grouped, by_value, refs, dims, _UnionFind())
     for members in groups:
         group = [reductions[n] for n in members]
         roots = {}

@@ -29,6 +29,7 @@ from tilec.dialects import ta_builders as tb
 from tilec.dialects.ta import tensor_dims
 
 from .. import PassInfo, refusal
+from .._fusion_recompute import RECOMPUTE
 from . import saved as saving, tensors
 from .scalar import NoAdjoint
 
@@ -111,9 +112,9 @@ def gradient(fn, saved: bool = False) -> func.FuncOp:
                    for i, a in enumerate(list(block.arguments)[:len(ftype.inputs)])]
         func.ReturnOp(results)
     ret.operation.erase()
-    if context is not None:
+    if context is not None and context.lse_of:  # the softmax's rows are read, not stored: recompute
         context.read_statistics()
-        grad.attributes[saving.RECOMPUTE] = ir.UnitAttr.get()
+        grad.attributes[RECOMPUTE] = ir.UnitAttr.get()
     grad.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(
         list(ftype.inputs) + kept + list(ftype.results), [r.type for r in results]))
     grad.attributes["arg_attrs"] = _named(inputs + (outputs + lses if saved else []) + cotangents)

@@ -34,7 +34,6 @@ from .. import refusal
 from . import tensors
 from .tensors import F32, identity, rank, widen
 
-RECOMPUTE = "ta.recompute"  # the backward's attribute: fuse sums over what they read, recomputed
 
 
 def forward(fn, name: str) -> tuple[func.FuncOp, list[str]]:
