@@ -99,8 +99,8 @@ def send_back(op, g: ir.Value, amap: ir.AffineMap, target: ir.Value) -> ir.Value
     kinds = _kinds(op, amap)
     reads = [k[1] for k in kinds if k[0] != "const"]
     dropped = [d for d in range(rank(g)) if d not in reads]
-    if dropped:
-        g = tb.reduce(g, "sum", dropped)
+    for d in reversed(dropped):  # one dim at a time, the last first: sums fusion can take one by one
+        g = tb.reduce(g, "sum", [d])
     kept = sorted(reads)
     if all(k[0] == "dim" for k in kinds):
         if reads == kept:
