@@ -113,14 +113,18 @@ class Saved:
         saved = self.saved_value(c)
         if saved is None:
             return None
-        out = pos[2]
-        n_out = len(out)
-        result_type = tb.tensor_type([tensor_dims(y.type)[k] for k in range(rank(y)) if k != dim], F32())
-        whole = identity(n_out)
-        wide = saved if isinstance(ir.RankedTensorType(saved.type).element_type, ir.F32Type) else \
-            tb.build_map(tensors.f32_type(saved), lambda: widen(tb.at(saved, whole)))
-        return tb.contract(self.totals[c], wide, [whole, whole, tb.projection(n_out, [out.index(p) for p in row])],
-                           result_type)
+        out, cbar = pos[2], self.totals[c]
+        whole = identity(len(out))
+        product = tb.build_map(tensors.f32_type(c), lambda: arith.MulFOp(tb.at(cbar, whole),
+                                                                          widen(tb.at(saved, whole))).result)
+        summed = [k for k, p in enumerate(out) if p not in row]  # a row program: the output's rows, summed
+        for k in reversed(summed):
+            product = tb.reduce(product, "sum", [k])
+        order = [p for p in out if p in row]
+        if order == row:
+            return product
+        return tb.build_map(tb.tensor_type([tensor_dims(y.type)[k] for k in range(rank(y)) if k != dim], F32()),
+                            lambda: tb.at(product, tb.projection(len(row), [row.index(p) for p in order])))
 
     def read_statistics(self) -> None:
         """Each softmax (of the forward computed again) as exp(x - lse) from its saved lse."""

@@ -18,7 +18,8 @@ from tilec.dialects.reduce_kinds import KINDS
 from tilec.dialects.ta import tensor_dims
 
 from ..diagnostics import TilecError, mlir_loc
-from ..signature import dtype_of, signature
+from ..signature import signature
+from .precision import accumulator, computed
 from . import oracle_scalar
 
 
@@ -50,8 +51,8 @@ def _contract(op, values, env):
     letters = "abcdefghijklmnopqrstuvwxyz"
     spell = lambda m: "".join(letters[ir.AffineDimExpr(e).position] for e in m.results)
     equation = f"{spell(maps[0])},{spell(maps[1])}->{spell(maps[2])}"
-    lhs, rhs = (values[v].to(torch.float32) for v in op.operation.operands)
-    return torch.einsum(equation, lhs, rhs).to(dtype_of(op.result.type))
+    lhs, rhs = (values[v].to(accumulator()) for v in op.operation.operands)
+    return torch.einsum(equation, lhs, rhs).to(computed(op.result.type))
 
 
 def _reduce(op, values, env):
@@ -71,7 +72,7 @@ def _logsumexp(op, values, env):
 
 def _fill(op, values, env):
     value = ir.FloatAttr(op.attributes["value"]).value
-    return torch.full(sizes(op.result.type, env), value, dtype=dtype_of(op.result.type))
+    return torch.full(sizes(op.result.type, env), value, dtype=computed(op.result.type))
 
 
 def _remap(op, values, env):
@@ -90,7 +91,7 @@ def _remap(op, values, env):
 
 def _map(op, values, env):
     shape = sizes(op.result.type, env)
-    return oracle_scalar.run_body(op, values, env, shape)[0].to(dtype_of(op.result.type))
+    return oracle_scalar.run_body(op, values, env, shape)[0].to(computed(op.result.type))
 
 
 def _online(op, values, env):

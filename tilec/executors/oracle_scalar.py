@@ -6,7 +6,7 @@ import torch
 from torch_mlir import ir
 
 from ..diagnostics import TilecError, mlir_loc
-from ..signature import dtype_of
+from .precision import computed
 from tilec.dialects.scalar_ops import Domain, NoRule, evaluate
 
 _MATH = {"math.exp": torch.exp, "math.log": torch.log, "math.sqrt": torch.sqrt, "math.rsqrt": torch.rsqrt,
@@ -20,7 +20,7 @@ def _math(name: str, *args):
 
 
 def _const(value, type_) -> torch.Tensor:
-    return torch.tensor(value, dtype=dtype_of(type_)) if isinstance(value, float) else torch.tensor(value)
+    return torch.tensor(value, dtype=computed(type_)) if isinstance(value, float) else torch.tensor(value)
 
 
 # the scalar ops' meanings (dialects/scalar_ops.py) on torch tensors, IEEE 754 as torch computes it
@@ -30,8 +30,8 @@ TORCH = Domain(
     div_nonneg=lambda a, b: torch.div(a, b, rounding_mode="floor"), rem_nonneg=torch.remainder,
     max=torch.maximum, min=torch.minimum, eq=torch.eq, ne=torch.ne, lt=torch.lt, le=torch.le, gt=torch.gt,
     ge=torch.ge, not_=torch.logical_not, and_=torch.logical_and, or_=torch.logical_or, xor=torch.logical_xor,
-    select=torch.where, const=_const, to_float=lambda a, type_: a.to(dtype_of(type_)),
-    cast=lambda name, a, src, dst: a.to(dtype_of(dst)), math=_math)
+    select=torch.where, const=_const, to_float=lambda a, type_: a.to(computed(type_)),
+    cast=lambda name, a, src, dst: a.to(computed(dst)), math=_math)
 
 
 def _broadcast_view(tensor: torch.Tensor, positions: list[int], rank: int) -> torch.Tensor:

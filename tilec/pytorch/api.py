@@ -12,6 +12,7 @@ default the whole graph then stays in torch (a warning says why), with
 from __future__ import annotations
 
 import warnings
+from contextlib import nullcontext
 
 import torch
 
@@ -32,6 +33,8 @@ from ..runtime.launch import target_of
 from ..signature import signature
 from ..tune.db import tuned
 from ..verify.report import Report
+from .training import Differentiable, Pair, check_precision, wants_gradients
+from ..executors.precision import float64
 
 STAGES = ("oracle", "loop", "tile", "cuda")
 
@@ -52,6 +55,7 @@ class CompiledGraph:
         self.partition_rest = partition_rest and dynamic is None  # False for a region: not partitioned again
         self._programs = {}  # input shapes -> the loop stage JIT-ed once (tilec.executors.loop_runner.LoopProgram)
         self._inputs = None  # the ta function's input specs (signature), once read
+        self._training, self._why_no_pair, self.no_backward = None, None, None  # training.py's pair, once built
         self.shapes = [tuple(t.shape) for t in example_inputs]
         self._layouts = [(t.shape, t.stride(), t.dtype) for t in example_inputs]  # to trace regions with
         self._state = lambda: state_of(fn)
@@ -133,14 +137,19 @@ class CompiledGraph:
         return str(self.module) if self.module is not None else ""
 
     def __call__(self, *args):
+        params = list(self._state().values())
+        training = wants_gradients(params + list(args))  # the parameters kept in autograd's graph
         if self.module is None and self.partitioned is not None:
-            return self.partitioned(*(t.detach() for t in self._state().values()), *args)
+            return self.partitioned(*(t if training else t.detach() for t in params), *args)
         if self.module is None:
             return self.fn(*args)
-        state = [t.detach() for t in self._state().values()]
+        state = [t.detach() for t in params]
+        check_precision(self.stage, list(args))
         env = self._sizes(state, list(args))
         if (self.stage in ("tile", "cuda") or any(t.is_cuda for t in args)) and self._in_regions():
-            return self.partitioned(*state, *args)
+            return self.partitioned(*(params if training else state), *args)
+        if training:
+            return self._differentiable(params, list(args), env)
         # views: the ta function takes its inputs without size-1 dims, and with leading dims
         # every op treats alike merged ([B, T, C] as [B*T, C]: merge_rows.py)
         tensors = [_taken(t).reshape(shape) for t, shape in zip(state + [a.detach() for a in args], self._arg_shapes(env))]
@@ -152,10 +161,39 @@ class CompiledGraph:
             results = run(*tensors, sizes=env) if env else run(*tensors)
             results = list(results) if isinstance(results, tuple) else [results]
         else:
-            outputs = self._run(dict(zip(self.graph.state_names + self.graph.input_names, tensors)), env)
+            outputs = self.run_stage(dict(zip(self.graph.state_names + self.graph.input_names, tensors)), env)
             results = [outputs[n] for n in self.graph.output_names]
         results = [r.reshape(evaluate_shape(shape, env)) for r, shape in zip(results, self.graph.output_shapes)]
         return results[0] if len(results) == 1 else tuple(results)
+
+    def _differentiable(self, params: list, args: list, env: dict):
+        """A call that needs gradients: on the CPU the saved pair (training.py) as one autograd
+        node; on CUDA, where tilec has no backward kernels yet, the call runs in torch (a
+        TilecFallbackWarning says so, once), as does a graph ta-grad cannot differentiate."""
+        if any(t.is_cuda for t in args) or self.pair() is None:
+            if self.no_backward is None:
+                self.no_backward = self._why_no_pair or "tilec has no backward kernels for CUDA yet"
+                warnings.warn(f"a call of '{self.name}' that needs gradients runs in torch: {self.no_backward}",
+                              TilecFallbackWarning, stacklevel=3)
+            return self.fn(*args)
+        tensors = [_taken(t).reshape(shape) for t, shape in zip(params + args, self._arg_shapes(env))]
+        results = Differentiable.apply(self, tuple(self.graph.state_names + self.graph.input_names),
+                                       tuple(self.graph.output_names), env, *tensors)
+        results = [r.reshape(evaluate_shape(shape, env)) for r, shape in zip(results, self.graph.output_shapes)]
+        return results[0] if len(results) == 1 else tuple(results)
+
+    def pair(self):
+        """The graph's training pair (training.Pair), built on first need; None (the reason kept)
+        when ta-grad cannot differentiate the graph, unless ``strict``."""
+        if self._training is None and self._why_no_pair is None:
+            with self.context, ir_location():
+                try:
+                    self._training = Pair(self.module, self.stage)
+                except TilecError as err:
+                    if self.strict:
+                        raise
+                    self._why_no_pair = err.message
+        return self._training
 
     def _sizes(self, state: list, args: list) -> dict:
         """The sizes of the graph's dynamic dims in a call (none for a static graph), its input
@@ -282,13 +320,15 @@ class CompiledGraph:
         best = tuned(text, {}, target)
         return best["schedule"] if best else ""
 
-    def _run(self, inputs: dict, env: dict) -> dict:
+    def run_stage(self, inputs: dict, env: dict) -> dict:
+        """The graph's outputs on named CPU tensors, by its stage."""
         from torch_mlir import ir
 
         with self.context, ir.Location.unknown():
             fn = self.module.body.operations[0]
-            if self.stage == "oracle":
-                return evaluate(fn, inputs, env)
+            if self.stage == "oracle":  # f64 tensors computed in f64 (gradcheck's precision)
+                with float64() if any(t.dtype == torch.float64 for t in inputs.values()) else nullcontext():
+                    return evaluate(fn, inputs, env)
             if self.stage == "loop":  # lowered and JIT-ed on the first call only (of each static shape)
                 key = tuple(tuple(t.shape) for t in inputs.values()) if self.dynamic is None else "dynamic"
                 if key not in self._programs:

@@ -1,7 +1,7 @@
 // RUN: tilec opt %s --split-input-file --pass-pipeline='builtin.module(ta-grad{saved=true}, canonicalize, cse)' | filecheck %s
 
 // o = softmax(s) . v --> the forward saves lse = logsumexp(s); the backward reads it
-// (p = exp(s - lse)) and the saved o (D = sum_d do * o), and is marked for recomputation
+// (p = exp(s - lse)) and the saved o (D = sum_d do * o, a row program), and is marked for recomputation
 // CHECK-LABEL: func.func @attn_fwd(
 // CHECK-SAME:    -> ({{.*}} {ta.name = "O"}, tensor<?xf32, ["S"]> {ta.name = "lse"})
 // CHECK:       %[[P:.*]] = "ta.softmax"(%arg0) {dim = 1 : i64}
@@ -16,8 +16,12 @@
 // CHECK:         "ta.at"(%arg3)
 // CHECK:         arith.subf
 // CHECK:         math.exp
-// CHECK:       %[[D:.*]] = "ta.contract"(%arg4, %arg2) {maps = [#[[SD:map[0-9]*]], #[[SD]], #{{map[0-9]*}}]}{{.*}} -> tensor<?xf32, ["S"]>
-// CHECK-NOT:   ta.reduce
+// CHECK:       %[[DOO:.*]] = "ta.map"() ({
+// CHECK-NEXT:    "ta.at"(%arg4)
+// CHECK-NEXT:    "ta.at"(%arg2)
+// CHECK-NEXT:    arith.mulf
+// CHECK:       %[[D:.*]] = "ta.reduce"(%[[DOO]]) {dims = [1], kind = "sum"} : (tensor<?x?xf32, ["S", "E"]>) -> tensor<?xf32, ["S"]>
+// CHECK-NOT:   "ta.reduce"({{.*}}["S", "T"]
 // CHECK:       return
 func.func @attn(%x: tensor<?x?xf32, ["S", "T"]> {ta.name = "X"}, %v: tensor<?x?xf32, ["T", "E"]> {ta.name = "V"}) -> (tensor<?x?xf32, ["S", "E"]> {ta.name = "O"}) {
   %p = "ta.softmax"(%x) {dim = 1 : i64} : (tensor<?x?xf32, ["S", "T"]>) -> tensor<?x?xf32, ["S", "T"]>
