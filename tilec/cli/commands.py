@@ -353,6 +353,13 @@ def verify_command(args) -> int:
                              "(--schedule and --stage do not apply)")
         report = verify_schedules(args.spec, _merged(args.shape), tuple(args.target or target_names()),
                                   progress=_verify_progress())
+    elif args.stage == "grad":
+        _check_specs([args.spec])
+        if args.schedule or args.target:
+            raise TilecError("--stage grad checks the spec's gradient at the ta and loop levels "
+                             "(--schedule and --target do not apply)")
+        from ..build.verification_grad import verify_gradient
+        report = verify_gradient(args.spec, _merged(args.shape))
     else:
         _check_specs([args.spec])
         targets = chosen_targets(args)

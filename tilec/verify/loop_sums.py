@@ -20,6 +20,7 @@ from __future__ import annotations
 import z3
 from torch_mlir import ir
 
+from tilec.dialects.ta import tensor_dims
 from tilec.dialects.ta_online import centred_parts, is_one, moment, yielded
 from tilec.dialects.tile import encloses
 
@@ -74,6 +75,8 @@ class _Context:
                 self.buffers[op.result] = self.ta_ops[ir.IntegerAttr(op.attributes["ta.holds"]).value].result
         self.index_env = function_level_indices(loop_fn, params)
         self.stores = _stores(loop_fn)  # (store, enclosing loops outermost first), program order
+        self.stored = set(self.buffers.values())  # the ta values a buffer holds (the rest are inlined)
+        self.folded = {}  # (extent, body) -> the symbol of that sum
 
     def T(self, value, idx):
         """The element of ta value ``value`` at ``idx``, read through remaps (the loops read a
@@ -84,7 +87,75 @@ class _Context:
             idx = [affine(e, idx) for e in amap.results]
             value = owner.operation.operands[0]
             owner = value.owner
+        if not isinstance(owner, ir.Block) and value not in self.stored:  # computed where the sum reads it
+            if owner.operation.name == "ta.contract":
+                return self._contract(owner, idx)
+            if owner.operation.name == "ta.map":
+                return body_value(owner, idx, self.vals, self.params, self.T)
         return self.vals.tensor(value_key(self.vals, value), idx)
+
+    def _contract(self, op, idx):
+        """An inlined contraction's element at ``idx``: the sum over its reduced dims, outermost
+        first, of lhs · rhs (each widened to f32), as ta-to-loops computes it where read."""
+        maps = [ir.AffineMapAttr(m).value for m in ir.ArrayAttr(op.attributes["maps"])]
+        out = [ir.AffineDimExpr(e).position for e in maps[2].results]
+        domain = [None] * maps[0].n_dims
+        for p, i in zip(out, idx):
+            domain[p] = i
+        extents = {}
+        for value, amap in zip(op.operation.operands, maps):
+            for d, e in zip(tensor_dims(value.type), amap.results):
+                extents.setdefault(ir.AffineDimExpr(e).position, dim(str(d), self.params))
+        reduced = [d for d in range(len(domain)) if d not in out]
+        bound = [z3.Int(f"rb{len(self.folded)}_{k}") for k in range(len(reduced))]
+        for d, r in zip(reduced, bound):
+            domain[d] = r
+        lhs, rhs = (self.wide(v, self.T(v, [affine(e, domain) for e in m.results]))
+                    for v, m in zip(op.operation.operands, maps))
+        term = lhs * rhs
+        for d, r in reversed(list(zip(reduced, bound))):
+            term = self.sum(r, extents[d], term)
+        return term
+
+    def wide(self, value, term):
+        element = ir.RankedTensorType(value.type).element_type
+        return term if isinstance(element, ir.F32Type) else \
+            self.vals.function(f"arith.extf_{element}_f32", 1)(term)
+
+    def sum(self, r, extent, body):
+        """Σ_{0 <= r < extent} body: one symbol per extent and body (r renamed), so the loop's
+        sum and the ta's are the same term when their bodies are."""
+        canonical = z3.simplify(z3.substitute(body, (r, z3.Int("bound"))))
+        key = (z3.simplify(extent).sexpr(), canonical.sexpr())
+        if key not in self.folded:
+            self.folded[key] = z3.Real(f"sum{len(self.folded)}")
+        return self.folded[key]
+
+    def loop_sum(self, loop, env, run):
+        """The result of an scf.for that carries one accumulator and yields acc + t (an inlined
+        contraction): its start + Σ_r t(r) over [0, ub) by 1; a KeyError for any other loop."""
+        lb, ub, step = (env.get(v) for v in list(loop.operation.operands)[:3])
+        block = loop.regions[0].blocks[0]
+        args = list(block.arguments)
+        if len(args) != 2 or len(list(loop.operation.operands)) != 4 or \
+                prove(z3.And(lb == 0, step == 1), self.sizes).verdict != "proved":
+            raise KeyError("an inner loop that is not one sum from 0 by 1")
+        r, acc = z3.Int(f"rl{len(self.folded)}"), z3.Real(f"acc{len(self.folded)}")
+        inner = dict(env)
+        inner[args[0]], inner[args[1]] = r, acc
+        for op in block.operations:
+            if op.operation.name == "scf.for":
+                inner[op.result] = self.loop_sum(op, inner, run)
+            elif op.operation.name == "scf.yield":
+                t = z3.simplify(inner[op.operation.operands[0]] - acc)
+                if not z3.eq(z3.substitute(t, (acc, z3.Real("other"))), t):
+                    raise KeyError("an inner loop whose step is not acc + t")
+                start = env[list(loop.operation.operands)[3]] if list(loop.operation.operands)[3] in env \
+                    else self.vals.scalar(list(loop.operation.operands)[3].owner, [])
+                return start + self.sum(r, ub, t)
+            else:
+                run_scalars([op], inner, self.buffers, self.vals, self.params, run)
+        raise KeyError("an inner loop with no yield")
 
     def check(self, op) -> Outcome:
         # a store into a buffer that holds no ta value (an index tensor's temporary) is not the sum's;
@@ -161,6 +232,9 @@ def _execute_until(block, store, env, ctx, run) -> None:
             if op.operation == store.operation:
                 run_scalars([op], env, ctx.buffers, ctx.vals, ctx.params, run)
             return
+        if op.operation.name == "scf.for" and list(op.operation.results):  # a contraction inlined
+            env[op.result] = ctx.loop_sum(op, env, run)
+            continue
         run_scalars([op], env, ctx.buffers, ctx.vals, ctx.params, run)
         if op.operation.name == "memref.store":
             written.append(run.stores[-1])

@@ -58,12 +58,14 @@ def _witness(before, after, n: int, outcome: Outcome) -> Outcome:
                    "the oracle found no difference at the tried sizes")
 
 
-def check_rewrite(pass_name: str, before, after) -> list[Result]:
+def check_rewrite(pass_name: str, before, after, fubini: bool = False) -> list[Result]:
     """One row per result of the function: ``after`` (what ``pass_name`` produced from
-    ``before``) computes the same element as ``before`` everywhere."""
+    ``before``) computes the same element as ``before`` everywhere. ``fubini``: the terms
+    also use ta_fubini.py's identities (exp(x - log s), sums exchanged)."""
     name = ir.StringAttr(before.attributes["sym_name"]).value
     params = {n.name: z3.Int(n.name) for n in ir.DictAttr(before.attributes["ta.params"])}
     vals = _Vals(params)
+    vals.fubini = fubini
     sides = [TaTerms(fn, vals, params, tag) for fn, tag in ((before, "b"), (after, "a"))]
     results = [list(list(fn.entry_block.operations)[-1].operation.operands) for fn in (before, after)]
     rows = []

@@ -29,6 +29,7 @@ from tilec.dialects.affine import z3_results
 
 from .scalars import Values, evaluate
 from .solver import prove
+from .ta_fubini import flatten, fold_many, split_log
 from .symbolic import dim
 
 # math on constant f32 operands, computed as the folder does (in f32), so a folded constant matches
@@ -55,6 +56,8 @@ class _Vals(Values):
         self.facts = []  # what the terms rely on beyond the assumptions: n * recip(n) = 1 for an extent n >= 1
         self.ranges = {}  # bound var or element index (its Z3 id) -> (it, its extent): in [0, extent)
         self.comparisons = None  # how many more fold comparisons building terms may make (else OverBudget)
+        self.fubini = False  # ta_fubini.py's identities (the saved backward's check): exp(x - log s), Σ Σ
+        self.multi = []  # ta_fubini's sums over several variables
 
     def scalar(self, op, args):
         if op.operation.name == "arith.divf":
@@ -66,6 +69,8 @@ class _Vals(Values):
             if z3.is_app(args[0]) and args[0].decl() == rounding:
                 return args[0]
         name = op.operation.name
+        if name == "math.exp" and self.fubini:
+            return split_log(self, args[0])
         args = [z3.simplify(a) if name in _F32_FOLDS else a for a in args]
         if name in _F32_FOLDS and all(z3.is_rational_value(a) for a in args):  # what canonicalize folds it to
             value = _F32_FOLDS[name](*(np.float32(float(a.as_fraction())) for a in args))
@@ -264,6 +269,11 @@ def _fold_one(vals: "_Vals", kind: str, r, extent, body, scope: list):
         return body if not _occurs(r, body) else vals.fold(kind, extent, r, body, scope)
     total = []
     for coeff, dep in _monomials(body, r):
+        if dep is not None and vals.fubini:  # a factor that is a sum over r's row: one sum over both
+            bounds, flat = flatten(vals, [(r, extent)], dep)
+            if len(bounds) > 1:
+                total.append(coeff * fold_many(vals, kind, bounds, flat, scope))
+                continue
         total.append(coeff * (z3.ToReal(extent) if dep is None else vals.fold(kind, extent, r, dep, scope)))
     return z3.Sum(total) if total else z3.RealVal(0)
 
