@@ -85,9 +85,6 @@ def test_score_variants_get_their_saved_backward(variant):
     head dim unlike the query's: the saved backward equals autograd, reads the saved statistic,
     and runs at the loop stage without storing anything of the scores' size (ALiBi's slopes
     get their gradient as a sum over the scores, fused like dV's)."""
-    from tilec.build.stages import run_stage
-    from tilec.lowering.driver import to_loops
-
     extra, scores = VARIANTS[variant]
     text = _HEAD.format(extra=extra, scores=scores)
     got, want = _run_saved(text, {}, variant)
@@ -97,14 +94,25 @@ def test_score_variants_get_their_saved_backward(variant):
         module = _backward_alone(text, variant)
         fn = module.body.operations[0]
         assert "ta.softmax" not in _ops(fn) and "ta.recompute" in fn.attributes
-        sig = signature(fn)
-        env = bind(sig, {})
-        inputs = random_inputs(sig, env, 0)
-        want = evaluate(fn, inputs, env)
-        got = run_stage("loop", module, sig, inputs, env, "")
-        assert _score_sized(to_loops(module), env) == []
+        _at_the_loop_stage(module)
+
+
+def _at_the_loop_stage(module) -> dict:
+    """Run the backward of ``module`` at the loop stage against the oracle (within f32's
+    rounding) and check its loop IR stores nothing of the scores' size; returns the sizes."""
+    from tilec.build.stages import run_stage
+    from tilec.lowering.driver import to_loops
+
+    fn = module.body.operations[0]
+    sig = signature(fn)
+    env = bind(sig, {})
+    inputs = random_inputs(sig, env, 0)
+    want = evaluate(fn, inputs, env)
+    got = run_stage("loop", module, sig, inputs, env, "")
+    assert _score_sized(to_loops(module), env) == []
     for name, value in want.items():
         assert float((got[name] - value).abs().max()) <= 1e-4 * max(float(value.abs().max()), 1.0), name
+    return env
 
 
 def _reduced_dims(fn) -> set[str]:
@@ -213,19 +221,10 @@ def test_the_fused_backward_runs_at_the_loop_stage_without_the_scores(example, s
     to loops, the backward equals the oracle's run of it, and allocates no buffer of the
     scores' size (the same function without ``ta.recompute`` allocates several; a bias's
     gradient [H, S, T] is an output's size)."""
-    from tilec.build.stages import run_stage
     from tilec.lowering.driver import to_loops
 
     with dialects.context(), ir.Location.unknown():
         module = _backward_alone(_f32(example), example, shapes)
-        fn = module.body.operations[0]
-        sig = signature(fn)
-        env = bind(sig, {})
-        inputs = random_inputs(sig, env, 0)
-        want = evaluate(fn, inputs, env)
-        got = run_stage("loop", module, sig, inputs, env, "")
-        assert _score_sized(to_loops(module), env) == []
-        del fn.attributes["ta.recompute"]
+        env = _at_the_loop_stage(module)
+        del module.body.operations[0].attributes["ta.recompute"]
         assert len(_score_sized(to_loops(module), env)) >= 3  # the check can fail
-    for name, value in want.items():
-        assert float((got[name] - value).abs().max()) <= 1e-4 * max(float(value.abs().max()), 1.0), name

@@ -42,6 +42,11 @@ def test_gradcheck_in_float64_on_the_oracle(fn):
     assert graph.pair() is not None  # the saved pair ran, not torch
 
 
+def _close(got: list, want: list, tol: float = 1e-5) -> None:
+    for a, b in zip(got, want):
+        assert float((a - b).abs().max()) <= tol * max(float(b.abs().max()), 1.0)
+
+
 def _grads(model_or_fn, inputs, params, cotangent):
     for t in list(inputs) + params:
         t.grad = None
@@ -58,8 +63,7 @@ def test_attention_gradients_at_the_loop_stage(fn, shape):
     graph = tilec.compile(fn, (q, k, v))
     cotangent = torch.randn(shape)
     got, want = _grads(graph, (q, k, v), [], cotangent), _grads(fn, (q, k, v), [], cotangent)
-    for a, b in zip(got, want):
-        assert float((a - b).abs().max()) <= 1e-5 * max(float(b.abs().max()), 1.0)
+    _close(got, want)
 
 
 def test_a_modules_parameters_get_their_gradients():
@@ -72,8 +76,7 @@ def test_a_modules_parameters_get_their_gradients():
     cotangent = torch.randn(5, 32)
     params = list(model.parameters())
     got, want = _grads(graph, (x,), params, cotangent), _grads(model, (x,), params, cotangent)
-    for a, b in zip(got, want):
-        assert float((a - b).abs().max()) <= 1e-5 * max(float(b.abs().max()), 1.0)
+    _close(got, want)
 
 
 def test_float64_runs_on_the_oracle_only():
@@ -114,8 +117,7 @@ def test_at_the_tile_stage_the_forward_is_the_kernels(monkeypatch):
     cotangent = torch.randn(1, 2, 9, 16)
     got, want = _grads(graph, (q, k, v), [], cotangent), _grads(attention, (q, k, v), [], cotangent)
     assert ran
-    for a, b in zip(got, want):
-        assert float((a - b).abs().max()) <= 1e-4 * max(float(b.abs().max()), 1.0)
+    _close(got, want, 1e-4)
 
 
 def test_torch_compile_with_the_tilec_backend_takes_the_same_path():
@@ -136,8 +138,7 @@ def test_torch_compile_with_the_tilec_backend_takes_the_same_path():
     cotangent = torch.randn(5, 32)
     params = list(model.parameters())
     got, want = _grads(compiled, (x,), params, cotangent), _grads(model, (x,), params, cotangent)
-    for a, b in zip(got, want):
-        assert float((a - b).abs().max()) <= 3e-5 * max(float(b.abs().max()), 1.0)
+    _close(got, want, 3e-5)
 
 
 def test_no_gradients_wanted_runs_as_before():
