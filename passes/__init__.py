@@ -19,6 +19,7 @@ _MODULES = {
     "ta-decompose-softmax": "ta_decompose_softmax",
     "ta-fuse-reductions": "ta_fuse_reductions",
     "ta-grad": "ta_grad",
+    "ta-raise-softmax": "ta_raise_softmax",
     "ta-specialize-shapes": "ta_specialize_shapes",
     "ta-to-tile": "ta_to_tile",
     "ta-to-loops": "ta_to_loops",

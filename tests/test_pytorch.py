@@ -267,7 +267,7 @@ def test_torch_compile_backend_leaves_what_fails_in_tilec_to_torch(monkeypatch):
         imported(fn, example, name, *rest)  # noqa: E731 - the regions tilec compiles are named fused_*
     failures = [(api, "_imported", regions_broken, "leaves region 'fused_0' to torch: RuntimeError: broken"),
                 (backend, "CompiledGraph", broken, "leaves this graph to torch: RuntimeError: broken"),
-                (api.CompiledGraph, "_run", broken, "leaves this graph to torch: RuntimeError: broken")]
+                (api.CompiledGraph, "run_stage", broken, "leaves this graph to torch: RuntimeError: broken")]
     model, x = _Partly(), torch.randn(4, 8)
     for owner, name, replacement, warning in failures:
         with monkeypatch.context() as patch:

@@ -66,6 +66,18 @@ def test_attention_gradients_at_the_loop_stage(fn, shape):
     _close(got, want)
 
 
+def test_pytorch_attention_gets_flashattentions_backward():
+    """The softmax PyTorch code writes out is raised to one op (ta-raise-softmax) before ta-grad:
+    the forward saves its log-sum-exp, and the backward reads it and the output instead of
+    computing the row max and sum again."""
+    q, k, v = (torch.randn(1, 2, 5, 3) for _ in range(3))
+    graph = tilec.compile(attention, (q, k, v))
+    pair = graph.pair()
+    assert pair.statistics == ["lse"]
+    backward = str(pair.backward)
+    assert "ta.softmax" not in backward and 'kind = "max"' not in backward and "ta.recompute" in backward
+
+
 def test_a_modules_parameters_get_their_gradients():
     """Linear, GELU and LayerNorm: the weights, biases and the input, as torch's backward gives them."""
     _strict()
@@ -87,15 +99,15 @@ def test_float64_runs_on_the_oracle_only():
 
 
 def test_gradcheck_fails_on_a_wrong_backward(monkeypatch):
-    """The check can fail: a sum's adjoint doubled in ta-grad (the softmax's normaliser, as
-    PyTorch code writes it: max, exp, sum, divide), gradcheck says so."""
+    """The check can fail: a contraction's adjoint doubled in ta-grad (dV = 2 Pᵀ·dO, ...),
+    gradcheck says so."""
     from tilec.passes import ta_grad
     from tilec.passes.ta_grad import tensors
 
     def doubled(op, ybar):
-        return tensors.reduce(op, tensors.total([ybar, ybar], op.result))
+        return tensors.contract(op, tensors.total([ybar, ybar], op.result))
 
-    monkeypatch.setitem(ta_grad._RULES, "ta.reduce", doubled)
+    monkeypatch.setitem(ta_grad._RULES, "ta.contract", doubled)
     q, k, v = (torch.randn(1, 2, 5, 3) for _ in range(3))
     graph = tilec.compile(attention, (q, k, v), stage="oracle")
     wide = [t.double().requires_grad_(True) for t in (q, k, v)]

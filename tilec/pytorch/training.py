@@ -34,7 +34,9 @@ class Pair:
     def __init__(self, module: ir.Module, stage: str):
         both = copy_module(module)
         try:
-            run_passes(both, ["ta-grad{saved=true replace=true}", "canonicalize", "cse"])
+            # a softmax PyTorch code writes out (max, exp, sum, divide) as one op: its backward is
+            # then FlashAttention's (the statistic saved, D from the output)
+            run_passes(both, ["ta-raise-softmax", "ta-grad{saved=true replace=true}", "canonicalize", "cse"])
         except TilecError as err:
             raise TilecError(f"tilec builds no backward for this graph: {err.message}") from None
         forward, backward = list(both.body.operations)
