@@ -187,7 +187,7 @@ def _backward_alone(text: str, name: str, shapes: str = ""):
 
 
 LOOP_CASES = [("attention", "B=2,H=1,S=5,T=7,D=3"), ("causal_attention", "B=1,H=2,S=7,T=7,D=3"),
-              ("attention_bias", "B=2,H=1,S=5,T=7,D=3"), ("gqa_attention", "")]
+              ("attention_bias", "B=2,H=1,S=5,T=7,D=3"), ("gqa_attention", "B=1,H=4,S=5,T=7,D=3")]
 
 
 def _score_sized(loops: ir.Module, env: dict) -> list[str]:
