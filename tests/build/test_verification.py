@@ -53,10 +53,27 @@ def _wait_for_one_group(monkeypatch):
     monkeypatch.setattr(contraction, "op_with_ints", mutated)
 
 
+def _a_slice_of_the_space(monkeypatch) -> None:
+    """The sweep over a slice of gemm's space that keeps each kind of point (sm_80's at
+    bm = 64, every stage count and tile; sm_90a's one- and three-warpgroup points at 3 stages):
+    the whole space, which CI sweeps unbroken, took 160 s here."""
+    from tilec.build import verification
+
+    real = verification.legal_schedules
+
+    def sliced(*args, **kwargs):
+        form, built, illegal = real(*args, **kwargs)
+        keep = lambda p: ("consumers=0," in p and "bm=64," in p) or \
+            (("consumers=1," in p or "consumers=3," in p) and "stages=3," in p)  # noqa: E731
+        return form, [(p, b) for p, b in built if keep(p)], illegal
+    monkeypatch.setattr(verification, "legal_schedules", sliced)
+
+
 def test_a_bug_only_some_schedules_have_is_refuted_at_those(monkeypatch):
     _wait_for_one_group(monkeypatch)
     default = verify_spec(str(EXAMPLES / "gemm.ta"), targets=())
     assert default.counts()["counterexample"] == 0  # invisible at the schedule asked for
+    _a_slice_of_the_space(monkeypatch)
     report = verify_schedules(str(EXAMPLES / "gemm.ta"), targets=())
     refuted = {r.schedule for r in report.results if r.verdict == "counterexample"}
     assert refuted and all("stages=2" in s for s in refuted)
