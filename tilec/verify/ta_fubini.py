@@ -11,7 +11,9 @@ recip(s) (``split_log``). The second: a summand with a factor that is itself a s
 bound variable, and depends on the outer one, is flattened into one sum over both
 (``flatten``); such sums are registered with their bound variables as a set
 (``fold_many``), matched under any order of them, so Σ_j Σ_d and Σ_d Σ_j of one summand
-are one symbol. Both hold in the real arithmetic the terms are read in.
+are one symbol. Both hold in the real arithmetic the terms are read in, the first for s > 0:
+a non-empty sum of exponentials of finite values (a row whose every score is -inf has s = 0
+and no log-sum-exp; the rows' domain says so: saved_gradient.py).
 """
 
 from __future__ import annotations
