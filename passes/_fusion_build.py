@@ -10,8 +10,12 @@ from ._fusion_algebra import NotFusable, Normaliser, means_read, relabel, uses_a
 _COUNT = ()  # the inner factors of the sum of 1
 
 
-def build_group(group, ids, cls, name: str) -> None:
-    """Rewrite reductions ``group`` (dim ids (ids[k], d)) as ta.online ops of group ``name``."""
+def build_group(group, ids, cls, name: str, whole: bool = False) -> None:
+    """Rewrite reductions ``group`` (dim ids (ids[k], d)) as ta.online ops of group ``name``.
+    ``whole``: a group of plain sums reading no member (a recomputed one, _fusion_recompute.py)
+    keeps each summand whole, one online sum per reduction: dS = P * (dP - D) stays one factor
+    of dK = sum_i dS * Q, the form a tile kernel computes with one mma, where the normal form
+    would split it into sum_i P * dP * Q - sum_i P * D * Q (two accumulators that cancel)."""
     n_dom = 1 + max(cls((n, d)) for r, n in zip(group, ids) for d in range(len(r.extents)))
     extents = [None] * n_dom
     for r, n in zip(group, ids):
@@ -31,7 +35,9 @@ def build_group(group, ids, cls, name: str) -> None:
     for r, n in zip(group, ids):
         kept = [cls((n, d)) for d in r.kept]
         summand = summands[r.op.result]
-        if r.kind in ("max", "min"):
+        if whole and r.kind == "sum":
+            terms = [(1.0, [], (), ("sum", None, ((summand, 1),), tuple(kept), 0))]
+        elif r.kind in ("max", "min"):
             if uses_any(summand, members):
                 raise NotFusable(f"a {r.kind} over a value that depends on the group")
             terms = [(1.0, [], (), (r.kind, summand, (), tuple(kept), 0))]

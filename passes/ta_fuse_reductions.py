@@ -139,10 +139,12 @@ def _fuse_function(fn, counter: list) -> None:
         if r is not None:
             reductions.append(r)
     groups, dims = _groups(reductions)
+    recomputed = []
     if RECOMPUTE in fn.attributes:  # sums over a producer read at their own index: recomputed where read
         grouped = {n for members in groups for n in members}
         by_value = {r.op.result: n for n, r in enumerate(reductions)}
-        groups += recompute_groups(reductions, grouped, by_value, refs, dims, _UnionFind())
+        recomputed = recompute_groups(reductions, grouped, by_value, refs, dims, _UnionFind())
+        groups += recomputed
     for members in groups:
         group = [reductions[n] for n in members]
         roots = {}
@@ -151,7 +153,7 @@ def _fuse_function(fn, counter: list) -> None:
                 roots.setdefault(dims.find((n, d)), len(roots))
         cls = lambda ident: roots[dims.find(ident)]
         try:
-            build_group(group, members, cls, f"g{counter[0]}")
+            build_group(group, members, cls, f"g{counter[0]}", whole=members in recomputed)
             counter[0] += 1
         except NotFusable:
             continue
