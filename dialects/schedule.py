@@ -25,7 +25,7 @@ from .target import DEFAULT, get as get_target, names as target_names
 # the kernel forms ta-to-tile builds (one matcher each): a contraction with its maps, an
 # online group feeding a contraction (attention), a row program (softmax, norms), a pointwise
 # program (maps read at any index; laid out as a row program)
-FORMS = ("contraction", "online", "rows", "pointwise")
+FORMS = ("contraction", "online", "recompute", "rows", "pointwise")
 
 
 # the grids each form's schedules are drawn from, for every target: "check" (tilec verify
@@ -37,6 +37,7 @@ GRIDS = {
     "check": {
         "contraction": {"bm": (64, 128), "bn": (64, 128), "bk": (32, 64), "warps": (4, 8), "stages": (2, 3, 4)},
         "online": {"bm": (64, 128), "bn": (32, 64, 128), "warps": (4, 8), "stages": (2, 3)},
+        "recompute": {"bm": (64, 128), "bn": (32, 64, 128), "warps": (4, 8), "stages": (2, 3)},
         "rows": {"bm": (4, 8, 16), "bn": (64, 128, 256, 512, 1024, 2048), "warps": (4, 8)},
         "pointwise": {"bm": (4, 8, 16), "bn": (64, 128, 256), "warps": (4, 8)},
     },
@@ -162,9 +163,9 @@ class Schedule:
 
     # -- legality ----------------------------------------------------------------------------
     def smem_bytes(self, form: str, element_bytes: int = 2, head_dim: int = 0, b_operands: int = 1,
-                   qk_dim: int = 0) -> int:
+                   qk_dim: int = 0, resident: int = 0, streamed: int = 0) -> int:
         """Shared memory the form's staged tiles take (a contraction: one A tile and a B tile per
-        contraction sharing it)."""
+        contraction sharing it; recomputed sums: ``resident`` and ``streamed`` columns a row)."""
         if form == "contraction":
             return (self.bm * self.bk + b_operands * self.bk * self.bn) * element_bytes * self.stages + \
                 self.staging_bytes(form)
@@ -172,6 +173,8 @@ class Schedule:
             qk_dim = qk_dim or head_dim
             return (self.bm * qk_dim + self.stages * self.bn * (qk_dim + head_dim)) * element_bytes + \
                 self.staging_bytes(form)
+        if form == "recompute":  # the operands read at r once, `stages` blocks of those read at t
+            return (self.bm * resident + self.stages * self.bn * streamed) * element_bytes
         return 0  # a row program keeps its tiles in registers
 
     def fitted(self, form: str, sizes: dict, target: str) -> "Schedule":
@@ -179,7 +182,8 @@ class Schedule:
         lowered one at a time, to 2 at least): the form default on a target with less of it."""
         limit, s = get_target(target).smem, self
         while s.stages > 2 and s.smem_bytes(form, sizes.get("element_bytes", 2), sizes.get("head_dim", 0),
-                                            sizes.get("b_operands", 1), sizes.get("qk_dim", 0)) > limit:
+                                            sizes.get("b_operands", 1), sizes.get("qk_dim", 0),
+                                            sizes.get("resident", 0), sizes.get("streamed", 0)) > limit:
             s = replace(s, stages=s.stages - 1)
         return s
 
@@ -216,7 +220,9 @@ class Schedule:
             raise ValueError(f"unknown kernel form '{form}' (forms: {', '.join(FORMS)})")
         sizes = sizes or {}
         limits = get_target(target)
-        if self.consumers:
+        if self.consumers and form == "recompute":
+            reasons = self._recompute_reasons(sizes)
+        elif self.consumers:
             reasons = self._hopper_reasons(form, sizes, target)
         else:
             reasons = getattr(self, f"_{form}_reasons")(sizes)
@@ -251,7 +257,8 @@ class Schedule:
         if self.threads > limits.threads:
             reasons.append(f"{self.threads} threads per CTA; {target} allows {limits.threads}")
         smem = self.smem_bytes(form, sizes.get("element_bytes", 2), sizes.get("head_dim", 0),
-                               sizes.get("b_operands", 1), sizes.get("qk_dim", 0))
+                               sizes.get("b_operands", 1), sizes.get("qk_dim", 0),
+                               sizes.get("resident", 0), sizes.get("streamed", 0))
         if smem > limits.smem:
             reasons.append(f"the staged tiles need {smem} bytes of shared memory; {target} allows {limits.smem}: "
                            f"lower stages, bk, bm or bn")
@@ -388,6 +395,21 @@ class Schedule:
         head_dim = sizes.get("head_dim", 16)  # the value head dim: P·V's n, in mma n tiles of 8
         if head_dim % 8 or head_dim > self.MAX_TILE:
             reasons.append(f"value head dim {head_dim} must be a multiple of 8 and at most {self.MAX_TILE}")
+        return reasons
+
+    def _recompute_reasons(self, sizes: dict) -> list[str]:
+        """Recomputed sums: C = R·Tᵀ is [bm, bn] (the mma's m and n), acc += W·X takes bn as k."""
+        reasons = self._tile_bound()
+        if self.bm % (16 * self.warps):
+            reasons.append(f"bm={self.bm} gives each of the {self.warps} warps {self.bm // self.warps} rows; the mma "
+                           f"needs whole 16-row slices (bm % (16 * warps) == 0)")
+        if self.bn % 16:
+            reasons.append(f"bn={self.bn} (the block of the summed index) must be a multiple of 16 (the mma's k "
+                           f"step for W·X)")
+        if self.stages < 2:
+            reasons.append("stages must be at least 2 (one block in flight while one is used)")
+        if self.consumers or self.split_k > 1:
+            reasons.append("recomputed sums are built for the cp.async + mma.sync pipeline: consumers=0, split_k=1")
         return reasons
 
     def _tile_bound(self) -> list[str]:

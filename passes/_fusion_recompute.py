@@ -16,7 +16,35 @@ The marker is data in the IR: ta-grad{saved=true} sets it on a backward that rea
 softmax's statistic (the trade FlashAttention makes: the scores computed twice, never stored).
 """
 
+from torch_mlir import ir
+
 RECOMPUTE = "ta.recompute"
+RECOMPUTED_BY = "ta.recomputed_by"  # on a contraction copied per group: the group that reads it
+
+
+def separate_recomputed(fn) -> None:
+    """Give each group of online sums its own copy of a contraction several groups recompute
+    (attention's scores, read by the dK/dV group over i and the dQ group over j): each group is
+    then a kernel that computes what it reads, and a split never stores the shared one."""
+    groups_of: dict = {}
+    for op in fn.entry_block.operations:
+        if op.operation.name != "ta.online":
+            continue
+        group = ir.StringAttr(op.attributes["group"]).value
+        for inner in op.regions[0].blocks[0].operations:
+            src = inner.operation.operands[0] if inner.operation.name == "ta.at" else None
+            if src is not None and not isinstance(src.owner, ir.Block) and src.owner.name == "ta.contract":
+                groups_of.setdefault(src, {}).setdefault(group, []).append(inner)
+    for value, by_group in groups_of.items():
+        if len(by_group) < 2 or any(use.owner.name != "ta.at" for use in value.uses):
+            continue  # read by one group, or also stored: kept as it is
+        first, *rest = by_group
+        value.owner.attributes[RECOMPUTED_BY] = ir.StringAttr.get(first)
+        for group in rest:  # the mark keeps cse from merging the copies back into one
+            copy = value.owner.clone(ip=ir.InsertionPoint(value.owner))
+            copy.attributes[RECOMPUTED_BY] = ir.StringAttr.get(group)
+            for read in by_group[group]:
+                read.operation.operands[0] = copy.result
 
 
 def _plain(idx) -> bool:

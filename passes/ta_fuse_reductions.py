@@ -27,7 +27,7 @@ from tilec.dialects.ta import tensor_dims
 from . import PassInfo
 from ._fusion_algebra import NotFusable, expression, refs
 from ._fusion_build import build_group
-from ._fusion_recompute import RECOMPUTE, recompute_groups
+from ._fusion_recompute import RECOMPUTE, recompute_groups, separate_recomputed
 
 
 @dataclass(frozen=True)
@@ -157,6 +157,8 @@ def _fuse_function(fn, counter: list) -> None:
             counter[0] += 1
         except NotFusable:
             continue
+    if RECOMPUTE in fn.attributes:
+        separate_recomputed(fn)
     _erase_dead(fn)
 
 

@@ -13,6 +13,9 @@ order; the first that recognises the function lowers it:
   operand: ``prologue.py``; several contractions sharing A): a pipelined, swizzled mma kernel;
 - ``online.py``: a ta.online group feeding a contraction (softmax(Q·Kᵀ)·V after
   ta-fuse-reductions): a FlashAttention-style kernel;
+- ``recompute.py``: plain online sums over t reading contractions at (r, t) (attention's
+  backward after ta-fuse-reductions in a ``ta.recompute`` function): the contractions
+  recomputed per block of t, one mma accumulator per sum;
 - ``rows.py``: reductions along the rows of [rows, cols] tensors and the maps around
   them (softmax, logsumexp, layernorm, RMSNorm, pointwise functions): a warp per row;
 - ``pointwise.py``: maps and remaps of any rank, each input read at any affine index
@@ -31,7 +34,7 @@ from tilec.dialects.schedule import Schedule
 from tilec.dialects.target import DEFAULT, get as get_target, set_target
 
 from .. import PassInfo
-from . import contraction, layouts, online, pointwise, rows
+from . import contraction, layouts, online, pointwise, recompute, rows
 from .common import NoTileLowering
 
 
@@ -50,10 +53,11 @@ class Options(Schedule):
         return Schedule(**{f.name: getattr(self, f.name) for f in fields(Schedule)})
 
 # form name -> matcher module (match(fn) -> analysis, lower(fn, analysis, schedule)), in order
-MATCHERS = {"online": online, "contraction": contraction, "rows": rows, "pointwise": pointwise}
+MATCHERS = {"online": online, "recompute": recompute, "contraction": contraction, "rows": rows,
+            "pointwise": pointwise}
 # the forms that read whole tiles; a split tries them (and strided copies, merged rows) before
 # a pointwise kernel, whose reads are single elements
-TILED = ("online", "contraction", "rows")
+TILED = ("online", "recompute", "contraction", "rows")
 
 
 def _anchor(fn):

@@ -61,8 +61,10 @@ def _dims(t) -> list[str]:
 
 
 def _leading(values) -> list[str] | None:
-    """The longest run of leading dims (two or more) every tensor of rank >= 3 starts with."""
-    ranked = [_dims(v.type) for v in values if ir.RankedTensorType(v.type).rank >= 3]
+    """The longest run of leading dims (two or more) every tensor of rank >= 3 starts with: all
+    its dims but the last, or all of them for a tensor that is the run itself (a row statistic,
+    [B, H, S] of [B, H, S, D]: one value a merged row)."""
+    ranked = sorted((_dims(v.type) for v in values if ir.RankedTensorType(v.type).rank >= 3), key=len, reverse=True)
     if not ranked:
         return None
     lead = ranked[0][:-1]
@@ -70,6 +72,8 @@ def _leading(values) -> list[str] | None:
         n = 0
         while n < min(len(lead), len(dims) - 1) and lead[n] == dims[n]:
             n += 1
+        if dims == lead:
+            n = len(lead)
         lead = lead[:n]
     return lead if len(lead) >= 2 else None
 

@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass
 
 from torch_mlir import ir
+
 from torch_mlir.dialects import func
 
 from ..dialects import param_ranges, set_param_ranges
@@ -30,6 +31,7 @@ from ..diagnostics import TilecError, mlir_loc
 from .split_units import items, units
 from .strided import strided_form
 from tilec.dialects.dims import parse_dim
+from tilec.passes._fusion_recompute import RECOMPUTE
 from tilec.passes.ta_to_tile import match_form, MATCHERS, TILED
 from tilec.passes.ta_to_tile.common import NoTileLowering
 from .merge_rows import merge_leading
@@ -248,6 +250,8 @@ class FunctionView:
                 piece.attributes["ta.params"] = ir.DictAttr.get(
                     {n.name: n.attr for n in ir.DictAttr(fn.attributes["ta.params"]) if n.name in used})
                 set_param_ranges(piece, {k: r for k, r in param_ranges(fn).items() if k in used})
+            if RECOMPUTE in fn.attributes:  # a saved backward's pieces recompute what they read, as it does
+                piece.attributes[RECOMPUTE] = ir.UnitAttr.get()
             entry = piece.add_entry_block()
         mapping = dict(zip(inputs, entry.arguments))
         read = {v for op in group for v in self.reads[op.operation]}

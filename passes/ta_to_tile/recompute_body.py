@@ -1,0 +1,249 @@
+"""The pieces of the recomputed-sums tile program (see recompute.py for its shape)."""
+
+from __future__ import annotations
+
+from torch_mlir import ir
+from torch_mlir.dialects import arith, scf
+
+from tilec.dialects import STAGES_ATTR
+from tilec.dialects.dims import binary, const
+from tilec.dialects.layout import smem_tile_layout
+from tilec.dialects.tile import layout_attr
+
+from .bodies import translate
+from .common import NeedsStaticSize, NoTileLowering, const_index
+from .online_math import _elem, _tile_index, constant_tile, tile_map
+from .recompute_match import Found, Operand, analyse
+from .views import RowViews
+from .._loops import positions
+
+__all__ = ["RecomputeBody", "analyse"]
+
+_I64 = lambda: ir.IntegerType.get_signless(64)
+_SIXTEEN_BIT = (ir.BF16Type, ir.F16Type)
+
+
+class RecomputeBody:
+    def __init__(self, fn, found: Found, options):
+        self.fn, self.f, self.s = fn, found, options
+        self.resident, self.streamed = {}, {}  # (value, dims) -> Operand, in first-use order
+        for r_op, t_op in found.contracts.values():
+            self.resident.setdefault((r_op.value, r_op.dims), r_op)
+            self.streamed.setdefault((t_op.value, t_op.dims), t_op)
+        for s in found.sums:
+            self.streamed.setdefault((s.x.value, s.x.dims), s.x)
+        staged = list(self.resident.values()) + list(self.streamed.values())
+        for o in staged:
+            self._check_width(o)
+        types = {str(ir.RankedTensorType(o.value.type).element_type) for o in staged}
+        element = ir.RankedTensorType(staged[0].value.type).element_type
+        if len(types) != 1 or not isinstance(element, _SIXTEEN_BIT):
+            raise NoTileLowering(f"a recomputed-sums kernel multiplies 16-bit inputs of one type (bf16 or f16) on "
+                                 f"tensor cores; these are {', '.join(sorted(types))}")
+        self.element = element
+        self.row_dim = found.dims[found.r]
+        count = const(1)
+        for d in found.batch:
+            count = binary("*", count, found.dims[d])
+        self.batch_count = count
+
+    def _check_width(self, o: Operand) -> None:
+        size = o.width
+        if ir.ShapedType.is_dynamic_size(size):
+            raise NeedsStaticSize("a head dim sizes the register tiles: give it a default or fix it at compile time "
+                                  "(--shape ...)", None)
+        if size % 16:
+            raise NoTileLowering(f"a head dim of {size} must be a multiple of 16 (the mma's k and n steps)")
+
+    def sizes(self) -> dict:
+        """What the schedule's legality reads: the staged widths and the accumulators'."""
+        return {"element_bytes": 2, "resident": sum(o.width for o in self.resident.values()),
+                "streamed": sum(o.width for o in self.streamed.values()),
+                "head_dim": max(s.x.width for s in self.f.sums)}
+
+    # -- arguments and indices -------------------------------------------------------------------
+    def bind_arguments(self, new, args, builder) -> None:
+        self.b = builder
+        n_in = len(list(self.fn.arguments))
+        self.mem = dict(zip(self.fn.arguments, args))
+        self.outs = args[n_in:n_in + len(self.f.returned)]
+        self.views = RowViews(new, builder)
+
+    def clone_constants(self) -> None:
+        self.scalars = {}
+        for op in self.fn.entry_block.operations:
+            if op.operation.name == "arith.constant":
+                self.scalars[op.result] = ir.Operation.create(
+                    "arith.constant", results=[op.result.type], attributes=dict(op.operation.attributes.items())).result
+
+    def program_ids(self) -> None:
+        pid = lambda axis: ir.Operation.create("tile.program_id", results=[ir.IndexType.get()], attributes={
+            "axis": ir.IntegerAttr.get(_I64(), axis)}).result
+        self.r0 = arith.MulIOp(pid(0), const_index(self.s.bm)).result
+        flat, self.batch_ids = pid(1), {}
+        for d in reversed(self.f.batch):  # the last batch dim varies fastest
+            extent = self.b.dim(self.f.dims[d])
+            self.batch_ids[d] = arith.RemSIOp(flat, extent).result
+            flat = arith.DivSIOp(flat, extent).result
+
+    def loop_extent(self):
+        return self.b.dim(self.f.dims[self.f.t])
+
+    def _window(self, o: Operand, row0):
+        """(argument, offsets) of ``o``'s tile whose rows start at ``row0``."""
+        coords = [const_index(0) if x is None else row0 if x == o.row else self.batch_ids[x] for x in o.dims]
+        arg = self.mem[o.value]
+        return arg, self.views.window(arg, coords, o.dims.index(o.row), "a staged operand")
+
+    # -- shared memory and copies ------------------------------------------------------------------
+    def _alloc(self, rows: int, stages: int, width: int):
+        layout = smem_tile_layout(rows, width, 16, self.s.swizzle)
+        t = ir.MemRefType.get([stages, rows, width], self.element, memory_space=ir.IntegerAttr.get(_I64(), 3))
+        return ir.Operation.create("tile.alloc", results=[t], attributes={"layout": layout_attr(layout)}).result
+
+    def copy_resident(self) -> dict:
+        """The operands read at r, copied to shared memory once (one group); their buffers by key."""
+        bufs = {key: self._alloc(self.s.bm, 1, o.width) for key, o in self.resident.items()}
+        self.stream_bufs = {key: self._alloc(self.s.bn, self.s.stages, o.width) for key, o in self.streamed.items()}
+        for key, o in self.resident.items():
+            arg, offsets = self._window(o, self.r0)
+            ir.Operation.create("tile.async_copy", operands=[arg, *offsets, bufs[key], const_index(0)])
+        ir.Operation.create("tile.commit_group")
+        return bufs
+
+    def copy_streamed(self, block, stage) -> None:
+        """Block ``block`` of every operand read at t into pipeline stage ``stage`` (one group)."""
+        t0 = arith.MulIOp(block, const_index(self.s.bn)).result
+        for key, o in self.streamed.items():
+            arg, offsets = self._window(o, t0)
+            ir.Operation.create("tile.async_copy", operands=[arg, *offsets, self.stream_bufs[key], stage])
+        ir.Operation.create("tile.commit_group")
+
+    def loop(self, n_blocks):
+        """The loop over blocks of t carrying one accumulator per sum from 0, pipelined; it computes
+        the group's sums (their places in the ta function, read by the verifier)."""
+        init = [constant_tile(self, [self.s.bm, s.x.width], 0.0) for s in self.f.sums]
+        loop = scf.ForOp(const_index(0), n_blocks, const_index(1), init)
+        loop.attributes[STAGES_ATTR] = ir.IntegerAttr.get(_I64(), self.s.stages)
+        number = {op.operation: n for n, op in enumerate(self.fn.entry_block.operations)}
+        loop.attributes["tile.computes"] = ir.ArrayAttr.get(
+            [ir.IntegerAttr.get(_I64(), number[s.op.operation]) for s in self.f.sums])
+        return loop
+
+    def _smem_load(self, buf, stage, shape, transpose: bool):
+        attrs = {"transpose": ir.UnitAttr.get()} if transpose else {}
+        return ir.Operation.create("tile.smem_load", results=[ir.RankedTensorType.get(shape, self.element)],
+                                   operands=[buf, stage], attributes=attrs).result
+
+    def load_tiles(self, resident: dict, stage) -> dict:
+        """Register tiles of this step: each resident operand as an mma's A, each streamed one as the
+        B of a contraction (transposed) and of a sum, as they are used."""
+        s, tiles = self.s, {}
+        for r_op, t_op in self.f.contracts.values():
+            key_r, key_t = (r_op.value, r_op.dims), (t_op.value, t_op.dims)
+            if ("a", key_r) not in tiles:
+                tiles[("a", key_r)] = self._smem_load(resident[key_r], const_index(0), [s.bm, r_op.width], False)
+            if ("bt", key_t) not in tiles:
+                tiles[("bt", key_t)] = self._smem_load(self.stream_bufs[key_t], stage, [t_op.width, s.bn], True)
+        for sm in self.f.sums:
+            key = (sm.x.value, sm.x.dims)
+            if ("b", key) not in tiles:
+                tiles[("b", key)] = self._smem_load(self.stream_bufs[key], stage, [s.bn, sm.x.width], False)
+        return tiles
+
+    def _mma(self, a, b, acc):
+        return ir.Operation.create("tile.mma", results=[acc.type], operands=[a, b, acc]).result
+
+    def contractions(self, tiles: dict) -> dict:
+        """C = R·Tᵀ for every recomputed contraction: a [bm, bn] tile (rows r, columns t)."""
+        out = {}
+        for value, (r_op, t_op) in self.f.contracts.items():
+            out[value] = self._mma(tiles[("a", (r_op.value, r_op.dims))], tiles[("bt", (t_op.value, t_op.dims))],
+                                   constant_tile(self, [self.s.bm, self.s.bn], 0.0))
+        return out
+
+    def step(self, t, tiles: dict, scores: dict, accs: list) -> list:
+        """acc_k + W_k·X_k for each sum; W_k on the contractions' tiles, 0 beyond t's extent."""
+        s, f32 = self.s, ir.F32Type.get()
+        t0 = arith.MulIOp(t, const_index(s.bn)).result
+        extent = self.loop_extent()
+        coord = lambda d: arith.AddIOp(self.r0, _tile_index(0)).result if d == self.f.r else \
+            arith.AddIOp(t0, _tile_index(1)).result if d == self.f.t else self._batch(d)
+
+        def read(op):
+            src = op.operation.operands[0]
+            if src in scores:
+                return _elem(scores[src], [0, 1], 2)
+            return self._gather(op, coord)
+
+        out = []
+        for sm, acc in zip(self.f.sums, accs):
+            def body(sm=sm):
+                (w,) = translate(sm.w_ops, self.b.params, self.scalars.__getitem__, read, coord, wanted=sm.w)
+                inside = arith.CmpIOp(arith.CmpIPredicate.slt, coord(self.f.t), extent).result
+                return arith.SelectOp(inside, w, arith.ConstantOp(f32, 0.0).result).result
+            w = tile_map(self, [s.bm, s.bn], f32, body)
+            w_low = tile_map(self, [s.bm, s.bn], self.element,
+                             lambda w=w: arith.TruncFOp(self.element, _elem(w, [0, 1], 2)).result)
+            x = tiles[("b", (sm.x.value, sm.x.dims))]
+            acc = self._mma(w_low, x, acc)
+            if self.residual():
+                # an output of another type (f32) must not carry W's rounding: the residual
+                # w - round(w), rounded again, goes through a second mma (error ~2^-16)
+                rest = tile_map(self, [s.bm, s.bn], self.element, lambda w=w, w_low=w_low: arith.TruncFOp(
+                    self.element, arith.SubFOp(_elem(w, [0, 1], 2), arith.ExtFOp(
+                        f32, _elem(w_low, [0, 1], 2)).result).result).result)
+                acc = self._mma(rest, x, acc)
+            out.append(acc)
+        return out
+
+    def residual(self) -> bool:
+        """Does W·X take a second mma for W's rounding residual (an output of another type than X's)?"""
+        return any(ir.RankedTensorType(v.type).element_type != self.element for v in self.f.returned)
+
+    def _batch(self, d):
+        if d not in self.batch_ids:
+            raise NoTileLowering("W reads an index that is neither r, t nor a batch dim")
+        return self.batch_ids[d]
+
+    def _gather(self, op, coord):
+        """One element of a kernel input W reads (a vector such as the saved log-sum-exp)."""
+        src = op.operation.operands[0]
+        dims = positions(ir.AffineMapAttr(op.attributes["map"]).value)
+        element = ir.RankedTensorType(src.type).element_type
+        rank = len(dims)
+        return ir.Operation.create("tile.gather", results=[element], operands=[self.mem[src], *map(coord, dims)],
+                                   attributes={"map": ir.AffineMapAttr.get(ir.AffineMap.get_identity(rank)),
+                                               "padding": ir.FloatAttr.get(element, 0.0)}).result
+
+    # -- epilogue ----------------------------------------------------------------------------------
+    def epilogue(self, accs: list) -> None:
+        """The maps after the group on the accumulators, then a masked store of each output."""
+        tiles = {sm.op.result: (acc, sm.kept) for sm, acc in zip(self.f.sums, accs)}
+        for op in self.f.epilogue:
+            element = ir.RankedTensorType(op.result.type).element_type
+            kept = None
+
+            def read(inner):
+                nonlocal kept
+                tile, dims = tiles[inner.operation.operands[0]]
+                if positions(ir.AffineMapAttr(inner.attributes["map"]).value) != list(range(len(dims))) or \
+                        kept not in (None, dims):
+                    raise NoTileLowering("the maps after recomputed sums must read them elementwise")
+                kept = dims
+                return _elem(tile, [0, 1], 2)
+
+            def body(op=op, read=read):
+                return translate(op.regions[0].blocks[0].operations, self.b.params, self.scalars.__getitem__, read)[0]
+
+            sources = [inner.operation.operands[0] for inner in op.regions[0].blocks[0].operations
+                       if inner.operation.name == "ta.at"]
+            width = ir.RankedTensorType(tiles[sources[0]][0].type).shape[-1]
+            result = tile_map(self, [self.s.bm, width], element, body)
+            tiles[op.result] = (result, kept)
+        for value, out in zip(self.f.returned, self.outs):
+            tile, kept = tiles[value]
+            coords = [self.r0 if x == self.f.r else const_index(0) if x == kept[-1] else self.batch_ids[x]
+                      for x in kept]
+            offsets = self.views.window(out, coords, kept.index(self.f.r), "a recomputed sum's output")
+            ir.Operation.create("tile.store", operands=[tile, out, *offsets])
