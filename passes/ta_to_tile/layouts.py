@@ -26,10 +26,22 @@ from .common import NoTileLowering
 
 def mma_parent(fn, warps: int) -> MmaLayout:
     """The accumulator layout of ``fn``'s mma tiles."""
-    if any(op.operation.name == "tile.reduce" for op in body_ops(fn)):
-        return MmaLayout(warps, 1)  # rows stay inside a warp
+    if any(op.operation.name == "tile.reduce" or _a_from_registers(op) for op in body_ops(fn)):
+        # rows stay inside a warp: a row reduction's, and an mma's A made from an accumulator
+        # (P·V, dS·K), whose k runs along the accumulator's columns: one warp must hold them all
+        return MmaLayout(warps, 1)
     wm = 2 if warps >= 2 else 1
     return MmaLayout(wm, warps // wm)
+
+
+def _a_from_registers(op) -> bool:
+    """Is ``op`` a tile.mma whose A operand a tile.map computes (from an accumulator)?"""
+    if op.operation.name != "tile.mma":
+        return False
+    owner = op.operation.operands[0].owner
+    return not isinstance(owner, ir.Block) and owner.name == "tile.map" and not any(
+        inner.name == "tile.elem" and not isinstance(inner.operands[0].owner, ir.Block) and
+        inner.operands[0].owner.name == "tile.smem_load" for inner in owner.regions[0].blocks[0].operations)
 
 
 def assign(fn, parent) -> None:
