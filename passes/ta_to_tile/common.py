@@ -101,3 +101,13 @@ def argument_name(arg) -> str | None:
     fn = argument.owner.owner
     attrs = ir.DictAttr(ir.ArrayAttr(fn.attributes["arg_attrs"])[argument.arg_number])
     return ir.StringAttr(attrs["ta.name"]).value if "ta.name" in attrs else None
+
+
+def clone_constants(fn) -> dict:
+    """The arith.constant ops of ta function ``fn``, cloned at the insertion point: old value -> new."""
+    cloned = {}
+    for op in fn.entry_block.operations:
+        if op.operation.name == "arith.constant":
+            cloned[op.result] = ir.Operation.create(
+                "arith.constant", results=[op.result.type], attributes=dict(op.operation.attributes.items())).result
+    return cloned

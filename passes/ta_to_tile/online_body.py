@@ -11,7 +11,7 @@ from tilec.dialects.layout import smem_tile_layout
 from tilec.dialects.ta import tensor_dims
 from tilec.dialects.tile import layout_attr
 
-from .common import NeedsStaticSize, NoTileLowering, const_index
+from .common import clone_constants, const_index, NeedsStaticSize, NoTileLowering
 from .views import RowViews
 from .._loops import positions
 
@@ -126,11 +126,7 @@ class AttentionBody:
         self.views = RowViews(new, builder)
 
     def clone_constants(self) -> None:
-        self.scalars = {}
-        for op in self.fn.entry_block.operations:
-            if op.operation.name == "arith.constant":
-                self.scalars[op.result] = ir.Operation.create(
-                    "arith.constant", results=[op.result.type], attributes=dict(op.operation.attributes.items())).result
+        self.scalars = clone_constants(self.fn)
 
     def program_ids(self):
         pid = lambda axis: ir.Operation.create("tile.program_id", results=[ir.IndexType.get()], attributes={
@@ -151,31 +147,7 @@ class AttentionBody:
 
         Key blocks that lie wholly beyond i + c for every row of the CTA contribute
         exp(-inf - m) = 0 and can be skipped."""
-        index_of = {}
-        for op in self.x_ops:
-            if op.operation.name == "ta.index":
-                index_of[op.result] = ir.IntegerAttr(op.attributes["dim"]).value
-        for op in self.x_ops:
-            if op.operation.name != "arith.select":
-                continue
-            cond, kept, fill = op.operation.operands
-            masked_when_true = _is_neg_inf(kept)  # select(c, -inf, x): c says where it is masked
-            if not masked_when_true and not _is_neg_inf(fill):
-                continue
-            cmp = cond.owner
-            if isinstance(cmp, ir.Block) or cmp.operation.name != "arith.cmpi":
-                continue
-            pred = ir.IntegerAttr(cmp.attributes["predicate"]).value
-            lhs, rhs = (index_of.get(v) for v in cmp.operation.operands)
-            if (lhs, rhs) == (self.i, self.j):  # i REL j  ->  j REL' i
-                pred = _SWAPPED.get(pred)
-            elif (lhs, rhs) != (self.j, self.i):
-                continue
-            if masked_when_true:  # the keys kept are where the comparison fails
-                pred = _NEGATED.get(pred)
-            if pred in (2, 3):   # keep j < i, j <= i
-                return 0 if pred == 3 else -1
-        return None
+        return causal_offset(self.x_ops, self.i, self.j)
 
     def _source(self, value):
         """(kernel argument, affine map from the value's dims to the argument's) through a remap."""
@@ -298,6 +270,36 @@ class AttentionBody:
 
     from .online_math import (constant_tile, epilogue, online_step, p_residual, rescale,  # noqa: E402
                               softmax_step, stabiliser, store, tile_map)
+
+
+def causal_offset(ops, i: int, j: int):
+    """c when the ops select -inf wherever j > i + c (a mask 'j <= i + c' on the indices ``i``
+    and ``j`` of their domain), else None."""
+    index_of = {}
+    for op in ops:
+        if op.operation.name == "ta.index":
+            index_of[op.result] = ir.IntegerAttr(op.attributes["dim"]).value
+    for op in ops:
+        if op.operation.name != "arith.select":
+            continue
+        cond, kept, fill = op.operation.operands
+        masked_when_true = _is_neg_inf(kept)  # select(c, -inf, x): c says where it is masked
+        if not masked_when_true and not _is_neg_inf(fill):
+            continue
+        cmp = cond.owner
+        if isinstance(cmp, ir.Block) or cmp.operation.name != "arith.cmpi":
+            continue
+        pred = ir.IntegerAttr(cmp.attributes["predicate"]).value
+        lhs, rhs = (index_of.get(v) for v in cmp.operation.operands)
+        if (lhs, rhs) == (i, j):  # i REL j  ->  j REL' i
+            pred = _SWAPPED.get(pred)
+        elif (lhs, rhs) != (j, i):
+            continue
+        if masked_when_true:  # the keys kept are where the comparison fails
+            pred = _NEGATED.get(pred)
+        if pred in (2, 3):   # keep j < i, j <= i
+            return 0 if pred == 3 else -1
+    return None
 
 
 def _where_read(value):

@@ -28,7 +28,7 @@ from tilec.dialects.target import target_of
 from tilec.dialects.tile import schedule_attr
 
 from . import layouts
-from .common import NoTileLowering, ceildiv, check_schedule, const_index, mark_prologue, op_with_ints
+from .common import NoTileLowering, check_schedule, const_index, mark_prologue, op_with_ints
 from .recompute_body import RecomputeBody, analyse
 from ..ta_to_loops import new_signature
 
@@ -55,8 +55,7 @@ def lower(fn, found, options):
     with ir.InsertionPoint(new.entry_block), fn.location:
         body.clone_constants()
         body.program_ids()
-        n_blocks = ceildiv(body.loop_extent(), const_index(s.bn))
-        _pipelined(body, n_blocks)
+        _pipelined(body, *body.block_range())
     new.attributes["tile.schedule"] = schedule_attr(options)
     grid_x = binary("/", binary("+", body.row_dim, const(s.bm - 1)), const(s.bm))
     new.attributes["tile.grid"] = ir.ArrayAttr.get([ir.StringAttr.get(str(grid_x)),
@@ -66,16 +65,18 @@ def lower(fn, found, options):
     return new, layouts.mma_parent(new, s.warps)
 
 
-def _pipelined(body, n_blocks) -> None:
-    """The cp.async + mma.sync kernel (sm_80 and later), at the insertion point."""
+def _pipelined(body, start, n_blocks) -> None:
+    """The cp.async + mma.sync kernel (sm_80 and later), at the insertion point; the loop runs
+    blocks ``start`` .. ``n_blocks`` - 1 of t, block b in stage b % stages."""
     s = body.s
     resident = body.copy_resident()
     prologue = scf.ForOp(const_index(0), const_index(s.stages - 1), const_index(1))
     with ir.InsertionPoint(prologue.body):
-        body.copy_streamed(prologue.induction_variable, prologue.induction_variable)
+        block = arith.AddIOp(start, prologue.induction_variable).result
+        body.copy_streamed(block, arith.RemSIOp(block, const_index(s.stages)).result)
         scf.YieldOp([])
     mark_prologue(prologue)  # the pipeline's structure, read by the verifier
-    loop = body.loop(n_blocks)
+    loop = body.loop(start, n_blocks)
     with ir.InsertionPoint(loop.body):
         t = loop.induction_variable
         stage = arith.RemSIOp(t, const_index(s.stages)).result

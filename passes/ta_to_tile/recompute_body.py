@@ -11,7 +11,8 @@ from tilec.dialects.layout import smem_tile_layout
 from tilec.dialects.tile import layout_attr
 
 from .bodies import translate
-from .common import NeedsStaticSize, NoTileLowering, const_index
+from .common import ceildiv, clone_constants, const_index, NeedsStaticSize, NoTileLowering
+from .online_body import _is_neg_inf, causal_offset
 from .online_math import _elem, _tile_index, constant_tile, tile_map
 from .recompute_match import Found, Operand, analyse
 from .views import RowViews
@@ -70,11 +71,7 @@ class RecomputeBody:
         self.views = RowViews(new, builder)
 
     def clone_constants(self) -> None:
-        self.scalars = {}
-        for op in self.fn.entry_block.operations:
-            if op.operation.name == "arith.constant":
-                self.scalars[op.result] = ir.Operation.create(
-                    "arith.constant", results=[op.result.type], attributes=dict(op.operation.attributes.items())).result
+        self.scalars = clone_constants(self.fn)
 
     def program_ids(self) -> None:
         pid = lambda axis: ir.Operation.create("tile.program_id", results=[ir.IndexType.get()], attributes={
@@ -88,6 +85,29 @@ class RecomputeBody:
 
     def loop_extent(self):
         return self.b.dim(self.f.dims[self.f.t])
+
+    def causal(self) -> tuple:
+        """(c_stop, c_start): every W is 0 wherever t > r + c_stop (the dQ kernel of a causal
+        attention: key blocks past its rows skipped), or wherever r > t + c_start (its dK/dV
+        kernel: query blocks before its keys skipped); None where no mask says so."""
+        def common(i, j):
+            offsets = {causal_offset(sm.w_ops, i, j) if _exp_of_mask(sm.w_ops) else None for sm in self.f.sums}
+            return offsets.pop() if len(offsets) == 1 else None
+        return common(self.f.r, self.f.t), common(self.f.t, self.f.r)
+
+    def block_range(self):
+        """(first block, block count) of the loop over t: all of them, less the blocks a causal
+        mask zeroes for every row of the CTA."""
+        s, c_stop, c_start = self.s, *self.causal()
+        n_blocks = ceildiv(self.loop_extent(), const_index(s.bn))
+        start = const_index(0)
+        if c_stop is not None:  # rows r0 .. r0 + bm - 1 read t <= r + c_stop
+            last = arith.AddIOp(self.r0, const_index(s.bm + c_stop)).result
+            n_blocks = arith.MinSIOp(n_blocks, ceildiv(last, const_index(s.bn))).result
+        if c_start is not None:  # they read t >= r - c_start >= r0 - c_start
+            first = arith.MaxSIOp(arith.SubIOp(self.r0, const_index(c_start)).result, const_index(0)).result
+            start = arith.DivSIOp(first, const_index(s.bn)).result
+        return start, n_blocks
 
     def _window(self, o: Operand, row0):
         """(argument, offsets) of ``o``'s tile whose rows start at ``row0``."""
@@ -119,11 +139,11 @@ class RecomputeBody:
             ir.Operation.create("tile.async_copy", operands=[arg, *offsets, self.stream_bufs[key], stage])
         ir.Operation.create("tile.commit_group")
 
-    def loop(self, n_blocks):
+    def loop(self, start, n_blocks):
         """The loop over blocks of t carrying one accumulator per sum from 0, pipelined; it computes
         the group's sums (their places in the ta function, read by the verifier)."""
         init = [constant_tile(self, [self.s.bm, s.x.width], 0.0) for s in self.f.sums]
-        loop = scf.ForOp(const_index(0), n_blocks, const_index(1), init)
+        loop = scf.ForOp(start, n_blocks, const_index(1), init)
         loop.attributes[STAGES_ATTR] = ir.IntegerAttr.get(_I64(), self.s.stages)
         number = {op.operation: n for n, op in enumerate(self.fn.entry_block.operations)}
         loop.attributes["tile.computes"] = ir.ArrayAttr.get(
@@ -247,3 +267,30 @@ class RecomputeBody:
                       for x in kept]
             offsets = self.views.window(out, coords, kept.index(self.f.r), "a recomputed sum's output")
             ir.Operation.create("tile.store", operands=[tile, out, *offsets])
+
+
+def _exp_of_mask(ops) -> bool:
+    """Does every -inf a select of ``ops`` puts in reach the sum only through math.exp (so a
+    masked element's W is exp(-inf ...) = 0, never -inf or NaN)? Through additions and
+    subtractions of other values, and scaling, only."""
+    selects = [op for op in ops if op.operation.name == "arith.select" and
+               any(_is_neg_inf(v) for v in list(op.operation.operands)[1:])]
+    names = {op.result: op.operation.name for op in ops}
+    users: dict = {}
+    for op in ops:
+        for v in op.operation.operands:
+            users.setdefault(v, []).append(op)
+    for sel in selects:
+        stack = [sel.result]
+        while stack:
+            v = stack.pop()
+            if not users.get(v):
+                return False  # reached W itself before an exp
+            for user in users[v]:
+                name = names[user.result]
+                if name == "math.exp":
+                    continue
+                if name not in ("arith.subf", "arith.addf", "arith.mulf"):
+                    return False
+                stack.append(user.result)
+    return bool(selects)

@@ -12,7 +12,6 @@ default the whole graph then stays in torch (a warning says why), with
 from __future__ import annotations
 
 import warnings
-from contextlib import nullcontext
 
 import torch
 
@@ -34,7 +33,7 @@ from ..signature import signature
 from ..tune.db import tuned
 from ..verify.report import Report
 from .training import Differentiable, Pair, check_precision, wants_gradients
-from ..executors.precision import float64
+from ..executors.precision import precision_for
 
 STAGES = ("oracle", "loop", "tile", "cuda")
 
@@ -327,7 +326,7 @@ class CompiledGraph:
         with self.context, ir.Location.unknown():
             fn = self.module.body.operations[0]
             if self.stage == "oracle":  # f64 tensors computed in f64 (gradcheck's precision)
-                with float64() if any(t.dtype == torch.float64 for t in inputs.values()) else nullcontext():
+                with precision_for(inputs.values()):
                     return evaluate(fn, inputs, env)
             if self.stage == "loop":  # lowered and JIT-ed on the first call only (of each static shape)
                 key = tuple(tuple(t.shape) for t in inputs.values()) if self.dynamic is None else "dynamic"

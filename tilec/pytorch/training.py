@@ -15,7 +15,6 @@ oracle, f64 tensors are computed in f64 (``torch.autograd.gradcheck``).
 
 from __future__ import annotations
 
-import contextlib
 
 import torch
 from torch_mlir import ir
@@ -23,7 +22,7 @@ from torch_mlir import ir
 from ..diagnostics import TilecError
 from ..lowering.driver import copy_module, run_passes
 from ..executors.oracle import evaluate
-from ..executors.precision import float64
+from ..executors.precision import precision_for
 from ..signature import signature
 
 
@@ -51,7 +50,7 @@ class Pair:
         module = self.forward if which == "forward" else self.backward
         fn = module.body.operations[0]
         if self.stage == "oracle":
-            with float64() if _any_f64(inputs) else contextlib.nullcontext():
+            with precision_for(inputs.values()):
                 return evaluate(fn, inputs, env)
         key = (which, tuple(tuple(t.shape) for t in inputs.values()), tuple(sorted(env.items())))
         if key not in self._programs:  # lowered and JIT-ed once per shape
@@ -102,10 +101,6 @@ class Differentiable(torch.autograd.Function):
             found = pair.run("backward", inputs, ctx.env)
         return (None, None, None, None, *(found[f"d{n}"] if t.dtype.is_floating_point else None
                                           for n, t in zip(ctx.names, tensors)))
-
-
-def _any_f64(inputs: dict) -> bool:
-    return any(t.dtype == torch.float64 for t in inputs.values())
 
 
 def check_precision(stage: str, tensors: list) -> None:
