@@ -94,7 +94,10 @@ def main() -> None:
             peers[label] = _peer_backward(q, k, v, do, causal, backend, args.reps)
         if not args.no_flex:
             peers["flex"] = _flex_backward(q, k, v, do, causal, args.reps)
-        row.update({"tilec_tflops": flops / times[best] / 1e9, "schedule": os.path.basename(best),
+        row.update({"tilec_tflops": flops / times[best] / 1e9, "package": os.path.basename(best),
+                    "schedule": graphs[best].kernels[-1].manifest["schedule"],  # the dK/dV and dQ kernels'
+                    "kernels": [k.manifest["schedule"] for k in graphs[best].kernels],
+                    "registers": [k.manifest.get("ptxas", {}).get("registers") for k in graphs[best].kernels],
                     "tilec_by_package": {os.path.basename(p): flops / t / 1e9 for p, t in times.items()},
                     "max_rel_error": errors[best], "max_rel_error_any": max(errors.values())})
         row.update({f"{label}_tflops": flops / t / 1e9 for label, t in peers.items()})
