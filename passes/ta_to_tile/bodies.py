@@ -19,14 +19,15 @@ from torch_mlir import ir
 from .common import NoTileLowering
 
 
-def translate(ops, params: dict, outer, at, index=None, wanted=None) -> list:
+def translate(ops, params: dict, outer, at, index=None, wanted=None, known=None) -> list:
     """The yielded scalars of the ta body ``ops`` rebuilt at the insertion point.
 
     ``at(read)``: the value of a ``ta.at`` op; ``index(dim)``: of a ``ta.index`` (a form that
     takes none leaves it None, and such a read is refused); ``params``: the tile function's
     shape parameters by name; ``outer(value)``: a value defined outside the body (a constant);
     ``wanted``: for ops with no ``ta.yield`` (a term's ops), the value whose rebuilt form is
-    returned."""
+    returned; ``known``: values of the body computed already (a tile several maps share), each
+    by a callable that gives its scalar at the insertion point."""
     local = {}
 
     def get(value):
@@ -35,6 +36,9 @@ def translate(ops, params: dict, outer, at, index=None, wanted=None) -> list:
     for op in ops:
         inner = op.operation
         name = inner.name
+        if known and len(inner.results) == 1 and inner.result in known:
+            local[inner.result] = known[inner.result]()
+            continue
         if name == "ta.yield":
             return [get(v) for v in inner.operands]
         if name == "ta.at":

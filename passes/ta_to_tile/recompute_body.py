@@ -15,6 +15,7 @@ from .common import ceildiv, clone_constants, const_index, NeedsStaticSize, NoTi
 from .online_body import _is_neg_inf, causal_offset
 from .online_math import _elem, _tile_index, constant_tile, tile_map
 from .recompute_match import Found, Operand, analyse
+from .recompute_shared import def_ops, keys_of, shared_values
 from .views import RowViews
 from .._loops import positions
 
@@ -196,11 +197,21 @@ class RecomputeBody:
                 return _elem(scores[src], [0, 1], 2)
             return self._gather(op, coord)
 
+        common = {}  # key -> the [bm, bn] tile of a value several W compute alike (recompute_shared.py)
+
+        def built(ops, value):
+            keys = keys_of(ops)
+            known = {v: (lambda tile=common[k]: _elem(tile, [0, 1], 2)) for v, k in keys.items() if k in common}
+            return translate(def_ops(value, ops, set(known)), self.b.params, self.scalars.__getitem__, read, coord,
+                             wanted=value, known=known)[0]
+
+        for key, value, ops in shared_values([sm.w_ops for sm in self.f.sums]):
+            common[key] = tile_map(self, [s.bm, s.bn], f32, lambda value=value, ops=ops: built(ops, value))
         out = []
         for sm, acc in zip(self.f.sums, accs):
             def body(sm=sm):
-                (w,) = translate(sm.w_ops, self.b.params, self.scalars.__getitem__, read, coord, wanted=sm.w)
                 inside = arith.CmpIOp(arith.CmpIPredicate.slt, coord(self.f.t), extent).result
+                w = built(sm.w_ops, sm.w)
                 return arith.SelectOp(inside, w, arith.ConstantOp(f32, 0.0).result).result
             w = tile_map(self, [s.bm, s.bn], f32, body)
             w_low = tile_map(self, [s.bm, s.bn], self.element,

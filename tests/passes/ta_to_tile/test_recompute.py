@@ -83,12 +83,24 @@ def test_grouped_heads_store_f32_partials_with_the_rounding_residual():
     assert len(results) == 3 and all(r.ok for r in results.values()), results
 
 
-def _mmas(example: str, output: str) -> int:
-    """The mma ops of the kernel that writes ``output`` (all in its loop: the epilogue has none)."""
+def _tiled(example: str, output: str) -> str:
+    """The tile IR of the kernel that writes ``output``."""
     _, pieces = _pieces(example)
     piece = ir.Module.parse(next(p for p in pieces if output in p.outputs).text)
     run_passes(piece, ["ta-specialize-shapes{shapes=D=64}"])
-    return str(to_tile(piece, SMALL)).count('"tile.mma"(')
+    return str(to_tile(piece, SMALL))
+
+
+def _mmas(example: str, output: str) -> int:
+    """The mma ops of the kernel that writes ``output`` (all in its loop: the epilogue has none)."""
+    return _tiled(example, output).count('"tile.mma"(')
+
+
+def test_p_is_computed_once_a_block_for_dv_and_dk():
+    # dV's W is P, dK's W reads P: one tile, one exp and one gather of the log-sum-exp an element
+    with dialects.context(), ir.Location.unknown():
+        text = _tiled("attention", "dK")
+    assert text.count("math.exp") == 1 and text.count('"tile.gather"') == 2  # lse (in P) and D (in dS)
 
 
 def test_each_contraction_and_each_sum_is_one_mma_a_block():
