@@ -22,8 +22,10 @@ from tilec.build.plan import Kernels  # noqa: E402
 from tilec.frontend import load_spec  # noqa: E402
 from tilec.lowering.driver import run_passes  # noqa: E402
 
-SCHEDULES = {64: ["bm=64 bn=64 warps=4 stages=2", "bm=64 bn=32 warps=4 stages=3", "bm=128 bn=64 warps=8 stages=2"],
-             128: ["bm=64 bn=64 warps=4 stages=2", "bm=64 bn=32 warps=4 stages=2", "bm=128 bn=32 warps=8 stages=2"]}
+SCHEDULES = {64: ["bm=64 bn=64 warps=4 stages=2", "bm=64 bn=32 warps=4 stages=3", "bm=128 bn=64 warps=8 stages=2",
+                  "bm=128 bn=32 warps=8 stages=2"],
+             128: ["bm=64 bn=64 warps=4 stages=2", "bm=64 bn=32 warps=4 stages=2", "bm=128 bn=32 warps=8 stages=2",
+                   "bm=64 bn=16 warps=4 stages=3"]}
 
 
 def backward_module(spec: str):
