@@ -47,8 +47,10 @@ def _peer_backward(q, k, v, do, causal: bool, backend, reps: int) -> float:
 
 
 def _flex_backward(q, k, v, do, causal: bool, reps: int) -> float:
+    import torch._functorch.config as functorch_config
     from torch.nn.attention.flex_attention import create_block_mask, flex_attention
 
+    functorch_config.donated_buffer = False  # the backward is timed again and again on one graph
     fn = torch.compile(flex_attention)
     mask = create_block_mask(lambda b, h, i, j: i >= j, None, None, q.shape[2], k.shape[2]) if causal else None
     qs, ks, vs = (x.detach().requires_grad_() for x in (q, k, v))
