@@ -17,6 +17,7 @@ from tilec.lowering.driver import rewrite, run_passes, to_tile
 from tilec.passes.ta_to_tile.common import NoTileLowering
 from tilec.diagnostics import TilecError
 from tilec.signature import bind, random_inputs, signature
+from tile_runs import edit_once
 
 SMALL = "bm=16 bn=16 warps=1 stages=2"
 
@@ -37,9 +38,10 @@ def _bind(fn, shapes):
     return sig, bind(sig, {k: v for k, v in shapes.items() if k in sig.params})
 
 
-def _backward_on_tiles(example: str, shapes: dict, schedule: str = SMALL) -> dict:
+def _backward_on_tiles(example: str, shapes: dict, schedule: str = SMALL, mutate=None) -> dict:
     """Each recomputed-sums kernel's outputs against the oracle, on the forward's real O and
-    log-sum-exp and a random dO (the statistics the backward reads are the forward's: P <= 1)."""
+    log-sum-exp and a random dO (the statistics the backward reads are the forward's: P <= 1);
+    ``mutate``: (an output, an edit of the tile IR text of the kernel that writes it)."""
     fwd_module, pieces = _pieces(example)
     fwd = fwd_module.body.operations[0]
     sig, env = _bind(fwd, shapes)
@@ -55,7 +57,10 @@ def _backward_on_tiles(example: str, shapes: dict, schedule: str = SMALL) -> dic
         inputs = {k: values[k] for k in p.inputs}
         expected = evaluate(fn, inputs, env)
         if p.form == "recompute":
-            actual = run_tile(to_tile(piece, schedule), sig, inputs, env)
+            tiled = to_tile(piece, schedule)
+            if mutate is not None and mutate[0] in p.outputs:
+                tiled = ir.Module.parse(mutate[1](str(tiled)))
+            actual = run_tile(tiled, sig, inputs, env)
             results.update({k: compare(actual[k], expected[k]) for k in expected})
         values.update(expected)
     return results
@@ -178,3 +183,25 @@ def test_causal_blocks_are_skipped_and_the_rest_still_sum_right(schedule):
             texts.append(str(to_tile(piece, schedule)))
     assert all(r.ok for r in results.values()), results
     assert "arith.maxsi" in texts[0] and "arith.minsi" in texts[1]  # dK/dV starts late, dQ stops early
+
+
+# broken backward kernels, each an edit of the tile IR the lowering made; the comparison with the
+# oracle on the forward's own statistics must refute each (its proof is not built yet)
+MUTANTS = {
+    "D dropped from dS": ("dK", r'(= "tile.gather"\(%arg5[^\n]*\n\s*%\w+ = )arith\.subf (%\w+), %\w+ : f32',
+                          r"\1arith.addf \2, %cst_0 : f32"),
+    "the causal mask dropped from P": ("dK", r"= arith\.select %\w+, (%\w+), %cst_1 : f32", r"= arith.addf \1, %cst_0 : f32"),
+    "the scores' scale dropped": ("dK", r"= arith\.mulf (%\w+), %cst : f32", r"= arith.addf \1, %cst_0 : f32"),
+    "dK/dV starts one block late": ("dK", r"(scf\.for %\w+ = )%\w+( to %\w+ step %c1 iter_args)", r"\1%c1\2"),
+    "dQ drops its last partial key block": ("dQ", r"arith\.ceildivsi (%\w+), %c64 : index\n(\s*%\w+ = arith\.minsi)",
+                                            r"arith.divsi \1, %c64 : index\n\2"),
+}
+
+
+@pytest.mark.parametrize("mutant", sorted(MUTANTS))
+def test_a_broken_backward_kernel_is_refuted(mutant):
+    output, pattern, repl = MUTANTS[mutant]
+    with dialects.context(), ir.Location.unknown():
+        results = _backward_on_tiles("causal_attention", dict(B=1, H=2, S=100, D=64), "bm=16 bn=64 warps=1 stages=2",
+                                     mutate=(output, edit_once(pattern, repl)))
+    assert not all(r.ok for r in results.values()), results
