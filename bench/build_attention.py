@@ -33,6 +33,18 @@ HOPPER = {64: ["bm=128 bn=128 warps=8 stages=3 consumers=2", "bm=128 bn=128 warp
                 OVERLAP]}
 
 
+def specs_by_head_dim(examples: list, dims, tmp: str):
+    """(example, head dim, the path of its spec at that head dim) for each example and each of
+    ``dims``, written under ``tmp``: the head dim sizes the register tiles, so each is a build."""
+    for example in examples:
+        text = open(f"examples/{example}.ta").read()
+        for d in dims:
+            spec = os.path.join(tmp, f"{example}.ta")
+            with open(spec, "w") as handle:
+                handle.write(re.sub(r"D = \d+", f"D = {d}", text))
+            yield example, d, spec
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", default="bench/out/attention")
@@ -46,29 +58,25 @@ def main() -> None:
     store = " tma-store=true" if args.tma_store else ""
     os.makedirs(args.out, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
-        for example in args.examples.split(","):
-            text = open(f"examples/{example}.ta").read()
-            for d, schedules in SCHEDULES.items():
-                spec = os.path.join(tmp, f"{example}.ta")
-                with open(spec, "w") as handle:  # the head dim is part of the register tiles
-                    handle.write(re.sub(r"D = \d+", f"D = {d}", text))
-                hopper = HOPPER[d] if example != "einsum_attention" else HOPPER[d][:1] + HOPPER[d][2:3] + HOPPER[d][-1:]
-                hopper = [h + store for h in hopper + (SHARED[d] if example != "einsum_attention" else [])]
-                for n, schedule in enumerate(schedules + hopper):
-                    if args.heavy_first and example == "causal_attention":
-                        schedule += " heavy-first=true"
-                    path = os.path.join(args.out, f"{example}_d{d}_{n}.tkp")
-                    try:
-                        manifest = build(spec, path, schedule, ("sm_90a",), use_cache=False, shapes={"D": d})
-                    except TilecError as err:
-                        if not store:
-                            raise
-                        print(f"{path}: {schedule}: not built ({err})")  # the staging does not fit beside it
-                        continue
-                    kernel = manifest["kernels"]["sm_90a"]
-                    facts = kernel["ptxas"]
-                    print(f"{path}: {schedule}: {facts['registers']} regs, {facts['spill_stores']} B spilled, "
-                          f"{kernel['smem_bytes']} B smem")
+        for example, d, spec in specs_by_head_dim(args.examples.split(","), SCHEDULES, tmp):
+            schedules = SCHEDULES[d]
+            hopper = HOPPER[d] if example != "einsum_attention" else HOPPER[d][:1] + HOPPER[d][2:3] + HOPPER[d][-1:]
+            hopper = [h + store for h in hopper + (SHARED[d] if example != "einsum_attention" else [])]
+            for n, schedule in enumerate(schedules + hopper):
+                if args.heavy_first and example == "causal_attention":
+                    schedule += " heavy-first=true"
+                path = os.path.join(args.out, f"{example}_d{d}_{n}.tkp")
+                try:
+                    manifest = build(spec, path, schedule, ("sm_90a",), use_cache=False, shapes={"D": d})
+                except TilecError as err:
+                    if not store:
+                        raise
+                    print(f"{path}: {schedule}: not built ({err})")  # the staging does not fit beside it
+                    continue
+                kernel = manifest["kernels"]["sm_90a"]
+                facts = kernel["ptxas"]
+                print(f"{path}: {schedule}: {facts['registers']} regs, {facts['spill_stores']} B spilled, "
+                      f"{kernel['smem_bytes']} B smem")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,6 @@ every output with torch's autograd.
 
 import argparse
 import os
-import re
 import sys
 import tempfile
 
@@ -17,6 +16,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from torch_mlir import ir  # noqa: E402
 
+from bench.build_attention import specs_by_head_dim  # noqa: E402
 from tilec import dialects  # noqa: E402
 from tilec.build.plan import Kernels  # noqa: E402
 from tilec.frontend import load_spec  # noqa: E402
@@ -44,18 +44,13 @@ def main() -> None:
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
-        for example in args.examples.split(","):
-            text = open(f"examples/{example}.ta").read()
-            for d, schedules in SCHEDULES.items():
-                spec = os.path.join(tmp, f"{example}.ta")
-                with open(spec, "w") as handle:  # the head dim is part of the register tiles
-                    handle.write(re.sub(r"D = \d+", f"D = {d}", text))
-                for n, schedule in enumerate(schedules):
-                    path = os.path.join(args.out, f"{example}_d{d}_{n}.tkg")
-                    with dialects.context(), ir.Location.unknown():
-                        kernels = Kernels.of(backward_module(spec), {"recompute": schedule}, shapes={"D": d})
-                        kernels.package(path, f"{example}_bwd", (args.target,))
-                    print(path, schedule, [p.form for p in kernels.pieces], flush=True)
+        for example, d, spec in specs_by_head_dim(args.examples.split(","), SCHEDULES, tmp):
+            for n, schedule in enumerate(SCHEDULES[d]):
+                path = os.path.join(args.out, f"{example}_d{d}_{n}.tkg")
+                with dialects.context(), ir.Location.unknown():
+                    kernels = Kernels.of(backward_module(spec), {"recompute": schedule}, shapes={"D": d})
+                    kernels.package(path, f"{example}_bwd", (args.target,))
+                print(path, schedule, [p.form for p in kernels.pieces], flush=True)
 
 
 if __name__ == "__main__":
