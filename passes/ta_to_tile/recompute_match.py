@@ -46,6 +46,7 @@ class Found:
     batch: list
     dims: list                                      # DimExpr per online dim
     contracts: dict = field(default_factory=dict)   # contract value -> (R operand, T operand)
+    read_at: dict = field(default_factory=dict)     # contract value -> the online dims W reads it at
     epilogue: list = field(default_factory=list)    # the maps after the group, in order
     returned: list = field(default_factory=list)
 
@@ -113,9 +114,12 @@ def _contraction(found: Found, read) -> None:
     if c.operation.name != "ta.contract":
         raise NoTileLowering(f"W reads a {c.operation.name} of the function: only contractions are recomputed "
                              "(another value is another kernel's output, read as an input)")
-    if c.result in found.contracts:
-        return
     at = positions(ir.AffineMapAttr(read.attributes["map"]).value)
+    if c.result in found.contracts:  # its tile holds it at one map: a read at another is another tile
+        if found.read_at[c.result] != at:
+            raise NoTileLowering("W reads a recomputed contraction at two index maps; its tile holds one")
+        return
+    found.read_at[c.result] = at
     cmaps = [positions(ir.AffineMapAttr(m).value) for m in ir.ArrayAttr(c.attributes["maps"])]
     c_to_o = dict(zip(cmaps[2], at))
     operands = []

@@ -205,3 +205,27 @@ def test_a_broken_backward_kernel_is_refuted(mutant):
         results = _backward_on_tiles("causal_attention", dict(B=1, H=2, S=100, D=64), "bm=16 bn=64 warps=1 stages=2",
                                      mutate=(output, edit_once(pattern, repl)))
     assert not all(r.ok for r in results.values()), results
+
+
+TWO_READS = """
+func.func @dv(%q: tensor<?x16xbf16, ["S", "16"]> {ta.name = "Q"}, %k: tensor<?x16xbf16, ["S", "16"]> {ta.name = "K"}, %do: tensor<?x16xbf16, ["S", "16"]> {ta.name = "dO"}) -> (tensor<?x16xf32, ["S", "16"]> {ta.name = "dV"}) attributes {ta.params = {S = 32 : i64}, ta.recompute} {
+  %s = "ta.contract"(%q, %k) {maps = [affine_map<(i, j, e) -> (i, e)>, affine_map<(i, j, e) -> (j, e)>, affine_map<(i, j, e) -> (i, j)>]} : (tensor<?x16xbf16, ["S", "16"]>, tensor<?x16xbf16, ["S", "16"]>) -> tensor<?x?xf32, ["S", "S"]>
+  %p = "ta.map"() ({
+    %a = "ta.at"(%s) {map = affine_map<(i, j) -> (i, j)>} : (tensor<?x?xf32, ["S", "S"]>) -> f32
+    %b = "ta.at"(%s) {map = affine_map<(i, j) -> (j, i)>} : (tensor<?x?xf32, ["S", "S"]>) -> f32
+    %c = arith.addf %a, %b : f32
+    "ta.yield"(%c) : (f32) -> ()
+  }) : () -> tensor<?x?xf32, ["S", "S"]>
+  %dv = "ta.contract"(%p, %do) {maps = [affine_map<(j, d, i) -> (i, j)>, affine_map<(j, d, i) -> (i, d)>, affine_map<(j, d, i) -> (j, d)>]} : (tensor<?x?xf32, ["S", "S"]>, tensor<?x16xbf16, ["S", "16"]>) -> tensor<?x16xf32, ["S", "16"]>
+  return %dv : tensor<?x16xf32, ["S", "16"]>
+}
+"""
+
+
+def test_a_contraction_read_at_two_maps_is_refused():
+    # S[i, j] + S[j, i]: the kernel's tile of S holds one orientation; the other would be read wrong
+    with dialects.context(), ir.Location.unknown():
+        module = ir.Module.parse(TWO_READS)
+        run_passes(module, ["ta-fuse-reductions"])
+        with pytest.raises(TilecError, match="two index maps"):
+            to_tile(module, SMALL)
