@@ -8,6 +8,7 @@ from torch_mlir.dialects import arith, scf
 from tilec.dialects import STAGES_ATTR
 from tilec.dialects.dims import binary, const
 from tilec.dialects.layout import smem_tile_layout
+from tilec.dialects.ta import tensor_dims
 from tilec.dialects.tile import layout_attr
 
 from .bodies import translate
@@ -51,9 +52,10 @@ class RecomputeBody:
 
     def _check_width(self, o: Operand) -> None:
         size = o.width
-        if ir.ShapedType.is_dynamic_size(size):
-            raise NeedsStaticSize("a head dim sizes the register tiles: give it a default or fix it at compile time "
-                                  "(--shape ...)", None)
+        if ir.ShapedType.is_dynamic_size(size):  # the driver binds it to its default, or asks for --shape
+            dim = tensor_dims(o.value.type)[-1]
+            raise NeedsStaticSize(f"the head dim '{dim}' sizes the register tiles: give it a default or fix it at "
+                                  f"compile time (--shape {dim}=...)", dim.value if dim.op == "sym" else None)
         if size % 16:
             raise NoTileLowering(f"a head dim of {size} must be a multiple of 16 (the mma's k and n steps)")
 

@@ -155,14 +155,20 @@ def test_a_broken_recomputed_sum_is_refuted(mutant):
 
 
 def test_verify_stage_grad_from_the_command_line(tilec, tmp_path):
-    """`tilec verify SPEC --stage grad`: the pair proved and the backward's rewrites and loop IR
-    (softmax); attention in bf16, whose D reads the stored (rounded) O: dQ and dK unknown, never
-    proved (the oracle finds no difference beyond bf16's tolerance), dV proved, and --strict
-    exits 1 on that; what ta-grad refuses is an error row; schedules do not apply."""
-    status, out, err = tilec("verify", EXAMPLES / "softmax.ta", "--stage", "grad")
-    assert status == 0 and out.strip().splitlines()[-1].endswith("proved / 0 counterexample / 0 unknown"), out + err
-    assert "ta-grad{saved=true} keeps result #0" in out and "[loop]" in out, out
-    status, out, _ = tilec("verify", EXAMPLES / "attention.ta", "--stage", "grad", "--strict")
+    """`tilec verify SPEC --stage grad`: the pair proved and the backward's kernels, their CUDA
+    run included (softmax); `--stage grad-loop`: the pair and the backward's loop IR alone
+    (attention in bf16, whose D reads the stored (rounded) O: dQ and dK unknown, never proved
+    (the oracle finds no difference beyond bf16's tolerance), dV proved, and --strict exits 1 on
+    that); a backward no kernel takes is an error row under grad; what ta-grad refuses is an
+    error row; schedules do not apply."""
+    status, out, err = tilec("verify", EXAMPLES / "softmax.ta", "--stage", "grad", "--target", "sm_80")
+    assert status == 0 and "0 counterexample / 0 unknown" in out.strip().splitlines()[-1], out + err
+    assert "ta-grad{saved=true} keeps result #0" in out and "[tile sm_80]" in out and "[loop]" in out, out
+    status, out, err = tilec("verify", EXAMPLES / "layernorm.ta", "--stage", "grad-loop")
+    assert status == 0 and "[loop]" in out and "[tile" not in out, out + err
+    status, out, err = tilec("verify", EXAMPLES / "layernorm.ta", "--stage", "grad", "--target", "sm_80")
+    assert status == 1 and "no tile lowering takes" in out and "[loop]" in out and "Traceback" not in err, out + err
+    status, out, _ = tilec("verify", EXAMPLES / "attention.ta", "--stage", "grad-loop", "--strict")
     pair = [line.split()[0] for line in out.splitlines() if "ta-grad{saved=true} keeps result" in line]
     assert status == 1 and pair == ["unknown", "unknown", "proved"], out
     shifted = tmp_path / "shifted.ta"

@@ -3,10 +3,12 @@
 ta-grad builds the plain gradient ``@f_grad`` and, with ``saved=true``, the pair a training
 step runs (``@f_fwd`` saving each softmax's log-sum-exp, ``@f_bwd`` reading it:
 passes/ta_grad/saved.py). The report proves the pair equal to the plain gradient
-(tilec/verify/saved_gradient.py) and checks the backward's own lowering as ``--stage loop``
-checks a spec's: its ta rewrites as they ran and its loop IR.
+(tilec/verify/saved_gradient.py) and checks the backward's own lowering as ``tilec verify``
+checks a spec's: its kernels as ``tilec compile`` builds them (tile, CUDA and loop rows; a
+backward no kernel takes is an ``error`` row, its loop IR still checked), or with
+``stage="grad-loop"`` its ta rewrites and loop IR alone, as ``--stage loop`` does.
 
-    report = verify_gradient("examples/attention.ta")
+    report = verify_gradient("examples/attention.ta", targets=("sm_90a",))
 """
 
 from __future__ import annotations
@@ -21,11 +23,14 @@ from ..lowering.driver import copy_module, run_passes
 from ..verify.report import Result, Report
 from ..verify.saved_gradient import check_saved_gradient
 from ..diagnostics import TilecError
-from .verification import check_spec
+from .plan import Kernels
+from .verification import check_spec, refused
 
 
-def verify_gradient(path: str, shapes: dict | None = None) -> Report:
-    """The report of the spec's training pair at ``path`` (sizes ``shapes`` bound first)."""
+def verify_gradient(path: str, shapes: dict | None = None, stage: str = "grad", targets: tuple = ()) -> Report:
+    """The report of the spec's training pair at ``path`` (sizes ``shapes`` bound first): the
+    backward's kernels for each of ``targets`` (every target that runs them when none are
+    named), or its loop IR alone with ``stage="grad-loop"``."""
     text = open(path).read()
     report = Report(path, hashlib.sha256(text.encode()).hexdigest(), "ta-grad{saved=true}")
     with dialects.context(), ir.Location.unknown():
@@ -46,5 +51,17 @@ def verify_gradient(path: str, shapes: dict | None = None) -> Report:
         fwd, bwd = list(pair.body.operations)
         report.results += check_saved_gradient(grad, fwd, bwd)
         fwd.operation.erase()  # the backward alone, as the lowering takes it
-        report.results += check_spec(pair, "", path, shapes, "loop")
+        report.results += _backward_rows(pair, path, shapes, stage, targets)
     return report
+
+
+def _backward_rows(backward, path: str, shapes: dict | None, stage: str, targets: tuple) -> list:
+    """The rows of the backward's own lowering: its kernels (as verify_spec checks a spec's), or
+    its loop IR alone (``grad-loop``)."""
+    if stage == "grad-loop":
+        return check_spec(backward, "", path, shapes, "loop")
+    try:
+        kernels = Kernels.of(backward, {}, shapes=shapes)
+    except TilecError as err:  # no kernel takes it, whole or split: an error row; the loop IR is still checked
+        return [refused(backward, "", shapes, err)] + check_spec(backward, "", path, shapes, "loop")
+    return kernels.verify(path, targets, shapes=shapes)

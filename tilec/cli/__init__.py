@@ -162,11 +162,12 @@ def _parser() -> argparse.ArgumentParser:
     verify.add_argument("--target", action="append", type=_target, metavar="TARGET",
                         help="architectures the kernel is lowered and its CUDA compiled for (repeatable; default: every "
                              "target that runs the schedule)")
-    verify.add_argument("--stage", choices=["tile", "loop", "grad"], default="tile",
+    verify.add_argument("--stage", choices=["tile", "loop", "grad", "grad-loop"], default="tile",
                         help="tile (default): the tile kernel, its CUDA and the loop IR; "
                              "loop: the loop IR only, for specs with no tile kernel; "
                              "grad: the training pair ta-grad{saved=true} derives, proved equal to the "
-                             "plain gradient, and the backward's loop IR")
+                             "plain gradient, and the backward's kernels as tilec compile builds them; "
+                             "grad-loop: the pair, and the backward's loop IR only")
     verify.add_argument("--json", metavar="FILE", help="write the report as JSON (schema tilec.verify/1)")
     verify.add_argument("--junit", metavar="FILE", help="write the report as JUnit XML")
     verify.add_argument("--markdown", metavar="FILE", help="write the report as Markdown")

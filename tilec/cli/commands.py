@@ -353,13 +353,13 @@ def verify_command(args) -> int:
                              "(--schedule and --stage do not apply)")
         report = verify_schedules(args.spec, _merged(args.shape), tuple(args.target or target_names()),
                                   progress=_verify_progress())
-    elif args.stage == "grad":
+    elif args.stage in ("grad", "grad-loop"):
         _check_specs([args.spec])
-        if args.schedule or args.target:
-            raise TilecError("--stage grad checks the spec's gradient at the ta and loop levels "
-                             "(--schedule and --target do not apply)")
+        if args.schedule or (args.target and args.stage == "grad-loop"):
+            raise TilecError("--stage grad checks the backward's kernels at their default schedules, --stage "
+                             "grad-loop its ta and loop levels (--schedule, and --target with grad-loop, do not apply)")
         from ..build.verification_grad import verify_gradient
-        report = verify_gradient(args.spec, _merged(args.shape))
+        report = verify_gradient(args.spec, _merged(args.shape), args.stage, tuple(args.target or ()))
     else:
         _check_specs([args.spec])
         targets = chosen_targets(args)

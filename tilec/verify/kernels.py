@@ -146,13 +146,9 @@ def _online(s: Staged) -> list:
     from .attention import check_attention, check_reference
 
     if "ta.recompute" in s.reference.body.operations[0].attributes:
-        # a saved backward's sums (ta-to-tile's recompute form): no step lemma or value check
-        # reads a loop of several plain accumulators yet; said as an error, never skipped
-        return [Result(ir.StringAttr(s.fn.attributes["sym_name"]).value, "tile", "equivalence",
-                       "the recomputed sums' tile program equals its ta", "error", 0.0, "",
-                       detail="no tile equivalence check takes a loop of recomputed sums (a saved backward's "
-                              "dK/dV or dQ kernel) yet; its ta rewrites and loop IR are checked here, and "
-                              "`tilec verify SPEC --stage grad` proves the backward equal to the gradient")]
+        from .recomputed import check_recomputed
+
+        return check_recomputed(s.tiled, s.reference, s.replay)  # a saved backward's plain sums
     return check_attention(s.tiled, s.replay) + check_reference(s.tiled, s.reference, s.replay)
 
 

@@ -30,7 +30,7 @@ from .replay import Replay
 from .report import Result
 from .scalars import Values
 from .solver import Outcome, prove
-from .symbolic import dim, size_facts
+from .symbolic import dim, size_facts, static_dims
 
 DOMAIN = "every element, every key (induction over the reduced index), all shapes; real arithmetic"
 
@@ -62,7 +62,12 @@ def check_loop_sums(ta_fn, loop_fn, replay) -> list[Result]:
 class _Context:
     def __init__(self, ta_fn, loop_fn, params):
         self.params, self.vals = params, Values(params)
-        self.sizes = size_facts(ta_fn, params)  # every parameter >= 1, inside its stated range
+        # every parameter >= 1, inside its stated range, and the sizes the types fix (a head dim
+        # the function was specialised to): the loops are built for those
+        fixed = static_dims(ta_fn)
+        self.sizes = size_facts(ta_fn, params) + [dim(d, params) == n for d, n in fixed.items()]
+        # a parameter the types fix is its size in a sum's key: the loop's bound 64 is the ta's D
+        self.fixed = [(params[d], z3.IntVal(n)) for d, n in fixed.items() if d in params]
         self.ta_ops = list(ta_fn.entry_block.operations)[:-1]
         self.online = [op for op in self.ta_ops if op.operation.name == "ta.online"]
         self.name = ir.StringAttr(loop_fn.attributes["sym_name"]).value
@@ -125,8 +130,9 @@ class _Context:
     def sum(self, r, extent, body):
         """Σ_{0 <= r < extent} body: one symbol per extent and body (r renamed), so the loop's
         sum and the ta's are the same term when their bodies are."""
-        canonical = z3.simplify(z3.substitute(body, (r, z3.Int("bound"))))
-        key = (z3.simplify(extent).sexpr(), canonical.sexpr())
+        fixed = lambda term: z3.substitute(term, *self.fixed) if self.fixed else term
+        canonical = z3.simplify(fixed(z3.substitute(body, (r, z3.Int("bound")))))
+        key = (z3.simplify(fixed(extent)).sexpr(), canonical.sexpr())
         if key not in self.folded:
             self.folded[key] = z3.Real(f"sum{len(self.folded)}")
         return self.folded[key]
@@ -194,7 +200,7 @@ class _Context:
             return base
         terms = body_value(op, domain, self.vals, self.params, self.T)
         if not moment(op):
-            return prove(new == self.T(op.result, idx) + terms, facts, watch=dict(self.params))
+            return prove(new == self.T(op.result, idx) + terms, self.sizes + facts, watch=dict(self.params))
         x, t = terms
         parts = centred_parts(op, self.online)
         old = {key: self.T(part.result, idx) for key, part in parts.items()}

@@ -56,9 +56,12 @@ def check_staging(p: Program) -> list[tuple[str, str, Outcome]]:
     # they are issued: a straight-line commit after the prologue comes after its P groups
     wait_before = [i for i in waits if i < first_read]
     pending = body[wait_before[-1]].data["pending"] if wait_before else None
-    committed = pre + P * commits_per_pro + kt * commits_per_iter + commits_before_read
-    group_of_tile = z3.If(kt < P, _groups_before(p, first_pro, P, commits_per_pro) + kt * commits_per_pro,
-                          pre + P * commits_per_pro + (kt - P) * commits_per_iter)
+    # iteration kt is the loop's (kt - lb)-th (a loop may start past its first tile: a causal
+    # block skip); tile n is the prologue's s = n - lb while n - lb < P, else iteration n - P's copy
+    n = kt - lb
+    committed = pre + P * commits_per_pro + n * commits_per_iter + commits_before_read
+    group_of_tile = z3.If(n < P, _groups_before(p, first_pro, P, commits_per_pro) + n * commits_per_pro,
+                          pre + P * commits_per_pro + (n - P) * commits_per_iter)
     if pending is None:
         outcome = prove(z3.BoolVal(False), base, watch={"kt": kt, **p.params})
         outcome.detail = "no tile.wait_group before the shared-memory reads of the loop"
@@ -88,7 +91,7 @@ def check_staging(p: Program) -> list[tuple[str, str, Outcome]]:
             out.append(("pipeline", "every stage read was filled by a copy",
                         Outcome("counterexample", 0.0, {}, "a shared buffer is read but never copied into")))
             continue
-        stage_of = lambda n: z3.If(n < P, z3.substitute(pro[0].data["stage"], (s_iv, n)),
+        stage_of = lambda n: z3.If(n - lb < P, z3.substitute(pro[0].data["stage"], (s_iv, n - lb)),
                                    z3.substitute(main[0].data["stage"], (kt, n - P)))
         tag = f"{pro[0].data['src']} tile"
         outcome = prove(stage_of(kt) == read.data["stage"], base, watch={"kt": kt, "read stage": read.data["stage"]})
@@ -110,7 +113,7 @@ def check_staging(p: Program) -> list[tuple[str, str, Outcome]]:
         if not barrier_between:
             claims.append(write_stage != read.data["stage"])
         if not wrap_barrier:
-            claims.append(z3.Implies(kt >= 1, write_stage != z3.substitute(read.data["stage"], (kt, kt - 1))))
+            claims.append(z3.Implies(kt >= lb + 1, write_stage != z3.substitute(read.data["stage"], (kt, kt - 1))))
         outcome = prove(z3.And(*claims) if claims else z3.BoolVal(True), base,
                         watch={"kt": kt, "written stage": write_stage, "read stage": read.data["stage"]})
         out.append(("races", f"{tag}: no thread copies into a stage another thread may still be reading", outcome))

@@ -35,25 +35,43 @@ DOMAIN = "all shapes, program ids and elements of the tile; each carried value i
 
 
 def check_stored_value(tiled, fused, replay) -> list[Result]:
-    """The epilogue and the batch coverage rows of a tile program against its fused ta."""
+    """The epilogue and the batch coverage rows of a tile program against its fused ta, for
+    each store (a kernel of several outputs: each row names the output)."""
     fn, ta_fn = tiled.body.operations[0], fused.body.operations[0]
+    stores = [op for op in walk(fn) if op.name in ("tile.store", "tile.tma_store")]
+    rows = []
+    for store in stores:
+        rows += _check_store(fn, ta_fn, store, replay, len(stores) > 1)
+    return rows
+
+
+def returned_as(fn, ta_fn, dst):
+    """The value the ta function returns as the tile function's output argument ``dst`` (the
+    outputs of both in the same order)."""
+    outputs = [arg for arg in fn.arguments if "ta.output" in ir.DictAttr(
+        ir.ArrayAttr(fn.attributes["arg_attrs"])[arg.arg_number])]
+    return list(list(ta_fn.entry_block.operations)[-1].operation.operands)[outputs.index(dst)]
+
+
+def _check_store(fn, ta_fn, store, replay, named: bool) -> list[Result]:
     kernel = ir.StringAttr(fn.attributes["sym_name"]).value
     tv = TileValues(fn)
     ta_ops = list(ta_fn.entry_block.operations)
     names = ta_input_names(ta_fn)
-    store = next(op for op in walk(fn) if op.name in ("tile.store", "tile.tma_store"))
     value, dst, offs = store_parts(store)
+    label = f"{tv.args[dst][1]}: " if named else ""  # a kernel of several outputs: which one a row speaks of
+    row = lambda kernel, replay, prop, check, *rest: _row(kernel, replay, prop, label + check, *rest)
     offsets = [tv.index[o] for o in offs]
     r, c = z3.Ints("r c")
     shape = ir.RankedTensorType(value.type).shape
     view = view_of(ta_fn, tv.args[dst][1], tv.args[dst][2], tv.params, tv.assumptions)
     if view.groups is None:
-        return [_row(kernel, replay, "equivalence", *view.check(), "the output's dims")]
+        return [row(kernel, replay, "equivalence", *view.check(), "the output's dims")]
     # the element (r, c) of the stored tile, as the output's own index
     written, facts = view.unflatten(offsets[:-2] + [offsets[-2] + r, offsets[-1] + c], "w")
     row_at, col_at = view.groups[len(offsets) - 2][0], len(written) - 1
-    returned = list(ta_ops[-1].operation.operands)[0]
-    positions = _positions(returned, len(written))
+    returned = returned_as(fn, ta_fn, dst)
+    positions = output_positions(returned, len(written))
     ta_value = lambda n, idx: tv.vals.function(f"ta{n}", len(idx), z3.IntSort())(*idx)
 
     def at_tile(at: list, kept: list) -> list:
@@ -95,21 +113,21 @@ def check_stored_value(tiled, fused, replay) -> list[Result]:
         [z3.And(w >= 0, w < e) for w, e in zip(written, view.extents)]
     stored, expected = tv.value(value, [r, c]), reference(returned, written)
     watch = {"r": r, "c": c, **tv.params, **{str(p): p for p in tv.pids}}
-    rows = [_row(kernel, replay, "equivalence", "the stored element is the fused ta's output at the element it is "
+    rows = [row(kernel, replay, "equivalence", "the stored element is the fused ta's output at the element it is "
                  "stored at, from the values the loop carries", prove(stored == expected, tv.assumptions + ranges,
                                                                       budget=40_000_000, watch=watch), DOMAIN),
-            _row(kernel, replay, "in-bounds", *stored_inside(offsets, view, shape[1], tv.assumptions, watch)),
-            _row(kernel, replay, "coverage", *tile_coverage(tv.tile_id, tv.grid, tv.params, tv.assumptions,
+            row(kernel, replay, "in-bounds", *stored_inside(offsets, view, shape[1], tv.assumptions, watch)),
+            row(kernel, replay, "coverage", *tile_coverage(tv.tile_id, tv.grid, tv.params, tv.assumptions,
                                                             offsets, view, shape, watch))]
     if tv.ctas is not None:  # a persistent kernel: its tile loops visit each tile id once
         pid0 = next(x for x in tv.pids if str(x) == "pid0")
-        rows.append(_row(kernel, replay, "coverage", *tile_partition(pid0, tv.ctas, tv.tile_loops, tv.grid,
+        rows.append(row(kernel, replay, "coverage", *tile_partition(pid0, tv.ctas, tv.tile_loops, tv.grid,
                                                                      tv.assumptions, tv.warpgroups)))
     split = next((op for op in walk(fn) if op.name == "tile.split_sum"), None)
     splits = ir.IntegerAttr(split.attributes["splits"]).value if split is not None else 1
     batch = batch_coverage(tv.pids, tv.grid, tv.params, tv.assumptions, offsets, view, (r, c, shape), watch, splits)
     if batch is not None:
-        rows.append(_row(kernel, replay, "coverage", *batch))
+        rows.append(row(kernel, replay, "coverage", *batch))
     return rows
 
 
@@ -123,7 +141,7 @@ def _provenance(loop) -> dict:
             if not isinstance(v.owner, ir.Block) and "tile.computes" in v.owner.attributes}
 
 
-def _positions(returned, rank: int) -> dict:
+def output_positions(returned, rank: int) -> dict:
     """{ta value: the output positions its dims stand at}, read from the epilogue's ta.at maps
     (a map of the output's rank has the output's positions as its dims)."""
     positions, todo = {returned: list(range(rank))}, [returned]

@@ -253,8 +253,9 @@ def as_int(value):
 
 def staged_copy(p: Program, buf) -> tuple[str, list] | None:
     """(source tensor, offsets) of the copy that filled what the main loop's iteration kt reads
-    from shared buffer ``buf``: the one copy before the loop (a resident tile), or the pipeline's
-    prologue copy s = kt while kt < P, else the main loop's copy of iteration kt - P. None when
+    from shared buffer ``buf``: the one copy before the loop (a resident tile), or, for a loop
+    from lb, the pipeline's prologue copy s = kt - lb while kt - lb < P, else the main loop's
+    copy of iteration kt - P. None when
     the buffer is filled from several tensors or not by the prologue and the loop."""
     fill = [e for e in p.events if e.kind == "copy" and e.data["dst"] == buf]
     if not fill or any(e.data["src"] != fill[0].data["src"] for e in fill):
@@ -270,7 +271,9 @@ def staged_copy(p: Program, buf) -> tuple[str, list] | None:
     main = [e for e in fill if e.loop == "main"]
     if not pro or not main:
         return None
-    kt = p.loops["main"][0]
+    kt, lb = p.loops["main"][:2]
     s_iv, _, stages_ahead, _ = p.loops["prologue"]
-    return src, [z3.If(kt < stages_ahead, z3.substitute(a, (s_iv, kt)), z3.substitute(b, (kt, kt - stages_ahead)))
+    # iteration kt is the loop's (kt - lb)-th: the prologue filled the first stages_ahead of them
+    return src, [z3.If(kt - lb < stages_ahead, z3.substitute(a, (s_iv, kt - lb)),
+                       z3.substitute(b, (kt, kt - stages_ahead)))
                  for a, b in zip(pro[0].data["offsets"], main[0].data["offsets"])]
