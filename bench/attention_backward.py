@@ -8,9 +8,7 @@ with the float32 gradient (SDPA's math backend); the saved log-sum-exp is the fo
 """
 
 import argparse
-import datetime
 import glob
-import json
 import os
 import sys
 
@@ -20,7 +18,7 @@ from torch.nn.attention import SDPBackend, sdpa_kernel
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from bench.gemm import bench  # noqa: E402
+from bench.gemm import bench, save_results  # noqa: E402
 from tilec.runtime import load  # noqa: E402
 
 CONFIGS = [(s, d, causal) for s in (1024, 4096) for d in (64, 128) for causal in (False, True)]
@@ -109,10 +107,7 @@ def main() -> None:
         print(f"S={s} D={d} causal={causal}: tilec {row['tilec_tflops']:.0f} ({row['schedule']}), "
               + ", ".join(f"{label} {row[f'{label}_tflops']:.0f}" for label in peers)
               + f", x{row['vs_cudnn']:.2f} cuDNN, max rel err {row['max_rel_error_any']:.1e}", flush=True)
-    result = {"gpu": torch.cuda.get_device_name(), "date": datetime.date.today().isoformat(),
-              "torch": torch.__version__, "results": rows}
-    with open(args.out, "w") as handle:
-        json.dump(result, handle, indent=2)
+    save_results(args.out, rows)
 
 
 if __name__ == "__main__":

@@ -45,6 +45,15 @@ def _triton(a, b, ref, reps: int):
     return bench(lambda: matmul(a, b), reps), error
 
 
+def save_results(path: str, rows: list, **extra) -> None:
+    """A results file: the GPU, the date, torch's version, ``extra`` fields and the rows."""
+    result = {"gpu": torch.cuda.get_device_name(), "date": datetime.date.today().isoformat(),
+              "torch": torch.__version__, **extra, "results": rows}
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with open(path, "w") as handle:
+        json.dump(result, handle, indent=2)
+
+
 def max_rel_error(out: torch.Tensor, ref: torch.Tensor) -> float:
     return float(((out.float() - ref.float()).abs().max() / ref.float().abs().max().clamp_min(1e-6)))
 

@@ -384,14 +384,7 @@ class Schedule:
         return reasons
 
     def _online_reasons(self, sizes: dict) -> list[str]:
-        reasons = self._tile_bound()
-        if self.bm % (16 * self.warps):
-            reasons.append(f"bm={self.bm} gives each of the {self.warps} warps {self.bm // self.warps} query rows; "
-                           f"the mma needs whole 16-row slices (bm % (16 * warps) == 0)")
-        if self.bn % 16:
-            reasons.append(f"bn={self.bn} (the key block) must be a multiple of 16 (the mma's k step for P·V)")
-        if self.stages < 2:
-            reasons.append("stages must be at least 2 (one key block in flight while one is used)")
+        reasons = self._blocked_loop_reasons("query rows", "the key block", "P·V")
         head_dim = sizes.get("head_dim", 16)  # the value head dim: P·V's n, in mma n tiles of 8
         if head_dim % 8 or head_dim > self.MAX_TILE:
             reasons.append(f"value head dim {head_dim} must be a multiple of 8 and at most {self.MAX_TILE}")
@@ -399,17 +392,23 @@ class Schedule:
 
     def _recompute_reasons(self, sizes: dict) -> list[str]:
         """Recomputed sums: C = R·Tᵀ is [bm, bn] (the mma's m and n), acc += W·X takes bn as k."""
-        reasons = self._tile_bound()
-        if self.bm % (16 * self.warps):
-            reasons.append(f"bm={self.bm} gives each of the {self.warps} warps {self.bm // self.warps} rows; the mma "
-                           f"needs whole 16-row slices (bm % (16 * warps) == 0)")
-        if self.bn % 16:
-            reasons.append(f"bn={self.bn} (the block of the summed index) must be a multiple of 16 (the mma's k "
-                           f"step for W·X)")
-        if self.stages < 2:
-            reasons.append("stages must be at least 2 (one block in flight while one is used)")
+        reasons = self._blocked_loop_reasons("rows", "the block of the summed index", "W·X")
         if self.consumers or self.split_k > 1:
             reasons.append("recomputed sums are built for the cp.async + mma.sync pipeline: consumers=0, split_k=1")
+        return reasons
+
+    def _blocked_loop_reasons(self, rows: str, block: str, product: str) -> list[str]:
+        """The rules of a loop over blocks of bn whose [bm, bn] tile is an mma's A (attention's P,
+        a recomputed sum's W): whole 16-row slices a warp, bn the mma's k step, two stages."""
+        reasons = self._tile_bound()
+        if self.bm % (16 * self.warps):
+            reasons.append(f"bm={self.bm} gives each of the {self.warps} warps {self.bm // self.warps} {rows}; "
+                           f"the mma needs whole 16-row slices (bm % (16 * warps) == 0)")
+        if self.bn % 16:
+            reasons.append(f"bn={self.bn} ({block}) must be a multiple of 16 (the mma's k step for {product})")
+        if self.stages < 2:
+            reasons.append(f"stages must be at least 2 (one {'key ' if product == 'P·V' else ''}block in flight "
+                           f"while one is used)")
         return reasons
 
     def _tile_bound(self) -> list[str]:

@@ -129,15 +129,7 @@ class AttentionBody:
         self.scalars = clone_constants(self.fn)
 
     def program_ids(self):
-        pid = lambda axis: ir.Operation.create("tile.program_id", results=[ir.IndexType.get()], attributes={
-            "axis": ir.IntegerAttr.get(_I64(), axis)}).result
-        self.q0 = arith.MulIOp(pid(0), const_index(self.s.bm)).result
-        flat = pid(1)
-        self.batch_ids = {}
-        for d in reversed(self.batch):  # the last batch dim varies fastest
-            extent = self.b.dim(self.dims[d])
-            self.batch_ids[d] = arith.RemSIOp(flat, extent).result
-            flat = arith.DivSIOp(flat, extent).result
+        self.q0, self.batch_ids = block_ids(self.s.bm, self.batch, lambda d: self.b.dim(self.dims[d]))
 
     def key_extent(self):
         return self.b.dim(self.dims[self.j])
@@ -270,6 +262,18 @@ class AttentionBody:
 
     from .online_math import (constant_tile, epilogue, online_step, p_residual, rescale,  # noqa: E402
                               softmax_step, stabiliser, store, tile_map)
+
+
+def block_ids(bm: int, batch: list, extent) -> tuple:
+    """(the first row of the CTA's block, {batch dim: its index}): program id 0 times ``bm``, and
+    program id 1 split over the ``batch`` dims (``extent(d)`` their sizes), the last varying fastest."""
+    pid = lambda axis: ir.Operation.create("tile.program_id", results=[ir.IndexType.get()], attributes={
+        "axis": ir.IntegerAttr.get(_I64(), axis)}).result
+    row0, flat, ids = arith.MulIOp(pid(0), const_index(bm)).result, pid(1), {}
+    for d in reversed(batch):
+        ids[d] = arith.RemSIOp(flat, extent(d)).result
+        flat = arith.DivSIOp(flat, extent(d)).result
+    return row0, ids
 
 
 def causal_offset(ops, i: int, j: int):

@@ -29,7 +29,8 @@ from tilec.dialects.tile import schedule_attr
 
 from . import layouts
 from .common import NoTileLowering, check_schedule, const_index, mark_prologue, op_with_ints
-from .recompute_body import RecomputeBody, analyse
+from .recompute_body import RecomputeBody
+from .recompute_match import analyse
 from ..ta_to_loops import new_signature
 
 

@@ -13,7 +13,7 @@ from tilec.dialects.tile import layout_attr
 
 from .bodies import translate
 from .common import ceildiv, clone_constants, const_index, NeedsStaticSize, NoTileLowering
-from .online_body import _is_neg_inf, causal_offset
+from .online_body import _is_neg_inf, block_ids, causal_offset
 from .online_math import _elem, _tile_index, constant_tile, tile_map
 from .recompute_match import Found, Operand, analyse
 from .recompute_shared import def_ops, keys_of, shared_values
@@ -77,14 +77,7 @@ class RecomputeBody:
         self.scalars = clone_constants(self.fn)
 
     def program_ids(self) -> None:
-        pid = lambda axis: ir.Operation.create("tile.program_id", results=[ir.IndexType.get()], attributes={
-            "axis": ir.IntegerAttr.get(_I64(), axis)}).result
-        self.r0 = arith.MulIOp(pid(0), const_index(self.s.bm)).result
-        flat, self.batch_ids = pid(1), {}
-        for d in reversed(self.f.batch):  # the last batch dim varies fastest
-            extent = self.b.dim(self.f.dims[d])
-            self.batch_ids[d] = arith.RemSIOp(flat, extent).result
-            flat = arith.DivSIOp(flat, extent).result
+        self.r0, self.batch_ids = block_ids(self.s.bm, self.f.batch, lambda d: self.b.dim(self.f.dims[d]))
 
     def loop_extent(self):
         return self.b.dim(self.f.dims[self.f.t])

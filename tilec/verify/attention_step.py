@@ -142,6 +142,11 @@ def step_rows(s, x, p_x, rowmax, rowsum, m_new, l_new, acc_claim: tuple, acc_mas
 def _exp_of_masked(term, neg_inf) -> list:
     """exp(-inf - w) = 0 for every exp(u - w) in ``term`` with w not -inf (IEEE: exp(-inf) = 0),
     one instance per such application: what makes a masked key's exponential vanish."""
+    return [z3.Implies(z3.And(u == neg_inf, w != neg_inf), t == 0) for t, u, w in exp_differences(term)]
+
+
+def exp_differences(term) -> list:
+    """(exp(u - w), u, w) for every exponential of a difference in ``term``, once each."""
     out, stack, seen = [], [term], set()
     while stack:
         t = stack.pop()
@@ -149,8 +154,7 @@ def _exp_of_masked(term, neg_inf) -> list:
             continue
         seen.add(t.get_id())
         if t.decl().name() == "math.exp" and t.num_args() == 1 and z3.is_sub(t.arg(0)):
-            u, w = t.arg(0).arg(0), t.arg(0).arg(1)
-            out.append(z3.Implies(z3.And(u == neg_inf, w != neg_inf), t == 0))
+            out.append((t, t.arg(0).arg(0), t.arg(0).arg(1)))
         stack += [t.arg(k) for k in range(t.num_args())]
     return out
 

@@ -28,7 +28,7 @@ from torch_mlir import ir
 
 from tilec.dialects.tile import is_mma, mma_depth, schedule_of, store_parts
 
-from .attention_step import _exp_of_masked, _is_residual, _pv_chain, _unround
+from .attention_step import _exp_of_masked, _is_residual, _pv_chain, _unround, exp_differences
 from .recomputed_reference import Summands, positions
 from .report import Result
 from .scalars import Values
@@ -184,7 +184,7 @@ def _rows_of_sum(c: _Loop, slot: int, s, chain_base, contractions):
         outcome, DOMAIN
     yield "coverage", "a t outside the sum's extent adds nothing in a block the loop visits (W = 0)", \
         prove(tile_w == 0, visited + [z3.Or(c.t < 0, c.t >= extent_t)], watch=c.watch), DOMAIN
-    finite = [w != s_inf for w in _subtrahends(ref_w) for s_inf in (c.vals.function("ninf", 0)(),)]
+    finite = [w != c.vals.function("ninf", 0)() for _, _, w in exp_differences(ref_w)]  # the saved statistics
     skipped = c.p.assumptions + facts + inside + [z3.Or(c.kt < c.lb, c.kt >= c.ub)]
     yield "coverage", "every t of a block the loop skips adds nothing to the reference (its W = 0)", \
         prove(ref_w == 0, skipped + _exp_of_masked(ref_w, c.vals.function("ninf", 0)()) + finite, watch=c.watch), \
@@ -271,17 +271,3 @@ def _reads(value, target) -> bool:
         return False
     return any(_reads(op.operation.operands[0], target) for op in owner.regions[0].blocks[0].operations
                if op.operation.name == "tile.elem")
-
-
-def _subtrahends(term) -> list:
-    """w of each exp(u - w) in ``term``: a saved statistic subtracted inside an exponential."""
-    out, stack, seen = [], [term], set()
-    while stack:
-        t = stack.pop()
-        if t.get_id() in seen or not z3.is_app(t):
-            continue
-        seen.add(t.get_id())
-        if t.decl().name() == "math.exp" and t.num_args() == 1 and z3.is_sub(t.arg(0)):
-            out.append(t.arg(0).arg(1))
-        stack += [t.arg(k) for k in range(t.num_args())]
-    return out
