@@ -55,6 +55,7 @@ class CompiledGraph:
         self._programs = {}  # input shapes -> the loop stage JIT-ed once (tilec.executors.loop_runner.LoopProgram)
         self._inputs = None  # the ta function's input specs (signature), once read
         self._training, self._why_no_pair, self.no_backward = None, None, None  # training.py's pair, once built
+        self._gradient_pair, self._why_no_cuda_pair = None, None  # its kernels on CUDA, once built
         self.shapes = [tuple(t.shape) for t in example_inputs]
         self._layouts = [(t.shape, t.stride(), t.dtype) for t in example_inputs]  # to trace regions with
         self._state = lambda: state_of(fn)
@@ -166,20 +167,42 @@ class CompiledGraph:
         return results[0] if len(results) == 1 else tuple(results)
 
     def _differentiable(self, params: list, args: list, env: dict):
-        """A call that needs gradients: on the CPU the saved pair (training.py) as one autograd
-        node; on CUDA, where tilec has no backward kernels yet, the call runs in torch (a
-        TilecFallbackWarning says so, once), as does a graph ta-grad cannot differentiate."""
-        if any(t.is_cuda for t in args) or self.pair() is None:
+        """A call that needs gradients: the saved pair (training.py) as one autograd node, on the
+        CPU by the graph's stage, on CUDA as the pair's kernels; where ta-grad cannot
+        differentiate the graph, or no kernels take the pair on CUDA, the call runs in torch (a
+        TilecFallbackWarning says why, once)."""
+        cuda = any(t.is_cuda for t in args)
+        node = self._cuda_pair(args[0].device) if cuda and self.pair() is not None else None
+        if self.pair() is None or (cuda and node is None):
             if self.no_backward is None:
-                self.no_backward = self._why_no_pair or "tilec has no backward kernels for CUDA yet"
+                self.no_backward = self._why_no_pair or self._why_no_cuda_pair
                 warnings.warn(f"a call of '{self.name}' that needs gradients runs in torch: {self.no_backward}",
                               TilecFallbackWarning, stacklevel=3)
             return self.fn(*args)
         tensors = [_taken(t).reshape(shape) for t, shape in zip(params + args, self._arg_shapes(env))]
-        results = Differentiable.apply(self, tuple(self.graph.state_names + self.graph.input_names),
-                                       tuple(self.graph.output_names), env, *tensors)
+        if cuda:  # by name, in the order the forward package takes them
+            named = dict(zip(self.graph.state_names + self.graph.input_names, tensors))
+            results = node(*[named[n] for n in node.inputs], sizes=env)
+            results = list(results) if isinstance(results, tuple) else [results]
+        else:
+            results = Differentiable.apply(self, tuple(self.graph.state_names + self.graph.input_names),
+                                           tuple(self.graph.output_names), env, *tensors)
         results = [r.reshape(evaluate_shape(shape, env)) for r, shape in zip(results, self.graph.output_shapes)]
         return results[0] if len(results) == 1 else tuple(results)
+
+    def _cuda_pair(self, device):
+        """The training pair's kernels for ``device`` (runtime.training.GradientPair), built once;
+        None (the reason kept) where no kernels take it, unless ``strict``."""
+        if self._gradient_pair is None and self._why_no_cuda_pair is None:
+            with self.context, ir_location():
+                try:
+                    self._gradient_pair = self.pair().on_cuda(_schedules(self.schedule), target_of(device),
+                                                              _cached_package, list(self.graph.output_names))
+                except TilecError as err:
+                    if self.strict:
+                        raise
+                    self._why_no_cuda_pair = f"no CUDA kernels take its backward: {err.message}"
+        return self._gradient_pair
 
     def pair(self):
         """The graph's training pair (training.Pair), built on first need; None (the reason kept)

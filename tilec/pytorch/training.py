@@ -61,6 +61,26 @@ class Pair:
         return self._programs[key](inputs, env)
 
 
+    def on_cuda(self, schedules: dict, target: str, cached, outputs: list):
+        """The pair's kernels for CUDA, a tilec.runtime GradientPair: the forward's and the
+        backward's graph packages, each built once into the kernel cache by ``cached(name, key,
+        build)``; a TilecError where no kernel takes either. The tensors between kernels stay
+        f32: the saved statistics and D are the backward's exact inputs."""
+        import hashlib
+
+        from ..build.plan import Kernels
+        from ..runtime.training import GradientPair
+
+        loaded = []
+        for which, module in (("forward", self.forward), ("backward", self.backward)):
+            kernels = Kernels.of(module, schedules)
+            chosen = [kernels.schedule_of(p, None) for p in (kernels.pieces or [None])]
+            key = hashlib.sha256("\0".join([which, str(module), *chosen, target]).encode()).hexdigest()
+            name = ir.StringAttr(module.body.operations[0].attributes["sym_name"]).value
+            loaded.append(cached(f"pair-{key}.tkp", key, lambda path, k=kernels, n=name: k.package(path, n, (target,))))
+        return GradientPair(*loaded, outputs=outputs)
+
+
 def _alone(module: ir.Module, fn) -> ir.Module:
     """A module holding a copy of ``fn`` only (what the stages take)."""
     with module.context, ir.Location.unknown():
