@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))  # run as a script: bench/ is on the path, the rep
 from bench.tables_attention import (attention_async_wgmma, attention_einsum_hopper,  # noqa: E402
                                     attention_einsum_sm80, attention_heavy_first, attention_sm80,
                                     attention_two_ctas)
-from bench.tables_backward import attention_backward, training_step  # noqa: E402
+from bench.tables_backward import attention_backward  # noqa: E402
 from bench.tables_common import _load, short_schedule  # noqa: E402
 from bench.tables_gemm import (gemm_async_wgmma, gemm_ncu, gemm_persistent, gemm_persistent_ab,  # noqa: E402
                                gemm_pingpong, gemm_pingpong_ab, gemm_sm80, gemm_tma_store, gemm_tma_store_ab)
@@ -296,7 +296,6 @@ def default_pick_attention() -> list[str]:
 
 
 TABLES = {"split-k-shapes": split_k_shapes, "split-k-ways": split_k_ways, "attention-backward": attention_backward,
-          "training-step": training_step,
           "launch-spin": launch_spin, "attention-inplace-pv": attention_inplace_pv, "attention-hopper": attention_hopper,
           "same-code": same_code, "layernorm-ab": layernorm_ab,
           "layernorm-ab-best": layernorm_ab_best, "replay-back-to-back": replay_back_to_back,

@@ -37,26 +37,3 @@ def _schedule(text: str) -> str:
     f = dict(part.split("=") for part in text.split(","))
     return " ".join(f"{k}={f[k]}" for k in ("bm", "bn", "warps", "stages"))
 
-
-TRAINING_RUNS = ("training-h200-2026-12-07-run1.json", "training-h200-2026-12-07-run2.json")
-
-
-def training_step() -> list[str]:
-    """A training step (forward + backward) of attention written as PyTorch code, tilec's pair of
-    packages (bench/check_training.py) against torch eager, torch.compile and SDPA's flash and
-    cuDNN backends: TFLOP/s (3.5·4·B·H·S²·D), tilec's lower figure of two runs, each peer's higher,
-    the ratios the lower of the two runs' own."""
-    runs = [_load(name)["results"] for name in TRAINING_RUNS]
-    peers = ("eager", "torch.compile", "flash", "cudnn")
-    lines = ["| B | H | S | D | tilec | eager | torch.compile | FA2 | cuDNN | × eager | × torch.compile | × cuDNN | "
-             "max rel err |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
-    for a, b in zip(*runs):
-        if a["case"] != b["case"]:
-            raise ValueError("the two runs' rows differ")
-        ratio = lambda p: min(r["tilec_tflops"] / r[f"{p}_tflops"] for r in (a, b))
-        cells = [str(a[k]) for k in ("B", "H", "S", "D")] + [f"{min(a['tilec_tflops'], b['tilec_tflops']):.0f}"]
-        cells += [f"{max(a[f'{p}_tflops'], b[f'{p}_tflops']):.0f}" for p in peers]
-        cells += [f"{ratio(p):.2f}" for p in ("eager", "torch.compile", "cudnn")]
-        cells.append(f"{max(a['max_rel_error'], b['max_rel_error']):.1e}")
-        lines.append("| " + " | ".join(cells) + " |")
-    return lines
