@@ -60,28 +60,28 @@ class _Loop:
                       for _, name, dims in p.args.values()}
         self.watch = {"kt": self.kt, "row": self.r, "t": self.t, "col": self.col, **p.params}
 
-    def stored_coords(self, slot: int, s) -> tuple[dict, list, int]:
-        """(domain coordinates of the element (row, col) of accumulator ``slot``, the facts that
-        bound them, the stored tile's width), read from the store of the output it becomes;
-        coordinates None where that output is not read from sum ``s``."""
+    def stored_coords(self, slot: int, s) -> tuple[str, dict, list, int]:
+        """(the output accumulator ``slot`` is stored as, the domain coordinates of its element
+        (row, col), the facts that bound them, the stored tile's width), read from the store of
+        that output; coordinates None where it is stored nowhere or not read from sum ``s``."""
         store = next((e for e in self.p.events if e.kind == "store" and _reads(e.data["value"], self.loop.results[slot])),
                      None)
-        self.output = store.data["dst"] if store is not None else f"accumulator {slot}"
         if store is None:  # stored nowhere
-            return None, [], 0
-        view = self.views[store.data["dst"]]
+            return f"accumulator {slot}", None, [], 0
+        output = store.data["dst"]
+        view = self.views[output]
         offs = store.data["offsets"]
         own, facts = view.unflatten(offs[:-2] + [offs[-2] + self.r, offs[-1] + self.col], "o")
         returned = returned_as(self.fn, self.ta_fn, store_parts(store.op)[1])
         at = output_positions(returned, len(own)).get(self.ref.ops[s.number].result)
         if at is None:  # the accumulator is stored as an output its sum does not become
-            return None, [], 0
+            return output, None, [], 0
         coords = {d: own[q] for d, q in zip(s.out_dims, at)}
         coords[s.t] = self.t
         width = ir.RankedTensorType(store.op.operation.operands[0].type).shape[1]
         facts += view.sizes + [z3.And(x >= 0, x < n) for x, n in zip(own, view.extents)] + \
             [self.r >= 0, self.r < self.bm, self.col >= 0, self.col < width, self.t_in >= 0, self.t_in < self.bn]
-        return coords, facts, width
+        return output, coords, facts, width
 
     def index_of(self, value, local: tuple) -> tuple[str, list] | None:
         """(tensor, index) the shared tile ``value`` (an mma operand) holds at its stored
@@ -126,14 +126,16 @@ def check_recomputed(tiled, fused, replay) -> list[Result]:
 
 
 def _sum_rows(c: _Loop, slot: int, s, chain_base, contractions):
-    """(property, check, outcome, domain) rows of the accumulator ``slot``, computing sum ``s``."""
-    for prop, check, outcome, domain in _rows_of_sum(c, slot, s, chain_base, contractions):
-        yield prop, f"{c.output}: {check}", outcome, domain
+    """(property, check, outcome, domain) rows of the accumulator ``slot``, computing sum ``s``,
+    each check naming the output it is stored as."""
+    output, coords, facts, width = c.stored_coords(slot, s)
+    for prop, check, outcome, domain in _rows_of_sum(c, slot, s, chain_base, contractions, (coords, facts, width)):
+        yield prop, f"{output}: {check}", outcome, domain
 
 
-def _rows_of_sum(c: _Loop, slot: int, s, chain_base, contractions):
+def _rows_of_sum(c: _Loop, slot: int, s, chain_base, contractions, stored):
     chain, base = chain_base
-    coords, facts, width = c.stored_coords(slot, s)
+    coords, facts, width = stored
     yield "equivalence", "the accumulator is stored as an output read from the sum it computes", \
         structural(coords is not None, f"the loop says it computes op {s.number} of the function; no output "
                                        f"stored from it reads that op"), DOMAIN
