@@ -87,3 +87,45 @@ def test_the_pair_of_a_pytorch_module_compiles_to_two_packages(tmp_path):
         pair = graph.pair().on_cuda({}, "sm_80", written, list(graph.graph.output_names))
     assert pair.inputs == ["in0"] and pair.outputs == ["out0"] and "lse" in pair.saved
     assert (tmp_path / "fwd.tkp").exists() and (tmp_path / "bwd.tkp").exists()
+
+
+class _OnTheCpuModel:
+    """A package stand-in running a plan's emitted CUDA on the CPU model of the GPU."""
+
+    def __init__(self, kernels, module):
+        from tilec.signature import signature
+
+        sig = signature(module.body.operations[0])
+        self.kernels, self.inputs = kernels, [s.name for s in sig.inputs]
+        self.outputs = [{"name": s.name} for s in sig.outputs]
+
+    def __call__(self, *tensors, sizes=None):
+        found = self.kernels.run(dict(zip(self.inputs, tensors)), cuda=True)
+        out = tuple(found[o["name"]] for o in self.outputs)
+        return out if len(out) > 1 else out[0]
+
+
+def test_the_pairs_cuda_gives_torchs_gradients_of_pytorch_attention():
+    # the CUDA the pair's packages hold, run on the CPU model of the GPU and joined as autograd
+    # joins them: bf16 gradients of attention written as PyTorch code against f32 autograd
+    import tilec
+    from tilec.pytorch.api import ir_location
+
+    class Attention(torch.nn.Module):
+        def forward(self, q, k, v):
+            return torch.softmax(q @ k.transpose(-1, -2) * 0.125, dim=-1) @ v
+
+    torch.manual_seed(0)
+    q, k, v, do = (torch.randn(1, 1, 24, 64).to(torch.bfloat16) for _ in range(4))
+    graph = tilec.compile(Attention(), (q, k, v), stage="oracle", strict=True)
+    with graph.context, ir_location():
+        pair = graph.pair()
+        forward, backward = pair.plans({})
+        node = GradientPair(_OnTheCpuModel(forward, pair.forward), _OnTheCpuModel(backward, pair.backward),
+                            outputs=list(graph.graph.output_names))
+        leaves = [x.reshape(24, 64).clone().requires_grad_() for x in (q, k, v)]
+        got = torch.autograd.grad(node(*leaves), leaves, do.reshape(24, 64))
+    wide = [x.float().requires_grad_() for x in (q, k, v)]
+    ref = torch.autograd.grad(Attention()(*wide), wide, do.float())
+    for g, r in zip(got, ref):
+        assert float((g.float() - r.reshape(24, 64)).abs().max() / r.abs().max()) < 2e-2

@@ -68,17 +68,23 @@ class Pair:
         f32: the saved statistics and D are the backward's exact inputs."""
         import hashlib
 
-        from ..build.plan import Kernels
         from ..runtime.training import GradientPair
 
         loaded = []
-        for which, module in (("forward", self.forward), ("backward", self.backward)):
-            kernels = Kernels.of(module, schedules)
+        for (which, module), kernels in zip((("forward", self.forward), ("backward", self.backward)),
+                                            self.plans(schedules)):
             chosen = [kernels.schedule_of(p, None) for p in (kernels.pieces or [None])]
             key = hashlib.sha256("\0".join([which, str(module), *chosen, target]).encode()).hexdigest()
             name = ir.StringAttr(module.body.operations[0].attributes["sym_name"]).value
             loaded.append(cached(f"pair-{key}.tkp", key, lambda path, k=kernels, n=name: k.package(path, n, (target,))))
         return GradientPair(*loaded, outputs=outputs)
+
+    def plans(self, schedules: dict) -> tuple:
+        """(the forward's, the backward's) kernels (tilec.build.plan.Kernels): what ``on_cuda``
+        packages, and what runs on the CPU model of the GPU in the tests."""
+        from ..build.plan import Kernels
+
+        return Kernels.of(self.forward, schedules), Kernels.of(self.backward, schedules)
 
 
 def _alone(module: ir.Module, fn) -> ir.Module:
