@@ -24,6 +24,10 @@ def _caches_of_the_test_run(tmp_path_factory):
 
     if "TILEC_CACHE_DIR" not in os.environ:
         os.environ["TILEC_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
+    if "TILEC_CPU_CACHE_DIR" not in os.environ:
+        # one C++ compiler cache for the run, whatever cache root a test sets: its C library is
+        # built once (3-10 s), not in every test that runs CUDA on the CPU in a fresh root
+        os.environ["TILEC_CPU_CACHE_DIR"] = str(tmp_path_factory.mktemp("cpu"))
     yield
 
 

@@ -10,7 +10,9 @@ One root, ``$TILEC_CACHE_DIR`` (default ``~/.cache/tilec``), holds a folder per 
     cpu/      the C++ compiler's own cache for the CPU runs of emitted CUDA (ziglang's: the C
               library it builds once, about 50 MB, and each program built; tilec/runtime/cpu/).
               Not sealed entry by entry as the others: it is the compiler's, kept in a folder
-              that is the user's alone, and what it builds runs confined (seccomp)
+              that is the user's alone, and what it builds runs confined (seccomp);
+              ``$TILEC_CPU_CACHE_DIR`` puts it elsewhere (one compiler cache shared by
+              several tilec caches, e.g. a test run's)
 
 A cache is data tilec reads back as its own output, so nothing in it is taken as found:
 
@@ -54,7 +56,8 @@ def where(kind: str) -> Path:
     """The folder of cache ``kind`` (one of KINDS), whether it exists or not, e.g. root()/"picks"."""
     if kind not in KINDS:
         raise ValueError(f"no cache named {kind!r} (one of {', '.join(KINDS)})")
-    return root() / kind
+    given = os.environ.get("TILEC_CPU_CACHE_DIR") if kind == "cpu" else None
+    return Path(given).expanduser() if given else root() / kind
 
 
 def folder(kind: str) -> Path | None:
