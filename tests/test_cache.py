@@ -25,6 +25,10 @@ def _sealed(key: str, payload: bytes) -> bytes:
 
 
 def test_every_cache_lives_under_one_root(tmp_path, monkeypatch):
+    shared = tmp_path / "compiler"  # the C++ compiler's cache, where one is named apart
+    monkeypatch.setenv("TILEC_CPU_CACHE_DIR", str(shared))
+    assert cache.where("cpu") == shared and cache.where("picks") == tmp_path / "root" / "picks"
+    monkeypatch.delenv("TILEC_CPU_CACHE_DIR")
     for kind in cache.KINDS:
         assert cache.folder(kind) == tmp_path / "root" / kind
         assert (tmp_path / "root" / kind).stat().st_mode & 0o777 == 0o700

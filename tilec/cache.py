@@ -8,7 +8,7 @@ One root, ``$TILEC_CACHE_DIR`` (default ``~/.cache/tilec``), holds a folder per 
     picks/    the cost model's schedule choices (tilec/tune/pick.py)
     proofs/   verification reports (tilec/build/proofs.py)
     cpu/      the C++ compiler's own cache for the CPU runs of emitted CUDA (ziglang's: the C
-              library it builds once, about 50 MB, and each program built; tilec/runtime/cpu/).
+              library it builds once, about 50 MB; tilec/runtime/cpu/).
               Not sealed entry by entry as the others: it is the compiler's, kept in a folder
               that is the user's alone, and what it builds runs confined (seccomp);
               ``$TILEC_CPU_CACHE_DIR`` puts it elsewhere (one compiler cache shared by

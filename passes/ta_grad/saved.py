@@ -14,8 +14,9 @@ statistic gives it, and the row term of softmax's gradient from the saved output
 
 The second is Fubini on finite sums: Σ_j (Σ_d c̄_d v_jd) y_j = Σ_d c̄_d (Σ_j y_j v_jd). It
 applies where the softmax's one use is a contraction ``c`` over the softmax's dim whose value
-the function returns (itself, or cast to the output's type, which FlashAttention's backward
-reads the same way: D then sees the output's rounding); elsewhere D stays Σ_j ȳ·y. With both,
+the function returns (itself, or through maps that cast it to the output's type, which
+FlashAttention's backward reads the same way: D then sees the output's rounding), the softmax
+feeding it directly or through maps that cast it (PyTorch code's P); elsewhere D stays Σ_j ȳ·y. With both,
 attention's backward is FlashAttention-2's: P = exp(s - lse), dP = dO·Vᵀ, D = rowsum(dO ∘ O),
 dS = P ∘ (dP - D), dV = Pᵀ·dO, dK = dSᵀ·Q, dQ = dS·K; the backward carries the
 ``ta.recompute`` attribute, under which ta-fuse-reductions computes P and dS where the
@@ -69,17 +70,18 @@ class Saved:
         self.forward_ops = {op.operation for op in block.operations} if block is not None else set()
 
     def saved_value(self, c: ir.Value) -> ir.Value | None:
-        """The saved argument holding ``c`` (returned as it is, or through a map that only casts it)."""
-        if c in self.output_of:
-            return self.output_of[c]
-        for use in c.uses:
-            owner = use.owner
-            if owner.name != "ta.at" or owner.parent is None or owner.parent.name != "ta.map":
-                continue
-            parent = owner.parent
-            if parent.results[0] in self.output_of and _only_casts(parent, owner, c):
-                return self.output_of[parent.results[0]]
-        return None
+        """The saved argument holding ``c`` (returned as it is, or through maps that only cast it)."""
+        seen = set()
+        while c not in self.output_of and c not in seen:
+            seen.add(c)
+            for use in c.uses:
+                owner = use.owner
+                if owner.name != "ta.at" or owner.parent is None or owner.parent.name != "ta.map":
+                    continue
+                if owner.parent in self.forward_ops and _only_casts(owner.parent, owner, c):
+                    c = owner.parent.results[0]
+                    break
+        return self.output_of.get(c)
 
     def softmax(self, op, ybar: ir.Value) -> list:
         """softmax's gradient, its row term from the saved contraction where there is one."""
@@ -96,8 +98,8 @@ class Saved:
         """Σ_d c̄·c over the saved c = contract(y, v) reducing the softmax's dim (FlashAttention's
         D), as a tensor over the softmax's other dims; None where the form does not hold."""
         y, dim = op.result, ir.IntegerAttr(op.attributes["dim"]).value
-        uses = [u for u in y.uses if u.owner in self.forward_ops]  # not the adjoints' reads
-        if len(uses) != 1 or uses[0].owner.name != "ta.contract":
+        uses = self._contracted(y)
+        if uses is None:
             return None
         c_op = uses[0].owner
         c = c_op.results[0]
@@ -125,6 +127,28 @@ class Saved:
             return product
         return tb.build_map(tb.tensor_type([tensor_dims(y.type)[k] for k in range(rank(y)) if k != dim], F32()),
                             lambda: tb.at(product, tb.projection(len(row), [row.index(p) for p in order])))
+
+    def _contracted(self, y: ir.Value) -> list | None:
+        """The one forward use of softmax ``y`` by a contraction ([use]), directly or through a
+        map that only casts it (PyTorch code's P as imported: a copy, or a rounding, which
+        D = Σ_d c̄·c then reads as FlashAttention's D does, as it reads O's); None otherwise."""
+        uses = self._forward_uses(y)
+        while len(uses) == 1 and uses[0].owner.name == "ta.at":
+            cast = uses[0].owner.parent
+            if cast.name != "ta.map" or not _only_casts(cast, uses[0].owner, uses[0].owner.operands[0]):
+                return None
+            uses = self._forward_uses(cast.results[0])
+        if len(uses) != 1 or uses[0].owner.name != "ta.contract":
+            return None
+        return uses
+
+    def _forward_uses(self, value: ir.Value) -> list:
+        """The uses of ``value`` by the forward's ops (a read in a forward map's body included),
+        not by the adjoints'."""
+        def forward(owner):
+            return owner in self.forward_ops or (owner.name == "ta.at" and owner.parent is not None
+                                                 and owner.parent in self.forward_ops)
+        return [u for u in value.uses if forward(u.owner)]
 
     def read_statistics(self) -> None:
         """Each softmax (of the forward computed again) as exp(x - lse) from its saved lse."""

@@ -339,7 +339,7 @@ def test_a_dynamic_attention_is_proved_for_every_length():
 
     t, q = Dim("T"), torch.randn(2, 4, 37, 64, dtype=torch.bfloat16)
     graph = tilec.compile(attention, (q, q, q), dynamic_shapes=({2: t}, {2: t}, {2: t}), strict=True)
-    report = graph.verify()
+    report = graph.verify(targets=("sm_90a",))
     assert report.status() == 0, report.summary()
     assert all(r.verdict in ("proved", "tested") for r in report.results)
     assert any("every sequence length" in r.domain for r in report.results)

@@ -76,6 +76,13 @@ def test_pytorch_attention_gets_flashattentions_backward():
     assert pair.statistics == ["lse"]
     backward = str(pair.backward)
     assert "ta.softmax" not in backward and 'kind = "max"' not in backward and "ta.recompute" in backward
+    # D from the saved output through the importer's casts of P and O: no sum over the scores
+    # is left, so the backward is FlashAttention's three kernels (D, dK/dV, dQ)
+    from tilec.pytorch.api import ir_location
+
+    with graph.context, ir_location():
+        _, kernels = pair.plans({})
+    assert [p.form for p in kernels.pieces] == ["rows", "recompute", "recompute"]
 
 
 def test_a_modules_parameters_get_their_gradients():

@@ -121,6 +121,9 @@ def test_the_pairs_cuda_gives_torchs_gradients_of_pytorch_attention():
     with graph.context, ir_location():
         pair = graph.pair()
         forward, backward = pair.plans({})
+        # FlashAttention's backward: D from the saved output, dK/dV and dQ recomputing P from lse
+        # (P reaches P·V through the importer's casts; D is not a row sum over the scores)
+        assert [p.form for p in backward.pieces] == ["rows", "recompute", "recompute"]
         node = GradientPair(_OnTheCpuModel(forward, pair.forward), _OnTheCpuModel(backward, pair.backward),
                             outputs=list(graph.graph.output_names))
         leaves = [x.reshape(24, 64).clone().requires_grad_() for x in (q, k, v)]

@@ -64,10 +64,11 @@ def _workdir() -> Path:
 
 
 def keep_compiler_cache(path) -> None:
-    """Let ziglang keep its cache in ``path`` across processes (tilec's cache root, ``cpu/``): the
-    C library it builds for the first program (about 50 MB, 3-4 s) and each program built, so a
-    later process builds a kernel seen before in a tenth of a second. Without it, the cache lives
-    in this process's folder and goes with it."""
+    """Let ziglang keep its cache in ``path`` across processes (tilec's cache root, ``cpu/``, or
+    ``$TILEC_CPU_CACHE_DIR``): the C library it builds for the first program (about 50 MB,
+    3-10 s), so a later process does not build it again (each kernel's program is compiled in
+    every process that runs it: 1-11 s at -O1). Without it, the cache lives in this process's
+    folder and goes with it."""
     _LASTING[:] = [str(path)]
 
 
